@@ -1,0 +1,96 @@
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { registerAccountRoutes } from './accounts/routes.js';
+import { TokenVerifier, tokenFrom } from './auth.js';
+import { systemClock, type Clock } from './clock.js';
+import type { SandboxContext, SandboxEnv } from './context.js';
+import { registerControlRoutes } from './control/routes.js';
+import { SandboxError } from './errors.js';
+import { registerGroupRoutes } from './groups/routes.js';
+import { apiCredential } from './ids.js';
+import { registerMeetingRoutes } from './meetings/routes.js';
+import type { Account } from './model/account.js';
+import { RateLimitedError, SandboxRateLimiter, SPEC_LIMITS, limitClassOf, type SandboxLimits } from './rate-limit.js';
+import { registerPostMeetingRoutes } from './report/routes.js';
+import { seedMasterAccount } from './seed.js';
+import { SandboxState } from './state.js';
+import { registerUserRoutes } from './users/routes.js';
+
+export interface SandboxOptions {
+  /** Master account credentials; random when absent. */
+  apiKey?: string;
+  apiSecret?: string;
+  ownerEmail?: string;
+  /** Base of rendered urls. */
+  publicUrl?: string;
+  /** The v2 limits to enforce; `false` disables them (benchmarks of the gateway alone). */
+  limits?: SandboxLimits | false;
+  clock?: Clock;
+}
+
+export interface Sandbox {
+  /** The v2 API, to be mounted at `/v2`. */
+  v2: Hono<SandboxEnv>;
+  /** The control API, to be mounted at `/sandbox`. */
+  control: Hono;
+  state: SandboxState;
+  master: Account;
+  credentials: { apiKey: string; apiSecret: string };
+}
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const state = new SandboxState(options.clock ?? systemClock);
+  const publicUrl = options.publicUrl ?? 'https://sandbox.v1gate.local';
+  const credentials = { apiKey: options.apiKey ?? apiCredential(16), apiSecret: options.apiSecret ?? apiCredential(27) };
+  const master = seedMasterAccount(state, {
+    ...credentials,
+    ownerEmail: options.ownerEmail ?? 'owner@sandbox.v1gate.local',
+    host: publicUrl,
+  });
+  const ctx: SandboxContext = { state, master, publicUrl };
+  const verifier = new TokenVerifier(state);
+  const limits = options.limits === undefined ? SPEC_LIMITS : options.limits;
+  const limiter = limits ? new SandboxRateLimiter(limits) : null;
+
+  const v2 = new Hono<SandboxEnv>();
+  v2.onError(renderError);
+  v2.notFound((c) => c.json({ code: 404, message: `No such v2 endpoint: ${c.req.method} ${c.req.path}` }, 404));
+  v2.use(async (c, next) => {
+    const account = await verifier.verify(tokenFrom(c.req.header('authorization'), c.req.query('access_token')));
+    if (limiter) limiter.admit(account.id, limitClassOf(relativePath(c.req.path)), state.now().getTime());
+    c.set('account', account);
+    await next();
+  });
+  registerAccountRoutes(v2, ctx);
+  registerUserRoutes(v2, ctx);
+  registerMeetingRoutes(v2, ctx);
+  registerGroupRoutes(v2, ctx);
+  registerPostMeetingRoutes(v2, ctx);
+
+  const control = new Hono();
+  control.onError(renderError);
+  registerControlRoutes(control, ctx);
+
+  return { v2, control, state, master, credentials };
+}
+
+/** Mount the sandbox on a root app: the v2 API at `/v2`, the control API at `/sandbox`. */
+export function mountSandbox(root: Hono, sandbox: Sandbox): void {
+  root.route('/v2', sandbox.v2);
+  root.route('/sandbox', sandbox.control);
+}
+
+/** The request path without its mount prefix (`/v2/users` → `/users`). */
+function relativePath(path: string): string {
+  return path.replace(/^\/v2(?=\/|$)/, '') || '/';
+}
+
+function renderError(error: Error, c: import('hono').Context): Response {
+  if (error instanceof RateLimitedError) {
+    c.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))));
+  }
+  if (error instanceof SandboxError) return c.json(error.toBody(), error.status);
+  if (error instanceof HTTPException) return c.json({ code: error.status, message: error.message }, error.status);
+  console.error('sandbox: unexpected error', error);
+  return c.json({ code: 500, message: 'Internal error.' }, 500);
+}

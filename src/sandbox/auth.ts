@@ -1,0 +1,72 @@
+import { decodeJwt, errors as joseErrors, jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
+import { SandboxError, V2Code } from './errors.js';
+import type { Account } from './model/account.js';
+import type { SandboxState } from './state.js';
+
+/**
+ * v2 authentication: an HS256 JWT in `Authorization: Bearer <token>` or `?access_token=`, whose
+ * `iss` is an account's API key, signed with that account's API secret, with an `exp` in the future.
+ * Anything else is 401 with a v2 error body.
+ */
+
+const invalidToken = (message = 'Invalid access token.') => new SandboxError(401, V2Code.invalidAccessToken, message);
+
+export function tokenFrom(authorization: string | undefined, accessTokenQuery: string | undefined): string | undefined {
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    return match?.[1];
+  }
+  return accessTokenQuery || undefined;
+}
+
+export class TokenVerifier {
+  /**
+   * Verified tokens, until they expire: clients that reuse a token for its short life (as v1gate
+   * does) cost one HMAC per token, not per request.
+   */
+  private readonly verified = new LRUCache<string, { accountId: string; expMs: number }>({ max: 10_000 });
+  private readonly keys = new WeakMap<Account, Uint8Array>();
+
+  constructor(private readonly state: SandboxState) {}
+
+  async verify(token: string | undefined): Promise<Account> {
+    if (!token) throw invalidToken('Access token is missing.');
+    const nowMs = this.state.now().getTime();
+    const cached = this.verified.get(token);
+    if (cached) {
+      const account = this.state.accounts.get(cached.accountId);
+      if (cached.expMs <= nowMs) throw invalidToken('Access token is expired.');
+      if (account) return account;
+    }
+    let iss: string | undefined;
+    try {
+      iss = decodeJwt(token).iss;
+    } catch {
+      throw invalidToken();
+    }
+    const account = iss ? this.state.accountsByKey.get(iss) : undefined;
+    if (!account) throw invalidToken();
+    try {
+      const { payload } = await jwtVerify(token, this.keyOf(account), {
+        algorithms: ['HS256'],
+        requiredClaims: ['exp'],
+        currentDate: this.state.now(),
+      });
+      this.verified.set(token, { accountId: account.id, expMs: (payload.exp ?? 0) * 1000 });
+      return account;
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw invalidToken('Access token is expired.');
+      throw invalidToken();
+    }
+  }
+
+  private keyOf(account: Account): Uint8Array {
+    let key = this.keys.get(account);
+    if (!key) {
+      key = new TextEncoder().encode(account.apiSecret);
+      this.keys.set(account, key);
+    }
+    return key;
+  }
+}

@@ -1,0 +1,35 @@
+import { randomBytes, randomInt } from 'node:crypto';
+
+/**
+ * Identifier generators shaped like the real service's, so that clients (and v1gate) never
+ * depend on an id format the real service would not produce.
+ */
+
+/** Opaque user, account, group and registrant ids: 22 url-safe base64 characters, e.g. `z8yBXksaSQWf6ZvQ2Pp_pA`. */
+export function opaqueId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/** Meeting and webinar uuids: standard base64 of 16 bytes, e.g. `Bznyg6miT0mXhKWODoHA7A==`. */
+export function meetingUuid(): string {
+  return randomBytes(16).toString('base64');
+}
+
+/** Meeting and webinar numbers: 9 to 11 digits, never starting with 0. */
+export function meetingNumber(): number {
+  const digits = randomInt(9, 12);
+  const min = 10 ** (digits - 1);
+  return randomInt(min, Math.min(10 * min, Number.MAX_SAFE_INTEGER));
+}
+
+/** A numeric string of exactly `length` digits, not starting with 0 (pmi, host keys). */
+export function digits(length: number): string {
+  let out = String(randomInt(1, 10));
+  while (out.length < length) out += String(randomInt(0, 10));
+  return out;
+}
+
+/** An API key or secret for a sandbox account. */
+export function apiCredential(bytes: number): string {
+  return randomBytes(bytes).toString('base64url');
+}

@@ -1,0 +1,137 @@
+/**
+ * Meetings and webinars share one table (their numbers are unique across both) and one shape:
+ * `kind` tells them apart. Field names are the v2 ones.
+ * Owned by the meetings area (src/sandbox/meetings/); post-meeting data (instances, participants,
+ * recordings, polls, Q&A) is written by the control API (src/sandbox/control/).
+ */
+
+export type MeetingKind = 'meeting' | 'webinar';
+
+export interface Recurrence {
+  type: 1 | 2 | 3;
+  repeat_interval?: number;
+  weekly_days?: string;
+  monthly_day?: number;
+  monthly_week?: -1 | 1 | 2 | 3 | 4;
+  monthly_week_day?: number;
+  end_times?: number;
+  end_date_time?: string;
+}
+
+export interface Occurrence {
+  occurrence_id: string;
+  start_time: string;
+  duration: number;
+  status: 'available' | 'deleted';
+}
+
+export type RegistrantStatus = 'pending' | 'approved' | 'denied' | 'cancelled';
+
+export interface Registrant {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  address: string;
+  city: string;
+  country: string;
+  zip: string;
+  state: string;
+  phone: string;
+  industry: string;
+  org: string;
+  job_title: string;
+  purchasing_time_frame: string;
+  role_in_purchase_process: string;
+  no_of_employees: string;
+  comments: string;
+  custom_questions: { title: string; value: string }[];
+  status: RegistrantStatus;
+  create_time: string;
+  join_url: string;
+  /** Occurrences registered for; empty means all. */
+  occurrence_ids: string[];
+}
+
+export interface Panelist {
+  id: string;
+  name: string;
+  email: string;
+  join_url: string;
+}
+
+export interface Participant {
+  id: string;
+  user_id: string;
+  name: string;
+  user_email: string;
+  join_time: string;
+  leave_time: string | null;
+  /** Seconds in the session. */
+  duration: number;
+  registrant_id: string;
+}
+
+export interface RecordingFile {
+  id: string;
+  meeting_id: string;
+  recording_start: string;
+  recording_end: string;
+  file_type: 'MP4' | 'M4A' | 'TIMELINE' | 'TRANSCRIPT' | 'CHAT';
+  file_size: number;
+  play_url: string;
+  download_url: string;
+  status: 'completed' | 'processing';
+  recording_type: string;
+}
+
+export interface PollAnswer {
+  name: string;
+  email: string;
+  question_details: { question: string; answer: string }[];
+}
+
+export interface QuestionAnswer {
+  name: string;
+  email: string;
+  question_details: { question: string; answer: string }[];
+}
+
+/** One time a meeting or webinar happened (or is happening: `end_time` null). */
+export interface Instance {
+  uuid: string;
+  start_time: string;
+  end_time: string | null;
+  participants: Participant[];
+  recording_files: RecordingFile[];
+  polls: PollAnswer[];
+  questions: QuestionAnswer[];
+}
+
+export interface Meeting {
+  kind: MeetingKind;
+  id: number;
+  /** The uuid of the meeting as scheduled; each instance gets its own. */
+  uuid: string;
+  host_id: string;
+  account_id: string;
+  topic: string;
+  type: number;
+  start_time: string | null;
+  duration: number;
+  timezone: string;
+  password: string;
+  h323_password: string;
+  agenda: string;
+  created_at: string;
+  start_url: string;
+  join_url: string;
+  recurrence: Recurrence | null;
+  settings: Record<string, unknown>;
+  occurrences: Occurrence[];
+  registrants: Registrant[];
+  panelists: Panelist[];
+  instances: Instance[];
+  /** The instance in progress, if the meeting is live (also the last entry of `instances`). */
+  live: Instance | null;
+}
