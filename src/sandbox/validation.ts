@@ -11,10 +11,13 @@ import { badRequest, validationFailed, type V2FieldError } from './errors.js';
 export const INVALID_JSON_MESSAGE = 'Request Body should be a valid JSON object.';
 
 export function fieldErrors(error: z.ZodError): V2FieldError[] {
-  return error.issues.map((issue) => ({
-    field: issue.path.map(String).join('.') || '(body)',
-    message: issue.message,
-  }));
+  return error.issues.flatMap((issue) => {
+    // A strict object reports its unknown keys once, on the parent; v2 names each offending field.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ field: [...issue.path, key].map(String).join('.'), message: 'Unknown field.' }));
+    }
+    return [{ field: issue.path.map(String).join('.') || '(body)', message: issue.message }];
+  });
 }
 
 /** Parse `data` with `schema`, or throw the v2 400 naming every invalid field. */
