@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import type { SandboxApp, SandboxContext } from '../context.js';
+import { conflict, V2Code } from '../errors.js';
+import { opaqueId } from '../ids.js';
+import type { Account } from '../model/account.js';
+import { pageBody, paginate } from '../paging.js';
+import type { SandboxState } from '../state.js';
+import { newUser } from '../users/factory.js';
+import { readBody } from '../validation.js';
+import { requireMasterAccount, requireSubAccount } from './access.js';
+import { newAccount } from './factory.js';
+
+/** The options object: the body of PATCH /accounts/{id}/options and `options` of POST /accounts. */
+const optionsSchema = z
+  .object({
+    share_rc: z.boolean(),
+    room_connectors: z.string(),
+    share_mc: z.boolean(),
+    meeting_connectors: z.string(),
+    pay_mode: z.enum(['master', 'sub']),
+  })
+  .partial();
+
+/**
+ * The owner's fields follow the user limits of the v2 spec (names max 64, email max 128, password
+ * below 32); the reference asks for a password of at least 8 characters.
+ */
+const createSchema = z.object({
+  first_name: z.string().max(64),
+  last_name: z.string().max(64),
+  email: z.email().max(128),
+  password: z.string().min(8).max(31),
+  options: optionsSchema.optional(),
+});
+
+/** Sub accounts: list, create, read, disassociate, options. */
+export function registerSubAccountRoutes(app: SandboxApp, { state, publicUrl }: SandboxContext): void {
+  app.get('/accounts', (c) => {
+    const caller = c.get('account');
+    requireMasterAccount(caller);
+    const page = paginate(c, state.subAccountsOf(caller));
+    return c.json(pageBody({ ...page, items: page.items.map((a) => listItem(state, a)) }, 'accounts'));
+  });
+
+  app.post('/accounts', async (c) => {
+    const caller = c.get('account');
+    requireMasterAccount(caller);
+    const body = await readBody(c, createSchema);
+    // Emails are unique across the whole service: the owner of a sub account is a user like any other.
+    if (state.usersByEmail.has(body.email.toLowerCase())) {
+      throw conflict(V2Code.userAlreadyExists, `User already exists: ${body.email}.`);
+    }
+    const createdAt = state.nowIso();
+    const accountId = opaqueId();
+    // The new account starts free (plans are subscribed later), so its owner is a basic user.
+    const owner = newUser({
+      accountId,
+      email: body.email,
+      type: 1,
+      firstName: body.first_name,
+      lastName: body.last_name,
+      password: body.password,
+      createdBy: 'create',
+      status: 'active',
+      createdAt,
+      host: publicUrl,
+    });
+    const account = newAccount({
+      id: accountId,
+      ownerId: owner.id,
+      accountName: `${body.first_name} ${body.last_name}`.trim() || body.email,
+      masterAccountId: caller.id,
+      createdAt,
+    });
+    Object.assign(account.options, body.options);
+    state.addAccount(account);
+    state.addUser(owner);
+    return c.json({ id: account.id, owner_id: owner.id, owner_email: owner.email, created_at: account.created_at }, 201);
+  });
+
+  app.get('/accounts/:accountId', (c) => {
+    const account = requireSubAccount(state, c.get('account'), c.req.param('accountId'));
+    return c.json({
+      id: account.id,
+      owner_id: account.ownerId,
+      owner_email: ownerEmail(state, account),
+      created_at: account.created_at,
+      options: { ...account.options },
+    });
+  });
+
+  // Disassociation: the account, its users and its credentials live on; only the link to the master goes.
+  app.delete('/accounts/:accountId', (c) => {
+    const account = requireSubAccount(state, c.get('account'), c.req.param('accountId'));
+    account.disassociated = true;
+    return c.body(null, 204);
+  });
+
+  app.patch('/accounts/:accountId/options', async (c) => {
+    const account = requireSubAccount(state, c.get('account'), c.req.param('accountId'));
+    const options = await readBody(c, optionsSchema, { allowEmpty: true });
+    Object.assign(account.options, options);
+    return c.body(null, 204);
+  });
+}
+
+function listItem(state: SandboxState, account: Account) {
+  return {
+    id: account.id,
+    account_name: account.account_name,
+    owner_email: ownerEmail(state, account),
+    account_type: account.account_type,
+    seats: account.seats,
+    subscription_start_time: account.subscription_start_time,
+    subscription_end_time: account.subscription_end_time,
+    created_at: account.created_at,
+  };
+}
+
+function ownerEmail(state: SandboxState, account: Account): string {
+  return state.users.get(account.ownerId)?.email ?? '';
+}
