@@ -1,6 +1,7 @@
 import { apiCredential, digits, opaqueId } from '../ids.js';
 import type { CreateAction, User, UserStatus, UserType } from '../model/user.js';
 import { defaultUserSettings } from './defaults.js';
+import { zpkExpiry } from './tokens.js';
 
 export interface NewUserInput {
   accountId: string;
@@ -12,6 +13,10 @@ export interface NewUserInput {
   createdBy: CreateAction;
   status: UserStatus;
   createdAt: string;
+  /** The personal meeting id; random when absent (callers that can see the state pass a free one). */
+  pmi?: string;
+  /** The personal meeting room name (ssoCreate gives non-basic users one). */
+  vanityName?: string | null;
   /** Rendered into urls (`https://sandbox.v1gate.local/...`); the sandbox's public host name. */
   host: string;
 }
@@ -27,14 +32,14 @@ export function newUser(input: NewUserInput): User {
     last_name: input.lastName ?? '',
     type: input.type,
     status: input.status,
-    pmi: digits(10),
+    pmi: input.pmi ?? digits(10),
     timezone: '',
     dept: '',
     language: 'en-US',
     created_at: input.createdAt,
     last_login_time: null,
     last_client_version: '',
-    vanity_name: null,
+    vanity_name: input.vanityName ?? null,
     pic_url: '',
     verified: input.status === 'pending' ? 0 : 1,
     cms_user_id: '',
@@ -48,7 +53,7 @@ export function newUser(input: NewUserInput): User {
       token: apiCredential(48),
       zak: apiCredential(48),
       zpk: apiCredential(48),
-      zpk_expires_at: input.createdAt,
+      zpk_expires_at: zpkExpiry(new Date(input.createdAt)),
       sso_token: input.createdBy === 'ssoCreate' ? apiCredential(32) : null,
     },
   };

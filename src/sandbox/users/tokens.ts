@@ -1,0 +1,36 @@
+import { isoSeconds } from '../clock.js';
+import { apiCredential } from '../ids.js';
+import type { User } from '../model/user.js';
+import type { SandboxState } from '../state.js';
+
+/**
+ * The user tokens of GET /users/{userId}/token and the deprecated zpk check (GET /users/zpk).
+ * A zpk lives two hours (the v1 reference's check answers `expire_in: 7187`); asking for one
+ * after it expired issues a new one, and the old value is then unknown to the check.
+ */
+
+export const ZPK_LIFETIME_SECONDS = 2 * 60 * 60;
+
+export const zpkExpiry = (issuedAt: Date) => isoSeconds(new Date(issuedAt.getTime() + ZPK_LIFETIME_SECONDS * 1000));
+
+/** Seconds until the user's zpk expires; 0 once it has. */
+export function zpkExpiresIn(state: SandboxState, user: User): number {
+  const left = Date.parse(user.tokens.zpk_expires_at) - state.now().getTime();
+  return Math.max(0, Math.floor(left / 1000));
+}
+
+export type TokenType = 'token' | 'zpk' | 'zak';
+
+/** The token of `type` for the user, renewing an expired zpk first. */
+export function userToken(state: SandboxState, user: User, type: TokenType): string {
+  if (type === 'zpk' && zpkExpiresIn(state, user) === 0) {
+    user.tokens.zpk = apiCredential(48);
+    user.tokens.zpk_expires_at = zpkExpiry(state.now());
+  }
+  return user.tokens[type];
+}
+
+export function userWithZpk(state: SandboxState, zpk: string): User | undefined {
+  for (const user of state.users.values()) if (user.tokens.zpk === zpk) return user;
+  return undefined;
+}
