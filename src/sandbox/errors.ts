@@ -42,6 +42,8 @@ export const V2Code = {
   notMeetingHost: 3003,
   webinarNotFound: 3001,
   registrantNotFound: 3027,
+  /** Not shown by either spec; the sandbox's choice, next to registrantNotFound. */
+  panelistNotFound: 3028,
   groupNotExist: 4130,
   groupNameExists: 4132,
   accountNotFound: 2001,

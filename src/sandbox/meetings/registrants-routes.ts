@@ -1,0 +1,61 @@
+import type { SandboxApp, SandboxContext } from '../context.js';
+import { pageOf, pagingQuery } from '../paging.js';
+import { readBody, readQuery } from '../validation.js';
+import type { KindSpec } from './kinds.js';
+import { requireSession } from './lookup.js';
+import { findOccurrence, findOccurrences } from './occurrences.js';
+import { renderRegistrant } from './present.js';
+import { changeStatus, register, registrantsFor, requireRegistration } from './registrants.js';
+import { registerQuery, registrantListQuery, registrantSchema, registrantStatusSchema, occurrenceQuery } from './schemas.js';
+
+/** GET and POST .../registrants and PUT .../registrants/status, for meetings or webinars. */
+export function registerRegistrantRoutes(app: SandboxApp, ctx: SandboxContext, spec: KindSpec): void {
+  const { state, publicUrl } = ctx;
+  const path = `/${spec.collection}/:id/registrants`;
+
+  app.get(path, (c) => {
+    const { meeting } = requireSession(c, ctx, spec);
+    const query = readQuery(c, registrantListQuery.extend(pagingQuery.shape));
+    if (query.occurrence_id !== undefined) findOccurrence(meeting, query.occurrence_id, 'occurrence_id');
+    const matching = registrantsFor(meeting, query.occurrence_id).filter((r) => r.status === query.status);
+    const page = pageOf(matching, query.page_size ?? 30, query.page_number ?? 1);
+    // This list pages by token in the spec: no page_number in the answer, and one page of tokens is enough here.
+    return c.json({
+      page_count: page.page_count,
+      page_size: page.page_size,
+      total_records: page.total_records,
+      next_page_token: '',
+      registrants: page.items.map(renderRegistrant),
+    });
+  });
+
+  app.post(path, async (c) => {
+    const { meeting } = requireSession(c, ctx, spec);
+    const { occurrence_ids } = readQuery(c, registerQuery);
+    const input = await readBody(c, registrantSchema);
+    requireRegistration(spec, meeting);
+    const occurrences = findOccurrences(meeting, occurrence_ids, 'occurrence_ids');
+    const registrant = register(meeting, input, occurrences, { nowIso: state.nowIso(), publicUrl });
+    const firstOccurrence = meeting.occurrences.find((o) => registrant.occurrence_ids.includes(o.occurrence_id));
+    const start_time = firstOccurrence?.start_time ?? meeting.start_time;
+    return c.json(
+      {
+        registrant_id: registrant.id,
+        id: meeting.id,
+        topic: meeting.topic,
+        ...(start_time ? { start_time } : {}),
+        join_url: registrant.join_url,
+      },
+      201,
+    );
+  });
+
+  app.put(`${path}/status`, async (c) => {
+    const { meeting } = requireSession(c, ctx, spec);
+    const { occurrence_id } = readQuery(c, occurrenceQuery);
+    const body = await readBody(c, registrantStatusSchema);
+    if (occurrence_id !== undefined) findOccurrence(meeting, occurrence_id, 'occurrence_id');
+    changeStatus(meeting, body.action, body.registrants, occurrence_id);
+    return c.body(null, 204);
+  });
+}

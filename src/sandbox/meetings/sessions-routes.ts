@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import type { SandboxApp, SandboxContext } from '../context.js';
+import { pageBody, paginate } from '../paging.js';
+import { readBody, readQuery } from '../validation.js';
+import type { KindSpec } from './kinds.js';
+import { endLiveInstance } from './live.js';
+import { filterSessions } from './listing.js';
+import { requireSession, sessionsOf } from './lookup.js';
+import { findOccurrence } from './occurrences.js';
+import { renderFull, renderListItem } from './present.js';
+import { createSession, updateSession } from './session.js';
+
+const meetingListQuery = z.object({ type: z.enum(['scheduled', 'live', 'upcoming']).default('live') });
+
+/** List, create, read, update, delete and end meetings or webinars (one kind per call). */
+export function registerSessionRoutes(app: SandboxApp, ctx: SandboxContext, spec: KindSpec): void {
+  const { state, publicUrl } = ctx;
+  const base = `/${spec.collection}/:id`;
+
+  app.get(`/users/:userId/${spec.collection}`, (c) => {
+    const host = state.requireUser(c.get('account'), c.req.param('userId'));
+    let sessions = sessionsOf(ctx, host, spec);
+    // Only the meetings list takes a `type` filter; the webinars list is every webinar of the user.
+    if (spec.kind === 'meeting') sessions = filterSessions(sessions, readQuery(c, meetingListQuery).type, spec, state.now().getTime());
+    const page = paginate(c, sessions);
+    return c.json(pageBody({ ...page, items: page.items.map((m) => renderListItem(spec, m)) }, spec.collection));
+  });
+
+  app.post(`/users/:userId/${spec.collection}`, async (c) => {
+    const account = c.get('account');
+    const host = state.requireUser(account, c.req.param('userId'));
+    const body = await readBody(c, spec.createSchema);
+    const meeting = createSession(body, host, { spec, state, account, publicUrl });
+    return c.json(renderFull(spec, meeting), 201);
+  });
+
+  app.get(base, (c) => c.json(renderFull(spec, requireSession(c, ctx, spec).meeting)));
+
+  app.patch(base, async (c) => {
+    const { meeting, host } = requireSession(c, ctx, spec);
+    const body = await readBody(c, spec.updateSchema, { allowEmpty: true });
+    updateSession(meeting, body, host, { spec, state, account: c.get('account'), publicUrl });
+    return c.body(null, 204);
+  });
+
+  app.delete(base, (c) => {
+    const { meeting } = requireSession(c, ctx, spec);
+    const { occurrence_id } = readQuery(c, z.object({ occurrence_id: z.string().optional() }));
+    if (occurrence_id !== undefined) {
+      const occurrence = findOccurrence(meeting, occurrence_id, 'occurrence_id');
+      occurrence.status = 'deleted';
+      return c.body(null, 204);
+    }
+    // A session deleted while in progress ends first, so its instance is not left live forever.
+    endLiveInstance(meeting, state.nowIso());
+    state.meetings.delete(meeting.id);
+    return c.body(null, 204);
+  });
+
+  app.put(`${base}/status`, async (c) => {
+    const { meeting } = requireSession(c, ctx, spec);
+    const { end } = await readBody(c, spec.statusSchema, { allowEmpty: true });
+    if (end) endLiveInstance(meeting, state.nowIso());
+    return c.body(null, 204);
+  });
+}
