@@ -1,4 +1,15 @@
 import type { SandboxApp, SandboxContext } from '../context.js';
+import { registerMetricsRoutes } from './metrics-routes.js';
+import { registerPastRoutes } from './past-routes.js';
+import { registerRecordingRoutes } from './recordings-routes.js';
+import { registerReportRoutes } from './report-routes.js';
+import { NextPageTokens } from './token-paging.js';
 
 /** Post-meeting data: past meetings and webinars, reports, live metrics, recordings. */
-export function registerPostMeetingRoutes(_app: SandboxApp, _ctx: SandboxContext): void {}
+export function registerPostMeetingRoutes(app: SandboxApp, ctx: SandboxContext): void {
+  const pages = new NextPageTokens(ctx.state.clock);
+  registerPastRoutes(app, ctx, pages);
+  registerReportRoutes(app, ctx, pages);
+  registerMetricsRoutes(app, ctx, pages);
+  registerRecordingRoutes(app, ctx, pages);
+}

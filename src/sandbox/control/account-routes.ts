@@ -1,0 +1,31 @@
+import type { Hono } from 'hono';
+import type { SandboxContext } from '../context.js';
+import { conflict, userNotFound } from '../errors.js';
+
+/** The control routes about accounts and users (see routes.ts for the list). */
+export function registerAccountControlRoutes(app: Hono, { state }: SandboxContext): void {
+  app.get('/accounts', (c) => {
+    const accounts = [...state.accounts.values()].map((account) => ({
+      id: account.id,
+      account_name: account.account_name,
+      account_type: account.account_type,
+      owner_email: state.users.get(account.ownerId)?.email ?? '',
+      master_account_id: account.masterAccountId,
+      disassociated: account.disassociated,
+      api_key: account.apiKey,
+      api_secret: account.apiSecret,
+    }));
+    return c.json({ total_records: accounts.length, accounts });
+  });
+
+  /** What the link of the confirmation email does: a pending user (POST /v2/users, action create) becomes active. */
+  app.post('/users/:id/activate', (c) => {
+    const ref = c.req.param('id');
+    const user = state.users.get(ref) ?? state.usersByEmail.get(ref.toLowerCase());
+    if (!user) throw userNotFound(ref);
+    if (user.status !== 'pending') throw conflict(409, `User ${ref} is not pending activation: its status is ${user.status}.`);
+    user.status = 'active';
+    user.verified = 1;
+    return c.json({ id: user.id, email: user.email, status: user.status });
+  });
+}
