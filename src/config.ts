@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/**
+ * All configuration is environment variables, validated at start: a bad value stops the process
+ * with a message naming the variable, never a surprise at the first request.
+ */
+
+const int = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+const onOff = z
+  .string()
+  .transform((v) => v.trim().toLowerCase())
+  .pipe(z.enum(['on', 'off', 'true', 'false', '1', '0'], { error: 'must be on or off' }))
+  .transform((v) => v === 'on' || v === 'true' || v === '1');
+
+const EnvSchema = z.object({
+  PORT: int(0, 65_535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** The real v2 service, e.g. https://api.example.com/v2. Unset: the embedded sandbox at /v2. */
+  V2_BASE_URL: z.url({ error: 'must be a URL such as https://api.example.com/v2' }).optional(),
+  SANDBOX_API_KEY: z.string().min(1).optional(),
+  SANDBOX_API_SECRET: z.string().min(1).optional(),
+  /** The sandbox's own v2 limits: `spec` (10/s, 1/s billing, 1/s + 2000/day reports) or `off`. */
+  SANDBOX_RATE_LIMITS: z.enum(['spec', 'off'], { error: 'must be spec or off' }).default('spec'),
+  /** Comma-separated api_keys allowed through; unset: any key (v2 still checks every key and secret). */
+  ALLOWED_API_KEYS: z.string().optional(),
+  /** Keep v1 client connections alive between requests (off by default: see docs/decisions.md). */
+  V1_KEEP_ALIVE: onOff.default(false),
+  V1_MAX_BODY_BYTES: int(1024, 64 * 1024 * 1024).default(4 * 1024 * 1024),
+  /** How long a request body may stall before v1gate answers that it is incomplete. */
+  V1_BODY_TIMEOUT_MS: int(50, 120_000).default(3_000),
+  UPSTREAM_TIMEOUT_MS: int(100, 300_000).default(15_000),
+  UPSTREAM_CONNECTIONS: int(1, 4096).default(128),
+  UPSTREAM_MAX_ATTEMPTS: int(1, 5).default(2),
+  JWT_TTL_SECONDS: int(10, 3600).default(60),
+});
+
+export type Env = z.output<typeof EnvSchema>;
+
+export interface GatewayConfig {
+  port: number;
+  host: string;
+  v2BaseUrl: string | undefined;
+  sandbox: { apiKey: string | undefined; apiSecret: string | undefined; rateLimits: boolean };
+  allowedApiKeys: ReadonlySet<string> | undefined;
+  keepAlive: boolean;
+  maxBodyBytes: number;
+  bodyTimeoutMs: number;
+  upstream: { timeoutMs: number; connections: number; maxAttempts: number; jwtTtlSeconds: number };
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
+  const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = EnvSchema.safeParse(defined);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(defined[String(i.path[0])])})`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = result.data;
+  const allowed = e.ALLOWED_API_KEYS?.split(',').map((k) => k.trim()).filter(Boolean);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    v2BaseUrl: e.V2_BASE_URL,
+    sandbox: { apiKey: e.SANDBOX_API_KEY, apiSecret: e.SANDBOX_API_SECRET, rateLimits: e.SANDBOX_RATE_LIMITS === 'spec' },
+    allowedApiKeys: allowed && allowed.length > 0 ? new Set(allowed) : undefined,
+    keepAlive: e.V1_KEEP_ALIVE,
+    maxBodyBytes: e.V1_MAX_BODY_BYTES,
+    bodyTimeoutMs: e.V1_BODY_TIMEOUT_MS,
+    upstream: {
+      timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+      connections: e.UPSTREAM_CONNECTIONS,
+      maxAttempts: e.UPSTREAM_MAX_ATTEMPTS,
+      jwtTtlSeconds: e.JWT_TTL_SECONDS,
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { Hono } from 'hono';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createSandbox, mountSandbox, type Sandbox } from './sandbox/app.js';
+import type { GatewayConfig } from './config.js';
+import { createServer } from './server.js';
+import { ALL_ENDPOINTS } from './translators/registry.js';
+import type { EndpointDefinition } from './translators/define.js';
+import { V2Client, type OutboundGate } from './upstream/client.js';
+import { TokenMinter } from './upstream/jwt.js';
+import { createV1App, type InboundGate } from './v1-facade/app.js';
+import type { SandboxLimits } from './sandbox/rate-limit.js';
+
+/**
+ * Assembles one gateway process: the v1 facade, the v2 client, and — when no V2_BASE_URL is
+ * given — the embedded sandbox at /v2 on the same server, which the gateway then calls over
+ * loopback HTTP exactly as it would call the real service.
+ */
+
+export interface GatewayOverrides {
+  endpoints?: readonly EndpointDefinition<any>[];
+  inbound?: InboundGate;
+  outbound?: OutboundGate;
+  /** Sandbox limits (tests and benchmarks); default: the spec's, or none with SANDBOX_RATE_LIMITS=off. */
+  sandboxLimits?: SandboxLimits | false;
+}
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  server: Server;
+  sandbox: Sandbox | undefined;
+  v2BaseUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startGateway(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<RunningGateway> {
+  const root = new Hono();
+  root.get('/healthz', (c) => c.json({ status: 'ok' }));
+  let sandbox: Sandbox | undefined;
+  if (!config.v2BaseUrl) {
+    sandbox = createSandbox({
+      apiKey: config.sandbox.apiKey,
+      apiSecret: config.sandbox.apiSecret,
+      limits: overrides.sandboxLimits ?? (config.sandbox.rateLimits ? undefined : false),
+    });
+    mountSandbox(root, sandbox);
+  }
+  const server = createServer(root.fetch);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const loopbackHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const v2BaseUrl = config.v2BaseUrl ?? `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${port}/v2`;
+
+  const v2 = new V2Client({
+    baseUrl: v2BaseUrl,
+    minter: new TokenMinter({ ttlSeconds: config.upstream.jwtTtlSeconds, renewBeforeSeconds: Math.floor(config.upstream.jwtTtlSeconds / 3), maxCachedKeys: 10_000 }),
+    gate: overrides.outbound,
+    connections: config.upstream.connections,
+    timeoutMs: config.upstream.timeoutMs,
+    maxAttempts: config.upstream.maxAttempts,
+  });
+  // Routes added after listen: nothing is announced (or awaited by tests) before this line.
+  root.route(
+    '/',
+    createV1App({
+      endpoints: overrides.endpoints ?? ALL_ENDPOINTS,
+      v2,
+      inbound: overrides.inbound,
+      allowedApiKeys: config.allowedApiKeys,
+      body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
+      keepAlive: config.keepAlive,
+    }),
+  );
+
+  return {
+    url: `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${port}`,
+    port,
+    server,
+    sandbox,
+    v2BaseUrl,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await v2.close();
+    },
+  };
+}

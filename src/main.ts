@@ -1,0 +1,25 @@
+import { ConfigError, loadConfig } from './config.js';
+import { startGateway } from './gateway.js';
+
+/** `npm start`: the gateway on PORT (default 8080), over the embedded sandbox unless V2_BASE_URL is set. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const gateway = await startGateway(config);
+  console.log(`v1gate listening on ${gateway.url}/v1`);
+  console.log(`  upstream v2: ${gateway.v2BaseUrl}${gateway.sandbox ? ' (embedded sandbox)' : ''}`);
+  if (gateway.sandbox) {
+    console.log(`  sandbox API key:    ${gateway.sandbox.credentials.apiKey}`);
+    console.log(`  sandbox API secret: ${gateway.sandbox.credentials.apiSecret}`);
+    console.log(`  try: curl -s -X POST ${gateway.url}/v1/user/list -d api_key=${gateway.sandbox.credentials.apiKey} -d api_secret=${gateway.sandbox.credentials.apiSecret}`);
+  }
+  const stop = () => {
+    gateway.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

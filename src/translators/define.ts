@@ -1,0 +1,50 @@
+import type { z } from 'zod';
+import type { Query } from '../upstream/client.js';
+import type { FieldTable } from './field-map.js';
+
+/**
+ * The contract of a translator: one small definition per v1 endpoint. The facade finds it by
+ * path, parses the v1 params with `params`, and calls `handle`, which makes the v2 calls through
+ * `ctx.v2` and returns the v1 answer object. Throwing a V1Error (or letting a V2Error through)
+ * answers the v1 error envelope.
+ */
+
+/** The v2 calls a translator may make, bound to the caller's credentials. Paths: use `v2path`. */
+export interface V2Api {
+  get<T = any>(path: string, query?: Query): Promise<T>;
+  post<T = any>(path: string, body?: unknown, query?: Query): Promise<T>;
+  patch(path: string, body: unknown): Promise<void>;
+  put(path: string, body?: unknown, query?: Query): Promise<void>;
+  delete(path: string, query?: Query): Promise<void>;
+  /** multipart/form-data POST (picture upload). */
+  upload<T = any>(path: string, form: FormData): Promise<T>;
+}
+
+export interface TranslatorContext {
+  v2: V2Api;
+  /** The time of the action, as v1 printed it: `2012-11-25T12:00:00Z`. */
+  nowIso(): string;
+}
+
+export type V1Answer = Record<string, unknown>;
+
+export interface EndpointDefinition<S extends z.ZodType = z.ZodType> {
+  /** The v1 path, lower case, without `/v1`: `/user/get`. */
+  path: string;
+  /** More paths served by the same definition (legacy spellings). */
+  aliases?: readonly string[];
+  /** The v1 params: a zod object built with `v1Params` and the `v1` types. */
+  params: S;
+  /** The v2 calls it makes, `METHOD /path` as the v2 spec writes them (for docs/coverage.md). */
+  v2Calls: readonly string[];
+  /** The mapping tables it uses (for naming v1 fields in v2 field errors, and for the docs). */
+  tables?: readonly FieldTable[];
+  /** v2 field paths that are not in a table but map to a v1 field (`user_info.email` → `email`). */
+  v2FieldNames?: Readonly<Record<string, string>>;
+  handle(params: z.output<S>, ctx: TranslatorContext): Promise<V1Answer>;
+}
+
+/** Identity, for type inference of `params` in `handle`. */
+export function defineEndpoint<S extends z.ZodType>(definition: EndpointDefinition<S>): EndpointDefinition<S> {
+  return definition;
+}

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import type { V1Value } from '../v1-facade/params.js';
+
+/**
+ * Parameter types of v1 calls. Every v1 value arrives as form text; these zod schemas coerce it
+ * the way v1 did and fail with a message fit to show after "Invalid parameter: <field>.".
+ * An empty form field counts as absent, as it did for v1 (`topic=` leaves the topic alone).
+ */
+
+/** Form value → its text (last one wins when a single value was sent several times); files pass through. */
+function single(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length === 0 ? undefined : value[value.length - 1];
+  if (typeof value === 'string' && value.trim() === '') return undefined;
+  return value;
+}
+
+const text = () => z.preprocess(single, z.string({ error: 'Must be text.' }));
+
+const BOOL_TEXT: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
+
+export const v1 = {
+  /** Text, trimmed of nothing (v1 kept what it was sent). */
+  string(opts: { max?: number; min?: number } = {}) {
+    let schema = z.string({ error: 'Must be text.' });
+    if (opts.min !== undefined) schema = schema.min(opts.min, `Must be at least ${opts.min} characters.`);
+    if (opts.max !== undefined) schema = schema.max(opts.max, `Must be at most ${opts.max} characters.`);
+    return z.preprocess(single, schema);
+  },
+
+  /** `true`/`false`/`1`/`0` in any letter case. */
+  bool() {
+    return z.preprocess(
+      single,
+      z.string({ error: 'Must be true or false.' }).transform((value, ctx) => {
+        const parsed = BOOL_TEXT[value.trim().toLowerCase()];
+        if (parsed === undefined) {
+          ctx.addIssue({ code: 'custom', message: 'Must be true or false.' });
+          return z.NEVER;
+        }
+        return parsed;
+      }),
+    );
+  },
+
+  /** A decimal integer within [min, max]. */
+  int(opts: { min?: number; max?: number } = {}) {
+    const min = opts.min ?? Number.MIN_SAFE_INTEGER;
+    const max = opts.max ?? Number.MAX_SAFE_INTEGER;
+    return z.preprocess(
+      single,
+      z
+        .string({ error: 'Must be an integer.' })
+        .regex(/^\s*[-+]?\d+\s*$/, 'Must be an integer.')
+        .transform(Number)
+        .pipe(z.number().min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`)),
+    );
+  },
+
+  /** One of the listed values (exact spelling; pass `caseInsensitive` to accept any letter case). */
+  oneOf<const T extends readonly [string, ...string[]]>(values: T, opts: { caseInsensitive?: boolean } = {}) {
+    const message = `Must be one of: ${values.join(', ')}.`;
+    return z.preprocess(
+      single,
+      z.string({ error: message }).transform((value, ctx) => {
+        const found = opts.caseInsensitive ? values.find((v) => v.toLowerCase() === value.toLowerCase()) : values.find((v) => v === value);
+        if (found === undefined) {
+          ctx.addIssue({ code: 'custom', message });
+          return z.NEVER;
+        }
+        return found as T[number];
+      }),
+    );
+  },
+
+  /** An integer that must be one of the listed values (`type` 1/2/3 and the like). */
+  intOneOf<const T extends readonly number[]>(values: T) {
+    const message = `Must be one of: ${values.join(', ')}.`;
+    return v1.int().refine((n): n is T[number] => values.includes(n), message);
+  },
+
+  /** A JSON text inside a form field (`recurrence`, `custom_questions`, plans), validated by `schema`. */
+  json<S extends z.ZodType>(schema: S) {
+    return text().transform((value, ctx): z.output<S> => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'Must be valid JSON.' });
+        return z.NEVER;
+      }
+      const result = schema.safeParse(parsed);
+      if (!result.success) {
+        const issue = result.error.issues[0]!;
+        const where = issue.path.length ? ` (at ${issue.path.join('.')})` : '';
+        ctx.addIssue({ code: 'custom', message: `${issue.message}${where}` });
+        return z.NEVER;
+      }
+      return result.data;
+    });
+  },
+
+  /** A comma-separated list (`a,b,c`), or an array sent as `a[]=...`; blanks dropped. */
+  list(opts: { max?: number } = {}) {
+    return z
+      .preprocess(
+        (value: unknown) => {
+          const parts = Array.isArray(value) ? value.flatMap((v) => String(v).split(',')) : typeof value === 'string' ? value.split(',') : value;
+          if (!Array.isArray(parts)) return parts;
+          const kept = parts.map((p) => p.trim()).filter((p) => p !== '');
+          return kept.length === 0 ? undefined : kept;
+        },
+        z.array(z.string(), { error: 'Must be a comma-separated list.' }),
+      )
+      .refine((items) => opts.max === undefined || items.length <= opts.max, `At most ${opts.max} values.`);
+  },
+
+  /** An email address. */
+  email() {
+    return z.preprocess(single, z.string({ error: 'Must be an email address.' }).max(128, 'Must be at most 128 characters.').regex(/^[^\s@]+@[^\s@]+$/, 'Must be an email address.'));
+  },
+
+  /** A date-time as v1 took it: `2012-11-25T12:00:00Z` (or without Z, with a timezone). */
+  dateTime() {
+    return z.preprocess(
+      single,
+      z.string({ error: 'Must be a date-time such as 2012-11-25T12:00:00Z.' }).regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?Z?$/, 'Must be a date-time such as 2012-11-25T12:00:00Z.'),
+    );
+  },
+
+  /** An uploaded file (multipart). */
+  file() {
+    return z.preprocess(single, z.instanceof(File, { error: 'Must be a file upload (multipart/form-data).' }));
+  },
+};
+
+export type V1ParamSchema = z.ZodObject<Record<string, z.ZodType>>;
+
+/** A zod object over v1 params: unknown params (api_key, data_type, extras) are ignored, as v1 did. */
+export function v1Params<T extends Record<string, z.ZodType>>(shape: T) {
+  return z.object(shape);
+}
+
+/** Raw v1 params as the facade read them. */
+export type RawV1Params = Record<string, V1Value>;

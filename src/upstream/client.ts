@@ -1,0 +1,202 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Pool, errors as undiciErrors } from 'undici';
+import { UpstreamUnavailable, V2Error, type V2FieldError } from './errors.js';
+import type { TokenMinter } from './jwt.js';
+
+/**
+ * The v2 client: one keep-alive connection pool to the v2 service, a fresh-enough JWT per call,
+ * timeouts, the outbound rate limit, safe retries, and every failure turned into a typed error.
+ */
+
+export interface Credentials {
+  apiKey: string;
+  apiSecret: string;
+}
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface V2Request {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Relative to the v2 base, starting with `/`; build it with `v2path` so values are encoded. */
+  path: string;
+  query?: Query;
+  /** JSON body. */
+  body?: unknown;
+  /** Multipart body (picture upload). */
+  form?: FormData;
+}
+
+/**
+ * Admits outbound calls within the v2 limits (src/ratelimit provides the real one). `schedule`
+ * runs `task` when a token of the call's v2 class is there, or rejects past its deadline.
+ */
+export interface OutboundGate {
+  schedule<T>(apiKey: string, method: string, path: string, task: () => Promise<T>): Promise<T>;
+  /** The service answered 429: hold this key's class back for `retryAfterMs`. */
+  penalize(apiKey: string, method: string, path: string, retryAfterMs: number): void;
+}
+
+export const openGate: OutboundGate = {
+  schedule: (_key, _method, _path, task) => task(),
+  penalize: () => {},
+};
+
+export interface V2ClientOptions {
+  /** e.g. `http://127.0.0.1:8080/v2` or `https://api.example.com/v2`. */
+  baseUrl: string;
+  minter: TokenMinter;
+  gate?: OutboundGate;
+  /** Keep-alive connections to the service. */
+  connections: number;
+  /** Whole-call timeout (connect, send, wait, read). */
+  timeoutMs: number;
+  /** Attempts for calls safe to repeat (GET) on network errors, 502/503/504 and 429. */
+  maxAttempts: number;
+}
+
+const SAFE_METHODS = new Set(['GET']);
+
+export class V2Client {
+  private readonly pool: Pool;
+  private readonly basePath: string;
+  private readonly gate: OutboundGate;
+
+  constructor(private readonly options: V2ClientOptions) {
+    const url = new URL(options.baseUrl);
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.pool = new Pool(url.origin, {
+      connections: options.connections,
+      pipelining: 1,
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 600_000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: { timeout: Math.min(options.timeoutMs, 5_000) },
+    });
+    this.gate = options.gate ?? openGate;
+  }
+
+  /** Make one v2 call; resolves to the parsed JSON answer (undefined for 204). */
+  async call<T>(credentials: Credentials, request: V2Request): Promise<T> {
+    const safe = SAFE_METHODS.has(request.method);
+    const attempts = safe ? this.options.maxAttempts : 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.gate.schedule(credentials.apiKey, request.method, request.path, () =>
+          this.send<T>(credentials, request),
+        );
+      } catch (error) {
+        const retryInMs = this.retryDelay(error, attempt, attempts);
+        if (error instanceof V2Error && error.status === 429) {
+          this.gate.penalize(credentials.apiKey, request.method, request.path, error.retryAfterMs ?? 1000);
+        }
+        if (retryInMs === undefined) throw error;
+        await sleep(retryInMs);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  /** How long to wait before trying again, or undefined to give up. */
+  private retryDelay(error: unknown, attempt: number, attempts: number): number | undefined {
+    if (attempt >= attempts) {
+      // A refused connection never reached the service: any method may try once more.
+      return error instanceof UpstreamUnavailable && !error.mayHaveApplied && attempt < 2 ? 50 : undefined;
+    }
+    if (error instanceof V2Error) {
+      if (error.status === 429) return Math.min(error.retryAfterMs ?? 1000, this.options.timeoutMs);
+      if (error.status === 502 || error.status === 503 || error.status === 504) return 100 * attempt;
+      return undefined;
+    }
+    if (error instanceof UpstreamUnavailable) return 50 * attempt;
+    return undefined;
+  }
+
+  private async send<T>(credentials: Credentials, request: V2Request): Promise<T> {
+    const token = await this.options.minter.tokenFor(credentials.apiKey, credentials.apiSecret);
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+    let body: string | Buffer | undefined;
+    if (request.form) {
+      // Serialise the multipart body (boundary included) with the platform's own encoder.
+      const encoded = new Response(request.form);
+      headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
+      body = Buffer.from(await encoded.arrayBuffer());
+    } else if (request.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(request.body);
+    }
+    let response;
+    try {
+      response = await this.pool.request({
+        method: request.method,
+        path: this.basePath + request.path + queryString(request.query),
+        headers,
+        body,
+      });
+    } catch (error) {
+      throw toUnavailable(error);
+    }
+    const text = await response.body.text().catch((error: unknown) => {
+      throw toUnavailable(error);
+    });
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      if (text === '') return undefined as T;
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw new UpstreamUnavailable('bad-response', 'The v2 service answered with a body that is not JSON.', true);
+      }
+    }
+    throw toV2Error(response.statusCode, text, response.headers['retry-after']);
+  }
+}
+
+function queryString(query: Query | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+function toV2Error(status: number, text: string, retryAfter: string | string[] | undefined): V2Error {
+  let body: { code?: unknown; message?: unknown; errors?: unknown } = {};
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    // Proxies in front of the service may answer HTML; keep the status, invent nothing.
+  }
+  const code = typeof body.code === 'number' ? body.code : status;
+  const message = typeof body.message === 'string' ? body.message : `The v2 service answered HTTP ${status}.`;
+  const fieldErrors = Array.isArray(body.errors)
+    ? body.errors.filter((e): e is V2FieldError => typeof e?.field === 'string' && typeof e?.message === 'string')
+    : [];
+  return new V2Error(status, code, message, fieldErrors, parseRetryAfter(retryAfter));
+}
+
+function parseRetryAfter(value: string | string[] | undefined): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  const seconds = Number(text);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function toUnavailable(error: unknown): UpstreamUnavailable {
+  if (error instanceof UpstreamUnavailable) return error;
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+    return new UpstreamUnavailable('timeout', 'The v2 service did not answer in time.', true);
+  }
+  if (error instanceof undiciErrors.ConnectTimeoutError) {
+    return new UpstreamUnavailable('timeout', 'Could not connect to the v2 service in time.', false);
+  }
+  const code = (error as { code?: string }).code;
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new UpstreamUnavailable('unreachable', 'The v2 service could not be reached.', false);
+  }
+  return new UpstreamUnavailable('unreachable', `The v2 service connection failed (${code ?? 'unknown error'}).`, true);
+}

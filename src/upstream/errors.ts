@@ -1,0 +1,38 @@
+/**
+ * Every way a v2 call can fail, as a typed error. The v1 facade turns each into the v1 error
+ * envelope through the one table in mappings/errors.ts.
+ */
+
+export interface V2FieldError {
+  /** Dotted v2 path, e.g. `settings.audio`. */
+  field: string;
+  message: string;
+}
+
+/** The v2 service answered with an error status. */
+export class V2Error extends Error {
+  override readonly name = 'V2Error';
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    readonly fieldErrors: V2FieldError[] = [],
+    /** From `Retry-After` on a 429. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The v2 service could not be reached, or did not answer in time. */
+export class UpstreamUnavailable extends Error {
+  override readonly name = 'UpstreamUnavailable';
+  constructor(
+    readonly reason: 'timeout' | 'unreachable' | 'bad-response',
+    message: string,
+    /** Whether the request may have reached the service (so a write may have happened). */
+    readonly mayHaveApplied: boolean,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { LRUCache } from 'lru-cache';
+
+/**
+ * Mints the v2 JWT from the caller's own v1 key and secret (v1gate stores no credentials):
+ * HS256, `iss` = api_key, a short `exp`. A token is reused for part of its life so that a busy key
+ * does not pay one HMAC per call; the cache key is a hash of key AND secret, so a request with a
+ * wrong secret can never pick up a token minted from the right one.
+ */
+export interface TokenMinterOptions {
+  /** Lifetime written into `exp`. */
+  ttlSeconds: number;
+  /** A cached token is reused until this many seconds before it expires. */
+  renewBeforeSeconds: number;
+  maxCachedKeys: number;
+  now?: () => number;
+}
+
+export class TokenMinter {
+  private readonly cache: LRUCache<string, { token: string; expSeconds: number }>;
+  private readonly now: () => number;
+
+  constructor(private readonly options: TokenMinterOptions) {
+    this.cache = new LRUCache({ max: options.maxCachedKeys });
+    this.now = options.now ?? Date.now;
+  }
+
+  async tokenFor(apiKey: string, apiSecret: string): Promise<string> {
+    const cacheKey = createHash('sha256').update(apiKey).update('\0').update(apiSecret).digest('base64');
+    const nowSeconds = Math.floor(this.now() / 1000);
+    const cached = this.cache.get(cacheKey);
+    if (cached && cached.expSeconds - nowSeconds > this.options.renewBeforeSeconds) return cached.token;
+    const expSeconds = nowSeconds + this.options.ttlSeconds;
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(apiKey)
+      .setExpirationTime(expSeconds)
+      .sign(new TextEncoder().encode(apiSecret));
+    this.cache.set(cacheKey, { token, expSeconds });
+    return token;
+  }
+
+  /** Forget the token of a key whose secret the service rejected (e.g. after a secret rotation). */
+  forget(apiKey: string, apiSecret: string): void {
+    this.cache.delete(createHash('sha256').update(apiKey).update('\0').update(apiSecret).digest('base64'));
+  }
+}

@@ -1,0 +1,170 @@
+import { Hono, type Context } from 'hono';
+import type { IncomingMessage } from 'node:http';
+import { V1Code } from '../../mappings/errors.js';
+import { isoSeconds } from '../sandbox/clock.js';
+import type { EndpointDefinition, TranslatorContext, V2Api } from '../translators/define.js';
+import { v1FieldFor } from '../translators/field-map.js';
+import { buildRegistry, canonicalPath } from '../translators/registry.js';
+import type { Credentials, V2Client, V2Request } from '../upstream/client.js';
+import { V1Error, invalidParameter, missingParameter, rateLimited, toV1Error } from './errors.js';
+import { ParamDecodeError, readParams, type V1Params } from './params.js';
+import { BodyReadError, readRawBody, type BodyLimits } from './raw-body.js';
+import { CONTENT_TYPE, dataTypeOf, serialize, type DataType } from './serialize.js';
+
+/**
+ * The v1 facade: `POST /v1/<area>/<action>` in any letter case, with or without a trailing slash.
+ * Reads the params wherever the client put them, checks the credentials and the inbound limit,
+ * parses the params with the endpoint's schema, runs its translator and answers the v1 object or
+ * the v1 error envelope (HTTP 200, as v1 did), in JSON or XML.
+ */
+
+/** Inbound v1 limits (src/ratelimit provides the real one). */
+export interface InboundGate {
+  check(apiKey: string, v1Path: string): Promise<{ allowed: boolean; headers: Record<string, string> }>;
+}
+
+export interface V1AppOptions {
+  endpoints: readonly EndpointDefinition<any>[];
+  v2: V2Client;
+  inbound?: InboundGate;
+  allowedApiKeys?: ReadonlySet<string>;
+  body: BodyLimits;
+  /** Off: every answer closes its connection (legacy clients that only write a body on a fresh connection). */
+  keepAlive: boolean;
+  now?: () => Date;
+}
+
+/** Set on a socket whose request body ran past its Content-Length (see server.ts). */
+export const BODY_OVERFLOW = Symbol.for('v1gate.bodyOverflow');
+
+type Bindings = { incoming?: IncomingMessage };
+
+export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }> {
+  const registry = buildRegistry(options.endpoints);
+  const now = options.now ?? (() => new Date());
+  const app = new Hono<{ Bindings: Bindings }>();
+
+  app.all('/v1/*', async (c) => {
+    const url = new URL(c.req.url);
+    let dataType: DataType = dataTypeOf(new URLSearchParams(url.search).get('data_type') ?? undefined) ?? 'JSON';
+    const headers: Record<string, string> = {};
+    let closeConnection = !options.keepAlive;
+    let upstreamCalls = 0;
+    let answer: unknown;
+    try {
+      if (c.req.method !== 'POST') throw new V1Error(V1Code.invalidParameter, `v1 calls are POST requests, not ${c.req.method}.`);
+      const body = await readBody(c, options.body).catch((error: unknown) => {
+        closeConnection = true; // the rest of a broken body must not be read as the next request
+        throw error;
+      });
+      const params = await readParams(url.search, body, c.req.header('content-type'));
+      const requested = dataTypeOf(params.data_type);
+      if (requested === undefined) throw invalidParameter('data_type', 'Must be JSON or XML.');
+      dataType = requested;
+
+      const endpoint = registry.get(canonicalPath(url.pathname));
+      if (!endpoint) throw new V1Error(V1Code.invalidParameter, `Unknown v1 endpoint: ${url.pathname}.`);
+      const credentials = credentialsOf(params, options.allowedApiKeys);
+      if (options.inbound) {
+        const decision = await options.inbound.check(credentials.apiKey, canonicalPath(url.pathname));
+        Object.assign(headers, decision.headers);
+        if (!decision.allowed) throw rateLimited(decision.headers);
+      }
+      const input = parseParams(endpoint, params);
+      const ctx: TranslatorContext = {
+        v2: boundV2(options.v2, credentials, () => upstreamCalls++),
+        nowIso: () => isoSeconds(now()),
+      };
+      try {
+        answer = await endpoint.handle(input, ctx);
+      } catch (error) {
+        throw toV1Error(error, (v2Path) => v1FieldName(endpoint, v2Path));
+      }
+    } catch (error) {
+      const v1Error = toKnownError(error);
+      Object.assign(headers, v1Error.headers);
+      answer = v1Error.toBody();
+    }
+    headers['content-type'] = CONTENT_TYPE[dataType];
+    headers['x-v2-calls'] = String(upstreamCalls);
+    if (closeConnection) headers.connection = 'close';
+    return c.body(serialize(answer, dataType), 200, headers);
+  });
+
+  return app;
+}
+
+/** The body bytes: straight from the socket under Node (with limits), else from the Request. */
+async function readBody(c: Context<{ Bindings: Bindings }>, limits: BodyLimits): Promise<Buffer> {
+  const incoming = c.env?.incoming;
+  if (!incoming) {
+    const bytes = Buffer.from(await c.req.arrayBuffer());
+    if (bytes.length > limits.maxBytes) throw new BodyReadError('too-large', `The request body is larger than the ${limits.maxBytes} bytes v1gate accepts.`);
+    return bytes;
+  }
+  const body = await readRawBody(incoming, limits);
+  // The parser saw bytes past Content-Length (a client that counted characters, not bytes):
+  // what we read is a truncated body, so refuse it rather than act on part of it.
+  if ((incoming.socket as unknown as Record<symbol, unknown>)[BODY_OVERFLOW]) {
+    throw new BodyReadError(
+      'incomplete',
+      'The request body is longer than its Content-Length announced. Count Content-Length in bytes, not characters.',
+    );
+  }
+  return body;
+}
+
+function credentialsOf(params: V1Params, allowed: ReadonlySet<string> | undefined): Credentials {
+  const apiKey = typeof params.api_key === 'string' ? params.api_key.trim() : '';
+  const apiSecret = typeof params.api_secret === 'string' ? params.api_secret.trim() : '';
+  if (!apiKey || !apiSecret) {
+    throw new V1Error(V1Code.missingCredentials, 'api_key and api_secret are required.');
+  }
+  if (allowed && !allowed.has(apiKey)) {
+    throw new V1Error(V1Code.invalidCredentials, 'Invalid api key or secret: this api_key may not use this gateway.');
+  }
+  return { apiKey, apiSecret };
+}
+
+function parseParams(endpoint: EndpointDefinition<any>, params: V1Params): unknown {
+  const result = endpoint.params.safeParse(params);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = String(issue.path[0] ?? 'parameters');
+  const raw = params[field];
+  const absent = raw === undefined || (typeof raw === 'string' && raw.trim() === '') || (Array.isArray(raw) && raw.length === 0);
+  if (absent && issue.path.length <= 1) throw missingParameter(field);
+  throw invalidParameter(field, issue.message);
+}
+
+function v1FieldName(endpoint: EndpointDefinition<any>, v2Path: string): string | undefined {
+  const named = endpoint.v2FieldNames?.[v2Path];
+  if (named) return named;
+  for (const table of endpoint.tables ?? []) {
+    const found = v1FieldFor(table, v2Path);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function toKnownError(error: unknown): V1Error {
+  if (error instanceof BodyReadError) return new V1Error(V1Code.invalidParameter, error.message);
+  if (error instanceof ParamDecodeError) return new V1Error(V1Code.invalidParameter, error.message);
+  return toV1Error(error);
+}
+
+/** The V2Api of one v1 call: the caller's credentials on every call, and a count of calls. */
+function boundV2(client: V2Client, credentials: Credentials, counted: () => void): V2Api {
+  const call = <T>(request: V2Request) => {
+    counted();
+    return client.call<T>(credentials, request);
+  };
+  return {
+    get: (path, query) => call({ method: 'GET', path, query }),
+    post: (path, body, query) => call({ method: 'POST', path, body, query }),
+    patch: (path, body) => call({ method: 'PATCH', path, body }),
+    put: (path, body, query) => call({ method: 'PUT', path, body, query }),
+    delete: (path, query) => call({ method: 'DELETE', path, query }),
+    upload: (path, form) => call({ method: 'POST', path, form }),
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * v1 parameters, from wherever legacy clients put them: the query string of a POST, a urlencoded
+ * form body, a multipart body, or both (body wins). `a[]=1&a[]=2` arrays are collected under `a`.
+ * Percent-encoding and charsets are decoded strictly: a value that is not valid text in its
+ * charset is a clear error, never silent replacement characters.
+ */
+
+import { TextDecoder } from 'node:util';
+
+export type V1Value = string | string[] | File;
+export type V1Params = Record<string, V1Value>;
+
+export class ParamDecodeError extends Error {
+  override readonly name = 'ParamDecodeError';
+}
+
+const ARRAY_SUFFIX = '[]';
+
+/** Merge `from` into `into`; `[]` keys accumulate, plain keys overwrite. */
+function put(into: V1Params, rawKey: string, value: string | File): void {
+  if (rawKey.endsWith(ARRAY_SUFFIX)) {
+    const key = rawKey.slice(0, -ARRAY_SUFFIX.length);
+    const existing = into[key];
+    if (Array.isArray(existing) && typeof value === 'string') existing.push(value);
+    else into[key] = typeof value === 'string' ? [value] : value;
+  } else {
+    into[rawKey] = value;
+  }
+}
+
+/** Decode `application/x-www-form-urlencoded` text (also a query string without its `?`). */
+export function parseUrlEncoded(bytes: Buffer | string, charset = 'utf-8'): V1Params {
+  const decoder = textDecoder(charset);
+  const text = typeof bytes === 'string' ? bytes : bytes.toString('latin1');
+  const params: V1Params = {};
+  if (text === '') return params;
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const rawKey = eq === -1 ? pair : pair.slice(0, eq);
+    const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
+    const key = percentDecode(rawKey, decoder, null);
+    put(params, key, percentDecode(rawValue, decoder, key));
+  }
+  return params;
+}
+
+/** Decode a multipart/form-data body with the platform's own parser (files stay File objects). */
+export async function parseMultipart(bytes: Buffer, contentType: string): Promise<V1Params> {
+  let form: FormData;
+  try {
+    form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw new ParamDecodeError('The multipart body is malformed (check its boundary and parts).');
+  }
+  const params: V1Params = {};
+  for (const [key, value] of form.entries()) put(params, key, value);
+  return params;
+}
+
+/** The parameters of a request: query string first, then the body on top (body wins). */
+export async function readParams(search: string, body: Buffer, contentType: string | undefined): Promise<V1Params> {
+  const fromQuery = parseUrlEncoded(search.startsWith('?') ? search.slice(1) : search);
+  if (body.length === 0) return fromQuery;
+  const type = (contentType ?? '').toLowerCase();
+  let fromBody: V1Params;
+  if (type.startsWith('multipart/form-data')) {
+    fromBody = await parseMultipart(body, contentType!);
+  } else if (type === '' || type.startsWith('application/x-www-form-urlencoded') || type.startsWith('text/plain')) {
+    // Some legacy clients send a form body with no content type, or as text/plain.
+    fromBody = parseUrlEncoded(body, charsetOf(contentType));
+  } else {
+    throw new ParamDecodeError(
+      `Unsupported Content-Type "${contentType}": v1 calls send form fields (application/x-www-form-urlencoded or multipart/form-data).`,
+    );
+  }
+  return { ...fromQuery, ...fromBody };
+}
+
+function charsetOf(contentType: string | undefined): string {
+  const match = /charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? '');
+  return match?.[1] ?? 'utf-8';
+}
+
+const decoders = new Map<string, TextDecoder>();
+function textDecoder(charset: string): TextDecoder {
+  const name = charset.toLowerCase();
+  let decoder = decoders.get(name);
+  if (!decoder) {
+    try {
+      decoder = new TextDecoder(name, { fatal: true });
+    } catch {
+      throw new ParamDecodeError(`Unsupported charset "${charset}".`);
+    }
+    decoders.set(name, decoder);
+  }
+  return decoder;
+}
+
+/** `+` is a space; `%XX` are bytes; the bytes are text in `decoder`'s charset. */
+function percentDecode(raw: string, decoder: TextDecoder, field: string | null): string {
+  if (!/[%+\x80-\xff]/.test(raw)) return raw;
+  const bytes: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw.charCodeAt(i);
+    if (ch === 0x2b) bytes.push(0x20);
+    else if (ch === 0x25) {
+      const hex = raw.slice(i + 1, i + 3);
+      if (!/^[0-9a-fA-F]{2}$/.test(hex)) throw new ParamDecodeError(`${describe(field)} has a malformed percent-escape "%${hex}".`);
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(ch);
+  }
+  try {
+    return decoder.decode(Uint8Array.from(bytes));
+  } catch {
+    throw new ParamDecodeError(`${describe(field)} is not valid ${decoder.encoding} text.`);
+  }
+}
+
+function describe(field: string | null): string {
+  return field === null ? 'A parameter name' : `Parameter ${field}`;
+}
