@@ -1,4 +1,5 @@
 import type { EndpointDefinition } from '../define.js';
+import { userCheckEmail, userCheckZpk } from './check.js';
 
-/** The v1 users endpoints. */
-export const usersEndpoints: EndpointDefinition<any>[] = [];
+/** The v1 user endpoints. */
+export const usersEndpoints: EndpointDefinition<any>[] = [userCheckEmail, userCheckZpk];

@@ -1,0 +1,25 @@
+import { v2path } from '../../upstream/path.js';
+import { defineEndpoint } from '../define.js';
+import { v1, v1Params } from '../v1-params.js';
+
+/** /user/checkemail → GET /users/email?email=: whether an email is taken. */
+export const userCheckEmail = defineEndpoint({
+  path: '/user/checkemail',
+  params: v1Params({ email: v1.email() }),
+  v2Calls: ['GET /users/email'],
+  async handle({ email }, ctx) {
+    const { existed_email } = await ctx.v2.get<{ existed_email: boolean }>(v2path`/users/email`, { email });
+    return { existed_email };
+  },
+});
+
+/** /user/checkzpk → GET /users/zpk?zpk= (deprecated in v2, still served): seconds until it expires. */
+export const userCheckZpk = defineEndpoint({
+  path: '/user/checkzpk',
+  params: v1Params({ zpk: v1.string() }),
+  v2Calls: ['GET /users/zpk'],
+  async handle({ zpk }, ctx) {
+    const { expire_in } = await ctx.v2.get<{ expire_in: number }>(v2path`/users/zpk`, { zpk });
+    return { expire_in };
+  },
+});

@@ -1,0 +1,87 @@
+import { loadConfig } from '../../src/config.js';
+import { startGateway, type GatewayOverrides, type RunningGateway } from '../../src/gateway.js';
+import type { Sandbox } from '../../src/sandbox/app.js';
+import { signV2Token, type V2Answer, type V2CallOptions } from './sandbox.js';
+
+/**
+ * A real gateway over its real embedded sandbox, on an ephemeral loopback port. `v1(path, params)`
+ * posts a urlencoded form exactly as a legacy client does (credentials added unless given) and
+ * returns the parsed answer; `v2(...)` calls the same sandbox directly, for side-by-side checks.
+ */
+export interface TestGateway extends RunningGateway {
+  sandbox: Sandbox;
+  credentials: { api_key: string; api_secret: string };
+  v1<T = any>(path: string, params?: Record<string, string | number | boolean | string[] | undefined>, options?: V1CallOptions): Promise<T>;
+  /** Like v1 but returns status, headers and the raw text too. */
+  v1Raw(path: string, params?: Record<string, string | number | boolean | string[] | undefined>, options?: V1CallOptions): Promise<{ status: number; headers: Headers; text: string; body: any }>;
+  v2<T = any>(method: string, path: string, options?: V2CallOptions): Promise<V2Answer<T>>;
+  control(method: string, path: string, body?: unknown): Promise<V2Answer>;
+}
+
+export interface V1CallOptions {
+  /** Leave out api_key/api_secret (to test their absence). */
+  noCredentials?: boolean;
+  /** Send the params in the query string of a POST with an empty body instead. */
+  inQuery?: boolean;
+}
+
+export async function startTestGateway(env: Record<string, string> = {}, overrides: GatewayOverrides = {}): Promise<TestGateway> {
+  const config = loadConfig({ PORT: '0', SANDBOX_RATE_LIMITS: 'off', ...env });
+  const gateway = await startGateway(config, overrides);
+  if (!gateway.sandbox) throw new Error('startTestGateway needs the embedded sandbox (no V2_BASE_URL)');
+  const sandbox = gateway.sandbox;
+  const credentials = { api_key: sandbox.credentials.apiKey, api_secret: sandbox.credentials.apiSecret };
+
+  const v1Raw: TestGateway['v1Raw'] = async (path, params = {}, options = {}) => {
+    const form = new URLSearchParams();
+    const all = options.noCredentials ? params : { ...credentials, ...params };
+    for (const [key, value] of Object.entries(all)) {
+      if (value === undefined) continue;
+      if (Array.isArray(value)) for (const item of value) form.append(`${key}[]`, item);
+      else form.append(key, String(value));
+    }
+    const url = `${gateway.url}/v1${path}${options.inQuery ? `?${form}` : ''}`;
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: options.inQuery ? {} : { 'content-type': 'application/x-www-form-urlencoded' },
+      body: options.inQuery ? undefined : form.toString(),
+    });
+    const text = await response.text();
+    let body: any = text;
+    if ((response.headers.get('content-type') ?? '').includes('json')) body = JSON.parse(text);
+    return { status: response.status, headers: response.headers, text, body };
+  };
+
+  const v2: TestGateway['v2'] = async (method, path, opts = {}) => {
+    const creds = opts.as ?? sandbox.credentials;
+    const url = new URL(`${gateway.v2BaseUrl}${path}`);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const token = opts.token === undefined ? await signV2Token(creds.apiKey, creds.apiSecret) : opts.token;
+    const headers: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` };
+    const body = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(url, { method, headers, body });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  };
+
+  const control: TestGateway['control'] = async (method, path, body) => {
+    const response = await fetch(`${gateway.url}/sandbox${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  };
+
+  return {
+    ...gateway,
+    sandbox,
+    credentials,
+    v1: async (path, params, options) => (await v1Raw(path, params, options)).body,
+    v1Raw,
+    v2,
+    control,
+  };
+}
