@@ -1,0 +1,133 @@
+/**
+ * The rate-limit classes of both APIs, as data: which paths fall in which class, and the limits of
+ * each class. src/ratelimit/classify.ts compiles the path patterns; the limiters turn the limits
+ * into token buckets (one bucket per limit, per api_key, per class).
+ *
+ * Path patterns: matched case-insensitively against a path without query string or trailing
+ * slash. `*` stands for one or more whole path segments (`/v1/*\/list` matches `/v1/user/list`
+ * and `/v1/im/group/member/list`); `{name}` stands for exactly one segment.
+ *
+ * A request falls in the FIRST class whose patterns match (so the order is part of the data) and
+ * must then get a token from every limit of that class, all or none.
+ */
+
+export type LimitWindow = 'second' | 'minute' | 'day';
+
+export interface LimitDef {
+  /** Requests admitted per window; also the burst (a quiet key may spend the window's whole count at once). */
+  count: number;
+  per: LimitWindow;
+}
+
+export const WINDOW_SECONDS: Record<LimitWindow, number> = { second: 1, minute: 60, day: 86_400 };
+
+export interface V1LimitClass {
+  name: string;
+  /** Paths relative to the host, starting with `/v1/`. */
+  paths: readonly string[];
+  limits: readonly LimitDef[];
+  /** Where the row comes from, and anything the spec leaves open. */
+  why: string;
+}
+
+const perSecond = (count: number): LimitDef => ({ count, per: 'second' });
+const perMinute = (count: number): LimitDef => ({ count, per: 'minute' });
+const perDay = (count: number): LimitDef => ({ count, per: 'day' });
+
+/**
+ * v1 spec, Limits. The per-minute and per-day rows name paths v1gate does not serve today
+ * (metrics, report, chat); they stay here so they apply the day those paths are served.
+ */
+export const V1_LIMIT_CLASSES: readonly V1LimitClass[] = [
+  {
+    name: 'report-user',
+    paths: ['/v1/report/getuserreport'],
+    limits: [perSecond(1), perDay(1)],
+    why: '1/s (/v1/report/*) and 1/day (its own row); the 2000/day of /v1/report/* is implied by 1/day.',
+  },
+  {
+    name: 'metrics-minute',
+    paths: ['/v1/metrics/meetings', '/v1/metrics/webinars'],
+    limits: [perSecond(1), perMinute(1), perDay(2000)],
+    why: 'Rows 1/s (/v1/metrics/*), 1/minute and 2000/day all name these two paths.',
+  },
+  {
+    name: 'daily-quota',
+    paths: ['/v1/chat/list', '/v1/report/*'],
+    limits: [perSecond(1), perDay(2000)],
+    why: 'Rows 1/s (/v1/chat/*, /v1/report/*) and 2000/day.',
+  },
+  {
+    name: 'list-billing-plan',
+    paths: [
+      '/v1/*/list',
+      '/v1/*/list/registration',
+      '/v1/*/billing/*',
+      '/v1/*/plan/*',
+      '/v1/chat/*',
+      '/v1/metrics/*',
+      '/v1/webinar/questions',
+      '/v1/webinar/poll',
+      '/v1/webinar/polls',
+    ],
+    limits: [perSecond(1)],
+    why:
+      'Row "1 request per second". /v1/questions/ in the spec is /v1/webinar/questions in the swagger; ' +
+      '/v1/webinar/polls (the swagger name) is kept beside the spec\'s /v1/webinar/poll.',
+  },
+  {
+    name: 'general',
+    paths: ['/v1/*'],
+    limits: [perSecond(10)],
+    why: 'Row "all endpoints: 10 requests per second unless stated otherwise".',
+  },
+];
+
+export type V2LimitClassName = 'general' | 'billing' | 'report';
+
+export interface V2Route {
+  /** HTTP method, or `*` for any. */
+  method: string;
+  /** Path relative to the v2 base (`/v2`). */
+  path: string;
+}
+
+export interface V2LimitClass {
+  name: V2LimitClassName;
+  routes: readonly V2Route[];
+  limits: readonly LimitDef[];
+  why: string;
+}
+
+const anyMethod = (path: string): V2Route => ({ method: '*', path });
+
+/**
+ * v2 spec, Limits (the spec does not list the endpoints of each group; these are the groups the
+ * sandbox enforces, src/sandbox/rate-limit.ts, and a test keeps the two in step over every path
+ * of the v2 OpenAPI). The "1 request per minute" group is "not shown" in the spec: no row.
+ */
+export const V2_LIMIT_CLASSES: readonly V2LimitClass[] = [
+  {
+    name: 'report',
+    routes: [anyMethod('/report/*'), anyMethod('/metrics/*')],
+    limits: [perSecond(1), perDay(2000)],
+    why: 'Row "report and metric endpoints: 1 request per second and 2000 requests per day".',
+  },
+  {
+    name: 'billing',
+    routes: [
+      anyMethod('/accounts/{accountId}/billing'),
+      anyMethod('/accounts/{accountId}/billing/*'),
+      anyMethod('/accounts/{accountId}/plans'),
+      anyMethod('/accounts/{accountId}/plans/*'),
+    ],
+    limits: [perSecond(1)],
+    why: 'Row "billing endpoints: 1 request per second"; plans are billing.',
+  },
+  {
+    name: 'general',
+    routes: [anyMethod('/*'), anyMethod('/')],
+    limits: [perSecond(10)],
+    why: 'Row "all endpoints: 10 requests per second unless stated otherwise".',
+  },
+];

@@ -1,0 +1,80 @@
+import {
+  V1_LIMIT_CLASSES,
+  V2_LIMIT_CLASSES,
+  type LimitDef,
+  type V2LimitClassName,
+} from '../../mappings/rate-limits.js';
+
+/**
+ * Which limit class a path falls in, compiled once from the tables in mappings/rate-limits.ts.
+ */
+
+export interface ClassifiedPath {
+  name: string;
+  limits: readonly LimitDef[];
+}
+
+/** `/V1/User/List/?x=1` → `/v1/user/list`: no query, no trailing slash, lower case. */
+export function normalizePath(path: string): string {
+  let p = path;
+  const cut = p.search(/[?#]/);
+  if (cut >= 0) p = p.slice(0, cut);
+  p = p.toLowerCase().replace(/\/{2,}/g, '/');
+  if (!p.startsWith('/')) p = `/${p}`;
+  if (p.length > 1) p = p.replace(/\/+$/, '');
+  return p;
+}
+
+/** Compile a table pattern: `*` = one or more whole segments, `{name}` = one segment. */
+export function compilePattern(pattern: string): RegExp {
+  const source = normalizePath(pattern)
+    .split('/')
+    .map((segment) => {
+      if (segment === '*') return '[^/]+(?:/[^/]+)*';
+      if (/^\{[^}]+\}$/.test(segment)) return '[^/]+';
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+const v1Matchers = V1_LIMIT_CLASSES.map((c) => ({ limitClass: c, patterns: c.paths.map(compilePattern) }));
+
+/**
+ * The v1 class of a request path. Accepts the path as the gateway sees it (`/v1/user/list`), in
+ * any case, with or without trailing slash or query; a path without the `/v1` prefix is read as
+ * relative to it.
+ */
+export function classifyV1Path(path: string): ClassifiedPath {
+  let p = normalizePath(path);
+  if (!/^\/v1(\/|$)/.test(p)) p = `/v1${p === '/' ? '' : p}`;
+  const found = v1Matchers.find((m) => m.patterns.some((re) => re.test(p)));
+  // The table ends with the catch-all `/v1/*`; only `/v1` itself falls through, and it is general.
+  const c = found?.limitClass ?? V1_LIMIT_CLASSES[V1_LIMIT_CLASSES.length - 1]!;
+  return { name: c.name, limits: c.limits };
+}
+
+const v2Matchers = V2_LIMIT_CLASSES.map((c) => ({
+  limitClass: c,
+  routes: c.routes.map((r) => ({ method: r.method.toUpperCase(), pattern: compilePattern(r.path) })),
+}));
+
+/**
+ * The v2 class of a call. The path may be relative to the v2 base (`/users/me`), carry the base
+ * (`/v2/users/me`), a query, or be a whole URL.
+ */
+export function classifyV2Call(method: string, path: string): { name: V2LimitClassName; limits: readonly LimitDef[] } {
+  let p = path;
+  if (/^https?:\/\//i.test(p)) p = new URL(p).pathname;
+  p = normalizePath(p).replace(/^\/v2(?=\/|$)/, '') || '/';
+  const m = method.toUpperCase();
+  const found = v2Matchers.find((c) => c.routes.some((r) => (r.method === '*' || r.method === m) && r.pattern.test(p)));
+  const c = found?.limitClass ?? v2ClassNamed('general');
+  return { name: c.name, limits: c.limits };
+}
+
+export function v2ClassNamed(name: V2LimitClassName) {
+  const c = V2_LIMIT_CLASSES.find((x) => x.name === name);
+  if (!c) throw new Error(`No v2 limit class named ${name}`);
+  return c;
+}

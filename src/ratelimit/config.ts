@@ -1,0 +1,130 @@
+import { z } from 'zod';
+
+/**
+ * Rate-limit configuration: the schema (defaults are the specs' limits and the choices written in
+ * docs/decisions.md, "Rate limits") and its reading from environment variables. The gateway's
+ * main configuration composes `readRateLimitConfig`.
+ *
+ * | variable | meaning | default |
+ * |---|---|---|
+ * | V1_RATE_LIMITS | `on` / `off`: the v1 inbound limits | on |
+ * | V2_RATE_LIMITS | `on` / `off`: the v2 outbound limits | on |
+ * | RATE_LIMIT_SCALE | multiplies every limit, both directions (tests, benchmarks) | 1 |
+ * | REDIS_URL | share buckets between processes through this Redis; unset: in memory | — |
+ * | RATE_LIMIT_REDIS_FAILURE | `open` / `closed`: what a Redis error or timeout means | open |
+ * | RATE_LIMIT_REDIS_TIMEOUT_MS | a Redis answer slower than this is a failure | 50 |
+ * | RATE_LIMIT_REDIS_PREFIX | prefix of every Redis key | v1gate:rl: |
+ * | OUTBOUND_MAX_WAIT_MS | longest wait of a v2 call for its token | 5000 |
+ * | OUTBOUND_MAX_QUEUE | v2 calls waiting per api_key and class before refusing | 100 |
+ * | OUTBOUND_RATE_FACTOR | our v2 send rate as a fraction of the v2 limit | 0.9 |
+ * | OUTBOUND_JITTER_MS | arrival jitter the v2 burst margin absorbs | 100 |
+ * | RATE_LIMIT_MAX_BUCKETS | in-memory buckets kept (least recently used go first) | 100000 |
+ */
+
+export const RateLimitConfigSchema = z.object({
+  v1: z.object({ enabled: z.boolean().default(true) }).prefault({}),
+  v2: z
+    .object({
+      enabled: z.boolean().default(true),
+      rateFactor: z.number().gt(0).lte(1).default(0.9),
+      jitterMs: z.number().int().min(0).default(100),
+      maxWaitMs: z.number().int().min(0).default(5_000),
+      maxQueue: z.number().int().min(1).default(100),
+    })
+    .prefault({}),
+  scale: z.number().positive().default(1),
+  redis: z
+    .object({
+      url: z.string().url().optional(),
+      failure: z.enum(['open', 'closed']).default('open'),
+      timeoutMs: z.number().int().positive().default(50),
+      keyPrefix: z.string().default('v1gate:rl:'),
+    })
+    .prefault({}),
+  memory: z.object({ maxBuckets: z.number().int().min(1).default(100_000) }).prefault({}),
+});
+
+export type RateLimitConfig = z.infer<typeof RateLimitConfigSchema>;
+export type RateLimitConfigInput = z.input<typeof RateLimitConfigSchema>;
+
+/** The defaults (spec limits, in memory), with any overrides; throws on invalid values. */
+export function rateLimitConfig(input: RateLimitConfigInput = {}): RateLimitConfig {
+  return RateLimitConfigSchema.parse(input);
+}
+
+const onOff = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no']))
+  .transform((v) => ['on', 'true', '1', 'yes'].includes(v));
+const number = z.string().trim().pipe(z.coerce.number());
+
+const EnvSchema = z.object({
+  V1_RATE_LIMITS: onOff.optional(),
+  V2_RATE_LIMITS: onOff.optional(),
+  RATE_LIMIT_SCALE: number.optional(),
+  REDIS_URL: z.string().trim().optional(),
+  RATE_LIMIT_REDIS_FAILURE: z.string().trim().toLowerCase().pipe(z.enum(['open', 'closed'])).optional(),
+  RATE_LIMIT_REDIS_TIMEOUT_MS: number.optional(),
+  RATE_LIMIT_REDIS_PREFIX: z.string().optional(),
+  OUTBOUND_MAX_WAIT_MS: number.optional(),
+  OUTBOUND_MAX_QUEUE: number.optional(),
+  OUTBOUND_RATE_FACTOR: number.optional(),
+  OUTBOUND_JITTER_MS: number.optional(),
+  RATE_LIMIT_MAX_BUCKETS: number.optional(),
+});
+
+/** Which environment variable sets each field, to name it in errors. */
+const ENV_OF: Record<string, string> = {
+  'v1.enabled': 'V1_RATE_LIMITS',
+  'v2.enabled': 'V2_RATE_LIMITS',
+  scale: 'RATE_LIMIT_SCALE',
+  'redis.url': 'REDIS_URL',
+  'redis.failure': 'RATE_LIMIT_REDIS_FAILURE',
+  'redis.timeoutMs': 'RATE_LIMIT_REDIS_TIMEOUT_MS',
+  'redis.keyPrefix': 'RATE_LIMIT_REDIS_PREFIX',
+  'v2.maxWaitMs': 'OUTBOUND_MAX_WAIT_MS',
+  'v2.maxQueue': 'OUTBOUND_MAX_QUEUE',
+  'v2.rateFactor': 'OUTBOUND_RATE_FACTOR',
+  'v2.jitterMs': 'OUTBOUND_JITTER_MS',
+  'memory.maxBuckets': 'RATE_LIMIT_MAX_BUCKETS',
+};
+
+export class RateLimitConfigError extends Error {
+  override readonly name = 'RateLimitConfigError';
+}
+
+/** Read the rate-limit configuration from environment variables (unset or empty: the default). */
+export function readRateLimitConfig(env: Record<string, string | undefined> = process.env): RateLimitConfig {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
+  const read = EnvSchema.safeParse(present);
+  if (!read.success) throw new RateLimitConfigError(describe(read.error, (path) => path));
+  const e = read.data;
+  const input: RateLimitConfigInput = {
+    v1: { enabled: e.V1_RATE_LIMITS },
+    v2: {
+      enabled: e.V2_RATE_LIMITS,
+      maxWaitMs: e.OUTBOUND_MAX_WAIT_MS,
+      maxQueue: e.OUTBOUND_MAX_QUEUE,
+      rateFactor: e.OUTBOUND_RATE_FACTOR,
+      jitterMs: e.OUTBOUND_JITTER_MS,
+    },
+    scale: e.RATE_LIMIT_SCALE,
+    redis: {
+      url: e.REDIS_URL,
+      failure: e.RATE_LIMIT_REDIS_FAILURE,
+      timeoutMs: e.RATE_LIMIT_REDIS_TIMEOUT_MS,
+      keyPrefix: e.RATE_LIMIT_REDIS_PREFIX,
+    },
+    memory: { maxBuckets: e.RATE_LIMIT_MAX_BUCKETS },
+  };
+  const parsed = RateLimitConfigSchema.safeParse(input);
+  if (!parsed.success) throw new RateLimitConfigError(describe(parsed.error, (path) => ENV_OF[path] ?? path));
+  return parsed.data;
+}
+
+function describe(error: z.ZodError, nameOf: (path: string) => string): string {
+  const lines = error.issues.map((issue) => `${nameOf(issue.path.join('.'))}: ${issue.message}`);
+  return `Invalid rate-limit configuration:\n  ${lines.join('\n  ')}`;
+}

@@ -1,0 +1,30 @@
+import { V1_RATE_LIMIT_MESSAGE } from '../../mappings/errors.js';
+
+/**
+ * An outbound call v1gate will not make within its limits: the gateway answers the v1 rate-limit
+ * error (code 403) with Retry-After, and nothing more reaches v2.
+ */
+
+export type ExceededReason =
+  /** The call would have to wait for a token past its deadline. */
+  | 'deadline'
+  /** Too many calls already wait for this key and class. */
+  | 'queue-full';
+
+export class RateLimitExceeded extends Error {
+  override readonly name = 'RateLimitExceeded';
+
+  constructor(
+    readonly reason: ExceededReason,
+    /** The v2 limit class (or v1 class) that was exhausted. */
+    readonly limitClass: string,
+    /** When it is worth trying again, as far as v1gate knows (ms). */
+    readonly retryAfterMs: number,
+  ) {
+    super(V1_RATE_LIMIT_MESSAGE);
+  }
+
+  get retryAfterSeconds(): number {
+    return Math.max(1, Math.ceil(this.retryAfterMs / 1000));
+  }
+}

@@ -1,0 +1,85 @@
+import { V1_LIMIT_CLASSES } from '../../mappings/rate-limits.js';
+import { bucketSpecOf } from './bucket-specs.js';
+import { msUntilFull, type BucketRef, type BucketStore, type TakeOutcome } from './bucket-store.js';
+import { classifyV1Path } from './classify.js';
+import type { BucketSpec } from './token-bucket.js';
+
+/**
+ * The v1 inbound limits: one check per v1 request, per api_key, by the path's v1 class
+ * (mappings/rate-limits.ts). A refused request must not reach v2 at all.
+ */
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** False when v1 limits are off: there is nothing to tell the client (no X-RateLimit-* headers). */
+  enforced: boolean;
+  /** The v1 class the path fell in. */
+  limitClass: string;
+  /** Capacity of the bucket reported on (the one that refused, or the one closest to refusing). */
+  limit: number;
+  /** Whole requests left in that bucket right now. */
+  remaining: number;
+  /** Seconds until that bucket is full again. */
+  resetSeconds: number;
+  /** Seconds to wait before retrying; 0 when allowed. */
+  retryAfterSeconds: number;
+}
+
+export interface InboundLimiterOptions {
+  store: BucketStore;
+  /** False: every request is allowed and nothing is stored (V1_RATE_LIMITS=off). */
+  enabled?: boolean;
+  /** Multiplies every v1 limit (RATE_LIMIT_SCALE). */
+  scale?: number;
+}
+
+export class InboundLimiter {
+  private readonly store: BucketStore;
+  private readonly enabled: boolean;
+  private readonly specsByClass: Map<string, { windows: string[]; specs: BucketSpec[] }>;
+
+  constructor(options: InboundLimiterOptions) {
+    this.store = options.store;
+    this.enabled = options.enabled ?? true;
+    const scale = options.scale ?? 1;
+    this.specsByClass = new Map(
+      V1_LIMIT_CLASSES.map((c) => [
+        c.name,
+        { windows: c.limits.map((l) => l.per), specs: c.limits.map((l) => bucketSpecOf(l, scale)) },
+      ]),
+    );
+  }
+
+  /** Admit (taking a token from every bucket of the path's class) or refuse one v1 request. */
+  async check(apiKey: string, v1Path: string): Promise<RateLimitDecision> {
+    const limitClass = classifyV1Path(v1Path).name;
+    if (!this.enabled) {
+      return { allowed: true, enforced: false, limitClass, limit: 0, remaining: 0, resetSeconds: 0, retryAfterSeconds: 0 };
+    }
+    const { windows, specs } = this.specsByClass.get(limitClass)!;
+    const refs: BucketRef[] = specs.map((spec, i) => ({ key: `in:{${apiKey}:${limitClass}}:${windows[i]}`, spec }));
+    const outcome = await this.store.take(refs);
+    return decisionOf(limitClass, refs, outcome);
+  }
+}
+
+/** Report on the bucket that refused (the longest wait), or else the one with the fewest tokens left. */
+function decisionOf(limitClass: string, refs: BucketRef[], outcome: TakeOutcome): RateLimitDecision {
+  let at = 0;
+  outcome.buckets.forEach((b, i) => {
+    const best = outcome.buckets[at]!;
+    const worse = outcome.allowed ? b.tokens < best.tokens : b.retryAfterMs > best.retryAfterMs;
+    if (worse) at = i;
+  });
+  const spec = refs[at]!.spec;
+  const tokens = outcome.buckets[at]!.tokens;
+  return {
+    allowed: outcome.allowed,
+    enforced: true,
+    limitClass,
+    limit: spec.burst,
+    remaining: Math.max(0, Math.floor(tokens)),
+    resetSeconds: Math.ceil(msUntilFull(spec, tokens) / 1000),
+    retryAfterSeconds: outcome.allowed ? 0 : Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)),
+  };
+}

@@ -1,0 +1,59 @@
+import type { BucketStore } from './bucket-store.js';
+import type { RateLimitConfig } from './config.js';
+import { FailoverBucketStore, type RateLimitLogger } from './failure-policy.js';
+import { InboundLimiter } from './inbound-limiter.js';
+import { MemoryBucketStore } from './memory-store.js';
+import { OutboundLimiter } from './outbound-limiter.js';
+import { RedisBucketStore, connectRedis } from './redis-store.js';
+
+/**
+ * The rate-limit library of v1gate: v1 inbound and v2 outbound token buckets per api_key and
+ * class, in memory or shared through Redis. `createRateLimiters` builds both from a
+ * RateLimitConfig (readRateLimitConfig reads one from the environment).
+ */
+
+export { classifyV1Path, classifyV2Call, normalizePath } from './classify.js';
+export { RateLimitConfigError, RateLimitConfigSchema, rateLimitConfig, readRateLimitConfig } from './config.js';
+export type { RateLimitConfig, RateLimitConfigInput } from './config.js';
+export { RateLimitExceeded, type ExceededReason } from './errors.js';
+export { FailoverBucketStore, type FailoverStats, type RateLimitLogger, type RedisFailurePolicy } from './failure-policy.js';
+export { parseRetryAfter, rateLimitHeaders } from './headers.js';
+export { InboundLimiter, type RateLimitDecision } from './inbound-limiter.js';
+export { MemoryBucketStore } from './memory-store.js';
+export { DEFAULT_SAFETY_MARGIN, OutboundLimiter, type ScheduleOptions } from './outbound-limiter.js';
+export { RedisBucketStore, connectRedis } from './redis-store.js';
+export type { BucketRef, BucketStore, TakeOutcome } from './bucket-store.js';
+export type { V2LimitClassName } from '../../mappings/rate-limits.js';
+
+export interface RateLimiters {
+  inbound: InboundLimiter;
+  outbound: OutboundLimiter;
+  /** The store both use (a FailoverBucketStore over Redis when REDIS_URL is set). */
+  store: BucketStore;
+  close(): Promise<void>;
+}
+
+export function createRateLimiters(config: RateLimitConfig, deps: { logger?: RateLimitLogger } = {}): RateLimiters {
+  const memory = new MemoryBucketStore({ maxBuckets: config.memory.maxBuckets });
+  let store: BucketStore = memory;
+  if (config.redis.url) {
+    const redis = connectRedis(config.redis.url, { commandTimeoutMs: config.redis.timeoutMs });
+    const shared = new RedisBucketStore(redis, { keyPrefix: config.redis.keyPrefix, ownsConnection: true });
+    store = new FailoverBucketStore(shared, {
+      policy: config.redis.failure,
+      timeoutMs: config.redis.timeoutMs,
+      fallback: memory,
+      ...(deps.logger ? { logger: deps.logger } : {}),
+    });
+  }
+  const inbound = new InboundLimiter({ store, enabled: config.v1.enabled, scale: config.scale });
+  const outbound = new OutboundLimiter({
+    store,
+    enabled: config.v2.enabled,
+    scale: config.scale,
+    margin: { rateFactor: config.v2.rateFactor, jitterMs: config.v2.jitterMs },
+    maxQueue: config.v2.maxQueue,
+    maxWaitMs: config.v2.maxWaitMs,
+  });
+  return { inbound, outbound, store, close: () => store.close() };
+}

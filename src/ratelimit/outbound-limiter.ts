@@ -1,0 +1,193 @@
+import PQueue from 'p-queue';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { V2_LIMIT_CLASSES, type V2LimitClassName } from '../../mappings/rate-limits.js';
+import { bucketSpecOf, withSafetyMargin, type SafetyMargin } from './bucket-specs.js';
+import type { BucketRef, BucketStore } from './bucket-store.js';
+import { classifyV2Call } from './classify.js';
+import { RateLimitExceeded } from './errors.js';
+import type { BucketSpec } from './token-bucket.js';
+
+/**
+ * The v2 outbound limits. One v1 call may fan out into several v2 calls; each waits here for a
+ * token of its v2 class (per api_key), in a bounded FIFO queue per key and class, and gives up
+ * with RateLimitExceeded past its deadline instead of piling up.
+ *
+ * - Only waiting for the token is queued (one waiter per key and class at a time, so a long queue
+ *   costs one store round trip per token, not one per waiter); the v2 call itself runs outside
+ *   the queue, so a slow upstream answer does not hold back the next token.
+ * - A waiter sleeps until the time the store names, it does not poll.
+ * - Each key and class has its own queue and buckets: one key's flood never delays another key.
+ * - Buckets run at the upstream's limits minus a safety margin (bucket-specs.ts), so jitter
+ *   between our send and the upstream's arrival never turns into an upstream 429.
+ */
+
+export const DEFAULT_SAFETY_MARGIN: SafetyMargin = { rateFactor: 0.9, jitterMs: 100 };
+
+export interface OutboundLimiterOptions {
+  store: BucketStore;
+  /** False: calls run at once and nothing is stored (V2_RATE_LIMITS=off). */
+  enabled?: boolean;
+  /** Multiplies every v2 limit (RATE_LIMIT_SCALE); must match the upstream's real limits. */
+  scale?: number;
+  margin?: SafetyMargin;
+  /** Calls waiting per key and class beyond which new ones are refused at once. */
+  maxQueue?: number;
+  /** Default longest wait for a token (ms). */
+  maxWaitMs?: number;
+  now?: () => number;
+}
+
+export interface ScheduleOptions {
+  /** Give up at this time (epoch ms, as Date.now()); one deadline can cover a whole fan-out. */
+  deadlineMs?: number;
+  /** Give up after waiting this long (ms); defaults to the limiter's maxWaitMs. The earlier of the two applies. */
+  maxWaitMs?: number;
+  /** Stop waiting when this fires (rejects with the signal's reason). */
+  signal?: AbortSignal;
+}
+
+interface Lane {
+  limitClass: V2LimitClassName;
+  queue: PQueue;
+  refs: BucketRef[];
+}
+
+export class OutboundLimiter {
+  private readonly store: BucketStore;
+  private readonly enabled: boolean;
+  private readonly maxQueue: number;
+  private readonly maxWaitMs: number;
+  private readonly now: () => number;
+  private readonly specs: Map<V2LimitClassName, { windows: string[]; specs: BucketSpec[] }>;
+  private readonly lanes = new Map<string, Lane>();
+
+  constructor(options: OutboundLimiterOptions) {
+    this.store = options.store;
+    this.enabled = options.enabled ?? true;
+    this.maxQueue = options.maxQueue ?? 100;
+    this.maxWaitMs = options.maxWaitMs ?? 5_000;
+    this.now = options.now ?? Date.now;
+    const scale = options.scale ?? 1;
+    const margin = options.margin ?? DEFAULT_SAFETY_MARGIN;
+    this.specs = new Map(
+      V2_LIMIT_CLASSES.map((c) => [
+        c.name,
+        { windows: c.limits.map((l) => l.per), specs: c.limits.map((l) => withSafetyMargin(bucketSpecOf(l, scale), margin)) },
+      ]),
+    );
+  }
+
+  /** The buckets a key's calls of this class are held to (after scale and safety margin). */
+  specsOf(limitClass: V2LimitClassName): readonly BucketSpec[] {
+    return this.specs.get(limitClass)!.specs;
+  }
+
+  /** Wait for a token of the call's v2 class, then run `task` and return what it returns. */
+  async schedule<T>(
+    apiKey: string,
+    method: string,
+    path: string,
+    task: () => T | Promise<T>,
+    options: ScheduleOptions = {},
+  ): Promise<T> {
+    await this.acquire(apiKey, method, path, options);
+    return task();
+  }
+
+  /** Wait for a token of the call's v2 class (for callers that run the call themselves). */
+  async acquire(apiKey: string, method: string, path: string, options: ScheduleOptions = {}): Promise<void> {
+    if (!this.enabled) return;
+    const lane = this.laneFor(apiKey, classifyV2Call(method, path).name);
+    const now = this.now();
+    const deadline = Math.min(options.deadlineMs ?? Infinity, now + (options.maxWaitMs ?? this.maxWaitMs));
+    const ahead = lane.queue.size + lane.queue.pending;
+    const earliestMs = this.earliestWaitMs(lane, ahead);
+    if (ahead >= this.maxQueue) throw new RateLimitExceeded('queue-full', lane.limitClass, earliestMs);
+    // Even with every bucket full, the calls ahead use tokens first: refuse now what cannot make it.
+    if (now + earliestMs > deadline) throw new RateLimitExceeded('deadline', lane.limitClass, earliestMs);
+
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () => timeout.abort(new RateLimitExceeded('deadline', lane.limitClass, this.earliestWaitMs(lane, lane.queue.size))),
+      Math.max(0, deadline - now),
+    );
+    const signal = options.signal ? AbortSignal.any([timeout.signal, options.signal]) : timeout.signal;
+    try {
+      await lane.queue.add(() => this.waitForToken(lane, deadline, signal), { signal });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * The upstream answered 429: hold back this key's calls of that class for `retryAfterMs`
+   * (shared through the store, so every gateway process holds back). Rejects only for an
+   * unknown class name; a store failure is absorbed (a later 429 would pause again).
+   */
+  penalize(apiKey: string, limitClass: V2LimitClassName, retryAfterMs: number): Promise<void>;
+  penalize(apiKey: string, method: string, path: string, retryAfterMs: number): Promise<void>;
+  async penalize(apiKey: string, classOrMethod: string, pathOrMs: string | number, maybeMs?: number): Promise<void> {
+    if (!this.enabled) return;
+    const limitClass =
+      typeof pathOrMs === 'number' ? (classOrMethod as V2LimitClassName) : classifyV2Call(classOrMethod, pathOrMs).name;
+    const retryAfterMs = typeof pathOrMs === 'number' ? pathOrMs : (maybeMs ?? 1_000);
+    if (!this.specs.has(limitClass)) throw new TypeError(`No v2 limit class named ${limitClass}`);
+    try {
+      await this.store.pause(this.refsFor(apiKey, limitClass), retryAfterMs);
+    } catch {
+      // The store's failure policy has logged it; a lost pause only means a later 429 re-pauses.
+    }
+  }
+
+  /** Calls waiting (or taking their token) for this key and class. */
+  waiting(apiKey: string, limitClass: V2LimitClassName): number {
+    const lane = this.lanes.get(laneKey(apiKey, limitClass));
+    return lane ? lane.queue.size + lane.queue.pending : 0;
+  }
+
+  /** Key-and-class queues alive (they go when idle, so this stays small under many keys). */
+  get laneCount(): number {
+    return this.lanes.size;
+  }
+
+  private async waitForToken(lane: Lane, deadline: number, signal: AbortSignal): Promise<void> {
+    for (;;) {
+      signal.throwIfAborted();
+      const outcome = await this.store.take(lane.refs);
+      if (outcome.allowed) return;
+      const waitMs = Math.max(1, outcome.retryAfterMs);
+      if (this.now() + waitMs > deadline) throw new RateLimitExceeded('deadline', lane.limitClass, waitMs);
+      await sleep(waitMs, undefined, { signal });
+    }
+  }
+
+  /** A lower bound of the wait for a call with `ahead` calls before it: buckets full, every call ahead served first. */
+  private earliestWaitMs(lane: Lane, ahead: number): number {
+    const specs = this.specs.get(lane.limitClass)!.specs;
+    return Math.max(0, ...specs.map((s) => Math.ceil(((ahead + 1 - s.burst) * 1000) / s.ratePerSecond)));
+  }
+
+  private laneFor(apiKey: string, limitClass: V2LimitClassName): Lane {
+    const key = laneKey(apiKey, limitClass);
+    let lane = this.lanes.get(key);
+    if (!lane) {
+      const queue = new PQueue({ concurrency: 1 });
+      const created: Lane = { limitClass, queue, refs: this.refsFor(apiKey, limitClass) };
+      queue.on('idle', () => {
+        if (this.lanes.get(key) === created && queue.size === 0 && queue.pending === 0) this.lanes.delete(key);
+      });
+      this.lanes.set(key, created);
+      lane = created;
+    }
+    return lane;
+  }
+
+  private refsFor(apiKey: string, limitClass: V2LimitClassName): BucketRef[] {
+    const { windows, specs } = this.specs.get(limitClass)!;
+    return specs.map((spec, i) => ({ key: `out:{${apiKey}:${limitClass}}:${windows[i]}`, spec }));
+  }
+}
+
+function laneKey(apiKey: string, limitClass: string): string {
+  return `${apiKey}\n${limitClass}`;
+}

@@ -1,0 +1,90 @@
+/**
+ * The Lua run by Redis for the shared buckets. One script per operation, so each is one round trip
+ * and atomic: no other client's take can slip between reading and writing a group of buckets.
+ *
+ * The clock is the Redis server's (`TIME`), not the calling host's, so gateway hosts whose clocks
+ * disagree still share one timeline. ARGV[2] may carry a fixed "now" in ms instead; only tests use
+ * it, to compare this arithmetic with takeToken's step by step.
+ *
+ * A bucket is a hash: `tokens` and `updated` (ms) as takeToken's BucketState, `paused` (ms) when an
+ * upstream 429 holds it shut. Each key expires once its bucket would be full again.
+ */
+
+const PRELUDE = `
+if redis.replicate_commands then redis.replicate_commands() end
+local now
+if ARGV[2] ~= '' then
+  now = tonumber(ARGV[2])
+else
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+end
+local function num(x) return string.format('%.17g', x) end
+local function expire_after(key, rate, burst, tokens, paused)
+  local ttl = math.ceil((burst - tokens) * 1000 / rate)
+  if paused and paused - now > ttl then ttl = math.ceil(paused - now) end
+  redis.call('PEXPIRE', key, ttl + 1000)
+end
+`;
+
+/**
+ * KEYS: the buckets. ARGV[1]: cost; ARGV[2]: now or ''; then for bucket i, ARGV[1+2i] its rate
+ * per second and ARGV[2+2i] its burst. Returns { allowed (1|0), then per bucket: tokens (string),
+ * retry after ms }. Takes from every bucket or none; writes nothing when refusing, which is the
+ * same as takeToken writing the refilled state (refill is a pure function of time).
+ */
+export const TAKE_SCRIPT = `${PRELUDE}
+local cost = tonumber(ARGV[1])
+local n = #KEYS
+local refilled, retry, paused, rates, bursts = {}, {}, {}, {}, {}
+local allowed = 1
+for i = 1, n do
+  local rate = tonumber(ARGV[1 + 2 * i])
+  local burst = tonumber(ARGV[2 + 2 * i])
+  rates[i], bursts[i] = rate, burst
+  local h = redis.call('HMGET', KEYS[i], 'tokens', 'updated', 'paused')
+  local tokens, updated = tonumber(h[1]), tonumber(h[2])
+  paused[i] = tonumber(h[3])
+  local r = burst
+  if tokens and updated then
+    r = math.min(burst, tokens + math.max(0, now - updated) * rate / 1000)
+  end
+  refilled[i] = r
+  local wait = 0
+  if r < cost then wait = math.ceil((cost - r) * 1000 / rate) end
+  if paused[i] and paused[i] > now then wait = math.max(wait, math.ceil(paused[i] - now)) end
+  retry[i] = wait
+  if wait > 0 then allowed = 0 end
+end
+local out = { allowed }
+for i = 1, n do
+  local tokens = refilled[i]
+  if allowed == 1 then
+    tokens = tokens - cost
+    redis.call('HSET', KEYS[i], 'tokens', num(tokens), 'updated', num(now))
+    expire_after(KEYS[i], rates[i], bursts[i], tokens, paused[i])
+  end
+  out[#out + 1] = num(tokens)
+  out[#out + 1] = retry[i]
+end
+return out
+`;
+
+/**
+ * KEYS: the buckets. ARGV[1]: pause duration in ms; ARGV[2]: now or ''; then per bucket rate and
+ * burst as for TAKE_SCRIPT. Extends (never shortens) each bucket's pause.
+ */
+export const PAUSE_SCRIPT = `${PRELUDE}
+local untilMs = now + tonumber(ARGV[1])
+for i = 1, #KEYS do
+  local rate = tonumber(ARGV[1 + 2 * i])
+  local burst = tonumber(ARGV[2 + 2 * i])
+  local h = redis.call('HMGET', KEYS[i], 'tokens', 'updated', 'paused')
+  local tokens, updated, paused = tonumber(h[1]), tonumber(h[2]), tonumber(h[3])
+  if not paused or paused < untilMs then paused = untilMs end
+  if not tokens or not updated then tokens, updated = burst, now end
+  redis.call('HSET', KEYS[i], 'tokens', num(tokens), 'updated', num(updated), 'paused', num(paused))
+  expire_after(KEYS[i], rate, burst, tokens, paused)
+end
+return 1
+`;

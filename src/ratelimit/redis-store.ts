@@ -1,0 +1,104 @@
+import { Redis } from 'ioredis';
+import { outcomeOf, type BucketReading, type BucketRef, type BucketStore, type TakeOutcome } from './bucket-store.js';
+import { PAUSE_SCRIPT, TAKE_SCRIPT } from './redis-scripts.js';
+
+/**
+ * Token buckets in Redis, shared by every gateway process that uses the same Redis and prefix.
+ * Each operation is one Lua script (redis-scripts.ts), sent with EVALSHA and re-sent with EVAL
+ * when the server does not know it yet (ioredis's defineCommand does both).
+ *
+ * This store reports Redis errors as they are; failure-policy.ts decides what they mean.
+ */
+
+export interface RedisBucketStoreOptions {
+  /** Prepended to every bucket key (the limiters' keys already carry their own direction and class). */
+  keyPrefix?: string;
+  /** Tests only: a fixed clock instead of the server's TIME, to compare with takeToken step by step. */
+  clock?: () => number;
+  /** Close the connection on close() (true when this store created it). */
+  ownsConnection?: boolean;
+}
+
+type ScriptCommand = (numKeys: number, ...args: (string | number)[]) => Promise<unknown>;
+
+const TAKE = 'v1gateRateLimitTake';
+const PAUSE = 'v1gateRateLimitPause';
+
+export class RedisBucketStore implements BucketStore {
+  private readonly keyPrefix: string;
+  private readonly clock: (() => number) | undefined;
+  private readonly ownsConnection: boolean;
+
+  constructor(
+    readonly redis: Redis,
+    options: RedisBucketStoreOptions = {},
+  ) {
+    this.keyPrefix = options.keyPrefix ?? '';
+    this.clock = options.clock;
+    this.ownsConnection = options.ownsConnection ?? false;
+    redis.defineCommand(TAKE, { lua: TAKE_SCRIPT });
+    redis.defineCommand(PAUSE, { lua: PAUSE_SCRIPT });
+  }
+
+  async take(refs: readonly BucketRef[], cost = 1): Promise<TakeOutcome> {
+    if (refs.length === 0) return outcomeOf([]);
+    const reply = await this.run(TAKE, refs, cost);
+    if (!Array.isArray(reply) || reply.length !== 1 + 2 * refs.length) {
+      throw new Error(`Unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
+    }
+    const readings: BucketReading[] = refs.map((_, i) => ({
+      tokens: Number(reply[1 + 2 * i]),
+      retryAfterMs: Number(reply[2 + 2 * i]),
+    }));
+    return outcomeOf(readings);
+  }
+
+  async pause(refs: readonly BucketRef[], durationMs: number): Promise<void> {
+    if (refs.length === 0 || durationMs <= 0) return;
+    await this.run(PAUSE, refs, Math.ceil(durationMs));
+  }
+
+  async close(): Promise<void> {
+    if (!this.ownsConnection) return;
+    try {
+      await this.redis.quit();
+    } catch {
+      this.redis.disconnect();
+    }
+  }
+
+  private run(command: string, refs: readonly BucketRef[], first: number): Promise<unknown> {
+    const args: (string | number)[] = [
+      ...refs.map((r) => this.keyPrefix + r.key),
+      first,
+      this.clock ? String(this.clock()) : '',
+      ...refs.flatMap((r) => [r.spec.ratePerSecond, r.spec.burst]),
+    ];
+    const script = (this.redis as unknown as Record<string, ScriptCommand>)[command]!;
+    return script.call(this.redis, refs.length, ...args);
+  }
+}
+
+export interface RedisConnectionOptions {
+  /** Per-command timeout in ms: a slow Redis counts as a failing one. */
+  commandTimeoutMs: number;
+}
+
+/**
+ * A connection tuned for rate limiting: commands are never queued while disconnected (a take
+ * queued for seconds and run late would spend tokens for requests long answered), they time out
+ * quickly, and the client keeps reconnecting in the background forever.
+ */
+export function connectRedis(url: string, options: RedisConnectionOptions): Redis {
+  const redis = new Redis(url, {
+    commandTimeout: options.commandTimeoutMs,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: Math.max(1_000, options.commandTimeoutMs * 10),
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+  });
+  // Errors surface on the commands (and in failure-policy.ts's log); without a listener
+  // ioredis would print every reconnect attempt as an unhandled error event.
+  redis.on('error', () => {});
+  return redis;
+}
