@@ -9,7 +9,7 @@ function isCalendarDate(value: string): boolean {
 /** A `from` / `to` query date: `yyyy-mm-dd`, a real calendar date. */
 export const queryDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date such as 2017-11-25.')
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Must be a date such as 2017-11-25.', abort: true })
   .refine(isCalendarDate, 'Must be a real calendar date.');
 
 /** The rule both date-ranged lists share: `to` may not come before `from` (such dates compare as strings). */
