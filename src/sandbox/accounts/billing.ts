@@ -8,10 +8,10 @@ import { requirePaidByMaster } from './payment.js';
 const required = z.string().trim().min(1, 'Required.');
 
 /** The billing contact as POST /plans requires it: everything but `apt`. */
-export const billingContactSchema = z.object({
-  first_name: required.max(64),
-  last_name: required.max(64),
-  email: z.email().max(128),
+export const billingContactSchema = z.strictObject({
+  first_name: required.max(64, 'Must be at most 64 characters.'),
+  last_name: required.max(64, 'Must be at most 64 characters.'),
+  email: z.email().max(128, 'Must be at most 128 characters.'),
   phone_number: required,
   address: required,
   apt: z.string().optional(),

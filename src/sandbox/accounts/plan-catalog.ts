@@ -66,8 +66,10 @@ export function isListSlot(slot: PlanSlot): slot is ListSlot {
 export function planProblems(type: string, hosts: number | undefined, slots: readonly PlanSlot[]): { field: 'type' | 'hosts'; message: string }[] {
   const kind = PLAN_CATALOG.get(type);
   if (!kind || !slots.includes(kind.slot)) {
+    // One slot's types make a short, useful list; all add-on types together would not.
     const valid = [...PLAN_CATALOG].filter(([, k]) => slots.includes(k.slot)).map(([t]) => t);
-    return [{ field: 'type', message: `Unknown plan type: ${type}. Valid types: ${valid.join(', ')}.` }];
+    const hint = slots.length === 1 ? ` Valid types: ${valid.join(', ')}.` : ' Add-on types look like large100_monthly or webinar500_yearly.';
+    return [{ field: 'type', message: `Unknown plan type for ${slots.length === 1 ? slots[0] : 'an add-on'}: ${type}.${hint}` }];
   }
   if (hosts !== undefined && (hosts < kind.minHosts || hosts > kind.maxHosts)) {
     return [{ field: 'hosts', message: `A ${kind.label} plan takes between ${kind.minHosts} and ${kind.maxHosts} hosts.` }];

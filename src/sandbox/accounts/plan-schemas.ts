@@ -19,7 +19,7 @@ function reportPlanProblems(ctx: z.core.$RefinementCtx, plan: { type: string; ho
 /** `{type, hosts}` for one of `slots`. */
 export function planSchema(slots: readonly PlanSlot[]) {
   return z
-    .object({ type: z.string(), hosts: z.number().int() })
+    .strictObject({ type: z.string(), hosts: z.int() })
     .superRefine((plan, ctx) => reportPlanProblems(ctx, plan, slots));
 }
 
@@ -37,16 +37,16 @@ function planListSchema(slot: PlanSlot) {
 const recordingPlanSchema = z.string().superRefine((type, ctx) => reportPlanProblems(ctx, { type }, ['plan_recording'], []));
 
 const audioPlanSchema = z
-  .object({
+  .strictObject({
     type: z.string(),
     tollfree_countries: z.string().optional(),
     premium_countries: z.string().optional(),
     callout_countries: z.string().optional(),
-    ddi_numbers: z.number().int().min(0).optional(),
+    ddi_numbers: z.int().min(0, 'Must not be negative.').optional(),
   })
   .superRefine((audio, ctx) => reportPlanProblems(ctx, { type: audio.type }, ['plan_audio']));
 
-export const subscribeSchema = z.object({
+export const subscribeSchema = z.strictObject({
   contact: billingContactSchema,
   plan_base: planSchema(['plan_base']),
   plan_vendor_rooms: planSchema(['plan_vendor_rooms']).optional(),

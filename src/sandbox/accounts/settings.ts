@@ -9,8 +9,9 @@ import { defaultAccountSettings } from './defaults.js';
  * Account settings: GET renders the nested groups as stored, PATCH merges any subset of them.
  * The PATCH schema follows the defaults' shape (a boolean default takes booleans, a string default
  * strings, a number default integers), so a field added to defaults.ts is patchable at once;
- * FIELD_RULES holds the fields the v2 spec constrains further. Unknown groups and fields are
- * ignored, as the service ignores them.
+ * FIELD_RULES holds the fields the v2 spec constrains further. The body is strict: an unknown group
+ * or field (a branded name such as `zoom_rooms`, or `schedule_meeting` for `schedule_meting`) is a
+ * 400 naming it, never a silent no-op.
  */
 
 const portsRange = z.string().refine(isPortsRange, {
@@ -21,29 +22,29 @@ const portsRange = z.string().refine(isPortsRange, {
 const FIELD_RULES: Record<string, z.ZodType> = {
   'schedule_meting.audio_type': z.enum(['both', 'telephony', 'voip', 'thirdParty']),
   'in_meeting.ports_range': portsRange,
-  'in_meeting.dscp_audio': z.number().int().min(1).max(63),
-  'in_meeting.dscp_video': z.number().int().min(1).max(63),
+  'in_meeting.dscp_audio': z.int().min(1, 'Must be at least 1.').max(63, 'Must be at most 63.'),
+  'in_meeting.dscp_video': z.int().min(1, 'Must be at least 1.').max(63, 'Must be at most 63.'),
   'recording.auto_recording': z.enum(['local', 'cloud', 'none']),
-  'recording.auto_delete_cmr_days': z.number().int().min(1).max(60),
-  'telephony.audio_conference_info': z.string().max(2048),
+  'recording.auto_delete_cmr_days': z.int().min(1, 'Must be at least 1.').max(60, 'Must be at most 60.'),
+  'telephony.audio_conference_info': z.string().max(2048, 'Must be at most 2048 characters.'),
   // v2 gives only the default (100); v1's account calls say "max of 100", and v1 clients reach us through them.
-  'feature.meeting_capacity': z.number().int().min(1).max(100),
+  'feature.meeting_capacity': z.int().min(1, 'Must be at least 1.').max(100, 'Must be at most 100.'),
 };
 
 function ruleFor(group: string, field: string, example: unknown): z.ZodType {
   const rule = FIELD_RULES[`${group}.${field}`];
   if (rule) return rule;
   if (typeof example === 'boolean') return z.boolean();
-  if (typeof example === 'number') return z.number().int();
+  if (typeof example === 'number') return z.int();
   return z.string();
 }
 
-export const accountSettingsPatchSchema = z.object(
+export const accountSettingsPatchSchema = z.strictObject(
   Object.fromEntries(
     Object.entries(defaultAccountSettings()).map(([group, fields]) => [
       group,
       z
-        .object(Object.fromEntries(Object.entries(fields).map(([field, example]) => [field, ruleFor(group, field, example)])))
+        .strictObject(Object.fromEntries(Object.entries(fields).map(([field, example]) => [field, ruleFor(group, field, example)])))
         .partial()
         .optional(),
     ]),

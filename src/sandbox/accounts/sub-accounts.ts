@@ -10,9 +10,14 @@ import { readBody } from '../validation.js';
 import { requireMasterAccount, requireSubAccount } from './access.js';
 import { newAccount } from './factory.js';
 
+/**
+ * Bodies here are strict, as in the other areas: an unknown field is a 400 naming it, so a
+ * misspelt field is caught rather than silently dropped.
+ */
+
 /** The options object: the body of PATCH /accounts/{id}/options and `options` of POST /accounts. */
 const optionsSchema = z
-  .object({
+  .strictObject({
     share_rc: z.boolean(),
     room_connectors: z.string(),
     share_mc: z.boolean(),
@@ -25,11 +30,11 @@ const optionsSchema = z
  * The owner's fields follow the user limits of the v2 spec (names max 64, email max 128, password
  * below 32); the reference asks for a password of at least 8 characters.
  */
-const createSchema = z.object({
-  first_name: z.string().max(64),
-  last_name: z.string().max(64),
-  email: z.email().max(128),
-  password: z.string().min(8).max(31),
+const createSchema = z.strictObject({
+  first_name: z.string().max(64, 'Must be at most 64 characters.'),
+  last_name: z.string().max(64, 'Must be at most 64 characters.'),
+  email: z.email().max(128, 'Must be at most 128 characters.'),
+  password: z.string().min(8, 'Must be at least 8 characters.').max(31, 'Must be fewer than 32 characters.'),
   options: optionsSchema.optional(),
 });
 

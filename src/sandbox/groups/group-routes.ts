@@ -15,8 +15,8 @@ import { membersOf, registerMemberRoutes } from './members.js';
  */
 const groupName = z.string().trim().min(1, 'Name must not be empty.').max(127, 'Name must be shorter than 128 characters.');
 
-const createSchema = z.object({ name: groupName });
-const patchSchema = z.object({ name: groupName.optional() });
+const createSchema = z.strictObject({ name: groupName });
+const patchSchema = z.strictObject({ name: groupName.optional() });
 
 function renderGroup(state: SandboxState, group: Group) {
   return { id: group.id, name: group.name, total_members: membersOf(state, group).length };

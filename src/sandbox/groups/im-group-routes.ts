@@ -19,13 +19,13 @@ const editableFields = {
   search_by_ma_account: z.boolean(),
 };
 
-const createSchema = z.object({ name: imGroupName, ...editableFields }).partial({
+const createSchema = z.strictObject({ name: imGroupName, ...editableFields }).partial({
   type: true,
   search_by_domain: true,
   search_by_account: true,
   search_by_ma_account: true,
 });
-const patchSchema = z.object({ name: imGroupName, ...editableFields }).partial();
+const patchSchema = z.strictObject({ name: imGroupName, ...editableFields }).partial();
 
 /**
  * GET answers and list items. `last_modified_time` is not in the v2 reference's item, but v1's

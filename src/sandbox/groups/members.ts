@@ -17,15 +17,15 @@ import type { AnyGroup } from './lookup.js';
 /** The v2 spec's limit on members arrays. (The reference says 10 for IM groups; our spec's 30 wins.) */
 const MAX_MEMBERS_PER_CALL = 30;
 
-const addMembersSchema = z.object({
+const addMembersSchema = z.strictObject({
   members: z
     .array(
       z
-        .object({ id: z.string().min(1).optional(), email: z.string().min(1).optional() })
+        .strictObject({ id: z.string().min(1, 'Must not be empty.').optional(), email: z.string().min(1, 'Must not be empty.').optional() })
         .refine((m) => m.id !== undefined || m.email !== undefined, { message: 'Each member needs an id or an email.' }),
     )
-    .min(1)
-    .max(MAX_MEMBERS_PER_CALL),
+    .min(1, 'Must name at least one member.')
+    .max(MAX_MEMBERS_PER_CALL, `At most ${MAX_MEMBERS_PER_CALL} members per call.`),
 });
 
 export function membersOf(state: SandboxState, group: AnyGroup): User[] {
