@@ -384,7 +384,7 @@ describe('GET /users/{userId}/meetings', () => {
     ids.floating = (await createMeeting({ topic: 'floating', type: 3 }, host.id)).id;
     ids.series = (await createMeeting({ topic: 'series', type: 8, start_time: '2035-06-01T10:00:00Z', recurrence: { type: 1, end_times: 2 } }, host.id)).id;
     ids.pastSeries = (await createMeeting({ topic: 'past series', type: 8, start_time: '2020-06-01T10:00:00Z', recurrence: { type: 1, end_times: 2 } }, host.id)).id;
-    startLive(stored(ids.instant));
+    startLive(stored(ids.instant!));
   });
   const listed = async (query: Record<string, string | number>) => {
     const res = await sb.v2('GET', `/users/${host.id}/meetings`, { query });
@@ -413,7 +413,7 @@ describe('GET /users/{userId}/meetings', () => {
   });
 
   it('drops a series from upcoming once its future occurrences are deleted', async () => {
-    const m = stored(ids.series);
+    const m = stored(ids.series!);
     for (const o of m.occurrences) await sb.v2('DELETE', `/meetings/${m.id}`, { query: { occurrence_id: o.occurrence_id } });
     expect(topics((await listed({ type: 'upcoming' })).body)).toEqual(['sooner', 'later']);
   });
