@@ -137,11 +137,12 @@ describe('DELETE /users/{userId}', () => {
   /** A user with a meeting, a webinar, a recorded meeting, a group, an IM group, an assistant and a scheduler. */
   async function busyUser() {
     const user = await createUser(sb);
+    const userZak = (await sb.v2('GET', `/users/${user.id}/token`, { query: { type: 'zak' } })).body.token;
     const [assistant, scheduler] = [await createUser(sb), await createUser(sb)];
     await sb.v2('POST', `/users/${user.id}/assistants`, { body: { assistants: [{ id: assistant.id }] } });
     await sb.v2('POST', `/users/${scheduler.id}/assistants`, { body: { assistants: [{ id: user.id }, { id: assistant.id }] } });
     const { state } = sb.sandbox;
-    const meeting = plantMeeting(state, user.id, accountId(), 'meeting');
+    const meeting = plantMeeting(state, user.id, accountId(), 'meeting', { startUrl: `https://sandbox.v1gate.local/s/{id}?zak=${userZak}` });
     const webinar = plantMeeting(state, user.id, accountId(), 'webinar');
     const recorded = plantMeeting(state, user.id, accountId(), 'meeting', { recorded: true });
     const groupId = `g-${user.id}`;
@@ -195,6 +196,8 @@ describe('DELETE /users/{userId}', () => {
     expect(res.status).toBe(204);
     const { state } = sb.sandbox;
     for (const m of [meeting, webinar, recorded]) expect(state.meetings.get(m.id)?.host_id).toBe(assistant.id);
+    const heirZak = (await sb.v2('GET', `/users/${assistant.id}/token`, { query: { type: 'zak' } })).body.token;
+    expect(state.meetings.get(meeting.id)!.start_url).toBe(`https://sandbox.v1gate.local/s/${meeting.id}?zak=${heirZak}`);
   });
 
   it('transfers only what the flags name; recordings keep their meeting', async () => {

@@ -72,7 +72,7 @@ export function plantMeeting(
   hostId: string,
   accountId: string,
   kind: MeetingKind,
-  { recorded = false } = {},
+  { recorded = false, startUrl = 'https://sandbox.v1gate.local/s/{id}' } = {},
 ): Meeting {
   const id = meetingNumber();
   const instanceUuid = meetingUuid();
@@ -91,7 +91,7 @@ export function plantMeeting(
     h323_password: '',
     agenda: '',
     created_at: state.nowIso(),
-    start_url: `https://sandbox.v1gate.local/s/${id}`,
+    start_url: startUrl.replace('{id}', String(id)),
     join_url: `https://sandbox.v1gate.local/j/${id}`,
     recurrence: null,
     settings: {},

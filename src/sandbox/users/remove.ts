@@ -79,7 +79,10 @@ function handOverOrDropMeetings(state: SandboxState, user: User, options: Remove
   for (const meeting of [...state.meetings.values()]) {
     if (meeting.host_id !== user.id || meeting.account_id !== user.account_id) continue;
     if (transferred(meeting, options)) {
-      meeting.host_id = options.transferTo!.id;
+      const heir = options.transferTo!;
+      meeting.host_id = heir.id;
+      // A start url authenticates its host by their zak: the heir must be the one it lets in.
+      meeting.start_url = meeting.start_url.replaceAll(user.tokens.zak, heir.tokens.zak);
       continue;
     }
     state.meetings.delete(meeting.id);
