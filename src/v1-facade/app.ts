@@ -39,12 +39,16 @@ export const BODY_OVERFLOW = Symbol.for('v1gate.bodyOverflow');
 
 type Bindings = { incoming?: IncomingMessage };
 
+const V1_PREFIX = /^\/v1\//i;
+
 export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }> {
   const registry = buildRegistry(options.endpoints);
   const now = options.now ?? (() => new Date());
   const app = new Hono<{ Bindings: Bindings }>();
 
-  app.all('/v1/*', async (c) => {
+  // `/v1/` in any letter case (`/V1/User/Get`): matched by hand, Hono's routes are case-sensitive.
+  app.all('*', async (c, next) => {
+    if (!V1_PREFIX.test(c.req.path)) return next();
     const url = new URL(c.req.url);
     let dataType: DataType = dataTypeOf(new URLSearchParams(url.search).get('data_type') ?? undefined) ?? 'JSON';
     const headers: Record<string, string> = {};
