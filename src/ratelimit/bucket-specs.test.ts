@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { bucketSpecOf, withSafetyMargin } from './bucket-specs.js';
+import { takeToken, type BucketSpec, type BucketState } from './token-bucket.js';
+
+describe('bucketSpecOf', () => {
+  it('turns n per window into a bucket that refills n per window and holds n', () => {
+    expect(bucketSpecOf({ count: 10, per: 'second' })).toEqual({ ratePerSecond: 10, burst: 10 });
+    expect(bucketSpecOf({ count: 1, per: 'minute' })).toEqual({ ratePerSecond: 1 / 60, burst: 1 });
+    expect(bucketSpecOf({ count: 2000, per: 'day' })).toEqual({ ratePerSecond: 2000 / 86_400, burst: 2000 });
+  });
+
+  it('scales rate and burst, never below a burst of one', () => {
+    expect(bucketSpecOf({ count: 10, per: 'second' }, 5)).toEqual({ ratePerSecond: 50, burst: 50 });
+    expect(bucketSpecOf({ count: 1, per: 'second' }, 0.5)).toEqual({ ratePerSecond: 0.5, burst: 1 });
+  });
+});
+
+describe('withSafetyMargin', () => {
+  it('sends 10% under the upstream rate and keeps back the tokens of 100 ms of jitter', () => {
+    const margin = { rateFactor: 0.9, jitterMs: 100 };
+    expect(withSafetyMargin({ ratePerSecond: 10, burst: 10 }, margin)).toEqual({ ratePerSecond: 9, burst: 9 });
+    expect(withSafetyMargin({ ratePerSecond: 50, burst: 50 }, margin)).toEqual({ ratePerSecond: 45, burst: 45 });
+    expect(withSafetyMargin({ ratePerSecond: 1, burst: 1 }, margin)).toEqual({ ratePerSecond: 0.9, burst: 1 });
+  });
+
+  /**
+   * Simulated time: a greedy client takes every token our bucket gives (with idle spells, so
+   * bursts happen), each request arrives upstream after a random delay up to `jitterMs`, and the
+   * upstream's own token bucket judges the arrivals. The margin must leave it nothing to refuse.
+   */
+  function upstreamRefusals(
+    upstream: BucketSpec[],
+    margin: { rateFactor: number; jitterMs: number },
+    jitterMs: number,
+    requests: number,
+    seed: number,
+  ): number {
+    let s = seed;
+    const random = () => ((s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const ours = upstream.map((spec) => withSafetyMargin(spec, margin));
+    const ourStates: (BucketState | undefined)[] = ours.map(() => undefined);
+    const arrivals: number[] = [];
+    let t = 1_000;
+    while (arrivals.length < requests) {
+      if (random() < 0.03) t += random() * 3_000;
+      const results = ours.map((spec, i) => takeToken(ourStates[i], spec, t));
+      if (results.every((r) => r.allowed)) {
+        results.forEach((r, i) => (ourStates[i] = r.state));
+        arrivals.push(t + random() * jitterMs);
+      } else {
+        t += Math.max(...results.map((r) => r.retryAfterMs));
+      }
+    }
+    arrivals.sort((a, b) => a - b);
+    const upStates: (BucketState | undefined)[] = upstream.map(() => undefined);
+    let refused = 0;
+    for (const at of arrivals) {
+      const results = upstream.map((spec, i) => takeToken(upStates[i], spec, at));
+      if (results.every((r) => r.allowed)) results.forEach((r, i) => (upStates[i] = r.state));
+      else refused++;
+    }
+    return refused;
+  }
+
+  const cases: [string, BucketSpec[]][] = [
+    ['10/s', [{ ratePerSecond: 10, burst: 10 }]],
+    ['1/s', [{ ratePerSecond: 1, burst: 1 }]],
+    ['50/s (tests)', [{ ratePerSecond: 50, burst: 50 }]],
+    ['1/s + 2000/day', [{ ratePerSecond: 1, burst: 1 }, { ratePerSecond: 2000 / 86_400, burst: 2000 }]],
+  ];
+
+  it.each(cases)('never overruns an upstream %s with arrival jitter up to 100 ms', (_, upstream) => {
+    for (const seed of [1, 2, 3]) {
+      expect(upstreamRefusals(upstream, { rateFactor: 0.9, jitterMs: 100 }, 100, 1_500, seed)).toBe(0);
+    }
+  });
+
+  it('is what makes the difference: without it the same jitter overruns the upstream', () => {
+    const none = { rateFactor: 1, jitterMs: 0 };
+    expect(upstreamRefusals([{ ratePerSecond: 10, burst: 10 }], none, 0, 1_500, 1)).toBe(0);
+    expect(upstreamRefusals([{ ratePerSecond: 10, burst: 10 }], none, 100, 1_500, 1)).toBeGreaterThan(0);
+    expect(upstreamRefusals([{ ratePerSecond: 1, burst: 1 }], none, 100, 1_500, 1)).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { limitClassOf } from '../sandbox/rate-limit.js';
+import { classifyV1Path, classifyV2Call, normalizePath } from './classify.js';
+
+describe('classifyV1Path', () => {
+  it.each([
+    ['/v1/user/create', 'general'],
+    ['/v1/meeting/get', 'general'],
+    ['/v1/user/list', 'list-billing-plan'],
+    ['/v1/group/member/list', 'list-billing-plan'],
+    ['/v1/im/group/member/list', 'list-billing-plan'],
+    ['/v1/webinar/list/registration', 'list-billing-plan'],
+    ['/v1/ma/account/billing/update', 'list-billing-plan'],
+    ['/v1/ma/account/plan/subscribe', 'list-billing-plan'],
+    ['/v1/webinar/poll', 'list-billing-plan'],
+    ['/v1/webinar/polls', 'list-billing-plan'],
+    ['/v1/webinar/questions', 'list-billing-plan'],
+    ['/v1/chat/get', 'list-billing-plan'],
+    ['/v1/metrics/qos', 'list-billing-plan'],
+    ['/v1/chat/list', 'daily-quota'],
+    ['/v1/report/getaccountreport', 'daily-quota'],
+    ['/v1/metrics/meetings', 'metrics-minute'],
+    ['/v1/metrics/webinars', 'metrics-minute'],
+    ['/v1/report/getuserreport', 'report-user'],
+  ])('%s is %s', (path, name) => {
+    expect(classifyV1Path(path).name).toBe(name);
+  });
+
+  it('ignores case, a trailing slash and the query string', () => {
+    expect(classifyV1Path('/V1/User/List/').name).toBe('list-billing-plan');
+    expect(classifyV1Path('/v1/webinar/List/Registration?x=1').name).toBe('list-billing-plan');
+    expect(classifyV1Path('/v1/user/updatePassword').name).toBe('general');
+  });
+
+  it('does not take a path that merely contains "list" for a list endpoint', () => {
+    expect(classifyV1Path('/v1/user/listing').name).toBe('general');
+    expect(classifyV1Path('/v1/webinar/panelists').name).toBe('general');
+  });
+
+  it('reads a path without the /v1 prefix as relative to it', () => {
+    expect(classifyV1Path('/user/list').name).toBe('list-billing-plan');
+  });
+
+  it('gives each class its limits from the table', () => {
+    expect(classifyV1Path('/v1/user/get').limits).toEqual([{ count: 10, per: 'second' }]);
+    expect(classifyV1Path('/v1/metrics/meetings').limits).toEqual([
+      { count: 1, per: 'second' },
+      { count: 1, per: 'minute' },
+      { count: 2000, per: 'day' },
+    ]);
+  });
+});
+
+describe('classifyV2Call', () => {
+  it.each([
+    ['GET', '/users/me', 'general'],
+    ['GET', '/accounts/abc/billing', 'billing'],
+    ['PATCH', '/accounts/abc/billing', 'billing'],
+    ['GET', '/accounts/abc/plans', 'billing'],
+    ['POST', '/accounts/abc/plans/addons', 'billing'],
+    ['GET', '/accounts/abc/settings', 'general'],
+    ['GET', '/report/daily', 'report'],
+    ['GET', '/metrics/meetings/123/participants', 'report'],
+    ['GET', '/v2/report/users?from=2020-01-01', 'report'],
+    ['GET', 'http://127.0.0.1:8080/v2/accounts/me/plans', 'billing'],
+  ])('%s %s is %s', (method, path, name) => {
+    expect(classifyV2Call(method, path).name).toBe(name);
+  });
+
+  it('agrees with the sandbox (the upstream stand-in) on every path of the v2 OpenAPI', () => {
+    const openapi = JSON.parse(readFileSync(new URL('../../../shared/reference/v2-openapi.json', import.meta.url), 'utf8')) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const paths = Object.keys(openapi.paths);
+    expect(paths.length).toBeGreaterThan(50);
+    for (const template of paths) {
+      const path = template.replace(/\{[^}]+\}/g, 'x1');
+      for (const method of Object.keys(openapi.paths[template]!).filter((m) => m !== 'parameters')) {
+        expect({ path, method, cls: classifyV2Call(method, path).name }).toEqual({ path, method, cls: limitClassOf(path) });
+      }
+    }
+  });
+});
+
+describe('normalizePath', () => {
+  it('drops query, fragment, trailing and doubled slashes, and lowers the case', () => {
+    expect(normalizePath('/V1//User/List/?a=1#x')).toBe('/v1/user/list');
+    expect(normalizePath('/')).toBe('/');
+    expect(normalizePath('v1/user')).toBe('/v1/user');
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { RateLimitConfigError, rateLimitConfig, readRateLimitConfig } from './config.js';
+
+describe('readRateLimitConfig', () => {
+  it('defaults to the specs\' limits, in memory, failing open', () => {
+    const config = readRateLimitConfig({});
+    expect(config).toEqual(rateLimitConfig());
+    expect(config).toMatchObject({
+      v1: { enabled: true },
+      v2: { enabled: true, rateFactor: 0.9, jitterMs: 100, maxWaitMs: 5000, maxQueue: 100 },
+      scale: 1,
+      redis: { url: undefined, failure: 'open', timeoutMs: 50, keyPrefix: 'v1gate:rl:' },
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = readRateLimitConfig({
+      V1_RATE_LIMITS: 'off',
+      V2_RATE_LIMITS: 'OFF',
+      RATE_LIMIT_SCALE: '100',
+      REDIS_URL: 'redis://127.0.0.1:6390',
+      RATE_LIMIT_REDIS_FAILURE: 'closed',
+      RATE_LIMIT_REDIS_TIMEOUT_MS: '80',
+      RATE_LIMIT_REDIS_PREFIX: 'gw:',
+      OUTBOUND_MAX_WAIT_MS: '2000',
+      OUTBOUND_MAX_QUEUE: '10',
+      OUTBOUND_RATE_FACTOR: '0.8',
+      OUTBOUND_JITTER_MS: '200',
+      RATE_LIMIT_MAX_BUCKETS: '5000',
+    });
+    expect(config).toEqual({
+      v1: { enabled: false },
+      v2: { enabled: false, rateFactor: 0.8, jitterMs: 200, maxWaitMs: 2000, maxQueue: 10 },
+      scale: 100,
+      redis: { url: 'redis://127.0.0.1:6390', failure: 'closed', timeoutMs: 80, keyPrefix: 'gw:' },
+      memory: { maxBuckets: 5000 },
+    });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(readRateLimitConfig({ REDIS_URL: '', RATE_LIMIT_SCALE: ' ' }).redis.url).toBeUndefined();
+  });
+
+  it('names the variable in errors', () => {
+    expect(() => readRateLimitConfig({ RATE_LIMIT_SCALE: 'fast' })).toThrow(/RATE_LIMIT_SCALE/);
+    expect(() => readRateLimitConfig({ RATE_LIMIT_SCALE: '-1' })).toThrow(/RATE_LIMIT_SCALE/);
+    expect(() => readRateLimitConfig({ RATE_LIMIT_REDIS_FAILURE: 'maybe' })).toThrow(/RATE_LIMIT_REDIS_FAILURE/);
+    expect(() => readRateLimitConfig({ V1_RATE_LIMITS: 'sometimes' })).toThrow(RateLimitConfigError);
+    expect(() => readRateLimitConfig({ OUTBOUND_RATE_FACTOR: '1.5' })).toThrow(/OUTBOUND_RATE_FACTOR/);
+    expect(() => readRateLimitConfig({ REDIS_URL: 'not a url' })).toThrow(/REDIS_URL/);
+  });
+});

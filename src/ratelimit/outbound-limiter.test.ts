@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import type { BucketRef, BucketStore, TakeOutcome } from './bucket-store.js';
+import { RateLimitExceeded } from './errors.js';
+import { MemoryBucketStore } from './memory-store.js';
+import { OutboundLimiter, type OutboundLimiterOptions } from './outbound-limiter.js';
+
+/** Counts the store's takes, to prove waiting sleeps instead of polling. */
+class CountingStore implements BucketStore {
+  takes = 0;
+  readonly inner = new MemoryBucketStore();
+  take(refs: readonly BucketRef[], cost?: number): Promise<TakeOutcome> {
+    this.takes++;
+    return this.inner.take(refs, cost);
+  }
+  pause(refs: readonly BucketRef[], ms: number) {
+    return this.inner.pause(refs, ms);
+  }
+  async close() {}
+}
+
+/** The spec's v2 limits ×5 (general 50/s, billing 5/s), without a margin unless asked: exact numbers. */
+function limiter(options: Partial<OutboundLimiterOptions> = {}) {
+  const store = new CountingStore();
+  const outbound = new OutboundLimiter({ store, scale: 5, margin: { rateFactor: 1, jitterMs: 0 }, ...options });
+  return { store, outbound };
+}
+
+const noop = async () => 'done';
+
+describe('OutboundLimiter', () => {
+  it('runs calls at once while the class has tokens and returns what the task returns', async () => {
+    const { outbound } = limiter();
+    const started = performance.now();
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => outbound.schedule('k', 'GET', '/users/me', async () => i)));
+    expect(results).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+
+  it('spaces calls past the burst at the class rate, sleeping rather than polling', async () => {
+    const { outbound, store } = limiter();
+    const started = performance.now();
+    // billing ×5 = 5/s, burst 5: 15 calls take 2 s.
+    await Promise.all(Array.from({ length: 15 }, () => outbound.schedule('k', 'GET', '/accounts/me/billing', noop)));
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThan(1_900);
+    expect(elapsed).toBeLessThan(2_400);
+    // One take per call, plus at most a couple of refused ones per wait.
+    expect(store.takes).toBeLessThanOrEqual(15 + 2 * 10);
+  });
+
+  it('keeps FIFO order within a key and class', async () => {
+    const { outbound } = limiter();
+    const order: number[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) => outbound.schedule('k', 'GET', '/accounts/me/plans', async () => void order.push(i))),
+    );
+    expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('refuses at once what cannot get a token before its deadline', async () => {
+    const { outbound } = limiter({ maxWaitMs: 500 });
+    const started = performance.now();
+    const results = await Promise.allSettled(Array.from({ length: 12 }, () => outbound.schedule('k', 'GET', '/report/daily', noop)));
+    // report ×5 = 5/s, burst 5: 5 at once, 2 more within 500 ms; the rest would wait longer.
+    const fulfilled = results.filter((r) => r.status === 'fulfilled').length;
+    expect(fulfilled).toBe(7);
+    const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason);
+    for (const error of rejected) {
+      expect(error).toBeInstanceOf(RateLimitExceeded);
+      expect(error).toMatchObject({ reason: 'deadline', limitClass: 'report' });
+      expect(error.message).toBe('Sorry, the maximum number of api requests are already reached. Please try later.');
+    }
+    expect(performance.now() - started).toBeLessThan(700);
+  });
+
+  it('honours an absolute deadline shared by a fan-out', async () => {
+    const { outbound } = limiter({ maxWaitMs: 60_000 });
+    const deadlineMs = Date.now() + 300;
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () => outbound.schedule('k', 'GET', '/accounts/me/billing', noop, { deadlineMs })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(6);
+  });
+
+  it('refuses with queue-full past the queue bound', async () => {
+    const { outbound } = limiter({ maxQueue: 3, maxWaitMs: 60_000 });
+    const calls = Array.from({ length: 10 }, () => outbound.schedule('k', 'GET', '/accounts/me/billing', noop));
+    const results = await Promise.allSettled(calls);
+    const reasons = results.map((r) => (r.status === 'rejected' ? (r.reason as RateLimitExceeded).reason : 'ok'));
+    expect(reasons.filter((r) => r === 'queue-full').length).toBeGreaterThan(0);
+    expect(reasons.filter((r) => r === 'ok').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a flood on one key does not delay another key', async () => {
+    const { outbound } = limiter({ maxQueue: 1_000, maxWaitMs: 60_000 });
+    const stopFlood = new AbortController();
+    const flood = Array.from({ length: 300 }, () =>
+      outbound.schedule('flooder', 'GET', '/users', noop, { signal: stopFlood.signal }).catch(() => {}),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    expect(outbound.waiting('flooder', 'general')).toBeGreaterThan(200);
+    const started = performance.now();
+    await Promise.all(Array.from({ length: 10 }, () => outbound.schedule('quiet', 'GET', '/users', noop)));
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(outbound.waiting('flooder', 'general')).toBeGreaterThan(200);
+    stopFlood.abort();
+    await Promise.all(flood);
+  });
+
+  it('keeps classes of one key apart: a billing queue does not hold back general calls', async () => {
+    const { outbound } = limiter({ maxWaitMs: 60_000 });
+    const stop = new AbortController();
+    const billing = Array.from({ length: 20 }, () =>
+      outbound.schedule('k', 'GET', '/accounts/me/billing', noop, { signal: stop.signal }).catch(() => {}),
+    );
+    const started = performance.now();
+    await outbound.schedule('k', 'GET', '/users/me', noop);
+    expect(performance.now() - started).toBeLessThan(50);
+    stop.abort();
+    await Promise.all(billing);
+  });
+
+  it('penalize holds the key and class back for the upstream\'s Retry-After', async () => {
+    const { outbound } = limiter();
+    await outbound.penalize('k', 'general', 400);
+    const started = performance.now();
+    await outbound.schedule('k', 'GET', '/users', noop);
+    expect(performance.now() - started).toBeGreaterThan(380);
+    // Other classes and keys are not held back.
+    const other = performance.now();
+    await outbound.schedule('k', 'GET', '/accounts/me/billing', noop);
+    await outbound.schedule('other', 'GET', '/users', noop);
+    expect(performance.now() - other).toBeLessThan(50);
+  });
+
+  it('penalize also takes the call\'s method and path (the upstream client\'s view)', async () => {
+    const { outbound } = limiter({ maxWaitMs: 200 });
+    await outbound.penalize('k', 'GET', '/report/daily', 2_000);
+    await expect(outbound.schedule('k', 'GET', '/report/users', noop)).rejects.toMatchObject({ reason: 'deadline', limitClass: 'report' });
+  });
+
+  it('stops waiting when the caller aborts, with the caller\'s reason', async () => {
+    const { outbound } = limiter({ maxWaitMs: 60_000 });
+    await outbound.penalize('k', 'general', 10_000);
+    const controller = new AbortController();
+    const pending = outbound.schedule('k', 'GET', '/users', noop, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('client went away')), 20);
+    await expect(pending).rejects.toThrow('client went away');
+  });
+
+  it('runs calls straight through when off', async () => {
+    const { outbound, store } = limiter({ enabled: false });
+    await Promise.all(Array.from({ length: 100 }, () => outbound.schedule('k', 'GET', '/accounts/me/billing', noop)));
+    expect(store.takes).toBe(0);
+  });
+
+  it('drops idle queues, so many keys do not grow memory', async () => {
+    const { outbound } = limiter();
+    await Promise.all(Array.from({ length: 500 }, (_, i) => outbound.schedule(`key-${i}`, 'GET', '/users', noop)));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(outbound.laneCount).toBe(0);
+  });
+
+  it('applies the safety margin by default (10% under the rate, 100 ms of burst held back)', () => {
+    const outbound = new OutboundLimiter({ store: new MemoryBucketStore() });
+    expect(outbound.specsOf('general')).toEqual([{ ratePerSecond: 9, burst: 9 }]);
+    expect(outbound.specsOf('billing')).toEqual([{ ratePerSecond: 0.9, burst: 1 }]);
+    expect(outbound.specsOf('report')).toEqual([
+      { ratePerSecond: 0.9, burst: 1 },
+      { ratePerSecond: (2000 / 86_400) * 0.9, burst: 1999 },
+    ]);
+  });
+});
