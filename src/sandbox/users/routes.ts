@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { SandboxApp, SandboxContext } from '../context.js';
 import { paginate, pageBody } from '../paging.js';
 import { readBody, readQuery } from '../validation.js';
@@ -9,14 +8,10 @@ import { registerUserLookupRoutes } from './lookups.js';
 import { pathUser } from './path.js';
 import { registerPictureRoutes } from './picture.js';
 import { renderUser, renderUserListItem } from './render.js';
-import { createUserBody, deleteUserQuery, loginTypeQuery, updateUserBody } from './schemas.js';
+import { createUserBody, deleteUserQuery, listUsersQuery, loginTypeQuery, updateUserBody } from './schemas.js';
 import { registerUserSettingsRoutes } from './settings-routes.js';
 import { removalOptions, removeUser } from './remove.js';
 import { updateUser } from './update.js';
-
-const listQuery = z.object({
-  status: z.enum(['active', 'inactive', 'pending'], 'Must be active, inactive or pending.').optional(),
-});
 
 /** Users: /users, /users/{userId} and everything under it, /users/email, /users/zpk, /users/vanity_name. */
 export function registerUserRoutes(app: SandboxApp, ctx: SandboxContext): void {
@@ -25,7 +20,7 @@ export function registerUserRoutes(app: SandboxApp, ctx: SandboxContext): void {
   registerUserLookupRoutes(app, ctx);
 
   app.get('/users', (c) => {
-    const { status = 'active' } = readQuery(c, listQuery);
+    const { status = 'active' } = readQuery(c, listUsersQuery);
     const accountId = c.get('account').id;
     const users = [...state.users.values()].filter((u) => u.account_id === accountId && u.status === status);
     const page = paginate(c, users);

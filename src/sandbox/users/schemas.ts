@@ -64,6 +64,10 @@ export const loginTypeQuery = z.object({
   login_type: z.enum(['0', '1', '99', '100', '101'], orRequired('Must be 0, 1, 99, 100 or 101.')).optional(),
 });
 
+export const listUsersQuery = z.object({
+  status: z.enum(['active', 'inactive', 'pending'], 'Must be active, inactive or pending.').optional(),
+});
+
 export const createActions = ['create', 'autoCreate', 'custCreate', 'ssoCreate'] as const;
 
 export const createUserBody = z
