@@ -1,0 +1,153 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { jwtVerify } from 'jose';
+import { V2Client, type OutboundGate } from '../../src/upstream/client.js';
+import { UpstreamUnavailable, V2Error } from '../../src/upstream/errors.js';
+import { TokenMinter } from '../../src/upstream/jwt.js';
+import { toV1Error } from '../../src/v1-facade/errors.js';
+
+/**
+ * The v2 client against upstreams that misbehave in ways the sandbox never does: slow, down,
+ * 503, 429, HTML. Each is a real HTTP server on loopback.
+ */
+
+type Handler = (req: IncomingMessage, res: ServerResponse, hit: number) => void;
+const servers: { close(): void }[] = [];
+
+async function upstream(handler: Handler): Promise<{ url: string; hits: () => number; requests: IncomingMessage[] }> {
+  let hits = 0;
+  const requests: IncomingMessage[] = [];
+  const server = createServer((req, res) => {
+    hits++;
+    requests.push(req);
+    handler(req, res, hits);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push({ close: () => (server.closeAllConnections(), server.close()) });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`, hits: () => hits, requests };
+}
+
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+});
+
+const creds = { apiKey: 'key', apiSecret: 'secret' };
+const client = (baseUrl: string, opts: Partial<ConstructorParameters<typeof V2Client>[0]> = {}) =>
+  new V2Client({
+    baseUrl,
+    minter: new TokenMinter({ ttlSeconds: 60, renewBeforeSeconds: 20, maxCachedKeys: 10 }),
+    connections: 4,
+    timeoutMs: 2000,
+    maxAttempts: 2,
+    ...opts,
+  });
+
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+};
+
+describe('V2Client', () => {
+  it('sends a JWT signed with the caller secret, iss = key, short exp, under the base path', async () => {
+    const up = await upstream((_req, res) => json(res, 200, { ok: true }));
+    expect(await client(up.url).call(creds, { method: 'GET', path: '/users/me', query: { a: 1 } })).toEqual({ ok: true });
+    const req = up.requests[0]!;
+    expect(req.url).toBe('/v2/users/me?a=1');
+    const token = req.headers.authorization!.replace('Bearer ', '');
+    const { payload, protectedHeader } = await jwtVerify(token, new TextEncoder().encode('secret'));
+    expect(protectedHeader.alg).toBe('HS256');
+    expect(payload.iss).toBe('key');
+    expect(payload.exp! - Date.now() / 1000).toBeLessThanOrEqual(60);
+  });
+
+  it('turns a v2 error body into a typed V2Error with its field errors', async () => {
+    const up = await upstream((_req, res) =>
+      json(res, 400, { code: 300, message: 'Validation Failed.', errors: [{ field: 'settings.audio', message: 'bad' }] }),
+    );
+    const error = await client(up.url).call(creds, { method: 'PATCH', path: '/meetings/1', body: {} }).catch((e) => e);
+    expect(error).toBeInstanceOf(V2Error);
+    expect(error).toMatchObject({ status: 400, code: 300, fieldErrors: [{ field: 'settings.audio', message: 'bad' }] });
+    expect(toV1Error(error, (p) => (p === 'settings.audio' ? 'option_audio' : undefined)).toBody()).toEqual({
+      error: { code: 300, message: 'Invalid parameter: option_audio. bad' },
+    });
+  });
+
+  it('retries a GET once on 503, but never a POST', async () => {
+    const up = await upstream((_req, res, hit) => (hit === 1 ? json(res, 503, { code: 503, message: 'busy' }) : json(res, 200, { ok: hit })));
+    expect(await client(up.url).call(creds, { method: 'GET', path: '/x' })).toEqual({ ok: 2 });
+    const up2 = await upstream((_req, res) => json(res, 503, { code: 503, message: 'busy' }));
+    await expect(client(up2.url).call(creds, { method: 'POST', path: '/x', body: {} })).rejects.toBeInstanceOf(V2Error);
+    expect(up2.hits()).toBe(1);
+  });
+
+  it('honours Retry-After on a 429 for a safe call, and tells the outbound gate', async () => {
+    const penalties: number[] = [];
+    const gate: OutboundGate = { schedule: (_k, _m, _p, task) => task(), penalize: (_k, _m, _p, ms) => penalties.push(ms) };
+    const up = await upstream((_req, res, hit) => (hit === 1 ? json(res, 429, { code: 429, message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, {})));
+    const started = Date.now();
+    await client(up.url, { gate }).call(creds, { method: 'GET', path: '/x' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(penalties).toEqual([1000]);
+  });
+
+  it('answers a 429 on a write with the v1 rate-limit error, without repeating the write', async () => {
+    const up = await upstream((_req, res) => json(res, 429, { code: 429, message: 'slow down' }, { 'retry-after': '1' }));
+    const error = await client(up.url).call(creds, { method: 'POST', path: '/x', body: {} }).catch((e) => e);
+    expect(up.hits()).toBe(1);
+    expect(toV1Error(error).toBody().error.code).toBe(403);
+  });
+
+  it('gives up on a slow upstream at the timeout, saying a write may have been applied', async () => {
+    const up = await upstream(() => {
+      /* never answers */
+    });
+    const started = Date.now();
+    const error = await client(up.url, { timeoutMs: 300 }).call(creds, { method: 'POST', path: '/x', body: {} }).catch((e) => e);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(error).toBeInstanceOf(UpstreamUnavailable);
+    expect(error.mayHaveApplied).toBe(true);
+    expect(toV1Error(error).toBody().error).toEqual({ code: 503, message: expect.stringContaining('may or may not have been applied') });
+  });
+
+  it('says nothing was changed when the upstream cannot be reached at all', async () => {
+    const up = await upstream(() => {});
+    for (const s of servers.splice(0)) s.close();
+    const error = await client(up.url).call(creds, { method: 'POST', path: '/x', body: {} }).catch((e) => e);
+    expect(error).toBeInstanceOf(UpstreamUnavailable);
+    expect(toV1Error(error).toBody().error).toEqual({ code: 503, message: 'The v2 service could not be reached. Nothing was changed.' });
+  });
+
+  it('keeps the status of a non-JSON error page (a proxy in front of v2)', async () => {
+    const up = await upstream((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html>bad gateway</html>');
+    });
+    const error = await client(up.url, { maxAttempts: 1 }).call(creds, { method: 'GET', path: '/x' }).catch((e) => e);
+    expect(error).toMatchObject({ status: 502, code: 502 });
+  });
+
+  it('reuses keep-alive connections: ten sequential calls open at most two', async () => {
+    const ports = new Set<number>();
+    const up = await upstream((req, res) => {
+      ports.add(req.socket.remotePort!);
+      json(res, 200, {});
+    });
+    const c = client(up.url);
+    for (let i = 0; i < 10; i++) await c.call(creds, { method: 'GET', path: '/x' });
+    // undici may alternate between two sockets of the pool, but never opens one per call.
+    expect(ports.size).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('TokenMinter', () => {
+  it('reuses a token within its life, and never across secrets', async () => {
+    let now = 1_000_000_000_000;
+    const minter = new TokenMinter({ ttlSeconds: 60, renewBeforeSeconds: 20, maxCachedKeys: 10, now: () => now });
+    const a = await minter.tokenFor('k', 's1');
+    expect(await minter.tokenFor('k', 's1')).toBe(a);
+    expect(await minter.tokenFor('k', 's2')).not.toBe(a);
+    now += 41_000; // within renewBefore of exp: a fresh one
+    expect(await minter.tokenFor('k', 's1')).not.toBe(a);
+  });
+});
