@@ -35,6 +35,12 @@ export const renderFull = (spec: KindSpec, meeting: Meeting) => pick(meeting, sp
 
 export const renderListItem = (spec: KindSpec, meeting: Meeting) => pick(meeting, spec.listFields);
 
+/**
+ * An enumerated registrant answer, only when given: `''` is no value of its enumeration, so an
+ * unanswered question is left out rather than answered empty.
+ */
+const answered = (field: string, value: string) => (value === '' ? {} : { [field]: value });
+
 export function renderRegistrant(r: Registrant) {
   return {
     id: r.id,
@@ -50,9 +56,9 @@ export function renderRegistrant(r: Registrant) {
     industry: r.industry,
     org: r.org,
     job_title: r.job_title,
-    purchasing_time_frame: r.purchasing_time_frame,
-    role_in_purchase_process: r.role_in_purchase_process,
-    no_of_employees: r.no_of_employees,
+    ...answered('purchasing_time_frame', r.purchasing_time_frame),
+    ...answered('role_in_purchase_process', r.role_in_purchase_process),
+    ...answered('no_of_employees', r.no_of_employees),
     comments: r.comments,
     custom_questions: r.custom_questions.map((q) => ({ ...q })),
     status: r.status,
