@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MeetingKind } from '../model/meeting.js';
 import type { User } from '../model/user.js';
+import type { MeetingListType } from './listing.js';
 import { meetingSettingsSchema, onUpdate, sessionSchema, webinarSettingsSchema, type RecurrenceInput } from './schemas.js';
 
 /**
@@ -25,6 +26,8 @@ export interface KindSpec {
   defaultSettings(host: User): Record<string, unknown>;
   createSchema: z.ZodType<SessionBody>;
   updateSchema: z.ZodType<SessionBody>;
+  /** The list's own query: meetings filter by `type` (default live); webinars list every one. */
+  listQuery: z.ZodType<{ type?: MeetingListType }>;
   /** Whether the PUT .../status body asks to end the session. */
   statusSchema: z.ZodType<{ end: boolean }>;
   /** Fields of the full answer (create and retrieve), in the spec's order. */
@@ -87,6 +90,7 @@ export const MEETING: KindSpec = {
   }),
   createSchema: sessionSchema(MEETING_TYPES, meetingSettingsSchema),
   updateSchema: sessionSchema(MEETING_TYPES, onUpdate(meetingSettingsSchema)),
+  listQuery: z.object({ type: z.enum(['scheduled', 'live', 'upcoming']).default('live') }),
   statusSchema: z.object({ action: z.enum(['end']).optional() }).transform((b) => ({ end: b.action === 'end' })),
   fullFields: [
     'uuid', 'id', 'host_id', 'topic', 'type', 'start_time', 'duration', 'timezone', 'created_at', 'agenda',
@@ -117,6 +121,7 @@ export const WEBINAR: KindSpec = {
   }),
   createSchema: sessionSchema(WEBINAR_TYPES, webinarSettingsSchema),
   updateSchema: sessionSchema(WEBINAR_TYPES, onUpdate(webinarSettingsSchema)),
+  listQuery: z.object({}),
   // Our spec names the field `status` (the reference says `action`; ours wins).
   statusSchema: z.object({ status: z.enum(['end']).optional() }).transform((b) => ({ end: b.status === 'end' })),
   // No password in the webinar answer (it is accepted and kept, only not shown).

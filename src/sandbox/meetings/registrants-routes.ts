@@ -1,12 +1,12 @@
 import type { SandboxApp, SandboxContext } from '../context.js';
-import { pageOf, pagingQuery } from '../paging.js';
+import { pageOf } from '../paging.js';
 import { readBody, readQuery } from '../validation.js';
 import type { KindSpec } from './kinds.js';
 import { requireSession } from './lookup.js';
 import { findOccurrence, findOccurrences } from './occurrences.js';
 import { renderRegistrant } from './present.js';
 import { changeStatus, register, registrantsFor, requireRegistration } from './registrants.js';
-import { registerQuery, registrantListQuery, registrantSchema, registrantStatusSchema, occurrenceQuery } from './schemas.js';
+import { occurrenceQuery, registerQuery, registrantListQuery, registrantSchema, registrantStatusSchema } from './schemas.js';
 
 /** GET and POST .../registrants and PUT .../registrants/status, for meetings or webinars. */
 export function registerRegistrantRoutes(app: SandboxApp, ctx: SandboxContext, spec: KindSpec): void {
@@ -15,7 +15,7 @@ export function registerRegistrantRoutes(app: SandboxApp, ctx: SandboxContext, s
 
   app.get(path, (c) => {
     const { meeting } = requireSession(c, ctx, spec);
-    const query = readQuery(c, registrantListQuery.extend(pagingQuery.shape));
+    const query = readQuery(c, registrantListQuery);
     if (query.occurrence_id !== undefined) findOccurrence(meeting, query.occurrence_id, 'occurrence_id');
     const matching = registrantsFor(meeting, query.occurrence_id).filter((r) => r.status === query.status);
     const page = pageOf(matching, query.page_size ?? 30, query.page_number ?? 1);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pagingQuery } from '../paging.js';
 import { dateTime, meetingPassword } from '../validation.js';
 import { MAX_REPEAT_INTERVAL, weeklyDays } from './recurrence.js';
 import { isKnownTimeZone, isUtcDateTime, parseWallTime } from './time.js';
@@ -110,7 +111,6 @@ export const sessionSchema = <S extends z.ZodType>(types: readonly number[], set
     settings: settings.optional(),
   });
 
-export type SessionInput = z.output<ReturnType<typeof sessionSchema>> & { settings?: Record<string, unknown> };
 export type RecurrenceInput = z.output<typeof recurrenceSchema>;
 
 /** Enumerated registrant answers; `''` means not answered (what the service stores for them). */
@@ -168,6 +168,7 @@ export const occurrenceQuery = z.object({ occurrence_id: z.string().optional() }
 export const registrantListQuery = z.object({
   occurrence_id: z.string().optional(),
   status: z.enum(['pending', 'approved', 'denied']).default('approved'),
+  ...pagingQuery.shape,
 });
 
 export const registerQuery = z.object({

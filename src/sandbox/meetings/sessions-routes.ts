@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { SandboxApp, SandboxContext } from '../context.js';
 import { pageBody, paginate } from '../paging.js';
 import { readBody, readQuery } from '../validation.js';
@@ -8,9 +7,8 @@ import { filterSessions } from './listing.js';
 import { requireSession, sessionsOf } from './lookup.js';
 import { findOccurrence } from './occurrences.js';
 import { renderFull, renderListItem } from './present.js';
+import { occurrenceQuery } from './schemas.js';
 import { createSession, updateSession } from './session.js';
-
-const meetingListQuery = z.object({ type: z.enum(['scheduled', 'live', 'upcoming']).default('live') });
 
 /** List, create, read, update, delete and end meetings or webinars (one kind per call). */
 export function registerSessionRoutes(app: SandboxApp, ctx: SandboxContext, spec: KindSpec): void {
@@ -19,9 +17,9 @@ export function registerSessionRoutes(app: SandboxApp, ctx: SandboxContext, spec
 
   app.get(`/users/:userId/${spec.collection}`, (c) => {
     const host = state.requireUser(c.get('account'), c.req.param('userId'));
-    let sessions = sessionsOf(ctx, host, spec);
-    // Only the meetings list takes a `type` filter; the webinars list is every webinar of the user.
-    if (spec.kind === 'meeting') sessions = filterSessions(sessions, readQuery(c, meetingListQuery).type, spec, state.now().getTime());
+    const { type } = readQuery(c, spec.listQuery);
+    const all = sessionsOf(ctx, host, spec);
+    const sessions = type ? filterSessions(all, type, spec, state.now().getTime()) : all;
     const page = paginate(c, sessions);
     return c.json(pageBody({ ...page, items: page.items.map((m) => renderListItem(spec, m)) }, spec.collection));
   });
@@ -45,7 +43,7 @@ export function registerSessionRoutes(app: SandboxApp, ctx: SandboxContext, spec
 
   app.delete(base, (c) => {
     const { meeting } = requireSession(c, ctx, spec);
-    const { occurrence_id } = readQuery(c, z.object({ occurrence_id: z.string().optional() }));
+    const { occurrence_id } = readQuery(c, occurrenceQuery);
     if (occurrence_id !== undefined) {
       const occurrence = findOccurrence(meeting, occurrence_id, 'occurrence_id');
       occurrence.status = 'deleted';
