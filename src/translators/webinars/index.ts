@@ -1,4 +1,20 @@
 import type { EndpointDefinition } from '../define.js';
+import { createEndpoint } from '../scheduling/create.js';
+import { deleteEndpoint, endEndpoint } from '../scheduling/delete-end.js';
+import { getEndpoint } from '../scheduling/get.js';
+import { WEBINAR } from '../scheduling/kinds.js';
+import { updateEndpoint } from '../scheduling/update.js';
+import { webinarList, webinarListRegistration } from './lists.js';
+import { addPanelistsAfterCreate } from './panelists.js';
 
-/** The v1 webinars endpoints. */
-export const webinarsEndpoints: EndpointDefinition<any>[] = [];
+/** The v1 webinars endpoints (scheduling; shared with meetings through ../scheduling). */
+export const webinarsEndpoints: EndpointDefinition<any>[] = [
+  createEndpoint(WEBINAR, addPanelistsAfterCreate),
+  webinarList,
+  webinarListRegistration,
+  getEndpoint(WEBINAR),
+  // v1 made `type` optional on a webinar update.
+  updateEndpoint(WEBINAR, { typeRequired: false }),
+  deleteEndpoint(WEBINAR),
+  endEndpoint(WEBINAR),
+];

@@ -1,0 +1,32 @@
+import { defineEndpoint } from '../define.js';
+import { MEETING } from '../scheduling/kinds.js';
+import { pagingOf, readSessions, renderItems, v1ListAnswer } from '../scheduling/list.js';
+import { pagingShape } from '../scheduling/params.js';
+import { hostSessionsPath, v2CallNames } from '../scheduling/paths.js';
+import { liveIdsOf } from '../scheduling/status.js';
+import type { V2SessionListItem } from '../scheduling/v2-session.js';
+import { v1, v1Params } from '../v1-params.js';
+
+/**
+ * /meeting/list → GET /users/{host_id}/meetings?type=scheduled (v1 listed the host's scheduled
+ * meetings; v2 pages them the same way), each read in full, and the host's live meetings for
+ * `status`, in parallel.
+ */
+export const meetingList = defineEndpoint({
+  path: '/meeting/list',
+  params: v1Params({ host_id: v1.string(), ...pagingShape }),
+  v2Calls: [`${v2CallNames(MEETING).list}?type=scheduled`, `${v2CallNames(MEETING).liveMeetings}?type=live`, v2CallNames(MEETING).get],
+  tables: [MEETING.table],
+  async handle(params, ctx) {
+    const paging = pagingOf(params);
+    const [page, liveIds] = await Promise.all([
+      ctx.v2.get<{ total_records: number; meetings: V2SessionListItem[] }>(hostSessionsPath(MEETING, params.host_id), {
+        type: 'scheduled',
+        ...paging,
+      }),
+      liveIdsOf(ctx, MEETING, params.host_id),
+    ]);
+    const sessions = await readSessions(ctx, MEETING, page.meetings);
+    return v1ListAnswer(MEETING, paging, page.total_records, renderItems(MEETING, sessions, liveIds));
+  },
+});

@@ -1,0 +1,52 @@
+import { defineEndpoint, type TranslatorContext } from '../define.js';
+import { MEETING } from '../scheduling/kinds.js';
+import { V2_MAX_PAGE_SIZE, pagingOf, readSessions, renderItems, v1ListAnswer, type Paging } from '../scheduling/list.js';
+import { pagingShape } from '../scheduling/params.js';
+import { v2CallNames } from '../scheduling/paths.js';
+import type { V2SessionListItem } from '../scheduling/v2-session.js';
+import { v1Params } from '../v1-params.js';
+
+interface MetricsPage {
+  total_records: number;
+  next_page_token: string;
+  meetings: V2SessionListItem[];
+}
+
+/**
+ * /meeting/live is account-wide in v1 (no host_id): GET /metrics/meetings?type=live, which pages
+ * by token. v1's page N is reached by reading v2 pages of the largest size until N pages' worth
+ * is in hand (a metrics call is in v2's report class, so as few as possible), then each live
+ * meeting is read in full for the v1 item fields. Every listed meeting is in progress: status 1.
+ */
+export const meetingLive = defineEndpoint({
+  path: '/meeting/live',
+  params: v1Params(pagingShape),
+  v2Calls: ['GET /metrics/meetings?type=live', v2CallNames(MEETING).get],
+  tables: [MEETING.table],
+  async handle(params, ctx) {
+    const paging = pagingOf(params);
+    const { total, items } = await liveMeetingsUpTo(ctx, paging);
+    const onPage = items.slice((paging.page_number - 1) * paging.page_size, paging.page_number * paging.page_size);
+    const sessions = await readSessions(ctx, MEETING, onPage);
+    const liveIds = new Set(sessions.map((s) => String(s.id)));
+    return v1ListAnswer(MEETING, paging, total, renderItems(MEETING, sessions, liveIds));
+  },
+});
+
+async function liveMeetingsUpTo(ctx: TranslatorContext, paging: Paging): Promise<{ total: number; items: V2SessionListItem[] }> {
+  const needed = paging.page_number * paging.page_size;
+  const items: V2SessionListItem[] = [];
+  let total = 0;
+  let token = '';
+  do {
+    const page = await ctx.v2.get<MetricsPage>('/metrics/meetings', {
+      type: 'live',
+      page_size: V2_MAX_PAGE_SIZE,
+      ...(token ? { next_page_token: token } : {}),
+    });
+    total = page.total_records;
+    items.push(...page.meetings);
+    token = page.next_page_token;
+  } while (token && items.length < needed);
+  return { total, items };
+}

@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import { defineEndpoint, type TranslatorContext } from '../define.js';
+import { Rollback } from '../rollback.js';
+import { v2SessionBody } from './body.js';
+import type { SessionKind } from './kinds.js';
+import { NESTED_V2_FIELD_NAMES, createParams } from './params.js';
+import { hostSessionsPath, sessionPath, v2CallNames } from './paths.js';
+import { renderSession } from './render.js';
+import type { V2Session } from './v2-session.js';
+
+/** More v2 writes a kind's create makes after the session exists (webinar panelists). */
+export interface CreateFollowUp {
+  params: Record<string, z.ZodType>;
+  v2Calls: readonly string[];
+  /** Runs after the create; if it fails, the new session is deleted and its error answered. */
+  run(params: Record<string, unknown>, session: V2Session, ctx: TranslatorContext): Promise<void>;
+}
+
+/**
+ * /meeting/create, /webinar/create → POST /users/{host_id}/{meetings|webinars} with v1's defaults
+ * for what the call omits. An unknown host is v2's 1001. A follow-up write that fails undoes the
+ * create (no half-done work).
+ */
+export function createEndpoint(kind: SessionKind, followUp?: CreateFollowUp) {
+  const calls = v2CallNames(kind);
+  return defineEndpoint({
+    path: `/${kind.noun}/create`,
+    params: createParams(kind, followUp?.params),
+    v2Calls: [calls.create, ...(followUp ? [...followUp.v2Calls, `${calls.delete} (undo)`] : [])],
+    tables: [kind.table],
+    v2FieldNames: NESTED_V2_FIELD_NAMES,
+    async handle(params, ctx) {
+      const given = params as Record<string, unknown>;
+      const hostId = given['host_id'] as string;
+      const session = await ctx.v2.post<V2Session>(hostSessionsPath(kind, hostId), v2SessionBody(kind, given, { create: true }));
+      if (followUp) {
+        const rollback = new Rollback();
+        rollback.onFailure(`the ${kind.noun} ${session.id} was created`, () => ctx.v2.delete(sessionPath(kind, session.id)));
+        await rollback.run(() => followUp.run(given, session, ctx));
+      }
+      // A session just created is not in progress (an instant meeting waits for its host to start it).
+      return renderSession(kind, 'create', session, false);
+    },
+  });
+}

@@ -1,0 +1,61 @@
+import { V2Error } from '../../upstream/errors.js';
+import type { TranslatorContext, V1Answer } from '../define.js';
+import type { SessionKind } from './kinds.js';
+import { DEFAULT_PAGE_SIZE } from './params.js';
+import { hostSessionsPath, sessionPath } from './paths.js';
+import { renderSession } from './render.js';
+import type { V2Session, V2SessionListItem } from './v2-session.js';
+
+/**
+ * What the v1 lists share. v2 list items lack most v1 item fields (password, start_url, the
+ * options), so each listed session is read in full, all in parallel (the outbound limiter paces
+ * them within v2's limits). A session deleted between the list and its read is left out.
+ */
+export async function readSessions(ctx: TranslatorContext, kind: SessionKind, items: readonly V2SessionListItem[]): Promise<V2Session[]> {
+  const reads = await Promise.allSettled(items.map((item) => ctx.v2.get<V2Session>(sessionPath(kind, item.id))));
+  return reads.flatMap((read) => {
+    if (read.status === 'fulfilled') return [read.value];
+    if (read.reason instanceof V2Error && read.reason.status === 404) return [];
+    throw read.reason;
+  });
+}
+
+/** v2's largest page, to read a whole list in as few calls as possible. */
+export const V2_MAX_PAGE_SIZE = 300;
+
+/** Every session of a host (all v2 pages), for the v1 lists v2 cannot filter. */
+export async function allSessionsOf(ctx: TranslatorContext, kind: SessionKind, hostId: string): Promise<V2SessionListItem[]> {
+  const items: V2SessionListItem[] = [];
+  for (let page = 1; ; page++) {
+    const answer = await ctx.v2.get<Record<string, unknown> & { page_count: number }>(hostSessionsPath(kind, hostId), {
+      page_size: V2_MAX_PAGE_SIZE,
+      page_number: page,
+    });
+    items.push(...(answer[kind.collection] as V2SessionListItem[]));
+    if (page >= answer.page_count) return items;
+  }
+}
+
+export interface Paging {
+  page_size: number;
+  page_number: number;
+}
+
+export function pagingOf(params: { page_size?: number | undefined; page_number?: number | undefined }): Paging {
+  return { page_size: params.page_size ?? DEFAULT_PAGE_SIZE, page_number: params.page_number ?? 1 };
+}
+
+/** v1's list answer: the paging fields in v1's order, then the items under the kind's key. */
+export function v1ListAnswer(kind: SessionKind, paging: Paging, totalRecords: number, items: V1Answer[]): V1Answer {
+  return {
+    page_count: Math.ceil(totalRecords / paging.page_size),
+    total_records: totalRecords,
+    page_number: paging.page_number,
+    page_size: paging.page_size,
+    [kind.collection]: items,
+  };
+}
+
+/** Render list items. */
+export const renderItems = (kind: SessionKind, sessions: readonly V2Session[], liveIds: ReadonlySet<string>) =>
+  sessions.map((s) => renderSession(kind, 'listItem', s, liveIds.has(String(s.id))));

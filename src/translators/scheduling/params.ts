@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+import { inputShape } from '../field-map.js';
+import { v1, v1Params } from '../v1-params.js';
+import type { SessionKind } from './kinds.js';
+
+/** The v1 params of the scheduling calls, built from the kind's option table. */
+
+/** The type row's parser (1/2/3/8 or 5/6/9), required where v1 required `type`. */
+function typeParam(kind: SessionKind): z.ZodType {
+  const row = kind.table.find((r) => r.v1 === 'type');
+  if (!row?.type) throw new Error(`The ${kind.noun} option table has no type row`);
+  return row.type;
+}
+
+/** Every table field and every dropped field, all optional. */
+function optionShape(kind: SessionKind): Record<string, z.ZodType> {
+  const shape = inputShape(kind.table);
+  for (const field of kind.dropped) shape[field.v1] = field.type.optional();
+  return shape;
+}
+
+/** Create: host_id, topic (max 300) and type are required; the rest optional, v1 defaults applied later. */
+export function createParams(kind: SessionKind, extra: Record<string, z.ZodType> = {}) {
+  return v1Params({
+    ...optionShape(kind),
+    host_id: v1.string(),
+    topic: v1.string({ max: 300 }),
+    type: typeParam(kind),
+    ...extra,
+  });
+}
+
+/** Update: id and host_id required; `type` too where v1 required it (meetings). */
+export function updateParams(kind: SessionKind, opts: { typeRequired: boolean }, extra: Record<string, z.ZodType> = {}) {
+  const type = typeParam(kind);
+  return v1Params({
+    ...optionShape(kind),
+    id: v1.string(),
+    host_id: v1.string(),
+    type: opts.typeRequired ? type : type.optional(),
+    ...extra,
+  });
+}
+
+/** One session of one host. */
+export const sessionRefShape = { id: v1.string(), host_id: v1.string() };
+
+/** v1 paging: page_size 1 to 300 (default 30), page_number from 1 (default 1). */
+export const pagingShape = {
+  page_size: v1.int({ min: 1, max: 300 }).optional(),
+  page_number: v1.int({ min: 1 }).optional(),
+};
+
+export const DEFAULT_PAGE_SIZE = 30;
+
+/**
+ * v2 error paths under the recurrence object or the panelists array all name one v1 form field
+ * (the JSON text it was sent in).
+ */
+export const NESTED_V2_FIELD_NAMES: Readonly<Record<string, string>> = Object.fromEntries([
+  ...['type', 'repeat_interval', 'weekly_days', 'monthly_day', 'monthly_week', 'monthly_week_day', 'end_times', 'end_date_time'].map(
+    (f) => [`recurrence.${f}`, 'recurrence'],
+  ),
+  ['panelists', 'panelists'],
+]);

@@ -1,0 +1,33 @@
+import { v2path } from '../../upstream/path.js';
+import type { TranslatorContext } from '../define.js';
+import type { SessionKind } from './kinds.js';
+import type { V2SessionListItem } from './v2-session.js';
+
+/**
+ * v1's integer `status` of a meeting or webinar (docs/decisions.md, "Meetings and webinars"):
+ * 0 waiting (not in progress), 1 started (in progress now). v1 also had 2 (finished); a v2
+ * scheduled session can always be started again, and v2 has no finished flag, so it is not answered.
+ */
+export const V1_STATUS = { waiting: 0, started: 1 } as const;
+
+export const v1Status = (live: boolean) => (live ? V1_STATUS.started : V1_STATUS.waiting);
+
+/** A host has few meetings in progress at once; one page of the largest size holds them all. */
+const LIVE_PAGE_SIZE = 300;
+
+/**
+ * The numbers of the host's sessions in progress. Meetings: GET /users/{id}/meetings?type=live,
+ * which also answers 1001 for an unknown host (so it doubles as the host check of a read).
+ * Webinars: v2 shows no live state for webinars; only the host is checked, and none is live.
+ */
+export async function liveIdsOf(ctx: TranslatorContext, kind: SessionKind, hostId: string): Promise<Set<string>> {
+  if (kind.noun === 'webinar') {
+    await ctx.v2.get(v2path`/users/${hostId}`);
+    return new Set();
+  }
+  const { meetings } = await ctx.v2.get<{ meetings: V2SessionListItem[] }>(v2path`/users/${hostId}/meetings`, {
+    type: 'live',
+    page_size: LIVE_PAGE_SIZE,
+  });
+  return new Set(meetings.map((m) => String(m.id)));
+}

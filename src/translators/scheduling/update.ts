@@ -1,0 +1,30 @@
+import { defineEndpoint } from '../define.js';
+import { v2SessionBody } from './body.js';
+import { requireOwnSession } from './host-check.js';
+import type { SessionKind } from './kinds.js';
+import { NESTED_V2_FIELD_NAMES, updateParams } from './params.js';
+import { sessionPath, v2CallNames } from './paths.js';
+
+/**
+ * /meeting/update, /webinar/update → (host check) PATCH /{meetings|webinars}/{id} with only the
+ * fields given; no v1 defaults (an update changes what it names). A type change is v2's own
+ * reschedule: to a fixed-time series it needs a recurrence (given now or kept from before; else
+ * v2's 400 on recurrence is v1's 300 naming recurrence), to a series with no fixed time the start
+ * time goes, to a one-time meeting the occurrences go.
+ */
+export function updateEndpoint(kind: SessionKind, opts: { typeRequired: boolean }) {
+  const calls = v2CallNames(kind);
+  return defineEndpoint({
+    path: `/${kind.noun}/update`,
+    params: updateParams(kind, opts),
+    v2Calls: [calls.get, calls.patch],
+    tables: [kind.table],
+    v2FieldNames: NESTED_V2_FIELD_NAMES,
+    async handle(params, ctx) {
+      const given = params as Record<string, unknown>;
+      const session = await requireOwnSession(ctx, kind, given['id'] as string, given['host_id'] as string);
+      await ctx.v2.patch(sessionPath(kind, session.id), v2SessionBody(kind, given, { create: false }));
+      return { id: String(session.id), updated_at: ctx.nowIso() };
+    },
+  });
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { v2path } from '../../upstream/path.js';
+import type { CreateFollowUp } from '../scheduling/create.js';
+import { v1 } from '../v1-params.js';
+
+/** v2 takes at most 30 panelists per POST. */
+const V2_PANELISTS_PER_CALL = 30;
+
+/** The v1 `panelists` form field: JSON `[{"name":"...","email":"..."}]`, checked before any v2 call. */
+const panelistsParam = v1.json(
+  z
+    .array(
+      z.object({
+        name: z.string({ error: 'Each panelist needs a name.' }).min(1, 'Each panelist needs a name.').max(64, 'A panelist name is at most 64 characters.'),
+        email: z.email('Each panelist needs a valid email.').max(128),
+      }),
+      { error: 'Must be a JSON array of {"name", "email"}.' },
+    )
+    .min(1, 'Must name at least one panelist.'),
+);
+
+/**
+ * /webinar/create's `panelists`: after the webinar exists, POST /webinars/{id}/panelists (in
+ * batches of v2's 30). A failure deletes the new webinar (create.ts), so v1 sees all or nothing.
+ */
+export const addPanelistsAfterCreate: CreateFollowUp = {
+  params: { panelists: panelistsParam.optional() },
+  v2Calls: ['POST /webinars/{webinarId}/panelists'],
+  async run(params, session, ctx) {
+    const panelists = params['panelists'] as z.output<typeof panelistsParam> | undefined;
+    if (!panelists) return;
+    for (let i = 0; i < panelists.length; i += V2_PANELISTS_PER_CALL) {
+      await ctx.v2.post(v2path`/webinars/${session.id}/panelists`, { panelists: panelists.slice(i, i + V2_PANELISTS_PER_CALL) });
+    }
+  },
+};
