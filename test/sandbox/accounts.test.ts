@@ -490,6 +490,21 @@ describe('GET and POST /accounts/{accountId}/plans', () => {
     }
   });
 
+  it('lets a sub account read its own plans, billing and settings as `me`, but not buy on its master\'s bill', async () => {
+    const sub = await createSubAccount();
+    const as = sub.as;
+    for (const path of ['/accounts/me/plans', '/accounts/me/billing', `/accounts/${sub.id}/settings`]) {
+      expect((await sb.v2('GET', path, { as })).status).toBe(200);
+    }
+    expect((await sb.v2('PATCH', '/accounts/me/settings', { as, body: { feature: { meeting_capacity: 10 } } })).status).toBe(204);
+    expectNoPrivilege(await sb.v2('POST', '/accounts/me/plans', { as, body: { contact: CONTACT, plan_base: { type: 'monthly', hosts: 5 } } }));
+    expectNoPrivilege(await sb.v2('PATCH', '/accounts/me/billing', { as, body: { city: 'X' } }));
+    expectNoPrivilege(await sb.v2('PUT', '/accounts/me/plans/base', { as, body: { type: 'monthly', hosts: 2 } }));
+    expectNoPrivilege(await sb.v2('POST', '/accounts/me/plans/addons', { as, body: { type: 'large100_monthly', hosts: 1 } }));
+    expect((await sb.v2('GET', '/accounts/me/plans', { as })).body).toEqual({ plan_large_meeting: [], plan_webinar: [] });
+    expect((await sb.v2('GET', `/accounts/${sub.id}/billing`)).body.city).toBe('');
+  });
+
   it('answers 404 2001 for an unknown account', async () => {
     expectAccountNotFound(await sb.v2('GET', '/accounts/no-such-account/plans'));
     expectAccountNotFound(await subscribe('no-such-account'));

@@ -12,7 +12,7 @@ import type { SandboxState } from '../state.js';
 export const accountNotFound = (id: string) => notFound(V2Code.accountNotFound, `Account does not exist: ${id}.`);
 
 const noPrivilege = () =>
-  new SandboxError(400, V2Code.noPrivilege, 'No privilege. Only a master account can manage sub accounts.');
+  new SandboxError(400, V2Code.noPrivilege, 'No privilege. Only a master account can manage sub accounts, plans and billing.');
 
 export function requireMasterAccount(caller: Account): void {
   if (caller.masterAccountId !== null) throw noPrivilege();
@@ -36,4 +36,14 @@ export function requireSubAccount(state: SandboxState, caller: Account, id: stri
 export function requireManagedAccount(state: SandboxState, caller: Account, ref: string): Account {
   if (ref === 'me' || ref === caller.id) return caller;
   return requireSubAccount(state, caller, ref);
+}
+
+/**
+ * The target of a plan or billing change. A master buys for itself and its sub accounts; a sub
+ * account may read its own plans and billing but not change them, or it could buy on its
+ * master's bill (and one that pays for itself is outside these endpoints altogether).
+ */
+export function requireBillingTarget(state: SandboxState, caller: Account, ref: string): Account {
+  requireMasterAccount(caller);
+  return requireManagedAccount(state, caller, ref);
 }

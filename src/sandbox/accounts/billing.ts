@@ -1,20 +1,21 @@
 import { z } from 'zod';
 import type { SandboxApp, SandboxContext } from '../context.js';
 import type { Account, BillingContact } from '../model/account.js';
+import { orRequired, userEmail } from '../users/schemas.js';
 import { readBody } from '../validation.js';
-import { requireManagedAccount } from './access.js';
+import { requireBillingTarget, requireManagedAccount } from './access.js';
 import { requirePaidByMaster } from './payment.js';
 
-const required = z.string().trim().min(1, 'Required.');
+const required = z.string(orRequired('Must be a string.')).trim().min(1, 'Must not be empty.');
 
 /** The billing contact as POST /plans requires it: everything but `apt`. */
 export const billingContactSchema = z.strictObject({
   first_name: required.max(64, 'Must be at most 64 characters.'),
   last_name: required.max(64, 'Must be at most 64 characters.'),
-  email: z.email().max(128, 'Must be at most 128 characters.'),
+  email: userEmail,
   phone_number: required,
   address: required,
-  apt: z.string().optional(),
+  apt: z.string('Must be a string.').optional(),
   city: required,
   state: required,
   zip: required,
@@ -44,7 +45,7 @@ export function registerBillingRoutes(app: SandboxApp, { state }: SandboxContext
 
   // The reference: "Only for the sub account which is a paid account and paid by master account".
   app.patch('/accounts/:accountId/billing', async (c) => {
-    const account = requireManagedAccount(state, c.get('account'), c.req.param('accountId'));
+    const account = requireBillingTarget(state, c.get('account'), c.req.param('accountId'));
     const patch = await readBody(c, billingPatchSchema, { allowEmpty: true });
     requirePaidByMaster(account, 'paid');
     account.billing = { ...renderContact(account), ...patch };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AddonSlot, PlanSlot } from './plan-catalog.js';
 import { planProblems } from './plan-catalog.js';
+import { orRequired } from '../users/schemas.js';
 import { billingContactSchema } from './billing.js';
 
 /** Request bodies of the plan endpoints; every plan type is checked against the catalog for its slot. */
@@ -8,6 +9,8 @@ import { billingContactSchema } from './billing.js';
 const ADDON_SLOTS: readonly AddonSlot[] = [
   'plan_vendor_rooms', 'plan_room_connector', 'plan_large_meeting', 'plan_webinar', 'plan_recording', 'plan_audio',
 ];
+
+const planType = z.string(orRequired('Must be a string.'));
 
 /** `typeAt`: where the type is, relative to the schema (`[]` when the plan is just its type string). */
 function reportPlanProblems(ctx: z.core.$RefinementCtx, plan: { type: string; hosts?: number }, slots: readonly PlanSlot[], typeAt: string[] = ['type']) {
@@ -19,7 +22,7 @@ function reportPlanProblems(ctx: z.core.$RefinementCtx, plan: { type: string; ho
 /** `{type, hosts}` for one of `slots`. */
 export function planSchema(slots: readonly PlanSlot[]) {
   return z
-    .strictObject({ type: z.string(), hosts: z.int() })
+    .strictObject({ type: planType, hosts: z.int(orRequired('Must be an integer.')) })
     .superRefine((plan, ctx) => reportPlanProblems(ctx, plan, slots));
 }
 
@@ -34,11 +37,11 @@ function planListSchema(slot: PlanSlot) {
   });
 }
 
-const recordingPlanSchema = z.string().superRefine((type, ctx) => reportPlanProblems(ctx, { type }, ['plan_recording'], []));
+const recordingPlanSchema = planType.superRefine((type, ctx) => reportPlanProblems(ctx, { type }, ['plan_recording'], []));
 
 const audioPlanSchema = z
   .strictObject({
-    type: z.string(),
+    type: planType,
     tollfree_countries: z.string().optional(),
     premium_countries: z.string().optional(),
     callout_countries: z.string().optional(),

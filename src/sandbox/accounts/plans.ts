@@ -4,7 +4,7 @@ import { badRequest, conflict, V2Code } from '../errors.js';
 import type { Account, Plan, PlanAudio, PlanSet } from '../model/account.js';
 import type { SandboxState } from '../state.js';
 import { readBody } from '../validation.js';
-import { requireManagedAccount } from './access.js';
+import { requireBillingTarget, requireManagedAccount } from './access.js';
 import { contactFrom } from './billing.js';
 import { isListSlot, PLAN_CATALOG, subscriptionEnd, type AddonSlot } from './plan-catalog.js';
 import { addonPlanSchema, basePlanSchema, subscribeSchema } from './plan-schemas.js';
@@ -22,7 +22,7 @@ export function registerPlanRoutes(app: SandboxApp, { state }: SandboxContext): 
   });
 
   app.post('/accounts/:accountId/plans', async (c) => {
-    const account = requireManagedAccount(state, c.get('account'), c.req.param('accountId'));
+    const account = requireBillingTarget(state, c.get('account'), c.req.param('accountId'));
     const body = await readBody(c, subscribeSchema);
     requirePaidByMaster(account, 'free');
     const plans: PlanSet = {
@@ -41,7 +41,7 @@ export function registerPlanRoutes(app: SandboxApp, { state }: SandboxContext): 
   });
 
   app.put('/accounts/:accountId/plans/base', async (c) => {
-    const account = requireManagedAccount(state, c.get('account'), c.req.param('accountId'));
+    const account = requireBillingTarget(state, c.get('account'), c.req.param('accountId'));
     const plan = await readBody(c, basePlanSchema);
     const plans = paidPlans(account);
     plans.plan_base = plan;
@@ -50,7 +50,7 @@ export function registerPlanRoutes(app: SandboxApp, { state }: SandboxContext): 
   });
 
   app.post('/accounts/:accountId/plans/addons', async (c) => {
-    const account = requireManagedAccount(state, c.get('account'), c.req.param('accountId'));
+    const account = requireBillingTarget(state, c.get('account'), c.req.param('accountId'));
     const plan = await readBody(c, addonPlanSchema);
     const plans = paidPlans(account);
     const slot = slotOf(plan);
@@ -62,7 +62,7 @@ export function registerPlanRoutes(app: SandboxApp, { state }: SandboxContext): 
   });
 
   app.put('/accounts/:accountId/plans/addons', async (c) => {
-    const account = requireManagedAccount(state, c.get('account'), c.req.param('accountId'));
+    const account = requireBillingTarget(state, c.get('account'), c.req.param('accountId'));
     const plan = await readBody(c, addonPlanSchema);
     const plans = paidPlans(account);
     const slot = slotOf(plan);

@@ -6,6 +6,8 @@ import type { Account } from '../model/account.js';
 import { pageBody, paginate } from '../paging.js';
 import type { SandboxState } from '../state.js';
 import { newUser } from '../users/factory.js';
+import { orRequired, userEmail, userName, userPassword } from '../users/schemas.js';
+import { emailTaken, freePmi } from '../users/uniqueness.js';
 import { readBody } from '../validation.js';
 import { requireMasterAccount, requireSubAccount } from './access.js';
 import { newAccount } from './factory.js';
@@ -18,23 +20,20 @@ import { newAccount } from './factory.js';
 /** The options object: the body of PATCH /accounts/{id}/options and `options` of POST /accounts. */
 const optionsSchema = z
   .strictObject({
-    share_rc: z.boolean(),
-    room_connectors: z.string(),
-    share_mc: z.boolean(),
-    meeting_connectors: z.string(),
-    pay_mode: z.enum(['master', 'sub']),
+    share_rc: z.boolean('Must be a boolean.'),
+    room_connectors: z.string('Must be a string.'),
+    share_mc: z.boolean('Must be a boolean.'),
+    meeting_connectors: z.string('Must be a string.'),
+    pay_mode: z.enum(['master', 'sub'], 'Must be master or sub.'),
   })
   .partial();
 
-/**
- * The owner's fields follow the user limits of the v2 spec (names max 64, email max 128, password
- * below 32); the reference asks for a password of at least 8 characters.
- */
+/** The owner is a user like any other: the users area's field rules apply to it unchanged. */
 const createSchema = z.strictObject({
-  first_name: z.string().max(64, 'Must be at most 64 characters.'),
-  last_name: z.string().max(64, 'Must be at most 64 characters.'),
-  email: z.email().max(128, 'Must be at most 128 characters.'),
-  password: z.string().min(8, 'Must be at least 8 characters.').max(31, 'Must be fewer than 32 characters.'),
+  first_name: userName,
+  last_name: userName,
+  email: userEmail,
+  password: userPassword,
   options: optionsSchema.optional(),
 });
 
@@ -52,7 +51,7 @@ export function registerSubAccountRoutes(app: SandboxApp, { state, publicUrl }: 
     requireMasterAccount(caller);
     const body = await readBody(c, createSchema);
     // Emails are unique across the whole service: the owner of a sub account is a user like any other.
-    if (state.usersByEmail.has(body.email.toLowerCase())) {
+    if (emailTaken(state, body.email)) {
       throw conflict(V2Code.userAlreadyExists, `User already exists: ${body.email}.`);
     }
     const createdAt = state.nowIso();
@@ -68,6 +67,7 @@ export function registerSubAccountRoutes(app: SandboxApp, { state, publicUrl }: 
       createdBy: 'create',
       status: 'active',
       createdAt,
+      pmi: freePmi(state),
       host: publicUrl,
     });
     const account = newAccount({

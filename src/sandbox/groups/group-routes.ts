@@ -4,6 +4,7 @@ import { opaqueId } from '../ids.js';
 import type { Account } from '../model/account.js';
 import type { Group } from '../model/group.js';
 import type { SandboxState } from '../state.js';
+import { orRequired } from '../users/schemas.js';
 import { readBody } from '../validation.js';
 import { assertNameFree, requireGroupIn } from './lookup.js';
 import { membersOf, registerMemberRoutes } from './members.js';
@@ -13,7 +14,7 @@ import { membersOf, registerMemberRoutes } from './members.js';
  * name could be neither told apart nor kept unique, and v1 requires it, so create requires it.
  * Length below 128 (v2 Limits).
  */
-const groupName = z.string().trim().min(1, 'Name must not be empty.').max(127, 'Name must be shorter than 128 characters.');
+const groupName = z.string(orRequired('Must be a string.')).trim().min(1, 'Name must not be empty.').max(127, 'Name must be shorter than 128 characters.');
 
 const createSchema = z.strictObject({ name: groupName });
 const patchSchema = z.strictObject({ name: groupName.optional() });

@@ -5,18 +5,19 @@ import type { Account } from '../model/account.js';
 import type { ImGroup } from '../model/group.js';
 import { pageBody, paginate } from '../paging.js';
 import type { SandboxState } from '../state.js';
+import { orRequired } from '../users/schemas.js';
 import { readBody } from '../validation.js';
 import { assertNameFree, requireGroupIn } from './lookup.js';
 import { membersOf, registerMemberRoutes } from './members.js';
 
 /** Name: max 128 (v2 Limits); required on create for the reason given in group-routes.ts. */
-const imGroupName = z.string().trim().min(1, 'Name must not be empty.').max(128, 'Name must be at most 128 characters.');
+const imGroupName = z.string(orRequired('Must be a string.')).trim().min(1, 'Name must not be empty.').max(128, 'Name must be at most 128 characters.');
 
 const editableFields = {
-  type: z.enum(['normal', 'shared', 'restricted']),
-  search_by_domain: z.boolean(),
-  search_by_account: z.boolean(),
-  search_by_ma_account: z.boolean(),
+  type: z.enum(['normal', 'shared', 'restricted'], 'Must be normal, shared or restricted.'),
+  search_by_domain: z.boolean('Must be a boolean.'),
+  search_by_account: z.boolean('Must be a boolean.'),
+  search_by_ma_account: z.boolean('Must be a boolean.'),
 };
 
 const createSchema = z.strictObject({ name: imGroupName, ...editableFields }).partial({

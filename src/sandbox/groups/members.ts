@@ -5,6 +5,7 @@ import type { Account } from '../model/account.js';
 import type { User } from '../model/user.js';
 import { pageBody, paginate } from '../paging.js';
 import type { SandboxState } from '../state.js';
+import { orRequired } from '../users/schemas.js';
 import { readBody } from '../validation.js';
 import type { AnyGroup } from './lookup.js';
 
@@ -21,8 +22,12 @@ const addMembersSchema = z.strictObject({
   members: z
     .array(
       z
-        .strictObject({ id: z.string().min(1, 'Must not be empty.').optional(), email: z.string().min(1, 'Must not be empty.').optional() })
+        .strictObject({
+          id: z.string('Must be a string.').min(1, 'Must not be empty.').optional(),
+          email: z.string('Must be a string.').min(1, 'Must not be empty.').optional(),
+        })
         .refine((m) => m.id !== undefined || m.email !== undefined, { message: 'Each member needs an id or an email.' }),
+      orRequired('Must be an array of {id, email}.'),
     )
     .min(1, 'Must name at least one member.')
     .max(MAX_MEMBERS_PER_CALL, `At most ${MAX_MEMBERS_PER_CALL} members per call.`),
