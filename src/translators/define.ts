@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Query } from '../upstream/client.js';
-import type { FieldTable } from './field-map.js';
+import type { CompositeMapping, FieldTable } from './field-map.js';
 
 /**
  * The contract of a translator: one small definition per v1 endpoint. The facade finds it by
@@ -39,6 +39,8 @@ export interface EndpointDefinition<S extends z.ZodType = z.ZodType> {
   v2Calls: readonly string[];
   /** The mapping tables it uses (for naming v1 fields in v2 field errors, and for the docs). */
   tables?: readonly FieldTable[];
+  /** The composite mappings it uses (several v1 fields ↔ one v2 field), for the docs. */
+  composites?: readonly CompositeMapping[];
   /** v2 field paths that are not in a table but map to a v1 field (`user_info.email` → `email`). */
   v2FieldNames?: Readonly<Record<string, string>>;
   handle(params: z.output<S>, ctx: TranslatorContext): Promise<V1Answer>;

@@ -96,7 +96,10 @@ export function toV2(table: FieldTable, params: Record<string, unknown>): Record
   for (const row of table.filter(usedOnInput)) {
     const value = v1ValueOf(row, params);
     if (value === undefined) continue;
-    setPath(out, row.v2, (row.codec ?? same).toV2(value));
+    const converted = (row.codec ?? same).toV2(value);
+    // A codec answers undefined for a v1 value that asks v2 to keep what it has (v1 capacity 0 = "inherit").
+    if (converted === undefined) continue;
+    setPath(out, row.v2, converted);
   }
   return out;
 }
@@ -135,4 +138,102 @@ export function setPath(object: Record<string, unknown>, path: string, value: un
     current = current[key] as Record<string, unknown>;
   }
   current[keys[keys.length - 1]!] = value;
+}
+
+/**
+ * Several v1 fields that together are one v2 field (v1 `enable_auto_recording` +
+ * `enable_cloud_auto_recording` ↔ v2 `recording.auto_recording`). Declared as data: every
+ * combination of v1 values with the v2 value it becomes. Read backwards, the FIRST combination
+ * holding a v2 value gives its v1 values, so list the canonical combination first.
+ */
+export interface CompositeMapping {
+  /** Named in docs and tests. */
+  name: string;
+  /** The v1 fields, with the parameter type and the v1 default of each. */
+  fields: Readonly<Record<string, { type: z.ZodType; v1Default?: unknown }>>;
+  /** Dotted path of the one v2 field. */
+  v2: string;
+  combinations: readonly { readonly v1: Readonly<Record<string, unknown>>; readonly v2: unknown }[];
+  /** Shown in docs/coverage.md: what is approximated, and why. */
+  note?: string;
+}
+
+const givenFields = (composite: CompositeMapping, params: Record<string, unknown>) =>
+  Object.keys(composite.fields).filter((field) => params[field] !== undefined);
+
+/** The zod shape of the composites' v1 fields, all optional. */
+export function compositeInputShape(composites: readonly CompositeMapping[]): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const composite of composites) for (const [field, { type }] of Object.entries(composite.fields)) shape[field] = type.optional();
+  return shape;
+}
+
+/** Fill in the v1 defaults of the composites' fields the call omitted (v1 create semantics). */
+export function withCompositeDefaults(composites: readonly CompositeMapping[], params: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...params };
+  for (const composite of composites) {
+    for (const [field, { v1Default }] of Object.entries(composite.fields)) if (v1Default !== undefined && out[field] === undefined) out[field] = v1Default;
+  }
+  return out;
+}
+
+/** Whether the call gives some but not all fields of a composite: the current v2 value then supplies the others. */
+export function compositesNeedCurrent(composites: readonly CompositeMapping[], params: Record<string, unknown>): boolean {
+  return composites.some((composite) => {
+    const given = givenFields(composite, params).length;
+    return given > 0 && given < Object.keys(composite.fields).length;
+  });
+}
+
+/** The v2 value of one composite for complete v1 values. */
+export function compositeToV2(composite: CompositeMapping, values: Record<string, unknown>): unknown {
+  const found = composite.combinations.find((c) => Object.entries(c.v1).every(([field, value]) => values[field] === value));
+  if (!found) throw new Error(`${composite.name}: no v2 value for ${JSON.stringify(values)}`);
+  return found.v2;
+}
+
+/** The v1 values of one composite for a v2 value. */
+export function compositeToV1(composite: CompositeMapping, v2Value: unknown): Record<string, unknown> {
+  const found = composite.combinations.find((c) => c.v2 === v2Value);
+  if (!found) throw new Error(`${composite.name}: no v1 values for v2 value ${String(v2Value)}`);
+  return { ...found.v1 };
+}
+
+/**
+ * v1 params → the nested v2 object for the composites the call names. A call that gives only
+ * some fields of a composite needs `current` (the v2 object as it is) for the others.
+ */
+export function compositesToV2(
+  composites: readonly CompositeMapping[],
+  params: Record<string, unknown>,
+  current?: unknown,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const composite of composites) {
+    const given = givenFields(composite, params);
+    if (given.length === 0) continue;
+    let values: Record<string, unknown> = {};
+    if (given.length < Object.keys(composite.fields).length) {
+      if (current === undefined) throw new Error(`${composite.name}: a partial update needs the current v2 value`);
+      values = compositeToV1(composite, getPath(current, composite.v2));
+    }
+    for (const field of given) values[field] = params[field];
+    setPath(out, composite.v2, compositeToV2(composite, values));
+  }
+  return out;
+}
+
+/** A v2 object → the flat v1 fields of the composites (composites whose v2 field is absent are left out). */
+export function compositesToV1(composites: readonly CompositeMapping[], v2: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const composite of composites) {
+    const value = getPath(v2, composite.v2);
+    if (value !== undefined) Object.assign(out, compositeToV1(composite, value));
+  }
+  return out;
+}
+
+/** v2 field path → the v1 field names, for naming a composite in a v2 field error (an endpoint's `v2FieldNames`). */
+export function compositeV2FieldNames(composites: readonly CompositeMapping[]): Record<string, string> {
+  return Object.fromEntries(composites.map((composite) => [composite.v2, Object.keys(composite.fields).join(', ')]));
 }

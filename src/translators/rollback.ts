@@ -13,7 +13,11 @@ export class Rollback {
     this.undos.push({ what, undo });
   }
 
-  /** Run `work`; on failure, undo what was done and rethrow (as a v1 error). */
+  /**
+   * Run `work`; on failure, undo what was done and rethrow: the original error when every undo
+   * succeeded (so the facade can still name the v1 field of a v2 field error), else a v1 error
+   * saying what remains done.
+   */
   async run<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
@@ -22,8 +26,7 @@ export class Rollback {
     }
   }
 
-  private async undoAfter(error: unknown): Promise<V1Error> {
-    const failure = toV1Error(error);
+  private async undoAfter(error: unknown): Promise<unknown> {
     const leftOver: string[] = [];
     for (const { what, undo } of this.undos.reverse()) {
       try {
@@ -32,7 +35,8 @@ export class Rollback {
         leftOver.push(what);
       }
     }
-    if (leftOver.length === 0) return failure;
+    if (leftOver.length === 0) return error;
+    const failure = toV1Error(error);
     return new V1Error(
       failure.code,
       `${failure.message} The call was not completed, and undoing its earlier steps failed: ${leftOver.join('; ')} remains done.`,
