@@ -46,30 +46,11 @@ const stored = (id: number): Meeting => sb.sandbox.state.meetings.get(id)!;
 /** Everything the sandbox holds about meetings, to show a refused write changed nothing. */
 const snapshot = () => JSON.stringify([...sb.sandbox.state.meetings.values()]);
 
-function startLive(meeting: Meeting): Instance {
-  const instance: Instance = {
-    uuid: 'live-instance-uuid==',
-    start_time: sb.sandbox.state.nowIso(),
-    end_time: null,
-    participants: [
-      {
-        id: 'p1',
-        user_id: 'u1',
-        name: 'Pat',
-        user_email: 'pat@example.com',
-        join_time: sb.sandbox.state.nowIso(),
-        leave_time: null,
-        duration: 0,
-        registrant_id: '',
-      },
-    ],
-    recording_files: [],
-    polls: [],
-    questions: [],
-  };
-  meeting.instances.push(instance);
-  meeting.live = instance;
-  return instance;
+/** Start the meeting through the control API (as its people would), answering its live instance. */
+async function startLive(id: number): Promise<Instance> {
+  const res = await sb.control('POST', `/meetings/${id}/start`, {});
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return stored(id).live!;
 }
 
 describe('POST /users/{userId}/meetings', () => {
@@ -366,9 +347,10 @@ describe('DELETE /meetings/{meetingId}', () => {
 
   it('ends a live meeting it deletes', async () => {
     const m = await createMeeting();
-    const instance = startLive(stored(m.id));
+    const instance = await startLive(m.id);
     await sb.v2('DELETE', `/meetings/${m.id}`);
     expect(instance.end_time).toMatch(ISO);
+    expect(stored(m.id)).toBeUndefined();
   });
 });
 
@@ -384,7 +366,7 @@ describe('GET /users/{userId}/meetings', () => {
     ids.floating = (await createMeeting({ topic: 'floating', type: 3 }, host.id)).id;
     ids.series = (await createMeeting({ topic: 'series', type: 8, start_time: '2035-06-01T10:00:00Z', recurrence: { type: 1, end_times: 2 } }, host.id)).id;
     ids.pastSeries = (await createMeeting({ topic: 'past series', type: 8, start_time: '2020-06-01T10:00:00Z', recurrence: { type: 1, end_times: 2 } }, host.id)).id;
-    startLive(stored(ids.instant!));
+    await startLive(ids.instant!);
   });
   const listed = async (query: Record<string, string | number>) => {
     const res = await sb.v2('GET', `/users/${host.id}/meetings`, { query });
@@ -444,7 +426,7 @@ describe('GET /users/{userId}/meetings', () => {
 describe('PUT /meetings/{meetingId}/status', () => {
   it('ends the live instance: end_time set, participants leave, no longer live', async () => {
     const m = await createMeeting();
-    const instance = startLive(stored(m.id));
+    const instance = await startLive(m.id);
     const res = await sb.v2('PUT', `/meetings/${m.id}/status`, { body: { action: 'end' } });
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
@@ -452,6 +434,10 @@ describe('PUT /meetings/{meetingId}/status', () => {
     expect(instance.end_time).toMatch(ISO);
     expect(instance.participants[0]!.leave_time).toBe(instance.end_time);
     expect(stored(m.id).instances).toContain(instance);
+    // The ended instance is what the post-meeting endpoints report.
+    const past = await sb.v2('GET', `/past_meetings/${encodeURIComponent(encodeURIComponent(instance.uuid))}`);
+    expect(past.status).toBe(200);
+    expect(past.body).toMatchObject({ uuid: instance.uuid, id: m.id, end_time: instance.end_time });
     const live = (await sb.v2('GET', '/users/me/meetings')).body;
     expect(live.meetings.some((x: { id: number }) => x.id === m.id)).toBe(false);
   });
@@ -466,7 +452,7 @@ describe('PUT /meetings/{meetingId}/status', () => {
 
   it('answers 400 for an unknown action (changing nothing) and 404 for an unknown meeting', async () => {
     const m = await createMeeting();
-    startLive(stored(m.id));
+    await startLive(m.id);
     const res = await sb.v2('PUT', `/meetings/${m.id}/status`, { body: { action: 'pause' } });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].field).toBe('action');

@@ -202,24 +202,14 @@ describe('GET, PATCH and DELETE /webinars/{webinarId}', () => {
 });
 
 describe('PUT /webinars/{webinarId}/status', () => {
-  function startLive(meeting: Meeting): Instance {
-    const instance: Instance = {
-      uuid: 'live-webinar==',
-      start_time: sb.sandbox.state.nowIso(),
-      end_time: null,
-      participants: [],
-      recording_files: [],
-      polls: [],
-      questions: [],
-    };
-    meeting.instances.push(instance);
-    meeting.live = instance;
-    return instance;
+  async function startLive(id: number): Promise<Instance> {
+    expect((await sb.control('POST', `/meetings/${id}/start`, {})).status).toBe(201);
+    return stored(id).live!;
   }
 
   it('ends the live webinar with body status end', async () => {
     const w = await createWebinar();
-    const instance = startLive(stored(w.id));
+    const instance = await startLive(w.id);
     // `action` is the reference's name for the field; ours is `status`, so this ends nothing.
     expect((await sb.v2('PUT', `/webinars/${w.id}/status`, { body: { action: 'end' } })).status).toBe(204);
     expect(stored(w.id).live).toBe(instance);

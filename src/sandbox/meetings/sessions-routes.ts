@@ -1,8 +1,8 @@
 import type { SandboxApp, SandboxContext } from '../context.js';
 import { pageBody, paginate } from '../paging.js';
+import { endLiveInstance } from '../report/lifecycle.js';
 import { readBody, readQuery } from '../validation.js';
 import type { KindSpec } from './kinds.js';
-import { endLiveInstance } from './live.js';
 import { filterSessions } from './listing.js';
 import { requireSession, sessionsOf } from './lookup.js';
 import { findOccurrence } from './occurrences.js';
@@ -50,7 +50,7 @@ export function registerSessionRoutes(app: SandboxApp, ctx: SandboxContext, spec
       return c.body(null, 204);
     }
     // A session deleted while in progress ends first, so its instance is not left live forever.
-    endLiveInstance(meeting, state.nowIso());
+    endLiveInstance(state, meeting);
     state.meetings.delete(meeting.id);
     return c.body(null, 204);
   });
@@ -58,7 +58,8 @@ export function registerSessionRoutes(app: SandboxApp, ctx: SandboxContext, spec
   app.put(`${base}/status`, async (c) => {
     const { meeting } = requireSession(c, ctx, spec);
     const { end } = await readBody(c, spec.statusSchema, { allowEmpty: true });
-    if (end) endLiveInstance(meeting, state.nowIso());
+    // Ending a session that is not live has nothing to do; the service answers it with success all the same.
+    if (end) endLiveInstance(state, meeting);
     return c.body(null, 204);
   });
 }
