@@ -1,0 +1,276 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { V2Error } from '../../src/upstream/errors.js';
+import { openGate, type OutboundGate } from '../../src/upstream/client.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+
+/** Functional tests: the v1 and v2 limits have tests of their own and would only pace these. */
+const NO_LIMITS = { V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off' };
+
+let gw: TestGateway;
+let ownerId: string;
+let otherId: string;
+beforeAll(async () => {
+  gw = await startTestGateway(NO_LIMITS);
+  ownerId = (await gw.v2('GET', '/users/me')).body.id;
+  otherId = (await gw.v2('POST', '/users', { body: { action: 'custCreate', user_info: { email: 'webinar-other@example.com', type: 2 } } })).body.id;
+});
+afterAll(() => gw.close());
+
+const FUTURE = '2035-06-03T15:00:00Z';
+const PAST = '2020-01-01T10:00:00Z';
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+/** The v1 webinar answer (v1 spec "Webinar output"), field by field, with its JSON types. */
+const OUTPUT_TYPES: Record<string, string> = {
+  uuid: 'string', id: 'string', host_id: 'string', topic: 'string', agenda: 'string', status: 'number',
+  option_start_type: 'string', option_audio: 'string', option_enforce_login: 'boolean', option_enforce_login_domains: 'string',
+  option_alternative_hosts: 'string', type: 'number', start_time: 'string', duration: 'number', timezone: 'string',
+  start_url: 'string', join_url: 'string', registration_url: 'string', created_at: 'string',
+};
+const GET_TYPES = { ...OUTPUT_TYPES, occurrences: 'object' };
+/** The v1 reference's webinar list item. */
+const ITEM_TYPES: Record<string, string> = Object.fromEntries(Object.entries(OUTPUT_TYPES).filter(([k]) => k !== 'registration_url'));
+
+function expectShape(answer: Record<string, unknown>, types: Record<string, string>) {
+  expect(answer.error, JSON.stringify(answer)).toBeUndefined();
+  expect(Object.keys(answer).sort()).toEqual(Object.keys(types).sort());
+  for (const [field, type] of Object.entries(types)) expect(typeof answer[field], field).toBe(type);
+}
+
+async function createWebinar(params: Record<string, string> = {}, g: TestGateway = gw, host = ownerId) {
+  const answer = await g.v1('/webinar/create', { host_id: host, type: '5', topic: 'Launch', start_time: FUTURE, ...params });
+  expect(answer.error, JSON.stringify(answer)).toBeUndefined();
+  return answer;
+}
+
+const v2Webinar = async (id: string) => (await gw.v2('GET', `/webinars/${id}`)).body;
+const snapshot = () => JSON.stringify([...gw.sandbox.state.meetings.values()]);
+
+describe('/webinar/create', () => {
+  it('answers the v1 webinar with every field and its type, with v1 defaults for what it omits', async () => {
+    const answer = await createWebinar({ duration: '90', timezone: 'Asia/Tokyo', agenda: 'Roadmap' });
+    expectShape(answer, OUTPUT_TYPES);
+    expect(answer).toMatchObject({
+      host_id: ownerId, topic: 'Launch', agenda: 'Roadmap', status: 0, option_start_type: 'video', option_audio: 'both',
+      option_enforce_login: false, option_enforce_login_domains: '', option_alternative_hosts: '', type: 5,
+      start_time: FUTURE, duration: 90, timezone: 'Asia/Tokyo', registration_url: '',
+    });
+    expect(answer.created_at).toMatch(ISO);
+    const v2 = await v2Webinar(answer.id);
+    expect(v2.settings).toMatchObject({ host_video: true, panelists_video: true, auto_recording: 'local', approval_type: 2, practice_session: false, registration_type: 1 });
+  });
+
+  it('sets every webinar option through v1 and v2 holds it; dropped options are accepted', async () => {
+    const answer = await createWebinar({
+      approval_type: '1', registration_type: '1', option_audio: 'telephony', option_host_video: 'false', option_panelist_video: 'false',
+      option_practice_session: 'true', option_enforce_login: 'true', option_enforce_login_domains: 'corp.com',
+      option_alternative_host_ids: otherId, option_auto_record_type: 'none', option_close_registration: 'true',
+      option_show_share_button: 'true', option_allow_multiple_devices: 'true', password: 'w3b', option_panelists_reminder: 'true',
+      language: 'fr-FR', option_start_type: 'screen_share',
+    });
+    expect(answer.registration_url).toMatch(new RegExp(`/webinar/register/${answer.id}$`));
+    expect(answer.option_alternative_hosts).toBe(otherId);
+    const v2 = await v2Webinar(answer.id);
+    expect(v2.settings).toMatchObject({
+      approval_type: 1, registration_type: 1, audio: 'telephony', host_video: false, panelists_video: false, practice_session: true,
+      enforce_login: true, enforce_login_domains: 'corp.com', alternative_hosts: otherId, auto_recording: 'none',
+      close_registration: true, show_share_button: true, allow_multiple_devices: true,
+    });
+    expect(gw.sandbox.state.meetings.get(Number(answer.id))!.password).toBe('w3b');
+  });
+
+  it('adds the panelists after the create', async () => {
+    const panelists = [{ name: 'Ada', email: 'ada@example.com' }, { name: 'Bob', email: 'bob@example.com' }];
+    const answer = await createWebinar({ panelists: JSON.stringify(panelists) });
+    const listed = (await gw.v2('GET', `/webinars/${answer.id}/panelists`)).body;
+    expect(listed.total_records).toBe(2);
+    expect(listed.panelists.map((p: { name: string; email: string }) => ({ name: p.name, email: p.email }))).toEqual(panelists);
+  });
+
+  it('creates a fixed-time recurring webinar (type 9) from the recurrence JSON', async () => {
+    const answer = await createWebinar({ type: '9', recurrence: '{"type":3,"monthly_day":15,"end_times":"2"}' });
+    expect(answer.type).toBe(9);
+    expect((await v2Webinar(answer.id)).occurrences).toHaveLength(2);
+  });
+
+  it.each([
+    [{ panelists: '[{"name":"A"}' }, /^Invalid parameter: panelists\. Must be valid JSON/],
+    [{ panelists: '[{"name":"A","email":"nope"}]' }, /^Invalid parameter: panelists\./],
+    [{ panelists: '{"name":"A","email":"a@b.c"}' }, /^Invalid parameter: panelists\./],
+    [{ language: 'de' }, /^Invalid parameter: language\./],
+    [{ approval_type: '3' }, /^Invalid parameter: approval_type\./],
+    [{ type: '2' }, /^Invalid parameter: type\./],
+    [{ topic: 'w'.repeat(301) }, /^Invalid parameter: topic\./],
+    [{ password: 'no spaces' }, /^Invalid parameter: password\./],
+    [{ type: '9', recurrence: 'weekly' }, /^Invalid parameter: recurrence\./],
+    [{ option_practice_session: 'maybe' }, /^Invalid parameter: option_practice_session\./],
+  ])('refuses bad input %o with a 300 naming the field, changing nothing', async (params, message) => {
+    const before = snapshot();
+    const answer = await gw.v1('/webinar/create', { host_id: ownerId, type: '5', topic: 'T', start_time: FUTURE, ...params });
+    expect(answer.error?.code, JSON.stringify(answer)).toBe(300);
+    expect(answer.error.message).toMatch(message);
+    expect(snapshot()).toBe(before);
+  });
+
+  it('answers 1001 for an unknown host, and names missing fields', async () => {
+    const before = snapshot();
+    expect((await gw.v1('/webinar/create', { host_id: 'no-such-user', type: '5', topic: 'T' })).error.code).toBe(1001);
+    expect(await gw.v1('/webinar/create', { host_id: ownerId, type: '5' })).toEqual({ error: { code: 300, message: 'topic is required.' } });
+    expect(snapshot()).toBe(before);
+  });
+
+  it('deletes the new webinar when adding its panelists fails (no half-done work)', async () => {
+    const failPanelists: OutboundGate = {
+      ...openGate,
+      schedule: (key, method, path, task, options) =>
+        method === 'POST' && path.includes('/panelists')
+          ? Promise.reject(new V2Error(500, 500, 'Panelist service down.'))
+          : openGate.schedule(key, method, path, task, options),
+    };
+    const g = await startTestGateway(NO_LIMITS, { outbound: failPanelists });
+    try {
+      const owner = (await g.v2('GET', '/users/me')).body.id;
+      const answer = await g.v1('/webinar/create', { host_id: owner, type: '5', topic: 'T', panelists: '[{"name":"A","email":"a@example.com"}]' });
+      expect(answer.error).toEqual({ code: 500, message: 'Panelist service down.' });
+      expect([...g.sandbox.state.meetings.values()].filter((m) => m.kind === 'webinar')).toEqual([]);
+    } finally {
+      await g.close();
+    }
+  });
+});
+
+describe('/webinar/get', () => {
+  it('answers the v1 webinar with occurrences', async () => {
+    const created = await createWebinar({ type: '9', recurrence: '{"type":1,"end_times":3}', approval_type: '0' });
+    const answer = await gw.v1('/webinar/get', { id: created.id, host_id: ownerId });
+    expectShape(answer, GET_TYPES);
+    expect(answer).toMatchObject({ id: created.id, type: 9, status: 0, registration_url: created.registration_url });
+    expect(answer.registration_url).not.toBe('');
+    expect(answer.occurrences).toHaveLength(3);
+    expect(answer.occurrences[0]).toEqual({ occurrence_id: expect.stringMatching(/^\d+$/), start_time: expect.stringMatching(ISO), duration: 60, status: 'available' });
+  });
+
+  it('reads options set through v2', async () => {
+    const { body } = await gw.v2('POST', `/users/${ownerId}/webinars`, {
+      body: { topic: 'From v2', type: 6, agenda: 'A', settings: { audio: 'voip', enforce_login: true, enforce_login_domains: 'x.org', alternative_hosts: 'webinar-other@example.com' } },
+    });
+    const answer = await gw.v1('/webinar/get', { id: String(body.id), host_id: ownerId });
+    expect(answer).toMatchObject({
+      topic: 'From v2', type: 6, agenda: 'A', start_time: '', option_audio: 'voip', option_enforce_login: true,
+      option_enforce_login_domains: 'x.org', option_alternative_hosts: 'webinar-other@example.com', occurrences: [],
+    });
+  });
+
+  it('answers 3001, 3003 and 1001', async () => {
+    const created = await createWebinar();
+    expect((await gw.v1('/webinar/get', { id: '99999999999', host_id: ownerId })).error.code).toBe(3001);
+    expect((await gw.v1('/webinar/get', { id: created.id, host_id: otherId })).error.code).toBe(3003);
+    expect((await gw.v1('/webinar/get', { id: created.id, host_id: 'no-such-user' })).error.code).toBe(1001);
+    // A meeting number is not a webinar.
+    const meeting = (await gw.v2('POST', `/users/${ownerId}/meetings`, { body: { topic: 'M' } })).body;
+    expect((await gw.v1('/webinar/get', { id: String(meeting.id), host_id: ownerId })).error.code).toBe(3001);
+  });
+});
+
+describe('/webinar/update', () => {
+  it('updates only what it names (type optional) and answers {id, updated_at}', async () => {
+    const created = await createWebinar({ option_practice_session: 'true' });
+    const answer = await gw.v1('/webinar/update', { id: created.id, host_id: ownerId, agenda: 'New agenda', approval_type: '0' });
+    expect(answer).toEqual({ id: created.id, updated_at: expect.stringMatching(ISO) });
+    const v2 = await v2Webinar(created.id);
+    expect(v2.agenda).toBe('New agenda');
+    expect(v2.settings).toMatchObject({ approval_type: 0, practice_session: true, host_video: true });
+  });
+
+  it('changes the type to a fixed-time series only with a recurrence', async () => {
+    const created = await createWebinar();
+    const before = snapshot();
+    const refused = await gw.v1('/webinar/update', { id: created.id, host_id: ownerId, type: '9' });
+    expect(refused.error).toMatchObject({ code: 300, message: expect.stringMatching(/^Invalid parameter: recurrence\./) });
+    expect(snapshot()).toBe(before);
+    expect((await gw.v1('/webinar/update', { id: created.id, host_id: ownerId, type: '9', recurrence: '{"type":2,"weekly_days":"3","end_times":2}' })).error).toBeUndefined();
+    expect((await v2Webinar(created.id)).occurrences).toHaveLength(2);
+  });
+
+  it('refuses another host and bad input, changing nothing', async () => {
+    const created = await createWebinar();
+    const before = snapshot();
+    expect((await gw.v1('/webinar/update', { id: created.id, host_id: otherId, topic: 'Hijack' })).error.code).toBe(3003);
+    expect((await gw.v1('/webinar/update', { id: created.id, host_id: ownerId, option_audio: 'loud' })).error.code).toBe(300);
+    expect(await gw.v1('/webinar/update', { host_id: ownerId })).toEqual({ error: { code: 300, message: 'id is required.' } });
+    expect(snapshot()).toBe(before);
+  });
+});
+
+describe('/webinar/delete', () => {
+  it('deletes the webinar or one occurrence, answering {id, deleted_at}', async () => {
+    const series = await createWebinar({ type: '9', recurrence: '{"type":1,"end_times":2}' });
+    const occurrenceId = (await gw.v1('/webinar/get', { id: series.id, host_id: ownerId })).occurrences[0].occurrence_id;
+    expect(await gw.v1('/webinar/delete', { id: series.id, host_id: ownerId, occurrence_id: occurrenceId })).toEqual({ id: series.id, deleted_at: expect.stringMatching(ISO) });
+    expect((await v2Webinar(series.id)).occurrences[0].status).toBe('deleted');
+    expect(await gw.v1('/webinar/delete', { id: series.id, host_id: ownerId })).toEqual({ id: series.id, deleted_at: expect.stringMatching(ISO) });
+    expect((await gw.v2('GET', `/webinars/${series.id}`)).status).toBe(404);
+  });
+
+  it('refuses another host, changing nothing', async () => {
+    const created = await createWebinar();
+    const before = snapshot();
+    expect((await gw.v1('/webinar/delete', { id: created.id, host_id: otherId })).error.code).toBe(3003);
+    expect(snapshot()).toBe(before);
+  });
+});
+
+describe('/webinar/end', () => {
+  it('ends a webinar in progress and answers {id, ended_at}', async () => {
+    const created = await createWebinar();
+    await gw.control('POST', `/meetings/${created.id}/start`, {});
+    expect(await gw.v1('/webinar/end', { id: created.id, host_id: ownerId })).toEqual({ id: created.id, ended_at: expect.stringMatching(ISO) });
+    expect(gw.sandbox.state.meetings.get(Number(created.id))!.live).toBeNull();
+    const instances = (await gw.v2('GET', `/past_webinars/${created.id}/instances`)).body.webinars;
+    expect(instances).toHaveLength(1);
+  });
+
+  it('refuses another host without ending it; 3001 for an unknown webinar', async () => {
+    const created = await createWebinar();
+    await gw.control('POST', `/meetings/${created.id}/start`, {});
+    expect((await gw.v1('/webinar/end', { id: created.id, host_id: otherId })).error.code).toBe(3003);
+    expect(gw.sandbox.state.meetings.get(Number(created.id))!.live).not.toBeNull();
+    expect((await gw.v1('/webinar/end', { id: '99999999999', host_id: ownerId })).error.code).toBe(3001);
+    await gw.control('POST', `/meetings/${created.id}/end`, {});
+  });
+});
+
+describe('/webinar/list and /webinar/list/registration', () => {
+  it('split the host\'s webinars: registrationless ones, and upcoming ones with registration', async () => {
+    const g = await startTestGateway(NO_LIMITS);
+    try {
+      const host = (await g.v2('POST', '/users', { body: { action: 'custCreate', user_info: { email: 'webinar-lister@example.com', type: 2 } } })).body.id;
+      const open1 = await createWebinar({ topic: 'Open 1' }, g, host);
+      const open2 = await createWebinar({ topic: 'Open 2', type: '6' }, g, host);
+      const open3 = await createWebinar({ topic: 'Open 3' }, g, host);
+      const upcoming = await createWebinar({ topic: 'Reg upcoming', approval_type: '0' }, g, host);
+      const series = await createWebinar({ topic: 'Reg series', approval_type: '1', type: '9', recurrence: '{"type":1,"end_times":2}' }, g, host);
+      await createWebinar({ topic: 'Reg past', approval_type: '0', start_time: PAST }, g, host);
+
+      const list = await g.v1('/webinar/list', { host_id: host, page_size: '2' });
+      expect(Object.keys(list)).toEqual(['page_count', 'total_records', 'page_number', 'page_size', 'webinars']);
+      expect(list).toMatchObject({ page_count: 2, total_records: 3, page_number: 1, page_size: 2 });
+      expect(list.webinars.map((w: { id: string }) => w.id)).toEqual([open1.id, open2.id]);
+      for (const item of list.webinars) expectShape(item, ITEM_TYPES);
+      expect((await g.v1('/webinar/list', { host_id: host, page_size: '2', page_number: '2' })).webinars.map((w: { id: string }) => w.id)).toEqual([open3.id]);
+
+      const registration = await g.v1('/webinar/list/registration', { host_id: host });
+      expect(registration).toMatchObject({ page_count: 1, total_records: 2, page_number: 1, page_size: 30 });
+      expect(registration.webinars.map((w: { id: string }) => w.id)).toEqual([upcoming.id, series.id]);
+      for (const item of registration.webinars) expectShape(item, ITEM_TYPES);
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('answer 1001 for an unknown host and 300 for bad paging', async () => {
+    expect((await gw.v1('/webinar/list', { host_id: 'no-such-user' })).error.code).toBe(1001);
+    expect((await gw.v1('/webinar/list/registration', { host_id: 'no-such-user' })).error.code).toBe(1001);
+    expect((await gw.v1('/webinar/list', { host_id: ownerId, page_size: 'many' })).error).toMatchObject({ code: 300, message: expect.stringMatching(/page_size/) });
+  });
+});
