@@ -4,8 +4,10 @@ import { groupsEndpoints } from './groups/index.js';
 import { imgroupsEndpoints } from './im-groups/index.js';
 import { meetingsEndpoints } from './meetings/index.js';
 import { recordingsEndpoints } from './recordings/index.js';
+import { registrationEndpoints } from './registration/index.js';
 import { usersEndpoints } from './users/index.js';
 import { webinarsEndpoints } from './webinars/index.js';
+import { webinarReportEndpoints } from './webinar-reports/index.js';
 
 /** Every v1 endpoint v1gate serves. */
 export const ALL_ENDPOINTS: readonly EndpointDefinition<any>[] = [
@@ -16,6 +18,8 @@ export const ALL_ENDPOINTS: readonly EndpointDefinition<any>[] = [
   ...groupsEndpoints,
   ...imgroupsEndpoints,
   ...recordingsEndpoints,
+  ...registrationEndpoints,
+  ...webinarReportEndpoints,
 ];
 
 /** The canonical form of a v1 path: lower case, no `/v1` prefix, no trailing slash. */

@@ -1,0 +1,24 @@
+import { PANELIST } from '../../../mappings/registration.js';
+import { v2path } from '../../upstream/path.js';
+import { defineEndpoint } from '../define.js';
+import { toV1 } from '../field-map.js';
+import { sessionRefShape } from '../scheduling/params.js';
+import { v1Params } from '../v1-params.js';
+import { readOwnWebinar } from './own-webinar.js';
+
+interface V2Panelists {
+  total_records: number;
+  panelists: { id: string; name: string; email: string; join_url: string }[];
+}
+
+/** /webinar/panelists → GET /webinars/{id}/panelists, read alongside the host check. */
+export const webinarPanelists = defineEndpoint({
+  path: '/webinar/panelists',
+  params: v1Params(sessionRefShape),
+  v2Calls: ['GET /webinars/{webinarId}', 'GET /webinars/{webinarId}/panelists'],
+  tables: [PANELIST],
+  async handle({ id, host_id }, ctx) {
+    const [, answer] = await readOwnWebinar(ctx, id, host_id, () => ctx.v2.get<V2Panelists>(v2path`/webinars/${id}/panelists`));
+    return { total_records: answer.total_records, panelists: answer.panelists.map((p) => toV1(PANELIST, p)) };
+  },
+});

@@ -1,0 +1,60 @@
+import { REGISTRANT_FIELDS, REGISTRATION_DROPPED } from '../../../mappings/registration.js';
+import { defineEndpoint } from '../define.js';
+import { inputShape, toV2 } from '../field-map.js';
+import { MEETING, WEBINAR, type SessionKind } from '../scheduling/kinds.js';
+import { sessionPath } from '../scheduling/paths.js';
+import { v1, v1Params } from '../v1-params.js';
+
+/**
+ * /meeting/register and /webinar/register → POST /{meetings|webinars}/{id}/registrants. One
+ * translator for both kinds. v1 registration carried no host_id (the registrant calls it, through
+ * the integration), so there is no host check: the number alone names the session, as in v2.
+ */
+
+/** The registration rows that both versions require. */
+const REQUIRED = new Set(['email', 'first_name', 'last_name']);
+
+function registrationShape() {
+  const shape = inputShape(REGISTRANT_FIELDS);
+  for (const row of REGISTRANT_FIELDS) if (REQUIRED.has(row.v1)) shape[row.v1] = row.type!;
+  for (const field of REGISTRATION_DROPPED) shape[field.v1] = field.type.optional();
+  return shape;
+}
+
+interface V2RegisterAnswer {
+  registrant_id: string;
+  id: number;
+  topic: string;
+  start_time?: string;
+  join_url: string;
+}
+
+function registerEndpoint(kind: SessionKind) {
+  return defineEndpoint({
+    path: `/${kind.noun}/register`,
+    params: v1Params({
+      id: v1.string(),
+      ...registrationShape(),
+      // v1: "Occurrence IDs, could get this value from the Get API"; comma-separated as v2 takes them.
+      occurrence_ids: v1.list().optional(),
+    }),
+    v2Calls: [`POST /${kind.collection}/{${kind.noun}Id}/registrants`],
+    tables: [REGISTRANT_FIELDS],
+    async handle(params, ctx) {
+      const answer = await ctx.v2.post<V2RegisterAnswer>(`${sessionPath(kind, params.id)}/registrants`, toV2(REGISTRANT_FIELDS, params), {
+        occurrence_ids: params.occurrence_ids?.join(','),
+      });
+      return {
+        registrant_id: answer.registrant_id,
+        id: String(answer.id),
+        topic: answer.topic,
+        // A recurring session with no fixed time has no start time: v1 answered "" for it.
+        start_time: answer.start_time ?? '',
+        join_url: answer.join_url,
+      };
+    },
+  });
+}
+
+export const meetingRegister = registerEndpoint(MEETING);
+export const webinarRegister = registerEndpoint(WEBINAR);

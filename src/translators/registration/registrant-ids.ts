@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { invalidParameter, missingParameter } from '../../v1-facade/errors.js';
+import { v1 } from '../v1-params.js';
+
+/**
+ * v1's registrant id lists: comma-separated `registrant_ids`, which v1's own request example spells
+ * `registrants_ids` (both accepted; the documented spelling wins when both are sent).
+ */
+export const FIELD = 'registrant_ids';
+const MISSPELLED = 'registrants_ids';
+
+export function registrantIdsShape(max?: number) {
+  const list = (max === undefined ? v1.list() : v1.list({ max })).optional();
+  return { [FIELD]: list, [MISSPELLED]: list } as { registrant_ids: z.ZodOptional<ReturnType<typeof v1.list>>; registrants_ids: z.ZodOptional<ReturnType<typeof v1.list>> };
+}
+
+/** The ids the call named, each once. */
+export function registrantIdsOf(params: { registrant_ids?: string[] | undefined; registrants_ids?: string[] | undefined }): string[] {
+  const ids = params.registrant_ids ?? params.registrants_ids;
+  if (!ids) throw missingParameter(FIELD);
+  return [...new Set(ids)];
+}
+
+/** Ids that name no registration of the webinar: refused whole, before any change. */
+export const unknownRegistrants = (detail: string) => invalidParameter(FIELD, `${detail} Nothing was changed.`);
+
+/** v2 takes at most 30 registrants per status change (v2 Limits). */
+export const V2_BATCH = 30;
+
+export function batchesOf<T>(items: readonly T[], size = V2_BATCH): T[][] {
+  const batches: T[][] = [];
+  for (let i = 0; i < items.length; i += size) batches.push(items.slice(i, i + size));
+  return batches;
+}

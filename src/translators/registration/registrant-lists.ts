@@ -1,0 +1,56 @@
+import { REGISTRANT_LIST_QUERY, REGISTRANT_LIST_USER, REGISTRATION_ATTENDEE } from '../../../mappings/registration.js';
+import { defineEndpoint } from '../define.js';
+import { inputShape, toV1, toV2, withV1Defaults } from '../field-map.js';
+import { pagingOf, v1PageFields, v1PagingParams } from '../groups/v1-paging.js';
+import { sessionRefShape } from '../scheduling/params.js';
+import { v1, v1Params } from '../v1-params.js';
+import { readOwnWebinar, requireRegistration } from './own-webinar.js';
+import { registrantPage, registrantsWithStatus, type RegistrantStatus } from './registrants.js';
+
+/**
+ * /webinar/registration lists every registration of a webinar with its approval state. v2 lists one
+ * status per call, so the three lists (approved, pending, denied — cancelled registrations are gone)
+ * are read whole in parallel, merged in registration order, and paged the v1 way here.
+ */
+const EVERY_STATUS: readonly RegistrantStatus[] = ['approved', 'pending', 'denied'];
+
+export const webinarRegistration = defineEndpoint({
+  path: '/webinar/registration',
+  params: v1Params({ ...sessionRefShape, occurrence_id: v1.string().optional(), ...v1PagingParams }),
+  v2Calls: ['GET /webinars/{webinarId}', 'GET /webinars/{webinarId}/registrants'],
+  tables: [REGISTRATION_ATTENDEE],
+  async handle(params, ctx) {
+    const [session, registrants] = await readOwnWebinar(ctx, params.id, params.host_id, () =>
+      registrantsWithStatus(ctx, params.id, EVERY_STATUS, params.occurrence_id),
+    );
+    requireRegistration(session);
+    const { page_size, page_number } = pagingOf(params);
+    const onPage = registrants.slice((page_number - 1) * page_size, page_number * page_size);
+    return {
+      ...v1PageFields({ page_count: Math.ceil(registrants.length / page_size), page_number, page_size, total_records: registrants.length }),
+      attendees: onPage.map((r) => toV1(REGISTRATION_ATTENDEE, r)),
+    };
+  },
+});
+
+/** /webinar/registrants/list → one v2 page of the status v1's `type` names. */
+export const webinarRegistrantsList = defineEndpoint({
+  path: '/webinar/registrants/list',
+  params: v1Params({ ...sessionRefShape, ...inputShape(REGISTRANT_LIST_QUERY), ...v1PagingParams }),
+  v2Calls: ['GET /webinars/{webinarId}', 'GET /webinars/{webinarId}/registrants'],
+  tables: [REGISTRANT_LIST_QUERY, REGISTRANT_LIST_USER],
+  async handle(params, ctx) {
+    const withDefaults = withV1Defaults(REGISTRANT_LIST_QUERY, params);
+    const { status } = toV2(REGISTRANT_LIST_QUERY, withDefaults) as { status: RegistrantStatus };
+    const { page_size, page_number } = pagingOf(params);
+    const [session, page] = await readOwnWebinar(ctx, params.id, params.host_id, () =>
+      registrantPage(ctx, params.id, { status, page_size, page_number }),
+    );
+    requireRegistration(session);
+    return {
+      ...v1PageFields({ ...page, page_number }),
+      type: withDefaults['type'],
+      users: page.registrants.map((r) => toV1(REGISTRANT_LIST_USER, r)),
+    };
+  },
+});

@@ -1,0 +1,63 @@
+import { v2path } from '../../upstream/path.js';
+import type { TranslatorContext } from '../define.js';
+
+/** A registrant as v2 lists it (GET /webinars/{id}/registrants). */
+export interface V2Registrant {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  status: string;
+  create_time: string;
+  join_url: string;
+  custom_questions?: { title: string; value: string }[];
+  [field: string]: unknown;
+}
+
+export interface V2RegistrantPage {
+  page_count: number;
+  page_size: number;
+  total_records: number;
+  registrants: V2Registrant[];
+}
+
+export type RegistrantStatus = 'pending' | 'approved' | 'denied';
+
+/** The largest v2 page: the fewest calls when a v1 answer needs a whole list. */
+const WHOLE_LIST_PAGE_SIZE = 300;
+
+export const registrantsPath = (webinarId: string) => v2path`/webinars/${webinarId}/registrants`;
+
+/** One v2 page of registrants of one status. */
+export function registrantPage(
+  ctx: TranslatorContext,
+  webinarId: string,
+  query: { status: RegistrantStatus; page_size: number; page_number: number; occurrence_id?: string | undefined },
+): Promise<V2RegistrantPage> {
+  return ctx.v2.get<V2RegistrantPage>(registrantsPath(webinarId), query);
+}
+
+/** Every registrant of one status: the first page, then the others in parallel. */
+export async function allRegistrants(
+  ctx: TranslatorContext,
+  webinarId: string,
+  status: RegistrantStatus,
+  occurrenceId?: string,
+): Promise<V2Registrant[]> {
+  const page = (page_number: number) =>
+    registrantPage(ctx, webinarId, { status, page_size: WHOLE_LIST_PAGE_SIZE, page_number, occurrence_id: occurrenceId });
+  const first = await page(1);
+  const later = await Promise.all(Array.from({ length: Math.max(0, first.page_count - 1) }, (_, i) => page(i + 2)));
+  return [first, ...later].flatMap((p) => p.registrants);
+}
+
+/** Every registrant of the given statuses, in registration order (oldest first). */
+export async function registrantsWithStatus(
+  ctx: TranslatorContext,
+  webinarId: string,
+  statuses: readonly RegistrantStatus[],
+  occurrenceId?: string,
+): Promise<V2Registrant[]> {
+  const lists = await Promise.all(statuses.map((status) => allRegistrants(ctx, webinarId, status, occurrenceId)));
+  return lists.flat().sort((a, b) => a.create_time.localeCompare(b.create_time) || a.id.localeCompare(b.id));
+}

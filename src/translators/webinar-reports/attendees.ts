@@ -1,0 +1,117 @@
+import { STANDARD_QUESTION_ROWS } from '../../../mappings/registration.js';
+import { defineEndpoint, type TranslatorContext } from '../define.js';
+import { toV1 } from '../field-map.js';
+import { readOwnWebinar } from '../registration/own-webinar.js';
+import { allRegistrants, type V2Registrant } from '../registration/registrants.js';
+import { sessionRefShape } from '../scheduling/params.js';
+import { v1, v1Params } from '../v1-params.js';
+import { pastInstances, reportPath, unknownInstance } from './instances.js';
+
+/**
+ * /webinar/attendees/list: v1's attendee report of one ended instance (the latest when `uuid` is
+ * omitted), built from three v2 reads made together with the host check:
+ * - GET /report/webinars/{id}/participants — one v1 row per join (who, join_time, leave_time,
+ *   time_in_session: the row's seconds in whole minutes, rounded up, as text), attended "Yes";
+ * - GET /webinars/{id}/registrants?status=approved — matched to a row by the participant's
+ *   registrant_id, else by email: the registrant's names, `custom_questions` (title → value) and
+ *   `questions` (the standard registration answers given, field → value, as the v1 example shows
+ *   country/address/city); approved registrants with no row are listed after, attended "No";
+ * - GET /past_webinars/{id}/instances, only when a uuid is given: it must be an instance of this webinar.
+ */
+
+interface V2Participant {
+  id: string;
+  name: string;
+  user_email: string;
+  join_time: string;
+  leave_time: string | null;
+  /** Seconds in the session. */
+  duration: number;
+  registrant_id?: string;
+}
+
+interface V2ParticipantPage {
+  next_page_token: string;
+  participants: V2Participant[];
+}
+
+const PAGE_SIZE = 300;
+
+/** Every participant row of the report (token paging: one page after another). */
+async function allParticipants(ctx: TranslatorContext, webinarId: string, uuid: string | undefined): Promise<V2Participant[]> {
+  const rows: V2Participant[] = [];
+  let token = '';
+  do {
+    const page = await ctx.v2.get<V2ParticipantPage>(reportPath(webinarId, uuid, 'participants'), {
+      page_size: PAGE_SIZE,
+      next_page_token: token || undefined,
+    });
+    rows.push(...page.participants);
+    token = page.next_page_token;
+  } while (token);
+  return rows;
+}
+
+/** The standard answers the registrant gave (unanswered ones are left out), with v1's values. */
+function standardAnswers(registrant: V2Registrant): Record<string, string> {
+  const given = toV1(STANDARD_QUESTION_ROWS, registrant);
+  return Object.fromEntries(Object.entries(given).filter(([, value]) => typeof value === 'string' && value !== '')) as Record<string, string>;
+}
+
+const customAnswers = (registrant: V2Registrant | undefined) =>
+  Object.fromEntries((registrant?.custom_questions ?? []).map((q) => [q.title, q.value]));
+
+/** A participant without a registration: the name as the service shows it, split at its first space. */
+function splitName(name: string): { first_name: string; last_name: string } {
+  const at = name.indexOf(' ');
+  return at < 0 ? { first_name: name, last_name: '' } : { first_name: name.slice(0, at), last_name: name.slice(at + 1) };
+}
+
+function attendeeRow(registrant: V2Registrant | undefined, participant: V2Participant | undefined) {
+  const names = registrant ? { first_name: registrant.first_name, last_name: registrant.last_name } : splitName(participant?.name ?? '');
+  return {
+    ...names,
+    email: participant?.user_email || registrant?.email || '',
+    join_time: participant?.join_time ?? '',
+    leave_time: participant?.leave_time ?? '',
+    time_in_session: String(participant ? Math.ceil(participant.duration / 60) : 0),
+    attended: participant ? 'Yes' : 'No',
+    custom_questions: customAnswers(registrant),
+    questions: registrant ? standardAnswers(registrant) : {},
+  };
+}
+
+export function attendeeRows(participants: readonly V2Participant[], registrants: readonly V2Registrant[]) {
+  const byId = new Map(registrants.map((r) => [r.id, r]));
+  const byEmail = new Map(registrants.map((r) => [r.email.toLowerCase(), r]));
+  const attended = new Set<string>();
+  const rows = participants.map((p) => {
+    const registrant = (p.registrant_id ? byId.get(p.registrant_id) : undefined) ?? (p.user_email ? byEmail.get(p.user_email.toLowerCase()) : undefined);
+    if (registrant) attended.add(registrant.id);
+    return attendeeRow(registrant, p);
+  });
+  const noShows = registrants.filter((r) => !attended.has(r.id)).map((r) => attendeeRow(r, undefined));
+  return [...rows, ...noShows];
+}
+
+export const webinarAttendeesList = defineEndpoint({
+  path: '/webinar/attendees/list',
+  params: v1Params({ ...sessionRefShape, uuid: v1.string().optional() }),
+  v2Calls: [
+    'GET /webinars/{webinarId}',
+    'GET /report/webinars/{webinarId}/participants',
+    'GET /webinars/{webinarId}/registrants',
+    'GET /past_webinars/{webinarId}/instances',
+  ],
+  async handle({ id, host_id, uuid }, ctx) {
+    const [, [participants, registrants, instances]] = await readOwnWebinar(ctx, id, host_id, () =>
+      Promise.all([
+        allParticipants(ctx, id, uuid),
+        allRegistrants(ctx, id, 'approved'),
+        uuid === undefined ? undefined : pastInstances(ctx, id),
+      ]),
+    );
+    if (uuid !== undefined && !instances?.webinars.some((w) => w.uuid === uuid)) throw unknownInstance(id, uuid);
+    return { attendees: attendeeRows(participants, registrants) };
+  },
+});

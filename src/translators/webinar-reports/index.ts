@@ -1,0 +1,7 @@
+import type { EndpointDefinition } from '../define.js';
+import { webinarAttendeesList } from './attendees.js';
+import { webinarUuidList } from './instances.js';
+import { webinarPolls, webinarQuestions } from './surveys.js';
+
+/** The v1 reports of ended webinars: instances, attendees, polls and Q&A. */
+export const webinarReportEndpoints: EndpointDefinition<any>[] = [webinarUuidList, webinarAttendeesList, webinarPolls, webinarQuestions];

@@ -1,0 +1,44 @@
+import { V1Code } from '../../../mappings/errors.js';
+import { v2path } from '../../upstream/path.js';
+import { V1Error } from '../../v1-facade/errors.js';
+import { defineEndpoint, type TranslatorContext } from '../define.js';
+import { readOwnWebinar } from '../registration/own-webinar.js';
+import { sessionRefShape } from '../scheduling/params.js';
+import { v1Params } from '../v1-params.js';
+
+/** An ended webinar instance, as GET /past_webinars/{id}/instances lists it. */
+export interface V2Instance {
+  uuid: string;
+  start_time: string;
+}
+
+export const pastInstances = (ctx: TranslatorContext, webinarId: string) =>
+  ctx.v2.get<{ webinars: V2Instance[] }>(v2path`/past_webinars/${webinarId}/instances`);
+
+/**
+ * The `{webinarId}` segment of the v2 report endpoints: the webinar number (v2 then reports its
+ * latest ended instance, v1's default when `uuid` is omitted) or the instance uuid. A uuid may hold
+ * `/`: the service wants it encoded twice when it starts with `/` or holds `//` (v2path encodes once).
+ */
+export function reportRef(webinarId: string, uuid: string | undefined): string {
+  if (uuid === undefined) return webinarId;
+  return uuid.startsWith('/') || uuid.includes('//') ? encodeURIComponent(uuid) : uuid;
+}
+
+export const reportPath = (webinarId: string, uuid: string | undefined, report: 'participants' | 'polls' | 'qa') =>
+  v2path`/report/webinars/${reportRef(webinarId, uuid)}/${report}`;
+
+/** A uuid that is not an ended instance of this webinar: the v1 "webinar not found" (3001). */
+export const unknownInstance = (webinarId: string, uuid: string) =>
+  new V1Error(V1Code.meetingNotFound, `Webinar ${webinarId} has no ended instance ${uuid}.`);
+
+/** /webinar/uuid/list → GET /past_webinars/{id}/instances: the ended instances, oldest first. */
+export const webinarUuidList = defineEndpoint({
+  path: '/webinar/uuid/list',
+  params: v1Params(sessionRefShape),
+  v2Calls: ['GET /webinars/{webinarId}', 'GET /past_webinars/{webinarId}/instances'],
+  async handle({ id, host_id }, ctx) {
+    const [, { webinars }] = await readOwnWebinar(ctx, id, host_id, () => pastInstances(ctx, id));
+    return { webinars: webinars.map((w) => ({ uuid: w.uuid, start_time: w.start_time })) };
+  },
+});

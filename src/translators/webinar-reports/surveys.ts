@@ -1,0 +1,43 @@
+import { defineEndpoint } from '../define.js';
+import { readOwnWebinar } from '../registration/own-webinar.js';
+import { sessionRefShape } from '../scheduling/params.js';
+import { v1, v1Params } from '../v1-params.js';
+import { reportPath, unknownInstance } from './instances.js';
+
+/** GET /report/webinars/{id}/polls and /qa answer the same shape, which is v1's too. */
+interface V2Survey {
+  id: number;
+  uuid: string;
+  start_time: string;
+  questions: { name: string; email: string; question_details: { question: string; answer: string }[] }[];
+}
+
+/**
+ * /webinar/polls and /webinar/questions → the v2 poll and Q&A reports of one ended instance (the
+ * latest when `uuid` is omitted), read alongside the host check. The report names its webinar, so a
+ * uuid of another webinar is caught without another call.
+ */
+function surveyEndpoint(path: string, report: 'polls' | 'qa') {
+  return defineEndpoint({
+    path,
+    params: v1Params({ ...sessionRefShape, uuid: v1.string().optional() }),
+    v2Calls: ['GET /webinars/{webinarId}', `GET /report/webinars/{webinarId}/${report}`],
+    async handle({ id, host_id, uuid }, ctx) {
+      const [session, survey] = await readOwnWebinar(ctx, id, host_id, () => ctx.v2.get<V2Survey>(reportPath(id, uuid, report)));
+      if (uuid !== undefined && survey.id !== session.id) throw unknownInstance(id, uuid);
+      return {
+        id: String(survey.id),
+        uuid: survey.uuid,
+        start_time: survey.start_time,
+        questions: survey.questions.map((q) => ({
+          name: q.name,
+          email: q.email,
+          question_details: q.question_details.map((d) => ({ question: d.question, answer: d.answer })),
+        })),
+      };
+    },
+  });
+}
+
+export const webinarPolls = surveyEndpoint('/webinar/polls', 'polls');
+export const webinarQuestions = surveyEndpoint('/webinar/questions', 'qa');
