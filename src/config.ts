@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RateLimitConfigError, readRateLimitConfig, type RateLimitConfig } from './ratelimit/config.js';
 
 /**
  * All configuration is environment variables, validated at start: a bad value stops the process
@@ -52,6 +53,8 @@ export interface GatewayConfig {
   maxBodyBytes: number;
   bodyTimeoutMs: number;
   upstream: { timeoutMs: number; connections: number; maxAttempts: number; jwtTtlSeconds: number };
+  /** v1 inbound and v2 outbound limits, in memory or in Redis (src/ratelimit/config.ts lists the variables). */
+  rateLimits: RateLimitConfig;
 }
 
 export class ConfigError extends Error {
@@ -66,6 +69,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = result.data;
+  let rateLimits: RateLimitConfig;
+  try {
+    rateLimits = readRateLimitConfig(defined);
+  } catch (error) {
+    if (error instanceof RateLimitConfigError) throw new ConfigError(`Invalid configuration:\n  ${error.message}`);
+    throw error;
+  }
   const allowed = e.ALLOWED_API_KEYS?.split(',').map((k) => k.trim()).filter(Boolean);
   return {
     port: e.PORT,
@@ -82,5 +92,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxAttempts: e.UPSTREAM_MAX_ATTEMPTS,
       jwtTtlSeconds: e.JWT_TTL_SECONDS,
     },
+    rateLimits,
   };
 }

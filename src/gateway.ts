@@ -10,6 +10,7 @@ import { V2Client, type OutboundGate } from './upstream/client.js';
 import { TokenMinter } from './upstream/jwt.js';
 import { createV1App, type InboundGate } from './v1-facade/app.js';
 import type { SandboxLimits } from './sandbox/rate-limit.js';
+import { createRateLimiters, rateLimitHeaders, type RateLimiters } from './ratelimit/index.js';
 
 /**
  * Assembles one gateway process: the v1 facade, the v2 client, and — when no V2_BASE_URL is
@@ -31,7 +32,29 @@ export interface RunningGateway {
   server: Server;
   sandbox: Sandbox | undefined;
   v2BaseUrl: string;
+  limiters: RateLimiters;
   close(): Promise<void>;
+}
+
+/** The facade's inbound gate, backed by the v1 limiter: its decision and the X-RateLimit-* headers. */
+function inboundGate(limiters: RateLimiters): InboundGate {
+  return {
+    async check(apiKey, v1Path) {
+      const decision = await limiters.inbound.check(apiKey, v1Path);
+      return { allowed: decision.allowed, headers: rateLimitHeaders(decision) };
+    },
+  };
+}
+
+/** The v2 client's outbound gate, backed by the v2 limiter. */
+function outboundGate(limiters: RateLimiters): OutboundGate {
+  return {
+    schedule: (apiKey, method, path, task, options) =>
+      limiters.outbound.schedule(apiKey, method, path, task, options?.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
+    penalize: (apiKey, method, path, retryAfterMs) => {
+      void limiters.outbound.penalize(apiKey, method, path, retryAfterMs);
+    },
+  };
 }
 
 export async function startGateway(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<RunningGateway> {
@@ -55,10 +78,11 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   const loopbackHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const v2BaseUrl = config.v2BaseUrl ?? `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${port}/v2`;
 
+  const limiters = createRateLimiters(config.rateLimits);
   const v2 = new V2Client({
     baseUrl: v2BaseUrl,
     minter: new TokenMinter({ ttlSeconds: config.upstream.jwtTtlSeconds, renewBeforeSeconds: Math.floor(config.upstream.jwtTtlSeconds / 3), maxCachedKeys: 10_000 }),
-    gate: overrides.outbound,
+    gate: overrides.outbound ?? outboundGate(limiters),
     connections: config.upstream.connections,
     timeoutMs: config.upstream.timeoutMs,
     maxAttempts: config.upstream.maxAttempts,
@@ -69,7 +93,8 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     createV1App({
       endpoints: overrides.endpoints ?? ALL_ENDPOINTS,
       v2,
-      inbound: overrides.inbound,
+      inbound: overrides.inbound ?? inboundGate(limiters),
+      outboundMaxWaitMs: config.rateLimits.v2.maxWaitMs,
       allowedApiKeys: config.allowedApiKeys,
       body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
       keepAlive: config.keepAlive,
@@ -82,10 +107,12 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     server,
     sandbox,
     v2BaseUrl,
+    limiters,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await v2.close();
+      await limiters.close();
     },
   };
 }

@@ -24,6 +24,13 @@ export interface V2Request {
   body?: unknown;
   /** Multipart body (picture upload). */
   form?: FormData;
+  /**
+   * When the v1 call this belongs to gives up waiting for outbound tokens (epoch ms): one v1 call
+   * fanning out into many v2 calls shares one deadline instead of each waiting its own.
+   */
+  deadlineMs?: number;
+  /** Called each time the request is really sent (not when refused by the limiter): for x-v2-calls. */
+  onSend?: () => void;
 }
 
 /**
@@ -31,7 +38,7 @@ export interface V2Request {
  * runs `task` when a token of the call's v2 class is there, or rejects past its deadline.
  */
 export interface OutboundGate {
-  schedule<T>(apiKey: string, method: string, path: string, task: () => Promise<T>): Promise<T>;
+  schedule<T>(apiKey: string, method: string, path: string, task: () => Promise<T>, options?: { deadlineMs?: number }): Promise<T>;
   /** The service answered 429: hold this key's class back for `retryAfterMs`. */
   penalize(apiKey: string, method: string, path: string, retryAfterMs: number): void;
 }
@@ -82,9 +89,9 @@ export class V2Client {
     const attempts = safe ? this.options.maxAttempts : 1;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.gate.schedule(credentials.apiKey, request.method, request.path, () =>
-          this.send<T>(credentials, request),
-        );
+        return await this.gate.schedule(credentials.apiKey, request.method, request.path, () => this.send<T>(credentials, request), {
+          deadlineMs: request.deadlineMs,
+        });
       } catch (error) {
         const retryInMs = this.retryDelay(error, attempt, attempts);
         if (error instanceof V2Error && error.status === 429) {
@@ -116,6 +123,7 @@ export class V2Client {
   }
 
   private async send<T>(credentials: Credentials, request: V2Request): Promise<T> {
+    request.onSend?.();
     const token = await this.options.minter.tokenFor(credentials.apiKey, credentials.apiSecret);
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
     let body: string | Buffer | undefined;

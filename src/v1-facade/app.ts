@@ -31,6 +31,8 @@ export interface V1AppOptions {
   body: BodyLimits;
   /** Off: every answer closes its connection (legacy clients that only write a body on a fresh connection). */
   keepAlive: boolean;
+  /** How long one v1 call's v2 calls may wait, together, for outbound tokens. */
+  outboundMaxWaitMs?: number;
   now?: () => Date;
 }
 
@@ -76,7 +78,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
       }
       const input = parseParams(endpoint, params);
       const ctx: TranslatorContext = {
-        v2: boundV2(options.v2, credentials, () => upstreamCalls++),
+        v2: boundV2(options.v2, credentials, Date.now() + (options.outboundMaxWaitMs ?? 5_000), () => upstreamCalls++),
         nowIso: () => isoSeconds(now()),
       };
       try {
@@ -157,12 +159,9 @@ function toKnownError(error: unknown): V1Error {
   return toV1Error(error);
 }
 
-/** The V2Api of one v1 call: the caller's credentials on every call, and a count of calls. */
-function boundV2(client: V2Client, credentials: Credentials, counted: () => void): V2Api {
-  const call = <T>(request: V2Request) => {
-    counted();
-    return client.call<T>(credentials, request);
-  };
+/** The V2Api of one v1 call: the caller's credentials and deadline on every call, and a count of calls sent. */
+function boundV2(client: V2Client, credentials: Credentials, deadlineMs: number, onSend: () => void): V2Api {
+  const call = <T>(request: V2Request) => client.call<T>(credentials, { ...request, deadlineMs, onSend });
   return {
     get: (path, query) => call({ method: 'GET', path, query }),
     post: (path, body, query) => call({ method: 'POST', path, body, query }),

@@ -1,4 +1,5 @@
 import { V1Code, V1_RATE_LIMIT_MESSAGE, v1ErrorFor } from '../../mappings/errors.js';
+import { RateLimitExceeded } from '../ratelimit/errors.js';
 import { UpstreamUnavailable, V2Error } from '../upstream/errors.js';
 
 /** A v1 error: rendered as HTTP 200 `{"error":{"code":N,"message":"..."}}`, the way v1 answered. */
@@ -31,6 +32,10 @@ export const rateLimited = (headers: Record<string, string> = {}) => new V1Error
  */
 export function toV1Error(error: unknown, v1FieldOf: (v2Path: string) => string | undefined = () => undefined): V1Error {
   if (error instanceof V1Error) return error;
+  if (error instanceof RateLimitExceeded) {
+    // v1gate would have to wait past the call's deadline for outbound tokens: nothing more was sent.
+    return rateLimited({ 'Retry-After': String(error.retryAfterSeconds) });
+  }
   if (error instanceof V2Error) {
     const first = error.fieldErrors[0];
     if (error.status === 400 && first) {

@@ -26,7 +26,8 @@ export interface V1CallOptions {
 }
 
 export async function startTestGateway(env: Record<string, string> = {}, overrides: GatewayOverrides = {}): Promise<TestGateway> {
-  const config = loadConfig({ PORT: '0', SANDBOX_RATE_LIMITS: 'off', ...env });
+  // Limits off unless a test asks for them: behaviour tests must not be throttled by their own pace.
+  const config = loadConfig({ PORT: '0', SANDBOX_RATE_LIMITS: 'off', V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', ...env });
   const gateway = await startGateway(config, overrides);
   if (!gateway.sandbox) throw new Error('startTestGateway needs the embedded sandbox (no V2_BASE_URL)');
   const sandbox = gateway.sandbox;

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineEndpoint } from '../../src/translators/define.js';
+import { ALL_ENDPOINTS } from '../../src/translators/registry.js';
+import { v1, v1Params } from '../../src/translators/v1-params.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+
+/**
+ * Both limits through the real gateway, over real HTTP and real time, against a sandbox that
+ * enforces v2's limits itself (so an upstream 429 would be seen, not assumed away).
+ */
+
+/** Test fixture: one v1 call that fans out into `calls` v2 reads, all at once. */
+const fanOut = defineEndpoint({
+  path: '/test/fanout',
+  params: v1Params({ calls: v1.int({ min: 1, max: 100 }) }),
+  v2Calls: ['GET /users/{userId}'],
+  async handle({ calls }, ctx) {
+    const answers = await Promise.all(Array.from({ length: calls }, () => ctx.v2.get('/users/me')));
+    return { calls: answers.length };
+  },
+});
+/** Test fixture: a v1 list path, to check the 1/s list class. */
+const list = defineEndpoint({ path: '/test/list', params: v1Params({}), v2Calls: [], handle: async () => ({ ok: true }) });
+
+let gw: TestGateway;
+beforeAll(async () => {
+  gw = await startTestGateway(
+    // The spec's limits on both sides, and no retries: an upstream 429 would surface as an error.
+    { V1_RATE_LIMITS: 'on', V2_RATE_LIMITS: 'on', UPSTREAM_MAX_ATTEMPTS: '1' },
+    { endpoints: [...ALL_ENDPOINTS, fanOut, list], sandboxLimits: { generalPerSecond: 10, billingPerSecond: 1, reportPerSecond: 1, reportPerDay: 2000 } },
+  );
+});
+afterAll(() => gw.close());
+
+async function flood(path: string, n: number, params: Record<string, string> = {}, creds = gw.credentials) {
+  const started = Date.now();
+  const replies = await Promise.all(Array.from({ length: n }, () => gw.v1Raw(path, { ...creds, ...params })));
+  return { replies, seconds: (Date.now() - started) / 1000 };
+}
+
+describe('v1 inbound limits', () => {
+  it('admits 10 per second per key in general, within one token of burst, and answers the rest 403 without calling v2', async () => {
+    const { replies, seconds } = await flood('/user/checkemail', 30, { email: 'a@b.c' });
+    const admitted = replies.filter((r) => !r.body.error);
+    const refused = replies.filter((r) => r.body.error);
+    expect(admitted.length).toBeGreaterThanOrEqual(10);
+    expect(admitted.length).toBeLessThanOrEqual(10 + Math.ceil(seconds * 10) + 1);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const r of refused) {
+      expect(r.body).toEqual({ error: { code: 403, message: 'Sorry, the maximum number of api requests are already reached. Please try later.' } });
+      expect(r.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+      expect(r.headers.get('x-ratelimit-limit')).toBe('10');
+      expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(r.headers.get('x-v2-calls')).toBe('0');
+    }
+    expect(admitted[0]!.headers.get('x-ratelimit-limit')).toBe('10');
+  });
+
+  it('admits 1 per second on list paths', async () => {
+    await new Promise((r) => setTimeout(r, 1100)); // let the list bucket fill
+    const { replies, seconds } = await flood('/test/list', 6);
+    const admitted = replies.filter((r) => !r.body.error).length;
+    expect(admitted).toBeGreaterThanOrEqual(1);
+    expect(admitted).toBeLessThanOrEqual(1 + Math.ceil(seconds) + 1);
+    expect(replies.find((r) => r.body.error)!.headers.get('x-ratelimit-limit')).toBe('1');
+  });
+});
+
+describe('v2 outbound limits', () => {
+  it('paces a 25-call fan-out under the sandbox limit: it completes, and v2 never answers 429', async () => {
+    await new Promise((r) => setTimeout(r, 1100)); // fresh buckets after the floods above
+    const started = Date.now();
+    const answer = await gw.v1('/test/fanout', { calls: '25' });
+    const seconds = (Date.now() - started) / 1000;
+    expect(answer).toEqual({ calls: 25 });
+    // 25 calls at ~10/s with a burst: it had to wait, i.e. the pacing did the work, not luck.
+    expect(seconds).toBeGreaterThan(1);
+  });
+
+  it('gives up with the v1 rate-limit error rather than pile up past the deadline', async () => {
+    const slow = await startTestGateway(
+      { V2_RATE_LIMITS: 'on', OUTBOUND_MAX_WAIT_MS: '300', UPSTREAM_MAX_ATTEMPTS: '1' },
+      { endpoints: [...ALL_ENDPOINTS, fanOut] },
+    );
+    try {
+      const reply = await slow.v1Raw('/test/fanout', { calls: '40' });
+      expect(reply.body).toEqual({ error: { code: 403, message: expect.stringContaining('maximum number of api requests') } });
+      expect(reply.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+      expect(Number(reply.headers.get('x-v2-calls'))).toBeLessThan(40);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("does not slow another key's calls while one key's fan-out waits", async () => {
+    await new Promise((r) => setTimeout(r, 1100));
+    const created = await gw.v2('POST', '/accounts', {
+      body: { first_name: 'Sub', last_name: 'Account', email: `sub-${Date.now()}@example.com`, password: 'Passw0rd!x' },
+    });
+    expect(created.status).toBe(201);
+    const accounts = (await gw.control('GET', '/accounts')).body.accounts as { id: string; api_key: string; api_secret: string }[];
+    const sub = accounts.find((a) => a.id === created.body.id)!;
+    const other = { api_key: sub.api_key, api_secret: sub.api_secret };
+
+    const busy = gw.v1('/test/fanout', { calls: '30' });
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    const quick = await gw.v1('/user/checkemail', { ...other, email: 'x@y.z' });
+    const otherSeconds = (Date.now() - started) / 1000;
+    expect(quick).toEqual({ existed_email: false });
+    expect(otherSeconds).toBeLessThan(1);
+    expect(await busy).toEqual({ calls: 30 });
+  });
+});
