@@ -51,7 +51,11 @@ export async function allRegistrants(
   return [first, ...later].flatMap((p) => p.registrants);
 }
 
-/** Every registrant of the given statuses, in registration order (oldest first). */
+/**
+ * Every registrant of the given statuses, in registration order (oldest first). create_time has
+ * whole seconds; within one second the sort is stable: v2's own order within a status, then the
+ * statuses in the order asked.
+ */
 export async function registrantsWithStatus(
   ctx: TranslatorContext,
   webinarId: string,
@@ -59,5 +63,5 @@ export async function registrantsWithStatus(
   occurrenceId?: string,
 ): Promise<V2Registrant[]> {
   const lists = await Promise.all(statuses.map((status) => allRegistrants(ctx, webinarId, status, occurrenceId)));
-  return lists.flat().sort((a, b) => a.create_time.localeCompare(b.create_time) || a.id.localeCompare(b.id));
+  return lists.flat().sort((a, b) => a.create_time.localeCompare(b.create_time));
 }
