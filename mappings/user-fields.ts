@@ -1,0 +1,93 @@
+import type { z } from 'zod';
+import { enumCodec, type Codec, type FieldTable } from '../src/translators/field-map.js';
+import { v1 } from '../src/translators/v1-params.js';
+import { v2path } from '../src/upstream/path.js';
+
+/**
+ * v1 user fields that live on the v2 user object (GET/PATCH /users/{userId}; first_name,
+ * last_name and type also go in POST /users `user_info`). v2 paths are relative to the user.
+ */
+
+/** v1 prints the personal meeting id as a number; v2 holds it as a 10-character string. */
+const pmiAsNumber: Codec<number, string> = { name: 'number ↔ string', toV2: (pmi) => String(pmi), toV1: (pmi) => Number(pmi) };
+
+/**
+ * v1's integer `status` (values not shown by the v1 spec; the v1 reference shows 0 for an active
+ * user who has signed in). Our choice, in docs/decisions.md: 0 active, 1 inactive, 2 pending.
+ */
+export const USER_STATUS = enumCodec<number, string>([
+  [0, 'active'],
+  [1, 'inactive'],
+  [2, 'pending'],
+]);
+
+export const USER_FIELDS: FieldTable = [
+  { v1: 'first_name', v2: 'first_name', type: v1.string({ max: 64 }) },
+  { v1: 'last_name', v2: 'last_name', type: v1.string({ max: 64 }) },
+  { v1: 'type', v2: 'type', type: v1.intOneOf([1, 2, 3]) },
+  {
+    v1: 'pmi',
+    v2: 'pmi',
+    type: v1.string().refine((text) => /^[1-9]\d{9}$/.test(text), 'Must be 10 digits, not starting with 0.').transform(Number),
+    codec: pmiAsNumber,
+  },
+  { v1: 'timezone', v2: 'timezone', type: v1.string({ max: 64 }) },
+  { v1: 'dept', v2: 'dept', type: v1.string({ max: 128 }) },
+  {
+    v1: 'vanity_name',
+    v2: 'vanity_name',
+    type: v1.string({ max: 40 }),
+    direction: 'in',
+    note: 'v2 answers the room as vanity_url (v1 output shows vanity_url too).',
+  },
+  { v1: 'host_key', v2: 'host_key', type: v1.string().refine((text) => /^\d{6}$/.test(text), 'Must be a 6-digit number.') },
+  { v1: 'cms_user_id', v2: 'cms_user_id', type: v1.string({ max: 128 }) },
+  { v1: 'enable_use_pmi', v2: 'use_pmi', type: v1.bool() },
+  // Output only: what v2 says about the user that v1 shows.
+  { v1: 'id', v2: 'id', direction: 'out' },
+  { v1: 'email', v2: 'email', direction: 'out' },
+  { v1: 'account_id', v2: 'account_id', direction: 'out' },
+  { v1: 'created_at', v2: 'created_at', direction: 'out' },
+  { v1: 'pic_url', v2: 'pic_url', direction: 'out' },
+  { v1: 'verified', v2: 'verified', direction: 'out' },
+  { v1: 'vanity_url', v2: 'vanity_url', direction: 'out' },
+  { v1: 'status', v2: 'status', codec: USER_STATUS, direction: 'out', note: 'v1 0 active, 1 inactive, 2 pending (our choice).' },
+  { v1: 'lastClientVersion', v2: 'last_client_version', direction: 'out' },
+  { v1: 'lastLoginTime', v2: 'last_login_time', direction: 'out', note: 'Empty until the user first signs in, as v1 printed it.' },
+];
+
+/**
+ * v1 `group_id` / `imgroup_id`: the user's group and IM group. v2 has memberships instead, written
+ * after the user (POST .../members) and taken back when a later step fails. v1's "defaults to the
+ * default group" has no v2 counterpart: without the field, no membership is written.
+ */
+export interface MembershipRow {
+  v1: string;
+  type: z.ZodType;
+  /** The v2 members collection of the group. */
+  members(groupId: string): string;
+  /** One member of it (to take a membership back). */
+  member(groupId: string, userId: string): string;
+  /** Where v2 lists the user's memberships on GET /users/{userId}. */
+  v2UserField: 'group_ids' | 'im_group_ids';
+  v2Calls: readonly string[];
+}
+
+export const USER_MEMBERSHIPS: readonly MembershipRow[] = [
+  {
+    v1: 'group_id',
+    type: v1.string({ max: 128 }),
+    members: (groupId) => v2path`/groups/${groupId}/members`,
+    member: (groupId, userId) => v2path`/groups/${groupId}/members/${userId}`,
+    v2UserField: 'group_ids',
+    v2Calls: ['POST /groups/{groupId}/members', 'DELETE /groups/{groupId}/members/{memberId}'],
+  },
+  {
+    v1: 'imgroup_id',
+    type: v1.string({ max: 128 }),
+    members: (groupId) => v2path`/im/groups/${groupId}/members`,
+    member: (groupId, userId) => v2path`/im/groups/${groupId}/members/${userId}`,
+    v2UserField: 'im_group_ids',
+    v2Calls: ['POST /im/groups/{groupId}/members', 'DELETE /im/groups/{groupId}/members/{memberId}'],
+  },
+];

@@ -1,0 +1,58 @@
+import { v2path } from '../../upstream/path.js';
+import { defineEndpoint, type TranslatorContext } from '../define.js';
+import { v1, v1Params } from '../v1-params.js';
+import type { V2User } from './user-output.js';
+import { idOrEmail, userId } from './user-params.js';
+
+/**
+ * Assistants (users who may schedule for a host) and the reverse list. The host is named by id or
+ * host_email (id wins) and read first: the answers carry both, and an unknown host answers 1001
+ * before anything is written.
+ */
+
+const hostParams = { id: userId().optional(), host_email: v1.email().optional() };
+
+const readHost = (ctx: TranslatorContext, id: string | undefined, hostEmail: string | undefined) =>
+  ctx.v2.get<V2User>(v2path`/users/${idOrEmail(id, hostEmail, 'host_email')}`);
+
+/** /user/assistant/set: adds the assistant (v2 keeps the host's other assistants; see docs/decisions.md). */
+export const userAssistantSet = defineEndpoint({
+  path: '/user/assistant/set',
+  params: v1Params({ ...hostParams, assistant_email: v1.email() }),
+  v2Calls: ['GET /users/{userId}', 'POST /users/{userId}/assistants'],
+  v2FieldNames: { 'assistants.0': 'assistant_email', 'assistants.0.email': 'assistant_email' },
+  async handle({ id, host_email, assistant_email }, ctx) {
+    const host = await readHost(ctx, id, host_email);
+    await ctx.v2.post(v2path`/users/${host.id}/assistants`, { assistants: [{ email: assistant_email }] });
+    return { id: host.id, host_email: host.email, updated_at: ctx.nowIso() };
+  },
+});
+
+/** /user/assistant/delete: every assistant of the host. */
+export const userAssistantDelete = defineEndpoint({
+  path: '/user/assistant/delete',
+  params: v1Params(hostParams),
+  v2Calls: ['GET /users/{userId}', 'DELETE /users/{userId}/assistants'],
+  async handle({ id, host_email }, ctx) {
+    const host = await readHost(ctx, id, host_email);
+    await ctx.v2.delete(v2path`/users/${host.id}/assistants`);
+    return { id: host.id, host_email: host.email, updated_at: ctx.nowIso() };
+  },
+});
+
+/** /user/scheduleforhost/list: GET /users/{userId}/schedulers names them; their names come from each user, read in parallel. */
+export const userScheduleForHostList = defineEndpoint({
+  path: '/user/scheduleforhost/list',
+  params: v1Params(hostParams),
+  v2Calls: ['GET /users/{userId}/schedulers', 'GET /users/{userId}'],
+  async handle({ id, host_email }, ctx) {
+    const { assistants } = await ctx.v2.get<{ assistants: { id: string; email: string }[] }>(
+      v2path`/users/${idOrEmail(id, host_email, 'host_email')}/schedulers`,
+    );
+    const users = await Promise.all(assistants.map((ref) => ctx.v2.get<V2User>(v2path`/users/${ref.id}`)));
+    return {
+      total_records: users.length,
+      users: users.map((user) => ({ id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name })),
+    };
+  },
+});

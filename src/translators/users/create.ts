@@ -1,0 +1,80 @@
+import type { z } from 'zod';
+import { USER_MEMBERSHIPS } from '../../../mappings/user-fields.js';
+import { USER_OPTIONS, USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
+import { v2path } from '../../upstream/path.js';
+import { defineEndpoint } from '../define.js';
+import { withCompositeDefaults, withV1Defaults } from '../field-map.js';
+import { Rollback } from '../rollback.js';
+import { v1, v1Params } from '../v1-params.js';
+import { USER_ANSWERS, readV1User, type UserAnswer } from './user-output.js';
+import { USER_TABLES, USER_V2_FIELD_NAMES, membershipShape, optionFields, sharedOptionSet, userFields } from './user-params.js';
+import { applyWrites, planWrites } from './user-writes.js';
+
+/**
+ * The four v1 creates, one v2 `POST /users` action each. The new user then gets the rest of its
+ * v1 fields (settings with the v1 defaults, dept/pmi, group and IM group memberships) and the
+ * answer is read back from v2. If any step fails the user is deleted again: nothing half-done.
+ */
+
+type CreateAction = 'create' | 'autoCreate' | 'custCreate' | 'ssoCreate';
+
+const required = { email: v1.email(), type: userFields('type').type };
+
+function createEndpoint(path: string, action: CreateAction, shape: Record<string, z.ZodType>, answer: UserAnswer) {
+  return defineEndpoint({
+    path,
+    params: v1Params({ ...shape, ...required }),
+    v2Calls: [
+      'POST /users',
+      'PATCH /users/{userId}',
+      'PATCH /users/{userId}/settings',
+      ...USER_MEMBERSHIPS.map((row) => row.v2Calls[0]!),
+      'GET /users/{userId}',
+      'GET /users/{userId}/settings',
+      ...(answer.includes('token') ? ['GET /users/{userId}/token'] : []),
+      'DELETE /users/{userId} (undo)',
+    ],
+    tables: USER_TABLES,
+    composites: USER_OPTION_COMPOSITES,
+    v2FieldNames: USER_V2_FIELD_NAMES,
+    async handle(input, ctx) {
+      const params = input as Record<string, unknown> & { email: string; password?: string };
+      const given = withCompositeDefaults(USER_OPTION_COMPOSITES, withV1Defaults(USER_OPTIONS, params));
+      // Names and type travel in POST /users; the other user-object fields (dept, pmi) in a PATCH after it.
+      const planned = planWrites(given);
+      const { first_name, last_name, type, ...userPatch } = planned.user;
+      const plan = { ...planned, user: userPatch };
+      const { email, password } = params;
+      const userInfo = { email, type, first_name, last_name, ...(password === undefined ? {} : { password }) };
+
+      const rollback = new Rollback();
+      return rollback.run(async () => {
+        const created = await ctx.v2.post<{ id: string }>(v2path`/users`, { action, user_info: userInfo });
+        rollback.onFailure(`the user ${email} was created`, () => ctx.v2.delete(v2path`/users/${created.id}`, { action: 'delete' }));
+        await applyWrites(ctx, created.id, plan, rollback);
+        return readV1User(ctx.v2, created.id, answer);
+      });
+    },
+  });
+}
+
+/** /user/create: the user gets a confirmation email and stays pending until they confirm. */
+export const userCreate = createEndpoint('/user/create', 'create', sharedOptionSet, USER_ANSWERS.create);
+
+/** /user/autocreate: a user of a managed domain, active at once, with the given password. */
+export const userAutoCreate = createEndpoint('/user/autocreate', 'autoCreate', { ...sharedOptionSet, password: v1.string() }, USER_ANSWERS.full);
+
+/** /user/custcreate: an API user without a password (cannot sign in). */
+export const userCustCreate = createEndpoint('/user/custcreate', 'custCreate', sharedOptionSet, USER_ANSWERS.full);
+
+/** /user/ssocreate: a pre-provisioned SSO user; takes only names, capacities, pmi and memberships. */
+export const userSsoCreate = createEndpoint(
+  '/user/ssocreate',
+  'ssoCreate',
+  {
+    ...userFields('first_name', 'last_name', 'pmi'),
+    ...optionFields('meeting_capacity', 'enable_webinar', 'webinar_capacity', 'enable_large', 'large_capacity'),
+    ...membershipShape,
+  },
+  USER_ANSWERS.ssocreate,
+);

@@ -1,0 +1,70 @@
+import { USER_FIELDS } from '../../../mappings/user-fields.js';
+import { USER_OPTIONS, USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
+import { v2path } from '../../upstream/path.js';
+import { defineEndpoint } from '../define.js';
+import { toV1, withCompositeDefaults, withV1Defaults } from '../field-map.js';
+import { v1, v1Params } from '../v1-params.js';
+import { USER_ANSWERS, answerWith, type V2User } from './user-output.js';
+
+/**
+ * /user/list and /user/pending: one GET /users page each (status active or pending), paged as
+ * the v1 call asks. A v2 list item carries no settings, picture or verification, and fetching
+ * them per user would cost two more v2 calls per user (up to 600 for a page of 300, a minute of
+ * the key's v2 budget), so the items show what is known without them: the v1 defaults of the
+ * option set, an empty pic_url, verified from the status, and empty tokens (as v1's own list
+ * items showed them). /user/get gives the full user. See docs/decisions.md.
+ */
+
+type ListStatus = 'active' | 'pending';
+
+interface V2UserPage {
+  page_count: number;
+  page_number: number;
+  page_size: number;
+  total_records: number;
+  users: V2User[];
+}
+
+/** What a list item shows where the v2 list is silent. */
+const ASSUMED_IN_LIST: Record<string, unknown> = {
+  ...withCompositeDefaults(USER_OPTION_COMPOSITES, withV1Defaults(USER_OPTIONS, {})),
+  pic_url: '',
+  token: '',
+  zpk: '',
+  zak: '',
+};
+
+/** A pending user has not confirmed their email; the others have (an activated pending user is the exception v2's list cannot show). */
+const VERIFIED: Record<ListStatus, 0 | 1> = { active: 1, pending: 0 };
+
+const pagingParams = v1Params({
+  page_size: v1.int({ min: 1, max: 300 }).optional(),
+  page_number: v1.int({ min: 1 }).optional(),
+});
+
+function listEndpoint(path: string, status: ListStatus) {
+  return defineEndpoint({
+    path,
+    params: pagingParams,
+    v2Calls: ['GET /users'],
+    tables: [USER_FIELDS],
+    async handle({ page_size = 30, page_number = 1 }, ctx) {
+      const page = await ctx.v2.get<V2UserPage>(v2path`/users`, { status, page_size, page_number });
+      return {
+        page_count: page.page_count,
+        total_records: page.total_records,
+        page_number: page.page_number,
+        page_size: page.page_size,
+        users: page.users.map((user) =>
+          answerWith({ ...ASSUMED_IN_LIST, verified: VERIFIED[status], ...toV1(USER_FIELDS, { ...user, status }) }, USER_ANSWERS.listItem),
+        ),
+      };
+    },
+  });
+}
+
+/** /user/list: the account's active users. */
+export const userList = listEndpoint('/user/list', 'active');
+
+/** /user/pending: users invited by /user/create who have not confirmed yet. */
+export const userPending = listEndpoint('/user/pending', 'pending');

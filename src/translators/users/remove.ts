@@ -1,0 +1,44 @@
+import { V1Code } from '../../../mappings/errors.js';
+import { v2path } from '../../upstream/path.js';
+import { V1Error } from '../../v1-facade/errors.js';
+import { defineEndpoint } from '../define.js';
+import { v1, v1Params } from '../v1-params.js';
+import type { V2User } from './user-output.js';
+import { idOrEmail, userId } from './user-params.js';
+
+/**
+ * Removing users. v1 `delete` took a user out of the account (v2 `disassociate`: the person keeps
+ * a free account of their own); v1 `permanentdelete` erased them (v2 `delete`). A pending user
+ * (v1 delete type 1) is an invitation: it is erased, so the email can be invited again.
+ * The user is read first: the answers need its account or email, which v2 forgets on removal.
+ */
+
+/** v1 delete `type` → which users it may name, and what v2 does to them. */
+const DELETE_TYPES = {
+  0: { pending: false, action: 'disassociate', wrongKind: 'is a pending user: delete it with type 1' },
+  1: { pending: true, action: 'delete', wrongKind: 'is not a pending user: delete it with type 0' },
+} as const;
+
+export const userDelete = defineEndpoint({
+  path: '/user/delete',
+  params: v1Params({ id: userId(), type: v1.intOneOf([0, 1]).optional() }),
+  v2Calls: ['GET /users/{userId}', 'DELETE /users/{userId}'],
+  async handle({ id, type = 0 }, ctx) {
+    const kind = DELETE_TYPES[type];
+    const user = await ctx.v2.get<V2User & { account_id: string; status: string }>(v2path`/users/${id}`);
+    if ((user.status === 'pending') !== kind.pending) throw new V1Error(V1Code.userNotExist, `User not exist: ${id} ${kind.wrongKind}.`);
+    await ctx.v2.delete(v2path`/users/${user.id}`, { action: kind.action });
+    return { id, account_id: user.account_id, deleted_at: ctx.nowIso() };
+  },
+});
+
+export const userPermanentDelete = defineEndpoint({
+  path: '/user/permanentdelete',
+  params: v1Params({ id: userId().optional(), email: v1.email().optional() }),
+  v2Calls: ['GET /users/{userId}', 'DELETE /users/{userId}'],
+  async handle({ id, email }, ctx) {
+    const user = await ctx.v2.get<V2User>(v2path`/users/${idOrEmail(id, email, 'email')}`);
+    await ctx.v2.delete(v2path`/users/${user.id}`, { action: 'delete' });
+    return { id: user.id, email: user.email, deleted_at: ctx.nowIso() };
+  },
+});

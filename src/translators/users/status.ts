@@ -1,0 +1,20 @@
+import { v2path } from '../../upstream/path.js';
+import { defineEndpoint } from '../define.js';
+import { v1Params } from '../v1-params.js';
+import { userId } from './user-params.js';
+
+/** /user/activate and /user/deactivate: PUT /users/{userId}/status; the answer names the time of the change. */
+function statusEndpoint(path: string, action: 'activate' | 'deactivate', timeField: 'activated_at' | 'deactivated_at') {
+  return defineEndpoint({
+    path,
+    params: v1Params({ id: userId() }),
+    v2Calls: ['PUT /users/{userId}/status'],
+    async handle({ id }, ctx) {
+      await ctx.v2.put(v2path`/users/${id}/status`, { action });
+      return { id, [timeField]: ctx.nowIso() };
+    },
+  });
+}
+
+export const userActivate = statusEndpoint('/user/activate', 'activate', 'activated_at');
+export const userDeactivate = statusEndpoint('/user/deactivate', 'deactivate', 'deactivated_at');

@@ -1,0 +1,42 @@
+import { USER_MEMBERSHIPS } from '../../../mappings/user-fields.js';
+import { USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
+import { v2path } from '../../upstream/path.js';
+import { defineEndpoint } from '../define.js';
+import { Rollback } from '../rollback.js';
+import { v1Params } from '../v1-params.js';
+import { SETTINGS_FIELDS, type V2Settings, type V2User } from './user-output.js';
+import { USER_TABLES, USER_V2_FIELD_NAMES, updateOptionSet, userId } from './user-params.js';
+import { applyWrites, planWrites } from './user-writes.js';
+
+/**
+ * /user/update: the user object, the settings and the memberships, written in parallel. The user
+ * (and the settings, when any is written) are read first: that answers 1001 for an unknown user
+ * before anything is written, completes a composite given in part (the chime type alone), and
+ * keeps the values to put back if another write fails.
+ */
+export const userUpdate = defineEndpoint({
+  path: '/user/update',
+  params: v1Params({ id: userId(), ...updateOptionSet }),
+  v2Calls: [
+    'GET /users/{userId}',
+    'GET /users/{userId}/settings',
+    'PATCH /users/{userId}',
+    'PATCH /users/{userId}/settings',
+    ...USER_MEMBERSHIPS.flatMap((row) => row.v2Calls),
+  ],
+  tables: USER_TABLES,
+  composites: USER_OPTION_COMPOSITES,
+  v2FieldNames: USER_V2_FIELD_NAMES,
+  async handle(params, ctx) {
+    const given = params as Record<string, unknown>;
+    const writesSettings = Object.keys(given).some((field) => given[field] !== undefined && SETTINGS_FIELDS.has(field));
+    const [user, settings] = await Promise.all([
+      ctx.v2.get<V2User>(v2path`/users/${params.id}`),
+      writesSettings ? ctx.v2.get<V2Settings>(v2path`/users/${params.id}/settings`) : undefined,
+    ]);
+    const plan = planWrites(given, settings);
+    const rollback = new Rollback();
+    await rollback.run(() => applyWrites(ctx, user.id, plan, rollback, settings ? { user, settings } : { user }));
+    return { id: params.id, updated_at: ctx.nowIso() };
+  },
+});

@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+import { USER_FIELDS, USER_MEMBERSHIPS } from '../../../mappings/user-fields.js';
+import { USER_OPTIONS, USER_OPTIONS_DROPPED, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from '../../../mappings/user-options.js';
+import { missingParameter } from '../../v1-facade/errors.js';
+import { compositeInputShape, compositeV2FieldNames, inputShape } from '../field-map.js';
+import { v1 } from '../v1-params.js';
+
+/** The v1 parameters the user endpoints share, built from the mapping tables. */
+
+/** A v1 user id (v2 takes it, or an email, as `{userId}`). */
+export const userId = () => v1.string({ max: 128 });
+
+const userFieldShape = inputShape(USER_FIELDS);
+
+/** Some of the user-object fields (`first_name`, `dept`, ...), by v1 name. */
+export function userFields<K extends string>(...names: K[]): Record<K, z.ZodType> {
+  return Object.fromEntries(names.map((name) => [name, userFieldShape[name]!])) as Record<K, z.ZodType>;
+}
+
+const optionShape = inputShape(USER_OPTIONS);
+
+/** Some of the option-set fields, by v1 name (ssocreate takes only the capacities). */
+export function optionFields<K extends string>(...names: K[]): Record<K, z.ZodType> {
+  return Object.fromEntries(names.map((name) => [name, optionShape[name]!])) as Record<K, z.ZodType>;
+}
+
+/** `group_id` and `imgroup_id`. */
+export const membershipShape: Record<string, z.ZodType> = Object.fromEntries(USER_MEMBERSHIPS.map((row) => [row.v1, row.type.optional()]));
+
+/**
+ * The v1 "shared user option set" (inputs of the create variants and of update): the settings
+ * table, its composites, the memberships, `dept`, `first_name`, `last_name`, and the dropped fields.
+ */
+export const sharedOptionSet: Record<string, z.ZodType> = {
+  ...optionShape,
+  ...compositeInputShape(USER_OPTION_COMPOSITES),
+  ...membershipShape,
+  ...userFields('first_name', 'last_name', 'dept'),
+  ...Object.fromEntries(USER_OPTIONS_DROPPED.map((row) => [row.v1, row.type.optional()])),
+};
+
+/** /user/update also takes the recording views and the rest of the user object's fields. */
+export const updateOptionSet: Record<string, z.ZodType> = {
+  ...sharedOptionSet,
+  ...inputShape(USER_RECORDING_VIEWS),
+  ...userFieldShape,
+};
+
+/** The tables that say where each user field goes (for v2 field errors and the docs). */
+export const USER_TABLES = [USER_FIELDS, USER_OPTIONS, USER_RECORDING_VIEWS] as const;
+
+/** v2 field paths that are not table rows: POST /users `user_info`, and the composites. */
+export const USER_V2_FIELD_NAMES: Readonly<Record<string, string>> = {
+  'user_info.email': 'email',
+  'user_info.type': 'type',
+  'user_info.first_name': 'first_name',
+  'user_info.last_name': 'last_name',
+  'user_info.password': 'password',
+  password: 'password',
+  pic_file: 'pic_file',
+  ...compositeV2FieldNames(USER_OPTION_COMPOSITES),
+};
+
+/**
+ * "id or email, id wins": the v2 `{userId}` to use. v2 takes either in the path; with neither,
+ * the v1 error names both fields.
+ */
+export function idOrEmail(id: string | undefined, email: string | undefined, emailField: string): string {
+  const ref = id ?? email;
+  if (ref === undefined) throw missingParameter(`id or ${emailField}`);
+  return ref;
+}

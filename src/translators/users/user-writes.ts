@@ -1,0 +1,110 @@
+import { USER_FIELDS, USER_MEMBERSHIPS, type MembershipRow } from '../../../mappings/user-fields.js';
+import { USER_OPTIONS, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from '../../../mappings/user-options.js';
+import { v2path } from '../../upstream/path.js';
+import type { TranslatorContext } from '../define.js';
+import { compositesNeedCurrent, compositesToV2, getPath, setPath, toV2 } from '../field-map.js';
+import type { Rollback } from '../rollback.js';
+import type { V2Settings, V2User } from './user-output.js';
+
+/**
+ * Where the v1 user fields of a create or an update go in v2: the user object (PATCH
+ * /users/{id}), the settings (PATCH /users/{id}/settings) and group memberships (POST
+ * .../members). The writes run in parallel; each registers its undo once it succeeded.
+ */
+
+export interface PlannedWrites {
+  user: Record<string, unknown>;
+  settings: Record<string, unknown>;
+  memberships: { row: MembershipRow; groupId: string }[];
+}
+
+/** Whether the settings as they are must be read first (a composite given in part, e.g. the chime type alone). */
+export const needsCurrentSettings = (params: Record<string, unknown>) => compositesNeedCurrent(USER_OPTION_COMPOSITES, params);
+
+export function planWrites(params: Record<string, unknown>, currentSettings?: V2Settings): PlannedWrites {
+  const settings = toV2(USER_OPTIONS, params);
+  mergeInto(settings, toV2(USER_RECORDING_VIEWS, params));
+  mergeInto(settings, compositesToV2(USER_OPTION_COMPOSITES, params, currentSettings));
+  return {
+    user: toV2(USER_FIELDS, params),
+    settings,
+    memberships: USER_MEMBERSHIPS.filter((row) => params[row.v1] !== undefined).map((row) => ({ row, groupId: String(params[row.v1]) })),
+  };
+}
+
+/** The user and settings as they were, to undo an update with (a new user needs none: deleting it undoes all). */
+export interface BeforeWrites {
+  user: V2User;
+  settings?: V2Settings;
+}
+
+export async function applyWrites(ctx: TranslatorContext, userId: string, plan: PlannedWrites, rollback: Rollback, before?: BeforeWrites): Promise<void> {
+  const writes: Promise<void>[] = [];
+  const userPath = v2path`/users/${userId}`;
+  const settingsPath = v2path`/users/${userId}/settings`;
+  if (hasFields(plan.user)) {
+    writes.push(
+      ctx.v2.patch(userPath, plan.user).then(() => {
+        if (before) rollback.onFailure('the user fields were updated', () => ctx.v2.patch(userPath, previousValues(plan.user, withVanityName(before.user))));
+      }),
+    );
+  }
+  if (hasFields(plan.settings)) {
+    writes.push(
+      ctx.v2.patch(settingsPath, plan.settings).then(() => {
+        const old = before?.settings;
+        if (old) rollback.onFailure('the user settings were updated', () => ctx.v2.patch(settingsPath, previousValues(plan.settings, old)));
+      }),
+    );
+  }
+  for (const { row, groupId } of plan.memberships) {
+    writes.push(
+      ctx.v2.post(row.members(groupId), { members: [{ id: userId }] }).then(() => {
+        // Adding a member twice is harmless, and taking back a membership the user already had is not.
+        const hadIt = (before?.user[row.v2UserField] as string[] | undefined)?.includes(groupId) ?? false;
+        if (before && !hadIt) rollback.onFailure(`the user was added to ${row.v1} ${groupId}`, () => ctx.v2.delete(row.member(groupId, userId)));
+      }),
+    );
+  }
+  await allOrFirstError(writes);
+}
+
+/** Wait for every write (so each one that succeeded has registered its undo), then fail with the first failure. */
+async function allOrFirstError(writes: Promise<void>[]): Promise<void> {
+  const results = await Promise.allSettled(writes);
+  const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+const hasFields = (object: Record<string, unknown>) => Object.keys(object).length > 0;
+
+/** The values `current` holds at every leaf path of `patch`: the patch that puts them back. */
+export function previousValues(patch: Record<string, unknown>, current: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const path of Object.keys(flatLeaves(patch))) {
+    const old = getPath(current, path);
+    if (old !== undefined) setPath(out, path, old);
+  }
+  return out;
+}
+
+/** v2 answers the personal room as `vanity_url` (`.../my/<name>`) and takes it as `vanity_name`. */
+function withVanityName(user: V2User): V2User {
+  const url = typeof user.vanity_url === 'string' ? user.vanity_url : '';
+  return { ...user, vanity_name: /\/my\/([^/?#]+)$/.exec(url)?.[1] ?? '' };
+}
+
+function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const [leaf, value] of Object.entries(flatLeaves(source))) setPath(target, leaf, value);
+}
+
+/** Nested object → `{ 'a.b': value }`. */
+function flatLeaves(object: Record<string, unknown>, prefix = ''): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(object)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) Object.assign(out, flatLeaves(value as Record<string, unknown>, path));
+    else out[path] = value;
+  }
+  return out;
+}
