@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getPath, toV1, toV2, withV1Defaults, type FieldTable } from '../src/translators/field-map.js';
 import { mergeAlternativeHosts } from '../src/translators/scheduling/body.js';
-import { MEETING_DROPPED, MEETING_OPTIONS, WEBINAR_DROPPED, WEBINAR_OPTIONS, registrationRequired } from './scheduling-options.js';
+import { MEETING_OPTIONS, NO_V2_FIELD, WEBINAR_OPTIONS, registrationRequired } from './scheduling-options.js';
 
 /** A v1 form text for every row, and the v2 value it must become. */
 const SAMPLES: Record<string, { form: string; v2: unknown }> = {
@@ -32,6 +32,10 @@ const SAMPLES: Record<string, { form: string; v2: unknown }> = {
   option_close_registration: { form: 'true', v2: true },
   option_show_share_button: { form: 'true', v2: true },
   option_allow_multiple_devices: { form: 'true', v2: true },
+  // No v2 home: parsed, then left out of the v2 body.
+  option_start_type: { form: 'screen_share', v2: undefined },
+  option_panelists_reminder: { form: 'true', v2: undefined },
+  language: { form: 'zh-CN', v2: undefined },
 };
 const TYPE_SAMPLES = { meeting: { form: '8', v2: 8 }, webinar: { form: '9', v2: 9 } };
 
@@ -43,6 +47,10 @@ function everyRowBothWays(name: 'meeting' | 'webinar', table: FieldTable) {
         expect(sample, `a sample for ${row.v1}`).toBeDefined();
         const v1Value = row.type!.parse(sample!.form);
         const v2 = toV2([row], { [row.v1]: v1Value });
+        if (row.v2 === NO_V2_FIELD) {
+          expect(v2).toEqual({});
+          return;
+        }
         expect(getPath(v2, row.v2)).toEqual(sample!.v2);
         if (row.direction === 'in') return; // input only: read back through its partner row (option_alternative_hosts)
         expect(toV1([row], v2)).toEqual({ [row.v1]: v1Value });
@@ -116,10 +124,15 @@ describe('special rows', () => {
     expect(webinarType.safeParse('2').success).toBe(false);
   });
 
-  it('dropped fields are parsed (bad values still refused) and have a reason', () => {
-    for (const field of [...MEETING_DROPPED, ...WEBINAR_DROPPED]) expect(field.reason).not.toBe('');
-    const startType = MEETING_DROPPED.find((f) => f.v1 === 'option_start_type')!;
-    expect(startType.type.safeParse('screen_share').success).toBe(true);
-    expect(startType.type.safeParse('audio').success).toBe(false);
+  it('dropped fields are input only, say why, and still refuse bad values', () => {
+    const droppedRows = [...MEETING_OPTIONS, ...WEBINAR_OPTIONS].filter((r) => r.v2 === NO_V2_FIELD);
+    expect(new Set(droppedRows.map((r) => r.v1))).toEqual(new Set(['option_start_type', 'option_panelists_reminder', 'language']));
+    for (const row of droppedRows) {
+      expect(row.direction).toBe('in');
+      expect(row.note).toMatch(/accepted and dropped/);
+    }
+    const startType = droppedRows.find((r) => r.v1 === 'option_start_type')!.type!;
+    expect(startType.safeParse('screen_share').success).toBe(true);
+    expect(startType.safeParse('audio').success).toBe(false);
   });
 });

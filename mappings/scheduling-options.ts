@@ -52,6 +52,38 @@ export const COMMON_SCHEDULING_ROWS: FieldTable = [
   { v1: 'option_auto_record_type', v2: 'settings.auto_recording', type: v1.oneOf(['local', 'cloud', 'none']), v1Default: 'local' },
 ];
 
+/**
+ * A v1 input kept out of a table, with no v2 home: parsed, then dropped, with the reason
+ * (used by the registration mappings). The scheduling tables carry theirs as `dropped` rows.
+ */
+export interface DroppedField {
+  v1: string;
+  type: NonNullable<FieldRow['type']>;
+  reason: string;
+}
+
+/**
+ * A v1 input with no v2 home: parsed (so a bad value is still a v1 300 naming it), then dropped —
+ * the codec answers undefined, which the engine leaves out of the v2 body.
+ */
+export const NO_V2_FIELD = '(none)';
+export const dropped: Codec<unknown, undefined> = {
+  name: 'accepted and dropped',
+  toV2: () => undefined,
+  toV1: () => {
+    throw new Error('A dropped v1 field has no v2 value to read back');
+  },
+};
+
+const optionStartType: FieldRow = {
+  v1: 'option_start_type',
+  v2: NO_V2_FIELD,
+  type: v1.oneOf(['video', 'screen_share']),
+  codec: dropped,
+  direction: 'in',
+  note: 'Deprecated in v1 and absent from v2: accepted and dropped; outputs answer `video`, the v1 default.',
+};
+
 /** Meeting-only rows. */
 const MEETING_ROWS: FieldTable = [
   { v1: 'type', v2: 'type', type: v1.intOneOf([1, 2, 3, 8]), note: '1 instant, 2 scheduled, 3 recurring no fixed time, 8 recurring fixed time (same numbers in v2).' },
@@ -61,6 +93,7 @@ const MEETING_ROWS: FieldTable = [
   { v1: 'option_in_meeting', v2: 'settings.in_meeting', type: v1.bool(), v1Default: false },
   { v1: 'option_use_pmi', v2: 'settings.use_pmi', type: v1.bool(), v1Default: false },
   { v1: 'option_registration', v2: 'settings.approval_type', type: v1.bool(), codec: registrationRequired, v1Default: false },
+  optionStartType,
 ];
 
 /** Webinar-only rows. */
@@ -73,36 +106,24 @@ const WEBINAR_ROWS: FieldTable = [
   { v1: 'option_close_registration', v2: 'settings.close_registration', type: v1.bool() },
   { v1: 'option_show_share_button', v2: 'settings.show_share_button', type: v1.bool() },
   { v1: 'option_allow_multiple_devices', v2: 'settings.allow_multiple_devices', type: v1.bool() },
+  optionStartType,
+  {
+    v1: 'option_panelists_reminder',
+    v2: NO_V2_FIELD,
+    type: v1.bool(),
+    codec: dropped,
+    direction: 'in',
+    note: 'v2 webinar settings have no panelist reminder email switch: accepted and dropped.',
+  },
+  {
+    v1: 'language',
+    v2: NO_V2_FIELD,
+    type: v1.oneOf(['en-US', 'en', 'zh-CN', 'zh', 'en-ES', 'es', 'fr-FR', 'fr']),
+    codec: dropped,
+    direction: 'in',
+    note: 'Language of the email to panelists; v2 POST /webinars/{id}/panelists takes no language: accepted and dropped.',
+  },
 ];
 
 export const MEETING_OPTIONS: FieldTable = [...COMMON_SCHEDULING_ROWS, ...MEETING_ROWS];
 export const WEBINAR_OPTIONS: FieldTable = [...COMMON_SCHEDULING_ROWS, ...WEBINAR_ROWS];
-
-/** A v1 input with no v2 home: parsed (so a bad value is still a v1 300), then dropped. */
-export interface DroppedField {
-  v1: string;
-  type: FieldRow['type'] & {};
-  reason: string;
-}
-
-const optionStartType: DroppedField = {
-  v1: 'option_start_type',
-  type: v1.oneOf(['video', 'screen_share']),
-  reason: 'Deprecated in v1 and absent from v2: accepted and dropped; outputs answer `video`, the v1 default.',
-};
-
-export const MEETING_DROPPED: readonly DroppedField[] = [optionStartType];
-
-export const WEBINAR_DROPPED: readonly DroppedField[] = [
-  optionStartType,
-  {
-    v1: 'option_panelists_reminder',
-    type: v1.bool(),
-    reason: 'v2 webinar settings have no panelist reminder email switch: accepted and dropped.',
-  },
-  {
-    v1: 'language',
-    type: v1.oneOf(['en-US', 'en', 'zh-CN', 'zh', 'en-ES', 'es', 'fr-FR', 'fr']),
-    reason: 'The language of the email to panelists; v2 POST /webinars/{id}/panelists takes no language: accepted and dropped.',
-  },
-];

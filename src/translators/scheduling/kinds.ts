@@ -1,4 +1,4 @@
-import { MEETING_DROPPED, MEETING_OPTIONS, WEBINAR_DROPPED, WEBINAR_OPTIONS, type DroppedField } from '../../../mappings/scheduling-options.js';
+import { MEETING_OPTIONS, WEBINAR_OPTIONS } from '../../../mappings/scheduling-options.js';
 import type { FieldTable } from '../field-map.js';
 
 /**
@@ -11,7 +11,6 @@ export interface SessionKind {
   /** The v2 collection: `/meetings/{id}`, `/users/{userId}/meetings`, and the v1 list key. */
   collection: 'meetings' | 'webinars';
   table: FieldTable;
-  dropped: readonly DroppedField[];
   /** The body of `PUT /{collection}/{id}/status` that ends a session (the two kinds differ in v2). */
   endBody: Record<string, string>;
   /** The v1 answer fields, in the order of the v1 reference examples. */
@@ -29,7 +28,6 @@ export const MEETING: SessionKind = {
   noun: 'meeting',
   collection: 'meetings',
   table: MEETING_OPTIONS,
-  dropped: MEETING_DROPPED,
   endBody: { action: 'end' },
   fields: {
     create: ['uuid', 'id', 'real_id', ...MEETING_ITEM.slice(2)],
@@ -53,7 +51,6 @@ export const WEBINAR: SessionKind = {
   noun: 'webinar',
   collection: 'webinars',
   table: WEBINAR_OPTIONS,
-  dropped: WEBINAR_DROPPED,
   // Our v2 spec names the end field `status` for webinars (meetings: `action`).
   endBody: { status: 'end' },
   fields: {

@@ -12,12 +12,8 @@ function typeParam(kind: SessionKind): z.ZodType {
   return row.type;
 }
 
-/** Every table field and every dropped field, all optional. */
-function optionShape(kind: SessionKind): Record<string, z.ZodType> {
-  const shape = inputShape(kind.table);
-  for (const field of kind.dropped) shape[field.v1] = field.type.optional();
-  return shape;
-}
+/** Every table field (dropped ones included: they are still checked), all optional. */
+const optionShape = (kind: SessionKind): Record<string, z.ZodType> => inputShape(kind.table);
 
 /** Create: host_id, topic (max 300) and type are required; the rest optional, v1 defaults applied later. */
 export function createParams(kind: SessionKind, extra: Record<string, z.ZodType> = {}) {
