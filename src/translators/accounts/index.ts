@@ -1,4 +1,21 @@
 import type { EndpointDefinition } from '../define.js';
+import { accountCreate } from './create.js';
+import { accountBillingUpdate } from './billing.js';
+import { accountDelete } from './delete.js';
+import { accountPlanAdd, accountPlanGet, accountPlanSubscribe, accountPlanUpdate } from './plans.js';
+import { accountGet, accountList } from './read.js';
+import { accountUpdate } from './update.js';
 
-/** The v1 accounts endpoints. */
-export const accountsEndpoints: EndpointDefinition<any>[] = [];
+/** The v1 sub account endpoints (/ma/account/...). */
+export const accountsEndpoints: EndpointDefinition<any>[] = [
+  accountCreate,
+  accountList,
+  accountGet,
+  accountUpdate,
+  accountDelete,
+  accountPlanSubscribe,
+  accountPlanAdd,
+  accountPlanGet,
+  accountPlanUpdate,
+  accountBillingUpdate,
+];

@@ -1,0 +1,87 @@
+import { enumCodec, negate, type FieldTable } from '../src/translators/field-map.js';
+import { v1 } from '../src/translators/v1-params.js';
+
+/**
+ * The options of a v1 sub account (/ma/account/create and /ma/account/update) and where each one
+ * lives in v2: the account `options` object (POST /accounts, PATCH /accounts/{id}/options) or the
+ * account settings (PATCH /accounts/{id}/settings, note v2's spelling `schedule_meting`).
+ */
+
+/** v1 pay_mode: 0 the sub account holder pays, 1 the master account holder pays (v2 `sub` / `master`). */
+export const payModeCodec = enumCodec<number, string>([
+  [0, 'sub'],
+  [1, 'master'],
+]);
+
+/**
+ * v1 enable_pstn (whether meetings of the account may use telephone audio) ↔ the account's default
+ * meeting audio: PSTN on is `both` (computer and phone), PSTN off is `voip` (computer only).
+ */
+export const pstnCodec = enumCodec<boolean, string>([
+  [true, 'both'],
+  [false, 'voip'],
+]);
+
+/** v1 fields → the v2 account `options` object (paths include `options.`, as POST /accounts nests them). */
+export const ACCOUNT_OPTION_ROWS: FieldTable = [
+  { v1: 'enable_share_rc', v2: 'options.share_rc', type: v1.bool(), v1Default: false },
+  { v1: 'share_rc', v2: 'options.room_connectors', type: v1.string(), note: 'Comma-separated virtual room connectors.' },
+  { v1: 'enable_share_mc', v2: 'options.share_mc', type: v1.bool(), v1Default: false },
+  { v1: 'share_mc', v2: 'options.meeting_connectors', type: v1.string(), note: 'Comma-separated meeting connectors.' },
+  {
+    v1: 'pay_mode',
+    v2: 'options.pay_mode',
+    type: v1.intOneOf([0, 1]),
+    codec: payModeCodec,
+    v1Default: 1,
+    note: '0 (sub account holder pays) is v2 `sub`; 1 (master account holder pays, the v1 default) is v2 `master`.',
+  },
+];
+
+/** v1 fields → v2 account settings (PATCH /accounts/{id}/settings). */
+export const ACCOUNT_SETTING_ROWS: FieldTable = [
+  { v1: 'enable_enforce_login', v2: 'schedule_meting.enforce_login', type: v1.bool(), v1Default: false },
+  { v1: 'enable_enforce_login_sd', v2: 'schedule_meting.enforce_login_with_domains', type: v1.bool(), v1Default: false },
+  { v1: 'enforce_login_domains', v2: 'schedule_meting.enforce_login_domains', type: v1.string() },
+  {
+    v1: 'meeting_capacity',
+    v2: 'feature.meeting_capacity',
+    type: v1.int({ min: 1, max: 100 }),
+    note: 'v1 says "max of 100"; without it the account keeps v2\'s default (100).',
+  },
+  {
+    v1: 'disable_cmr_reminder',
+    v2: 'email_notification.cloud_recording_avaliable_reminder',
+    type: v1.bool(),
+    codec: negate,
+    v1Default: false,
+    note: 'Negated. The v1 default (reminder on) differs from v2\'s (off), so a v1 create turns it on.',
+  },
+  { v1: 'enable_only_host_download_cmr', v2: 'recording.cloud_recording_download_host', type: v1.bool(), v1Default: false },
+  { v1: 'enable_same_account_access_cmr', v2: 'recording.account_user_access_recording', type: v1.bool(), v1Default: false },
+  {
+    v1: 'enable_pstn',
+    v2: 'schedule_meting.audio_type',
+    type: v1.bool(),
+    codec: pstnCodec,
+    v1Default: true,
+    direction: 'in',
+    note:
+      'Approximation: v2 has no account PSTN switch; true sets the default meeting audio to `both`, false to `voip` ' +
+      '(computer audio only). v1 answers never show it, so it is input only.',
+  },
+];
+
+/** v1 fields accepted (and checked) on input that have no home in v2. */
+export const DROPPED_ACCOUNT_FIELDS = [
+  {
+    v1: 'collection_method',
+    type: v1.intOneOf([0, 1]),
+    why: 'How the sub account is invoiced (0 automatic online billing, 1 manual invoice): v2 accounts, options, settings and billing have no such field. Accepted and dropped.',
+  },
+  {
+    v1: 'enable_call_out',
+    type: v1.bool(),
+    why: 'Whether users follow the master account\'s call-out type: v2 account settings have no call-out field (call-out countries belong to the audio plan). Accepted and dropped.',
+  },
+] as const;

@@ -1,0 +1,54 @@
+import type { Codec, FieldTable } from '../src/translators/field-map.js';
+
+/**
+ * Cloud recordings: the v1 /recording/list item and its files, read from v2's
+ * GET /users/{userId}/recordings items. Output only (v1 sends no recording fields).
+ */
+
+/** v1 prints counts and sizes as numbers where the v2 reference types them as decimal strings. */
+export const decimalStringCodec: Codec<number, string> = {
+  name: 'number ↔ decimal string',
+  toV2: (value) => String(value),
+  toV1: (value) => Number(value),
+};
+
+/** v1 prints the meeting number as a string; v2 as a number. */
+export const meetingNumberCodec: Codec<string, number> = {
+  name: 'string ↔ number',
+  toV2: (value) => Number(value),
+  toV1: (value) => String(value),
+};
+
+/**
+ * A recorded meeting. `timezone` is not a v2 field here: the translator adds the host's timezone
+ * (one GET of the host, which the call makes anyway to read `from`/`to` in the host's timezone).
+ */
+export const RECORDING_MEETING_ROWS: FieldTable = [
+  { v1: 'uuid', v2: 'uuid', direction: 'out' },
+  { v1: 'meeting_number', v2: 'id', codec: meetingNumberCodec, direction: 'out' },
+  { v1: 'host_id', v2: 'host_id', direction: 'out' },
+  { v1: 'account_id', v2: 'account_id', direction: 'out' },
+  { v1: 'topic', v2: 'topic', direction: 'out' },
+  { v1: 'start_time', v2: 'start_time', direction: 'out' },
+  { v1: 'duration', v2: 'duration', direction: 'out' },
+  { v1: 'total_size', v2: 'total_size', codec: decimalStringCodec, direction: 'out' },
+  { v1: 'recording_count', v2: 'recording_count', codec: decimalStringCodec, direction: 'out' },
+];
+
+/** One recording file; v2's `recording_type` has no v1 field and is left out. */
+export const RECORDING_FILE_ROWS: FieldTable = [
+  { v1: 'id', v2: 'id', direction: 'out' },
+  { v1: 'meeting_id', v2: 'meeting_id', direction: 'out' },
+  { v1: 'recording_start', v2: 'recording_start', direction: 'out' },
+  { v1: 'recording_end', v2: 'recording_end', direction: 'out' },
+  { v1: 'file_type', v2: 'file_type', direction: 'out' },
+  { v1: 'file_size', v2: 'file_size', direction: 'out' },
+  { v1: 'status', v2: 'status', direction: 'out' },
+  { v1: 'play_url', v2: 'play_url', direction: 'out' },
+  { v1: 'download_url', v2: 'download_url', direction: 'out' },
+];
+
+export const DROPPED_RECORDING_FIELDS = [
+  { v2: 'recording_files[].recording_type', why: 'v2 only: the v1 recording file has no such field.' },
+  { v2: 'meetings[].timezone', why: 'Not in the v2 item: v1 `timezone` is answered with the host\'s timezone (an approximation for meetings scheduled in another zone).' },
+] as const;

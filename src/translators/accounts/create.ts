@@ -1,0 +1,61 @@
+import { ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS } from '../../../mappings/account-options.js';
+import { V1Error } from '../../v1-facade/errors.js';
+import { defineEndpoint } from '../define.js';
+import { inputShape, toV2, withV1Defaults } from '../field-map.js';
+import { Rollback } from '../rollback.js';
+import { v1, v1Params } from '../v1-params.js';
+import { accountPath } from './account-path.js';
+import { droppedFieldParams } from './dropped-fields.js';
+
+interface CreatedAccount {
+  id: string;
+  owner_id: string;
+  owner_email: string;
+  created_at: string;
+}
+
+/**
+ * /ma/account/create → POST /accounts (owner and `options`), then PATCH /accounts/{id}/settings
+ * for the v1 options that live in v2 settings, with v1's defaults. If the settings cannot be
+ * written, the account is taken back with DELETE /accounts/{id}, which in v2 only disassociates
+ * it: the error then says that the account lives on, detached, and its owner email stays taken.
+ */
+export const accountCreate = defineEndpoint({
+  path: '/ma/account/create',
+  params: v1Params({
+    ...inputShape(ACCOUNT_OPTION_ROWS),
+    ...inputShape(ACCOUNT_SETTING_ROWS),
+    ...droppedFieldParams(['collection_method']),
+    email: v1.email(),
+    first_name: v1.string(),
+    last_name: v1.string(),
+    password: v1.string(),
+  }),
+  v2Calls: ['POST /accounts', 'PATCH /accounts/{accountId}/settings', 'DELETE /accounts/{accountId}'],
+  tables: [ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS],
+  async handle(params, ctx) {
+    const { email, first_name, last_name, password } = params;
+    const options = toV2(ACCOUNT_OPTION_ROWS, withV1Defaults(ACCOUNT_OPTION_ROWS, params));
+    const settings = toV2(ACCOUNT_SETTING_ROWS, withV1Defaults(ACCOUNT_SETTING_ROWS, params));
+    // Outside the rollback: a refusal here (email taken, bad password) has changed nothing.
+    const account = await ctx.v2.post<CreatedAccount>('/accounts', { email, first_name, last_name, password, ...options });
+    const rollback = new Rollback();
+    let disassociated = false;
+    rollback.onFailure(`sub account ${account.id} (owner ${email})`, async () => {
+      await ctx.v2.delete(accountPath(account.id));
+      disassociated = true;
+    });
+    try {
+      await rollback.run(() => ctx.v2.patch(accountPath(account.id, '/settings'), settings));
+    } catch (error) {
+      if (!(error instanceof V1Error) || !disassociated) throw error;
+      throw new V1Error(
+        error.code,
+        `${error.message} The sub account ${account.id} had been created; v2 cannot delete an account, so it was disassociated ` +
+          `from the master account instead: it lives on as a standalone account and its owner email ${email} stays in use.`,
+      );
+    }
+    const { id, owner_id, owner_email, created_at } = account;
+    return { id, owner_id, owner_email, created_at };
+  },
+});

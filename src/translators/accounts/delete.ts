@@ -1,0 +1,17 @@
+import { defineEndpoint } from '../define.js';
+import { v1Params } from '../v1-params.js';
+import { accountIdParam, accountPath } from './account-path.js';
+
+/**
+ * /ma/account/delete → DELETE /accounts/{accountId}. v2 disassociates the account from the master
+ * (it lives on, with its users); that is the nearest v2 has to v1's delete (docs/decisions.md).
+ */
+export const accountDelete = defineEndpoint({
+  path: '/ma/account/delete',
+  params: v1Params(accountIdParam),
+  v2Calls: ['DELETE /accounts/{accountId}'],
+  async handle({ account_id }, ctx) {
+    await ctx.v2.delete(accountPath(account_id));
+    return { id: account_id, deleted_at: ctx.nowIso() };
+  },
+});

@@ -1,0 +1,94 @@
+import { BILLING_CONTACT_ROWS, PLAN_SET_ROWS, planObject } from '../../../mappings/plans.js';
+import { defineEndpoint } from '../define.js';
+import { inputShape, toV1, toV2 } from '../field-map.js';
+import { v1, v1Params } from '../v1-params.js';
+import { accountIdParam, accountPath } from './account-path.js';
+import { namingV1Fields } from './v1-field-errors.js';
+
+/**
+ * The plan calls of a sub account. Plans travel as JSON text in v1 form fields (parsed and checked
+ * by the PLAN_SET_ROWS types: bad JSON is a 300 naming the field) and as JSON objects in v2.
+ */
+
+/** The v1 answer of subscribe and plan/get: the contact fields, then the plan set. */
+const v1PlanAnswer = (contact: unknown, plans: unknown) => ({ ...toV1(BILLING_CONTACT_ROWS, contact), ...toV1(PLAN_SET_ROWS, plans) });
+
+/** A v2 field error inside a plan (`plan_webinar.1.type`) or the contact (`contact.zip`) → the v1 field. */
+function subscribeFieldOf(v2Field: string): string {
+  const [head, next] = v2Field.split('.');
+  if (head === 'contact' && next) return next;
+  return PLAN_SET_ROWS.find((row) => row.v2 === head)?.v1 ?? v2Field;
+}
+
+const contactInput = inputShape(BILLING_CONTACT_ROWS);
+const required = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, v1.string()]));
+
+/**
+ * /ma/account/plan/subscribe → GET /accounts/{id} (v2 wants a contact email, v1 sends none: the
+ * owner's is used) then POST /accounts/{id}/plans. Answers the contact and the plan set v2 stored.
+ */
+export const accountPlanSubscribe = defineEndpoint({
+  path: '/ma/account/plan/subscribe',
+  params: v1Params({
+    ...contactInput,
+    ...required(['first_name', 'last_name', 'phone_number', 'address', 'city', 'country', 'state', 'zip']),
+    ...inputShape(PLAN_SET_ROWS),
+    plan_base: PLAN_SET_ROWS.find((row) => row.v1 === 'plan_base')!.type!,
+    ...accountIdParam,
+  }),
+  v2Calls: ['GET /accounts/{accountId}', 'POST /accounts/{accountId}/plans'],
+  tables: [BILLING_CONTACT_ROWS, PLAN_SET_ROWS],
+  async handle(params, ctx) {
+    const { owner_email } = await ctx.v2.get<{ owner_email: string }>(accountPath(params.account_id));
+    const contact = { ...toV2(BILLING_CONTACT_ROWS, params), email: owner_email };
+    const plans = await namingV1Fields(
+      ctx.v2.post(accountPath(params.account_id, '/plans'), { contact, ...toV2(PLAN_SET_ROWS, params) }),
+      subscribeFieldOf,
+    );
+    return v1PlanAnswer(contact, plans);
+  },
+});
+
+/** /ma/account/plan/get → GET /accounts/{id}/plans and GET /accounts/{id}/billing, joined. */
+export const accountPlanGet = defineEndpoint({
+  path: '/ma/account/plan/get',
+  params: v1Params(accountIdParam),
+  v2Calls: ['GET /accounts/{accountId}/plans', 'GET /accounts/{accountId}/billing'],
+  tables: [BILLING_CONTACT_ROWS, PLAN_SET_ROWS],
+  async handle({ account_id }, ctx) {
+    const [plans, contact] = await Promise.all([ctx.v2.get(accountPath(account_id, '/plans')), ctx.v2.get(accountPath(account_id, '/billing'))]);
+    return v1PlanAnswer(contact, plans);
+  },
+});
+
+/** `plan`: one plan as JSON text, `{"type": ..., "hosts": ...}`; v2 field errors on it name `plan`. */
+const planParam = { plan: v1.json(planObject) };
+const planFieldOf = () => 'plan';
+
+/** /ma/account/plan/add → POST /accounts/{id}/plans/addons: an additional plan. */
+export const accountPlanAdd = defineEndpoint({
+  path: '/ma/account/plan/add',
+  params: v1Params({ ...accountIdParam, ...planParam }),
+  v2Calls: ['POST /accounts/{accountId}/plans/addons'],
+  async handle({ account_id, plan }, ctx) {
+    await namingV1Fields(ctx.v2.post(accountPath(account_id, '/plans/addons'), plan), planFieldOf);
+    return { id: account_id, updated_at: ctx.nowIso() };
+  },
+});
+
+/** v1 plan/update `type`: 1 the base plan, 2 an additional plan. */
+const PLAN_UPDATE_TARGET = { 1: '/plans/base', 2: '/plans/addons' } as const;
+
+/**
+ * /ma/account/plan/update → PUT /accounts/{id}/plans/base (type 1, the default) or
+ * PUT /accounts/{id}/plans/addons (type 2).
+ */
+export const accountPlanUpdate = defineEndpoint({
+  path: '/ma/account/plan/update',
+  params: v1Params({ ...accountIdParam, ...planParam, type: v1.intOneOf([1, 2]).optional() }),
+  v2Calls: ['PUT /accounts/{accountId}/plans/base', 'PUT /accounts/{accountId}/plans/addons'],
+  async handle({ account_id, plan, type = 1 }, ctx) {
+    await namingV1Fields(ctx.v2.put(accountPath(account_id, PLAN_UPDATE_TARGET[type]), plan), planFieldOf);
+    return { id: account_id, updated_at: ctx.nowIso() };
+  },
+});

@@ -1,0 +1,41 @@
+import { defineEndpoint } from '../define.js';
+import { pagingOf, v1PageFields, v1PagingParams } from '../groups/v1-paging.js';
+import { v1Params } from '../v1-params.js';
+import { accountIdParam, accountPath } from './account-path.js';
+
+/** The fields of a v1 subAccounts item; v2 list items carry the same names. */
+const LIST_ITEM_FIELDS = [
+  'id',
+  'owner_email',
+  'account_name',
+  'account_type',
+  'seats',
+  'subscription_start_time',
+  'subscription_end_time',
+  'created_at',
+] as const;
+
+const pick = <K extends string>(object: Record<string, unknown>, keys: readonly K[]) =>
+  Object.fromEntries(keys.map((key) => [key, object[key]])) as Record<K, unknown>;
+
+/** /ma/account/list → GET /accounts: v1's paging (optional, as v1 accepted it) and `subAccounts`. */
+export const accountList = defineEndpoint({
+  path: '/ma/account/list',
+  params: v1Params(v1PagingParams),
+  v2Calls: ['GET /accounts'],
+  async handle(params, ctx) {
+    const page = await ctx.v2.get('/accounts', pagingOf(params));
+    return { ...v1PageFields(page), subAccounts: page.accounts.map((a: Record<string, unknown>) => pick(a, LIST_ITEM_FIELDS)) };
+  },
+});
+
+/** /ma/account/get → GET /accounts/{accountId}: `id`, `owner_id`, `owner_email`, `created_at`. */
+export const accountGet = defineEndpoint({
+  path: '/ma/account/get',
+  params: v1Params(accountIdParam),
+  v2Calls: ['GET /accounts/{accountId}'],
+  async handle({ account_id }, ctx) {
+    const account = await ctx.v2.get(accountPath(account_id));
+    return pick(account, ['id', 'owner_id', 'owner_email', 'created_at']);
+  },
+});

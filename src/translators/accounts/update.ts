@@ -1,0 +1,54 @@
+import { ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS } from '../../../mappings/account-options.js';
+import { defineEndpoint } from '../define.js';
+import { inputShape, toV2 } from '../field-map.js';
+import { Rollback } from '../rollback.js';
+import { v1Params } from '../v1-params.js';
+import { accountIdParam, accountPath } from './account-path.js';
+import { droppedFieldParams } from './dropped-fields.js';
+import { v2FieldNamesWith } from './v2-field-names.js';
+
+type Options = Record<string, unknown>;
+
+/**
+ * /ma/account/update → PATCH /accounts/{id}/options and/or PATCH /accounts/{id}/settings, with
+ * only the fields given (no v1 defaults on update). When both are written, the options are read
+ * first, so that a failed settings write can put the changed options back.
+ */
+export const accountUpdate = defineEndpoint({
+  path: '/ma/account/update',
+  params: v1Params({
+    ...inputShape(ACCOUNT_OPTION_ROWS),
+    ...inputShape(ACCOUNT_SETTING_ROWS),
+    ...droppedFieldParams(['collection_method', 'enable_call_out']),
+    ...accountIdParam,
+  }),
+  v2Calls: ['GET /accounts/{accountId}', 'PATCH /accounts/{accountId}/options', 'PATCH /accounts/{accountId}/settings'],
+  tables: [ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS],
+  v2FieldNames: v2FieldNamesWith(ACCOUNT_OPTION_ROWS, { strip: 'options.' }),
+  async handle(params, ctx) {
+    const { account_id } = params;
+    const options = (toV2(ACCOUNT_OPTION_ROWS, params).options ?? {}) as Options;
+    const settings = toV2(ACCOUNT_SETTING_ROWS, params);
+    const hasOptions = Object.keys(options).length > 0;
+    const hasSettings = Object.keys(settings).length > 0;
+
+    if (hasOptions && hasSettings) {
+      const before = (await ctx.v2.get<{ options: Options }>(accountPath(account_id))).options;
+      await ctx.v2.patch(accountPath(account_id, '/options'), options);
+      const rollback = new Rollback();
+      const restore = Object.fromEntries(Object.keys(options).map((key) => [key, before[key]]));
+      rollback.onFailure(`options of sub account ${account_id} (${Object.keys(options).join(', ')})`, () =>
+        ctx.v2.patch(accountPath(account_id, '/options'), restore),
+      );
+      await rollback.run(() => ctx.v2.patch(accountPath(account_id, '/settings'), settings));
+    } else if (hasOptions) {
+      await ctx.v2.patch(accountPath(account_id, '/options'), options);
+    } else if (hasSettings) {
+      await ctx.v2.patch(accountPath(account_id, '/settings'), settings);
+    } else {
+      // Nothing to change: still answer an unknown account as v1 did.
+      await ctx.v2.get(accountPath(account_id));
+    }
+    return { id: account_id, updated_at: ctx.nowIso() };
+  },
+});

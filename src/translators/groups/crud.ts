@@ -1,0 +1,99 @@
+import { inputShape, toV2, withV1Defaults } from '../field-map.js';
+import { defineEndpoint, type TranslatorContext } from '../define.js';
+import { v1, v1Params } from '../v1-params.js';
+import { CALLER_ACCOUNT_CALL, callerAccountId, docPath, groupPath, v1Group } from './group-output.js';
+import type { GroupKind } from './kind.js';
+
+/**
+ * Create, list, get, edit and delete of groups and IM groups: one factory per call, applied to
+ * each kind in groups/index.ts and im-groups/index.ts.
+ */
+
+/** `{v1Prefix}/create` → POST {v2Base}: the v1 defaults of the kind's table filled in; name required. */
+export function groupCreate(kind: GroupKind) {
+  const shape = inputShape(kind.table);
+  return defineEndpoint({
+    path: `${kind.v1Prefix}/create`,
+    params: v1Params({ ...shape, name: v1.string() }),
+    v2Calls: [`POST ${kind.v2Base}`, CALLER_ACCOUNT_CALL],
+    tables: [kind.table],
+    async handle(params, ctx) {
+      const body = toV2(kind.table, withV1Defaults(kind.table, params));
+      const [created, accountId] = await Promise.all([ctx.v2.post(kind.v2Base, body), callerAccountId(ctx)]);
+      return v1Group(kind.table, created, accountId);
+    },
+  });
+}
+
+/** Every group of the kind; IM groups come from v2 in pages, read in full (v1's list has no paging). */
+async function allGroups(kind: GroupKind, ctx: TranslatorContext): Promise<{ total_records: number; groups: unknown[] }> {
+  if (!kind.pagedList) return ctx.v2.get(kind.v2Base);
+  const first = await ctx.v2.get(kind.v2Base, { page_size: 300, page_number: 1 });
+  const rest = await Promise.all(
+    Array.from({ length: Math.max(0, first.page_count - 1) }, (_, i) => ctx.v2.get(kind.v2Base, { page_size: 300, page_number: i + 2 })),
+  );
+  return { total_records: first.total_records, groups: [first, ...rest].flatMap((page) => page.groups) };
+}
+
+/** `{v1Prefix}/list` → GET {v2Base}: `total_records` and every group. */
+export function groupList(kind: GroupKind) {
+  return defineEndpoint({
+    path: `${kind.v1Prefix}/list`,
+    params: v1Params({}),
+    v2Calls: [`GET ${kind.v2Base}`, CALLER_ACCOUNT_CALL],
+    tables: [kind.listItemTable],
+    async handle(_params, ctx) {
+      const [list, accountId] = await Promise.all([allGroups(kind, ctx), callerAccountId(ctx)]);
+      return { total_records: list.total_records, groups: list.groups.map((g) => v1Group(kind.listItemTable, g, accountId)) };
+    },
+  });
+}
+
+/** `{v1Prefix}/get` → GET {v2Base}/{groupId}. */
+export function groupGet(kind: GroupKind) {
+  return defineEndpoint({
+    path: `${kind.v1Prefix}/get`,
+    params: v1Params({ id: v1.string() }),
+    v2Calls: [`GET ${docPath(kind)}`, CALLER_ACCOUNT_CALL],
+    tables: [kind.table],
+    async handle({ id }, ctx) {
+      const [group, accountId] = await Promise.all([ctx.v2.get(groupPath(kind, id)), callerAccountId(ctx)]);
+      return v1Group(kind.table, group, accountId);
+    },
+  });
+}
+
+/**
+ * `{v1Prefix}/edit` → PATCH {v2Base}/{groupId} with the fields given (no v1 defaults: an edit
+ * changes only what it names), then GET it for the v1 group output.
+ */
+export function groupEdit(kind: GroupKind) {
+  return defineEndpoint({
+    path: `${kind.v1Prefix}/edit`,
+    params: v1Params({ ...inputShape(kind.table), id: v1.string() }),
+    v2Calls: [`PATCH ${docPath(kind)}`, `GET ${docPath(kind)}`, CALLER_ACCOUNT_CALL],
+    tables: [kind.table],
+    async handle(params, ctx) {
+      const changes = toV2(kind.table, params);
+      const edited = async () => {
+        if (Object.keys(changes).length > 0) await ctx.v2.patch(groupPath(kind, params.id), changes);
+        return ctx.v2.get(groupPath(kind, params.id));
+      };
+      const [group, accountId] = await Promise.all([edited(), callerAccountId(ctx)]);
+      return v1Group(kind.table, group, accountId);
+    },
+  });
+}
+
+/** `{v1Prefix}/delete` → DELETE {v2Base}/{groupId}; `deleted_count` counts the groups deleted (1), as v1's example. */
+export function groupDelete(kind: GroupKind) {
+  return defineEndpoint({
+    path: `${kind.v1Prefix}/delete`,
+    params: v1Params({ id: v1.string() }),
+    v2Calls: [`DELETE ${docPath(kind)}`],
+    async handle({ id }, ctx) {
+      await ctx.v2.delete(groupPath(kind, id));
+      return { id, deleted_at: ctx.nowIso(), deleted_count: 1 };
+    },
+  });
+}

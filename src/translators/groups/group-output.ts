@@ -1,0 +1,30 @@
+import { v2path } from '../../upstream/path.js';
+import type { TranslatorContext, V1Answer } from '../define.js';
+import { toV1, type FieldTable } from '../field-map.js';
+import type { GroupKind } from './kind.js';
+
+/**
+ * v1 group answers carry the account id, v2 group objects do not. The caller's account is the
+ * account of its owner: GET /users/me, made in parallel with the group calls.
+ */
+export async function callerAccountId(ctx: TranslatorContext): Promise<string> {
+  const owner = await ctx.v2.get<{ account_id: string }>(v2path`/users/me`);
+  return owner.account_id;
+}
+
+export const CALLER_ACCOUNT_CALL = 'GET /users/{userId}';
+
+/** A v2 group (or IM group) → the v1 group output: `group_id`, `account_id`, then the table's fields. */
+export function v1Group(table: FieldTable, v2Group: unknown, accountId: string): V1Answer {
+  const fields = toV1(table, v2Group);
+  // Spread after group_id and account_id so the answer keeps v1's field order.
+  return { group_id: fields.group_id, account_id: accountId, ...fields };
+}
+
+/** `/groups/{id}` or `/im/groups/{id}` plus `rest`, the id encoded as one segment. */
+export function groupPath(kind: GroupKind, id: string, rest = ''): string {
+  return `${kind.v2Base}${v2path`/${id}`}${rest}`;
+}
+
+/** The v2 path of a kind's group as the docs write it. */
+export const docPath = (kind: GroupKind, rest = '') => `${kind.v2Base}/{groupId}${rest}`;

@@ -1,0 +1,30 @@
+import { GROUP_ROWS } from '../../../mappings/groups.js';
+import type { FieldTable } from '../field-map.js';
+
+/**
+ * Groups and IM groups are the same family in both versions: the same calls, the same answers, at
+ * two v2 collections. A kind says which one; the endpoint factories in this folder take it.
+ */
+export interface GroupKind {
+  /** For messages and docs: "group" or "IM group". */
+  label: string;
+  /** The v1 path prefix: `/group` or `/im/group`. */
+  v1Prefix: string;
+  /** The v2 collection: `/groups` or `/im/groups`. */
+  v2Base: '/groups' | '/im/groups';
+  /** The v1 group output and the fields create and edit take. */
+  table: FieldTable;
+  /** The fields of a v1 list item. */
+  listItemTable: FieldTable;
+  /** Whether the v2 list is paged (IM groups) or answers every group at once (groups). */
+  pagedList: boolean;
+}
+
+export const PLAIN_GROUPS: GroupKind = {
+  label: 'group',
+  v1Prefix: '/group',
+  v2Base: '/groups',
+  table: GROUP_ROWS,
+  listItemTable: GROUP_ROWS,
+  pagedList: false,
+};

@@ -1,0 +1,141 @@
+import { GROUP_MEMBER_ROWS } from '../../../mappings/groups.js';
+import { V2Error } from '../../upstream/errors.js';
+import { v2path } from '../../upstream/path.js';
+import { defineEndpoint, type TranslatorContext } from '../define.js';
+import { toV1 } from '../field-map.js';
+import { Rollback } from '../rollback.js';
+import { v1, v1Params } from '../v1-params.js';
+import { docPath, groupPath } from './group-output.js';
+import type { GroupKind } from './kind.js';
+import { pagingOf, v1PageFields, v1PagingParams } from './v1-paging.js';
+
+/** v2 takes at most 30 members per POST members call. */
+export const MEMBERS_PER_CALL = 30;
+
+/** v1 `member_ids`: a comma list of user ids, of any length; each id counts once. */
+const memberIds = () => v1.list().transform((ids) => [...new Set(ids)]);
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+const isGroupNotFound = (error: unknown) => error instanceof V2Error && error.status === 404 && error.code === 4130;
+const isNotAMember = (error: unknown) => error instanceof V2Error && error.status === 404 && error.code === 1001;
+
+/**
+ * Run `call` against the first kind; while v2 answers 404 4130 (no such group), try the next one.
+ * /group/member/add serves plain groups and IM groups with one path (see docs/decisions.md).
+ */
+async function onFirstKindThatHasIt<T>(kinds: readonly GroupKind[], call: (kind: GroupKind) => Promise<T>): Promise<{ kind: GroupKind; result: T }> {
+  for (const [i, kind] of kinds.entries()) {
+    try {
+      return { kind, result: await call(kind) };
+    } catch (error) {
+      if (i === kinds.length - 1 || !isGroupNotFound(error)) throw error;
+    }
+  }
+  throw new Error('onFirstKindThatHasIt needs at least one kind');
+}
+
+/** Every member id of a group, read 300 at a time. */
+async function allMemberIds(kind: GroupKind, ctx: TranslatorContext, id: string): Promise<Set<string>> {
+  const path = groupPath(kind, id, '/members');
+  const first = await ctx.v2.get(path, { page_size: 300, page_number: 1 });
+  const rest = await Promise.all(
+    Array.from({ length: Math.max(0, first.page_count - 1) }, (_, i) => ctx.v2.get(path, { page_size: 300, page_number: i + 2 })),
+  );
+  return new Set([first, ...rest].flatMap((page) => page.members.map((m: { id: string }) => m.id)));
+}
+
+async function addBatch(kind: GroupKind, ctx: TranslatorContext, id: string, batch: readonly string[]): Promise<string[]> {
+  const answer = await ctx.v2.post<{ ids: string }>(groupPath(kind, id, '/members'), { members: batch.map((memberId) => ({ id: memberId })) });
+  return answer.ids.split(',').filter(Boolean);
+}
+
+async function removeMembers(kind: GroupKind, ctx: TranslatorContext, id: string, memberIdsToRemove: readonly string[]): Promise<void> {
+  await Promise.all(memberIdsToRemove.map((memberId) => ctx.v2.delete(groupPath(kind, id, v2path`/members/${memberId}`))));
+}
+
+/** `{v1Prefix}/member/list` → GET {v2Base}/{groupId}/members, v1's page of members. */
+export function memberList(kind: GroupKind) {
+  return defineEndpoint({
+    path: `${kind.v1Prefix}/member/list`,
+    params: v1Params({ id: v1.string(), ...v1PagingParams }),
+    v2Calls: [`GET ${docPath(kind, '/members')}`],
+    tables: [GROUP_MEMBER_ROWS],
+    async handle(params, ctx) {
+      const page = await ctx.v2.get(groupPath(kind, params.id, '/members'), pagingOf(params));
+      return {
+        ...v1PageFields(page),
+        members: page.members.map((m: unknown) => ({ ...toV1(GROUP_MEMBER_ROWS, m), pic_url: '' })),
+      };
+    },
+  });
+}
+
+/**
+ * Member add → POST {v2Base}/{groupId}/members in batches of 30. One batch is all or nothing in v2.
+ * With several, the members already in the group are read first, and if batch k fails the
+ * members earlier batches added (and only those) are removed again. `kinds` lists the group kinds
+ * the path serves, tried in order (/group/member/add: groups, then IM groups).
+ */
+export function memberAdd(path: string, kinds: readonly GroupKind[]) {
+  const calls = kinds.flatMap((kind) => [`POST ${docPath(kind, '/members')}`, `GET ${docPath(kind, '/members')}`, `DELETE ${docPath(kind, '/members/{memberId}')}`]);
+  return defineEndpoint({
+    path,
+    params: v1Params({ id: v1.string(), member_ids: memberIds() }),
+    v2Calls: calls,
+    v2FieldNames: { members: 'member_ids' },
+    async handle({ id, member_ids }, ctx) {
+      const batches = chunks(member_ids, MEMBERS_PER_CALL);
+      const rollback = new Rollback();
+      let kind: GroupKind;
+      let firstBatch: string[] | undefined;
+      let existing = new Set<string>();
+      if (batches.length > 1) {
+        // Several batches: learn who is already a member (this also finds the group's kind).
+        ({ kind, result: existing } = await onFirstKindThatHasIt(kinds, (k) => allMemberIds(k, ctx, id)));
+      } else {
+        ({ kind, result: firstBatch } = await onFirstKindThatHasIt(kinds, (k) => addBatch(k, ctx, id, batches[0]!)));
+      }
+      const added = new Set(firstBatch ?? []);
+      await rollback.run(async () => {
+        for (const batch of firstBatch ? [] : batches) {
+          const ids = await addBatch(kind, ctx, id, batch);
+          ids.forEach((memberId) => added.add(memberId));
+          const newcomers = ids.filter((memberId) => !existing.has(memberId));
+          rollback.onFailure(`${newcomers.length} member(s) added to ${kind.label} ${id}`, () => removeMembers(kind, ctx, id, newcomers));
+        }
+      });
+      return { id, add_at: ctx.nowIso(), add_count: added.size };
+    },
+  });
+}
+
+/**
+ * `{v1Prefix}/member/delete` → DELETE {v2Base}/{groupId}/members/{memberId}, one call per id.
+ * An id that is not a member is skipped (`deleted_count` says how many were removed). Any other
+ * failure puts back the members already removed and answers the error.
+ */
+export function memberDelete(kind: GroupKind) {
+  return defineEndpoint({
+    path: `${kind.v1Prefix}/member/delete`,
+    params: v1Params({ id: v1.string(), member_ids: memberIds() }),
+    v2Calls: [`DELETE ${docPath(kind, '/members/{memberId}')}`, `POST ${docPath(kind, '/members')}`],
+    async handle({ id, member_ids }, ctx) {
+      const outcomes = await Promise.allSettled(member_ids.map((memberId) => ctx.v2.delete(groupPath(kind, id, v2path`/members/${memberId}`))));
+      const removed = member_ids.filter((_, i) => outcomes[i]!.status === 'fulfilled');
+      const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected' && !isNotAMember(o.reason));
+      if (failure) {
+        const rollback = new Rollback();
+        rollback.onFailure(`${removed.length} member(s) removed from ${kind.label} ${id}`, () =>
+          Promise.all(chunks(removed, MEMBERS_PER_CALL).map((batch) => addBatch(kind, ctx, id, batch))),
+        );
+        await rollback.run(() => Promise.reject(failure.reason));
+      }
+      return { id, deleted_at: ctx.nowIso(), deleted_count: removed.length };
+    },
+  });
+}

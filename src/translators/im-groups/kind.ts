@@ -1,0 +1,12 @@
+import { IM_GROUP_LIST_ITEM_ROWS, IM_GROUP_ROWS } from '../../../mappings/groups.js';
+import type { GroupKind } from '../groups/kind.js';
+
+/** IM groups: the group family at v2's /im/groups, with the IM options and a paged v2 list. */
+export const IM_GROUPS: GroupKind = {
+  label: 'IM group',
+  v1Prefix: '/im/group',
+  v2Base: '/im/groups',
+  table: IM_GROUP_ROWS,
+  listItemTable: IM_GROUP_LIST_ITEM_ROWS,
+  pagedList: true,
+};

@@ -1,0 +1,112 @@
+import { RECORDING_FILE_ROWS, RECORDING_MEETING_ROWS } from '../../../mappings/recordings.js';
+import { v2path } from '../../upstream/path.js';
+import { defineEndpoint, type TranslatorContext } from '../define.js';
+import { toV1 } from '../field-map.js';
+import { pagingOf, v1PagingParams } from '../groups/v1-paging.js';
+import { v1, v1Params } from '../v1-params.js';
+import { instantOf, utcDate, v1TimeParam, type V1Time } from './v1-time.js';
+
+/** With no `from`, v1 listed every recording of the host: ask v2 from before the service recorded anything. */
+const EARLIEST_DATE = '2010-01-01';
+
+interface V2RecordingMeeting {
+  id: number | string;
+  start_time: string;
+  recording_files: unknown[];
+}
+
+interface V2RecordingPage {
+  total_records: number;
+  next_page_token: string;
+  meetings: V2RecordingMeeting[];
+}
+
+/**
+ * Read v2's token pages (300 at a time) until `enough` items are in hand or the list ends. v1
+ * pages by number, v2 by token: page n of v1 needs the v2 items before it.
+ */
+async function readRecordings(ctx: TranslatorContext, hostId: string, range: { from: string; to: string }, enough: number) {
+  const meetings: V2RecordingMeeting[] = [];
+  let token = '';
+  let total = 0;
+  do {
+    const page = await ctx.v2.get<V2RecordingPage>(v2path`/users/${hostId}/recordings`, {
+      ...range,
+      page_size: 300,
+      ...(token ? { next_page_token: token } : {}),
+    });
+    meetings.push(...page.meetings);
+    total = page.total_records;
+    token = page.next_page_token;
+  } while (token && meetings.length < enough);
+  return { meetings, total };
+}
+
+/**
+ * /recording/list → GET /users/{host}/recordings (v2 wants a UTC date range) and GET /users/{host}
+ * (its timezone: v1 reads `from`/`to` in it and answers it as each meeting's `timezone`), in
+ * parallel. v1's precise `from`/`to` and `meeting_number` filters are applied to v2's items,
+ * which were asked for a day wider on each side so no timezone can push a meeting out.
+ */
+export const recordingList = defineEndpoint({
+  path: '/recording/list',
+  params: v1Params({
+    host_id: v1.string(),
+    meeting_number: v1.string().optional(),
+    from: v1TimeParam().optional(),
+    to: v1TimeParam().optional(),
+    ...v1PagingParams,
+  }),
+  v2Calls: ['GET /users/{userId}/recordings', 'GET /users/{userId}'],
+  tables: [RECORDING_MEETING_ROWS, RECORDING_FILE_ROWS],
+  async handle(params, ctx) {
+    const { page_size, page_number } = pagingOf(params);
+    const filtered = params.meeting_number !== undefined || params.from !== undefined || params.to !== undefined;
+    const range = {
+      from: params.from ? utcDate(roughInstant(params.from), -1) : EARLIEST_DATE,
+      to: params.to ? utcDate(roughInstant(params.to), 1) : utcDate(Date.parse(ctx.nowIso())),
+    };
+    const offset = (page_number - 1) * page_size;
+    const [host, listed] = await Promise.all([
+      ctx.v2.get<{ timezone?: string }>(v2path`/users/${params.host_id}`),
+      readRecordings(ctx, params.host_id, range, filtered ? Infinity : offset + page_size),
+    ]);
+    const timezone = host.timezone ?? '';
+    let meetings = listed.meetings;
+    let total = listed.total;
+    if (filtered) {
+      const from = params.from ? instantOf(params.from, timezone) : -Infinity;
+      const to = params.to ? instantOf(params.to, timezone, true) : Infinity;
+      meetings = meetings.filter((m) => {
+        const start = Date.parse(m.start_time);
+        return start >= from && start <= to && (params.meeting_number === undefined || String(m.id) === params.meeting_number);
+      });
+      total = meetings.length;
+    }
+    return {
+      page_count: Math.ceil(total / page_size),
+      page_number,
+      page_size,
+      total_records: total,
+      meetings: meetings.slice(offset, offset + page_size).map((m) => v1RecordingMeeting(m, timezone)),
+    };
+  },
+});
+
+/** A v1 time as an instant read as GMT: close enough (within a day) to choose v2's date range. */
+const roughInstant = (time: V1Time) => instantOf(time, '');
+
+function v1RecordingMeeting(meeting: V2RecordingMeeting, timezone: string) {
+  const { uuid, meeting_number, host_id, account_id, topic, start_time, ...rest } = toV1(RECORDING_MEETING_ROWS, meeting);
+  return {
+    uuid,
+    meeting_number,
+    host_id,
+    account_id,
+    topic,
+    start_time,
+    timezone,
+    ...rest,
+    recording_files: meeting.recording_files.map((file) => toV1(RECORDING_FILE_ROWS, file)),
+  };
+}
