@@ -1,0 +1,65 @@
+import { writeFile } from 'node:fs/promises';
+import { Hono } from 'hono';
+import { SignJWT } from 'jose';
+import { createSandbox, mountSandbox } from '../src/sandbox/app.js';
+import { seedV2, type V2Call } from './seed.js';
+
+/**
+ * `npx tsx bench/capture-fixtures.ts`: captures, once, the real sandbox's v2 answers to the calls
+ * the benchmarked translators make, into bench/fixtures/v2-answers.json. The fixed-answer upstream
+ * (fixed-upstream.ts) replays them, so the benchmark measures the gateway, not the sandbox.
+ * Re-run it when the sandbox's answer shapes change.
+ */
+
+const KEY = 'benchCaptureKey0';
+const SECRET = 'benchCaptureSecret000000000';
+const sandbox = createSandbox({ apiKey: KEY, apiSecret: SECRET, limits: false });
+const root = new Hono();
+mountSandbox(root, sandbox);
+
+const v2: V2Call = async (method, path, body) => {
+  const token = await new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(KEY)
+    .setExpirationTime(Math.floor(Date.now() / 1000) + 60)
+    .sign(new TextEncoder().encode(SECRET));
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await root.fetch(
+    new Request(`http://sandbox.local/v2${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+  );
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+};
+
+const seeded = await seedV2(v2);
+const u = encodeURIComponent(seeded.userId);
+const m = encodeURIComponent(seeded.meetingId);
+
+/** [method, pattern the fixed upstream matches, the concrete path captured]. Literal paths first. */
+const captures: [string, string, string][] = [
+  ['GET', '/users/email', `/users/email?email=${encodeURIComponent(seeded.email)}`],
+  ['GET', '/users/{userId}/settings', `/users/${u}/settings`],
+  ['GET', '/users/{userId}/meetings', `/users/${u}/meetings?type=live`],
+  ['POST', '/users/{userId}/meetings', `/users/${u}/meetings`],
+  ['GET', '/users/{userId}', `/users/${u}`],
+  ['GET', '/meetings/{meetingId}', `/meetings/${m}`],
+];
+
+const routes = [];
+for (const [method, pattern, path] of captures) {
+  const body =
+    method === 'POST'
+      ? { topic: 'Benchmark create', type: 2, start_time: '2030-07-01T15:00:00Z', duration: 30, timezone: 'UTC' }
+      : undefined;
+  const answer = await v2(method, path, body);
+  if (answer.status >= 300) throw new Error(`capture ${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  routes.push({ method, pattern, status: answer.status, body: answer.body });
+}
+// Writes that answer no body (the translators' rollbacks and updates).
+routes.push({ method: 'DELETE', pattern: '/meetings/{meetingId}', status: 204, body: null });
+routes.push({ method: 'PATCH', pattern: '/meetings/{meetingId}', status: 204, body: null });
+
+const out = { capturedAt: new Date().toISOString(), seeded, routes };
+await writeFile(new URL('./fixtures/v2-answers.json', import.meta.url), `${JSON.stringify(out, null, 2)}\n`);
+console.log(`captured ${routes.length} v2 answers into bench/fixtures/v2-answers.json`, seeded);

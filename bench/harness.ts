@@ -1,0 +1,358 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { canonicalPath } from '../src/translators/registry.js';
+import { ALL_ENDPOINTS } from '../src/translators/registry.js';
+import { buildCases, type BenchCase, type UpstreamKind } from './cases.js';
+import { runLoad, type LoadResult } from './load.js';
+import { REPO_ROOT, startChild, type Child } from './procs.js';
+import type { Seeded } from './seed.js';
+
+/**
+ * The benchmark harness (bench/run.ts is its command line). For each case: start the floor and the
+ * gateway (each its own process) over the case's upstream (its own process), check one answer of
+ * each, warm both up, then alternate load runs floor, gateway, floor, gateway ... so drift of the
+ * machine hits both alike; then the same at half the floor's peak rate. Medians over the pairs.
+ */
+
+export const API_KEY = 'benchApiKey00000';
+export const API_SECRET = 'benchApiSecret0000000000000';
+
+export interface BenchOptions {
+  pairs: number;
+  durationSec: number;
+  warmupSec: number;
+  /** Pairs at half the floor's peak rate (0: skip). */
+  halfLoadPairs: number;
+  connections: number;
+  /** Connections of the half-load runs (autocannon paces each connection; fewer means smoother). */
+  halfLoadConnections: number;
+  /** Only these case ids (default: all). */
+  only?: string[];
+  /** Start the gateway with --cpu-prof into this directory. */
+  cpuProfDir?: string;
+  log?: (line: string) => void;
+}
+
+export interface Side {
+  runs: LoadResult[];
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+export interface CaseResult {
+  id: string;
+  title: string;
+  v1Path: string;
+  upstream: UpstreamKind;
+  limiter: string;
+  keepAlive: boolean;
+  status: 'ok' | 'not served yet' | 'failed';
+  note?: string;
+  floor?: Side;
+  gateway?: Side;
+  ratio?: number;
+  half?: { rate: number; floor: Side; gateway: Side; addedP99: number; addedP50: number };
+  v2CallsPerCall?: number;
+  memory?: { before: NodeJS.MemoryUsage; after: NodeJS.MemoryUsage };
+  /** Transport errors + timeouts + non-2xx + v1 error envelopes, over every run of the case. */
+  problems: { floor: number; gateway: number; sample?: string };
+  injectedLimiters?: boolean;
+}
+
+export interface BenchReport {
+  options: BenchOptions;
+  machine: Machine;
+  oneCallPath: string;
+  cases: CaseResult[];
+}
+
+export interface Machine {
+  node: string;
+  cpu: string;
+  cores: number;
+  memGb: number;
+  date: string;
+  commit: string;
+  /** 1-minute load average when the run started (other work on the machine skews every figure). */
+  loadAvg: number;
+  loadAvgEnd?: number;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+function side(runs: LoadResult[]): Side {
+  return { runs, rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)) };
+}
+
+function problemsOf(runs: LoadResult[]): number {
+  return runs.reduce((n, r) => n + r.errors + r.timeouts + r.non2xx + r.envelopeErrors, 0);
+}
+
+export function machine(): Machine {
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'mappings'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    if (dirty) commit += ' (+ uncommitted changes in src/mappings)';
+  } catch {
+    // not a git checkout
+  }
+  return {
+    node: process.version,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memGb: Math.round(totalmem() / 2 ** 30),
+    date: new Date().toISOString(),
+    commit,
+    loadAvg: loadavg()[0] ?? 0,
+  };
+}
+
+/** Whether src/gateway.ts builds the rate limiters itself (else the bench injects them). */
+function gatewayWiresLimiters(): boolean {
+  return /ratelimit/.test(readFileSync(new URL('../src/gateway.ts', import.meta.url), 'utf8'));
+}
+
+class Upstreams {
+  private readonly started = new Map<UpstreamKind, { child: Child; baseUrl: string; seeded: Seeded }>();
+  private redis: { url: string; close(): Promise<void> } | undefined;
+
+  async get(kind: UpstreamKind) {
+    let up = this.started.get(kind);
+    if (!up) {
+      const env = { SANDBOX_API_KEY: API_KEY, SANDBOX_API_SECRET: API_SECRET };
+      const child = await startChild(`${kind} upstream`, kind === 'fixed' ? './fixed-upstream.ts' : './sandbox-upstream.ts', env);
+      const seeded: Seeded =
+        kind === 'fixed'
+          ? (JSON.parse(readFileSync(new URL('./fixtures/v2-answers.json', import.meta.url), 'utf8')) as { seeded: Seeded }).seeded
+          : (child.ready.seeded as Seeded);
+      up = { child, baseUrl: `http://127.0.0.1:${child.ready.port}/v2`, seeded };
+      this.started.set(kind, up);
+    }
+    return up;
+  }
+
+  async redisUrl(): Promise<string> {
+    if (!this.redis) {
+      const { startRedis } = await import('../test/support/redis.js');
+      this.redis = await startRedis();
+    }
+    return this.redis.url;
+  }
+
+  async close(): Promise<void> {
+    for (const up of this.started.values()) await up.child.stop();
+    this.started.clear();
+    await this.redis?.close();
+    this.redis = undefined;
+  }
+}
+
+async function checkOnce(url: string, path: string, body: string): Promise<{ text: string; v2Calls: string | null; error?: string }> {
+  const response = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
+  const text = await response.text();
+  const isError = response.status !== 200 || text.startsWith('{"error"') || text.includes('<response><error>');
+  return { text, v2Calls: response.headers.get('x-v2-calls'), ...(isError ? { error: `HTTP ${response.status}: ${text.slice(0, 300)}` } : {}) };
+}
+
+export async function runBench(options: BenchOptions): Promise<BenchReport> {
+  const log = options.log ?? (() => {});
+  const served = new Set(ALL_ENDPOINTS.flatMap((e) => [e.path, ...(e.aliases ?? [])].map(canonicalPath)));
+  const isServed = (v1Path: string) => served.has(canonicalPath(v1Path));
+  const cases = buildCases(isServed).filter((c) => !options.only || options.only.includes(c.id));
+  const oneCallPath = isServed('/v1/meeting/get') ? '/v1/meeting/get' : '/v1/user/checkemail';
+  const wired = gatewayWiresLimiters();
+  const upstreams = new Upstreams();
+  const results: CaseResult[] = [];
+  const startMachine = machine();
+  try {
+    for (const c of cases) {
+      const base = { id: c.id, title: c.title, v1Path: c.v1Path, upstream: c.upstream, limiter: c.limiter, keepAlive: c.keepAlive, problems: { floor: 0, gateway: 0 } };
+      if (!isServed(c.v1Path)) {
+        log(`${c.id}: ${c.v1Path} not served yet`);
+        results.push({ ...base, status: 'not served yet' });
+        continue;
+      }
+      log(`${c.id}: ${c.title}`);
+      try {
+        results.push(await runCase(c, options, upstreams, wired, log));
+      } catch (error) {
+        log(`${c.id}: FAILED ${(error as Error).message}`);
+        results.push({ ...base, status: 'failed', note: (error as Error).message.split('\n')[0] });
+      }
+    }
+  } finally {
+    await upstreams.close();
+  }
+  return { options, machine: { ...startMachine, loadAvgEnd: loadavg()[0] ?? 0 }, oneCallPath, cases: results };
+}
+
+async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams, wired: boolean, log: (line: string) => void): Promise<CaseResult> {
+  const up = await upstreams.get(c.upstream);
+  const gatewayEnv: Record<string, string> = {
+    PORT: '0',
+    V2_BASE_URL: up.baseUrl,
+    V1_KEEP_ALIVE: c.keepAlive ? 'on' : 'off',
+    V1_RATE_LIMITS: c.limiter === 'off' ? 'off' : 'on',
+    V2_RATE_LIMITS: c.limiter === 'off' ? 'off' : 'on',
+    // The limiters do all their work (buckets, Lua scripts, queues) but never refuse: the
+    // benchmark measures their cost, not the spec's 10 requests/s.
+    RATE_LIMIT_SCALE: c.limiter === 'off' ? '1' : '1000000',
+    BENCH_INJECT_LIMITERS: wired || c.limiter === 'off' ? '0' : '1',
+  };
+  if (c.limiter === 'redis') gatewayEnv.REDIS_URL = await upstreams.redisUrl();
+  const floorEnv = { PORT: '0', V2_BASE_URL: up.baseUrl, FLOOR_KEEP_ALIVE: c.keepAlive ? 'on' : 'off' };
+  const profArgs = options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : [];
+  const [floor, gateway] = await Promise.all([
+    startChild('floor', './floor.ts', floorEnv),
+    startChild('gateway', './gateway-proc.ts', gatewayEnv, profArgs),
+  ]);
+  try {
+    const form = new URLSearchParams({ api_key: API_KEY, api_secret: API_SECRET, ...c.params(up.seeded) }).toString();
+    const floorUrl = `http://127.0.0.1:${floor.ready.port}`;
+    const gatewayUrl = `http://127.0.0.1:${gateway.ready.port}`;
+    const [floorCheck, gatewayCheck] = [await checkOnce(floorUrl, c.v1Path, form), await checkOnce(gatewayUrl, c.v1Path, form)];
+    if (floorCheck.error) throw new Error(`the floor answered an error: ${floorCheck.error}`);
+    if (gatewayCheck.error) throw new Error(`the gateway answered an error: ${gatewayCheck.error}`);
+
+    const load = (url: string, durationSec: number, overallRate?: number, connections = options.connections) =>
+      runLoad({ url, path: c.v1Path, body: form, connections, durationSec, ...(overallRate ? { overallRate } : {}) });
+    // Warm-up (JIT, pools, buckets); not measured.
+    await load(floorUrl, options.warmupSec);
+    await load(gatewayUrl, options.warmupSec);
+    const before = (await gateway.ask('memory')).usage as NodeJS.MemoryUsage;
+
+    const floorRuns: LoadResult[] = [];
+    const gatewayRuns: LoadResult[] = [];
+    for (let i = 0; i < options.pairs; i++) {
+      floorRuns.push(await load(floorUrl, options.durationSec));
+      gatewayRuns.push(await load(gatewayUrl, options.durationSec));
+      log(`  pair ${i + 1}: floor ${floorRuns.at(-1)!.rps.toFixed(0)} req/s, v1gate ${gatewayRuns.at(-1)!.rps.toFixed(0)} req/s`);
+    }
+    const floorSide = side(floorRuns);
+    const gatewaySide = side(gatewayRuns);
+
+    let half: CaseResult['half'];
+    const halfFloor: LoadResult[] = [];
+    const halfGateway: LoadResult[] = [];
+    if (c.halfLoad && options.halfLoadPairs > 0) {
+      const rate = floorSide.rps / 2;
+      for (let i = 0; i < options.halfLoadPairs; i++) {
+        halfFloor.push(await load(floorUrl, options.durationSec, rate, options.halfLoadConnections));
+        halfGateway.push(await load(gatewayUrl, options.durationSec, rate, options.halfLoadConnections));
+      }
+      const hf = side(halfFloor);
+      const hg = side(halfGateway);
+      half = { rate, floor: hf, gateway: hg, addedP99: hg.p99 - hf.p99, addedP50: hg.p50 - hf.p50 };
+      log(`  half load ${rate.toFixed(0)} req/s: p99 floor ${hf.p99.toFixed(2)} ms, v1gate ${hg.p99.toFixed(2)} ms`);
+    }
+    const after = (await gateway.ask('memory')).usage as NodeJS.MemoryUsage;
+    const allFloor = [...floorRuns, ...halfFloor];
+    const allGateway = [...gatewayRuns, ...halfGateway];
+    const calls = allGateway.map((r) => r.v2CallsPerCall).filter((x): x is number => x !== undefined);
+    const sample = allGateway.find((r) => r.firstEnvelopeError)?.firstEnvelopeError ?? allFloor.find((r) => r.firstEnvelopeError)?.firstEnvelopeError;
+    return {
+      id: c.id,
+      title: c.title,
+      v1Path: c.v1Path,
+      upstream: c.upstream,
+      limiter: c.limiter,
+      keepAlive: c.keepAlive,
+      status: 'ok',
+      floor: floorSide,
+      gateway: gatewaySide,
+      ratio: gatewaySide.rps / floorSide.rps,
+      ...(half ? { half } : {}),
+      v2CallsPerCall: calls.length ? calls.reduce((a, b) => a + b, 0) / calls.length : Number(gatewayCheck.v2Calls),
+      memory: { before, after },
+      problems: { floor: problemsOf(allFloor), gateway: problemsOf(allGateway), ...(sample ? { sample } : {}) },
+      injectedLimiters: Boolean(gateway.ready.injectedLimiters),
+    };
+  } finally {
+    await Promise.all([floor.stop(), gateway.stop()]);
+  }
+}
+
+export interface SoakResult {
+  v1Path: string;
+  durationSec: number;
+  connections: number;
+  rps: number;
+  problems: number;
+  samples: { atSec: number; rssMb: number; heapUsedMb: number }[];
+  /** Least-squares slope of heapUsed over the soak, MB per minute (after the first sample). */
+  heapSlopeMbPerMin: number;
+  rssSlopeMbPerMin: number;
+}
+
+/** The gateway alone on the one-call case for `durationSec`, memory read (after a full GC) every `sampleSec`. */
+export async function runSoak(opts: { durationSec: number; sampleSec: number; connections: number; log?: (line: string) => void }): Promise<SoakResult> {
+  const log = opts.log ?? (() => {});
+  const served = new Set(ALL_ENDPOINTS.map((e) => canonicalPath(e.path)));
+  const one = buildCases((p) => served.has(canonicalPath(p))).find((c) => c.id === (served.has('/meeting/get') ? 'meeting-get' : 'checkemail'))!;
+  const upstreams = new Upstreams();
+  try {
+    const up = await upstreams.get('fixed');
+    const gateway = await startChild('gateway', './gateway-proc.ts', {
+      PORT: '0',
+      V2_BASE_URL: up.baseUrl,
+      V1_KEEP_ALIVE: 'on',
+      V1_RATE_LIMITS: 'off',
+      V2_RATE_LIMITS: 'off',
+    });
+    try {
+      const form = new URLSearchParams({ api_key: API_KEY, api_secret: API_SECRET, ...one.params(up.seeded) }).toString();
+      const url = `http://127.0.0.1:${gateway.ready.port}`;
+      const samples: SoakResult['samples'] = [];
+      const sample = async (atSec: number) => {
+        const usage = (await gateway.ask('memory')).usage as NodeJS.MemoryUsage;
+        samples.push({ atSec, rssMb: usage.rss / 2 ** 20, heapUsedMb: usage.heapUsed / 2 ** 20 });
+        log(`  soak ${atSec}s: rss ${(usage.rss / 2 ** 20).toFixed(1)} MB, heap ${(usage.heapUsed / 2 ** 20).toFixed(1)} MB`);
+      };
+      await runLoad({ url, path: one.v1Path, body: form, connections: opts.connections, durationSec: 5 }); // warm-up
+      await sample(0);
+      let total = 0;
+      let problems = 0;
+      for (let at = 0; at < opts.durationSec; at += opts.sampleSec) {
+        const r = await runLoad({ url, path: one.v1Path, body: form, connections: opts.connections, durationSec: opts.sampleSec });
+        total += r.total;
+        problems += problemsOf([r]);
+        await sample(at + opts.sampleSec);
+      }
+      return {
+        v1Path: one.v1Path,
+        durationSec: opts.durationSec,
+        connections: opts.connections,
+        rps: total / opts.durationSec,
+        problems,
+        samples,
+        heapSlopeMbPerMin: slope(samples.map((s) => [s.atSec / 60, s.heapUsedMb])),
+        rssSlopeMbPerMin: slope(samples.map((s) => [s.atSec / 60, s.rssMb])),
+      };
+    } finally {
+      await gateway.stop();
+    }
+  } finally {
+    await upstreams.close();
+  }
+}
+
+function slope(points: [number, number][]): number {
+  const n = points.length;
+  if (n < 2) return 0;
+  const mx = points.reduce((a, [x]) => a + x, 0) / n;
+  const my = points.reduce((a, [, y]) => a + y, 0) / n;
+  const num = points.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0);
+  const den = points.reduce((a, [x]) => a + (x - mx) ** 2, 0);
+  return den === 0 ? 0 : num / den;
+}

@@ -1,0 +1,122 @@
+import type { BenchReport, CaseResult, Machine, SoakResult } from './harness.js';
+
+/** Renders the harness's results as the markdown sections of bench/RESULTS.md. */
+
+const n0 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '—' : Math.round(x).toLocaleString('en-US'));
+const ms = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(2));
+const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+
+export function machineLines(m: Machine, command: string): string {
+  return [
+    `- machine: ${m.cpu}, ${m.cores} cores, ${m.memGb} GB; Node ${m.node}; load average ${m.loadAvg.toFixed(1)} at the start${m.loadAvgEnd === undefined ? '' : `, ${m.loadAvgEnd.toFixed(1)} at the end`} (other work on the machine)`,
+    `- date: ${m.date}; code: ${m.commit}`,
+    `- command: \`${command}\``,
+  ].join('\n');
+}
+
+function row(c: CaseResult): string {
+  const ka = c.keepAlive ? 'on' : 'off';
+  if (c.status !== 'ok') {
+    return `| ${c.id} | \`${c.v1Path}\` | ${c.upstream} | ${c.limiter} | ${ka} | ${c.status}${c.note ? `: ${c.note.replace(/\|/g, '\\|')}` : ''} |||||||||`;
+  }
+  const f = c.floor!;
+  const g = c.gateway!;
+  const h = c.half;
+  const mem = c.memory ? `${mb(c.memory.before.heapUsed)}→${mb(c.memory.after.heapUsed)} / ${mb(c.memory.before.rss)}→${mb(c.memory.after.rss)}` : '—';
+  return [
+    '',
+    c.id,
+    `\`${c.v1Path}\``,
+    c.upstream,
+    c.limiter + (c.injectedLimiters ? '*' : ''),
+    ka,
+    `${n0(f.rps)} / **${n0(g.rps)}**`,
+    `**${c.ratio!.toFixed(2)}x**`,
+    `${ms(f.p50)} / ${ms(g.p50)}`,
+    `${ms(f.p99)} / ${ms(g.p99)}`,
+    h ? n0(h.rate) : '—',
+    h ? `${ms(h.floor.p99)} / ${ms(h.gateway.p99)}` : '—',
+    h ? `**${h.addedP99 >= 0 ? '+' : ''}${ms(h.addedP99)}**` : '—',
+    c.v2CallsPerCall === undefined ? '—' : c.v2CallsPerCall.toFixed(2),
+    mem,
+    `${c.problems.floor} / ${c.problems.gateway}`,
+    '',
+  ].join(' | ').trim();
+}
+
+export function renderTable(report: BenchReport, command: string): string {
+  const o = report.options;
+  const lines = [
+    machineLines(report.machine, command),
+    `- runs: ${o.pairs} pair(s) floor/v1gate alternated (A B A B), ${o.durationSec} s each, ${o.connections} connections, after ${o.warmupSec} s warm-up each; ` +
+      (o.halfLoadPairs > 0
+        ? `then ${o.halfLoadPairs} pair(s) at half the floor's median peak rate (autocannon overallRate, ${o.halfLoadConnections} connections). `
+        : 'no half-load runs. ') +
+      'Medians over the pairs. Latency in ms, from every response (sub-ms).',
+    `- one-call endpoint of the targets: \`${report.oneCallPath}\``,
+    '',
+    '| case | v1 call | upstream | limiter | keep-alive | req/s floor / v1gate | ratio | p50 floor / v1gate | p99 floor / v1gate | ½-load req/s | p99 @½ floor / v1gate | added p99 @½ | v2 calls per v1 call | v1gate heap / RSS MB before→after | problems floor / v1gate |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...report.cases.map(row),
+    '',
+    'problems = connection errors + timeouts + non-2xx + v1 error envelopes, over every run of the case (all should be 0).' +
+      (report.cases.some((c) => c.injectedLimiters) ? ' `*` limiter built by the bench from the same env vars (src/gateway.ts did not wire it yet).' : ''),
+  ];
+  const samples = report.cases.filter((c) => c.problems.sample).map((c) => `- ${c.id}: \`${c.problems.sample!.replace(/`/g, "'")}\``);
+  if (samples.length) lines.push('', 'First error envelope seen per case:', ...samples);
+  lines.push('', ...targetLines(report));
+  return lines.join('\n');
+}
+
+export function targetLines(report: BenchReport): string[] {
+  const byId = new Map(report.cases.map((c) => [c.id, c]));
+  const one = byId.get(report.oneCallPath === '/v1/meeting/get' ? 'meeting-get' : 'checkemail');
+  const lines = ['Targets (computed by the runner):'];
+  const verdict = (ok: boolean | undefined) => (ok === undefined ? 'not measured' : ok ? 'MET' : 'MISSED');
+  if (one?.status === 'ok') {
+    lines.push(`- one-call \`${one.v1Path}\` at ≥ 0.9x the floor's req/s: ${one.ratio!.toFixed(2)}x — ${verdict(one.ratio! >= 0.9)}`);
+    lines.push(
+      `- p99 added latency < 2 ms at half the floor's peak: ${one.half ? `${ms(one.half.addedP99)} ms at ${n0(one.half.rate)} req/s — ${verdict(one.half.addedP99 < 2)}` : 'not measured'}`,
+    );
+  } else lines.push(`- one-call: ${one?.status ?? 'not run'}`);
+  const checkemail = byId.get('checkemail');
+  if (one?.id !== 'checkemail' && checkemail?.status === 'ok') {
+    lines.push(`- (single v2 call \`/v1/user/checkemail\`: ${checkemail.ratio!.toFixed(2)}x, added p99 @½ ${checkemail.half ? ms(checkemail.half.addedP99) : '—'} ms)`);
+  }
+  const redis = byId.get('limiter-redis');
+  const memory = byId.get('limiter-memory');
+  if (one?.status === 'ok' && redis?.status === 'ok') {
+    const cost = 1 - redis.ratio! / one.ratio!;
+    lines.push(`- Redis limiter cost < 10% (ratio to floor with Redis vs limiter off): ${(cost * 100).toFixed(1)}% — ${verdict(cost < 0.1)}`);
+  } else lines.push(`- Redis limiter cost: ${redis?.status ?? 'not run'}`);
+  if (one?.status === 'ok' && memory?.status === 'ok') {
+    lines.push(`- (in-memory limiter cost, same measure: ${((1 - memory.ratio! / one.ratio!) * 100).toFixed(1)}%)`);
+  }
+  lines.push('- memory flat over a 5-minute soak: see the soak section (`npm run bench -- --soak`).');
+  return lines;
+}
+
+export function renderSoak(soak: SoakResult, m: Machine, command: string): string {
+  const first = soak.samples[0]!;
+  const last = soak.samples.at(-1)!;
+  const flat = Math.abs(soak.heapSlopeMbPerMin) < 0.5 && last.heapUsedMb - first.heapUsedMb < Math.max(2, first.heapUsedMb * 0.1);
+  return [
+    machineLines(m, command),
+    `- v1gate alone on \`${soak.v1Path}\` over the fixed upstream, ${soak.connections} connections, flat out for ${soak.durationSec} s: ${n0(soak.rps)} req/s, ${soak.problems} problems`,
+    `- after a full GC: heap ${first.heapUsedMb.toFixed(1)} → ${last.heapUsedMb.toFixed(1)} MB (slope ${soak.heapSlopeMbPerMin.toFixed(3)} MB/min), RSS ${first.rssMb.toFixed(1)} → ${last.rssMb.toFixed(1)} MB (slope ${soak.rssSlopeMbPerMin.toFixed(3)} MB/min)`,
+    `- target "memory flat over a 5-minute soak": ${soak.durationSec >= 300 ? (flat ? 'MET' : 'MISSED') : `not measured (only ${soak.durationSec} s)`} (flat = heap slope under 0.5 MB/min and growth under max(2 MB, 10%))`,
+    '',
+    `samples (s: heap MB / RSS MB): ${soak.samples.map((s) => `${s.atSec}: ${s.heapUsedMb.toFixed(1)}/${s.rssMb.toFixed(0)}`).join(', ')}`,
+  ].join('\n');
+}
+
+/** Replace the text between `<!-- bench:NAME -->` and `<!-- /bench:NAME -->` (appended when absent). */
+export function replaceSection(doc: string, name: string, content: string): string {
+  const open = `<!-- bench:${name} -->`;
+  const close = `<!-- /bench:${name} -->`;
+  const start = doc.indexOf(open);
+  const end = doc.indexOf(close);
+  const block = `${open}\n${content}\n${close}`;
+  if (start === -1 || end === -1) return `${doc.trimEnd()}\n\n${block}\n`;
+  return doc.slice(0, start) + block + doc.slice(end + close.length);
+}

@@ -1,0 +1,74 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { runBench, runSoak, machine, type BenchOptions } from './harness.js';
+import { renderSoak, renderTable, replaceSection } from './report.js';
+
+/**
+ * `npm run bench` — the full side-by-side run (3 pairs × 5 s per case, ~8 minutes), written to
+ * bench/RESULTS.md (the table section only; the prose around it is kept).
+ *   --quick            ~1 minute: 1 pair × 1.5 s per case (numbers are rough; for a smoke check)
+ *   --soak             the 5-minute memory soak instead (--soak-seconds N to change its length)
+ *   --only a,b         only these case ids (meeting-get, checkemail, user-get, meeting-create, xml,
+ *                      limiter-memory, limiter-redis, keepalive-off, sandbox)
+ *   --profile          start the gateway with --cpu-prof into bench/out/profiles/
+ *   --pairs N --duration S --connections C --half-connections C   override the mode's settings
+ *   --no-write         print the table, leave bench/RESULTS.md alone
+ * Raw results (every run) go to bench/out/ (git-ignored).
+ */
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    soak: { type: 'boolean', default: false },
+    'soak-seconds': { type: 'string' },
+    only: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+    pairs: { type: 'string' },
+    duration: { type: 'string' },
+    connections: { type: 'string' },
+    'half-connections': { type: 'string' },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+
+const OUT = new URL('./out/', import.meta.url);
+const RESULTS = new URL('./RESULTS.md', import.meta.url);
+const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+const log = (line: string) => console.log(line);
+const num = (text: string | undefined, fallback: number) => (text === undefined ? fallback : Number(text));
+
+await mkdir(new URL('./profiles/', OUT), { recursive: true });
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+
+async function writeSection(name: string, content: string): Promise<void> {
+  if (values['no-write']) return;
+  const doc = await readFile(RESULTS, 'utf8').catch(() => '# v1gate benchmark results\n');
+  await writeFile(RESULTS, replaceSection(doc, name, content));
+  console.log(`bench/RESULTS.md: ${name} section updated`);
+}
+
+if (values.soak) {
+  const soak = await runSoak({ durationSec: num(values['soak-seconds'], 300), sampleSec: 15, connections: num(values.connections, 32), log });
+  await writeFile(new URL(`soak-${stamp}.json`, OUT), JSON.stringify(soak, null, 2));
+  const text = renderSoak(soak, machine(), command);
+  console.log(`\n${text}`);
+  await writeSection('soak', text);
+} else {
+  const quick = values.quick;
+  const options: BenchOptions = {
+    pairs: num(values.pairs, quick ? 1 : 3),
+    durationSec: num(values.duration, quick ? 1.5 : 5),
+    warmupSec: quick ? 0.5 : 2,
+    halfLoadPairs: quick ? 1 : 2,
+    connections: num(values.connections, 32),
+    halfLoadConnections: num(values['half-connections'], 8),
+    ...(values.only ? { only: values.only.split(',') } : {}),
+    ...(values.profile ? { cpuProfDir: new URL('./profiles/', OUT).pathname } : {}),
+    log,
+  };
+  const report = await runBench(options);
+  await writeFile(new URL(`run-${stamp}.json`, OUT), JSON.stringify(report, (k, v) => (k === 'log' ? undefined : v), 2));
+  const text = renderTable(report, command);
+  console.log(`\n${text}`);
+  await writeSection(quick ? 'quick' : 'table', text);
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { runBench } from '../../bench/harness.js';
+import { renderTable } from '../../bench/report.js';
+
+/**
+ * The benchmark still works end to end: floor, gateway and fixed upstream each in its own process,
+ * one short A/B pair on the single-call case, numbers out, a table rendered. No speed is asserted
+ * (machines are shared and noisy); only that it measured, and that every answer was a real answer.
+ */
+describe('bench harness', () => {
+  it('runs one case side by side and produces figures', { timeout: 90_000 }, async () => {
+    const report = await runBench({
+      pairs: 1,
+      durationSec: 1,
+      warmupSec: 0.2,
+      halfLoadPairs: 1,
+      connections: 4,
+      halfLoadConnections: 2,
+      only: ['checkemail'],
+    });
+    expect(report.cases).toHaveLength(1);
+    const c = report.cases[0]!;
+    expect(c.status, c.note).toBe('ok');
+    for (const side of [c.floor!, c.gateway!, c.half!.floor, c.half!.gateway]) {
+      expect(side.rps).toBeGreaterThan(0);
+      expect(Number.isFinite(side.p50)).toBe(true);
+      expect(Number.isFinite(side.p99)).toBe(true);
+    }
+    expect(c.ratio).toBeGreaterThan(0);
+    expect(c.v2CallsPerCall).toBe(1);
+    expect(c.problems).toEqual({ floor: 0, gateway: 0 });
+    expect(c.memory!.after.heapUsed).toBeGreaterThan(0);
+    const table = renderTable(report, 'test');
+    expect(table).toContain('| checkemail |');
+  });
+});
