@@ -1,4 +1,5 @@
 import { STANDARD_QUESTION_ROWS } from '../../../mappings/registration.js';
+import { v2path } from '../../upstream/path.js';
 import { defineEndpoint, type TranslatorContext } from '../define.js';
 import { toV1 } from '../field-map.js';
 import { readOwnWebinar } from '../registration/own-webinar.js';
@@ -11,7 +12,9 @@ import { pastInstances, reportPath, unknownInstance } from './instances.js';
  * /webinar/attendees/list: v1's attendee report of one ended instance (the latest when `uuid` is
  * omitted), built from three v2 reads made together with the host check:
  * - GET /report/webinars/{id}/participants — one v1 row per join (who, join_time, leave_time,
- *   time_in_session: the row's seconds in whole minutes, rounded up, as text), attended "Yes";
+ *   time_in_session: the row's seconds in whole minutes, rounded up, as text), attended "Yes".
+ *   The host (the row whose `id` is the host's user id: v2 keeps a signed-in user's id there) and the panelists (by email, GET /webinars/{id}/panelists) are left out:
+ *   v1's report was of attendees, and the service's own report lists hosts and panelists apart;
  * - GET /webinars/{id}/registrants?status=approved — matched to a row by the participant's
  *   registrant_id, else by email: the registrant's names, `custom_questions` (title → value) and
  *   `questions` (the standard registration answers given, field → value, as the v1 example shows
@@ -20,6 +23,7 @@ import { pastInstances, reportPath, unknownInstance } from './instances.js';
  */
 
 interface V2Participant {
+  /** The user id of a signed-in user of the account; an opaque id otherwise. */
   id: string;
   name: string;
   user_email: string;
@@ -81,6 +85,12 @@ function attendeeRow(registrant: V2Registrant | undefined, participant: V2Partic
   };
 }
 
+/** The participant rows of people who attended (not the host, not a panelist). */
+export function attendeesOnly(participants: readonly V2Participant[], hostId: string, panelistEmails: readonly string[]): V2Participant[] {
+  const panelists = new Set(panelistEmails.map((e) => e.toLowerCase()));
+  return participants.filter((p) => p.id !== hostId && !(p.user_email && panelists.has(p.user_email.toLowerCase())));
+}
+
 export function attendeeRows(participants: readonly V2Participant[], registrants: readonly V2Registrant[]) {
   const byId = new Map(registrants.map((r) => [r.id, r]));
   const byEmail = new Map(registrants.map((r) => [r.email.toLowerCase(), r]));
@@ -101,17 +111,20 @@ export const webinarAttendeesList = defineEndpoint({
     'GET /webinars/{webinarId}',
     'GET /report/webinars/{webinarId}/participants',
     'GET /webinars/{webinarId}/registrants',
+    'GET /webinars/{webinarId}/panelists',
     'GET /past_webinars/{webinarId}/instances',
   ],
   async handle({ id, host_id, uuid }, ctx) {
-    const [, [participants, registrants, instances]] = await readOwnWebinar(ctx, id, host_id, () =>
+    const [session, [participants, registrants, panelists, instances]] = await readOwnWebinar(ctx, id, host_id, () =>
       Promise.all([
         allParticipants(ctx, id, uuid),
         allRegistrants(ctx, id, 'approved'),
+        ctx.v2.get<{ panelists: { email: string }[] }>(v2path`/webinars/${id}/panelists`),
         uuid === undefined ? undefined : pastInstances(ctx, id),
       ]),
     );
     if (uuid !== undefined && !instances?.webinars.some((w) => w.uuid === uuid)) throw unknownInstance(id, uuid);
-    return { attendees: attendeeRows(participants, registrants) };
+    const attendees = attendeesOnly(participants, session.host_id, panelists.panelists.map((p) => p.email));
+    return { attendees: attendeeRows(attendees, registrants) };
   },
 });
