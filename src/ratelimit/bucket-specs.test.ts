@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketSpecOf, withSafetyMargin } from './bucket-specs.js';
+import { DEFAULT_SAFETY_MARGIN, bucketSpecOf, withSafetyMargin } from './bucket-specs.js';
 import { takeToken, type BucketSpec, type BucketState } from './token-bucket.js';
 
 describe('bucketSpecOf', () => {
@@ -16,7 +16,16 @@ describe('bucketSpecOf', () => {
 });
 
 describe('withSafetyMargin', () => {
-  it('sends 10% under the upstream rate and keeps back the tokens of 100 ms of jitter', () => {
+  it('by default sends 10% under the rate and absorbs 300 ms of jitter', () => {
+    expect(withSafetyMargin({ ratePerSecond: 10, burst: 10 }, DEFAULT_SAFETY_MARGIN)).toEqual({ ratePerSecond: 9, burst: 7 });
+    expect(withSafetyMargin({ ratePerSecond: 50, burst: 50 }, DEFAULT_SAFETY_MARGIN)).toEqual({ ratePerSecond: 45, burst: 36 });
+    // A burst of 1 cannot be held back: the spacing grows by the jitter instead (1.3 s).
+    expect(withSafetyMargin({ ratePerSecond: 1, burst: 1 }, DEFAULT_SAFETY_MARGIN)).toEqual({ ratePerSecond: 1 / 1.3, burst: 1 });
+    // A burst of 2 at 2/s keeps one token back: 1 token / 1.8 per s covers 300 ms.
+    expect(withSafetyMargin({ ratePerSecond: 2, burst: 2 }, DEFAULT_SAFETY_MARGIN)).toEqual({ ratePerSecond: 1.8, burst: 1 });
+  });
+
+  it('with 100 ms of jitter keeps back fewer tokens', () => {
     const margin = { rateFactor: 0.9, jitterMs: 100 };
     expect(withSafetyMargin({ ratePerSecond: 10, burst: 10 }, margin)).toEqual({ ratePerSecond: 9, burst: 9 });
     expect(withSafetyMargin({ ratePerSecond: 50, burst: 50 }, margin)).toEqual({ ratePerSecond: 45, burst: 45 });
@@ -65,13 +74,17 @@ describe('withSafetyMargin', () => {
   const cases: [string, BucketSpec[]][] = [
     ['10/s', [{ ratePerSecond: 10, burst: 10 }]],
     ['1/s', [{ ratePerSecond: 1, burst: 1 }]],
+    ['2/s', [{ ratePerSecond: 2, burst: 2 }]],
+    ['5/s', [{ ratePerSecond: 5, burst: 5 }]],
     ['50/s (tests)', [{ ratePerSecond: 50, burst: 50 }]],
     ['1/s + 2000/day', [{ ratePerSecond: 1, burst: 1 }, { ratePerSecond: 2000 / 86_400, burst: 2000 }]],
   ];
 
-  it.each(cases)('never overruns an upstream %s with arrival jitter up to 100 ms', (_, upstream) => {
+  it.each(cases)('never overruns an upstream %s with arrival jitter up to the allowance', (_, upstream) => {
     for (const seed of [1, 2, 3]) {
+      expect(upstreamRefusals(upstream, DEFAULT_SAFETY_MARGIN, 300, 1_500, seed)).toBe(0);
       expect(upstreamRefusals(upstream, { rateFactor: 0.9, jitterMs: 100 }, 100, 1_500, seed)).toBe(0);
+      expect(upstreamRefusals(upstream, { rateFactor: 0.95, jitterMs: 1_000 }, 1_000, 1_000, seed)).toBe(0);
     }
   });
 

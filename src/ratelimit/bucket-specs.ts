@@ -12,22 +12,38 @@ export function bucketSpecOf(limit: LimitDef, scale = 1): BucketSpec {
   return { ratePerSecond: count / WINDOW_SECONDS[limit.per], burst: Math.max(1, Math.floor(count)) };
 }
 
+/** v1gate's default (docs/decisions.md, "Rate limits"): 10% under the rate, 300 ms of jitter absorbed. */
+export const DEFAULT_SAFETY_MARGIN: SafetyMargin = { rateFactor: 0.9, jitterMs: 300 };
+
 export interface SafetyMargin {
   /** Our send rate as a fraction of the upstream's (0.9: 10% under). */
   rateFactor: number;
-  /** Arrival jitter (ms) absorbed: the burst is lowered by the tokens refilled in that time. */
+  /** Arrival jitter (ms) absorbed: the burst is lowered by the tokens refilled in that time (or the rate, where the burst is 1). */
   jitterMs: number;
 }
 
 /**
  * The upstream counts arrival times, we count send times; the two differ by network and
- * scheduling jitter. If our sends never exceed `b + r'·t` in any window t, arrivals jittered by at
- * most J never exceed `b + r'·(t + J)`; the upstream admits `B + r·t`. Keeping
- * `b = B − ceil(r'·J)` makes every window fit, and r' < r keeps it fitting where b cannot shrink
- * (a burst of 1 tolerates a jitter of 1/r' − 1/r: 111 ms at 1/s with rateFactor 0.9).
+ * scheduling jitter (a call that opens a new TLS connection, or waits behind a busy event loop,
+ * arrives later than one on a warm socket sent just after it). Arrivals jittered by at most J
+ * must still fit the upstream's bucket (B, r), whatever our bucket (b, r') lets through:
+ *
+ * - with b = B − R (R ≥ 1 tokens held back), the tightest case is a full burst arriving late
+ *   together with the next tokens on time: it fits while R / r' ≥ J, so R = ceil(r'·J);
+ * - where B is too small to hold tokens back (b cannot go below 1), the spacing alone must cover
+ *   the jitter: two calls sent 1/r' apart arrive at least 1/r' − J apart, and the upstream needs
+ *   1/r, so r' ≤ 1 / (1/r + J) (or r' ≤ R / J when some R ≥ 1 is left).
+ *
+ * `rateFactor` keeps the long-run rate under the upstream's either way (clock drift, rounding).
+ * bucket-specs.test.ts replays this against the upstream's own bucket with random jitter.
  */
 export function withSafetyMargin(upstream: BucketSpec, margin: SafetyMargin): BucketSpec {
-  const ratePerSecond = upstream.ratePerSecond * margin.rateFactor;
-  const reserve = Math.ceil((ratePerSecond * margin.jitterMs) / 1000);
-  return { ratePerSecond, burst: Math.max(1, upstream.burst - reserve) };
+  const jitterSeconds = margin.jitterMs / 1000;
+  let ratePerSecond = upstream.ratePerSecond * margin.rateFactor;
+  const reserve = Math.ceil(ratePerSecond * jitterSeconds);
+  if (upstream.burst - reserve >= 1) return { ratePerSecond, burst: upstream.burst - reserve };
+  const heldBack = upstream.burst - 1;
+  const spacingLimited = heldBack >= 1 ? heldBack / jitterSeconds : 1 / (1 / upstream.ratePerSecond + jitterSeconds);
+  ratePerSecond = Math.min(ratePerSecond, spacingLimited);
+  return { ratePerSecond, burst: 1 };
 }

@@ -7,7 +7,7 @@ describe('readRateLimitConfig', () => {
     expect(config).toEqual(rateLimitConfig());
     expect(config).toMatchObject({
       v1: { enabled: true },
-      v2: { enabled: true, rateFactor: 0.9, jitterMs: 100, maxWaitMs: 5000, maxQueue: 100 },
+      v2: { enabled: true, rateFactor: 0.9, jitterMs: 300, maxWaitMs: 30_000, maxQueue: 1_000 },
       scale: 1,
       redis: { url: undefined, failure: 'open', timeoutMs: 50, keyPrefix: 'v1gate:rl:' },
     });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_SAFETY_MARGIN } from './bucket-specs.js';
 
 /**
  * Rate-limit configuration: the schema (defaults are the specs' limits and the choices written in
@@ -14,10 +15,10 @@ import { z } from 'zod';
  * | RATE_LIMIT_REDIS_FAILURE | `open` / `closed`: what a Redis error or timeout means | open |
  * | RATE_LIMIT_REDIS_TIMEOUT_MS | a Redis answer slower than this is a failure | 50 |
  * | RATE_LIMIT_REDIS_PREFIX | prefix of every Redis key | v1gate:rl: |
- * | OUTBOUND_MAX_WAIT_MS | longest wait of a v2 call for its token | 5000 |
- * | OUTBOUND_MAX_QUEUE | v2 calls waiting per api_key and class before refusing | 100 |
+ * | OUTBOUND_MAX_WAIT_MS | longest wait of a v2 call for its token | 30000 |
+ * | OUTBOUND_MAX_QUEUE | v2 calls waiting per api_key and class before refusing | 1000 |
  * | OUTBOUND_RATE_FACTOR | our v2 send rate as a fraction of the v2 limit | 0.9 |
- * | OUTBOUND_JITTER_MS | arrival jitter the v2 burst margin absorbs | 100 |
+ * | OUTBOUND_JITTER_MS | arrival jitter (ms) the v2 margin absorbs | 300 |
  * | RATE_LIMIT_MAX_BUCKETS | in-memory buckets kept (least recently used go first) | 100000 |
  */
 
@@ -26,10 +27,10 @@ export const RateLimitConfigSchema = z.object({
   v2: z
     .object({
       enabled: z.boolean().default(true),
-      rateFactor: z.number().gt(0).lte(1).default(0.9),
-      jitterMs: z.number().int().min(0).default(100),
-      maxWaitMs: z.number().int().min(0).default(5_000),
-      maxQueue: z.number().int().min(1).default(100),
+      rateFactor: z.number().gt(0).lte(1).default(DEFAULT_SAFETY_MARGIN.rateFactor),
+      jitterMs: z.number().int().min(0).default(DEFAULT_SAFETY_MARGIN.jitterMs),
+      maxWaitMs: z.number().int().min(0).default(30_000),
+      maxQueue: z.number().int().min(1).default(1_000),
     })
     .prefault({}),
   scale: z.number().positive().default(1),

@@ -20,7 +20,8 @@ export { FailoverBucketStore, type FailoverStats, type RateLimitLogger, type Red
 export { parseRetryAfter, rateLimitHeaders } from './headers.js';
 export { InboundLimiter, type RateLimitDecision } from './inbound-limiter.js';
 export { MemoryBucketStore } from './memory-store.js';
-export { DEFAULT_SAFETY_MARGIN, OutboundLimiter, type ScheduleOptions } from './outbound-limiter.js';
+export { DEFAULT_SAFETY_MARGIN, bucketSpecOf, withSafetyMargin, type SafetyMargin } from './bucket-specs.js';
+export { OutboundLimiter, type ScheduleOptions } from './outbound-limiter.js';
 export { RedisBucketStore, connectRedis } from './redis-store.js';
 export type { BucketRef, BucketStore, TakeOutcome } from './bucket-store.js';
 export type { V2LimitClassName } from '../../mappings/rate-limits.js';

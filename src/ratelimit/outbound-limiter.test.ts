@@ -161,12 +161,12 @@ describe('OutboundLimiter', () => {
     expect(outbound.laneCount).toBe(0);
   });
 
-  it('applies the safety margin by default (10% under the rate, 100 ms of burst held back)', () => {
+  it('applies the safety margin by default (10% under the rate, 300 ms of jitter absorbed)', () => {
     const outbound = new OutboundLimiter({ store: new MemoryBucketStore() });
-    expect(outbound.specsOf('general')).toEqual([{ ratePerSecond: 9, burst: 9 }]);
-    expect(outbound.specsOf('billing')).toEqual([{ ratePerSecond: 0.9, burst: 1 }]);
+    expect(outbound.specsOf('general')).toEqual([{ ratePerSecond: 9, burst: 7 }]);
+    expect(outbound.specsOf('billing')).toEqual([{ ratePerSecond: 1 / 1.3, burst: 1 }]);
     expect(outbound.specsOf('report')).toEqual([
-      { ratePerSecond: 0.9, burst: 1 },
+      { ratePerSecond: 1 / 1.3, burst: 1 },
       { ratePerSecond: (2000 / 86_400) * 0.9, burst: 1999 },
     ]);
   });

@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { V2_LIMIT_CLASSES, type V2LimitClassName } from '../../mappings/rate-limits.js';
-import { bucketSpecOf, withSafetyMargin, type SafetyMargin } from './bucket-specs.js';
+import { DEFAULT_SAFETY_MARGIN, bucketSpecOf, withSafetyMargin, type SafetyMargin } from './bucket-specs.js';
 import type { BucketRef, BucketStore } from './bucket-store.js';
 import { classifyV2Call } from './classify.js';
 import { RateLimitExceeded } from './errors.js';
@@ -20,8 +20,6 @@ import type { BucketSpec } from './token-bucket.js';
  * - Buckets run at the upstream's limits minus a safety margin (bucket-specs.ts), so jitter
  *   between our send and the upstream's arrival never turns into an upstream 429.
  */
-
-export const DEFAULT_SAFETY_MARGIN: SafetyMargin = { rateFactor: 0.9, jitterMs: 100 };
 
 export interface OutboundLimiterOptions {
   store: BucketStore;
@@ -64,8 +62,8 @@ export class OutboundLimiter {
   constructor(options: OutboundLimiterOptions) {
     this.store = options.store;
     this.enabled = options.enabled ?? true;
-    this.maxQueue = options.maxQueue ?? 100;
-    this.maxWaitMs = options.maxWaitMs ?? 5_000;
+    this.maxQueue = options.maxQueue ?? 1_000;
+    this.maxWaitMs = options.maxWaitMs ?? 30_000;
     this.now = options.now ?? Date.now;
     const scale = options.scale ?? 1;
     const margin = options.margin ?? DEFAULT_SAFETY_MARGIN;

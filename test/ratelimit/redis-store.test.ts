@@ -1,0 +1,62 @@
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisBucketStore } from '../../src/ratelimit/redis-store.js';
+import { startRedis, type RunningRedis } from '../support/redis.js';
+import { bucketStoreContract } from './bucket-store-contract.js';
+import { readyRedis } from './helpers.js';
+
+let server: RunningRedis;
+beforeAll(async () => {
+  server = await startRedis();
+});
+afterAll(() => server?.close());
+
+bucketStoreContract(
+  'RedisBucketStore',
+  async (clock) => new RedisBucketStore(await readyRedis(server.url), { clock: () => clock.now, ownsConnection: true }),
+);
+
+describe('RedisBucketStore on the server clock', () => {
+  let redis: Redis;
+  beforeAll(async () => {
+    redis = await readyRedis(server.url);
+  });
+  afterAll(() => redis.quit());
+
+  it('keeps buckets under its key prefix, expiring once they would be full again', async () => {
+    const store = new RedisBucketStore(redis, { keyPrefix: 'gw-a:' });
+    const spec = { ratePerSecond: 2, burst: 4 };
+    await store.take([{ key: 'ttl', spec }]);
+    await store.take([{ key: 'ttl', spec }]);
+    expect(await redis.exists('gw-a:ttl')).toBe(1);
+    const ttl = await redis.pttl('gw-a:ttl');
+    // Two tokens short at 2/s: full in 1 s, plus the 1 s of slack.
+    expect(ttl).toBeGreaterThan(1_500);
+    expect(ttl).toBeLessThanOrEqual(2_000);
+  });
+
+  it('admits the burst, then refuses, on the server\'s own clock', async () => {
+    const store = new RedisBucketStore(redis, { keyPrefix: 'gw-b:' });
+    const ref = { key: 'burst', spec: { ratePerSecond: 1, burst: 3 } };
+    const allowed = [];
+    for (let i = 0; i < 5; i++) allowed.push((await store.take([ref])).allowed);
+    expect(allowed).toEqual([true, true, true, false, false]);
+  });
+
+  it('loads its script again when the server has forgotten it (EVALSHA, then EVAL)', async () => {
+    const store = new RedisBucketStore(redis, { keyPrefix: 'gw-c:' });
+    const ref = { key: 'noscript', spec: { ratePerSecond: 10, burst: 10 } };
+    await store.take([ref]);
+    await redis.script('FLUSH');
+    expect((await store.take([ref])).allowed).toBe(true);
+  });
+
+  it('keeps stores with different prefixes apart', async () => {
+    const a = new RedisBucketStore(redis, { keyPrefix: 'gw-d1:' });
+    const b = new RedisBucketStore(redis, { keyPrefix: 'gw-d2:' });
+    const ref = { key: 'same', spec: { ratePerSecond: 1, burst: 1 } };
+    expect((await a.take([ref])).allowed).toBe(true);
+    expect((await a.take([ref])).allowed).toBe(false);
+    expect((await b.take([ref])).allowed).toBe(true);
+  });
+});
