@@ -7,7 +7,7 @@ import { withCompositeDefaults, withV1Defaults } from '../field-map.js';
 import { Rollback } from '../rollback.js';
 import { v1, v1Params } from '../v1-params.js';
 import { USER_ANSWERS, readV1User, type UserAnswer } from './user-output.js';
-import { USER_TABLES, USER_V2_FIELD_NAMES, membershipShape, optionFields, sharedOptionSet, userFields } from './user-params.js';
+import { USER_TABLES, USER_V2_FIELD_NAMES, membershipShape, optionFields, requiredUserField, sharedOptionSet, userFields } from './user-params.js';
 import { applyWrites, planWrites } from './user-writes.js';
 
 /**
@@ -18,7 +18,7 @@ import { applyWrites, planWrites } from './user-writes.js';
 
 type CreateAction = 'create' | 'autoCreate' | 'custCreate' | 'ssoCreate';
 
-const required = { email: v1.email(), type: userFields('type').type };
+const required = { email: v1.email(), type: requiredUserField('type') };
 
 function createEndpoint(path: string, action: CreateAction, shape: Record<string, z.ZodType>, answer: UserAnswer) {
   return defineEndpoint({

@@ -17,6 +17,13 @@ export function userFields<K extends string>(...names: K[]): Record<K, z.ZodType
   return Object.fromEntries(names.map((name) => [name, userFieldShape[name]!])) as Record<K, z.ZodType>;
 }
 
+/** A user-object field the call must give (`type` of the creates): the table's type, not optional. */
+export function requiredUserField(name: string): z.ZodType {
+  const row = USER_FIELDS.find((r) => r.v1 === name);
+  if (!row?.type) throw new Error(`USER_FIELDS has no input row ${name}`);
+  return row.type;
+}
+
 const optionShape = inputShape(USER_OPTIONS);
 
 /** Some of the option-set fields, by v1 name (ssocreate takes only the capacities). */
