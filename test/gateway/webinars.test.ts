@@ -198,6 +198,8 @@ describe('/webinar/update', () => {
     expect((await gw.v1('/webinar/update', { id: created.id, host_id: otherId, topic: 'Hijack' })).error.code).toBe(3003);
     expect((await gw.v1('/webinar/update', { id: created.id, host_id: ownerId, option_audio: 'loud' })).error.code).toBe(300);
     expect(await gw.v1('/webinar/update', { host_id: ownerId })).toEqual({ error: { code: 300, message: 'id is required.' } });
+    const panelists = await gw.v1('/webinar/update', { id: created.id, host_id: ownerId, panelists: '[{"name":"A","email":"a@b.co"}]' });
+    expect(panelists.error).toMatchObject({ code: 300, message: expect.stringMatching(/^Invalid parameter: panelists\./) });
     expect(snapshot()).toBe(before);
   });
 });

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { defineEndpoint } from '../define.js';
 import { v2SessionBody } from './body.js';
 import { requireOwnSession } from './host-check.js';
@@ -12,11 +13,11 @@ import { sessionPath, v2CallNames } from './paths.js';
  * v2's 400 on recurrence is v1's 300 naming recurrence), to a series with no fixed time the start
  * time goes, to a one-time meeting the occurrences go.
  */
-export function updateEndpoint(kind: SessionKind, opts: { typeRequired: boolean }) {
+export function updateEndpoint(kind: SessionKind, opts: { typeRequired: boolean; refused?: Record<string, z.ZodType> }) {
   const calls = v2CallNames(kind);
   return defineEndpoint({
     path: `/${kind.noun}/update`,
-    params: updateParams(kind, opts),
+    params: updateParams(kind, opts, opts.refused),
     v2Calls: [calls.get, calls.patch],
     tables: [kind.table],
     v2FieldNames: NESTED_V2_FIELD_NAMES,

@@ -34,3 +34,9 @@ export const addPanelistsAfterCreate: CreateFollowUp = {
     }
   },
 };
+
+/** `/webinar/update` takes no panelists (docs/decisions.md): a call sending them gets a 300, not a silent drop. */
+export const panelistsNotOnUpdate = z
+  .unknown()
+  .refine(() => false, 'Panelists are set on /webinar/create; /webinar/update does not change them.')
+  .optional();
