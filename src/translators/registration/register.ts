@@ -1,4 +1,4 @@
-import { REGISTRANT_FIELDS, REGISTRATION_DROPPED } from '../../../mappings/registration.js';
+import { REGISTRANT_FIELDS } from '../../../mappings/registration.js';
 import { defineEndpoint } from '../define.js';
 import { inputShape, toV2 } from '../field-map.js';
 import { MEETING, WEBINAR, type SessionKind } from '../scheduling/kinds.js';
@@ -17,7 +17,6 @@ const REQUIRED = new Set(['email', 'first_name', 'last_name']);
 function registrationShape() {
   const shape = inputShape(REGISTRANT_FIELDS);
   for (const row of REGISTRANT_FIELDS) if (REQUIRED.has(row.v1)) shape[row.v1] = row.type!;
-  for (const field of REGISTRATION_DROPPED) shape[field.v1] = field.type.optional();
   return shape;
 }
 
