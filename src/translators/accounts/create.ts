@@ -1,7 +1,7 @@
 import { ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS } from '../../../mappings/account-options.js';
-import { V1Error } from '../../v1-facade/errors.js';
+import { toV1Error, V1Error } from '../../v1-facade/errors.js';
 import { defineEndpoint } from '../define.js';
-import { inputShape, toV2, withV1Defaults } from '../field-map.js';
+import { inputShape, toV2, v1FieldFor, withV1Defaults } from '../field-map.js';
 import { Rollback } from '../rollback.js';
 import { v1, v1Params } from '../v1-params.js';
 import { accountPath } from './account-path.js';
@@ -48,10 +48,11 @@ export const accountCreate = defineEndpoint({
     try {
       await rollback.run(() => ctx.v2.patch(accountPath(account.id, '/settings'), settings));
     } catch (error) {
-      if (!(error instanceof V1Error) || !disassociated) throw error;
+      if (!disassociated) throw error;
+      const failure = toV1Error(error, (v2Path) => v1FieldFor(ACCOUNT_SETTING_ROWS, v2Path));
       throw new V1Error(
-        error.code,
-        `${error.message} The sub account ${account.id} had been created; v2 cannot delete an account, so it was disassociated ` +
+        failure.code,
+        `${failure.message} The sub account ${account.id} had been created; v2 cannot delete an account, so it was disassociated ` +
           `from the master account instead: it lives on as a standalone account and its owner email ${email} stays in use.`,
       );
     }
