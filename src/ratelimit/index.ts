@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { BucketStore } from './bucket-store.js';
 import type { RateLimitConfig } from './config.js';
 import { FailoverBucketStore, type RateLimitLogger } from './failure-policy.js';
@@ -31,14 +32,21 @@ export interface RateLimiters {
   outbound: OutboundLimiter;
   /** The store both use (a FailoverBucketStore over Redis when REDIS_URL is set). */
   store: BucketStore;
+  /**
+   * Resolves true once Redis answers (at once without REDIS_URL), false after `timeoutMs`. Await it
+   * before serving: until then every take meets the failure policy (fail-closed would refuse).
+   */
+  ready(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
 export function createRateLimiters(config: RateLimitConfig, deps: { logger?: RateLimitLogger } = {}): RateLimiters {
   const memory = new MemoryBucketStore({ maxBuckets: config.memory.maxBuckets });
   let store: BucketStore = memory;
+  let ready = async (_timeoutMs?: number) => true;
   if (config.redis.url) {
     const redis = connectRedis(config.redis.url, { commandTimeoutMs: config.redis.timeoutMs });
+    ready = (timeoutMs = 5_000) => redisReady(redis, timeoutMs);
     const shared = new RedisBucketStore(redis, { keyPrefix: config.redis.keyPrefix, ownsConnection: true });
     store = new FailoverBucketStore(shared, {
       policy: config.redis.failure,
@@ -56,5 +64,19 @@ export function createRateLimiters(config: RateLimitConfig, deps: { logger?: Rat
     maxQueue: config.v2.maxQueue,
     maxWaitMs: config.v2.maxWaitMs,
   });
-  return { inbound, outbound, store, close: () => store.close() };
+  return { inbound, outbound, store, ready, close: () => store.close() };
+}
+
+function redisReady(redis: Redis, timeoutMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ok);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), timeoutMs);
+    redis.once('ready', onReady);
+  });
 }

@@ -33,7 +33,8 @@ describe('OutboundLimiter', () => {
     const started = performance.now();
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => outbound.schedule('k', 'GET', '/users/me', async () => i)));
     expect(results).toEqual(Array.from({ length: 50 }, (_, i) => i));
-    expect(performance.now() - started).toBeLessThan(100);
+    // Paced instead, they would take a second.
+    expect(performance.now() - started).toBeLessThan(300);
   });
 
   it('spaces calls past the burst at the class rate, sleeping rather than polling', async () => {
@@ -43,7 +44,7 @@ describe('OutboundLimiter', () => {
     await Promise.all(Array.from({ length: 15 }, () => outbound.schedule('k', 'GET', '/accounts/me/billing', noop)));
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThan(1_900);
-    expect(elapsed).toBeLessThan(2_400);
+    expect(elapsed).toBeLessThan(2_800);
     // One take per call, plus at most a couple of refused ones per wait.
     expect(store.takes).toBeLessThanOrEqual(15 + 2 * 10);
   });
@@ -70,7 +71,7 @@ describe('OutboundLimiter', () => {
       expect(error).toMatchObject({ reason: 'deadline', limitClass: 'report' });
       expect(error.message).toBe('Sorry, the maximum number of api requests are already reached. Please try later.');
     }
-    expect(performance.now() - started).toBeLessThan(700);
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it('honours an absolute deadline shared by a fan-out', async () => {
@@ -101,7 +102,8 @@ describe('OutboundLimiter', () => {
     expect(outbound.waiting('flooder', 'general')).toBeGreaterThan(200);
     const started = performance.now();
     await Promise.all(Array.from({ length: 10 }, () => outbound.schedule('quiet', 'GET', '/users', noop)));
-    expect(performance.now() - started).toBeLessThan(50);
+    // Behind the flood they would wait 6 s.
+    expect(performance.now() - started).toBeLessThan(150);
     expect(outbound.waiting('flooder', 'general')).toBeGreaterThan(200);
     stopFlood.abort();
     await Promise.all(flood);
@@ -115,7 +117,7 @@ describe('OutboundLimiter', () => {
     );
     const started = performance.now();
     await outbound.schedule('k', 'GET', '/users/me', noop);
-    expect(performance.now() - started).toBeLessThan(50);
+    expect(performance.now() - started).toBeLessThan(150);
     stop.abort();
     await Promise.all(billing);
   });
@@ -130,7 +132,7 @@ describe('OutboundLimiter', () => {
     const other = performance.now();
     await outbound.schedule('k', 'GET', '/accounts/me/billing', noop);
     await outbound.schedule('other', 'GET', '/users', noop);
-    expect(performance.now() - other).toBeLessThan(50);
+    expect(performance.now() - other).toBeLessThan(150);
   });
 
   it('penalize also takes the call\'s method and path (the upstream client\'s view)', async () => {

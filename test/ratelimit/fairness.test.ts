@@ -43,9 +43,10 @@ describe('fairness between api_keys', () => {
 
     const during = await burstMs(outbound, 'B', 10);
     expect(outbound.waiting('A', 'general')).toBeGreaterThan(300);
-    // B's 10 calls fit in its own burst: they take what they took with no flood, give or take a few ms.
-    expect(during).toBeLessThan(baseline + 30);
-    expect(during).toBeLessThan(60);
+    // B's 10 calls fit in its own burst: they take what they took with no flood, give or take a
+    // scheduling hiccup; behind A's queue they would wait over 8 s.
+    expect(during).toBeLessThan(baseline + 50);
+    expect(during).toBeLessThan(150);
 
     stopA.abort();
     const outcomes = await Promise.all(aCalls);

@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRateLimiters, rateLimitConfig } from '../../src/ratelimit/index.js';
+import { MemoryBucketStore } from '../../src/ratelimit/memory-store.js';
 import { RedisBucketStore } from '../../src/ratelimit/redis-store.js';
 import { startRedis, type RunningRedis } from '../support/redis.js';
 import { bucketStoreContract } from './bucket-store-contract.js';
@@ -58,5 +60,39 @@ describe('RedisBucketStore on the server clock', () => {
     expect((await a.take([ref])).allowed).toBe(true);
     expect((await a.take([ref])).allowed).toBe(false);
     expect((await b.take([ref])).allowed).toBe(true);
+  });
+});
+
+describe('createRateLimiters', () => {
+  it('with a Redis URL: shares buckets through Redis under the configured prefix', async () => {
+    const limiters = createRateLimiters(rateLimitConfig({ redis: { url: server.url, keyPrefix: 'factory:' } }));
+    expect(await limiters.ready()).toBe(true);
+    expect((await limiters.inbound.check('fk', '/v1/user/list')).allowed).toBe(true);
+    expect((await limiters.inbound.check('fk', '/v1/user/list')).allowed).toBe(false);
+    await limiters.outbound.schedule('fk', 'GET', '/users', async () => 'ok');
+    const admin = await readyRedis(server.url);
+    expect(await admin.exists('factory:in:{fk:list-billing-plan}:second')).toBe(1);
+    expect(await admin.exists('factory:out:{fk:general}:second')).toBe(1);
+    await admin.quit();
+    await limiters.close();
+  });
+
+  it('without one: in memory, ready at once', async () => {
+    const limiters = createRateLimiters(rateLimitConfig());
+    expect(await limiters.ready()).toBe(true);
+    expect(limiters.store).toBeInstanceOf(MemoryBucketStore);
+    await limiters.close();
+  });
+
+  it('reports a Redis that never answers as not ready', async () => {
+    const warnings: string[] = [];
+    const limiters = createRateLimiters(rateLimitConfig({ redis: { url: 'redis://127.0.0.1:1' } }), {
+      logger: { warn: (m) => warnings.push(m) },
+    });
+    expect(await limiters.ready(200)).toBe(false);
+    // Fail-open by default: requests are still judged, by this process's buckets.
+    expect((await limiters.inbound.check('k', '/v1/user/get')).allowed).toBe(true);
+    expect(warnings).toEqual([expect.stringMatching(/shared store unavailable.*fail-open/)]);
+    await limiters.close();
   });
 });
