@@ -1,11 +1,36 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two groups. Behaviour tests run in parallel. Tests that measure real time (rate limits, the
+ * benchmark smoke test) run afterwards, one file at a time, so that a busy 2-core machine cannot
+ * make them fail: their bounds are about tokens per second, not about how loaded the machine is.
+ */
+const TIMING = ['test/ratelimit/**/*.test.ts', 'src/ratelimit/**/*.test.ts', 'test/gateway/rate-limits.test.ts', 'test/bench/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'mappings/**/*.test.ts'],
-    // Integration tests open real loopback servers; keep them isolated per file but run files in parallel.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     pool: 'forks',
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'behaviour',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'mappings/**/*.test.ts'],
+          exclude: TIMING,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'timing',
+          include: TIMING,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });
