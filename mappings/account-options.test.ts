@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAccountOptions, defaultAccountSettings } from '../src/sandbox/accounts/defaults.js';
 import { getPath, same, toV1, toV2, withV1Defaults, type FieldRow } from '../src/translators/field-map.js';
-import { ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS, DROPPED_ACCOUNT_FIELDS } from './account-options.js';
+import { ACCOUNT_CREATE_DROPPED_ROWS, ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS, ACCOUNT_UPDATE_DROPPED_ROWS } from './account-options.js';
 
 /** The tables written out: v1 field → v2 path, a form text, its v1 value, that value in v2, and the v1 default. */
 const EXPECTED: Record<string, { v2: string; text: string; v1: unknown; v2Value: unknown; v1Default?: unknown }> = {
@@ -75,12 +75,21 @@ describe('ACCOUNT_OPTION_ROWS and ACCOUNT_SETTING_ROWS: every row both ways', ()
   });
 });
 
-describe('DROPPED_ACCOUNT_FIELDS', () => {
-  it('are checked like v1 checked them, and have no row', () => {
-    const byName = Object.fromEntries(DROPPED_ACCOUNT_FIELDS.map((f) => [f.v1, f]));
-    expect(byName.collection_method!.type.parse('0')).toBe(0);
-    expect(byName.collection_method!.type.safeParse('3').success).toBe(false);
-    expect(byName.enable_call_out!.type.parse('true')).toBe(true);
-    for (const field of DROPPED_ACCOUNT_FIELDS) expect(ROWS.some((row) => row.v1 === field.v1)).toBe(false);
+describe('ACCOUNT_CREATE_DROPPED_ROWS and ACCOUNT_UPDATE_DROPPED_ROWS', () => {
+  it('create drops collection_method; update drops it and enable_call_out', () => {
+    expect(ACCOUNT_CREATE_DROPPED_ROWS.map((row) => row.v1)).toEqual(['collection_method']);
+    expect(ACCOUNT_UPDATE_DROPPED_ROWS.map((row) => row.v1)).toEqual(['collection_method', 'enable_call_out']);
   });
+
+  for (const row of ACCOUNT_UPDATE_DROPPED_ROWS) {
+    it(`${row.v1}: checked like v1 checked it, sent nowhere, never answered`, () => {
+      const [good, bad, value] = row.v1 === 'collection_method' ? ['0', '3', 0] : ['true', 'maybe', true];
+      expect(row.type!.parse(good)).toBe(value);
+      expect(row.type!.safeParse(bad).success).toBe(false);
+      expect(toV2([row], { [row.v1]: value })).toEqual({});
+      expect(row.direction).toBe('in');
+      expect(toV1([row], { [row.v2]: 'anything' })).toEqual({});
+      expect(ROWS.some((r) => r.v1 === row.v1)).toBe(false);
+    });
+  }
 });

@@ -1,5 +1,6 @@
 import { enumCodec, type FieldTable } from '../src/translators/field-map.js';
 import { v1 } from '../src/translators/v1-params.js';
+import { NO_V2_FIELD } from './scheduling-options.js';
 
 /**
  * Groups and IM groups: the v1 group output and the fields v1 create/edit take. Every v1 group
@@ -59,14 +60,12 @@ export const GROUP_MEMBER_ROWS: FieldTable = [
   { v1: 'email', v2: 'email', direction: 'out' },
   { v1: 'first_name', v2: 'first_name', direction: 'out' },
   { v1: 'last_name', v2: 'last_name', direction: 'out' },
-];
-
-/** v1 member fields v2 member lists do not carry. */
-export const DROPPED_MEMBER_FIELDS = [
   {
     v1: 'pic_url',
-    why:
+    v2: NO_V2_FIELD,
+    direction: 'out',
+    note:
       'v2 member lists have no picture URL; reading it would take one GET /users/{id} per member (up to 300 a page, ' +
-      '30 s at v2\'s 10 calls a second). Answered as an empty string, so the field keeps its v1 type.',
+      "30 s at v2's 10 calls a second). Answered as an empty string, so the field keeps its v1 type.",
   },
-] as const;
+];

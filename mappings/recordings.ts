@@ -1,4 +1,5 @@
 import type { Codec, FieldTable } from '../src/translators/field-map.js';
+import { NO_V2_FIELD } from './scheduling-options.js';
 
 /**
  * Cloud recordings: the v1 /recording/list item and its files, read from v2's
@@ -19,10 +20,7 @@ export const meetingNumberCodec: Codec<string, number> = {
   toV1: (value) => String(value),
 };
 
-/**
- * A recorded meeting. `timezone` is not a v2 field here: the translator adds the host's timezone
- * (one GET of the host, which the call makes anyway to read `from`/`to` in the host's timezone).
- */
+/** A recorded meeting, in v1's field order. */
 export const RECORDING_MEETING_ROWS: FieldTable = [
   { v1: 'uuid', v2: 'uuid', direction: 'out' },
   { v1: 'meeting_number', v2: 'id', codec: meetingNumberCodec, direction: 'out' },
@@ -30,6 +28,12 @@ export const RECORDING_MEETING_ROWS: FieldTable = [
   { v1: 'account_id', v2: 'account_id', direction: 'out' },
   { v1: 'topic', v2: 'topic', direction: 'out' },
   { v1: 'start_time', v2: 'start_time', direction: 'out' },
+  {
+    v1: 'timezone',
+    v2: NO_V2_FIELD,
+    direction: 'out',
+    note: "Not in v2's item: answered with the host's timezone (read anyway for from/to); a meeting scheduled in another zone shows the host's.",
+  },
   { v1: 'duration', v2: 'duration', direction: 'out' },
   { v1: 'total_size', v2: 'total_size', codec: decimalStringCodec, direction: 'out' },
   { v1: 'recording_count', v2: 'recording_count', codec: decimalStringCodec, direction: 'out' },
@@ -48,7 +52,7 @@ export const RECORDING_FILE_ROWS: FieldTable = [
   { v1: 'download_url', v2: 'download_url', direction: 'out' },
 ];
 
-export const DROPPED_RECORDING_FIELDS = [
+/** v2 fields v1 has no place for. */
+export const V2_ONLY_RECORDING_FIELDS = [
   { v2: 'recording_files[].recording_type', why: 'v2 only: the v1 recording file has no such field.' },
-  { v2: 'meetings[].timezone', why: 'Not in the v2 item: v1 `timezone` is answered with the host\'s timezone (an approximation for meetings scheduled in another zone).' },
 ] as const;

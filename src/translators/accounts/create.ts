@@ -1,11 +1,10 @@
-import { ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS } from '../../../mappings/account-options.js';
+import { ACCOUNT_CREATE_DROPPED_ROWS, ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS } from '../../../mappings/account-options.js';
 import { toV1Error, V1Error } from '../../v1-facade/errors.js';
 import { defineEndpoint } from '../define.js';
 import { inputShape, toV2, v1FieldFor, withV1Defaults } from '../field-map.js';
 import { Rollback } from '../rollback.js';
 import { v1, v1Params } from '../v1-params.js';
 import { accountPath } from './account-path.js';
-import { droppedFieldParams } from './dropped-fields.js';
 
 interface CreatedAccount {
   id: string;
@@ -25,14 +24,14 @@ export const accountCreate = defineEndpoint({
   params: v1Params({
     ...inputShape(ACCOUNT_OPTION_ROWS),
     ...inputShape(ACCOUNT_SETTING_ROWS),
-    ...droppedFieldParams(['collection_method']),
+    ...inputShape(ACCOUNT_CREATE_DROPPED_ROWS),
     email: v1.email(),
     first_name: v1.string(),
     last_name: v1.string(),
     password: v1.string(),
   }),
   v2Calls: ['POST /accounts', 'PATCH /accounts/{accountId}/settings', 'DELETE /accounts/{accountId}'],
-  tables: [ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS],
+  tables: [ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS, ACCOUNT_CREATE_DROPPED_ROWS],
   async handle(params, ctx) {
     const { email, first_name, last_name, password } = params;
     const options = toV2(ACCOUNT_OPTION_ROWS, withV1Defaults(ACCOUNT_OPTION_ROWS, params));

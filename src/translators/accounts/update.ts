@@ -1,10 +1,9 @@
-import { ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS } from '../../../mappings/account-options.js';
+import { ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS, ACCOUNT_UPDATE_DROPPED_ROWS } from '../../../mappings/account-options.js';
 import { defineEndpoint } from '../define.js';
 import { inputShape, toV2 } from '../field-map.js';
 import { Rollback } from '../rollback.js';
 import { v1Params } from '../v1-params.js';
 import { accountIdParam, accountPath } from './account-path.js';
-import { droppedFieldParams } from './dropped-fields.js';
 import { v2FieldNamesWith } from './v2-field-names.js';
 
 type Options = Record<string, unknown>;
@@ -19,11 +18,11 @@ export const accountUpdate = defineEndpoint({
   params: v1Params({
     ...inputShape(ACCOUNT_OPTION_ROWS),
     ...inputShape(ACCOUNT_SETTING_ROWS),
-    ...droppedFieldParams(['collection_method', 'enable_call_out']),
+    ...inputShape(ACCOUNT_UPDATE_DROPPED_ROWS),
     ...accountIdParam,
   }),
   v2Calls: ['GET /accounts/{accountId}', 'PATCH /accounts/{accountId}/options', 'PATCH /accounts/{accountId}/settings'],
-  tables: [ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS],
+  tables: [ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS, ACCOUNT_UPDATE_DROPPED_ROWS],
   v2FieldNames: v2FieldNamesWith(ACCOUNT_OPTION_ROWS, { strip: 'options.' }),
   async handle(params, ctx) {
     const { account_id } = params;
