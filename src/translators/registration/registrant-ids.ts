@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { invalidParameter, missingParameter } from '../../v1-facade/errors.js';
 import { v1 } from '../v1-params.js';
 
@@ -6,12 +5,11 @@ import { v1 } from '../v1-params.js';
  * v1's registrant id lists: comma-separated `registrant_ids`, which v1's own request example spells
  * `registrants_ids` (both accepted; the documented spelling wins when both are sent).
  */
-export const FIELD = 'registrant_ids';
-const MISSPELLED = 'registrants_ids';
+const FIELD = 'registrant_ids';
 
+/** Both spellings; `max` is v1's cap on one call, if any (a longer list is a 300 naming the field sent). */
 export function registrantIdsShape(max?: number) {
-  const list = (max === undefined ? v1.list() : v1.list({ max })).optional();
-  return { [FIELD]: list, [MISSPELLED]: list } as { registrant_ids: z.ZodOptional<ReturnType<typeof v1.list>>; registrants_ids: z.ZodOptional<ReturnType<typeof v1.list>> };
+  return { registrant_ids: v1.list({ max }).optional(), registrants_ids: v1.list({ max }).optional() };
 }
 
 /** The ids the call named, each once. */
