@@ -14,7 +14,7 @@ import {
   withV1Defaults,
   type FieldRow,
 } from '../src/translators/field-map.js';
-import { AUTO_RECORDING, ENTRY_EXIT_CHIME, USER_OPTIONS, USER_OPTION_COMPOSITES, USER_OPTIONS_DROPPED, USER_RECORDING_VIEWS } from './user-options.js';
+import { AUTO_RECORDING, ENTRY_EXIT_CHIME, USER_OPTIONS, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from './user-options.js';
 
 /** The spec of the table, written out: v1 field → v2 settings path, and whether the value is negated. */
 const EXPECTED: Record<string, { v2: string; negated?: true; sample?: number }> = {
@@ -54,7 +54,7 @@ const EXPECTED: Record<string, { v2: string; negated?: true; sample?: number }> 
   enable_record_audio_file: { v2: 'recording.record_audio_file' },
 };
 
-const ROWS: FieldRow[] = [...USER_OPTIONS, ...USER_RECORDING_VIEWS];
+const ROWS: FieldRow[] = [...USER_OPTIONS, ...USER_RECORDING_VIEWS].filter((row) => row.direction !== 'in');
 const v2Settings = defaultUserSettings();
 
 describe('USER_OPTIONS and USER_RECORDING_VIEWS: every row both ways', () => {
@@ -183,9 +183,13 @@ describe('composite: enable_enter_exit_chime + option_enter_exit_chime_type ↔ 
 });
 
 describe('dropped fields', () => {
-  it('track_id is accepted and has a reason', () => {
-    expect(USER_OPTIONS_DROPPED.map((row) => row.v1)).toEqual(['track_id']);
-    expect(USER_OPTIONS_DROPPED[0]!.type.parse('partner-7')).toBe('partner-7');
-    expect(USER_OPTIONS_DROPPED[0]!.why).toMatch(/dropped/);
+  it('track_id is accepted, never written, never shown, and says why', () => {
+    const row = USER_OPTIONS.find((r) => r.v1 === 'track_id')!;
+    expect(row.direction).toBe('in');
+    expect(row.type!.parse('partner-7')).toBe('partner-7');
+    expect(toV2(USER_OPTIONS, { track_id: 'partner-7' })).toEqual({});
+    expect(toV1([row], { '(none)': 'x' })).toEqual({});
+    expect(row.note).toMatch(/dropped/);
+    expect(USER_OPTIONS.filter((r) => r.direction === 'in').map((r) => r.v1)).toEqual(['track_id']);
   });
 });

@@ -32,6 +32,9 @@ const zeroKeeps: Codec<number, number | undefined> = {
   toV1: (value) => value ?? 0,
 };
 
+/** A v1 field with no v2 home: accepted (and validated) so old clients keep working, never written. */
+const dropped: Codec<unknown, undefined> = { name: 'accepted and dropped', toV2: () => undefined, toV1: () => undefined };
+
 const capacity = (v1Name: string, v2: string, type: z.ZodType, note: string): FieldRow => ({
   v1: v1Name,
   v2,
@@ -79,6 +82,14 @@ export const USER_OPTIONS: FieldTable = [
   ),
   capacity('webinar_capacity', 'feature.webinar_capacity', v1.intOneOf([0, 100, 500, 1000, 3000, 5000, 10000]), 'v1 0 (no webinar capacity) leaves v2 as it is.'),
   capacity('large_capacity', 'feature.large_meeting_capacity', v1.intOneOf([0, 100, 200, 300, 500]), 'v1 0 (no large meeting capacity) leaves v2 as it is.'),
+  {
+    v1: 'track_id',
+    v2: '(none)',
+    type: v1.string({ max: 256 }),
+    codec: dropped,
+    direction: 'in',
+    note: 'Referral partner track id: v2 has no such field. Accepted and dropped.',
+  },
 ];
 
 /**
@@ -129,9 +140,3 @@ export const ENTRY_EXIT_CHIME: CompositeMapping = {
 };
 
 export const USER_OPTION_COMPOSITES: readonly CompositeMapping[] = [AUTO_RECORDING, ENTRY_EXIT_CHIME];
-
-/** v1 option fields with no v2 home: accepted (and validated) so old clients keep working, then dropped. */
-export const USER_OPTIONS_DROPPED: readonly { v1: string; type: z.ZodType; why: string }[] = [
-  { v1: 'track_id', type: v1.string({ max: 256 }), why: 'Referral partner track id: v2 users have no such field. Accepted and dropped.' },
-];
-

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { EndpointDefinition } from './define.js';
-import type { FieldRow } from './field-map.js';
+import type { CompositeMapping, FieldRow } from './field-map.js';
 import { ALL_ENDPOINTS, canonicalPath } from './registry.js';
 
 /**
@@ -32,6 +32,16 @@ function how(row: FieldRow): string {
   return parts.join(', ');
 }
 
+/** Several v1 fields ↔ one v2 field: every combination, as the composite's data lists it. */
+function compositeRow(composite: CompositeMapping): string {
+  const fields = Object.keys(composite.fields);
+  const combos = composite.combinations.map((c) => `(${fields.map((f) => String(c.v1[f])).join(', ')}) ↔ ${String(c.v2)}`).join('; ');
+  const defaults = fields.map((f) => composite.fields[f]!.v1Default).every((d) => d === undefined)
+    ? ''
+    : `(${fields.map((f) => JSON.stringify(composite.fields[f]!.v1Default)).join(', ')})`;
+  return `| ${fields.map((f) => `\`${f}\``).join(' + ')} | \`${cell(composite.v2)}\` | ${cell(`${composite.name}: ${combos}`)} | ${cell(defaults)} | ${cell(composite.note)} |`;
+}
+
 const cell = (text: unknown) => String(text ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function renderEndpoint(path: string, endpoint: EndpointDefinition<any> | undefined): string {
@@ -40,15 +50,17 @@ function renderEndpoint(path: string, endpoint: EndpointDefinition<any> | undefi
   if (endpoint.aliases?.length) lines.push(`Also served at: ${endpoint.aliases.map((a) => `\`/v1${a}\``).join(', ')}.`, '');
   lines.push(`v2 calls: ${endpoint.v2Calls.length ? endpoint.v2Calls.map((c) => `\`${c}\``).join(', ') : 'none'}.`, '');
   const rows = (endpoint.tables ?? []).flat();
-  const tabled = new Set(rows.flatMap((r) => [r.v1, ...(r.aliases ?? [])]));
+  const composites = endpoint.composites ?? [];
+  const tabled = new Set([...rows.flatMap((r) => [r.v1, ...(r.aliases ?? [])]), ...composites.flatMap((c) => Object.keys(c.fields))]);
   const plain = paramNames(endpoint).filter((name) => !tabled.has(name));
   if (plain.length) lines.push(`Parameters read directly: ${plain.map((p) => `\`${p}\``).join(', ')}.`, '');
-  if (rows.length) {
+  if (rows.length || composites.length) {
     lines.push('| v1 field | v2 field | how | v1 default | note |', '|---|---|---|---|---|');
     for (const row of rows) {
       const v1Name = [row.v1, ...(row.aliases ?? [])].map((n) => `\`${n}\``).join(' / ');
       lines.push(`| ${v1Name} | \`${cell(row.v2)}\` | ${cell(how(row))} | ${row.v1Default === undefined ? '' : cell(JSON.stringify(row.v1Default))} | ${cell(row.note)} |`);
     }
+    for (const composite of composites) lines.push(compositeRow(composite));
     lines.push('');
   }
   return lines.join('\n');

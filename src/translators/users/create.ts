@@ -7,7 +7,7 @@ import { withCompositeDefaults, withV1Defaults } from '../field-map.js';
 import { Rollback } from '../rollback.js';
 import { v1, v1Params } from '../v1-params.js';
 import { USER_ANSWERS, readV1User, type UserAnswer } from './user-output.js';
-import { USER_TABLES, USER_V2_FIELD_NAMES, membershipShape, optionFields, requiredUserField, sharedOptionSet, userFields } from './user-params.js';
+import { USER_V2_FIELD_NAMES, membershipShape, optionFields, requiredUserField, sharedOptionSet, tablesFor, userFields } from './user-params.js';
 import { applyWrites, planWrites } from './user-writes.js';
 
 /**
@@ -21,9 +21,10 @@ type CreateAction = 'create' | 'autoCreate' | 'custCreate' | 'ssoCreate';
 const required = { email: v1.email(), type: requiredUserField('type') };
 
 function createEndpoint(path: string, action: CreateAction, shape: Record<string, z.ZodType>, answer: UserAnswer) {
+  const params = { ...shape, ...required };
   return defineEndpoint({
     path,
-    params: v1Params({ ...shape, ...required }),
+    params: v1Params(params),
     v2Calls: [
       'POST /users',
       'PATCH /users/{userId}',
@@ -34,7 +35,7 @@ function createEndpoint(path: string, action: CreateAction, shape: Record<string
       ...(answer.includes('token') ? ['GET /users/{userId}/token'] : []),
       'DELETE /users/{userId} (undo)',
     ],
-    tables: USER_TABLES,
+    tables: tablesFor(params, answer),
     composites: USER_OPTION_COMPOSITES,
     v2FieldNames: USER_V2_FIELD_NAMES,
     async handle(input, ctx) {

@@ -1,7 +1,8 @@
+import { USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
 import { defineEndpoint } from '../define.js';
 import { v1, v1Params } from '../v1-params.js';
 import { USER_ANSWERS, readV1User } from './user-output.js';
-import { USER_TABLES, USER_V2_FIELD_NAMES, userId } from './user-params.js';
+import { USER_V2_FIELD_NAMES, tablesFor, userId } from './user-params.js';
 
 /** The full user: GET /users/{userId}, its settings and its three tokens, read in parallel. */
 const v2Calls = ['GET /users/{userId}', 'GET /users/{userId}/settings', 'GET /users/{userId}/token'];
@@ -11,7 +12,8 @@ export const userGet = defineEndpoint({
   path: '/user/get',
   params: v1Params({ id: userId() }),
   v2Calls,
-  tables: USER_TABLES,
+  tables: tablesFor({}, USER_ANSWERS.get),
+  composites: USER_OPTION_COMPOSITES,
   v2FieldNames: USER_V2_FIELD_NAMES,
   handle: ({ id }, ctx) => readV1User(ctx.v2, id, USER_ANSWERS.get),
 });
@@ -21,7 +23,8 @@ export const userGetByEmail = defineEndpoint({
   path: '/user/getbyemail',
   params: v1Params({ email: v1.email(), login_type: v1.intOneOf([0, 1, 99, 100, 101]).optional() }),
   v2Calls,
-  tables: USER_TABLES,
+  tables: tablesFor({}, USER_ANSWERS.getbyemail),
+  composites: USER_OPTION_COMPOSITES,
   v2FieldNames: USER_V2_FIELD_NAMES,
   handle: ({ email, login_type }, ctx) => readV1User(ctx.v2, email, USER_ANSWERS.getbyemail, login_type),
 });

@@ -47,7 +47,8 @@ function listEndpoint(path: string, status: ListStatus) {
     path,
     params: pagingParams,
     v2Calls: ['GET /users'],
-    tables: [USER_FIELDS],
+    // Only the user-object rows are read from v2; the option fields of an item are v1 defaults (above).
+    tables: [USER_FIELDS.filter((row) => (USER_ANSWERS.listItem as readonly string[]).includes(row.v1))],
     async handle({ page_size = 30, page_number = 1 }, ctx) {
       const page = await ctx.v2.get<V2UserPage>(v2path`/users`, { status, page_size, page_number });
       return {

@@ -5,7 +5,7 @@ import { defineEndpoint } from '../define.js';
 import { Rollback } from '../rollback.js';
 import { v1Params } from '../v1-params.js';
 import { SETTINGS_FIELDS, type V2Settings, type V2User } from './user-output.js';
-import { USER_TABLES, USER_V2_FIELD_NAMES, updateOptionSet, userId } from './user-params.js';
+import { USER_V2_FIELD_NAMES, tablesFor, updateOptionSet, userId } from './user-params.js';
 import { applyWrites, planWrites } from './user-writes.js';
 
 /**
@@ -24,7 +24,7 @@ export const userUpdate = defineEndpoint({
     'PATCH /users/{userId}/settings',
     ...USER_MEMBERSHIPS.flatMap((row) => row.v2Calls),
   ],
-  tables: USER_TABLES,
+  tables: tablesFor(updateOptionSet),
   composites: USER_OPTION_COMPOSITES,
   v2FieldNames: USER_V2_FIELD_NAMES,
   async handle(params, ctx) {

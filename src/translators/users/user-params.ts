@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { USER_FIELDS, USER_MEMBERSHIPS } from '../../../mappings/user-fields.js';
-import { USER_OPTIONS, USER_OPTIONS_DROPPED, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from '../../../mappings/user-options.js';
+import { USER_OPTIONS, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from '../../../mappings/user-options.js';
 import { missingParameter } from '../../v1-facade/errors.js';
-import { compositeInputShape, compositeV2FieldNames, inputShape } from '../field-map.js';
+import { compositeInputShape, compositeV2FieldNames, inputShape, type FieldTable } from '../field-map.js';
 import { v1 } from '../v1-params.js';
 
 /** The v1 parameters the user endpoints share, built from the mapping tables. */
@@ -36,14 +36,13 @@ export const membershipShape: Record<string, z.ZodType> = Object.fromEntries(USE
 
 /**
  * The v1 "shared user option set" (inputs of the create variants and of update): the settings
- * table, its composites, the memberships, `dept`, `first_name`, `last_name`, and the dropped fields.
+ * table (with the dropped `track_id`), its composites, the memberships, `dept`, `first_name`, `last_name`.
  */
 export const sharedOptionSet: Record<string, z.ZodType> = {
   ...optionShape,
   ...compositeInputShape(USER_OPTION_COMPOSITES),
   ...membershipShape,
   ...userFields('first_name', 'last_name', 'dept'),
-  ...Object.fromEntries(USER_OPTIONS_DROPPED.map((row) => [row.v1, row.type.optional()])),
 };
 
 /** /user/update also takes the recording views and the rest of the user object's fields. */
@@ -55,6 +54,15 @@ export const updateOptionSet: Record<string, z.ZodType> = {
 
 /** The tables that say where each user field goes (for v2 field errors and the docs). */
 export const USER_TABLES = [USER_FIELDS, USER_OPTIONS, USER_RECORDING_VIEWS] as const;
+
+/**
+ * The rows of the user tables an endpoint uses: those of the params it reads and of the fields it
+ * answers (so docs/coverage.md lists, per endpoint, exactly the fields it moves).
+ */
+export function tablesFor(params: Record<string, z.ZodType>, answer: readonly string[] = []): FieldTable[] {
+  const used = new Set([...Object.keys(params), ...answer]);
+  return USER_TABLES.map((table) => table.filter((row) => used.has(row.v1))).filter((table) => table.length > 0);
+}
 
 /** v2 field paths that are not table rows: POST /users `user_info`, and the composites. */
 export const USER_V2_FIELD_NAMES: Readonly<Record<string, string>> = {

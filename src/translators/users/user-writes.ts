@@ -2,7 +2,7 @@ import { USER_FIELDS, USER_MEMBERSHIPS, type MembershipRow } from '../../../mapp
 import { USER_OPTIONS, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from '../../../mappings/user-options.js';
 import { v2path } from '../../upstream/path.js';
 import type { TranslatorContext } from '../define.js';
-import { compositesNeedCurrent, compositesToV2, getPath, setPath, toV2 } from '../field-map.js';
+import { compositesToV2, getPath, setPath, toV2 } from '../field-map.js';
 import type { Rollback } from '../rollback.js';
 import type { V2Settings, V2User } from './user-output.js';
 
@@ -17,9 +17,6 @@ export interface PlannedWrites {
   settings: Record<string, unknown>;
   memberships: { row: MembershipRow; groupId: string }[];
 }
-
-/** Whether the settings as they are must be read first (a composite given in part, e.g. the chime type alone). */
-export const needsCurrentSettings = (params: Record<string, unknown>) => compositesNeedCurrent(USER_OPTION_COMPOSITES, params);
 
 export function planWrites(params: Record<string, unknown>, currentSettings?: V2Settings): PlannedWrites {
   const settings = toV2(USER_OPTIONS, params);
