@@ -79,6 +79,12 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   const v2BaseUrl = config.v2BaseUrl ?? `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${port}/v2`;
 
   const limiters = createRateLimiters(config.rateLimits);
+  if (!(await limiters.ready())) {
+    // Not fatal: until Redis answers, the failure policy decides (fail-open: this process's own buckets).
+    console.warn(
+      `v1gate: Redis at REDIS_URL is not reachable yet; rate limits fail ${config.rateLimits.redis.failure} until it is.`,
+    );
+  }
   const v2 = new V2Client({
     baseUrl: v2BaseUrl,
     minter: new TokenMinter({ ttlSeconds: config.upstream.jwtTtlSeconds, renewBeforeSeconds: Math.floor(config.upstream.jwtTtlSeconds / 3), maxCachedKeys: 10_000 }),

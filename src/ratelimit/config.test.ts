@@ -9,7 +9,7 @@ describe('readRateLimitConfig', () => {
       v1: { enabled: true },
       v2: { enabled: true, rateFactor: 0.9, jitterMs: 300, maxWaitMs: 30_000, maxQueue: 1_000 },
       scale: 1,
-      redis: { url: undefined, failure: 'open', timeoutMs: 50, keyPrefix: 'v1gate:rl:' },
+      redis: { url: undefined, failure: 'open', timeoutMs: 200, keyPrefix: 'v1gate:rl:' },
     });
   });
 

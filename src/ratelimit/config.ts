@@ -13,7 +13,7 @@ import { DEFAULT_SAFETY_MARGIN } from './bucket-specs.js';
  * | RATE_LIMIT_SCALE | multiplies every limit, both directions (tests, benchmarks) | 1 |
  * | REDIS_URL | share buckets between processes through this Redis; unset: in memory | — |
  * | RATE_LIMIT_REDIS_FAILURE | `open` / `closed`: what a Redis error or timeout means | open |
- * | RATE_LIMIT_REDIS_TIMEOUT_MS | a Redis answer slower than this is a failure | 50 |
+ * | RATE_LIMIT_REDIS_TIMEOUT_MS | a Redis answer slower than this is a failure | 200 |
  * | RATE_LIMIT_REDIS_PREFIX | prefix of every Redis key | v1gate:rl: |
  * | OUTBOUND_MAX_WAIT_MS | longest wait of a v2 call for its token | 30000 |
  * | OUTBOUND_MAX_QUEUE | v2 calls waiting per api_key and class before refusing | 1000 |
@@ -38,7 +38,9 @@ export const RateLimitConfigSchema = z.object({
     .object({
       url: z.string().url().optional(),
       failure: z.enum(['open', 'closed']).default('open'),
-      timeoutMs: z.number().int().positive().default(50),
+      // 200 ms: on a busy 2-core host event-loop lag alone passed 50 ms, and a false timeout sends
+      // the process to its own buckets (each process then admits the full limit).
+      timeoutMs: z.number().int().positive().default(200),
       keyPrefix: z.string().default('v1gate:rl:'),
     })
     .prefault({}),

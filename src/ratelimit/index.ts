@@ -46,8 +46,8 @@ export function createRateLimiters(config: RateLimitConfig, deps: { logger?: Rat
   let ready = async (_timeoutMs?: number) => true;
   if (config.redis.url) {
     const redis = connectRedis(config.redis.url, { commandTimeoutMs: config.redis.timeoutMs });
-    ready = (timeoutMs = 5_000) => redisReady(redis, timeoutMs);
     const shared = new RedisBucketStore(redis, { keyPrefix: config.redis.keyPrefix, ownsConnection: true });
+    ready = async (timeoutMs = 5_000) => (await redisReady(redis, timeoutMs)) && (await shared.preload().then(() => true, () => false));
     store = new FailoverBucketStore(shared, {
       policy: config.redis.failure,
       timeoutMs: config.redis.timeoutMs,

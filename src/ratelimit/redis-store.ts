@@ -40,6 +40,15 @@ export class RedisBucketStore implements BucketStore {
     redis.defineCommand(PAUSE, { lua: PAUSE_SCRIPT });
   }
 
+  /**
+   * Load both scripts into the server now, so the first take of a fresh process is one EVALSHA
+   * and not a NOSCRIPT miss plus an EVAL (two round trips that can trip the command timeout
+   * and send a cold process to its fallback buckets).
+   */
+  async preload(): Promise<void> {
+    await Promise.all([this.redis.script('LOAD', TAKE_SCRIPT), this.redis.script('LOAD', PAUSE_SCRIPT)]);
+  }
+
   async take(refs: readonly BucketRef[], cost = 1): Promise<TakeOutcome> {
     if (refs.length === 0) return outcomeOf([]);
     const reply = await this.run(TAKE, refs, cost);

@@ -1,0 +1,51 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * A gateway in its own OS process, started the way `npm start` starts it (tsx src/main.ts), for
+ * tests that need several real gateway processes (shared limits through Redis).
+ */
+export interface GatewayProcess {
+  url: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+
+export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
+  const child: ChildProcess = spawn(TSX, ['src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`gateway process did not start in 20 s:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /v1gate listening on (http:\/\/\S+)\/v1/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway process exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    url,
+    output: () => output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
