@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 
@@ -27,7 +27,7 @@ export class TokenMinter {
   }
 
   async tokenFor(apiKey: string, apiSecret: string): Promise<string> {
-    const cacheKey = createHash('sha256').update(apiKey).update('\0').update(apiSecret).digest('base64');
+    const cacheKey = cacheKeyOf(apiKey, apiSecret);
     const nowSeconds = Math.floor(this.now() / 1000);
     const cached = this.cache.get(cacheKey);
     if (cached && cached.expSeconds - nowSeconds > this.options.renewBeforeSeconds) return cached.token;
@@ -43,6 +43,11 @@ export class TokenMinter {
 
   /** Forget the token of a key whose secret the service rejected (e.g. after a secret rotation). */
   forget(apiKey: string, apiSecret: string): void {
-    this.cache.delete(createHash('sha256').update(apiKey).update('\0').update(apiSecret).digest('base64'));
+    this.cache.delete(cacheKeyOf(apiKey, apiSecret));
   }
+}
+
+/** sha256(key NUL secret): the secret itself is never kept. One-shot `hash` (no Hash object per call: this runs on every v2 call). */
+function cacheKeyOf(apiKey: string, apiSecret: string): string {
+  return hash('sha256', `${apiKey}\0${apiSecret}`, 'base64');
 }
