@@ -103,7 +103,9 @@ describe('V2Client', () => {
       /* never answers */
     });
     const started = Date.now();
-    const error = await client(up.url, { timeoutMs: 300 }).call(creds, { method: 'POST', path: '/x', body: {} }).catch((e) => e);
+    const error: UpstreamUnavailable = await client(up.url, { timeoutMs: 300 })
+      .call(creds, { method: 'POST', path: '/x', body: {} })
+      .catch((e: UpstreamUnavailable) => e);
     expect(Date.now() - started).toBeLessThan(1500);
     expect(error).toBeInstanceOf(UpstreamUnavailable);
     expect(error.mayHaveApplied).toBe(true);
