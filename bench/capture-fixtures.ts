@@ -40,6 +40,7 @@ const m = encodeURIComponent(seeded.meetingId);
 const captures: [string, string, string][] = [
   ['GET', '/users/email', `/users/email?email=${encodeURIComponent(seeded.email)}`],
   ['GET', '/users/{userId}/settings', `/users/${u}/settings`],
+  ['GET', '/users/{userId}/token', `/users/${u}/token?type=zak`],
   ['GET', '/users/{userId}/meetings', `/users/${u}/meetings?type=live`],
   ['POST', '/users/{userId}/meetings', `/users/${u}/meetings`],
   ['GET', '/users/{userId}', `/users/${u}`],

@@ -98,6 +98,7 @@ server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
 });
 
 process.on('message', (message: { type?: string }) => {
+  if (message?.type === 'cpu') process.send?.({ type: 'cpu', usage: process.cpuUsage() });
   if (message?.type === 'memory') {
     (globalThis as { gc?: () => void }).gc?.();
     process.send?.({ type: 'memory', usage: process.memoryUsage() });

@@ -41,6 +41,7 @@ process.send?.({ type: 'ready', port: gateway.port, url: gateway.url, injectedLi
 if (!process.send) console.log(`bench gateway on ${gateway.url}/v1 → ${gateway.v2BaseUrl}`);
 
 process.on('message', (message: { type?: string }) => {
+  if (message?.type === 'cpu') process.send?.({ type: 'cpu', usage: process.cpuUsage() });
   if (message?.type === 'memory') {
     (globalThis as { gc?: () => void }).gc?.();
     process.send?.({ type: 'memory', usage: process.memoryUsage() });

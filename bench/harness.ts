@@ -39,6 +39,8 @@ export interface Side {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU time (user + system) the server process spent per v1 call, µs: robust to other load on the machine. */
+  cpuUs: number;
 }
 
 export interface CaseResult {
@@ -86,8 +88,25 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-function side(runs: LoadResult[]): Side {
-  return { runs, rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)) };
+type Run = LoadResult & { cpuUs: number };
+
+function side(runs: Run[]): Side {
+  return {
+    runs,
+    rps: median(runs.map((r) => r.rps)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    cpuUs: median(runs.map((r) => r.cpuUs)),
+  };
+}
+
+/** One load run against `child`, with the CPU time the child spent on it. */
+async function measured(child: Child, run: () => Promise<LoadResult>): Promise<Run> {
+  const before = (await child.ask('cpu')).usage as NodeJS.CpuUsage;
+  const result = await run();
+  const after = (await child.ask('cpu')).usage as NodeJS.CpuUsage;
+  const spent = after.user - before.user + (after.system - before.system);
+  return { ...result, cpuUs: result.total > 0 ? spent / result.total : NaN };
 }
 
 function problemsOf(runs: LoadResult[]): number {
@@ -225,31 +244,33 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
     if (floorCheck.error) throw new Error(`the floor answered an error: ${floorCheck.error}`);
     if (gatewayCheck.error) throw new Error(`the gateway answered an error: ${gatewayCheck.error}`);
 
-    const load = (url: string, durationSec: number, overallRate?: number, connections = options.connections) =>
-      runLoad({ url, path: c.v1Path, body: form, connections, durationSec, ...(overallRate ? { overallRate } : {}) });
+    const urlOf = (child: Child) => (child === floor ? floorUrl : gatewayUrl);
+    const load = (child: Child, durationSec: number, overallRate?: number, connections = options.connections) =>
+      measured(child, () => runLoad({ url: urlOf(child), path: c.v1Path, body: form, connections, durationSec, ...(overallRate ? { overallRate } : {}) }));
     // Warm-up (JIT, pools, buckets); not measured.
-    await load(floorUrl, options.warmupSec);
-    await load(gatewayUrl, options.warmupSec);
+    await load(floor, options.warmupSec);
+    await load(gateway, options.warmupSec);
     const before = (await gateway.ask('memory')).usage as NodeJS.MemoryUsage;
 
-    const floorRuns: LoadResult[] = [];
-    const gatewayRuns: LoadResult[] = [];
+    const floorRuns: Run[] = [];
+    const gatewayRuns: Run[] = [];
     for (let i = 0; i < options.pairs; i++) {
-      floorRuns.push(await load(floorUrl, options.durationSec));
-      gatewayRuns.push(await load(gatewayUrl, options.durationSec));
-      log(`  pair ${i + 1}: floor ${floorRuns.at(-1)!.rps.toFixed(0)} req/s, v1gate ${gatewayRuns.at(-1)!.rps.toFixed(0)} req/s`);
+      floorRuns.push(await load(floor, options.durationSec));
+      gatewayRuns.push(await load(gateway, options.durationSec));
+      const [f, g] = [floorRuns.at(-1)!, gatewayRuns.at(-1)!];
+      log(`  pair ${i + 1}: floor ${f.rps.toFixed(0)} req/s ${f.cpuUs.toFixed(0)} µs CPU/call, v1gate ${g.rps.toFixed(0)} req/s ${g.cpuUs.toFixed(0)} µs CPU/call`);
     }
     const floorSide = side(floorRuns);
     const gatewaySide = side(gatewayRuns);
 
     let half: CaseResult['half'];
-    const halfFloor: LoadResult[] = [];
-    const halfGateway: LoadResult[] = [];
+    const halfFloor: Run[] = [];
+    const halfGateway: Run[] = [];
     if (c.halfLoad && options.halfLoadPairs > 0) {
       const rate = floorSide.rps / 2;
       for (let i = 0; i < options.halfLoadPairs; i++) {
-        halfFloor.push(await load(floorUrl, options.durationSec, rate, options.halfLoadConnections));
-        halfGateway.push(await load(gatewayUrl, options.durationSec, rate, options.halfLoadConnections));
+        halfFloor.push(await load(floor, options.durationSec, rate, options.halfLoadConnections));
+        halfGateway.push(await load(gateway, options.durationSec, rate, options.halfLoadConnections));
       }
       const hf = side(halfFloor);
       const hg = side(halfGateway);

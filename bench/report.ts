@@ -17,7 +17,7 @@ export function machineLines(m: Machine, command: string): string {
 function row(c: CaseResult): string {
   const ka = c.keepAlive ? 'on' : 'off';
   if (c.status !== 'ok') {
-    return `| ${c.id} | \`${c.v1Path}\` | ${c.upstream} | ${c.limiter} | ${ka} | ${c.status}${c.note ? `: ${c.note.replace(/\|/g, '\\|')}` : ''} |||||||||`;
+    return `| ${c.id} | \`${c.v1Path}\` | ${c.upstream} | ${c.limiter} | ${ka} | ${c.status}${c.note ? `: ${c.note.replace(/\|/g, '\\|')}` : ''} ||||||||||`;
   }
   const f = c.floor!;
   const g = c.gateway!;
@@ -32,6 +32,7 @@ function row(c: CaseResult): string {
     ka,
     `${n0(f.rps)} / **${n0(g.rps)}**`,
     `**${c.ratio!.toFixed(2)}x**`,
+    `${n0(f.cpuUs)} / ${n0(g.cpuUs)} (${(g.cpuUs / f.cpuUs).toFixed(2)}x)`,
     `${ms(f.p50)} / ${ms(g.p50)}`,
     `${ms(f.p99)} / ${ms(g.p99)}`,
     h ? n0(h.rate) : '—',
@@ -52,11 +53,11 @@ export function renderTable(report: BenchReport, command: string): string {
       (o.halfLoadPairs > 0
         ? `then ${o.halfLoadPairs} pair(s) at half the floor's median peak rate (autocannon overallRate, ${o.halfLoadConnections} connections). `
         : 'no half-load runs. ') +
-      'Medians over the pairs. Latency in ms, from every response (sub-ms).',
+      'Medians over the pairs. Latency in ms, from every response (sub-ms). CPU µs per call: user+system CPU of the server process over the run ÷ calls answered (robust to other load on the machine; ratio = v1gate ÷ floor).',
     `- one-call endpoint of the targets: \`${report.oneCallPath}\``,
     '',
-    '| case | v1 call | upstream | limiter | keep-alive | req/s floor / v1gate | ratio | p50 floor / v1gate | p99 floor / v1gate | ½-load req/s | p99 @½ floor / v1gate | added p99 @½ | v2 calls per v1 call | v1gate heap / RSS MB before→after | problems floor / v1gate |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| case | v1 call | upstream | limiter | keep-alive | req/s floor / v1gate | ratio | CPU µs per call floor / v1gate | p50 floor / v1gate | p99 floor / v1gate | ½-load req/s | p99 @½ floor / v1gate | added p99 @½ | v2 calls per v1 call | v1gate heap / RSS MB before→after | problems floor / v1gate |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...report.cases.map(row),
     '',
     'problems = connection errors + timeouts + non-2xx + v1 error envelopes, over every run of the case (all should be 0).' +
