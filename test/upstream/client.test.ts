@@ -104,7 +104,7 @@ describe('V2Client', () => {
     });
     const started = Date.now();
     const error: UpstreamUnavailable = await client(up.url, { timeoutMs: 300 })
-      .call(creds, { method: 'POST', path: '/x', body: {} })
+      .call<never>(creds, { method: 'POST', path: '/x', body: {} })
       .catch((e: UpstreamUnavailable) => e);
     expect(Date.now() - started).toBeLessThan(1500);
     expect(error).toBeInstanceOf(UpstreamUnavailable);
