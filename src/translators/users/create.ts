@@ -21,10 +21,10 @@ type CreateAction = 'create' | 'autoCreate' | 'custCreate' | 'ssoCreate';
 const required = { email: v1.email(), type: requiredUserField('type') };
 
 function createEndpoint(path: string, action: CreateAction, shape: Record<string, z.ZodType>, answer: UserAnswer) {
-  const params = { ...shape, ...required };
+  const paramShape = { ...shape, ...required };
   return defineEndpoint({
     path,
-    params: v1Params(params),
+    params: v1Params(paramShape),
     v2Calls: [
       'POST /users',
       'PATCH /users/{userId}',
@@ -35,7 +35,7 @@ function createEndpoint(path: string, action: CreateAction, shape: Record<string
       ...(answer.includes('token') ? ['GET /users/{userId}/token'] : []),
       'DELETE /users/{userId} (undo)',
     ],
-    tables: tablesFor(params, answer),
+    tables: tablesFor(paramShape, answer),
     composites: USER_OPTION_COMPOSITES,
     v2FieldNames: USER_V2_FIELD_NAMES,
     async handle(input, ctx) {

@@ -37,6 +37,6 @@ export const userUpdate = defineEndpoint({
     const plan = planWrites(given, settings);
     const rollback = new Rollback();
     await rollback.run(() => applyWrites(ctx, user.id, plan, rollback, settings ? { user, settings } : { user }));
-    return { id: params.id, updated_at: ctx.nowIso() };
+    return { id: user.id, updated_at: ctx.nowIso() };
   },
 });
