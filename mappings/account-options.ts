@@ -1,6 +1,5 @@
-import { enumCodec, negate, type FieldRow, type FieldTable } from '../src/translators/field-map.js';
+import { droppedField, enumCodec, negate, type FieldTable } from '../src/translators/field-map.js';
 import { v1 } from '../src/translators/v1-params.js';
-import { dropped, NO_V2_FIELD } from './scheduling-options.js';
 
 /**
  * The options of a v1 sub account (/ma/account/create and /ma/account/update) and where each one
@@ -74,23 +73,17 @@ export const ACCOUNT_SETTING_ROWS: FieldTable = [
 ];
 
 /** v1 fields with no home in v2: parsed (a bad value is still a 300 naming it), then dropped. */
-const collectionMethod: FieldRow = {
+const collectionMethod = droppedField({
   v1: 'collection_method',
-  v2: NO_V2_FIELD,
   type: v1.intOneOf([0, 1]),
-  codec: dropped,
-  direction: 'in',
   note: 'How the sub account is invoiced (0 automatic online billing, 1 manual invoice): v2 accounts, options, settings and billing have no such field. Accepted and dropped.',
-};
+});
 
-const callOut: FieldRow = {
+const callOut = droppedField({
   v1: 'enable_call_out',
-  v2: NO_V2_FIELD,
   type: v1.bool(),
-  codec: dropped,
-  direction: 'in',
   note: "Whether the account's users follow the master account's call-out type: v2 account settings have no call-out field (call-out countries belong to the audio plan). Accepted and dropped.",
-};
+});
 
 /** Dropped fields of /ma/account/create. */
 export const ACCOUNT_CREATE_DROPPED_ROWS: FieldTable = [collectionMethod];

@@ -1,5 +1,4 @@
-import type { Codec, FieldTable } from '../src/translators/field-map.js';
-import { NO_V2_FIELD } from './scheduling-options.js';
+import { NO_V2_FIELD, type Codec, type FieldTable } from '../src/translators/field-map.js';
 
 /**
  * Cloud recordings: the v1 /recording/list item and its files, read from v2's

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { enumCodec, type Codec, type FieldTable } from '../src/translators/field-map.js';
+import { droppedField, enumCodec, type Codec, type FieldTable } from '../src/translators/field-map.js';
 import { v1 } from '../src/translators/v1-params.js';
-import { dropped, NO_V2_FIELD } from './scheduling-options.js';
 
 /**
  * Registration: where each field of a v1 registration (/meeting/register, /webinar/register) lives
@@ -100,16 +99,13 @@ export const REGISTRANT_FIELDS: FieldTable = [
     type: customQuestionsParam(),
     note: 'A JSON text in v1 ([{"title","value"}]), the same array as JSON in v2. v1 attendee reports show it as a map title → value.',
   },
-  {
+  droppedField({
     v1: 'language',
-    v2: NO_V2_FIELD,
     type: v1.oneOf(['en-US', 'en', 'zh-CN', 'zh', 'en-ES', 'es', 'fr-FR', 'fr']),
-    codec: dropped,
-    direction: 'in',
     note:
       'The language of the confirmation email. A v2 registrant has no language (the service writes in the account language): ' +
       "accepted (a value outside v1's list is a 300) and dropped — not made a custom question, which would show in the host's reports as an answer the registrant never gave.",
-  },
+  }),
 ];
 
 /** v1 /webinar/registrants/list `type` (0 pending approval, the v1 default; 1 approved) ↔ the v2 list's `status` query. */

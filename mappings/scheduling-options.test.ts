@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { getPath, toV1, toV2, withV1Defaults, type FieldTable } from '../src/translators/field-map.js';
+import { getPath, NO_V2_FIELD, toV1, toV2, withV1Defaults, type FieldTable } from '../src/translators/field-map.js';
 import { mergeAlternativeHosts } from '../src/translators/scheduling/body.js';
-import { MEETING_OPTIONS, NO_V2_FIELD, WEBINAR_OPTIONS, registrationRequired } from './scheduling-options.js';
+import { MEETING_OPTIONS, WEBINAR_OPTIONS, registrationRequired } from './scheduling-options.js';
 
 /** A v1 form text for every row, and the v2 value it must become. */
 const SAMPLES: Record<string, { form: string; v2: unknown }> = {

@@ -1,4 +1,4 @@
-import type { Codec, FieldRow, FieldTable } from '../src/translators/field-map.js';
+import { droppedField, type Codec, type FieldTable } from '../src/translators/field-map.js';
 import { v1 } from '../src/translators/v1-params.js';
 import { recurrenceCodec, recurrenceParam } from './recurrence.js';
 
@@ -52,37 +52,11 @@ export const COMMON_SCHEDULING_ROWS: FieldTable = [
   { v1: 'option_auto_record_type', v2: 'settings.auto_recording', type: v1.oneOf(['local', 'cloud', 'none']), v1Default: 'local' },
 ];
 
-/**
- * A v1 input kept out of a table, with no v2 home: parsed, then dropped, with the reason
- * (used by the registration mappings). The scheduling tables carry theirs as `dropped` rows.
- */
-export interface DroppedField {
-  v1: string;
-  type: NonNullable<FieldRow['type']>;
-  reason: string;
-}
-
-/**
- * A v1 input with no v2 home: parsed (so a bad value is still a v1 300 naming it), then dropped —
- * the codec answers undefined, which the engine leaves out of the v2 body.
- */
-export const NO_V2_FIELD = '(none)';
-export const dropped: Codec<unknown, undefined> = {
-  name: 'accepted and dropped',
-  toV2: () => undefined,
-  toV1: () => {
-    throw new Error('A dropped v1 field has no v2 value to read back');
-  },
-};
-
-const optionStartType: FieldRow = {
+const optionStartType = droppedField({
   v1: 'option_start_type',
-  v2: NO_V2_FIELD,
   type: v1.oneOf(['video', 'screen_share']),
-  codec: dropped,
-  direction: 'in',
   note: 'Deprecated in v1 and absent from v2: accepted and dropped; outputs answer `video`, the v1 default.',
-};
+});
 
 /** Meeting-only rows. */
 const MEETING_ROWS: FieldTable = [
@@ -107,22 +81,16 @@ const WEBINAR_ROWS: FieldTable = [
   { v1: 'option_show_share_button', v2: 'settings.show_share_button', type: v1.bool() },
   { v1: 'option_allow_multiple_devices', v2: 'settings.allow_multiple_devices', type: v1.bool() },
   optionStartType,
-  {
+  droppedField({
     v1: 'option_panelists_reminder',
-    v2: NO_V2_FIELD,
     type: v1.bool(),
-    codec: dropped,
-    direction: 'in',
     note: 'v2 webinar settings have no panelist reminder email switch: accepted and dropped.',
-  },
-  {
+  }),
+  droppedField({
     v1: 'language',
-    v2: NO_V2_FIELD,
     type: v1.oneOf(['en-US', 'en', 'zh-CN', 'zh', 'en-ES', 'es', 'fr-FR', 'fr']),
-    codec: dropped,
-    direction: 'in',
     note: 'Language of the email to panelists; v2 POST /webinars/{id}/panelists takes no language: accepted and dropped.',
-  },
+  }),
 ];
 
 export const MEETING_OPTIONS: FieldTable = [...COMMON_SCHEDULING_ROWS, ...MEETING_ROWS];

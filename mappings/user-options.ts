@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { negate, type Codec, type CompositeMapping, type FieldRow, type FieldTable } from '../src/translators/field-map.js';
+import { droppedField, negate, type Codec, type CompositeMapping, type FieldRow, type FieldTable } from '../src/translators/field-map.js';
 import { v1 } from '../src/translators/v1-params.js';
 
 /**
@@ -31,9 +31,6 @@ const zeroKeeps: Codec<number, number | undefined> = {
   toV2: (value) => (value === 0 ? undefined : value),
   toV1: (value) => value ?? 0,
 };
-
-/** A v1 field with no v2 home: accepted (and validated) so old clients keep working, never written. */
-const dropped: Codec<unknown, undefined> = { name: 'accepted and dropped', toV2: () => undefined, toV1: () => undefined };
 
 const capacity = (v1Name: string, v2: string, type: z.ZodType, note: string): FieldRow => ({
   v1: v1Name,
@@ -82,14 +79,11 @@ export const USER_OPTIONS: FieldTable = [
   ),
   capacity('webinar_capacity', 'feature.webinar_capacity', v1.intOneOf([0, 100, 500, 1000, 3000, 5000, 10000]), 'v1 0 (no webinar capacity) leaves v2 as it is.'),
   capacity('large_capacity', 'feature.large_meeting_capacity', v1.intOneOf([0, 100, 200, 300, 500]), 'v1 0 (no large meeting capacity) leaves v2 as it is.'),
-  {
+  droppedField({
     v1: 'track_id',
-    v2: '(none)',
     type: v1.string({ max: 256 }),
-    codec: dropped,
-    direction: 'in',
     note: 'Referral partner track id: v2 has no such field. Accepted and dropped.',
-  },
+  }),
 ];
 
 /**

@@ -38,6 +38,24 @@ export function enumCodec<V1 extends string | number | boolean, V2 extends strin
   };
 }
 
+/**
+ * The v2 path of a row whose v1 field has no home in v2: a dropped input (below), or an output the
+ * translator fills in itself (rendered as such in docs/coverage.md).
+ */
+export const NO_V2_FIELD = '(none)';
+
+/**
+ * The codec of a dropped input: it answers undefined, which `toV2` leaves out of the v2 body. A
+ * dropped row is input only, so nothing reads it back.
+ */
+export const dropped: Codec<unknown, undefined> = {
+  name: 'accepted and dropped',
+  toV2: () => undefined,
+  toV1: () => {
+    throw new Error('A dropped v1 field has no v2 value to read back');
+  },
+};
+
 /** How a row is used: `both` (input and output), `in` (v1 input only), `out` (v1 output only). */
 export type Direction = 'both' | 'in' | 'out';
 
@@ -59,6 +77,15 @@ export interface FieldRow {
 }
 
 export type FieldTable = readonly FieldRow[];
+
+/**
+ * "Accepted and dropped": a v1 input with no v2 home, kept so old clients keep working. It is
+ * parsed (a bad value is still a v1 300 naming the field), then dropped — never written to v2,
+ * never answered. `note` says why v2 has no place for it.
+ */
+export function droppedField(row: { v1: string; type: z.ZodType; note: string }): FieldRow {
+  return { v1: row.v1, v2: NO_V2_FIELD, type: row.type, codec: dropped, direction: 'in', note: row.note };
+}
 
 const usedOnInput = (row: FieldRow) => row.direction !== 'out';
 const usedOnOutput = (row: FieldRow) => row.direction !== 'in';
