@@ -1,5 +1,5 @@
 import { defineEndpoint } from '../define.js';
-import { pagingOf, v1PageFields, v1PagingParams } from '../groups/v1-paging.js';
+import { pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
 import { v1Params } from '../v1-params.js';
 import { accountIdParam, accountPath } from './account-path.js';
 

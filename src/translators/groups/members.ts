@@ -7,7 +7,7 @@ import { Rollback } from '../rollback.js';
 import { v1, v1Params } from '../v1-params.js';
 import { docPath, groupPath } from './group-output.js';
 import type { GroupKind } from './kind.js';
-import { pagingOf, v1PageFields, v1PagingParams } from './v1-paging.js';
+import { pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
 
 /** v2 takes at most 30 members per POST members call. */
 export const MEMBERS_PER_CALL = 30;

@@ -1,11 +1,11 @@
 import { defineEndpoint } from '../define.js';
 import { MEETING } from '../scheduling/kinds.js';
-import { pagingOf, readSessions, renderItems, v1ListAnswer } from '../scheduling/list.js';
-import { pagingShape } from '../scheduling/params.js';
+import { readSessions, renderItems, v1ListAnswer } from '../scheduling/list.js';
 import { hostSessionsPath, v2CallNames } from '../scheduling/paths.js';
 import { liveIdsOf } from '../scheduling/status.js';
 import type { V2SessionListItem } from '../scheduling/v2-session.js';
 import { v1, v1Params } from '../v1-params.js';
+import { pagingOf, v1PagingParams } from '../v1-paging.js';
 
 /**
  * /meeting/list → GET /users/{host_id}/meetings?type=scheduled (v1 listed the host's scheduled
@@ -14,7 +14,7 @@ import { v1, v1Params } from '../v1-params.js';
  */
 export const meetingList = defineEndpoint({
   path: '/meeting/list',
-  params: v1Params({ host_id: v1.string(), ...pagingShape }),
+  params: v1Params({ host_id: v1.string(), ...v1PagingParams }),
   v2Calls: [`${v2CallNames(MEETING).list}?type=scheduled`, `${v2CallNames(MEETING).liveMeetings}?type=live`, v2CallNames(MEETING).get],
   tables: [MEETING.table],
   async handle(params, ctx) {

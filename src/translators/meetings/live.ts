@@ -1,10 +1,10 @@
 import { defineEndpoint, type TranslatorContext } from '../define.js';
 import { MEETING } from '../scheduling/kinds.js';
-import { V2_MAX_PAGE_SIZE, pagingOf, readSessions, renderItems, v1ListAnswer, type Paging } from '../scheduling/list.js';
-import { pagingShape } from '../scheduling/params.js';
+import { V2_MAX_PAGE_SIZE, readSessions, renderItems, v1ListAnswer } from '../scheduling/list.js';
 import { v2CallNames } from '../scheduling/paths.js';
 import type { V2SessionListItem } from '../scheduling/v2-session.js';
 import { v1Params } from '../v1-params.js';
+import { itemsOnPage, pagingOf, v1PagingParams, type Paging } from '../v1-paging.js';
 
 interface MetricsPage {
   total_records: number;
@@ -20,14 +20,13 @@ interface MetricsPage {
  */
 export const meetingLive = defineEndpoint({
   path: '/meeting/live',
-  params: v1Params(pagingShape),
+  params: v1Params(v1PagingParams),
   v2Calls: ['GET /metrics/meetings?type=live', v2CallNames(MEETING).get],
   tables: [MEETING.table],
   async handle(params, ctx) {
     const paging = pagingOf(params);
     const { total, items } = await liveMeetingsUpTo(ctx, paging);
-    const onPage = items.slice((paging.page_number - 1) * paging.page_size, paging.page_number * paging.page_size);
-    const sessions = await readSessions(ctx, MEETING, onPage);
+    const sessions = await readSessions(ctx, MEETING, itemsOnPage(items, paging));
     const liveIds = new Set(sessions.map((s) => String(s.id)));
     return v1ListAnswer(MEETING, paging, total, renderItems(MEETING, sessions, liveIds));
   },

@@ -2,7 +2,7 @@ import { RECORDING_FILE_ROWS, RECORDING_MEETING_ROWS } from '../../../mappings/r
 import { v2path } from '../../upstream/path.js';
 import { defineEndpoint, type TranslatorContext } from '../define.js';
 import { toV1 } from '../field-map.js';
-import { pagingOf, v1PagingParams } from '../groups/v1-paging.js';
+import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
 import { v1, v1Params } from '../v1-params.js';
 import { instantOf, utcDate, v1TimeParam, type V1Time } from './v1-time.js';
 
@@ -60,16 +60,15 @@ export const recordingList = defineEndpoint({
   v2Calls: ['GET /users/{userId}/recordings', 'GET /users/{userId}'],
   tables: [RECORDING_MEETING_ROWS, RECORDING_FILE_ROWS],
   async handle(params, ctx) {
-    const { page_size, page_number } = pagingOf(params);
+    const paging = pagingOf(params);
     const filtered = params.meeting_number !== undefined || params.from !== undefined || params.to !== undefined;
     const range = {
       from: params.from ? utcDate(roughInstant(params.from), -1) : EARLIEST_DATE,
       to: params.to ? utcDate(roughInstant(params.to), 1) : utcDate(Date.parse(ctx.nowIso())),
     };
-    const offset = (page_number - 1) * page_size;
     const [host, listed] = await Promise.all([
       ctx.v2.get<{ timezone?: string }>(v2path`/users/${params.host_id}`),
-      readRecordings(ctx, params.host_id, range, filtered ? Infinity : offset + page_size),
+      readRecordings(ctx, params.host_id, range, filtered ? Infinity : paging.page_number * paging.page_size),
     ]);
     const timezone = host.timezone ?? '';
     let meetings = listed.meetings;
@@ -84,11 +83,8 @@ export const recordingList = defineEndpoint({
       total = meetings.length;
     }
     return {
-      page_count: Math.ceil(total / page_size),
-      page_number,
-      page_size,
-      total_records: total,
-      meetings: meetings.slice(offset, offset + page_size).map((m) => v1RecordingMeeting(m, timezone)),
+      ...v1PageFields(pageOf(paging, total)),
+      meetings: itemsOnPage(meetings, paging).map((m) => v1RecordingMeeting(m, timezone)),
     };
   },
 });

@@ -1,7 +1,7 @@
 import { REGISTRANT_LIST_QUERY, REGISTRANT_LIST_USER, REGISTRATION_ATTENDEE } from '../../../mappings/registration.js';
 import { defineEndpoint } from '../define.js';
 import { inputShape, toV1, toV2, withV1Defaults } from '../field-map.js';
-import { pagingOf, v1PageFields, v1PagingParams } from '../groups/v1-paging.js';
+import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
 import { sessionRefShape } from '../scheduling/params.js';
 import { v1, v1Params } from '../v1-params.js';
 import { readOwnWebinar, requireRegistration } from './own-webinar.js';
@@ -24,11 +24,10 @@ export const webinarRegistration = defineEndpoint({
       registrantsWithStatus(ctx, params.id, EVERY_STATUS, params.occurrence_id),
     );
     requireRegistration(session);
-    const { page_size, page_number } = pagingOf(params);
-    const onPage = registrants.slice((page_number - 1) * page_size, page_number * page_size);
+    const paging = pagingOf(params);
     return {
-      ...v1PageFields({ page_count: Math.ceil(registrants.length / page_size), page_number, page_size, total_records: registrants.length }),
-      attendees: onPage.map((r) => toV1(REGISTRATION_ATTENDEE, r)),
+      ...v1PageFields(pageOf(paging, registrants.length)),
+      attendees: itemsOnPage(registrants, paging).map((r) => toV1(REGISTRATION_ATTENDEE, r)),
     };
   },
 });

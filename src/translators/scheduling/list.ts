@@ -1,7 +1,7 @@
 import { V2Error } from '../../upstream/errors.js';
 import type { TranslatorContext, V1Answer } from '../define.js';
+import { pageOf, v1PageFields, type Paging } from '../v1-paging.js';
 import type { SessionKind } from './kinds.js';
-import { DEFAULT_PAGE_SIZE } from './params.js';
 import { hostSessionsPath, sessionPath } from './paths.js';
 import { renderSession } from './render.js';
 import type { V2Session, V2SessionListItem } from './v2-session.js';
@@ -36,24 +36,9 @@ export async function allSessionsOf(ctx: TranslatorContext, kind: SessionKind, h
   }
 }
 
-export interface Paging {
-  page_size: number;
-  page_number: number;
-}
-
-export function pagingOf(params: { page_size?: number | undefined; page_number?: number | undefined }): Paging {
-  return { page_size: params.page_size ?? DEFAULT_PAGE_SIZE, page_number: params.page_number ?? 1 };
-}
-
-/** v1's list answer: the paging fields in v1's order, then the items under the kind's key. */
+/** v1's list answer: the paging fields in v1's order for these lists, then the items under the kind's key. */
 export function v1ListAnswer(kind: SessionKind, paging: Paging, totalRecords: number, items: V1Answer[]): V1Answer {
-  return {
-    page_count: Math.ceil(totalRecords / paging.page_size),
-    total_records: totalRecords,
-    page_number: paging.page_number,
-    page_size: paging.page_size,
-    [kind.collection]: items,
-  };
+  return { ...v1PageFields(pageOf(paging, totalRecords), 'total second'), [kind.collection]: items };
 }
 
 /** Render list items. */

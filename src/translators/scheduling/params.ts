@@ -41,14 +41,6 @@ export function updateParams(kind: SessionKind, opts: { typeRequired: boolean },
 /** One session of one host. */
 export const sessionRefShape = { id: v1.string(), host_id: v1.string() };
 
-/** v1 paging: page_size 1 to 300 (default 30), page_number from 1 (default 1). */
-export const pagingShape = {
-  page_size: v1.int({ min: 1, max: 300 }).optional(),
-  page_number: v1.int({ min: 1 }).optional(),
-};
-
-export const DEFAULT_PAGE_SIZE = 30;
-
 /**
  * v2 error paths under the recurrence object or the panelists array all name one v1 form field
  * (the JSON text it was sent in).

@@ -3,7 +3,8 @@ import { USER_OPTIONS, USER_OPTION_COMPOSITES } from '../../../mappings/user-opt
 import { v2path } from '../../upstream/path.js';
 import { defineEndpoint } from '../define.js';
 import { toV1, withCompositeDefaults, withV1Defaults } from '../field-map.js';
-import { v1, v1Params } from '../v1-params.js';
+import { v1Params } from '../v1-params.js';
+import { pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
 import { USER_ANSWERS, answerWith, type V2User } from './user-output.js';
 
 /**
@@ -37,25 +38,17 @@ const ASSUMED_IN_LIST: Record<string, unknown> = {
 /** A pending user has not confirmed their email; the others have (an activated pending user is the exception v2's list cannot show). */
 const VERIFIED: Record<ListStatus, 0 | 1> = { active: 1, pending: 0 };
 
-const pagingParams = v1Params({
-  page_size: v1.int({ min: 1, max: 300 }).optional(),
-  page_number: v1.int({ min: 1 }).optional(),
-});
-
 function listEndpoint(path: string, status: ListStatus) {
   return defineEndpoint({
     path,
-    params: pagingParams,
+    params: v1Params(v1PagingParams),
     v2Calls: ['GET /users'],
     // Only the user-object rows are read from v2; the option fields of an item are v1 defaults (above).
     tables: [USER_FIELDS.filter((row) => (USER_ANSWERS.listItem as readonly string[]).includes(row.v1))],
-    async handle({ page_size = 30, page_number = 1 }, ctx) {
-      const page = await ctx.v2.get<V2UserPage>(v2path`/users`, { status, page_size, page_number });
+    async handle(params, ctx) {
+      const page = await ctx.v2.get<V2UserPage>(v2path`/users`, { status, ...pagingOf(params) });
       return {
-        page_count: page.page_count,
-        total_records: page.total_records,
-        page_number: page.page_number,
-        page_size: page.page_size,
+        ...v1PageFields(page, 'total second'),
         users: page.users.map((user) =>
           answerWith({ ...ASSUMED_IN_LIST, verified: VERIFIED[status], ...toV1(USER_FIELDS, { ...user, status }) }, USER_ANSWERS.listItem),
         ),

@@ -1,10 +1,10 @@
 import { defineEndpoint } from '../define.js';
 import { WEBINAR } from '../scheduling/kinds.js';
-import { allSessionsOf, pagingOf, readSessions, renderItems, v1ListAnswer } from '../scheduling/list.js';
-import { pagingShape } from '../scheduling/params.js';
+import { allSessionsOf, readSessions, renderItems, v1ListAnswer } from '../scheduling/list.js';
 import { v2CallNames } from '../scheduling/paths.js';
 import type { V2Session } from '../scheduling/v2-session.js';
 import { v1, v1Params } from '../v1-params.js';
+import { itemsOnPage, pagingOf, v1PagingParams } from '../v1-paging.js';
 
 /** approval_type 2: no registration required. */
 const takesRegistration = (s: V2Session) => (s.settings?.['approval_type'] ?? 2) !== 2;
@@ -28,7 +28,7 @@ function webinarListEndpoint(path: string, keep: (s: V2Session, nowMs: number) =
   const calls = v2CallNames(WEBINAR);
   return defineEndpoint({
     path,
-    params: v1Params({ host_id: v1.string(), ...pagingShape }),
+    params: v1Params({ host_id: v1.string(), ...v1PagingParams }),
     v2Calls: [calls.list, calls.get],
     tables: [WEBINAR.table],
     async handle(params, ctx) {
@@ -36,9 +36,8 @@ function webinarListEndpoint(path: string, keep: (s: V2Session, nowMs: number) =
       const nowMs = Date.parse(ctx.nowIso());
       const all = await readSessions(ctx, WEBINAR, await allSessionsOf(ctx, WEBINAR, params.host_id));
       const kept = all.filter((s) => keep(s, nowMs));
-      const onPage = kept.slice((paging.page_number - 1) * paging.page_size, paging.page_number * paging.page_size);
       // v2 shows no live state for webinars (status.ts): none is listed as started.
-      return v1ListAnswer(WEBINAR, paging, kept.length, renderItems(WEBINAR, onPage, new Set()));
+      return v1ListAnswer(WEBINAR, paging, kept.length, renderItems(WEBINAR, itemsOnPage(kept, paging), new Set()));
     },
   });
 }
