@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 
 /**
  * The fixed-answer v2 upstream: answers each v2 path the benchmarked translators call with the
@@ -14,7 +15,7 @@ import type { AddressInfo } from 'node:net';
  * the runner counts as an error — so a translator calling a path missing here shows up at once.
  *
  * Runs as its own process (forked by the runner; sends `{ type: 'ready', port }` over IPC), or
- * alone: `PORT=9100 npx tsx bench/fixed-upstream.ts`.
+ * alone from the repository root: `PORT=9100 npx tsx bench/fixed-upstream.ts`.
  */
 
 interface Fixture {
@@ -24,7 +25,8 @@ interface Fixture {
   body: unknown;
 }
 
-const fixtures = JSON.parse(readFileSync(new URL('./fixtures/v2-answers.json', import.meta.url), 'utf8')) as { routes: Fixture[] };
+// From the working directory (the repository root, where the runner starts it): this file also runs compiled from bench/out/dist/.
+const fixtures = JSON.parse(readFileSync(resolve('bench/fixtures/v2-answers.json'), 'utf8')) as { routes: Fixture[] };
 
 interface Route {
   method: string;

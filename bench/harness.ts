@@ -5,7 +5,7 @@ import { canonicalPath } from '../src/translators/registry.js';
 import { ALL_ENDPOINTS } from '../src/translators/registry.js';
 import { buildCases, type BenchCase, type UpstreamKind } from './cases.js';
 import { runLoad, type LoadResult } from './load.js';
-import { REPO_ROOT, startChild, type Child } from './procs.js';
+import { REPO_ROOT, currentRuntime, startChild, type Child, type Runtime } from './procs.js';
 import type { Seeded } from './seed.js';
 
 /**
@@ -80,6 +80,8 @@ export interface Machine {
   /** 1-minute load average when the run started (other work on the machine skews every figure). */
   loadAvg: number;
   loadAvgEnd?: number;
+  /** How every server process ran: compiled JavaScript (as `npm start`) or TypeScript under tsx. */
+  runtime: Runtime;
 }
 
 const median = (xs: number[]) => {
@@ -130,6 +132,7 @@ export function machine(): Machine {
     date: new Date().toISOString(),
     commit,
     loadAvg: loadavg()[0] ?? 0,
+    runtime: currentRuntime(),
   };
 }
 

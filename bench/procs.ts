@@ -1,13 +1,44 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Each server of the benchmark runs in its own Node process (forked with an IPC channel, TypeScript
- * through tsx, --expose-gc so memory can be read after a full GC). The runner's own process is the
- * load generator.
+ * Each server of the benchmark runs in its own Node process (forked with an IPC channel,
+ * --expose-gc so memory can be read after a full GC). The runner's own process is the load
+ * generator.
+ *
+ * The servers run as compiled JavaScript, as `npm start` runs the gateway: `buildServers()`
+ * compiles them with tsc (bench/tsconfig.servers.json → bench/out/dist/), and every server — the
+ * gateway AND the floor — is forked from there, so neither pays a loader the other does not.
+ * `setRuntime('tsx')` (`npm run bench -- --tsx`) runs them all from the .ts sources under tsx
+ * instead (what the benchmark did before `npm start` ran compiled code).
  */
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export type Runtime = 'compiled' | 'tsx';
+let runtime: Runtime = 'compiled';
+
+export function setRuntime(value: Runtime): void {
+  runtime = value;
+}
+
+export function currentRuntime(): Runtime {
+  return runtime;
+}
+
+/** Compile the server processes (emit only, type-checking is `npm run typecheck`; incremental: a rebuild takes a few seconds). */
+export function buildServers(): void {
+  if (runtime !== 'compiled') return;
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', fileURLToPath(new URL('./tsconfig.servers.json', import.meta.url)), '--noCheck'], { cwd: REPO_ROOT, stdio: 'inherit' });
+}
+
+/** `./floor.ts` → the file to fork: the compiled one, or the source under tsx. */
+function entryOf(file: string): { path: string; loader: string[] } {
+  if (runtime === 'tsx') return { path: fileURLToPath(new URL(file, import.meta.url)), loader: ['--import', 'tsx'] };
+  return { path: fileURLToPath(new URL(`./out/dist/bench/${file.replace(/^\.\//, '').replace(/\.ts$/, '.js')}`, import.meta.url)), loader: [] };
+}
 
 export interface Child {
   name: string;
@@ -20,10 +51,11 @@ export interface Child {
 }
 
 export async function startChild(name: string, file: string, env: Record<string, string>, extraExecArgv: string[] = []): Promise<Child> {
-  const proc = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
+  const entry = entryOf(file);
+  const proc = fork(entry.path, [], {
     cwd: REPO_ROOT,
     env: { ...process.env, NODE_ENV: 'production', ...env },
-    execArgv: ['--import', 'tsx', '--expose-gc', ...extraExecArgv],
+    execArgv: [...entry.loader, '--expose-gc', ...extraExecArgv],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let output = '';

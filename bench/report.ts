@@ -11,6 +11,7 @@ export function machineLines(m: Machine, command: string): string {
     `- machine: ${m.cpu}, ${m.cores} cores, ${m.memGb} GB; Node ${m.node}; load average ${m.loadAvg.toFixed(1)} at the start${m.loadAvgEnd === undefined ? '' : `, ${m.loadAvgEnd.toFixed(1)} at the end`} (other work on the machine)`,
     `- date: ${m.date}; code: ${m.commit}`,
     `- command: \`${command}\``,
+    `- servers (v1gate, floor, upstreams): ${m.runtime === 'tsx' ? 'TypeScript sources under tsx (esbuild loader)' : 'compiled JavaScript (tsc, bench/tsconfig.servers.json), run with plain node as `npm start` runs v1gate'}`,
   ].join('\n');
 }
 

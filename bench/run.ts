@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { runBench, runSoak, machine, type BenchOptions } from './harness.js';
+import { buildServers, currentRuntime, setRuntime } from './procs.js';
 import { renderSoak, renderTable, replaceSection } from './report.js';
 
 /**
@@ -13,6 +14,8 @@ import { renderSoak, renderTable, replaceSection } from './report.js';
  *   --profile          start the gateway with --cpu-prof into bench/out/profiles/
  *   --pairs N --duration S --connections C --half-connections C   override the mode's settings
  *   --no-write         print the table, leave bench/RESULTS.md alone
+ *   --tsx              run every server from its .ts source under tsx (default: compiled with tsc
+ *                      into bench/out/dist/ first, as `npm start` runs the gateway)
  * Raw results (every run) go to bench/out/ (git-ignored).
  */
 
@@ -28,6 +31,7 @@ const { values } = parseArgs({
     connections: { type: 'string' },
     'half-connections': { type: 'string' },
     'no-write': { type: 'boolean', default: false },
+    tsx: { type: 'boolean', default: false },
   },
 });
 
@@ -38,6 +42,9 @@ const log = (line: string) => console.log(line);
 const num = (text: string | undefined, fallback: number) => (text === undefined ? fallback : Number(text));
 
 await mkdir(new URL('./profiles/', OUT), { recursive: true });
+if (values.tsx) setRuntime('tsx');
+log(currentRuntime() === 'compiled' ? 'compiling the servers (bench/tsconfig.servers.json → bench/out/dist/) ...' : 'servers run under tsx');
+buildServers();
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 
 async function writeSection(name: string, content: string): Promise<void> {
