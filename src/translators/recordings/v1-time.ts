@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instantOfLocalMs, isKnownTimeZone } from '../../shared/time-zone.js';
 import { v1 } from '../v1-params.js';
 
 /**
@@ -49,36 +50,12 @@ export const v1TimeParam = () =>
     return parsed;
   });
 
-/** How far `timezone` is ahead of UTC at `instantMs`; an unknown or empty timezone counts as GMT. */
-function offsetMs(instantMs: number, timezone: string): number {
-  if (!timezone) return 0;
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = new Intl.DateTimeFormat('en-US', {
-      timeZone: timezone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    }).formatToParts(new Date(instantMs));
-  } catch {
-    return 0;
-  }
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const local = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
-  return local - Math.floor(instantMs / 1000) * 1000;
-}
-
 /** The instant of a v1 time, reading wall-clock times in `timezone`; `endOfDay` stretches a date to its last second. */
 export function instantOf(time: V1Time, timezone: string, endOfDay = false): number {
   if (time.kind === 'instant') return time.ms;
-  const asUtc = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute) + (endOfDay && time.dateOnly ? 86_399_000 : 0);
-  // The offset at the local time read as UTC is right except next to a DST change; a second look settles it.
-  const first = asUtc - offsetMs(asUtc, timezone);
-  return asUtc - offsetMs(first, timezone);
+  const localMs = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute) + (endOfDay && time.dateOnly ? 86_399_000 : 0);
+  // An unknown or empty timezone counts as GMT.
+  return instantOfLocalMs(localMs, isKnownTimeZone(timezone) ? timezone : 'UTC');
 }
 
 /** The UTC date (`yyyy-mm-dd`) `days` away from an instant: v2 filters recordings by UTC dates. */
