@@ -2,9 +2,10 @@ import { PANELIST } from '../../../mappings/registration.js';
 import { v2path } from '../../upstream/path.js';
 import { defineEndpoint } from '../define.js';
 import { toV1 } from '../field-map.js';
+import { readOwnSession } from '../scheduling/host-check.js';
+import { WEBINAR } from '../scheduling/kinds.js';
 import { sessionRefShape } from '../scheduling/params.js';
 import { v1Params } from '../v1-params.js';
-import { readOwnWebinar } from './own-webinar.js';
 
 interface V2Panelists {
   total_records: number;
@@ -18,7 +19,7 @@ export const webinarPanelists = defineEndpoint({
   v2Calls: ['GET /webinars/{webinarId}', 'GET /webinars/{webinarId}/panelists'],
   tables: [PANELIST],
   async handle({ id, host_id }, ctx) {
-    const [, answer] = await readOwnWebinar(ctx, id, host_id, () => ctx.v2.get<V2Panelists>(v2path`/webinars/${id}/panelists`));
+    const [, answer] = await readOwnSession(ctx, WEBINAR, id, host_id, () => ctx.v2.get<V2Panelists>(v2path`/webinars/${id}/panelists`));
     return { total_records: answer.total_records, panelists: answer.panelists.map((p) => toV1(PANELIST, p)) };
   },
 });

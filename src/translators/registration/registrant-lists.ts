@@ -2,10 +2,12 @@ import { REGISTRANT_LIST_QUERY, REGISTRANT_LIST_USER, REGISTRATION_ATTENDEE } fr
 import { defineEndpoint } from '../define.js';
 import { inputShape, toV1, toV2, withV1Defaults } from '../field-map.js';
 import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
+import { readOwnSession } from '../scheduling/host-check.js';
+import { WEBINAR } from '../scheduling/kinds.js';
 import { sessionRefShape } from '../scheduling/params.js';
 import { v1, v1Params } from '../v1-params.js';
-import { readOwnWebinar, requireRegistration } from './own-webinar.js';
 import { registrantPage, registrantsWithStatus, type RegistrantStatus } from './registrants.js';
+import { requireRegistration } from './registration-enabled.js';
 
 /**
  * /webinar/registration lists every registration of a webinar with its approval state. v2 lists one
@@ -20,7 +22,7 @@ export const webinarRegistration = defineEndpoint({
   v2Calls: ['GET /webinars/{webinarId}', 'GET /webinars/{webinarId}/registrants'],
   tables: [REGISTRATION_ATTENDEE],
   async handle(params, ctx) {
-    const [session, registrants] = await readOwnWebinar(ctx, params.id, params.host_id, () =>
+    const [session, registrants] = await readOwnSession(ctx, WEBINAR, params.id, params.host_id, () =>
       registrantsWithStatus(ctx, params.id, EVERY_STATUS, params.occurrence_id),
     );
     requireRegistration(session);
@@ -42,7 +44,7 @@ export const webinarRegistrantsList = defineEndpoint({
     const withDefaults = withV1Defaults(REGISTRANT_LIST_QUERY, params);
     const { status } = toV2(REGISTRANT_LIST_QUERY, withDefaults) as { status: RegistrantStatus };
     const { page_size, page_number } = pagingOf(params);
-    const [session, page] = await readOwnWebinar(ctx, params.id, params.host_id, () =>
+    const [session, page] = await readOwnSession(ctx, WEBINAR, params.id, params.host_id, () =>
       registrantPage(ctx, params.id, { status, page_size, page_number }),
     );
     requireRegistration(session);

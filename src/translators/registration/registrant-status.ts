@@ -3,11 +3,13 @@ import { V2Error } from '../../upstream/errors.js';
 import { v2path } from '../../upstream/path.js';
 import { V1Error, toV1Error } from '../../v1-facade/errors.js';
 import { defineEndpoint, type TranslatorContext } from '../define.js';
+import { readOwnSession, requireOwnSession } from '../scheduling/host-check.js';
+import { WEBINAR } from '../scheduling/kinds.js';
 import { sessionRefShape } from '../scheduling/params.js';
 import { v1, v1Params } from '../v1-params.js';
-import { readOwnWebinar, requireOwnWebinar, requireRegistration } from './own-webinar.js';
 import { batchesOf, registrantIdsOf, registrantIdsShape, unknownRegistrants, V2_BATCH } from './registrant-ids.js';
 import { registrantsWithStatus } from './registrants.js';
+import { requireRegistration } from './registration-enabled.js';
 
 /**
  * /webinar/registration/cancel and /webinar/registrants/approve → PUT /webinars/{id}/registrants/status
@@ -62,10 +64,10 @@ async function changeStatus(ctx: TranslatorContext, webinarId: string, action: A
 /** Check the host, registration, and (when several v2 calls are needed) every id, before any change. */
 async function checkBeforeChange(ctx: TranslatorContext, params: { id: string; host_id: string; occurrence_id?: string | undefined }, ids: string[]) {
   if (ids.length <= V2_BATCH) {
-    requireRegistration(await requireOwnWebinar(ctx, params.id, params.host_id));
+    requireRegistration(await requireOwnSession(ctx, WEBINAR, params.id, params.host_id));
     return;
   }
-  const [session, registrants] = await readOwnWebinar(ctx, params.id, params.host_id, () =>
+  const [session, registrants] = await readOwnSession(ctx, WEBINAR, params.id, params.host_id, () =>
     registrantsWithStatus(ctx, params.id, ['approved', 'pending', 'denied'], params.occurrence_id),
   );
   requireRegistration(session);

@@ -1,6 +1,6 @@
 import { defineEndpoint } from '../define.js';
 import { v1Params } from '../v1-params.js';
-import { requireOwnSessionWith } from './host-check.js';
+import { readOwnSession } from './host-check.js';
 import type { SessionKind } from './kinds.js';
 import { sessionRefShape } from './params.js';
 import { v2CallNames } from './paths.js';
@@ -19,7 +19,7 @@ export function getEndpoint(kind: SessionKind) {
     v2Calls: [calls.get, kind.noun === 'meeting' ? `${calls.liveMeetings}?type=live` : calls.user],
     tables: [kind.table],
     async handle({ id, host_id }, ctx) {
-      const { session, also: liveIds } = await requireOwnSessionWith(ctx, kind, id, host_id, liveIdsOf(ctx, kind, host_id));
+      const [session, liveIds] = await readOwnSession(ctx, kind, id, host_id, () => liveIdsOf(ctx, kind, host_id), { keyedByHost: true });
       return renderSession(kind, 'get', session, liveIds.has(String(session.id)));
     },
   });

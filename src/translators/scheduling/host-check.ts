@@ -27,21 +27,36 @@ export async function requireOwnSession(ctx: TranslatorContext, kind: SessionKin
 }
 
 /**
- * The session, read together with a host-scoped read (`alongside`, which fails 1001 for an
- * unknown host): the host's error wins over the session's, as in requireOwnSession.
+ * The host check, with another read of the same call made alongside it (one round trip instead of
+ * two). The check decides: if it fails, its error is the answer, whatever the read found; the
+ * read's own failure comes next.
+ *
+ * `keyedByHost`: the read is itself keyed by the host (GET /users/{hostId}/meetings?type=live
+ * answers 1001 for an unknown host), so it is the first half of the check. Its failure then wins
+ * over the session's, as the host's does in requireOwnSession, and a session v2 does not know
+ * needs no host lookup of its own. Otherwise (a read keyed by the session, like its panelists)
+ * the full requireOwnSession runs alongside the read.
  */
-export async function requireOwnSessionWith<T>(
+export async function readOwnSession<T>(
   ctx: TranslatorContext,
   kind: SessionKind,
   id: string,
   hostId: string,
-  alongside: Promise<T>,
-): Promise<{ session: V2Session; also: T }> {
-  const [session, also] = await Promise.allSettled([ctx.v2.get<V2Session>(sessionPath(kind, id)), alongside]);
-  if (also.status === 'rejected') throw also.reason;
+  read: () => Promise<T>,
+  { keyedByHost = false }: { keyedByHost?: boolean } = {},
+): Promise<[V2Session, T]> {
+  if (keyedByHost) {
+    const result = read();
+    const [byHost, session] = await Promise.allSettled([result, ctx.v2.get<V2Session>(sessionPath(kind, id))]);
+    if (byHost.status === 'rejected') throw byHost.reason;
+    if (session.status === 'rejected') throw session.reason;
+    await ensureOwner(ctx, kind, session.value, hostId);
+    return [session.value, byHost.value];
+  }
+  const [session, result] = await Promise.allSettled([requireOwnSession(ctx, kind, id, hostId), read()]);
   if (session.status === 'rejected') throw session.reason;
-  await ensureOwner(ctx, kind, session.value, hostId);
-  return { session: session.value, also: also.value };
+  if (result.status === 'rejected') throw result.reason;
+  return [session.value, result.value];
 }
 
 /** 3003 unless `hostId` (a user id, or an email as v2 also takes) is the session's host; 1001 for no such user. */

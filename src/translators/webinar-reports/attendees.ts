@@ -2,8 +2,9 @@ import { STANDARD_QUESTION_ROWS } from '../../../mappings/registration.js';
 import { v2path } from '../../upstream/path.js';
 import { defineEndpoint, type TranslatorContext } from '../define.js';
 import { toV1 } from '../field-map.js';
-import { readOwnWebinar } from '../registration/own-webinar.js';
 import { allRegistrants, type V2Registrant } from '../registration/registrants.js';
+import { readOwnSession } from '../scheduling/host-check.js';
+import { WEBINAR } from '../scheduling/kinds.js';
 import { sessionRefShape } from '../scheduling/params.js';
 import { v1, v1Params } from '../v1-params.js';
 import { pastInstances, reportPath, unknownInstance } from './instances.js';
@@ -115,7 +116,7 @@ export const webinarAttendeesList = defineEndpoint({
     'GET /past_webinars/{webinarId}/instances',
   ],
   async handle({ id, host_id, uuid }, ctx) {
-    const [session, [participants, registrants, panelists, instances]] = await readOwnWebinar(ctx, id, host_id, () =>
+    const [session, [participants, registrants, panelists, instances]] = await readOwnSession(ctx, WEBINAR, id, host_id, () =>
       Promise.all([
         allParticipants(ctx, id, uuid),
         allRegistrants(ctx, id, 'approved'),

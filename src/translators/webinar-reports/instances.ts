@@ -2,7 +2,8 @@ import { V1Code } from '../../../mappings/errors.js';
 import { v2path } from '../../upstream/path.js';
 import { V1Error } from '../../v1-facade/errors.js';
 import { defineEndpoint, type TranslatorContext } from '../define.js';
-import { readOwnWebinar } from '../registration/own-webinar.js';
+import { readOwnSession } from '../scheduling/host-check.js';
+import { WEBINAR } from '../scheduling/kinds.js';
 import { sessionRefShape } from '../scheduling/params.js';
 import { v1Params } from '../v1-params.js';
 
@@ -38,7 +39,7 @@ export const webinarUuidList = defineEndpoint({
   params: v1Params(sessionRefShape),
   v2Calls: ['GET /webinars/{webinarId}', 'GET /past_webinars/{webinarId}/instances'],
   async handle({ id, host_id }, ctx) {
-    const [, { webinars }] = await readOwnWebinar(ctx, id, host_id, () => pastInstances(ctx, id));
+    const [, { webinars }] = await readOwnSession(ctx, WEBINAR, id, host_id, () => pastInstances(ctx, id));
     return { webinars: webinars.map((w) => ({ uuid: w.uuid, start_time: w.start_time })) };
   },
 });

@@ -1,5 +1,6 @@
 import { defineEndpoint } from '../define.js';
-import { readOwnWebinar } from '../registration/own-webinar.js';
+import { readOwnSession } from '../scheduling/host-check.js';
+import { WEBINAR } from '../scheduling/kinds.js';
 import { sessionRefShape } from '../scheduling/params.js';
 import { v1, v1Params } from '../v1-params.js';
 import { reportPath, unknownInstance } from './instances.js';
@@ -23,7 +24,7 @@ function surveyEndpoint(path: string, report: 'polls' | 'qa') {
     params: v1Params({ ...sessionRefShape, uuid: v1.string().optional() }),
     v2Calls: ['GET /webinars/{webinarId}', `GET /report/webinars/{webinarId}/${report}`],
     async handle({ id, host_id, uuid }, ctx) {
-      const [session, survey] = await readOwnWebinar(ctx, id, host_id, () => ctx.v2.get<V2Survey>(reportPath(id, uuid, report)));
+      const [session, survey] = await readOwnSession(ctx, WEBINAR, id, host_id, () => ctx.v2.get<V2Survey>(reportPath(id, uuid, report)));
       if (uuid !== undefined && survey.id !== session.id) throw unknownInstance(id, uuid);
       return {
         id: String(survey.id),
