@@ -1,6 +1,7 @@
 import { inputShape, toV2, withV1Defaults } from '../field-map.js';
 import { defineEndpoint, type TranslatorContext } from '../define.js';
 import { v1, v1Params } from '../v1-params.js';
+import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
 import { CALLER_ACCOUNT_CALL, callerAccountId, docPath, groupPath, v1Group } from './group-output.js';
 import type { GroupKind } from './kind.js';
 
@@ -28,11 +29,8 @@ export function groupCreate(kind: GroupKind) {
 /** Every group of the kind; IM groups come from v2 in pages, read in full (v1's list has no paging). */
 async function allGroups(kind: GroupKind, ctx: TranslatorContext): Promise<{ total_records: number; groups: unknown[] }> {
   if (!kind.pagedList) return ctx.v2.get(kind.v2Base);
-  const first = await ctx.v2.get(kind.v2Base, { page_size: 300, page_number: 1 });
-  const rest = await Promise.all(
-    Array.from({ length: Math.max(0, first.page_count - 1) }, (_, i) => ctx.v2.get(kind.v2Base, { page_size: 300, page_number: i + 2 })),
-  );
-  return { total_records: first.total_records, groups: [first, ...rest].flatMap((page) => page.groups) };
+  const pages = await everyNumberedPage((page_number) => ctx.v2.get(kind.v2Base, { page_size: V2_MAX_PAGE_SIZE, page_number }));
+  return { total_records: pages[0]!.total_records, groups: pages.flatMap((page) => page.groups) };
 }
 
 /** `{v1Prefix}/list` → GET {v2Base}: `total_records` and every group. */

@@ -8,6 +8,7 @@ import { v1, v1Params } from '../v1-params.js';
 import { docPath, groupPath } from './group-output.js';
 import type { GroupKind } from './kind.js';
 import { pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
+import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
 
 /** v2 takes at most 30 members per POST members call. */
 export const MEMBERS_PER_CALL = 30;
@@ -42,11 +43,8 @@ async function onFirstKindThatHasIt<T>(kinds: readonly GroupKind[], call: (kind:
 /** Every member id of a group, read 300 at a time. */
 async function allMemberIds(kind: GroupKind, ctx: TranslatorContext, id: string): Promise<Set<string>> {
   const path = groupPath(kind, id, '/members');
-  const first = await ctx.v2.get(path, { page_size: 300, page_number: 1 });
-  const rest = await Promise.all(
-    Array.from({ length: Math.max(0, first.page_count - 1) }, (_, i) => ctx.v2.get(path, { page_size: 300, page_number: i + 2 })),
-  );
-  return new Set([first, ...rest].flatMap((page) => page.members.map((m: { id: string }) => m.id)));
+  const pages = await everyNumberedPage((page_number) => ctx.v2.get(path, { page_size: V2_MAX_PAGE_SIZE, page_number }));
+  return new Set(pages.flatMap((page) => page.members.map((m: { id: string }) => m.id)));
 }
 
 async function addBatch(kind: GroupKind, ctx: TranslatorContext, id: string, batch: readonly string[]): Promise<string[]> {

@@ -1,10 +1,11 @@
 import { defineEndpoint, type TranslatorContext } from '../define.js';
 import { MEETING } from '../scheduling/kinds.js';
-import { V2_MAX_PAGE_SIZE, readSessions, renderItems, v1ListAnswer } from '../scheduling/list.js';
+import { readSessions, renderItems, v1ListAnswer } from '../scheduling/list.js';
 import { v2CallNames } from '../scheduling/paths.js';
 import type { V2SessionListItem } from '../scheduling/v2-session.js';
 import { v1Params } from '../v1-params.js';
 import { itemsOnPage, pagingOf, v1PagingParams, type Paging } from '../v1-paging.js';
+import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
 
 interface MetricsPage {
   total_records: number;
@@ -33,19 +34,10 @@ export const meetingLive = defineEndpoint({
 });
 
 async function liveMeetingsUpTo(ctx: TranslatorContext, paging: Paging): Promise<{ total: number; items: V2SessionListItem[] }> {
-  const needed = paging.page_number * paging.page_size;
-  const items: V2SessionListItem[] = [];
-  let total = 0;
-  let token = '';
-  do {
-    const page = await ctx.v2.get<MetricsPage>('/metrics/meetings', {
-      type: 'live',
-      page_size: V2_MAX_PAGE_SIZE,
-      ...(token ? { next_page_token: token } : {}),
-    });
-    total = page.total_records;
-    items.push(...page.meetings);
-    token = page.next_page_token;
-  } while (token && items.length < needed);
-  return { total, items };
+  const { items, last } = await tokenPagesUpTo(
+    (token) => ctx.v2.get<MetricsPage>('/metrics/meetings', { type: 'live', page_size: V2_MAX_PAGE_SIZE, ...token }),
+    (page) => page.meetings,
+    paging.page_number * paging.page_size,
+  );
+  return { total: last.total_records, items };
 }

@@ -4,6 +4,7 @@ import { defineEndpoint, type TranslatorContext } from '../define.js';
 import { toV1 } from '../field-map.js';
 import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
 import { v1, v1Params } from '../v1-params.js';
+import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
 import { instantOf, utcDate, v1TimeParam, type V1Time } from './v1-time.js';
 
 /** With no `from`, v1 listed every recording of the host: ask v2 from before the service recorded anything. */
@@ -26,20 +27,12 @@ interface V2RecordingPage {
  * pages by number, v2 by token: page n of v1 needs the v2 items before it.
  */
 async function readRecordings(ctx: TranslatorContext, hostId: string, range: { from: string; to: string }, enough: number) {
-  const meetings: V2RecordingMeeting[] = [];
-  let token = '';
-  let total = 0;
-  do {
-    const page = await ctx.v2.get<V2RecordingPage>(v2path`/users/${hostId}/recordings`, {
-      ...range,
-      page_size: 300,
-      ...(token ? { next_page_token: token } : {}),
-    });
-    meetings.push(...page.meetings);
-    total = page.total_records;
-    token = page.next_page_token;
-  } while (token && meetings.length < enough);
-  return { meetings, total };
+  const { items, last } = await tokenPagesUpTo(
+    (token) => ctx.v2.get<V2RecordingPage>(v2path`/users/${hostId}/recordings`, { ...range, page_size: V2_MAX_PAGE_SIZE, ...token }),
+    (page) => page.meetings,
+    enough,
+  );
+  return { meetings: items, total: last.total_records };
 }
 
 /**

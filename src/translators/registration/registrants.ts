@@ -1,5 +1,6 @@
 import { v2path } from '../../upstream/path.js';
 import type { TranslatorContext } from '../define.js';
+import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
 
 /** A registrant as v2 lists it (GET /webinars/{id}/registrants). */
 export interface V2Registrant {
@@ -23,9 +24,6 @@ export interface V2RegistrantPage {
 
 export type RegistrantStatus = 'pending' | 'approved' | 'denied';
 
-/** The largest v2 page: the fewest calls when a v1 answer needs a whole list. */
-const WHOLE_LIST_PAGE_SIZE = 300;
-
 export const registrantsPath = (webinarId: string) => v2path`/webinars/${webinarId}/registrants`;
 
 /** One v2 page of registrants of one status. */
@@ -44,11 +42,10 @@ export async function allRegistrants(
   status: RegistrantStatus,
   occurrenceId?: string,
 ): Promise<V2Registrant[]> {
-  const page = (page_number: number) =>
-    registrantPage(ctx, webinarId, { status, page_size: WHOLE_LIST_PAGE_SIZE, page_number, occurrence_id: occurrenceId });
-  const first = await page(1);
-  const later = await Promise.all(Array.from({ length: Math.max(0, first.page_count - 1) }, (_, i) => page(i + 2)));
-  return [first, ...later].flatMap((p) => p.registrants);
+  const pages = await everyNumberedPage((page_number) =>
+    registrantPage(ctx, webinarId, { status, page_size: V2_MAX_PAGE_SIZE, page_number, occurrence_id: occurrenceId }),
+  );
+  return pages.flatMap((p) => p.registrants);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { V2Error } from '../../upstream/errors.js';
 import type { TranslatorContext, V1Answer } from '../define.js';
 import { pageOf, v1PageFields, type Paging } from '../v1-paging.js';
+import { V2_MAX_PAGE_SIZE } from '../v2-paging.js';
 import type { SessionKind } from './kinds.js';
 import { hostSessionsPath, sessionPath } from './paths.js';
 import { renderSession } from './render.js';
@@ -19,9 +20,6 @@ export async function readSessions(ctx: TranslatorContext, kind: SessionKind, it
     throw read.reason;
   });
 }
-
-/** v2's largest page, to read a whole list in as few calls as possible. */
-export const V2_MAX_PAGE_SIZE = 300;
 
 /** Every session of a host (all v2 pages), for the v1 lists v2 cannot filter. */
 export async function allSessionsOf(ctx: TranslatorContext, kind: SessionKind, hostId: string): Promise<V2SessionListItem[]> {

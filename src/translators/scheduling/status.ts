@@ -1,5 +1,6 @@
 import { v2path } from '../../upstream/path.js';
 import type { TranslatorContext } from '../define.js';
+import { V2_MAX_PAGE_SIZE } from '../v2-paging.js';
 import type { SessionKind } from './kinds.js';
 import type { V2SessionListItem } from './v2-session.js';
 
@@ -13,7 +14,7 @@ export const V1_STATUS = { waiting: 0, started: 1 } as const;
 export const v1Status = (live: boolean) => (live ? V1_STATUS.started : V1_STATUS.waiting);
 
 /** A host has few meetings in progress at once; one page of the largest size holds them all. */
-const LIVE_PAGE_SIZE = 300;
+const LIVE_PAGE_SIZE = V2_MAX_PAGE_SIZE;
 
 /**
  * The numbers of the host's sessions in progress. Meetings: GET /users/{id}/meetings?type=live,

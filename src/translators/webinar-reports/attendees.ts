@@ -7,6 +7,7 @@ import { readOwnSession } from '../scheduling/host-check.js';
 import { WEBINAR } from '../scheduling/kinds.js';
 import { sessionRefShape } from '../scheduling/params.js';
 import { v1, v1Params } from '../v1-params.js';
+import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
 import { pastInstances, reportPath, unknownInstance } from './instances.js';
 
 /**
@@ -40,21 +41,13 @@ interface V2ParticipantPage {
   participants: V2Participant[];
 }
 
-const PAGE_SIZE = 300;
-
 /** Every participant row of the report (token paging: one page after another). */
 async function allParticipants(ctx: TranslatorContext, webinarId: string, uuid: string | undefined): Promise<V2Participant[]> {
-  const rows: V2Participant[] = [];
-  let token = '';
-  do {
-    const page = await ctx.v2.get<V2ParticipantPage>(reportPath(webinarId, uuid, 'participants'), {
-      page_size: PAGE_SIZE,
-      next_page_token: token || undefined,
-    });
-    rows.push(...page.participants);
-    token = page.next_page_token;
-  } while (token);
-  return rows;
+  const { items } = await tokenPagesUpTo(
+    (token) => ctx.v2.get<V2ParticipantPage>(reportPath(webinarId, uuid, 'participants'), { page_size: V2_MAX_PAGE_SIZE, ...token }),
+    (page) => page.participants,
+  );
+  return items;
 }
 
 /** The standard answers the registrant gave (unanswered ones are left out), with v1's values. */

@@ -1,0 +1,35 @@
+/**
+ * Reading v2 lists whole (or up to a point) when one v1 answer needs more than one v2 page. v2
+ * pages some lists by number (`page_count`) and others by token (`next_page_token`).
+ */
+
+/** v2's largest page: the fewest calls when a v1 answer needs a whole list. */
+export const V2_MAX_PAGE_SIZE = 300;
+
+/** Every page of a list v2 pages by number: the first page, then the others in parallel. */
+export async function everyNumberedPage<P extends { page_count: number }>(pageNumber: (page_number: number) => Promise<P>): Promise<P[]> {
+  const first = await pageNumber(1);
+  const rest = await Promise.all(Array.from({ length: Math.max(0, first.page_count - 1) }, (_, i) => pageNumber(i + 2)));
+  return [first, ...rest];
+}
+
+/**
+ * The pages of a list v2 pages by token, read one after another until the list ends or `enough`
+ * items are in hand (v1 pages by number: v1's page n needs the v2 items before it). `page` gets
+ * the token query of the next page (none for the first). Answers the items and the last page read.
+ */
+export async function tokenPagesUpTo<P extends { next_page_token: string }, T>(
+  page: (token: { next_page_token?: string }) => Promise<P>,
+  itemsOf: (page: P) => readonly T[],
+  enough = Infinity,
+): Promise<{ items: T[]; last: P }> {
+  const items: T[] = [];
+  let token = '';
+  let last: P;
+  do {
+    last = await page(token ? { next_page_token: token } : {});
+    items.push(...itemsOf(last));
+    token = last.next_page_token;
+  } while (token && items.length < enough);
+  return { items, last };
+}
