@@ -1,6 +1,7 @@
 import { GROUP_MEMBER_ROWS } from '../../../mappings/groups.js';
 import { V2Error } from '../../upstream/errors.js';
 import { v2path } from '../../upstream/path.js';
+import { batchesOf } from '../batches.js';
 import { defineEndpoint, type TranslatorContext } from '../define.js';
 import { toV1 } from '../field-map.js';
 import { Rollback } from '../rollback.js';
@@ -15,12 +16,6 @@ export const MEMBERS_PER_CALL = 30;
 
 /** v1 `member_ids`: a comma list of user ids, of any length; each id counts once. */
 const memberIds = () => v1.list().transform((ids) => [...new Set(ids)]);
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 const isGroupNotFound = (error: unknown) => error instanceof V2Error && error.status === 404 && error.code === 4130;
 const isNotAMember = (error: unknown) => error instanceof V2Error && error.status === 404 && error.code === 1001;
@@ -87,7 +82,7 @@ export function memberAdd(path: string, kinds: readonly GroupKind[]) {
     v2Calls: calls,
     v2FieldNames: { members: 'member_ids' },
     async handle({ id, member_ids }, ctx) {
-      const batches = chunks(member_ids, MEMBERS_PER_CALL);
+      const batches = batchesOf(member_ids, MEMBERS_PER_CALL);
       const rollback = new Rollback();
       let kind: GroupKind;
       let firstBatch: string[] | undefined;
@@ -129,7 +124,7 @@ export function memberDelete(kind: GroupKind) {
       if (failure) {
         const rollback = new Rollback();
         rollback.onFailure(`${removed.length} member(s) removed from ${kind.label} ${id}`, () =>
-          Promise.all(chunks(removed, MEMBERS_PER_CALL).map((batch) => addBatch(kind, ctx, id, batch))),
+          Promise.all(batchesOf(removed, MEMBERS_PER_CALL).map((batch) => addBatch(kind, ctx, id, batch))),
         );
         await rollback.run(() => Promise.reject(failure.reason));
       }

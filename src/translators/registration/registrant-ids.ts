@@ -24,9 +24,3 @@ export const unknownRegistrants = (detail: string) => invalidParameter(FIELD, `$
 
 /** v2 takes at most 30 registrants per status change (v2 Limits). */
 export const V2_BATCH = 30;
-
-export function batchesOf<T>(items: readonly T[], size = V2_BATCH): T[][] {
-  const batches: T[][] = [];
-  for (let i = 0; i < items.length; i += size) batches.push(items.slice(i, i + size));
-  return batches;
-}

@@ -2,12 +2,13 @@ import { V1Code } from '../../../mappings/errors.js';
 import { V2Error } from '../../upstream/errors.js';
 import { v2path } from '../../upstream/path.js';
 import { V1Error, toV1Error } from '../../v1-facade/errors.js';
+import { batchesOf } from '../batches.js';
 import { defineEndpoint, type TranslatorContext } from '../define.js';
 import { readOwnSession, requireOwnSession } from '../scheduling/host-check.js';
 import { WEBINAR } from '../scheduling/kinds.js';
 import { sessionRefShape } from '../scheduling/params.js';
 import { v1, v1Params } from '../v1-params.js';
-import { batchesOf, registrantIdsOf, registrantIdsShape, unknownRegistrants, V2_BATCH } from './registrant-ids.js';
+import { registrantIdsOf, registrantIdsShape, unknownRegistrants, V2_BATCH } from './registrant-ids.js';
 import { registrantsWithStatus } from './registrants.js';
 import { requireRegistration } from './registration-enabled.js';
 
@@ -36,7 +37,7 @@ const PAST: Record<Action, string> = { cancel: 'cancelled', approve: 'approved' 
 async function changeStatus(ctx: TranslatorContext, webinarId: string, action: Action, ids: string[], occurrenceId?: string) {
   const put = (batch: string[]) =>
     ctx.v2.put(v2path`/webinars/${webinarId}/registrants/status`, { action, registrants: batch.map((id) => ({ id })) }, { occurrence_id: occurrenceId });
-  const batches = batchesOf(ids);
+  const batches = batchesOf(ids, V2_BATCH);
   if (batches.length === 1) {
     try {
       await put(ids);

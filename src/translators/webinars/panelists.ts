@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { v2path } from '../../upstream/path.js';
+import { batchesOf } from '../batches.js';
 import type { CreateFollowUp } from '../scheduling/create.js';
 import { v1 } from '../v1-params.js';
 
@@ -29,8 +30,8 @@ export const addPanelistsAfterCreate: CreateFollowUp = {
   async run(params, session, ctx) {
     const panelists = params['panelists'] as z.output<typeof panelistsParam> | undefined;
     if (!panelists) return;
-    for (let i = 0; i < panelists.length; i += V2_PANELISTS_PER_CALL) {
-      await ctx.v2.post(v2path`/webinars/${session.id}/panelists`, { panelists: panelists.slice(i, i + V2_PANELISTS_PER_CALL) });
+    for (const batch of batchesOf(panelists, V2_PANELISTS_PER_CALL)) {
+      await ctx.v2.post(v2path`/webinars/${session.id}/panelists`, { panelists: batch });
     }
   },
 };
