@@ -50,8 +50,3 @@ export const RECORDING_FILE_ROWS: FieldTable = [
   { v1: 'play_url', v2: 'play_url', direction: 'out' },
   { v1: 'download_url', v2: 'download_url', direction: 'out' },
 ];
-
-/** v2 fields v1 has no place for. */
-export const V2_ONLY_RECORDING_FIELDS = [
-  { v2: 'recording_files[].recording_type', why: 'v2 only: the v1 recording file has no such field.' },
-] as const;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { V1Value } from '../v1-facade/params.js';
 
 /**
  * Parameter types of v1 calls. Every v1 value arrives as form text; these zod schemas coerce it
@@ -133,12 +132,7 @@ export const v1 = {
   },
 };
 
-export type V1ParamSchema = z.ZodObject<Record<string, z.ZodType>>;
-
 /** A zod object over v1 params: unknown params (api_key, data_type, extras) are ignored, as v1 did. */
 export function v1Params<T extends Record<string, z.ZodType>>(shape: T) {
   return z.object(shape);
 }
-
-/** Raw v1 params as the facade read them. */
-export type RawV1Params = Record<string, V1Value>;
