@@ -6,7 +6,7 @@ import type { GatewayConfig } from './config.js';
 import { createServer } from './server.js';
 import { ALL_ENDPOINTS } from './translators/registry.js';
 import type { EndpointDefinition } from './translators/define.js';
-import { V2Client, type OutboundGate } from './upstream/client.js';
+import { V2Client, openGate, type OutboundGate } from './upstream/client.js';
 import { TokenMinter } from './upstream/jwt.js';
 import { createV1App, type InboundGate } from './v1-facade/app.js';
 import type { SandboxLimits } from './sandbox/rate-limit.js';
@@ -88,7 +88,8 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   const v2 = new V2Client({
     baseUrl: v2BaseUrl,
     minter: new TokenMinter({ ttlSeconds: config.upstream.jwtTtlSeconds, renewBeforeSeconds: Math.floor(config.upstream.jwtTtlSeconds / 3), maxCachedKeys: 10_000 }),
-    gate: overrides.outbound ?? outboundGate(limiters),
+    // Limits off: no gate at all (nothing to classify, queue or await on the request path).
+    gate: overrides.outbound ?? (config.rateLimits.v2.enabled ? outboundGate(limiters) : openGate),
     connections: config.upstream.connections,
     timeoutMs: config.upstream.timeoutMs,
     maxAttempts: config.upstream.maxAttempts,
@@ -99,7 +100,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     createV1App({
       endpoints: overrides.endpoints ?? ALL_ENDPOINTS,
       v2,
-      inbound: overrides.inbound ?? inboundGate(limiters),
+      inbound: overrides.inbound ?? (config.rateLimits.v1.enabled ? inboundGate(limiters) : undefined),
       outboundMaxWaitMs: config.rateLimits.v2.maxWaitMs,
       allowedApiKeys: config.allowedApiKeys,
       body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
