@@ -37,6 +37,7 @@ export class InboundLimiter {
   private readonly store: BucketStore;
   private readonly enabled: boolean;
   private readonly specsByClass: Map<string, { windows: string[]; specs: BucketSpec[] }>;
+  private readonly classByPath = new Map<string, string>();
 
   constructor(options: InboundLimiterOptions) {
     this.store = options.store;
@@ -52,16 +53,31 @@ export class InboundLimiter {
 
   /** Admit (taking a token from every bucket of the path's class) or refuse one v1 request. */
   async check(apiKey: string, v1Path: string): Promise<RateLimitDecision> {
-    const limitClass = classifyV1Path(v1Path).name;
+    const limitClass = this.classOf(v1Path);
     if (!this.enabled) {
       return { allowed: true, enforced: false, limitClass, limit: 0, remaining: 0, resetSeconds: 0, retryAfterSeconds: 0 };
     }
     const { windows, specs } = this.specsByClass.get(limitClass)!;
     const refs: BucketRef[] = specs.map((spec, i) => ({ key: `in:{${apiKey}:${limitClass}}:${windows[i]}`, spec }));
-    const outcome = await this.store.take(refs);
+    // A store that never waits (memory) answers at once: no promise to await.
+    const outcome = this.store.takeNow ? this.store.takeNow(refs) : await this.store.take(refs);
     return decisionOf(limitClass, refs, outcome);
   }
+
+  /** The path's v1 class, classified once per distinct path (the facade passes its endpoints' canonical paths). */
+  private classOf(v1Path: string): string {
+    let name = this.classByPath.get(v1Path);
+    if (name === undefined) {
+      name = classifyV1Path(v1Path).name;
+      if (this.classByPath.size >= MAX_CACHED_PATHS) this.classByPath.clear();
+      this.classByPath.set(v1Path, name);
+    }
+    return name;
+  }
 }
+
+/** Bounds the path → class cache against callers passing arbitrary paths (ids in paths, typos). */
+const MAX_CACHED_PATHS = 1_000;
 
 /** Report on the bucket that refused (the longest wait), or else the one with the fewest tokens left. */
 function decisionOf(limitClass: string, refs: BucketRef[], outcome: TakeOutcome): RateLimitDecision {

@@ -88,14 +88,29 @@ export class OutboundLimiter {
     task: () => T | Promise<T>,
     options: ScheduleOptions = {},
   ): Promise<T> {
-    await this.acquire(apiKey, method, path, options);
-    return task();
+    const limitClass = this.enabled ? classifyV2Call(method, path).name : undefined;
+    if (limitClass === undefined || this.takeAtOnce(apiKey, limitClass, options)) {
+      // Admitted without waiting: run the call now, no queue hop.
+      try {
+        return Promise.resolve(task());
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return this.waitInQueue(apiKey, limitClass, options).then(() => task());
   }
 
   /** Wait for a token of the call's v2 class (for callers that run the call themselves). */
   async acquire(apiKey: string, method: string, path: string, options: ScheduleOptions = {}): Promise<void> {
     if (!this.enabled) return;
-    const lane = this.laneFor(apiKey, classifyV2Call(method, path).name);
+    const limitClass = classifyV2Call(method, path).name;
+    if (this.takeAtOnce(apiKey, limitClass, options)) return;
+    await this.waitInQueue(apiKey, limitClass, options);
+  }
+
+  /** The slow path: wait in the key and class's FIFO queue for a token, until the deadline. */
+  private async waitInQueue(apiKey: string, limitClass: V2LimitClassName, options: ScheduleOptions): Promise<void> {
+    const lane = this.laneFor(apiKey, limitClass);
     const now = this.now();
     const deadline = Math.min(options.deadlineMs ?? Infinity, now + (options.maxWaitMs ?? this.maxWaitMs));
     const ahead = lane.queue.size + lane.queue.pending;
@@ -157,6 +172,21 @@ export class OutboundLimiter {
       if (this.now() + waitMs > deadline) throw new RateLimitExceeded('deadline', lane.limitClass, waitMs);
       await sleep(waitMs, undefined, { signal });
     }
+  }
+
+  /**
+   * The fast path: with nobody of this key and class waiting (so FIFO order cannot be jumped), the
+   * deadline not yet passed, and a store that answers synchronously (memory), take the token at
+   * once. True: taken. False: nothing taken (the store takes all or none); the caller queues as
+   * before, and the queued take decides (refuses, waits, or meets the deadline).
+   */
+  private takeAtOnce(apiKey: string, limitClass: V2LimitClassName, options: ScheduleOptions): boolean {
+    if (!this.store.takeNow || this.maxQueue <= 0) return false;
+    if (options.signal?.aborted) return false;
+    if ((options.deadlineMs !== undefined && options.deadlineMs < this.now()) || (options.maxWaitMs ?? this.maxWaitMs) < 0) return false;
+    const lane = this.lanes.get(laneKey(apiKey, limitClass));
+    if (lane && lane.queue.size + lane.queue.pending > 0) return false;
+    return this.store.takeNow(lane?.refs ?? this.refsFor(apiKey, limitClass)).allowed;
   }
 
   /** A lower bound of the wait for a call with `ahead` calls before it: buckets full, every call ahead served first. */
