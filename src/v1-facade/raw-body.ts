@@ -27,54 +27,82 @@ export function readRawBody(incoming: IncomingMessage, limits: BodyLimits): Prom
     return Promise.reject(tooLarge(limits.maxBytes));
   }
   if (incoming.readableEnded || announced === 0) return Promise.resolve(Buffer.alloc(0));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    let timer: NodeJS.Timeout | undefined;
-    const cleanup = () => {
-      clearTimeout(timer);
-      incoming.off('data', onData);
-      incoming.off('end', onEnd);
-      incoming.off('aborted', onAborted);
-      incoming.off('error', onAborted);
-    };
-    const fail = (error: BodyReadError) => {
-      cleanup();
-      incoming.pause();
-      reject(error);
-    };
-    const armTimer = () => {
-      clearTimeout(timer);
-      timer = setTimeout(
-        () =>
-          fail(
-            new BodyReadError(
-              'incomplete',
-              Number.isFinite(announced)
-                ? `The request body ended after ${received} of the ${announced} bytes its Content-Length announced. Count Content-Length in bytes, not characters.`
-                : 'The request body stopped arriving before it was complete.',
-            ),
-          ),
-        limits.idleTimeoutMs,
-      );
-    };
-    const onData = (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > limits.maxBytes) return fail(tooLarge(limits.maxBytes));
-      chunks.push(chunk);
-      armTimer();
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    };
-    const onAborted = () => fail(new BodyReadError('aborted', 'The client went away before sending the whole body.'));
-    incoming.on('data', onData);
-    incoming.once('end', onEnd);
-    incoming.once('aborted', onAborted);
-    incoming.once('error', onAborted);
-    armTimer();
-  });
+  return new Promise((resolve, reject) => new BodyRead(incoming, limits, announced, resolve, reject).start());
+}
+
+/**
+ * One body being read. The idle limit is ONE timer per body, not one per chunk: each chunk only
+ * notes its arrival time, and when the timer fires it either fails the read (nothing arrived for
+ * `idleTimeoutMs`) or sleeps again for what is left of the idle window since the last chunk.
+ */
+class BodyRead {
+  private readonly chunks: Buffer[] = [];
+  private received = 0;
+  private lastChunkAt = Date.now();
+  private timer: NodeJS.Timeout | undefined;
+  // Bound once: the same functions are added and removed as listeners.
+  private readonly onData = (chunk: Buffer) => this.data(chunk);
+  private readonly onEnd = () => this.end();
+  private readonly onAborted = () => this.fail(new BodyReadError('aborted', 'The client went away before sending the whole body.'));
+  private readonly onIdle = () => this.idle();
+
+  constructor(
+    private readonly incoming: IncomingMessage,
+    private readonly limits: BodyLimits,
+    private readonly announced: number,
+    private readonly resolve: (body: Buffer) => void,
+    private readonly reject: (error: BodyReadError) => void,
+  ) {}
+
+  start(): void {
+    this.incoming.on('data', this.onData);
+    this.incoming.once('end', this.onEnd);
+    this.incoming.once('aborted', this.onAborted);
+    this.incoming.once('error', this.onAborted);
+    this.timer = setTimeout(this.onIdle, this.limits.idleTimeoutMs);
+  }
+
+  private data(chunk: Buffer): void {
+    this.received += chunk.length;
+    if (this.received > this.limits.maxBytes) return this.fail(tooLarge(this.limits.maxBytes));
+    this.chunks.push(chunk);
+    this.lastChunkAt = Date.now();
+  }
+
+  private end(): void {
+    this.cleanup();
+    this.resolve(this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks));
+  }
+
+  private idle(): void {
+    const leftMs = this.lastChunkAt + this.limits.idleTimeoutMs - Date.now();
+    if (leftMs > 0) {
+      this.timer = setTimeout(this.onIdle, leftMs);
+      return;
+    }
+    this.fail(
+      new BodyReadError(
+        'incomplete',
+        Number.isFinite(this.announced)
+          ? `The request body ended after ${this.received} of the ${this.announced} bytes its Content-Length announced. Count Content-Length in bytes, not characters.`
+          : 'The request body stopped arriving before it was complete.',
+      ),
+    );
+  }
+
+  private fail(error: BodyReadError): void {
+    this.cleanup();
+    this.incoming.pause();
+    this.reject(error);
+  }
+
+  private cleanup(): void {
+    clearTimeout(this.timer);
+    this.incoming.off('data', this.onData);
+    this.incoming.off('end', this.onEnd);
+    this.incoming.off('aborted', this.onAborted);
+    this.incoming.off('error', this.onAborted);
+  }
 }
 
 function tooLarge(maxBytes: number): BodyReadError {
