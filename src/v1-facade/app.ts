@@ -50,9 +50,11 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
 
   // `/v1/` in any letter case (`/V1/User/Get`): matched by hand, Hono's routes are case-sensitive.
   app.all('*', async (c, next) => {
-    if (!V1_PREFIX.test(c.req.path)) return next();
-    const url = new URL(c.req.url);
-    let dataType: DataType = dataTypeOf(new URLSearchParams(url.search).get('data_type') ?? undefined) ?? 'JSON';
+    const path = c.req.path;
+    if (!V1_PREFIX.test(path)) return next();
+    const search = searchOf(c.req.url);
+    // Until the params are read, an error answers in the query's data_type (read leniently, and only then).
+    let dataType: DataType | undefined;
     const headers: Record<string, string> = {};
     let closeConnection = !options.keepAlive;
     let upstreamCalls = 0;
@@ -63,16 +65,17 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
         closeConnection = true; // the rest of a broken body must not be read as the next request
         throw error;
       });
-      const params = await readParams(url.search, body, c.req.header('content-type'));
+      const params = await readParams(search, body, c.req.header('content-type'));
       const requested = dataTypeOf(params.data_type);
       if (requested === undefined) throw invalidParameter('data_type', 'Must be JSON or XML.');
       dataType = requested;
 
-      const endpoint = registry.get(canonicalPath(url.pathname));
-      if (!endpoint) throw new V1Error(V1Code.invalidParameter, `Unknown v1 endpoint: ${url.pathname}.`);
+      const v1Path = canonicalPath(path);
+      const endpoint = registry.get(v1Path);
+      if (!endpoint) throw new V1Error(V1Code.invalidParameter, `Unknown v1 endpoint: ${path}.`);
       const credentials = credentialsOf(params, options.allowedApiKeys);
       if (options.inbound) {
-        const decision = await options.inbound.check(credentials.apiKey, canonicalPath(url.pathname));
+        const decision = await options.inbound.check(credentials.apiKey, v1Path);
         Object.assign(headers, decision.headers);
         if (!decision.allowed) throw rateLimited(decision.headers);
       }
@@ -90,7 +93,9 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
       const v1Error = toKnownError(error);
       Object.assign(headers, v1Error.headers);
       answer = v1Error.toBody();
+      dataType ??= dataTypeOf(new URLSearchParams(search).get('data_type') ?? undefined) ?? 'JSON';
     }
+    dataType ??= 'JSON';
     headers['content-type'] = CONTENT_TYPE[dataType];
     headers['x-v2-calls'] = String(upstreamCalls);
     if (closeConnection) headers.connection = 'close';
@@ -98,6 +103,14 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
   });
 
   return app;
+}
+
+/** The query string of a request URL, without its `?` ('' when none). */
+function searchOf(url: string): string {
+  const at = url.indexOf('?');
+  if (at === -1) return '';
+  const hash = url.indexOf('#', at);
+  return hash === -1 ? url.slice(at + 1) : url.slice(at + 1, hash);
 }
 
 /** The body bytes: straight from the socket under Node (with limits), else from the Request. */
@@ -174,25 +187,26 @@ class BoundV2 implements V2Api {
   ) {}
 
   get<T = any>(path: string, query?: Query): Promise<T> {
-    return this.call<T>({ method: 'GET', path, query });
+    return this.call<T>('GET', path, query, undefined);
   }
   post<T = any>(path: string, body?: unknown, query?: Query): Promise<T> {
-    return this.call<T>({ method: 'POST', path, body, query });
+    return this.call<T>('POST', path, query, body);
   }
   patch(path: string, body: unknown): Promise<void> {
-    return this.call<void>({ method: 'PATCH', path, body });
+    return this.call<void>('PATCH', path, undefined, body);
   }
   put(path: string, body?: unknown, query?: Query): Promise<void> {
-    return this.call<void>({ method: 'PUT', path, body, query });
+    return this.call<void>('PUT', path, query, body);
   }
   delete(path: string, query?: Query): Promise<void> {
-    return this.call<void>({ method: 'DELETE', path, query });
+    return this.call<void>('DELETE', path, query, undefined);
   }
   upload<T = any>(path: string, form: FormData): Promise<T> {
-    return this.call<T>({ method: 'POST', path, form });
+    return this.client.call<T>(this.credentials, { method: 'POST', path, form, deadlineMs: this.deadlineMs, onSend: this.onSend });
   }
-  private call<T>(request: V2Request): Promise<T> {
-    return this.client.call<T>(this.credentials, { ...request, deadlineMs: this.deadlineMs, onSend: this.onSend });
+  /** One object literal of one shape per call (a spread of the caller's object made a new one each time). */
+  private call<T>(method: V2Request['method'], path: string, query: Query | undefined, body: unknown): Promise<T> {
+    return this.client.call<T>(this.credentials, { method, path, query, body, deadlineMs: this.deadlineMs, onSend: this.onSend });
   }
 }
 

@@ -74,7 +74,9 @@ export async function readParams(search: string, body: Buffer, contentType: stri
       `Unsupported Content-Type "${contentType}": v1 calls send form fields (application/x-www-form-urlencoded or multipart/form-data).`,
     );
   }
-  return { ...fromQuery, ...fromBody };
+  // Body wins. Both objects are fresh: merge into one instead of copying both into a third.
+  if (Object.keys(fromQuery).length === 0) return fromBody;
+  return Object.assign(fromQuery, fromBody);
 }
 
 function charsetOf(contentType: string | undefined): string {
