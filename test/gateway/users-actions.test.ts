@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { JPEG_BYTES, PNG_BYTES, V1_TIME, expectExampleShape, expectV1Error, uniqueEmail, v1Example, v1Multipart, v2Get, v2User } from './users-support.js';
+import { expectExampleShape, expectV1Error, uniqueEmail, V1_TIME, v1Example, v2User } from '../support/v1-answers.js';
+import { JPEG_BYTES, PNG_BYTES, v1Multipart, v2Get } from './users-support.js';
 
 let gw: TestGateway;
 beforeAll(async () => {

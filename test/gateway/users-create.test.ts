@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_ANSWERS } from '../../src/translators/users/user-output.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { V1_TIME, expectUserShape, expectV1Error, uniqueEmail, v2Get, v2User } from './users-support.js';
+import { expectV1Error, uniqueEmail, V1_TIME, v2User } from '../support/v1-answers.js';
+import { expectUserShape, v2Get } from './users-support.js';
 
 let gw: TestGateway;
 beforeAll(async () => {
