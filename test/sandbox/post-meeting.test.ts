@@ -447,7 +447,7 @@ describe('GET /metrics/meetings', () => {
     }
   });
 
-  it('answers 400 naming each invalid query field', async () => {
+  it.each(['meetings', 'webinars'])('GET /metrics/%s answers 400 naming each invalid query field', async (collection) => {
     const cases: [Record<string, string | number>, string[]][] = [
       [{ type: 'past' }, ['from', 'to']],
       [{ type: 'past', from: '2024-02-01', to: '2024-01-01' }, ['to']],
@@ -455,12 +455,109 @@ describe('GET /metrics/meetings', () => {
       [{ type: 'past', from: '01/02/2024', to: '2024-03-01' }, ['from']],
       [{ type: 'ended' }, ['type']],
       [{ page_size: 500 }, ['page_size']],
+      [{ page_size: 0 }, ['page_size']],
+      [{ next_page_token: 'made-up' }, ['next_page_token']],
     ];
     for (const [query, fields] of cases) {
-      const res = await sb.v2('GET', '/metrics/meetings', { query });
+      const res = await sb.v2('GET', `/metrics/${collection}`, { query });
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(res.body.message).toBe('Validation Failed.');
       expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(fields);
+    }
+    const past = await sb.v2('GET', `/metrics/${collection}`, { query: { type: 'past' } });
+    expect(past.body.errors.map((e: { message: string }) => e.message)).toEqual([`Required for past ${collection}.`, `Required for past ${collection}.`]);
+  });
+});
+
+describe('GET /metrics/webinars', () => {
+  it('lists live webinars (the default type), not meetings, with the WebinarMetric fields', async () => {
+    const metrics = await startSandbox();
+    try {
+      const created = await metrics.v2('POST', '/users/me/webinars', { body: { topic: 'Live webinar', settings: { host_video: false, panelists_video: true, auto_recording: 'cloud' } } });
+      const start = new Date(Date.now() - 90_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const started = await metrics.control('POST', `/meetings/${created.body.id}/start`, { start_time: start });
+      await metrics.control('POST', `/meetings/${created.body.id}/participants`, { name: 'Attendee' });
+      const meeting = await metrics.v2('POST', '/users/me/meetings', { body: { topic: 'not a webinar' } });
+      await metrics.control('POST', `/meetings/${meeting.body.id}/start`);
+
+      const res = await metrics.v2('GET', '/metrics/webinars');
+      expect(res.status).toBe(200);
+      expect(schemaProblems('GET', '/metrics/webinars', 200, res.body)).toEqual([]);
+      const today = new Date().toISOString().slice(0, 10);
+      expect(res.body).toEqual({
+        from: today,
+        to: today,
+        page_count: 1,
+        page_size: 30,
+        total_records: 1,
+        next_page_token: '',
+        webinars: [
+          {
+            uuid: started.body.uuid,
+            id: created.body.id,
+            topic: 'Live webinar',
+            host: 'Sandbox Owner',
+            email: 'owner@sandbox.v1gate.local',
+            user_type: 'Pro',
+            start_time: start,
+            duration: expect.stringMatching(/^00:0[12]:\d{2}$/),
+            participants: 2,
+            has_pstn: false,
+            has_voip: true,
+            has_3rd_party_audio: false,
+            has_video: true,
+            has_screen_share: false,
+            has_recording: true,
+            has_sip: false,
+          },
+        ],
+      });
+      // Meetings list only the meeting.
+      expect((await metrics.v2('GET', '/metrics/meetings')).body.meetings.map((m: { id: number }) => m.id)).toEqual([meeting.body.id]);
+
+      await metrics.v2('PUT', `/webinars/${created.body.id}/status`, { body: { status: 'end' } });
+      expect((await metrics.v2('GET', '/metrics/webinars', { query: { type: 'live' } })).body.webinars).toEqual([]);
+    } finally {
+      await metrics.close();
+    }
+  });
+
+  it('lists past webinars within from..to, newest first, pages by token, and refuses a token of the meetings list', async () => {
+    const metrics = await startSandbox();
+    try {
+      const id = (await metrics.v2('POST', '/users/me/webinars', { body: { topic: 'Past webinar' } })).body.id;
+      const happened = async (body: object) => (await metrics.control('POST', `/meetings/${id}/happen`, body)).body;
+      const alone = await happened({ start_time: '2024-01-10T08:00:00Z', duration_minutes: 5 });
+      const busy = await happened({ start_time: '2024-01-20T08:00:00Z', duration_minutes: 30, participants: [{ name: 'X' }] });
+      await happened({ start_time: '2024-02-01T08:00:00Z', duration_minutes: 5 });
+      const meetingId = (await metrics.v2('POST', '/users/me/meetings', { body: { topic: 'Past meeting' } })).body.id;
+      await metrics.control('POST', `/meetings/${meetingId}/happen`, { start_time: '2024-01-15T08:00:00Z', duration_minutes: 5 });
+
+      const range = { type: 'past', from: '2024-01-01', to: '2024-01-31' };
+      const past = await metrics.v2('GET', '/metrics/webinars', { query: range });
+      expect(past.status).toBe(200);
+      expect(schemaProblems('GET', '/metrics/webinars', 200, past.body)).toEqual([]);
+      expect(past.body).toMatchObject({ from: '2024-01-01', to: '2024-01-31', total_records: 2, next_page_token: '' });
+      expect(past.body.webinars.map((w: { uuid: string }) => w.uuid)).toEqual([busy.uuid, alone.uuid]);
+      expect(past.body.webinars[0]).toMatchObject({ id, end_time: '2024-01-20T08:30:00Z', duration: '00:30:00', participants: 2, has_recording: false });
+      const pastOne = await metrics.v2('GET', '/metrics/webinars', { query: { ...range, type: 'pastOne' } });
+      expect(pastOne.body.webinars.map((w: { uuid: string }) => w.uuid)).toEqual([alone.uuid]);
+
+      const first = await metrics.v2('GET', '/metrics/webinars', { query: { ...range, page_size: 1 } });
+      expect(first.body).toMatchObject({ page_count: 2, page_size: 1, total_records: 2 });
+      expect(first.body.next_page_token).not.toBe('');
+      const second = await metrics.v2('GET', '/metrics/webinars', { query: { ...range, page_size: 1, next_page_token: first.body.next_page_token } });
+      expect(second.body.webinars.map((w: { uuid: string }) => w.uuid)).toEqual([alone.uuid]);
+      expect(second.body.next_page_token).toBe('');
+      // The meetings list with the same filters is another list: a webinars token is not its token.
+      const webinarsAll = await metrics.v2('GET', '/metrics/webinars', { query: { type: 'past', from: '2024-01-01', to: '2024-12-31', page_size: 1 } });
+      const crossed = await metrics.v2('GET', '/metrics/meetings', {
+        query: { type: 'past', from: '2024-01-01', to: '2024-12-31', page_size: 1, next_page_token: webinarsAll.body.next_page_token },
+      });
+      expect(crossed.status).toBe(400);
+      expect(crossed.body.errors.map((e: { field: string }) => e.field)).toEqual(['next_page_token']);
+    } finally {
+      await metrics.close();
     }
   });
 });

@@ -307,6 +307,13 @@ describe('after meetings', () => {
     await call('GET', '/report/webinars/{webinarId}/participants', `/report/webinars/${webinar.id}/participants`);
     await call('GET', '/report/webinars/{webinarId}/polls', `/report/webinars/${webinar.id}/polls`);
     await call('GET', '/report/webinars/{webinarId}/qa', `/report/webinars/${encodedUuid(instance.uuid)}/qa`);
+
+    const from = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const to = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect((await call('GET', '/metrics/webinars', '/metrics/webinars', { query: { type: 'past', from, to } })).webinars.length).toBeGreaterThan(0);
+    await call('GET', '/metrics/webinars', '/metrics/webinars', { query: { type: 'pastOne', from, to } });
+    expect((await sb.control('POST', `/meetings/${webinar.id}/start`)).status).toBe(201);
+    expect((await call('GET', '/metrics/webinars', '/metrics/webinars')).webinars.map((w: { id: number }) => w.id)).toContain(webinar.id);
   });
 });
 

@@ -72,8 +72,11 @@ export function renderSurvey(meeting: Meeting, instance: Instance, entries: read
 /** An item of GET /past_meetings/{id}/instances and /past_webinars/{id}/instances. */
 export const renderInstanceRef = (instance: Instance) => ({ uuid: instance.uuid, start_time: instance.start_time });
 
-/** An item of GET /metrics/meetings (`MeetingMetric`): live instances count who is in now, past ones everyone who came. */
-export function renderMeetingMetric(state: SandboxState, meeting: Meeting, instance: Instance) {
+/**
+ * An item of GET /metrics/meetings (`MeetingMetric`) or /metrics/webinars (`WebinarMetric`, the
+ * same fields): live instances count who is in now, past ones everyone who came.
+ */
+export function renderSessionMetric(state: SandboxState, meeting: Meeting, instance: Instance) {
   const host = hostOf(state, meeting);
   const live = instance.end_time === null;
   const participants = live ? instance.participants.filter((p) => p.leave_time === null).length : instance.participants.length;
@@ -93,7 +96,8 @@ export function renderMeetingMetric(state: SandboxState, meeting: Meeting, insta
     has_pstn: false,
     has_voip: participants > 0,
     has_3rd_party_audio: false,
-    has_video: settings['host_video'] === true || settings['participant_video'] === true,
+    // Meetings name the attendees' video `participant_video`, webinars `panelists_video`.
+    has_video: settings['host_video'] === true || settings['participant_video'] === true || settings['panelists_video'] === true,
     has_screen_share: false,
     has_recording: live ? (settings['auto_recording'] ?? 'none') !== 'none' : instance.recording_files.length > 0,
     has_sip: false,

@@ -3,6 +3,7 @@ import { V2Error } from '../../upstream/errors.js';
 import { v2path } from '../../upstream/path.js';
 import { V1Error } from '../../v1-facade/errors.js';
 import type { TranslatorContext } from '../define.js';
+import { allInOrder } from './in-order.js';
 import type { SessionKind } from './kinds.js';
 import { sessionPath } from './paths.js';
 import type { V2Session } from './v2-session.js';
@@ -46,17 +47,11 @@ export async function readOwnSession<T>(
   { keyedByHost = false }: { keyedByHost?: boolean } = {},
 ): Promise<[V2Session, T]> {
   if (keyedByHost) {
-    const result = read();
-    const [byHost, session] = await Promise.allSettled([result, ctx.v2.get<V2Session>(sessionPath(kind, id))]);
-    if (byHost.status === 'rejected') throw byHost.reason;
-    if (session.status === 'rejected') throw session.reason;
-    await ensureOwner(ctx, kind, session.value, hostId);
-    return [session.value, byHost.value];
+    const [byHost, session] = await allInOrder<[T, V2Session]>([read(), ctx.v2.get<V2Session>(sessionPath(kind, id))]);
+    await ensureOwner(ctx, kind, session, hostId);
+    return [session, byHost];
   }
-  const [session, result] = await Promise.allSettled([requireOwnSession(ctx, kind, id, hostId), read()]);
-  if (session.status === 'rejected') throw session.reason;
-  if (result.status === 'rejected') throw result.reason;
-  return [session.value, result.value];
+  return allInOrder<[V2Session, T]>([requireOwnSession(ctx, kind, id, hostId), read()]);
 }
 
 /** 3003 unless `hostId` (a user id, or an email as v2 also takes) is the session's host; 1001 for no such user. */
