@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { expectShape, expectV1Error, uniqueEmail, V1_TIME } from './groups-support.js';
+import { expectV1Error, expectV1Shape, uniqueEmail, V1_TIME } from '../support/v1-answers.js';
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -69,7 +69,7 @@ describe('/ma/account/plan/subscribe', () => {
       plan_recording: 'cmr_monthly_commitment_500',
       plan_audio: JSON.stringify({ type: 'tollfree_monthly_commitment_100', tollfree_country: 'AT', premium_country: 'TW', callout: 0, ddi_numbers: 66 }),
     });
-    expectShape(answer, {
+    expectV1Shape(answer, {
       ...CONTACT_SHAPE,
       plan_base: 'object',
       plan_vendor_rooms: 'object',
@@ -78,7 +78,7 @@ describe('/ma/account/plan/subscribe', () => {
       plan_webinar: 'array',
       plan_recording: 'string',
       plan_audio: 'object',
-    });
+    }, { inOrder: true });
     expect(answer).toEqual({
       email,
       ...{ first_name: 'Bill', last_name: 'Payer', phone_number: '+1 555 0100', address: '1 Main St', apt: 'Suite 2', city: 'Springfield', state: 'IL', zip: '62701', country: 'US' },
@@ -137,7 +137,7 @@ describe('/ma/account/plan/get', () => {
       plan_webinar: [{ type: 'webinar100_monthly', hosts: 1 }],
     });
     const answer = await gw.v1('/ma/account/plan/get', { account_id: id });
-    expectShape(answer, { ...CONTACT_SHAPE, plan_base: 'object', plan_large_meeting: 'array', plan_webinar: 'array', plan_audio: 'object' });
+    expectV1Shape(answer, { ...CONTACT_SHAPE, plan_base: 'object', plan_large_meeting: 'array', plan_webinar: 'array', plan_audio: 'object' }, { inOrder: true });
     expect(answer).toMatchObject({
       email,
       first_name: 'Bill',
@@ -157,7 +157,7 @@ describe('/ma/account/plan/add', () => {
   it('adds an additional plan', async () => {
     const { id } = await paidSubAccount();
     const answer = await gw.v1('/ma/account/plan/add', { account_id: id, plan: '{"type":"large200_monthly","hosts":4}' });
-    expectShape(answer, { id: 'string', updated_at: 'string' });
+    expectV1Shape(answer, { id: 'string', updated_at: 'string' }, { inOrder: true });
     expect(answer).toEqual({ id, updated_at: expect.stringMatching(V1_TIME) });
     expect((await v2Plans(id)).plan_large_meeting).toEqual([{ type: 'large200_monthly', hosts: 4 }]);
   });
@@ -193,7 +193,7 @@ describe('/ma/account/plan/update', () => {
   it('type 2 changes an additional plan', async () => {
     const { id } = await paidSubAccount({ plan_webinar: [{ type: 'webinar100_monthly', hosts: 1 }] });
     const answer = await gw.v1('/ma/account/plan/update', { account_id: id, type: 2, plan: '{"type":"webinar100_monthly","hosts":7}' });
-    expectShape(answer, { id: 'string', updated_at: 'string' });
+    expectV1Shape(answer, { id: 'string', updated_at: 'string' }, { inOrder: true });
     expect((await v2Plans(id)).plan_webinar).toEqual([{ type: 'webinar100_monthly', hosts: 7 }]);
   });
 
@@ -211,7 +211,7 @@ describe('/ma/account/billing/update', () => {
   it('changes only the contact fields given', async () => {
     const { id, email } = await paidSubAccount();
     const answer = await gw.v1('/ma/account/billing/update', { account_id: id, city: 'Shelbyville', zip: '12345' });
-    expectShape(answer, { id: 'string', updated_at: 'string' });
+    expectV1Shape(answer, { id: 'string', updated_at: 'string' }, { inOrder: true });
     expect(answer).toEqual({ id, updated_at: expect.stringMatching(V1_TIME) });
     expect(await v2Billing(id)).toEqual({ ...CONTACT, email, city: 'Shelbyville', zip: '12345' });
   });

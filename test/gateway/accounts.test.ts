@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { expectShape, expectV1Error, faultyGate, uniqueEmail, V1_TIME } from './groups-support.js';
+import { expectV1Error, expectV1Shape, uniqueEmail, V1_TIME, v1ExampleShape } from '../support/v1-answers.js';
+import { faultyGate } from './groups-support.js';
 
 let gw: TestGateway;
 const gate = faultyGate();
@@ -10,8 +11,8 @@ beforeAll(async () => {
 afterAll(() => gw.close());
 
 const OWNER = { first_name: 'Sub', last_name: 'Owner', password: 'secret-pass-1' };
-const ACCOUNT_SHAPE = { id: 'string', owner_id: 'string', owner_email: 'string', created_at: 'string' } as const;
-const ACTION_SHAPE = { id: 'string', updated_at: 'string' } as const;
+const ACCOUNT_SHAPE = v1ExampleShape('/ma/account/create');
+const ACTION_SHAPE = v1ExampleShape('/ma/account/update');
 
 /** A sub account made through v2, as a fixture. */
 async function createSubAccount(options: Record<string, unknown> = {}): Promise<{ id: string; email: string }> {
@@ -36,7 +37,7 @@ describe('/ma/account/create', () => {
   it('creates the sub account with v1 defaults in options and settings', async () => {
     const email = uniqueEmail('sub');
     const answer = await gw.v1('/ma/account/create', { ...OWNER, email });
-    expectShape(answer, ACCOUNT_SHAPE);
+    expectV1Shape(answer, ACCOUNT_SHAPE, { inOrder: true });
     expect(answer).toMatchObject({ owner_email: email, created_at: expect.stringMatching(V1_TIME) });
     expect((await v2Account(answer.id)).options).toEqual({ share_rc: false, room_connectors: '', share_mc: false, meeting_connectors: '', pay_mode: 'master' });
     const settings = await v2Settings(answer.id);
@@ -66,7 +67,7 @@ describe('/ma/account/create', () => {
       enable_only_host_download_cmr: true,
       enable_same_account_access_cmr: true,
     });
-    expectShape(answer, ACCOUNT_SHAPE);
+    expectV1Shape(answer, ACCOUNT_SHAPE, { inOrder: true });
     expect((await v2Account(answer.id)).options).toEqual({ share_rc: true, room_connectors: 'rc1,rc2', share_mc: true, meeting_connectors: 'mc1', pay_mode: 'sub' });
     const settings = await v2Settings(answer.id);
     expect(settings.schedule_meting).toMatchObject({ audio_type: 'voip', enforce_login: true, enforce_login_with_domains: true, enforce_login_domains: 'example.com' });
@@ -110,9 +111,9 @@ describe('/ma/account/list', () => {
   it('answers v1 paging and subAccounts items', async () => {
     await createSubAccount();
     const answer = await gw.v1('/ma/account/list', { page_size: 1 });
-    expectShape(answer, { page_count: 'number', page_number: 'number', page_size: 'number', total_records: 'number', subAccounts: 'array' });
+    expectV1Shape(answer, { page_count: 'number', page_number: 'number', page_size: 'number', total_records: 'number', subAccounts: 'array' }, { inOrder: true });
     expect(answer).toMatchObject({ page_number: 1, page_size: 1, total_records: await accountCount() });
-    expectShape(answer.subAccounts[0], {
+    expectV1Shape(answer.subAccounts[0], {
       id: 'string',
       owner_email: 'string',
       account_name: 'string',
@@ -121,7 +122,7 @@ describe('/ma/account/list', () => {
       subscription_start_time: 'string',
       subscription_end_time: 'string',
       created_at: 'string',
-    });
+    }, { inOrder: true });
   });
 });
 
@@ -129,7 +130,7 @@ describe('/ma/account/get', () => {
   it('answers id, owner_id, owner_email and created_at', async () => {
     const { id, email } = await createSubAccount();
     const answer = await gw.v1('/ma/account/get', { account_id: id });
-    expectShape(answer, ACCOUNT_SHAPE);
+    expectV1Shape(answer, ACCOUNT_SHAPE, { inOrder: true });
     expect(answer).toMatchObject({ id, owner_email: email });
   });
 
@@ -143,7 +144,7 @@ describe('/ma/account/update', () => {
   it('changes only the options and settings given', async () => {
     const { id } = await createSubAccount({ share_rc: true, room_connectors: 'rc' });
     const answer = await gw.v1('/ma/account/update', { account_id: id, pay_mode: 0, share_mc: 'mc9', enable_call_out: true, meeting_capacity: 80 });
-    expectShape(answer, ACTION_SHAPE);
+    expectV1Shape(answer, ACTION_SHAPE, { inOrder: true });
     expect(answer).toEqual({ id, updated_at: expect.stringMatching(V1_TIME) });
     expect((await v2Account(id)).options).toEqual({ share_rc: true, room_connectors: 'rc', share_mc: false, meeting_connectors: 'mc9', pay_mode: 'sub' });
     const settings = await v2Settings(id);
@@ -185,7 +186,7 @@ describe('/ma/account/delete', () => {
   it('disassociates the account and answers id and deleted_at', async () => {
     const { id } = await createSubAccount();
     const answer = await gw.v1('/ma/account/delete', { account_id: id });
-    expectShape(answer, { id: 'string', deleted_at: 'string' });
+    expectV1Shape(answer, { id: 'string', deleted_at: 'string' }, { inOrder: true });
     expect(answer).toEqual({ id, deleted_at: expect.stringMatching(V1_TIME) });
     expect((await gw.v2('GET', `/accounts/${id}`)).status).toBe(404);
     expectV1Error(await gw.v1('/ma/account/delete', { account_id: id }), 2001);

@@ -1,47 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
 import type { OutboundGate } from '../../src/upstream/client.js';
 import { V2Error } from '../../src/upstream/errors.js';
 import type { TestGateway } from '../support/gateway.js';
+import { uniqueEmail, v2User } from '../support/v1-answers.js';
 
 /**
- * Helpers of the sub account, group, IM group and recording gateway tests: exact v1 shapes,
- * users and names to work with, and an outbound gate that makes chosen v2 calls fail (to see
- * a multi-call v1 call undo what it did).
+ * Helpers of the sub account, group, IM group and recording gateway tests (the v1 answer checks
+ * are in ../support/v1-answers.ts): users and names to work with, and an outbound gate that
+ * makes chosen v2 calls fail (to see a multi-call v1 call undo what it did).
  */
 
-export const V1_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-
-export type JsonType = 'string' | 'number' | 'boolean' | 'object' | 'array';
-
-/** The answer has exactly these fields, in this order, each of this JSON type. */
-export function expectShape(answer: any, shape: Record<string, JsonType>): void {
-  expect(answer?.error, JSON.stringify(answer)).toBeUndefined();
-  expect(Object.keys(answer)).toEqual(Object.keys(shape));
-  for (const [field, type] of Object.entries(shape)) {
-    const actual = Array.isArray(answer[field]) ? 'array' : answer[field] === null ? 'null' : typeof answer[field];
-    expect(actual, `${field} in ${JSON.stringify(answer)}`).toBe(type);
-  }
-}
-
-/** A v1 error answer with this code (and a message matching `message`, when given). */
-export function expectV1Error(answer: any, code: number, message?: RegExp | string): void {
-  expect(answer?.error?.code, JSON.stringify(answer)).toBe(code);
-  if (typeof message === 'string') expect(answer.error.message).toBe(message);
-  else if (message) expect(answer.error.message).toMatch(message);
-}
-
 export const uniqueName = (prefix = 'group') => `${prefix} ${randomUUID().slice(0, 8)}`;
-export const uniqueEmail = (prefix = 'user') => `${prefix}.${randomUUID().slice(0, 8)}@gateway.test`;
 
 /** Users of the sandbox's account, made through v2 POST /users (custCreate), in parallel. */
 export async function createUsers(gw: TestGateway, count: number): Promise<{ id: string; email: string }[]> {
   return Promise.all(
     Array.from({ length: count }, async () => {
       const email = uniqueEmail('member');
-      const res = await gw.v2('POST', '/users', { body: { action: 'custCreate', user_info: { email, type: 1, first_name: 'Mem', last_name: 'Ber' } } });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      return { id: res.body.id as string, email };
+      const { id } = await v2User(gw, { email, type: 1, first_name: 'Mem', last_name: 'Ber' });
+      return { id, email };
     }),
   );
 }

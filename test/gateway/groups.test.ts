@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { callerAccountId, createUsers, expectShape, expectV1Error, faultyGate, uniqueName, V1_TIME } from './groups-support.js';
+import { expectV1Error, expectV1Shape, V1_TIME, v1ExampleShape } from '../support/v1-answers.js';
+import { callerAccountId, createUsers, faultyGate, uniqueName } from './groups-support.js';
 
 let gw: TestGateway;
 let accountId: string;
@@ -11,9 +12,9 @@ beforeAll(async () => {
 });
 afterAll(() => gw.close());
 
-const GROUP_SHAPE = { group_id: 'string', account_id: 'string', name: 'string', total_members: 'number' } as const;
-const MEMBER_SHAPE = { id: 'string', email: 'string', first_name: 'string', last_name: 'string', pic_url: 'string' } as const;
-const PAGE_SHAPE = { page_count: 'number', page_number: 'number', page_size: 'number', total_records: 'number', members: 'array' } as const;
+const GROUP_SHAPE = v1ExampleShape('/group/create');
+const MEMBER_SHAPE = v1ExampleShape('/group/member/list', 'members');
+const PAGE_SHAPE = v1ExampleShape('/group/member/list');
 
 async function createGroup(name = uniqueName()): Promise<string> {
   const res = await gw.v2('POST', '/groups', { body: { name } });
@@ -29,7 +30,7 @@ describe('/group/create', () => {
   it('creates the group and answers the v1 group output with the account id', async () => {
     const name = uniqueName();
     const answer = await gw.v1('/group/create', { name });
-    expectShape(answer, GROUP_SHAPE);
+    expectV1Shape(answer, GROUP_SHAPE, { inOrder: true });
     expect(answer).toEqual({ group_id: expect.any(String), account_id: accountId, name, total_members: 0 });
     const v2 = await gw.v2('GET', `/groups/${answer.group_id}`);
     expect(v2.body).toEqual({ id: answer.group_id, name, total_members: 0 });
@@ -59,10 +60,10 @@ describe('/group/list', () => {
   it('answers total_records and every group in the v1 shape', async () => {
     const id = await createGroup();
     const answer = await gw.v1('/group/list');
-    expectShape(answer, { total_records: 'number', groups: 'array' });
+    expectV1Shape(answer, { total_records: 'number', groups: 'array' }, { inOrder: true });
     expect(answer.total_records).toBe(await groupCount());
     expect(answer.groups).toHaveLength(answer.total_records);
-    for (const group of answer.groups) expectShape(group, GROUP_SHAPE);
+    for (const group of answer.groups) expectV1Shape(group, GROUP_SHAPE, { inOrder: true });
     expect(answer.groups.find((g: any) => g.group_id === id).account_id).toBe(accountId);
   });
 });
@@ -73,7 +74,7 @@ describe('/group/get', () => {
     const [user] = await createUsers(gw, 1);
     await gw.v2('POST', `/groups/${id}/members`, { body: { members: [{ id: user!.id }] } });
     const answer = await gw.v1('/group/get', { id });
-    expectShape(answer, GROUP_SHAPE);
+    expectV1Shape(answer, GROUP_SHAPE, { inOrder: true });
     expect(answer).toMatchObject({ group_id: id, account_id: accountId, total_members: 1 });
   });
 
@@ -88,7 +89,7 @@ describe('/group/edit', () => {
     const id = await createGroup();
     const name = uniqueName('renamed');
     const answer = await gw.v1('/group/edit', { id, name });
-    expectShape(answer, GROUP_SHAPE);
+    expectV1Shape(answer, GROUP_SHAPE, { inOrder: true });
     expect(answer).toEqual({ group_id: id, account_id: accountId, name, total_members: 0 });
     expect((await gw.v2('GET', `/groups/${id}`)).body.name).toBe(name);
   });
@@ -114,7 +115,7 @@ describe('/group/delete', () => {
   it('deletes the group and answers id, deleted_at and deleted_count 1', async () => {
     const id = await createGroup();
     const answer = await gw.v1('/group/delete', { id });
-    expectShape(answer, { id: 'string', deleted_at: 'string', deleted_count: 'number' });
+    expectV1Shape(answer, { id: 'string', deleted_at: 'string', deleted_count: 'number' }, { inOrder: true });
     expect(answer).toEqual({ id, deleted_at: expect.stringMatching(V1_TIME), deleted_count: 1 });
     expect((await gw.v2('GET', `/groups/${id}`)).status).toBe(404);
   });
@@ -130,9 +131,9 @@ describe('/group/member/list', () => {
     const users = await createUsers(gw, 3);
     await gw.v2('POST', `/groups/${id}/members`, { body: { members: users.map((u) => ({ id: u.id })) } });
     const answer = await gw.v1('/group/member/list', { id });
-    expectShape(answer, PAGE_SHAPE);
+    expectV1Shape(answer, PAGE_SHAPE, { inOrder: true });
     expect(answer).toMatchObject({ page_count: 1, page_number: 1, page_size: 30, total_records: 3 });
-    for (const member of answer.members) expectShape(member, MEMBER_SHAPE);
+    for (const member of answer.members) expectV1Shape(member, MEMBER_SHAPE, { inOrder: true });
     expect(answer.members[0]).toEqual({ id: users[0]!.id, email: users[0]!.email, first_name: 'Mem', last_name: 'Ber', pic_url: '' });
 
     const second = await gw.v1('/group/member/list', { id, page_size: 2, page_number: 2 });
@@ -151,7 +152,7 @@ describe('/group/member/add', () => {
     const id = await createGroup();
     const users = await createUsers(gw, 2);
     const answer = await gw.v1('/group/member/add', { id, member_ids: users.map((u) => u.id).join(',') });
-    expectShape(answer, { id: 'string', add_at: 'string', add_count: 'number' });
+    expectV1Shape(answer, { id: 'string', add_at: 'string', add_count: 'number' }, { inOrder: true });
     expect(answer).toEqual({ id, add_at: expect.stringMatching(V1_TIME), add_count: 2 });
     expect(await memberIdsOf(id)).toEqual(users.map((u) => u.id).sort());
   });
@@ -213,7 +214,7 @@ describe('/group/member/delete', () => {
     await gw.v2('POST', `/groups/${id}/members`, { body: { members: users.map((u) => ({ id: u.id })) } });
     const [outsider] = await createUsers(gw, 1);
     const answer = await gw.v1('/group/member/delete', { id, member_ids: `${users[0]!.id},${users[1]!.id},${outsider!.id}` });
-    expectShape(answer, { id: 'string', deleted_at: 'string', deleted_count: 'number' });
+    expectV1Shape(answer, { id: 'string', deleted_at: 'string', deleted_count: 'number' }, { inOrder: true });
     expect(answer).toEqual({ id, deleted_at: expect.stringMatching(V1_TIME), deleted_count: 2 });
     expect(await memberIdsOf(id)).toEqual([users[2]!.id]);
   });

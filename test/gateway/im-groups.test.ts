@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { callerAccountId, createUsers, expectShape, expectV1Error, uniqueName, V1_TIME } from './groups-support.js';
+import { expectV1Error, expectV1Shape, V1_TIME, v1ExampleShape } from '../support/v1-answers.js';
+import { callerAccountId, createUsers, uniqueName } from './groups-support.js';
 
 let gw: TestGateway;
 let accountId: string;
@@ -10,15 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => gw.close());
 
-const IM_GROUP_SHAPE = {
-  group_id: 'string',
-  account_id: 'string',
-  name: 'string',
-  total_members: 'number',
-  option_search_by_domain: 'boolean',
-  option_search_by_account: 'boolean',
-  option_search_by_ma_account: 'boolean',
-} as const;
+const IM_GROUP_SHAPE = v1ExampleShape('/im/group/create');
 
 async function createImGroup(body: Record<string, unknown> = {}): Promise<string> {
   const res = await gw.v2('POST', '/im/groups', { body: { name: uniqueName('im'), ...body } });
@@ -35,7 +28,7 @@ describe('/im/group/create', () => {
   it('creates with v1 defaults (Normal, every search option off) and answers the IM group output', async () => {
     const name = uniqueName('im');
     const answer = await gw.v1('/im/group/create', { name });
-    expectShape(answer, IM_GROUP_SHAPE);
+    expectV1Shape(answer, IM_GROUP_SHAPE, { inOrder: true });
     expect(answer).toEqual({
       group_id: expect.any(String),
       account_id: accountId,
@@ -78,10 +71,10 @@ describe('/im/group/list', () => {
     // More than one v2 page would need 300; the v1 list must still be complete with a few.
     const id = await createImGroup({ type: 'shared', search_by_account: true });
     const answer = await gw.v1('/im/group/list');
-    expectShape(answer, { total_records: 'number', groups: 'array' });
+    expectV1Shape(answer, { total_records: 'number', groups: 'array' }, { inOrder: true });
     expect(answer.total_records).toBe(await imGroupCount());
     expect(answer.groups).toHaveLength(answer.total_records);
-    for (const group of answer.groups) expectShape(group, { ...IM_GROUP_SHAPE, last_modified_time: 'string' });
+    for (const group of answer.groups) expectV1Shape(group, { ...IM_GROUP_SHAPE, last_modified_time: 'string' }, { inOrder: true });
     const mine = answer.groups.find((g: any) => g.group_id === id);
     expect(mine).toMatchObject({ account_id: accountId, option_search_by_account: true, last_modified_time: expect.stringMatching(V1_TIME) });
   });
@@ -102,7 +95,7 @@ describe('/im/group/get', () => {
   it('answers what v2 holds, in v1 names', async () => {
     const id = await createImGroup({ search_by_domain: true, search_by_ma_account: true });
     const answer = await gw.v1('/im/group/get', { id });
-    expectShape(answer, IM_GROUP_SHAPE);
+    expectV1Shape(answer, IM_GROUP_SHAPE, { inOrder: true });
     expect(answer).toMatchObject({ group_id: id, option_search_by_domain: true, option_search_by_account: false, option_search_by_ma_account: true });
   });
 
@@ -118,7 +111,7 @@ describe('/im/group/edit', () => {
     const id = await createImGroup({ type: 'restricted', search_by_account: true });
     const name = uniqueName('renamed');
     const answer = await gw.v1('/im/group/edit', { id, name, option_search_by_domain: true });
-    expectShape(answer, IM_GROUP_SHAPE);
+    expectV1Shape(answer, IM_GROUP_SHAPE, { inOrder: true });
     expect(answer).toMatchObject({ group_id: id, name, option_search_by_domain: true, option_search_by_account: true });
     // No v1 defaults on edit: the type stays restricted.
     expect(await v2ImGroup(id)).toMatchObject({ name, type: 'restricted', search_by_domain: true, search_by_account: true });
@@ -139,7 +132,7 @@ describe('/im/group/delete', () => {
   it('deletes the IM group and answers deleted_count 1', async () => {
     const id = await createImGroup();
     const answer = await gw.v1('/im/group/delete', { id });
-    expectShape(answer, { id: 'string', deleted_at: 'string', deleted_count: 'number' });
+    expectV1Shape(answer, { id: 'string', deleted_at: 'string', deleted_count: 'number' }, { inOrder: true });
     expect(answer).toEqual({ id, deleted_at: expect.stringMatching(V1_TIME), deleted_count: 1 });
     expect((await gw.v2('GET', `/im/groups/${id}`)).status).toBe(404);
     expectV1Error(await gw.v1('/im/group/delete', { id }), 4130);
@@ -152,9 +145,9 @@ describe('/im/group/member/list, /im/group/member/add, /im/group/member/delete',
     const users = await createUsers(gw, 2);
     await gw.v2('POST', `/im/groups/${id}/members`, { body: { members: users.map((u) => ({ id: u.id })) } });
     const answer = await gw.v1('/im/group/member/list', { id, page_size: 1 });
-    expectShape(answer, { page_count: 'number', page_number: 'number', page_size: 'number', total_records: 'number', members: 'array' });
+    expectV1Shape(answer, { page_count: 'number', page_number: 'number', page_size: 'number', total_records: 'number', members: 'array' }, { inOrder: true });
     expect(answer).toMatchObject({ page_count: 2, page_number: 1, page_size: 1, total_records: 2 });
-    expectShape(answer.members[0], { id: 'string', email: 'string', first_name: 'string', last_name: 'string', pic_url: 'string' });
+    expectV1Shape(answer.members[0], { id: 'string', email: 'string', first_name: 'string', last_name: 'string', pic_url: 'string' }, { inOrder: true });
     expectV1Error(await gw.v1('/im/group/member/list', { id: 'no-such-group' }), 4130);
   });
 
@@ -174,7 +167,7 @@ describe('/im/group/member/list, /im/group/member/add, /im/group/member/delete',
     const users = await createUsers(gw, 2);
     await gw.v2('POST', `/im/groups/${id}/members`, { body: { members: users.map((u) => ({ id: u.id })) } });
     const answer = await gw.v1('/im/group/member/delete', { id, member_ids: users[0]!.id });
-    expectShape(answer, { id: 'string', deleted_at: 'string', deleted_count: 'number' });
+    expectV1Shape(answer, { id: 'string', deleted_at: 'string', deleted_count: 'number' }, { inOrder: true });
     expect(answer).toMatchObject({ id, deleted_count: 1 });
     expect(await memberIdsOf(id)).toEqual([users[1]!.id]);
     expectV1Error(await gw.v1('/im/group/member/delete', { id: 'no-such-group', member_ids: users[1]!.id }), 4130);

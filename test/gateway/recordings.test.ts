@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { createUsers, expectShape, expectV1Error } from './groups-support.js';
+import { expectExampleShape, expectV1Error, expectV1Shape, v1ExampleShape } from '../support/v1-answers.js';
+import { createUsers } from './groups-support.js';
 
 let gw: TestGateway;
 let host: { id: string; email: string };
@@ -27,40 +28,18 @@ beforeAll(async () => {
 });
 afterAll(() => gw.close());
 
-const MEETING_SHAPE = {
-  uuid: 'string',
-  meeting_number: 'string',
-  host_id: 'string',
-  account_id: 'string',
-  topic: 'string',
-  start_time: 'string',
-  timezone: 'string',
-  duration: 'number',
-  total_size: 'number',
-  recording_count: 'number',
-  recording_files: 'array',
-} as const;
+const MEETING_SHAPE = v1ExampleShape('/recording/list', 'meetings');
 
-const FILE_SHAPE = {
-  id: 'string',
-  meeting_id: 'string',
-  recording_start: 'string',
-  recording_end: 'string',
-  file_type: 'string',
-  file_size: 'number',
-  status: 'string',
-  play_url: 'string',
-  download_url: 'string',
-} as const;
+const FILE_SHAPE = v1ExampleShape('/recording/list', 'meetings.recording_files');
 
 describe('/recording/list', () => {
   it('answers the host\'s recorded meetings in v1\'s shape, newest first', async () => {
     const answer = await gw.v1('/recording/list', { host_id: host.id });
-    expectShape(answer, { page_count: 'number', page_number: 'number', page_size: 'number', total_records: 'number', meetings: 'array' });
+    expectExampleShape(answer, '/recording/list', { inOrder: true });
     expect(answer).toMatchObject({ page_count: 1, page_number: 1, page_size: 30, total_records: 2 });
     for (const meeting of answer.meetings) {
-      expectShape(meeting, MEETING_SHAPE);
-      for (const file of meeting.recording_files) expectShape(file, FILE_SHAPE);
+      expectV1Shape(meeting, MEETING_SHAPE, { inOrder: true });
+      for (const file of meeting.recording_files) expectV1Shape(file, FILE_SHAPE, { inOrder: true });
     }
     const [latest, earliest] = answer.meetings;
     expect(latest).toMatchObject({
