@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { expectV1Error, expectV1Shape, NO_LIMITS, V1_TIME, v1ExampleShape, v2User } from '../support/v1-answers.js';
 import {
   createWebinar,
-  expectError,
-  expectShape,
-  ISO,
-  NO_LIMITS,
-  otherUser,
   registerV2,
   snapshot,
   v2Registrants,
@@ -19,16 +15,15 @@ let otherId: string;
 beforeAll(async () => {
   gw = await startTestGateway(NO_LIMITS);
   ownerId = (await gw.v2('GET', '/users/me')).body.id;
-  otherId = await otherUser(gw, 'registrants-other@example.com');
+  otherId = (await v2User(gw, { email: 'registrants-other@example.com' })).id;
 });
 afterAll(() => gw.close());
 
-const PAGING_TYPES = { page_count: 'number', page_number: 'number', page_size: 'number', total_records: 'number' };
-const ATTENDEE_TYPES = {
-  id: 'string', first_name: 'string', last_name: 'string', create_time: 'string', approval: 'string', email: 'string', registration_url: 'string',
-};
-const USER_TYPES = { id: 'string', first_name: 'string', last_name: 'string', email: 'string', registration_time: 'string' };
-const ACTION_TYPES = { id: 'string', updated_at: 'string' };
+const PAGING_TYPES = { page_count: 'number', page_number: 'number', page_size: 'number', total_records: 'number' } as const;
+const ATTENDEE_TYPES = v1ExampleShape('/webinar/registration', 'attendees');
+const USER_TYPES = v1ExampleShape('/webinar/registrants/list', 'users');
+/** The answer of /webinar/registrants/approve and /webinar/registration/cancel (the same in the reference). */
+const ACTION_TYPES = v1ExampleShape('/webinar/registrants/approve');
 
 /** A manual-approval webinar with `n` pending registrations (a0@…, a1@…); their ids in order. */
 async function webinarWithPending(n: number, opts: { host?: string } = {}): Promise<{ webinar: Session; ids: string[] }> {
@@ -48,9 +43,9 @@ function hostErrors(path: string, extra: (webinar: Session, ids: string[]) => Re
   it('answers 3001 for an unknown webinar, 1001 for an unknown host, 3003 for another host\'s webinar, and changes nothing', async () => {
     const { webinar, ids } = await webinarWithPending(2, { host: otherId });
     const before = snapshot(gw);
-    expectError(await gw.v1(path, { id: '999999999', host_id: ownerId, ...extra(webinar, ids) }), 3001);
-    expectError(await gw.v1(path, { ...ref(webinar, 'nobody-here'), ...extra(webinar, ids) }), 1001);
-    expectError(await gw.v1(path, { ...ref(webinar, ownerId), ...extra(webinar, ids) }), 3003);
+    expectV1Error(await gw.v1(path, { id: '999999999', host_id: ownerId, ...extra(webinar, ids) }), 3001);
+    expectV1Error(await gw.v1(path, { ...ref(webinar, 'nobody-here'), ...extra(webinar, ids) }), 1001);
+    expectV1Error(await gw.v1(path, { ...ref(webinar, ownerId), ...extra(webinar, ids) }), 3003);
     expect(snapshot(gw)).toBe(before);
     // The real host (by id or by email) is served.
     expect((await gw.v1(path, { ...ref(webinar, 'registrants-other@example.com'), ...extra(webinar, ids) })).error).toBeUndefined();
@@ -60,7 +55,7 @@ function hostErrors(path: string, extra: (webinar: Session, ids: string[]) => Re
   it('answers 300 "Registration has not been enabled" for a webinar without registration', async () => {
     const webinar = await createWebinar(gw, { approval: 2 });
     const before = snapshot(gw);
-    expectError(await gw.v1(path, { ...ref(webinar), ...extra(webinar, ['x']) }), 300, /Registration has not been enabled/);
+    expectV1Error(await gw.v1(path, { ...ref(webinar), ...extra(webinar, ['x']) }), 300, /Registration has not been enabled/);
     expect(snapshot(gw)).toBe(before);
   });
 
@@ -76,9 +71,9 @@ describe('/webinar/registration', () => {
     await setStatus(webinar, 'approve', [ids[0]!, ids[2]!]);
     await setStatus(webinar, 'deny', [ids[3]!]);
     const answer = await gw.v1('/webinar/registration', ref(webinar));
-    expectShape(answer, { ...PAGING_TYPES, attendees: 'array' });
+    expectV1Shape(answer, { ...PAGING_TYPES, attendees: 'array' });
     expect(answer).toMatchObject({ page_count: 1, page_number: 1, page_size: 30, total_records: 4 });
-    for (const attendee of answer.attendees) expectShape(attendee, ATTENDEE_TYPES);
+    for (const attendee of answer.attendees) expectV1Shape(attendee, ATTENDEE_TYPES);
     // Registrations made within one second have no order v2 can tell: compare as sets, and check the times ascend.
     expect(answer.attendees.map((a: any) => [a.id, a.approval]).sort()).toEqual(
       [
@@ -94,7 +89,7 @@ describe('/webinar/registration', () => {
     expect(answer.attendees.find((a: any) => a.id === ids[0])).toEqual({
       id: v2.id, first_name: 'First0', last_name: 'Last0', create_time: v2.create_time, approval: 'approved', email: 'a0@example.com', registration_url: v2.join_url,
     });
-    for (const attendee of answer.attendees) expect(attendee.create_time).toMatch(ISO);
+    for (const attendee of answer.attendees) expect(attendee.create_time).toMatch(V1_TIME);
   });
 
   it('pages the v1 way: page_size and page_number over the whole list', async () => {
@@ -107,7 +102,7 @@ describe('/webinar/registration', () => {
     expect(answer.attendees.map((a: any) => a.id)).toEqual(all.slice(2, 4));
     const last = await gw.v1('/webinar/registration', { ...ref(webinar), page_size: '2', page_number: '3' });
     expect(last.attendees.map((a: any) => a.id)).toEqual(all.slice(4));
-    expectError(await gw.v1('/webinar/registration', { ...ref(webinar), page_size: '301' }), 300, 'page_size');
+    expectV1Error(await gw.v1('/webinar/registration', { ...ref(webinar), page_size: '301' }), 300, /\bpage_size\b/);
   });
 
   it('lists cancelled registrations no more', async () => {
@@ -125,9 +120,9 @@ describe('/webinar/registrants/list', () => {
     const { webinar, ids } = await webinarWithPending(3);
     await setStatus(webinar, 'approve', [ids[1]!]);
     const pending = await gw.v1('/webinar/registrants/list', ref(webinar));
-    expectShape(pending, { ...PAGING_TYPES, type: 'number', users: 'array' });
+    expectV1Shape(pending, { ...PAGING_TYPES, type: 'number', users: 'array' });
     expect(pending).toMatchObject({ page_count: 1, page_number: 1, page_size: 30, total_records: 2, type: 0 });
-    for (const user of pending.users) expectShape(user, USER_TYPES);
+    for (const user of pending.users) expectV1Shape(user, USER_TYPES);
     expect(pending.users.map((u: any) => u.id)).toEqual([ids[0], ids[2]]);
     expect(await gw.v1('/webinar/registrants/list', { ...ref(webinar), type: '0' })).toEqual(pending);
 
@@ -146,7 +141,7 @@ describe('/webinar/registrants/list', () => {
 
   it('answers 300 naming type for a type other than 0 or 1', async () => {
     const { webinar } = await webinarWithPending(1);
-    for (const type of ['2', 'approved', '-1']) expectError(await gw.v1('/webinar/registrants/list', { ...ref(webinar), type }), 300, 'type');
+    for (const type of ['2', 'approved', '-1']) expectV1Error(await gw.v1('/webinar/registrants/list', { ...ref(webinar), type }), 300, /\btype\b/);
   });
 
   hostErrors('/webinar/registrants/list', () => ({}));
@@ -157,17 +152,17 @@ describe('/webinar/registration/cancel', () => {
     const { webinar, ids } = await webinarWithPending(3);
     await setStatus(webinar, 'approve', [ids[0]!]);
     const answer = await gw.v1('/webinar/registration/cancel', { ...ref(webinar), registrant_ids: `${ids[0]},${ids[1]}` });
-    expectShape(answer, ACTION_TYPES);
+    expectV1Shape(answer, ACTION_TYPES);
     expect(answer.id).toBe(String(webinar.id));
-    expect(answer.updated_at).toMatch(ISO);
+    expect(answer.updated_at).toMatch(V1_TIME);
     expect((await v2Registrants(gw, webinar.id, 'approved')).map((r) => r.id)).toEqual([]);
     expect((await v2Registrants(gw, webinar.id, 'pending')).map((r) => r.id)).toEqual([ids[2]]);
   });
 
   it('accepts the registrants_ids spelling of v1\'s own request example, and ids sent as registrant_ids[]', async () => {
     const { webinar, ids } = await webinarWithPending(3);
-    expectShape(await gw.v1('/webinar/registration/cancel', { ...ref(webinar), registrants_ids: ids[0] }), ACTION_TYPES);
-    expectShape(await gw.v1('/webinar/registration/cancel', { ...ref(webinar), registrant_ids: [ids[1]!] }), ACTION_TYPES);
+    expectV1Shape(await gw.v1('/webinar/registration/cancel', { ...ref(webinar), registrants_ids: ids[0] }), ACTION_TYPES);
+    expectV1Shape(await gw.v1('/webinar/registration/cancel', { ...ref(webinar), registrant_ids: [ids[1]!] }), ACTION_TYPES);
     expect((await v2Registrants(gw, webinar.id, 'pending')).map((r) => r.id)).toEqual([ids[2]]);
   });
 
@@ -175,13 +170,13 @@ describe('/webinar/registration/cancel', () => {
     const { webinar, ids } = await webinarWithPending(16);
     const before = snapshot(gw);
     const cancel = (registrant_ids?: string) => gw.v1('/webinar/registration/cancel', { ...ref(webinar), registrant_ids });
-    expectError(await cancel(ids.join(',')), 300, 'registrant_ids');
-    expectError(await cancel(`${ids[0]},no-such-registrant`), 300, 'registrant_ids');
+    expectV1Error(await cancel(ids.join(',')), 300, /\bregistrant_ids\b/);
+    expectV1Error(await cancel(`${ids[0]},no-such-registrant`), 300, /\bregistrant_ids\b/);
     expect((await cancel(`${ids[0]},no-such-registrant`)).error.message).toMatch(/no-such-registrant/);
     expect(await cancel()).toEqual({ error: { code: 300, message: 'registrant_ids is required.' } });
     expect(snapshot(gw)).toBe(before);
     // 15 is allowed.
-    expectShape(await cancel(ids.slice(0, 15).join(',')), ACTION_TYPES);
+    expectV1Shape(await cancel(ids.slice(0, 15).join(',')), ACTION_TYPES);
     expect((await v2Registrants(gw, webinar.id, 'pending')).map((r) => r.id)).toEqual([ids[15]]);
   });
 
@@ -191,9 +186,9 @@ describe('/webinar/registration/cancel', () => {
     });
     const occurrence = String((await gw.v2('GET', `/webinars/${webinar.id}`)).body.occurrences[0].occurrence_id);
     const id = await registerV2(gw, webinar.id, { email: 'occ@example.com' });
-    expectShape(await gw.v1('/webinar/registration/cancel', { ...ref(webinar), registrant_ids: id, occurrence_id: occurrence }), ACTION_TYPES);
+    expectV1Shape(await gw.v1('/webinar/registration/cancel', { ...ref(webinar), registrant_ids: id, occurrence_id: occurrence }), ACTION_TYPES);
     expect(await v2Registrants(gw, webinar.id, 'approved')).toEqual([]);
-    expectError(await gw.v1('/webinar/registration/cancel', { ...ref(webinar), registrant_ids: id, occurrence_id: '1' }), 300, 'occurrence_id');
+    expectV1Error(await gw.v1('/webinar/registration/cancel', { ...ref(webinar), registrant_ids: id, occurrence_id: '1' }), 300, /\boccurrence_id\b/);
   });
 
   hostErrors('/webinar/registration/cancel', (_webinar, ids) => ({ registrant_ids: ids[0]! }));
@@ -203,15 +198,15 @@ describe('/webinar/registrants/approve', () => {
   it('approves the named pending registrants and answers id and updated_at', async () => {
     const { webinar, ids } = await webinarWithPending(3);
     const answer = await gw.v1('/webinar/registrants/approve', { ...ref(webinar), registrant_ids: `${ids[0]}, ${ids[2]}` });
-    expectShape(answer, ACTION_TYPES);
-    expect(answer).toEqual({ id: String(webinar.id), updated_at: expect.stringMatching(ISO) });
+    expectV1Shape(answer, ACTION_TYPES);
+    expect(answer).toEqual({ id: String(webinar.id), updated_at: expect.stringMatching(V1_TIME) });
     expect((await v2Registrants(gw, webinar.id, 'approved')).map((r) => r.id)).toEqual([ids[0], ids[2]]);
     expect((await v2Registrants(gw, webinar.id, 'pending')).map((r) => r.id)).toEqual([ids[1]]);
   });
 
   it('approves more than v2\'s 30 per call, sent on in batches', async () => {
     const { webinar, ids } = await webinarWithPending(35);
-    expectShape(await gw.v1('/webinar/registrants/approve', { ...ref(webinar), registrants_ids: ids.join(',') }), ACTION_TYPES);
+    expectV1Shape(await gw.v1('/webinar/registrants/approve', { ...ref(webinar), registrants_ids: ids.join(',') }), ACTION_TYPES);
     expect((await v2Registrants(gw, webinar.id, 'approved')).map((r) => r.id)).toEqual(ids);
     expect(await v2Registrants(gw, webinar.id, 'pending')).toEqual([]);
   });
@@ -221,7 +216,7 @@ describe('/webinar/registrants/approve', () => {
     const before = snapshot(gw);
     for (const list of [[ids[0]!, 'ghost-1'], [...ids, 'ghost-1', 'ghost-2']]) {
       const answer = await gw.v1('/webinar/registrants/approve', { ...ref(webinar), registrant_ids: list.join(',') });
-      expectError(answer, 300, 'registrant_ids');
+      expectV1Error(answer, 300, /\bregistrant_ids\b/);
       expect(answer.error.message).toMatch(/ghost-1/);
     }
     expect(snapshot(gw)).toBe(before);
@@ -241,8 +236,8 @@ describe('/webinar/panelists', () => {
     });
     expect(added.status).toBe(201);
     const answer = await gw.v1('/webinar/panelists', ref(webinar));
-    expectShape(answer, { total_records: 'number', panelists: 'array' });
-    for (const panelist of answer.panelists) expectShape(panelist, { name: 'string', email: 'string', join_url: 'string' });
+    expectV1Shape(answer, { total_records: 'number', panelists: 'array' });
+    for (const panelist of answer.panelists) expectV1Shape(panelist, { name: 'string', email: 'string', join_url: 'string' });
     const v2 = (await gw.v2('GET', `/webinars/${webinar.id}/panelists`)).body.panelists;
     expect(answer).toEqual({ total_records: 2, panelists: v2.map((p: any) => ({ name: p.name, email: p.email, join_url: p.join_url })) });
   });
@@ -255,10 +250,10 @@ describe('/webinar/panelists', () => {
   it('answers 3001 for an unknown webinar or a meeting, 1001 for an unknown host, 3003 for another host\'s webinar', async () => {
     const webinar = await createWebinar(gw, { host: otherId });
     const meeting = (await gw.v2('POST', '/users/me/meetings', { body: { topic: 'M', type: 2 } })).body;
-    expectError(await gw.v1('/webinar/panelists', { id: '999999999', host_id: ownerId }), 3001);
-    expectError(await gw.v1('/webinar/panelists', { id: String(meeting.id), host_id: ownerId }), 3001);
-    expectError(await gw.v1('/webinar/panelists', ref(webinar, 'nobody-here')), 1001);
-    expectError(await gw.v1('/webinar/panelists', ref(webinar, ownerId)), 3003);
+    expectV1Error(await gw.v1('/webinar/panelists', { id: '999999999', host_id: ownerId }), 3001);
+    expectV1Error(await gw.v1('/webinar/panelists', { id: String(meeting.id), host_id: ownerId }), 3001);
+    expectV1Error(await gw.v1('/webinar/panelists', ref(webinar, 'nobody-here')), 1001);
+    expectV1Error(await gw.v1('/webinar/panelists', ref(webinar, ownerId)), 3003);
     expect(await gw.v1('/webinar/panelists', ref(webinar, otherId))).toEqual({ total_records: 0, panelists: [] });
   });
 });

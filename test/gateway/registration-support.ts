@@ -1,30 +1,11 @@
 import { expect } from 'vitest';
 import type { TestGateway } from '../support/gateway.js';
+import { FUTURE } from '../support/v1-answers.js';
 
-/** Helpers shared by the registration and webinar report tests (test/gateway/registration*.test.ts, webinar-reports*.test.ts). */
-
-/** Functional tests: the v1 and v2 limits have tests of their own and would only pace these. */
-export const NO_LIMITS = { V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off' };
-
-export const FUTURE = '2035-06-03T15:00:00Z';
-export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-
-/** Every field of a v1 answer, and no other, with its JSON type (`array` for arrays). */
-export function expectShape(answer: Record<string, unknown>, types: Record<string, string>) {
-  expect(answer.error, JSON.stringify(answer)).toBeUndefined();
-  expect(Object.keys(answer).sort()).toEqual(Object.keys(types).sort());
-  for (const [field, type] of Object.entries(types)) {
-    const value = answer[field];
-    expect(Array.isArray(value) ? 'array' : typeof value, field).toBe(type);
-  }
-}
-
-/** A v1 error answer with this code whose message names `field` (when given). */
-export function expectError(answer: any, code: number, field?: string | RegExp) {
-  expect(answer.error, JSON.stringify(answer)).toBeDefined();
-  expect(answer.error.code, JSON.stringify(answer)).toBe(code);
-  if (field !== undefined) expect(answer.error.message).toMatch(typeof field === 'string' ? new RegExp(`\\b${field}\\b`) : field);
-}
+/**
+ * Helpers shared by the registration and webinar report tests (test/gateway/registration*.test.ts,
+ * webinar-reports*.test.ts); the v1 answer checks are in ../support/v1-answers.ts.
+ */
 
 export interface Session {
   id: number;
@@ -70,10 +51,3 @@ export async function v2Registrants(gw: TestGateway, webinarId: number, status: 
 
 /** The sandbox's sessions, to assert a refused call changed nothing. */
 export const snapshot = (gw: TestGateway) => JSON.stringify([...gw.sandbox.state.meetings.values()]);
-
-/** A user of the account other than the owner. */
-export async function otherUser(gw: TestGateway, email: string): Promise<string> {
-  const res = await gw.v2('POST', '/users', { body: { action: 'custCreate', user_info: { email, type: 2 } } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id;
-}

@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import {
-  createMeeting,
-  createWebinar,
-  expectError,
-  expectShape,
-  FUTURE,
-  NO_LIMITS,
-  otherUser,
-  snapshot,
-} from './registration-support.js';
+import { expectV1Error, expectV1Shape, FUTURE, NO_LIMITS, v1ExampleShape, v2User } from '../support/v1-answers.js';
+import { createMeeting, createWebinar, snapshot } from './registration-support.js';
 
 let gw: TestGateway;
 let ownerId: string;
@@ -20,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => gw.close());
 
 /** The v1 register answer (v1 swagger example): every field a string. */
-const REGISTER_TYPES = { registrant_id: 'string', id: 'string', topic: 'string', start_time: 'string', join_url: 'string' };
+const REGISTER_TYPES = v1ExampleShape('/webinar/register');
 
 /** Every v1 registration field, with v1 values. */
 const FULL_FORM = {
@@ -77,7 +69,7 @@ for (const kind of ['meeting', 'webinar'] as const) {
     it('answers registrant_id, id, topic, start_time and join_url as strings, and v2 holds every field of the form', async () => {
       const session = await create();
       const answer = await gw.v1(`/${kind}/register`, { id: String(session.id), ...FULL_FORM });
-      expectShape(answer, REGISTER_TYPES);
+      expectV1Shape(answer, REGISTER_TYPES);
       const [registrant] = await listV2(session.id);
       expect(answer).toEqual({
         registrant_id: registrant!.id,
@@ -93,14 +85,14 @@ for (const kind of ['meeting', 'webinar'] as const) {
     it('registers with only the required fields', async () => {
       const session = await create();
       const answer = await gw.v1(`/${kind}/register`, { id: String(session.id), email: 'min@example.com', first_name: 'Min', last_name: 'Imal' });
-      expectShape(answer, REGISTER_TYPES);
+      expectV1Shape(answer, REGISTER_TYPES);
       expect(await listV2(session.id)).toMatchObject([{ email: 'min@example.com', first_name: 'Min', last_name: 'Imal', custom_questions: [] }]);
     });
 
     it('a manual-approval session registers as pending', async () => {
       const session = await create(1);
       const answer = await gw.v1(`/${kind}/register`, { id: String(session.id), email: 'wait@example.com', first_name: 'W', last_name: 'Ait' });
-      expectShape(answer, REGISTER_TYPES);
+      expectV1Shape(answer, REGISTER_TYPES);
       expect((await listV2(session.id, 'pending')).map((r) => r.id)).toEqual([answer.registrant_id]);
     });
 
@@ -123,7 +115,7 @@ for (const kind of ['meeting', 'webinar'] as const) {
       const before = snapshot(gw);
       for (const custom_questions of ['{"title":', '{"title":"a","value":"b"}', '[{"value":"b"}]', '["x"]']) {
         const answer = await gw.v1(`/${kind}/register`, { id: String(session.id), email: 'a@example.com', first_name: 'A', last_name: 'B', custom_questions });
-        expectError(answer, 300, 'custom_questions');
+        expectV1Error(answer, 300, /\bcustom_questions\b/);
       }
       expect(snapshot(gw)).toBe(before);
       expect(await listV2(session.id)).toEqual([]);
@@ -141,7 +133,7 @@ for (const kind of ['meeting', 'webinar'] as const) {
       };
       for (const [field, value] of Object.entries(bad)) {
         const answer = await gw.v1(`/${kind}/register`, { id: String(session.id), email: 'a@example.com', first_name: 'A', last_name: 'B', [field]: value });
-        expectError(answer, 300, field);
+        expectV1Error(answer, 300, new RegExp(`\\b${field}\\b`));
       }
       expect(snapshot(gw)).toBe(before);
     });
@@ -149,7 +141,7 @@ for (const kind of ['meeting', 'webinar'] as const) {
     it('answers 3001 for an unknown number, and for the other kind of session', async () => {
       const other = kind === 'meeting' ? await createWebinar(gw) : await createMeeting(gw);
       for (const id of ['999999999', String(other.id)]) {
-        expectError(await gw.v1(`/${kind}/register`, { id, email: 'a@example.com', first_name: 'A', last_name: 'B' }), 3001);
+        expectV1Error(await gw.v1(`/${kind}/register`, { id, email: 'a@example.com', first_name: 'A', last_name: 'B' }), 3001);
       }
     });
 
@@ -157,7 +149,7 @@ for (const kind of ['meeting', 'webinar'] as const) {
       const session = await create(2);
       const before = snapshot(gw);
       const answer = await gw.v1(`/${kind}/register`, { id: String(session.id), email: 'a@example.com', first_name: 'A', last_name: 'B' });
-      expectError(answer, 300, /Registration has not been enabled/);
+      expectV1Error(answer, 300, /Registration has not been enabled/);
       expect(snapshot(gw)).toBe(before);
     });
   });
@@ -173,7 +165,7 @@ describe('/webinar/register occurrences', () => {
     const answer = await gw.v1('/webinar/register', {
       id: String(webinar.id), email: 'occ@example.com', first_name: 'O', last_name: 'C', occurrence_ids: `${occurrences[0]},${occurrences[2]}`,
     });
-    expectShape(answer, REGISTER_TYPES);
+    expectV1Shape(answer, REGISTER_TYPES);
     const listed = async (occurrence_id: string) =>
       (await gw.v2('GET', `/webinars/${webinar.id}/registrants`, { query: { occurrence_id } })).body.registrants.map((r: any) => r.email);
     expect(await listed(occurrences[0]!)).toEqual(['occ@example.com']);
@@ -184,7 +176,7 @@ describe('/webinar/register occurrences', () => {
   it('answers start_time "" for a recurring webinar with no fixed time', async () => {
     const webinar = await createWebinar(gw, { body: { type: 6, start_time: undefined } });
     const answer = await gw.v1('/webinar/register', { id: String(webinar.id), email: 'nofix@example.com', first_name: 'N', last_name: 'F' });
-    expectShape(answer, REGISTER_TYPES);
+    expectV1Shape(answer, REGISTER_TYPES);
     expect(answer.start_time).toBe('');
   });
 
@@ -194,15 +186,15 @@ describe('/webinar/register occurrences', () => {
     });
     const before = snapshot(gw);
     const answer = await gw.v1('/webinar/register', { id: String(webinar.id), email: 'x@example.com', first_name: 'X', last_name: 'Y', occurrence_ids: '123' });
-    expectError(answer, 300, 'occurrence_ids');
+    expectV1Error(answer, 300, /\boccurrence_ids\b/);
     expect(snapshot(gw)).toBe(before);
   });
 
   it('is served for the webinar host too: no host_id needed', async () => {
-    const otherId = await otherUser(gw, 'register-host@example.com');
+    const otherId = (await v2User(gw, { email: 'register-host@example.com' })).id;
     const webinar = await createWebinar(gw, { host: otherId });
     const answer = await gw.v1('/webinar/register', { id: String(webinar.id), email: 'h@example.com', first_name: 'H', last_name: 'I' });
-    expectShape(answer, REGISTER_TYPES);
+    expectV1Shape(answer, REGISTER_TYPES);
     expect(ownerId).not.toBe(otherId);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { createWebinar, expectError, expectShape, ISO, NO_LIMITS, otherUser, registerV2, type Session } from './registration-support.js';
+import { expectV1Error, expectV1Shape, NO_LIMITS, V1_TIME, v1ExampleShape, v2User } from '../support/v1-answers.js';
+import { createWebinar, registerV2, type Session } from './registration-support.js';
 
 let gw: TestGateway;
 let ownerId: string;
@@ -8,16 +9,14 @@ let otherId: string;
 beforeAll(async () => {
   gw = await startTestGateway(NO_LIMITS);
   ownerId = (await gw.v2('GET', '/users/me')).body.id;
-  otherId = await otherUser(gw, 'reports-other@example.com');
+  otherId = (await v2User(gw, { email: 'reports-other@example.com' })).id;
 });
 afterAll(() => gw.close());
 
-const ATTENDEE_TYPES = {
-  first_name: 'string', last_name: 'string', email: 'string', join_time: 'string', leave_time: 'string',
-  time_in_session: 'string', attended: 'string', custom_questions: 'object', questions: 'object',
-};
-const SURVEY_TYPES = { id: 'string', uuid: 'string', start_time: 'string', questions: 'array' };
-const SURVEY_ENTRY_TYPES = { name: 'string', email: 'string', question_details: 'array' };
+const ATTENDEE_TYPES = v1ExampleShape('/webinar/attendees/list', 'attendees');
+/** The answer of /webinar/polls and /webinar/questions (the same in the reference), and its entries. */
+const SURVEY_TYPES = v1ExampleShape('/webinar/polls');
+const SURVEY_ENTRY_TYPES = v1ExampleShape('/webinar/polls', 'questions');
 
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -34,9 +33,9 @@ function hostErrors(path: string) {
   it('answers 3001 for an unknown webinar, 1001 for an unknown host, 3003 for another host\'s webinar', async () => {
     const webinar = await createWebinar(gw, { host: otherId });
     await happen(webinar);
-    expectError(await gw.v1(path, { id: '999999999', host_id: ownerId }), 3001);
-    expectError(await gw.v1(path, ref(webinar, 'nobody-here')), 1001);
-    expectError(await gw.v1(path, ref(webinar, ownerId)), 3003);
+    expectV1Error(await gw.v1(path, { id: '999999999', host_id: ownerId }), 3001);
+    expectV1Error(await gw.v1(path, ref(webinar, 'nobody-here')), 1001);
+    expectV1Error(await gw.v1(path, ref(webinar, ownerId)), 3003);
     expect((await gw.v1(path, ref(webinar, otherId))).error).toBeUndefined();
     expect(await gw.v1(path, { host_id: ownerId })).toEqual({ error: { code: 300, message: 'id is required.' } });
   });
@@ -48,10 +47,10 @@ describe('/webinar/uuid/list', () => {
     const first = await happen(webinar, { start_time: hoursAgo(3) });
     const second = await happen(webinar);
     const answer = await gw.v1('/webinar/uuid/list', ref(webinar));
-    expectShape(answer, { webinars: 'array' });
+    expectV1Shape(answer, { webinars: 'array' });
     for (const instance of answer.webinars) {
-      expectShape(instance, { uuid: 'string', start_time: 'string' });
-      expect(instance.start_time).toMatch(ISO);
+      expectV1Shape(instance, { uuid: 'string', start_time: 'string' });
+      expect(instance.start_time).toMatch(V1_TIME);
     }
     expect(answer.webinars).toEqual([
       { uuid: first.uuid, start_time: first.start_time },
@@ -92,8 +91,8 @@ describe('/webinar/attendees/list', () => {
     });
 
     const answer = await gw.v1('/webinar/attendees/list', ref(webinar));
-    expectShape(answer, { attendees: 'array' });
-    for (const attendee of answer.attendees) expectShape(attendee, ATTENDEE_TYPES);
+    expectV1Shape(answer, { attendees: 'array' });
+    for (const attendee of answer.attendees) expectV1Shape(attendee, ATTENDEE_TYPES);
 
     const participants = (await gw.v2('GET', `/report/webinars/${webinar.id}/participants`)).body.participants as any[];
     expect(participants.map((p) => p.user_email)).toEqual(['owner@sandbox.v1gate.local', 'pat@example.com', 'ada@example.com', 'carl@example.com']);
@@ -131,13 +130,13 @@ describe('/webinar/attendees/list', () => {
 
     const another = await createWebinar(gw, { approval: 2 });
     const foreign = await happen(another);
-    expectError(await gw.v1('/webinar/attendees/list', { ...ref(webinar), uuid: foreign.uuid }), 3001);
-    expectError(await gw.v1('/webinar/attendees/list', { ...ref(webinar), uuid: 'no/such+uuid==' }), 3001);
+    expectV1Error(await gw.v1('/webinar/attendees/list', { ...ref(webinar), uuid: foreign.uuid }), 3001);
+    expectV1Error(await gw.v1('/webinar/attendees/list', { ...ref(webinar), uuid: 'no/such+uuid==' }), 3001);
   });
 
   it('answers 3001 for a webinar that has not happened', async () => {
     const webinar = await createWebinar(gw);
-    expectError(await gw.v1('/webinar/attendees/list', ref(webinar)), 3001);
+    expectV1Error(await gw.v1('/webinar/attendees/list', ref(webinar)), 3001);
   });
 
   hostErrors('/webinar/attendees/list');
@@ -157,10 +156,10 @@ for (const [path, report, key] of [
       const webinar = await createWebinar(gw);
       const instance = await happen(webinar, { [key]: entries('Q') });
       const answer = await gw.v1(path, ref(webinar));
-      expectShape(answer, SURVEY_TYPES);
+      expectV1Shape(answer, SURVEY_TYPES);
       for (const entry of answer.questions) {
-        expectShape(entry, SURVEY_ENTRY_TYPES);
-        for (const detail of entry.question_details) expectShape(detail, { question: 'string', answer: 'string' });
+        expectV1Shape(entry, SURVEY_ENTRY_TYPES);
+        for (const detail of entry.question_details) expectV1Shape(detail, { question: 'string', answer: 'string' });
       }
       expect(answer).toEqual({
         id: String(webinar.id),
@@ -186,12 +185,12 @@ for (const [path, report, key] of [
 
       const another = await createWebinar(gw);
       const foreign = await happen(another);
-      expectError(await gw.v1(path, { ...ref(webinar), uuid: foreign.uuid }), 3001);
+      expectV1Error(await gw.v1(path, { ...ref(webinar), uuid: foreign.uuid }), 3001);
     });
 
     it('answers an empty questions list for a webinar that happened without any, and 3001 for one that has not happened', async () => {
       const webinar = await createWebinar(gw);
-      expectError(await gw.v1(path, ref(webinar)), 3001);
+      expectV1Error(await gw.v1(path, ref(webinar)), 3001);
       await happen(webinar);
       expect((await gw.v1(path, ref(webinar))).questions).toEqual([]);
     });
