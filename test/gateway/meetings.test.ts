@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-
-/** Functional tests: the v1 and v2 limits have tests of their own and would only pace these. */
-const NO_LIMITS = { V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off' };
+import { expectV1Shape, FUTURE, NO_LIMITS, V1_TIME, v1ExampleShape, v2User, type V1Shape } from '../support/v1-answers.js';
 
 let gw: TestGateway;
 let ownerId: string;
@@ -10,32 +8,14 @@ let otherId: string;
 beforeAll(async () => {
   gw = await startTestGateway(NO_LIMITS);
   ownerId = (await gw.v2('GET', '/users/me')).body.id;
-  const other = await gw.v2('POST', '/users', { body: { action: 'custCreate', user_info: { email: 'other-host@example.com', type: 2 } } });
-  otherId = other.body.id;
+  otherId = (await v2User(gw, { email: 'other-host@example.com' })).id;
 });
 afterAll(() => gw.close());
 
-const FUTURE = '2035-06-03T15:00:00Z';
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-
-/** The v1 meeting answers, field by field, with their JSON types (the v1 reference examples'). */
-const ITEM_TYPES: Record<string, string> = {
-  uuid: 'string', id: 'string', start_url: 'string', join_url: 'string', created_at: 'string', host_id: 'string',
-  topic: 'string', type: 'number', option_jbh: 'boolean', option_start_type: 'string', start_time: 'string',
-  duration: 'number', timezone: 'string', password: 'string', h323_password: 'string', option_host_video: 'boolean',
-  option_participants_video: 'boolean', option_audio: 'string', option_enforce_login: 'boolean',
-  option_enforce_login_domains: 'string', option_alternative_hosts: 'string', status: 'number',
-};
-const CREATE_TYPES = { ...ITEM_TYPES, real_id: 'string' };
-const GET_TYPES: Record<string, string> = {
-  ...ITEM_TYPES, option_cn_meeting: 'boolean', option_in_meeting: 'boolean', option_use_pmi: 'boolean', occurrences: 'object',
-};
-
-function expectShape(answer: Record<string, unknown>, types: Record<string, string>) {
-  expect(answer.error, JSON.stringify(answer)).toBeUndefined();
-  expect(Object.keys(answer).sort()).toEqual(Object.keys(types).sort());
-  for (const [field, type] of Object.entries(types)) expect(typeof answer[field], field).toBe(type);
-}
+/** The v1 meeting answers (the v1 reference examples'; our create answer adds real_id). */
+const ITEM_TYPES = v1ExampleShape('/meeting/list', 'meetings');
+const CREATE_TYPES: V1Shape = { ...v1ExampleShape('/meeting/create'), real_id: 'string' };
+const GET_TYPES = v1ExampleShape('/meeting/get');
 
 async function createMeeting(params: Record<string, string> = {}) {
   const answer = await gw.v1('/meeting/create', { host_id: ownerId, type: '2', topic: 'Weekly sync', start_time: FUTURE, ...params });
@@ -49,7 +29,7 @@ const snapshot = () => JSON.stringify([...gw.sandbox.state.meetings.values()]);
 describe('/meeting/create', () => {
   it('answers the v1 meeting with every field and its type, and v1 defaults where the call omits them', async () => {
     const answer = await createMeeting({ duration: '45', timezone: 'Europe/Paris', password: 'abc123' });
-    expectShape(answer, CREATE_TYPES);
+    expectV1Shape(answer, CREATE_TYPES);
     expect(answer).toMatchObject({
       host_id: ownerId, topic: 'Weekly sync', type: 2, start_time: FUTURE, duration: 45, timezone: 'Europe/Paris',
       password: 'abc123', option_jbh: false, option_start_type: 'video', option_host_video: true,
@@ -57,7 +37,7 @@ describe('/meeting/create', () => {
       option_enforce_login_domains: '', option_alternative_hosts: '', status: 0,
     });
     expect(answer.real_id).toBe(answer.id);
-    expect(answer.created_at).toMatch(ISO);
+    expect(answer.created_at).toMatch(V1_TIME);
     const v2 = await v2Meeting(answer.id);
     expect(String(v2.id)).toBe(answer.id);
     // v1's defaults, not v2's: video on, local recording.
@@ -148,12 +128,12 @@ describe('/meeting/get', () => {
   it('answers the v1 meeting with get-only fields and occurrences', async () => {
     const created = await createMeeting({ type: '8', recurrence: '{"type":2,"weekly_days":"2,4","end_times":2}', option_use_pmi: 'false' });
     const answer = await gw.v1('/meeting/get', { id: created.id, host_id: ownerId });
-    expectShape(answer, GET_TYPES);
+    expectV1Shape(answer, GET_TYPES);
     expect(answer).toMatchObject({ id: created.id, uuid: created.uuid, type: 8, status: 0, option_cn_meeting: false, option_in_meeting: false, option_use_pmi: false });
     expect(answer.occurrences).toHaveLength(2);
     for (const o of answer.occurrences) {
       expect(Object.keys(o).sort()).toEqual(['duration', 'occurrence_id', 'start_time', 'status']);
-      expect(o).toEqual({ occurrence_id: expect.stringMatching(/^\d+$/), start_time: expect.stringMatching(ISO), duration: 60, status: 'available' });
+      expect(o).toEqual({ occurrence_id: expect.stringMatching(/^\d+$/), start_time: expect.stringMatching(V1_TIME), duration: 60, status: 'available' });
     }
   });
 
@@ -193,7 +173,7 @@ describe('/meeting/update', () => {
   it('updates only the fields given and answers {id, updated_at}', async () => {
     const created = await createMeeting({ option_jbh: 'true' });
     const answer = await gw.v1('/meeting/update', { id: created.id, host_id: ownerId, type: '2', topic: 'Renamed', option_host_video: 'false' });
-    expect(answer).toEqual({ id: created.id, updated_at: expect.stringMatching(ISO) });
+    expect(answer).toEqual({ id: created.id, updated_at: expect.stringMatching(V1_TIME) });
     const v2 = await v2Meeting(created.id);
     expect(v2.topic).toBe('Renamed');
     expect(v2.settings).toMatchObject({ host_video: false, join_before_host: true, participant_video: true });
@@ -235,7 +215,7 @@ describe('/meeting/update', () => {
 describe('/meeting/delete', () => {
   it('deletes and answers {id, deleted_at}', async () => {
     const created = await createMeeting();
-    expect(await gw.v1('/meeting/delete', { id: created.id, host_id: ownerId })).toEqual({ id: created.id, deleted_at: expect.stringMatching(ISO) });
+    expect(await gw.v1('/meeting/delete', { id: created.id, host_id: ownerId })).toEqual({ id: created.id, deleted_at: expect.stringMatching(V1_TIME) });
     expect((await gw.v2('GET', `/meetings/${created.id}`)).status).toBe(404);
     expect((await gw.v1('/meeting/delete', { id: created.id, host_id: ownerId })).error.code).toBe(3001);
   });
@@ -244,7 +224,7 @@ describe('/meeting/delete', () => {
     const created = await createMeeting({ type: '8', recurrence: '{"type":1,"end_times":3}' });
     const occurrenceId = (await gw.v1('/meeting/get', { id: created.id, host_id: ownerId })).occurrences[1].occurrence_id;
     const answer = await gw.v1('/meeting/delete', { id: created.id, host_id: ownerId, occurrence_id: occurrenceId });
-    expect(answer).toEqual({ id: created.id, deleted_at: expect.stringMatching(ISO) });
+    expect(answer).toEqual({ id: created.id, deleted_at: expect.stringMatching(V1_TIME) });
     const statuses = (await v2Meeting(created.id)).occurrences.map((o: { status: string }) => o.status);
     expect(statuses).toEqual(['available', 'deleted', 'available']);
     expect((await gw.v1('/meeting/delete', { id: created.id, host_id: ownerId, occurrence_id: '123' })).error).toMatchObject({ code: 300, message: expect.stringMatching(/occurrence_id/) });
@@ -264,7 +244,7 @@ describe('/meeting/end', () => {
     const created = await createMeeting();
     await gw.control('POST', `/meetings/${created.id}/start`, {});
     const answer = await gw.v1('/meeting/end', { id: created.id, host_id: ownerId });
-    expect(answer).toEqual({ id: created.id, ended_at: expect.stringMatching(ISO) });
+    expect(answer).toEqual({ id: created.id, ended_at: expect.stringMatching(V1_TIME) });
     expect(gw.sandbox.state.meetings.get(Number(created.id))!.live).toBeNull();
     const live = await gw.v2('GET', `/users/${ownerId}/meetings`, { query: { type: 'live' } });
     expect(live.body.meetings.map((m: { id: number }) => String(m.id))).not.toContain(created.id);
@@ -293,7 +273,7 @@ describe('/meeting/list', () => {
       expect(Object.keys(first)).toEqual(['page_count', 'total_records', 'page_number', 'page_size', 'meetings']);
       expect(first).toMatchObject({ page_count: 3, total_records: 5, page_number: 1, page_size: 2 });
       expect(first.meetings.map((m: { id: string }) => m.id)).toEqual(ids.slice(0, 2));
-      for (const item of first.meetings) expectShape(item, ITEM_TYPES);
+      for (const item of first.meetings) expectV1Shape(item, ITEM_TYPES);
       expect(first.meetings[0].status).toBe(1);
       expect(first.meetings[1].status).toBe(0);
       const third = await g.v1('/meeting/list', { host_id: host, page_size: '2', page_number: '3' });
@@ -330,7 +310,7 @@ describe('/meeting/live', () => {
       expect(answer.meetings.map((m: { id: string }) => m.id).sort()).toEqual([a.id, b.id].sort());
       expect(answer.meetings.map((m: { id: string }) => m.id)).not.toContain(c.id);
       for (const item of answer.meetings) {
-        expectShape(item, ITEM_TYPES);
+        expectV1Shape(item, ITEM_TYPES);
         expect(item.status).toBe(1);
       }
       const second = await g.v1('/meeting/live', { page_size: '1', page_number: '2' });
