@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { V2Error } from '../../src/upstream/errors.js';
 import { openGate, type OutboundGate } from '../../src/upstream/client.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-
-/** Functional tests: the v1 and v2 limits have tests of their own and would only pace these. */
-const NO_LIMITS = { V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off' };
+import { expectV1Shape, FUTURE, NO_LIMITS, V1_TIME, v1ExampleShape, v2User } from '../support/v1-answers.js';
 
 let gw: TestGateway;
 let ownerId: string;
@@ -12,30 +10,17 @@ let otherId: string;
 beforeAll(async () => {
   gw = await startTestGateway(NO_LIMITS);
   ownerId = (await gw.v2('GET', '/users/me')).body.id;
-  otherId = (await gw.v2('POST', '/users', { body: { action: 'custCreate', user_info: { email: 'webinar-other@example.com', type: 2 } } })).body.id;
+  otherId = (await v2User(gw, { email: 'webinar-other@example.com' })).id;
 });
 afterAll(() => gw.close());
 
-const FUTURE = '2035-06-03T15:00:00Z';
 const PAST = '2020-01-01T10:00:00Z';
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
-/** The v1 webinar answer (v1 spec "Webinar output"), field by field, with its JSON types. */
-const OUTPUT_TYPES: Record<string, string> = {
-  uuid: 'string', id: 'string', host_id: 'string', topic: 'string', agenda: 'string', status: 'number',
-  option_start_type: 'string', option_audio: 'string', option_enforce_login: 'boolean', option_enforce_login_domains: 'string',
-  option_alternative_hosts: 'string', type: 'number', start_time: 'string', duration: 'number', timezone: 'string',
-  start_url: 'string', join_url: 'string', registration_url: 'string', created_at: 'string',
-};
-const GET_TYPES = { ...OUTPUT_TYPES, occurrences: 'object' };
-/** The v1 reference's webinar list item. */
-const ITEM_TYPES: Record<string, string> = Object.fromEntries(Object.entries(OUTPUT_TYPES).filter(([k]) => k !== 'registration_url'));
-
-function expectShape(answer: Record<string, unknown>, types: Record<string, string>) {
-  expect(answer.error, JSON.stringify(answer)).toBeUndefined();
-  expect(Object.keys(answer).sort()).toEqual(Object.keys(types).sort());
-  for (const [field, type] of Object.entries(types)) expect(typeof answer[field], field).toBe(type);
-}
+/** The v1 webinar answer (v1 spec "Webinar output"), field by field, with its JSON types (the v1 reference examples'). */
+const OUTPUT_TYPES = v1ExampleShape('/webinar/create');
+const GET_TYPES = v1ExampleShape('/webinar/get');
+/** The v1 reference's webinar list item (our /webinar/list/registration answers the same items). */
+const ITEM_TYPES = v1ExampleShape('/webinar/list', 'webinars');
 
 async function createWebinar(params: Record<string, string> = {}, g: TestGateway = gw, host = ownerId) {
   const answer = await g.v1('/webinar/create', { host_id: host, type: '5', topic: 'Launch', start_time: FUTURE, ...params });
@@ -49,13 +34,13 @@ const snapshot = () => JSON.stringify([...gw.sandbox.state.meetings.values()]);
 describe('/webinar/create', () => {
   it('answers the v1 webinar with every field and its type, with v1 defaults for what it omits', async () => {
     const answer = await createWebinar({ duration: '90', timezone: 'Asia/Tokyo', agenda: 'Roadmap' });
-    expectShape(answer, OUTPUT_TYPES);
+    expectV1Shape(answer, OUTPUT_TYPES);
     expect(answer).toMatchObject({
       host_id: ownerId, topic: 'Launch', agenda: 'Roadmap', status: 0, option_start_type: 'video', option_audio: 'both',
       option_enforce_login: false, option_enforce_login_domains: '', option_alternative_hosts: '', type: 5,
       start_time: FUTURE, duration: 90, timezone: 'Asia/Tokyo', registration_url: '',
     });
-    expect(answer.created_at).toMatch(ISO);
+    expect(answer.created_at).toMatch(V1_TIME);
     const v2 = await v2Webinar(answer.id);
     expect(v2.settings).toMatchObject({ host_video: true, panelists_video: true, auto_recording: 'local', approval_type: 2, practice_session: false, registration_type: 1 });
   });
@@ -143,11 +128,11 @@ describe('/webinar/get', () => {
   it('answers the v1 webinar with occurrences', async () => {
     const created = await createWebinar({ type: '9', recurrence: '{"type":1,"end_times":3}', approval_type: '0' });
     const answer = await gw.v1('/webinar/get', { id: created.id, host_id: ownerId });
-    expectShape(answer, GET_TYPES);
+    expectV1Shape(answer, GET_TYPES);
     expect(answer).toMatchObject({ id: created.id, type: 9, status: 0, registration_url: created.registration_url });
     expect(answer.registration_url).not.toBe('');
     expect(answer.occurrences).toHaveLength(3);
-    expect(answer.occurrences[0]).toEqual({ occurrence_id: expect.stringMatching(/^\d+$/), start_time: expect.stringMatching(ISO), duration: 60, status: 'available' });
+    expect(answer.occurrences[0]).toEqual({ occurrence_id: expect.stringMatching(/^\d+$/), start_time: expect.stringMatching(V1_TIME), duration: 60, status: 'available' });
   });
 
   it('reads options set through v2', async () => {
@@ -167,7 +152,7 @@ describe('/webinar/get', () => {
     expect(await statusOf(live.id)).toBe(0);
     expect((await gw.control('POST', `/meetings/${live.id}/start`, {})).status).toBe(201);
     const answer = await gw.v1('/webinar/get', { id: live.id, host_id: ownerId });
-    expectShape(answer, GET_TYPES);
+    expectV1Shape(answer, GET_TYPES);
     expect(answer.status).toBe(1);
     expect(await statusOf(waiting.id)).toBe(0);
     await gw.v1('/webinar/end', { id: live.id, host_id: ownerId });
@@ -189,7 +174,7 @@ describe('/webinar/update', () => {
   it('updates only what it names (type optional) and answers {id, updated_at}', async () => {
     const created = await createWebinar({ option_practice_session: 'true' });
     const answer = await gw.v1('/webinar/update', { id: created.id, host_id: ownerId, agenda: 'New agenda', approval_type: '0' });
-    expect(answer).toEqual({ id: created.id, updated_at: expect.stringMatching(ISO) });
+    expect(answer).toEqual({ id: created.id, updated_at: expect.stringMatching(V1_TIME) });
     const v2 = await v2Webinar(created.id);
     expect(v2.agenda).toBe('New agenda');
     expect(v2.settings).toMatchObject({ approval_type: 0, practice_session: true, host_video: true });
@@ -221,9 +206,9 @@ describe('/webinar/delete', () => {
   it('deletes the webinar or one occurrence, answering {id, deleted_at}', async () => {
     const series = await createWebinar({ type: '9', recurrence: '{"type":1,"end_times":2}' });
     const occurrenceId = (await gw.v1('/webinar/get', { id: series.id, host_id: ownerId })).occurrences[0].occurrence_id;
-    expect(await gw.v1('/webinar/delete', { id: series.id, host_id: ownerId, occurrence_id: occurrenceId })).toEqual({ id: series.id, deleted_at: expect.stringMatching(ISO) });
+    expect(await gw.v1('/webinar/delete', { id: series.id, host_id: ownerId, occurrence_id: occurrenceId })).toEqual({ id: series.id, deleted_at: expect.stringMatching(V1_TIME) });
     expect((await v2Webinar(series.id)).occurrences[0].status).toBe('deleted');
-    expect(await gw.v1('/webinar/delete', { id: series.id, host_id: ownerId })).toEqual({ id: series.id, deleted_at: expect.stringMatching(ISO) });
+    expect(await gw.v1('/webinar/delete', { id: series.id, host_id: ownerId })).toEqual({ id: series.id, deleted_at: expect.stringMatching(V1_TIME) });
     expect((await gw.v2('GET', `/webinars/${series.id}`)).status).toBe(404);
   });
 
@@ -239,7 +224,7 @@ describe('/webinar/end', () => {
   it('ends a webinar in progress and answers {id, ended_at}', async () => {
     const created = await createWebinar();
     await gw.control('POST', `/meetings/${created.id}/start`, {});
-    expect(await gw.v1('/webinar/end', { id: created.id, host_id: ownerId })).toEqual({ id: created.id, ended_at: expect.stringMatching(ISO) });
+    expect(await gw.v1('/webinar/end', { id: created.id, host_id: ownerId })).toEqual({ id: created.id, ended_at: expect.stringMatching(V1_TIME) });
     expect(gw.sandbox.state.meetings.get(Number(created.id))!.live).toBeNull();
     const instances = (await gw.v2('GET', `/past_webinars/${created.id}/instances`)).body.webinars;
     expect(instances).toHaveLength(1);
@@ -276,13 +261,13 @@ describe('/webinar/list and /webinar/list/registration', () => {
       expect(Object.keys(list)).toEqual(['page_count', 'total_records', 'page_number', 'page_size', 'webinars']);
       expect(list).toMatchObject({ page_count: 2, total_records: 3, page_number: 1, page_size: 2 });
       expect(list.webinars.map((w: { id: string; status: number }) => [w.id, w.status])).toEqual([[open1.id, 0], [open2.id, 1]]);
-      for (const item of list.webinars) expectShape(item, ITEM_TYPES);
+      for (const item of list.webinars) expectV1Shape(item, ITEM_TYPES);
       expect((await g.v1('/webinar/list', { host_id: host, page_size: '2', page_number: '2' })).webinars.map((w: { id: string }) => w.id)).toEqual([open3.id]);
 
       const registration = await g.v1('/webinar/list/registration', { host_id: host });
       expect(registration).toMatchObject({ page_count: 1, total_records: 2, page_number: 1, page_size: 30 });
       expect(registration.webinars.map((w: { id: string; status: number }) => [w.id, w.status])).toEqual([[upcoming.id, 1], [series.id, 0]]);
-      for (const item of registration.webinars) expectShape(item, ITEM_TYPES);
+      for (const item of registration.webinars) expectV1Shape(item, ITEM_TYPES);
     } finally {
       await g.close();
     }
