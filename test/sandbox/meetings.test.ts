@@ -577,14 +577,54 @@ describe('meeting registrants', () => {
     expect((await list(m.id, { occurrence_id: '42' })).status).toBe(400);
   });
 
-  it('pages the list and refuses page_size over 300', async () => {
+  it('pages the list by page_number and refuses page_size over 300', async () => {
     const m = await createMeeting({ settings: { approval_type: 0 } });
     for (const n of [1, 2, 3]) await register(m.id, person(`r${n}@example.com`));
     const page = (await list(m.id, { page_size: 2, page_number: 2 })).body;
-    expect(page).toMatchObject({ page_count: 2, page_size: 2, total_records: 3 });
-    expect(page.registrants.map((r: { email: string }) => r.email)).toEqual(['r3@example.com']);
+    expect(page).toEqual({ page_count: 2, page_size: 2, total_records: 3, next_page_token: '', registrants: [expect.objectContaining({ email: 'r3@example.com' })] });
     expect((await list(m.id, { page_size: 301 })).status).toBe(400);
     expect((await list(m.id, { status: 'cancelled' })).status).toBe(400);
+  });
+
+  it('answers a next_page_token whenever results exceed the page, which continues the list (also after a page_number)', async () => {
+    const m = await createMeeting({ settings: { approval_type: 0 } });
+    for (const n of [1, 2, 3, 4, 5]) await register(m.id, person(`r${n}@example.com`));
+    const emails = (body: { registrants: { email: string }[] }) => body.registrants.map((r) => r.email);
+
+    const first = await list(m.id, { page_size: 2 });
+    expect(first.status).toBe(200);
+    expect(schemaProblems('GET', '/meetings/{meetingId}/registrants', 200, first.body)).toEqual([]);
+    expect(first.body).toMatchObject({ page_count: 3, page_size: 2, total_records: 5, next_page_token: expect.stringMatching(/^[\w-]{16,}$/) });
+    expect(emails(first.body)).toEqual(['r1@example.com', 'r2@example.com']);
+    const second = (await list(m.id, { page_size: 2, next_page_token: first.body.next_page_token })).body;
+    expect(emails(second)).toEqual(['r3@example.com', 'r4@example.com']);
+    const last = (await list(m.id, { page_size: 2, next_page_token: second.next_page_token })).body;
+    expect(last).toMatchObject({ next_page_token: '', total_records: 5 });
+    expect(emails(last)).toEqual(['r5@example.com']);
+
+    // A page_number page issues a token for the page after it; a token, when given, wins over page_number.
+    const numbered = (await list(m.id, { page_size: 2, page_number: 2 })).body;
+    expect(emails(numbered)).toEqual(['r3@example.com', 'r4@example.com']);
+    expect(emails((await list(m.id, { page_size: 2, page_number: 1, next_page_token: numbered.next_page_token })).body)).toEqual(['r5@example.com']);
+    // Everything on one page: no token.
+    expect((await list(m.id)).body).toMatchObject({ total_records: 5, next_page_token: '' });
+  });
+
+  it('refuses an unknown token and a token of another list (status, occurrence or meeting) with 400 on next_page_token', async () => {
+    const [m, other] = [await createMeeting({ settings: { approval_type: 0 } }), await createMeeting({ settings: { approval_type: 0 } })];
+    for (const id of [m.id, other.id]) for (const n of [1, 2]) await register(id, person(`r${n}@example.com`));
+    const { next_page_token } = (await list(m.id, { page_size: 1 })).body;
+    for (const [id, query] of [
+      [m.id, { next_page_token: 'not-a-token' }],
+      [m.id, { status: 'pending', next_page_token }],
+      [other.id, { next_page_token }],
+    ] as const) {
+      const res = await list(id, { page_size: 1, ...query });
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(res.body).toMatchObject({ code: 300, message: 'Validation Failed.', errors: [{ field: 'next_page_token' }] });
+    }
+    // The token still works on its own list.
+    expect((await list(m.id, { page_size: 1, next_page_token })).body.registrants).toHaveLength(1);
   });
 
   it('answers 404 3001 for an unknown meeting', async () => {

@@ -328,6 +328,26 @@ describe('webinar registrants', () => {
     expect((await sb.v2('GET', `/webinars/${w.id}/registrants`)).body.total_records).toBe(1);
   });
 
+  it('pages registrants by token as meetings do; a token of a meeting\'s list is not one of the webinar\'s', async () => {
+    const w = await createWebinar({ settings: { approval_type: 0 } });
+    for (const n of [1, 2, 3]) await sb.v2('POST', `/webinars/${w.id}/registrants`, { body: { email: `w${n}@example.com`, first_name: 'F', last_name: 'L' } });
+    const list = (query: Record<string, string | number>) => sb.v2('GET', `/webinars/${w.id}/registrants`, { query });
+    const first = await list({ page_size: 2 });
+    expect(schemaProblems('GET', '/webinars/{webinarId}/registrants', 200, first.body)).toEqual([]);
+    expect(first.body).toMatchObject({ page_count: 2, page_size: 2, total_records: 3 });
+    expect(first.body.next_page_token).not.toBe('');
+    const rest = (await list({ page_size: 2, next_page_token: first.body.next_page_token })).body;
+    expect(rest.registrants.map((r: { email: string }) => r.email)).toEqual(['w3@example.com']);
+    expect(rest.next_page_token).toBe('');
+
+    const meeting = (await sb.v2('POST', '/users/me/meetings', { body: { topic: 'M', settings: { approval_type: 0 } } })).body;
+    for (const n of [1, 2]) await sb.v2('POST', `/meetings/${meeting.id}/registrants`, { body: { email: `m${n}@example.com`, first_name: 'F', last_name: 'L' } });
+    const meetingToken = (await sb.v2('GET', `/meetings/${meeting.id}/registrants`, { query: { page_size: 1 } })).body.next_page_token;
+    const crossed = await list({ page_size: 1, next_page_token: meetingToken });
+    expect(crossed.status).toBe(400);
+    expect(crossed.body.errors).toEqual([{ field: 'next_page_token', message: expect.any(String) }]);
+  });
+
   it('answers 400 when the webinar takes no registration and 404 3001 for an unknown webinar', async () => {
     const w = await createWebinar();
     const res = await sb.v2('POST', `/webinars/${w.id}/registrants`, { body: { email: 'x@example.com', first_name: 'X', last_name: 'Y' } });

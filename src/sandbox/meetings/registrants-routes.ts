@@ -1,5 +1,5 @@
 import type { SandboxApp, SandboxContext } from '../context.js';
-import { pageOf } from '../paging.js';
+import { pageBody, type NextPageTokens } from '../paging.js';
 import { readBody, readQuery } from '../validation.js';
 import type { KindSpec } from './kinds.js';
 import { requireSession } from './lookup.js';
@@ -9,7 +9,7 @@ import { changeStatus, register, registrantsFor, requireRegistration } from './r
 import { occurrenceQuery, registerQuery, registrantListQuery, registrantSchema, registrantStatusSchema } from './schemas.js';
 
 /** GET and POST .../registrants and PUT .../registrants/status, for meetings or webinars. */
-export function registerRegistrantRoutes(app: SandboxApp, ctx: SandboxContext, spec: KindSpec): void {
+export function registerRegistrantRoutes(app: SandboxApp, ctx: SandboxContext, spec: KindSpec, pages: NextPageTokens): void {
   const { state, publicUrl } = ctx;
   const path = `/${spec.collection}/:id/registrants`;
 
@@ -18,15 +18,10 @@ export function registerRegistrantRoutes(app: SandboxApp, ctx: SandboxContext, s
     const query = readQuery(c, registrantListQuery);
     if (query.occurrence_id !== undefined) findOccurrence(meeting, query.occurrence_id, 'occurrence_id');
     const matching = registrantsFor(meeting, query.occurrence_id).filter((r) => r.status === query.status);
-    const page = pageOf(matching, query.page_size ?? 30, query.page_number ?? 1);
-    // This list pages by token in the spec: no page_number in the answer, and one page of tokens is enough here.
-    return c.json({
-      page_count: page.page_count,
-      page_size: page.page_size,
-      total_records: page.total_records,
-      next_page_token: '',
-      registrants: page.items.map(renderRegistrant),
-    });
+    // The spec gives this list both pagings: it takes page_number and answers a next_page_token (no page_number).
+    const scope = `${spec.collection}_registrants:${meeting.id}:${query.status}:${query.occurrence_id ?? ''}`;
+    const page = pages.page(scope, matching, query);
+    return c.json(pageBody({ ...page, items: page.items.map(renderRegistrant) }, 'registrants'));
   });
 
   app.post(path, async (c) => {

@@ -1,4 +1,5 @@
 import type { SandboxApp, SandboxContext } from '../context.js';
+import { NextPageTokens } from '../paging.js';
 import { KINDS } from './kinds.js';
 import { registerPanelistRoutes } from './panelists-routes.js';
 import { registerRegistrantRoutes } from './registrants-routes.js';
@@ -9,9 +10,10 @@ import { registerSessionRoutes } from './sessions-routes.js';
  * both kinds; `KindSpec` (kinds.ts) holds what differs. Post-meeting endpoints live in ../report.
  */
 export function registerMeetingRoutes(app: SandboxApp, ctx: SandboxContext): void {
+  const pages = new NextPageTokens(ctx.state.clock);
   for (const spec of KINDS) {
     registerSessionRoutes(app, ctx, spec);
-    registerRegistrantRoutes(app, ctx, spec);
+    registerRegistrantRoutes(app, ctx, spec, pages);
   }
   registerPanelistRoutes(app, ctx);
 }

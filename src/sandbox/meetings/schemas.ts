@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pagingQuery } from '../paging.js';
+import { pagingQuery, tokenPagingQuery } from '../paging.js';
 import { dateTime, meetingPassword } from '../validation.js';
 import { MAX_REPEAT_INTERVAL, weeklyDays } from './recurrence.js';
 import { isKnownTimeZone, isUtcDateTime, parseWallTime } from './time.js';
@@ -169,6 +169,7 @@ export const registrantListQuery = z.object({
   occurrence_id: z.string().optional(),
   status: z.enum(['pending', 'approved', 'denied']).default('approved'),
   ...pagingQuery.shape,
+  ...tokenPagingQuery,
 });
 
 export const registerQuery = z.object({

@@ -5,7 +5,7 @@ import { readQuery } from '../validation.js';
 import { onDateWithin, queryDate, rangeIssue } from './dates.js';
 import { renderSessionMetric } from './render.js';
 import { dateOf } from './time.js';
-import { tokenPageBody, tokenPagingQuery, type NextPageTokens } from './token-paging.js';
+import { pageBody, tokenPagingQuery, type NextPageTokens } from '../paging.js';
 
 /** The dashboard lists, one per kind: the path segment, which is also the answer's list key. */
 const METRIC_LISTS: readonly { kind: MeetingKind; collection: 'meetings' | 'webinars' }[] = [
@@ -61,7 +61,7 @@ export function registerMetricsRoutes(app: SandboxApp, { state }: SandboxContext
       const scope = `metrics_${collection}:${account.id}:${q.type}:${q.from ?? ''}:${q.to ?? ''}`;
       const page = pages.page(scope, picked, q);
       const items = page.items.map(({ meeting, instance }) => renderSessionMetric(state, meeting, instance));
-      return c.json({ from: q.from ?? today, to: q.to ?? today, ...tokenPageBody({ ...page, items }, collection) });
+      return c.json({ from: q.from ?? today, to: q.to ?? today, ...pageBody({ ...page, items }, collection) });
     });
   }
 }

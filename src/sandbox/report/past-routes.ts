@@ -4,7 +4,7 @@ import type { MeetingKind } from '../model/meeting.js';
 import { readQuery } from '../validation.js';
 import { endedInstancesOf, requireEndedInstanceByUuid } from './instance-lookup.js';
 import { renderInstanceRef, renderPastMeeting, renderPastParticipant } from './render.js';
-import { tokenPageBody, tokenPagingQuery, type NextPageTokens } from './token-paging.js';
+import { pageBody, tokenPagingQuery, type NextPageTokens } from '../paging.js';
 
 const participantsQuery = z.object(tokenPagingQuery);
 
@@ -19,7 +19,7 @@ export function registerPastRoutes(app: SandboxApp, { state }: SandboxContext, p
     const paging = readQuery(c, participantsQuery);
     const { instance } = requireEndedInstanceByUuid(state, c.var.account, c.req.param('meetingUUID'), 'meeting');
     const page = pages.page(`past_participants:${instance.uuid}`, instance.participants.map(renderPastParticipant), paging);
-    return c.json(tokenPageBody(page, 'participants'));
+    return c.json(pageBody(page, 'participants'));
   });
 
   const instancesOf = (kind: MeetingKind, listKey: string, param: string) =>

@@ -4,7 +4,7 @@ import type { Instance, Meeting } from '../model/meeting.js';
 import { readQuery } from '../validation.js';
 import { onDateWithin, queryDate, rangeIssue } from './dates.js';
 import { renderRecordingMeeting } from './render.js';
-import { tokenPageBody, tokenPagingQuery, type NextPageTokens } from './token-paging.js';
+import { pageBody, tokenPagingQuery, type NextPageTokens } from '../paging.js';
 
 const queryFlag = z.enum(['true', 'false'], { error: 'Must be true or false.' });
 
@@ -34,6 +34,6 @@ export function registerRecordingRoutes(app: SandboxApp, { state }: SandboxConte
     recorded.sort((a, b) => b.instance.start_time.localeCompare(a.instance.start_time));
     const page = pages.page(`recordings:${user.id}:${q.from}:${q.to}:${q.trash ?? 'false'}`, recorded, q);
     const items = page.items.map(({ meeting, instance }) => renderRecordingMeeting(meeting, instance));
-    return c.json({ from: q.from, to: q.to, ...tokenPageBody({ ...page, items }, 'meetings') });
+    return c.json({ from: q.from, to: q.to, ...pageBody({ ...page, items }, 'meetings') });
   });
 }

@@ -4,7 +4,7 @@ import type { Instance, MeetingKind } from '../model/meeting.js';
 import { readQuery } from '../validation.js';
 import { requireReportedInstance } from './instance-lookup.js';
 import { renderReportParticipant, renderSurvey } from './render.js';
-import { tokenPageBody, tokenPagingQuery, type NextPageTokens } from './token-paging.js';
+import { pageBody, tokenPagingQuery, type NextPageTokens } from '../paging.js';
 
 const participantsQuery = z.object(tokenPagingQuery);
 
@@ -27,7 +27,7 @@ export function registerReportRoutes(app: SandboxApp, { state }: SandboxContext,
       const paging = readQuery(c, participantsQuery);
       const { meeting, instance } = requireReportedInstance(state, c.var.account, c.req.param(param) ?? '', kind);
       const items = instance.participants.map((p) => renderReportParticipant(meeting, p));
-      return c.json(tokenPageBody(pages.page(`report_participants:${instance.uuid}`, items, paging), 'participants'));
+      return c.json(pageBody(pages.page(`report_participants:${instance.uuid}`, items, paging), 'participants'));
     });
 
     const survey = (subpath: string, entriesOf: (instance: Instance) => Parameters<typeof renderSurvey>[2]) =>

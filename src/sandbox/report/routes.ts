@@ -3,7 +3,7 @@ import { registerMetricsRoutes } from './metrics-routes.js';
 import { registerPastRoutes } from './past-routes.js';
 import { registerRecordingRoutes } from './recordings-routes.js';
 import { registerReportRoutes } from './report-routes.js';
-import { NextPageTokens } from './token-paging.js';
+import { NextPageTokens } from '../paging.js';
 
 /** Post-meeting data: past meetings and webinars, reports, live metrics, recordings. */
 export function registerPostMeetingRoutes(app: SandboxApp, ctx: SandboxContext): void {
