@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isKnownTimeZone } from '../../shared/time-zone.js';
 
 /**
  * Request schemas of the users area, built from one set of field rules so that POST /users,
@@ -44,17 +45,8 @@ export const vanityName = z
   .string(orRequired('Must be a string.'))
   .refine((name) => name === '' || VANITY_NAME_PATTERN.test(name), 'Must start with a letter and hold at most 40 letters, digits, ".", "_" or "-".');
 
-function isTimeZone(id: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: id });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** A timezone id, region/city style (`America/Los_Angeles`), as the runtime's time zone database knows them. */
-export const timezone = z.string(orRequired('Must be a string.')).refine(isTimeZone, 'Must be a timezone id such as America/Los_Angeles.');
+export const timezone = z.string(orRequired('Must be a string.')).refine(isKnownTimeZone, 'Must be a timezone id such as America/Los_Angeles.');
 
 /** Query booleans arrive as text. */
 export const queryBoolean = z.enum(['true', 'false'], orRequired('Must be true or false.')).transform((v) => v === 'true');
