@@ -18,5 +18,4 @@ export const v2CallNames = (kind: SessionKind) => ({
   status: `PUT /${kind.collection}/{${kind.noun}Id}/status`,
   user: 'GET /users/{userId}',
   liveMeetings: 'GET /users/{userId}/meetings',
-  liveWebinars: 'GET /metrics/webinars',
 });
