@@ -147,9 +147,21 @@ export function v1FieldFor(table: FieldTable, v2Path: string): string | undefine
   return table.find((row) => row.v2 === v2Path && usedOnInput(row))?.v1;
 }
 
+/**
+ * Dotted paths split once: tables are read on every answer, and their paths never change. Bounded,
+ * so a caller passing paths from data can never grow it without limit.
+ */
+const segmentsOf = new Map<string, readonly string[]>();
+const MAX_CACHED_PATHS = 4096;
+
 export function getPath(object: unknown, path: string): unknown {
+  let segments = segmentsOf.get(path);
+  if (!segments) {
+    segments = path.split('.');
+    if (segmentsOf.size < MAX_CACHED_PATHS) segmentsOf.set(path, segments);
+  }
   let current = object;
-  for (const key of path.split('.')) {
+  for (const key of segments) {
     if (current === null || typeof current !== 'object') return undefined;
     current = (current as Record<string, unknown>)[key];
   }
