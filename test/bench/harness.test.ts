@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runBench } from '../../bench/harness.js';
+import { buildServers } from '../../bench/procs.js';
 import { renderTable } from '../../bench/report.js';
 
 /**
@@ -8,7 +9,9 @@ import { renderTable } from '../../bench/report.js';
  * (machines are shared and noisy); only that it measured, and that every answer was a real answer.
  */
 describe('bench harness', () => {
-  it('runs one case side by side and produces figures', { timeout: 90_000 }, async () => {
+  it('runs one case side by side and produces figures', { timeout: 120_000 }, async () => {
+    // As `npm run bench` does: compile the server processes first (a fresh clone has no bench/out/).
+    buildServers();
     const report = await runBench({
       pairs: 1,
       durationSec: 1,
