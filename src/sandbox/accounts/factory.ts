@@ -1,3 +1,4 @@
+import { isoSeconds } from '../clock.js';
 import { apiCredential, opaqueId } from '../ids.js';
 import type { Account } from '../model/account.js';
 import { defaultAccountOptions, defaultAccountSettings } from './defaults.js';
@@ -28,7 +29,7 @@ export function newAccount(input: NewAccountInput): Account {
     account_type: input.masterAccountId ? 'Sub Account' : 'Master Account',
     seats: 0,
     subscription_start_time: input.createdAt,
-    subscription_end_time: end.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    subscription_end_time: isoSeconds(end),
     created_at: input.createdAt,
     options: defaultAccountOptions(),
     settings: defaultAccountSettings(),
