@@ -1,8 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { Hono } from 'hono';
-import { SignJWT } from 'jose';
 import { createSandbox, mountSandbox } from '../src/sandbox/app.js';
-import { seedV2, type V2Call } from './seed.js';
+import { inProcessV2, seedV2 } from './seed.js';
 
 /**
  * `npx tsx bench/capture-fixtures.ts`: captures, once, the real sandbox's v2 answers to the calls
@@ -17,20 +16,7 @@ const sandbox = createSandbox({ apiKey: KEY, apiSecret: SECRET, limits: false })
 const root = new Hono();
 mountSandbox(root, sandbox);
 
-const v2: V2Call = async (method, path, body) => {
-  const token = await new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuer(KEY)
-    .setExpirationTime(Math.floor(Date.now() / 1000) + 60)
-    .sign(new TextEncoder().encode(SECRET));
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await root.fetch(
-    new Request(`http://sandbox.local/v2${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
-  );
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-};
+const v2 = inProcessV2(root, KEY, SECRET);
 
 const seeded = await seedV2(v2);
 const u = encodeURIComponent(seeded.userId);

@@ -1,9 +1,8 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
-import { SignJWT } from 'jose';
 import { createSandbox, mountSandbox } from '../src/sandbox/app.js';
-import { seedV2 } from './seed.js';
+import { inProcessV2, seedV2 } from './seed.js';
 
 /**
  * The realistic upstream: the embedded v2 sandbox alone in its own process (as `npm run sandbox`
@@ -18,20 +17,7 @@ const sandbox = createSandbox({ apiKey, apiSecret, limits: false });
 const root = new Hono();
 mountSandbox(root, sandbox);
 
-const seeded = await seedV2(async (method, path, body) => {
-  const token = await new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuer(apiKey)
-    .setExpirationTime(Math.floor(Date.now() / 1000) + 60)
-    .sign(new TextEncoder().encode(apiSecret));
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await root.fetch(
-    new Request(`http://sandbox.local/v2${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
-  );
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-});
+const seeded = await seedV2(inProcessV2(root, apiKey, apiSecret));
 
 const server = serve({ fetch: root.fetch, port: Number(process.env.PORT ?? 0), hostname: '127.0.0.1' }, (info: AddressInfo) => {
   if (process.send) process.send({ type: 'ready', port: info.port, seeded });

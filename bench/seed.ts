@@ -4,7 +4,24 @@
  * fixtures once (capture-fixtures.ts) and to prepare the sandbox for the realistic run.
  */
 
+import type { Hono } from 'hono';
+import { signV2Token } from '../src/upstream/jwt.js';
+
 export type V2Call = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+
+/** Call a sandbox mounted on `root` in process (no socket), as the account of `apiKey`/`apiSecret`. */
+export function inProcessV2(root: Hono, apiKey: string, apiSecret: string): V2Call {
+  return async (method, path, body) => {
+    const token = await signV2Token(apiKey, apiSecret, Math.floor(Date.now() / 1000) + 60);
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await root.fetch(
+      new Request(`http://sandbox.local/v2${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+    );
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+}
 
 export interface Seeded {
   userId: string;

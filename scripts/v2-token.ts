@@ -1,4 +1,4 @@
-import { SignJWT } from 'jose';
+import { signV2Token } from '../src/upstream/jwt.js';
 
 /**
  * `npm run -s v2-token -- <api_key> <api_secret> [seconds]`: print a v2 JWT (HS256, iss = key,
@@ -9,9 +9,4 @@ if (!apiKey || !apiSecret || !/^\d+$/.test(seconds)) {
   console.error('usage: npm run -s v2-token -- <api_key> <api_secret> [seconds]');
   process.exit(2);
 }
-const token = await new SignJWT({})
-  .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-  .setIssuer(apiKey)
-  .setExpirationTime(Math.floor(Date.now() / 1000) + Number(seconds))
-  .sign(new TextEncoder().encode(apiSecret));
-console.log(token);
+console.log(await signV2Token(apiKey, apiSecret, Math.floor(Date.now() / 1000) + Number(seconds)));

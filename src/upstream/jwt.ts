@@ -17,6 +17,19 @@ export interface TokenMinterOptions {
   now?: () => number;
 }
 
+/**
+ * A v2 JWT as the v2 spec defines it: HS256, `typ` JWT, `iss` = the API key, `exp` (epoch
+ * seconds), signed with the API secret. The one place v1gate, its tests, scripts and benchmarks
+ * sign one.
+ */
+export function signV2Token(apiKey: string, apiSecret: string, expSeconds: number): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuer(apiKey)
+    .setExpirationTime(expSeconds)
+    .sign(new TextEncoder().encode(apiSecret));
+}
+
 export class TokenMinter {
   private readonly cache: LRUCache<string, { token: string; expSeconds: number }>;
   private readonly now: () => number;
@@ -32,11 +45,7 @@ export class TokenMinter {
     const cached = this.cache.get(cacheKey);
     if (cached && cached.expSeconds - nowSeconds > this.options.renewBeforeSeconds) return cached.token;
     const expSeconds = nowSeconds + this.options.ttlSeconds;
-    const token = await new SignJWT({})
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuer(apiKey)
-      .setExpirationTime(expSeconds)
-      .sign(new TextEncoder().encode(apiSecret));
+    const token = await signV2Token(apiKey, apiSecret, expSeconds);
     this.cache.set(cacheKey, { token, expSeconds });
     return token;
   }

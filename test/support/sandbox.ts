@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { SignJWT } from 'jose';
 import { createSandbox, mountSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/app.js';
+import { signV2Token as signToken } from '../../src/upstream/jwt.js';
 import { listen, type Listening } from './listen.js';
 
 export interface RunningSandbox extends Listening {
@@ -32,11 +32,7 @@ export type V2Caller = <T = any>(method: string, path: string, options?: V2CallO
 
 /** Sign a v2 JWT the way the spec says: HS256, iss = API key, short exp. */
 export function signV2Token(apiKey: string, apiSecret: string, expiresInSeconds = 60): Promise<string> {
-  return new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuer(apiKey)
-    .setExpirationTime(Math.floor(Date.now() / 1000) + expiresInSeconds)
-    .sign(new TextEncoder().encode(apiSecret));
+  return signToken(apiKey, apiSecret, Math.floor(Date.now() / 1000) + expiresInSeconds);
 }
 
 /**
