@@ -4,6 +4,7 @@ import { createHmac } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
+import { answerParent } from './child-ipc.js';
 
 /**
  * The floor: the least a v1 → v2 pass-through can do, written for the benchmark. The same HTTP
@@ -97,15 +98,8 @@ server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   else console.log(`floor on http://127.0.0.1:${port}/v1 → ${base.href}`);
 });
 
-process.on('message', (message: { type?: string }) => {
-  if (message?.type === 'cpu') process.send?.({ type: 'cpu', usage: process.cpuUsage() });
-  if (message?.type === 'memory') {
-    (globalThis as { gc?: () => void }).gc?.();
-    process.send?.({ type: 'memory', usage: process.memoryUsage() });
-  }
-  if (message?.type === 'stop') {
-    server.closeAllConnections();
-    server.close(() => void pool.close().finally(() => process.exit(0)));
-  }
+answerParent(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await pool.close();
 });
-process.on('disconnect', () => process.exit(0));

@@ -1,6 +1,7 @@
 import { loadConfig } from '../src/config.js';
 import { startGateway, type GatewayOverrides } from '../src/gateway.js';
 import { createRateLimiters, rateLimitHeaders, readRateLimitConfig, type RateLimiters } from '../src/ratelimit/index.js';
+import { answerParent } from './child-ipc.js';
 
 /**
  * The gateway under benchmark, in its own process: exactly `startGateway(loadConfig(env))` as
@@ -40,17 +41,7 @@ const gateway = await startGateway(config, overrides);
 process.send?.({ type: 'ready', port: gateway.port, url: gateway.url, injectedLimiters: limiters !== undefined });
 if (!process.send) console.log(`bench gateway on ${gateway.url}/v1 → ${gateway.v2BaseUrl}`);
 
-process.on('message', (message: { type?: string }) => {
-  if (message?.type === 'cpu') process.send?.({ type: 'cpu', usage: process.cpuUsage() });
-  if (message?.type === 'memory') {
-    (globalThis as { gc?: () => void }).gc?.();
-    process.send?.({ type: 'memory', usage: process.memoryUsage() });
-  }
-  if (message?.type === 'stop') {
-    void gateway
-      .close()
-      .then(() => limiters?.close())
-      .finally(() => process.exit(0));
-  }
+answerParent(async () => {
+  await gateway.close();
+  await limiters?.close();
 });
-process.on('disconnect', () => process.exit(0));
