@@ -60,7 +60,6 @@ export interface CaseResult {
   memory?: { before: NodeJS.MemoryUsage; after: NodeJS.MemoryUsage };
   /** Transport errors + timeouts + non-2xx + v1 error envelopes, over every run of the case. */
   problems: { floor: number; gateway: number; sample?: string };
-  injectedLimiters?: boolean;
 }
 
 export interface BenchReport {
@@ -136,11 +135,6 @@ export function machine(): Machine {
   };
 }
 
-/** Whether src/gateway.ts builds the rate limiters itself (else the bench injects them). */
-function gatewayWiresLimiters(): boolean {
-  return /ratelimit/.test(readFileSync(new URL('../src/gateway.ts', import.meta.url), 'utf8'));
-}
-
 class Upstreams {
   private readonly started = new Map<UpstreamKind, { child: Child; baseUrl: string; seeded: Seeded }>();
   private redis: { url: string; close(): Promise<void> } | undefined;
@@ -193,7 +187,6 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   const isServed = (v1Path: string) => served.has(canonicalPath(v1Path));
   const cases = buildCases(isServed).filter((c) => !options.only || options.only.includes(c.id));
   const oneCallPath = isServed('/v1/meeting/get') ? '/v1/meeting/get' : '/v1/user/checkemail';
-  const wired = gatewayWiresLimiters();
   const upstreams = new Upstreams();
   const results: CaseResult[] = [];
   const startMachine = machine();
@@ -207,7 +200,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       }
       log(`${c.id}: ${c.title}`);
       try {
-        results.push(await runCase(c, options, upstreams, wired, log));
+        results.push(await runCase(c, options, upstreams, log));
       } catch (error) {
         log(`${c.id}: FAILED ${(error as Error).message}`);
         results.push({ ...base, status: 'failed', note: (error as Error).message.split('\n')[0] });
@@ -219,7 +212,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   return { options, machine: { ...startMachine, loadAvgEnd: loadavg()[0] ?? 0 }, oneCallPath, cases: results };
 }
 
-async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams, wired: boolean, log: (line: string) => void): Promise<CaseResult> {
+async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams, log: (line: string) => void): Promise<CaseResult> {
   const up = await upstreams.get(c.upstream);
   const gatewayEnv: Record<string, string> = {
     PORT: '0',
@@ -230,7 +223,6 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
     // The limiters do all their work (buckets, Lua scripts, queues) but never refuse: the
     // benchmark measures their cost, not the spec's 10 requests/s.
     RATE_LIMIT_SCALE: c.limiter === 'off' ? '1' : '1000000',
-    BENCH_INJECT_LIMITERS: wired || c.limiter === 'off' ? '0' : '1',
   };
   if (c.limiter === 'redis') gatewayEnv.REDIS_URL = await upstreams.redisUrl();
   const floorEnv = { PORT: '0', V2_BASE_URL: up.baseUrl, FLOOR_KEEP_ALIVE: c.keepAlive ? 'on' : 'off' };
@@ -300,7 +292,6 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
       v2CallsPerCall: calls.length ? calls.reduce((a, b) => a + b, 0) / calls.length : Number(gatewayCheck.v2Calls),
       memory: { before, after },
       problems: { floor: problemsOf(allFloor), gateway: problemsOf(allGateway), ...(sample ? { sample } : {}) },
-      injectedLimiters: Boolean(gateway.ready.injectedLimiters),
     };
   } finally {
     await Promise.all([floor.stop(), gateway.stop()]);

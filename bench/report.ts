@@ -29,7 +29,7 @@ function row(c: CaseResult): string {
     c.id,
     `\`${c.v1Path}\``,
     c.upstream,
-    c.limiter + (c.injectedLimiters ? '*' : ''),
+    c.limiter,
     ka,
     `${n0(f.rps)} / **${n0(g.rps)}**`,
     `**${c.ratio!.toFixed(2)}x**`,
@@ -61,8 +61,7 @@ export function renderTable(report: BenchReport, command: string): string {
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...report.cases.map(row),
     '',
-    'problems = connection errors + timeouts + non-2xx + v1 error envelopes, over every run of the case (all should be 0).' +
-      (report.cases.some((c) => c.injectedLimiters) ? ' `*` limiter built by the bench from the same env vars (src/gateway.ts did not wire it yet).' : ''),
+    'problems = connection errors + timeouts + non-2xx + v1 error envelopes, over every run of the case (all should be 0).',
   ];
   const samples = report.cases.filter((c) => c.problems.sample).map((c) => `- ${c.id}: \`${c.problems.sample!.replace(/`/g, "'")}\``);
   if (samples.length) lines.push('', 'First error envelope seen per case:', ...samples);
