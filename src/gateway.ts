@@ -69,15 +69,8 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     });
     mountSandbox(root, sandbox);
   }
-  const server = createServer(root.fetch);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const loopbackHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const v2BaseUrl = config.v2BaseUrl ?? `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${port}/v2`;
-
+  // Before listening: until the v1 routes are added below, a request would get a bare 404, so
+  // nothing that can take seconds (a Redis connection) may come between listen and the routes.
   const limiters = createRateLimiters(config.rateLimits);
   if (!(await limiters.ready())) {
     // Not fatal: until Redis answers, the failure policy decides (fail-open: this process's own buckets).
@@ -85,6 +78,21 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
       `v1gate: Redis at REDIS_URL is not reachable yet; rate limits fail ${config.rateLimits.redis.failure} until it is.`,
     );
   }
+  const server = createServer(root.fetch);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (error) {
+    await limiters.close(); // a port in use must not leave a Redis connection holding the process open
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  const loopbackHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const origin = `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${port}`;
+  const v2BaseUrl = config.v2BaseUrl ?? `${origin}/v2`;
+
   const v2 = new V2Client({
     baseUrl: v2BaseUrl,
     minter: new TokenMinter({ ttlSeconds: config.upstream.jwtTtlSeconds, renewBeforeSeconds: Math.floor(config.upstream.jwtTtlSeconds / 3), maxCachedKeys: 10_000 }),
@@ -109,7 +117,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   );
 
   return {
-    url: `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${port}`,
+    url: origin,
     port,
     server,
     sandbox,
