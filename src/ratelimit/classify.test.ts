@@ -69,7 +69,7 @@ describe('classifyV2Call', () => {
   });
 
   it('agrees with the sandbox (the upstream stand-in) on every path of the v2 OpenAPI', () => {
-    const openapi = JSON.parse(readFileSync(new URL('../../../shared/reference/v2-openapi.json', import.meta.url), 'utf8')) as {
+    const openapi = JSON.parse(readFileSync(new URL('../../spec/reference/v2-openapi.json', import.meta.url), 'utf8')) as {
       paths: Record<string, Record<string, unknown>>;
     };
     const paths = Object.keys(openapi.paths);

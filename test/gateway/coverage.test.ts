@@ -1,33 +1,22 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { REFERENCE_ENDPOINT_PATHS, SPEC_ENDPOINT_PATHS } from '../../mappings/v1-endpoints.js';
 import { ALL_ENDPOINTS, buildRegistry, canonicalPath } from '../../src/translators/registry.js';
 
 /**
- * Every endpoint of our v1 spec has a translator: the paths are read from the endpoint tables of
- * the spec itself (every `| /path |` row under "## Endpoints"), so a path added there fails here
- * until someone serves it.
+ * Every endpoint of our v1 spec has a translator. The paths are the data of
+ * `mappings/v1-endpoints.ts` (checked against the published v1 reference in
+ * `test/docs/v1-endpoints.test.ts`), so a path added there fails here until someone serves it.
  */
 
-const SPEC = new URL('../../../shared/specs/v1-rest-api.md', import.meta.url);
-
-function specEndpointPaths(markdown: string): string[] {
-  const start = markdown.indexOf('\n## Endpoints');
-  if (start < 0) throw new Error('The v1 spec has no "## Endpoints" section');
-  const next = markdown.indexOf('\n## ', start + 1);
-  const section = markdown.slice(start, next < 0 ? undefined : next);
-  const paths = [...section.matchAll(/^\|\s*(\/[^\s|]*)\s*\|/gm)].map((match) => match[1]!);
-  return [...new Set(paths)];
-}
-
-const paths = specEndpointPaths(readFileSync(SPEC, 'utf8'));
 const registry = buildRegistry(ALL_ENDPOINTS);
 
 describe('every v1 spec endpoint is served', () => {
-  it('reads the 72 endpoints of the v1 spec', () => {
-    expect(paths).toHaveLength(72);
+  it('counts the 72 endpoints of the v1 spec and the 93 paths of the v1 reference', () => {
+    expect(SPEC_ENDPOINT_PATHS).toHaveLength(72);
+    expect(REFERENCE_ENDPOINT_PATHS).toHaveLength(93);
   });
 
-  for (const path of paths) {
+  for (const path of SPEC_ENDPOINT_PATHS) {
     it(path, () => {
       const endpoint = registry.get(canonicalPath(path));
       expect(endpoint, `no translator serves ${path}`).toBeDefined();

@@ -4,7 +4,7 @@ import { referenceOperations, schemaProblems } from '../support/openapi.js';
 import { signV2Token, startSandbox, type RunningSandbox, type V2Answer, type V2CallOptions } from '../support/sandbox.js';
 
 /**
- * The sandbox against the service's published v2 OpenAPI (`../shared/reference/v2-openapi.json`):
+ * The sandbox against the service's published v2 OpenAPI (`spec/reference/v2-openapi.json`):
  * the success answer of every route the sandbox serves, with real data behind it (lists that are
  * not empty, a meeting that happened, an account with plans), must match the reference's response
  * schema, except where KNOWN_DISAGREEMENTS says our spec wins. The last test checks that every

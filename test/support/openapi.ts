@@ -4,11 +4,11 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Validates sandbox answers against the response schemas of the service's own published v2
- * OpenAPI 2.0 spec (`../shared/reference/v2-openapi.json`). Where our v2 spec and the reference
+ * OpenAPI 2.0 spec (`spec/reference/v2-openapi.json`). Where our v2 spec and the reference
  * disagree, our spec wins: such places are listed in KNOWN_DISAGREEMENTS with the reason.
  */
 
-const specPath = fileURLToPath(new URL('../../../shared/reference/v2-openapi.json', import.meta.url));
+const specPath = fileURLToPath(new URL('../../spec/reference/v2-openapi.json', import.meta.url));
 const spec = JSON.parse(readFileSync(specPath, 'utf8')) as {
   paths: Record<string, Record<string, { responses?: Record<string, { schema?: unknown }> }>>;
 };

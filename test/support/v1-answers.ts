@@ -5,12 +5,12 @@ import type { TestGateway } from './gateway.js';
 
 /**
  * What a v1 answer must look like, for the gateway tests of every area: the v1 reference's
- * example answers (`../shared/reference/v1-swagger.json`, one real 200 answer per v1 path), the
+ * example answers (`spec/reference/v1-swagger.json`, one real 200 answer per v1 path), the
  * exact-shape assertion built on them, the v1 error assertion and the v1 timestamp; and the
  * fixtures several areas make the same way (gateway options, unique emails, a v2 user).
  */
 
-const swaggerPath = fileURLToPath(new URL('../../../shared/reference/v1-swagger.json', import.meta.url));
+const swaggerPath = fileURLToPath(new URL('../../spec/reference/v1-swagger.json', import.meta.url));
 const swagger = JSON.parse(readFileSync(swaggerPath, 'utf8')) as {
   paths: Record<string, { post: { responses: { '200': { examples: { 'application/json': any } } } } }>;
 };
