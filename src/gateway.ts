@@ -9,6 +9,7 @@ import type { EndpointDefinition } from './translators/define.js';
 import { V2Client, openGate, type OutboundGate } from './upstream/client.js';
 import { TokenMinter } from './upstream/jwt.js';
 import { createV1App, type InboundGate } from './v1-facade/app.js';
+import type { CallObserver } from './v1-facade/observe.js';
 import type { SandboxLimits } from './sandbox/rate-limit.js';
 import { createRateLimiters, rateLimitHeaders, type RateLimiters } from './ratelimit/index.js';
 
@@ -24,6 +25,8 @@ export interface GatewayOverrides {
   outbound?: OutboundGate;
   /** Sandbox limits (tests and benchmarks); default: the spec's, or none with SANDBOX_RATE_LIMITS=off. */
   sandboxLimits?: SandboxLimits | false;
+  /** Told about every v1 call answered (see src/v1-facade/observe.ts). */
+  observers?: readonly CallObserver[];
 }
 
 export interface RunningGateway {
@@ -113,6 +116,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
       allowedApiKeys: config.allowedApiKeys,
       body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
       keepAlive: config.keepAlive,
+      observers: overrides.observers,
     }),
   );
 

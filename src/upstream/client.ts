@@ -31,6 +31,20 @@ export interface V2Request {
   deadlineMs?: number;
   /** Called each time the request is really sent (not when refused by the limiter): for x-v2-calls. */
   onSend?: () => void;
+  /** Called when a sent request has an outcome (an answer or a failure): for logs and metrics. */
+  onResult?: (observation: V2CallObservation) => void;
+  /** Passed on to v2 as `X-Request-Id`, so one v1 call can be followed through both services. */
+  requestId?: string;
+}
+
+/** One v2 request that was sent, and how it ended. */
+export interface V2CallObservation {
+  method: V2Request['method'];
+  /** The path as sent, relative to the v2 base, without the query string. */
+  path: string;
+  /** The HTTP status, or 0 when no answer came (timeout, reset, refused). */
+  status: number;
+  ms: number;
 }
 
 /**
@@ -124,8 +138,20 @@ export class V2Client {
 
   private async send<T>(credentials: Credentials, request: V2Request): Promise<T> {
     request.onSend?.();
+    if (!request.onResult) return this.sendOnce<T>(credentials, request);
+    const started = performance.now();
+    let status = 0;
+    try {
+      return await this.sendOnce<T>(credentials, request, (s) => (status = s));
+    } finally {
+      request.onResult({ method: request.method, path: request.path, status, ms: performance.now() - started });
+    }
+  }
+
+  private async sendOnce<T>(credentials: Credentials, request: V2Request, onStatus?: (status: number) => void): Promise<T> {
     const token = await this.options.minter.tokenFor(credentials.apiKey, credentials.apiSecret);
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+    if (request.requestId !== undefined) headers['x-request-id'] = request.requestId;
     let body: string | Buffer | undefined;
     if (request.form) {
       // Serialise the multipart body (boundary included) with the platform's own encoder.
@@ -147,6 +173,7 @@ export class V2Client {
     } catch (error) {
       throw toUnavailable(error);
     }
+    onStatus?.(response.statusCode);
     const text = await response.body.text().catch((error: unknown) => {
       throw toUnavailable(error);
     });

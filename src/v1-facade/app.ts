@@ -5,8 +5,9 @@ import { isoSeconds } from '../shared/iso-time.js';
 import type { EndpointDefinition, TranslatorContext, V2Api } from '../translators/define.js';
 import { v1FieldFor } from '../translators/field-map.js';
 import { buildRegistry, canonicalPath } from '../translators/registry.js';
-import type { Credentials, Query, V2Client, V2Request } from '../upstream/client.js';
+import type { Credentials, Query, V2CallObservation, V2Client, V2Request } from '../upstream/client.js';
 import { V1Error, invalidParameter, missingParameter, rateLimited, toV1Error } from './errors.js';
+import { paramsWithoutCredentials, requestIdOf, type CallObserver } from './observe.js';
 import { ParamDecodeError, readParams, type V1Params } from './params.js';
 import { BodyReadError, readRawBody, type BodyLimits } from './raw-body.js';
 import { CONTENT_TYPE, dataTypeOf, serialize, type DataType } from './serialize.js';
@@ -33,6 +34,8 @@ export interface V1AppOptions {
   keepAlive: boolean;
   /** How long one v1 call's v2 calls may wait, together, for outbound tokens. */
   outboundMaxWaitMs?: number;
+  /** Told about every v1 call answered (metrics, logs, the call recorder); see observe.ts. */
+  observers?: readonly CallObserver[];
   now?: () => Date;
 }
 
@@ -46,6 +49,7 @@ const V1_PREFIX = /^\/v1\//i;
 export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }> {
   const registry = buildRegistry(options.endpoints);
   const now = options.now ?? (() => new Date());
+  const observers = options.observers ?? [];
   const app = new Hono<{ Bindings: Bindings }>();
 
   // `/v1/` in any letter case (`/V1/User/Get`): matched by hand, Hono's routes are case-sensitive.
@@ -53,19 +57,27 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
     const path = c.req.path;
     if (!V1_PREFIX.test(path)) return next();
     const search = searchOf(c.req.url);
+    const startedAt = observers.length ? new Date() : undefined;
+    const started = performance.now();
+    const requestId = requestIdOf(c.req.header('x-request-id'));
     // Until the params are read, an error answers in the query's data_type (read leniently, and only then).
     let dataType: DataType | undefined;
     const headers: Record<string, string> = {};
     let closeConnection = !options.keepAlive;
     let upstreamCalls = 0;
     let answer: unknown;
+    let params: V1Params | undefined;
+    let endpointPath: string | undefined;
+    let errorCode: number | undefined;
+    // Only gathered when someone observes: the hot path pays nothing for it otherwise.
+    const v2Calls: V2CallObservation[] | undefined = observers.length ? [] : undefined;
     try {
       if (c.req.method !== 'POST') throw new V1Error(V1Code.invalidParameter, `v1 calls are POST requests, not ${c.req.method}.`);
       const body = await readBody(c, options.body).catch((error: unknown) => {
         closeConnection = true; // the rest of a broken body must not be read as the next request
         throw error;
       });
-      const params = await readParams(search, body, c.req.header('content-type'));
+      params = await readParams(search, body, c.req.header('content-type'));
       const requested = dataTypeOf(params.data_type);
       if (requested === undefined) throw invalidParameter('data_type', 'Must be JSON or XML.');
       dataType = requested;
@@ -73,6 +85,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
       const v1Path = canonicalPath(path);
       const endpoint = registry.get(v1Path);
       if (!endpoint) throw new V1Error(V1Code.invalidParameter, `Unknown v1 endpoint: ${path}.`);
+      endpointPath = v1Path;
       const credentials = credentialsOf(params, options.allowedApiKeys);
       if (options.inbound) {
         const decision = await options.inbound.check(credentials.apiKey, v1Path);
@@ -81,7 +94,14 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
       }
       const input = parseParams(endpoint, params);
       const ctx = new CallContext(
-        new BoundV2(options.v2, credentials, Date.now() + (options.outboundMaxWaitMs ?? 5_000), () => upstreamCalls++),
+        new BoundV2(
+          options.v2,
+          credentials,
+          Date.now() + (options.outboundMaxWaitMs ?? 5_000),
+          () => upstreamCalls++,
+          requestId,
+          v2Calls && ((observation) => v2Calls.push(observation)),
+        ),
         now,
       );
       try {
@@ -91,6 +111,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
       }
     } catch (error) {
       const v1Error = toKnownError(error);
+      errorCode = v1Error.code;
       Object.assign(headers, v1Error.headers);
       answer = v1Error.toBody();
       dataType ??= dataTypeOf(new URLSearchParams(search).get('data_type') ?? undefined) ?? 'JSON';
@@ -98,8 +119,34 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
     dataType ??= 'JSON';
     headers['content-type'] = CONTENT_TYPE[dataType];
     headers['x-v2-calls'] = String(upstreamCalls);
+    headers['x-request-id'] = requestId;
     if (closeConnection) headers.connection = 'close';
-    return c.body(serialize(answer, dataType), 200, headers);
+    const text = serialize(answer, dataType);
+    if (startedAt && v2Calls) {
+      const apiKey = typeof params?.api_key === 'string' ? params.api_key : undefined;
+      const record = {
+        requestId,
+        startedAt,
+        method: c.req.method,
+        rawPath: path,
+        endpoint: endpointPath,
+        apiKey,
+        params: params && paramsWithoutCredentials(params),
+        errorCode,
+        answer,
+        dataType,
+        ms: performance.now() - started,
+        v2Calls,
+      };
+      for (const observe of observers) {
+        try {
+          observe(record);
+        } catch {
+          // An observer must never change or fail a v1 answer.
+        }
+      }
+    }
+    return c.body(text, 200, headers);
   });
 
   return app;
@@ -183,6 +230,8 @@ class BoundV2 implements V2Api {
     private readonly credentials: Credentials,
     private readonly deadlineMs: number,
     private readonly onSend: () => void,
+    private readonly requestId: string,
+    private readonly onResult: ((observation: V2CallObservation) => void) | undefined,
   ) {}
 
   get<T = any>(path: string, query?: Query): Promise<T> {
@@ -201,11 +250,28 @@ class BoundV2 implements V2Api {
     return this.call<void>('DELETE', path, query, undefined);
   }
   upload<T = any>(path: string, form: FormData): Promise<T> {
-    return this.client.call<T>(this.credentials, { method: 'POST', path, form, deadlineMs: this.deadlineMs, onSend: this.onSend });
+    return this.client.call<T>(this.credentials, {
+      method: 'POST',
+      path,
+      form,
+      deadlineMs: this.deadlineMs,
+      onSend: this.onSend,
+      onResult: this.onResult,
+      requestId: this.requestId,
+    });
   }
   /** One object literal of one shape per call (a spread of the caller's object made a new one each time). */
   private call<T>(method: V2Request['method'], path: string, query: Query | undefined, body: unknown): Promise<T> {
-    return this.client.call<T>(this.credentials, { method, path, query, body, deadlineMs: this.deadlineMs, onSend: this.onSend });
+    return this.client.call<T>(this.credentials, {
+      method,
+      path,
+      query,
+      body,
+      deadlineMs: this.deadlineMs,
+      onSend: this.onSend,
+      onResult: this.onResult,
+      requestId: this.requestId,
+    });
   }
 }
 

@@ -1,0 +1,48 @@
+import type { V2CallObservation } from '../upstream/client.js';
+import type { V1Params } from './params.js';
+
+/**
+ * What the facade tells observers about each v1 call it answered: one record per call, after the
+ * answer is made. Metrics, structured logs and the call recorder all read this one record, so
+ * they agree on what a call was. Observers run synchronously after the answer is serialised; one
+ * that throws is ignored (an observer must never change or fail a v1 answer).
+ */
+export interface V1CallRecord {
+  /** From the client's `X-Request-Id` (when printable and at most 128 characters), else made here. */
+  readonly requestId: string;
+  /** When the request arrived. */
+  readonly startedAt: Date;
+  readonly method: string;
+  /** The path as the client sent it. */
+  readonly rawPath: string;
+  /** The endpoint's canonical v1 path (`/user/get`), or undefined when no endpoint matched. */
+  readonly endpoint: string | undefined;
+  /** The api_key, when the call carried one (observers hash it; never the secret). */
+  readonly apiKey: string | undefined;
+  /** The v1 params without `api_key` and `api_secret`; undefined when they could not be read. */
+  readonly params: Readonly<V1Params> | undefined;
+  /** undefined on success, else the v1 error code answered. */
+  readonly errorCode: number | undefined;
+  /** The v1 answer object (the error envelope on failure), before serialisation. */
+  readonly answer: unknown;
+  readonly dataType: 'JSON' | 'XML';
+  /** Whole call, from arrival to the serialised answer. */
+  readonly ms: number;
+  /** The v2 calls really sent for it, in the order they finished. */
+  readonly v2Calls: readonly V2CallObservation[];
+}
+
+export type CallObserver = (record: V1CallRecord) => void;
+
+const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+/** The caller's request id when it is a sane token, else a new one. */
+export function requestIdOf(header: string | undefined): string {
+  return header !== undefined && REQUEST_ID.test(header) ? header : crypto.randomUUID();
+}
+
+/** Copy of the params without the credentials: what may be kept, logged or written to a file. */
+export function paramsWithoutCredentials(params: V1Params): V1Params {
+  const { api_key: _key, api_secret: _secret, ...rest } = params;
+  return rest;
+}
