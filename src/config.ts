@@ -39,6 +39,16 @@ const EnvSchema = z.object({
   UPSTREAM_CONNECTIONS: int(1, 4096).default(128),
   UPSTREAM_MAX_ATTEMPTS: int(1, 5).default(2),
   JWT_TTL_SECONDS: int(10, 3600).default(60),
+  // --- operators (#17): logs, metrics, readiness ---
+  /** pino level: fatal, error, warn, info, debug, trace or silent. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be a pino level' }).default('info'),
+  /** Append log lines to this file instead of standard output. */
+  LOG_FILE: z.string().min(1).optional(),
+  /** Count v1 calls per api_key too (as a 12-character hash). */
+  METRICS_PER_KEY: onOff.default(false),
+  /** How long /readyz waits for the upstream and the limiter store. */
+  READY_TIMEOUT_MS: int(50, 30_000).default(2_000),
+  // --- end operators ---
 });
 
 export type Env = z.output<typeof EnvSchema>;
@@ -55,6 +65,7 @@ export interface GatewayConfig {
   upstream: { timeoutMs: number; connections: number; maxAttempts: number; jwtTtlSeconds: number };
   /** v1 inbound and v2 outbound limits, in memory or in Redis (src/ratelimit/config.ts lists the variables). */
   rateLimits: RateLimitConfig;
+  ops: { logLevel: string; logFile: string | undefined; metricsPerKey: boolean; readyTimeoutMs: number };
 }
 
 export class ConfigError extends Error {
@@ -93,5 +104,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       jwtTtlSeconds: e.JWT_TTL_SECONDS,
     },
     rateLimits,
+    ops: { logLevel: e.LOG_LEVEL, logFile: e.LOG_FILE, metricsPerKey: e.METRICS_PER_KEY, readyTimeoutMs: e.READY_TIMEOUT_MS },
   };
 }

@@ -12,6 +12,11 @@ import { createV1App, type InboundGate } from './v1-facade/app.js';
 import type { CallObserver } from './v1-facade/observe.js';
 import type { SandboxLimits } from './sandbox/rate-limit.js';
 import { createRateLimiters, rateLimitHeaders, type RateLimiters } from './ratelimit/index.js';
+// --- operators (#17) ---
+import { GatewayMetrics } from './ops/metrics.js';
+import { callLogObserver, createLogger } from './ops/logging.js';
+import { mountOpsRoutes } from './ops/routes.js';
+// --- end operators ---
 
 /**
  * Assembles one gateway process: the v1 facade, the v2 client, and — when no V2_BASE_URL is
@@ -27,6 +32,8 @@ export interface GatewayOverrides {
   sandboxLimits?: SandboxLimits | false;
   /** Told about every v1 call answered (see src/v1-facade/observe.ts). */
   observers?: readonly CallObserver[];
+  /** Whether the process is draining for shutdown (/readyz answers 503 while it is). */
+  draining?: () => boolean;
 }
 
 export interface RunningGateway {
@@ -36,6 +43,8 @@ export interface RunningGateway {
   sandbox: Sandbox | undefined;
   v2BaseUrl: string;
   limiters: RateLimiters;
+  /** The Prometheus registry behind /metrics (collectors for other parts register here). */
+  metrics: GatewayMetrics;
   close(): Promise<void>;
 }
 
@@ -62,7 +71,6 @@ function outboundGate(limiters: RateLimiters): OutboundGate {
 
 export async function startGateway(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<RunningGateway> {
   const root = new Hono();
-  root.get('/healthz', (c) => c.json({ status: 'ok' }));
   let sandbox: Sandbox | undefined;
   if (!config.v2BaseUrl) {
     sandbox = createSandbox({
@@ -105,18 +113,34 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     timeoutMs: config.upstream.timeoutMs,
     maxAttempts: config.upstream.maxAttempts,
   });
+  // --- operators (#17): metrics and logs are call observers; /metrics, /healthz, /readyz ---
+  const endpoints = overrides.endpoints ?? ALL_ENDPOINTS;
+  const metrics = new GatewayMetrics({ declaredV2Calls: endpoints.flatMap((e) => e.v2Calls), perKey: config.ops.metricsPerKey });
+  const logger = createLogger({ level: config.ops.logLevel, file: config.ops.logFile });
+  const observers: CallObserver[] = [metrics.observer, callLogObserver(logger), ...(overrides.observers ?? [])];
+  mountOpsRoutes(root, {
+    metrics,
+    readiness: {
+      draining: overrides.draining ?? (() => false),
+      limiterStoreReachable: (timeoutMs) => limiters.ready(timeoutMs),
+      limiterFailurePolicy: config.rateLimits.redis.url ? config.rateLimits.redis.failure : undefined,
+      upstreamUrl: v2BaseUrl,
+      deadlineMs: config.ops.readyTimeoutMs,
+    },
+  });
+  // --- end operators ---
   // Routes added after listen: nothing is announced (or awaited by tests) before this line.
   root.route(
     '/',
     createV1App({
-      endpoints: overrides.endpoints ?? ALL_ENDPOINTS,
+      endpoints,
       v2,
       inbound: overrides.inbound ?? (config.rateLimits.v1.enabled ? inboundGate(limiters) : undefined),
       outboundMaxWaitMs: config.rateLimits.v2.maxWaitMs,
       allowedApiKeys: config.allowedApiKeys,
       body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
       keepAlive: config.keepAlive,
-      observers: overrides.observers,
+      observers,
     }),
   );
 
@@ -127,6 +151,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     sandbox,
     v2BaseUrl,
     limiters,
+    metrics,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { Counter, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
+import { V2RouteTemplates } from './route-templates.js';
+
+/**
+ * The gateway's Prometheus registry and the call observer that feeds it. One registry per gateway
+ * (tests run several in one process); in a cluster the primary would merge the workers' registries
+ * with prom-client's AggregatorRegistry, which is why every metric here is a plain prom-client one.
+ */
+
+export interface GatewayMetricsOptions {
+  /** Every endpoint's declared v2 calls (`GET /users/{userId}`): the bounded v2 route labels. */
+  declaredV2Calls: Iterable<string>;
+  /** METRICS_PER_KEY=1: also count v1 calls by a short hash of the api_key. */
+  perKey: boolean;
+  /** Process metrics (cpu, memory, event loop); off in tests that start many gateways. */
+  processMetrics?: boolean;
+}
+
+/** Labels for calls that matched no endpoint (unknown paths): one label, not the raw path. */
+export const UNMATCHED_ENDPOINT = 'unmatched';
+export const SUCCESS_CODE = 'ok';
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** First 12 hex characters of SHA-256: tells keys apart on a dashboard, cannot be turned back. */
+export function keyHash(apiKey: string): string {
+  return createHash('sha256').update(apiKey).digest('hex').slice(0, 12);
+}
+
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly routes: V2RouteTemplates;
+  private readonly v1Calls: Counter<'endpoint' | 'code'>;
+  private readonly v1Duration: Histogram<'endpoint'>;
+  private readonly v2Calls: Counter<'route' | 'method' | 'status'>;
+  private readonly v2Duration: Histogram<'route' | 'method'>;
+  private readonly v2PerV1: Histogram<'endpoint'>;
+  private readonly v1CallsByKey: Counter<'key_hash'> | undefined;
+
+  constructor(options: GatewayMetricsOptions) {
+    this.routes = new V2RouteTemplates(options.declaredV2Calls);
+    const registers = [this.registry];
+    this.v1Calls = new Counter({
+      name: 'v1gate_v1_calls_total',
+      help: 'v1 calls answered, by endpoint and v1 result (ok or the v1 error code).',
+      labelNames: ['endpoint', 'code'],
+      registers,
+    });
+    this.v1Duration = new Histogram({
+      name: 'v1gate_v1_call_duration_seconds',
+      help: 'Time from a v1 request arriving to its serialised answer.',
+      labelNames: ['endpoint'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.v2Calls = new Counter({
+      name: 'v1gate_v2_calls_total',
+      help: 'v2 calls sent, by route template, method and HTTP status (0: no answer).',
+      labelNames: ['route', 'method', 'status'],
+      registers,
+    });
+    this.v2Duration = new Histogram({
+      name: 'v1gate_v2_call_duration_seconds',
+      help: 'v2 call latency as the gateway saw it, by route template and method.',
+      labelNames: ['route', 'method'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.v2PerV1 = new Histogram({
+      name: 'v1gate_v2_calls_per_v1_call',
+      help: 'How many v2 calls one v1 call made.',
+      labelNames: ['endpoint'],
+      buckets: [0, 1, 2, 3, 5, 8, 13, 21],
+      registers,
+    });
+    this.v1CallsByKey = options.perKey
+      ? new Counter({
+          name: 'v1gate_v1_calls_by_key_total',
+          help: 'v1 calls by a 12-character SHA-256 prefix of the api_key (METRICS_PER_KEY=1).',
+          labelNames: ['key_hash'],
+          registers,
+        })
+      : undefined;
+    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'v1gate_' });
+  }
+
+  /** The facade observer: every answered v1 call lands here. */
+  readonly observer: CallObserver = (record: V1CallRecord) => {
+    const endpoint = record.endpoint ?? UNMATCHED_ENDPOINT;
+    this.v1Calls.inc({ endpoint, code: record.errorCode === undefined ? SUCCESS_CODE : String(record.errorCode) });
+    this.v1Duration.observe({ endpoint }, record.ms / 1000);
+    this.v2PerV1.observe({ endpoint }, record.v2Calls.length);
+    for (const call of record.v2Calls) {
+      const route = this.routes.labelOf(call.method, call.path);
+      this.v2Calls.inc({ route, method: call.method, status: String(call.status) });
+      this.v2Duration.observe({ route, method: call.method }, call.ms / 1000);
+    }
+    if (this.v1CallsByKey && record.apiKey !== undefined) this.v1CallsByKey.inc({ key_hash: keyHash(record.apiKey) });
+  };
+
+  /**
+   * Adds a metric that another part reads at scrape time (webhook deliveries, shadow mismatches,
+   * limiter queue depths): build it with `registers: []` and a `collect()` that reads a `stats()`
+   * snapshot, then register it here.
+   */
+  registerCollector(metric: Metric): void {
+    this.registry.registerMetric(metric);
+  }
+
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

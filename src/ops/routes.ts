@@ -1,0 +1,16 @@
+import type { Hono } from 'hono';
+import type { GatewayMetrics } from './metrics.js';
+import { checkReadiness, type ReadinessDeps } from './health.js';
+
+/** The operator routes: `/metrics` (Prometheus text), `/healthz` (alive), `/readyz` (ready). */
+export function mountOpsRoutes(root: Hono, deps: { metrics: GatewayMetrics; readiness: ReadinessDeps }): void {
+  root.get('/healthz', (c) => c.json({ status: 'ok' }));
+  root.get('/readyz', async (c) => {
+    const readiness = await checkReadiness(deps.readiness);
+    return c.json({ status: readiness.ready ? 'ready' : 'not ready', checks: readiness.checks }, readiness.ready ? 200 : 503);
+  });
+  root.get('/metrics', async (c) => {
+    const { contentType, body } = await deps.metrics.render();
+    return c.body(body, 200, { 'content-type': contentType });
+  });
+}

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_ENDPOINTS } from '../../src/translators/registry.js';
+import { V2RouteTemplates } from '../../src/ops/route-templates.js';
+import { keyHash } from '../../src/ops/metrics.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { parsePrometheusText, sampleValue, type Sample } from '../support/prometheus.js';
+
+async function scrape(gateway: TestGateway): Promise<Sample[]> {
+  const response = await fetch(`${gateway.url}/metrics`);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toContain('text/plain');
+  return parsePrometheusText(await response.text());
+}
+
+describe('/metrics after known traffic', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway({ METRICS_PER_KEY: '1' });
+  });
+  afterAll(() => gateway.close());
+
+  it('counts v1 calls by endpoint and result, and v2 calls by route template, exactly', async () => {
+    const before = await scrape(gateway);
+    const owner = 'owner@sandbox.v1gate.local';
+    for (let i = 0; i < 3; i++) expect(await gateway.v1('/user/checkemail', { email: owner })).toEqual({ existed_email: true });
+    for (let i = 0; i < 2; i++) expect((await gateway.v1('/user/get', {})).error.code).toBe(300);
+    const after = await scrape(gateway);
+    const delta = (name: string, labels: Record<string, string>) => sampleValue(after, name, labels) - sampleValue(before, name, labels);
+
+    expect(delta('v1gate_v1_calls_total', { endpoint: '/user/checkemail', code: 'ok' })).toBe(3);
+    expect(delta('v1gate_v1_calls_total', { endpoint: '/user/get', code: '300' })).toBe(2);
+    expect(delta('v1gate_v1_call_duration_seconds_count', { endpoint: '/user/checkemail' })).toBe(3);
+    expect(delta('v1gate_v2_calls_total', { route: '/users/email', method: 'GET', status: '200' })).toBe(3);
+    expect(delta('v1gate_v2_call_duration_seconds_count', { route: '/users/email', method: 'GET' })).toBe(3);
+    // /user/get without an id fails before any v2 call: zero v2 calls per v1 call.
+    expect(delta('v1gate_v2_calls_per_v1_call_sum', { endpoint: '/user/get' })).toBe(0);
+    expect(delta('v1gate_v2_calls_per_v1_call_sum', { endpoint: '/user/checkemail' })).toBe(3);
+    expect(delta('v1gate_v1_calls_by_key_total', { key_hash: keyHash(gateway.credentials.api_key) })).toBe(5);
+  });
+
+  it('labels only with declared route templates and never a raw key', async () => {
+    const { id } = await gateway.v1('/user/create', { email: `m-${Date.now()}@example.com`, type: 1 });
+    await gateway.v1('/user/get', { id });
+    const samples = await scrape(gateway);
+    const declared = new Set(ALL_ENDPOINTS.flatMap((e) => e.v2Calls).map((c) => /^[A-Z]+\s+(\/[^\s?]*)/.exec(c)?.[1]));
+    const routes = samples.filter((s) => s.name === 'v1gate_v2_calls_total').map((s) => s.labels.route!);
+    expect(routes.length).toBeGreaterThan(0);
+    for (const route of routes) expect(route === 'other' || declared.has(route), route).toBe(true);
+    const text = JSON.stringify(samples);
+    expect(text).not.toContain(String(id));
+    expect(text).not.toContain(gateway.credentials.api_key);
+    expect(text).not.toContain(gateway.credentials.api_secret);
+  });
+
+  it('includes process metrics', async () => {
+    expect(sampleValue(await scrape(gateway), 'v1gate_process_resident_memory_bytes')).toBeGreaterThan(0);
+  });
+});
+
+describe('v2 route templates', () => {
+  const templates = new V2RouteTemplates(['GET /users/{userId}', 'GET /users/email', 'DELETE /meetings/{meetingId} (undo)', 'GET /users/{userId}/meetings?type=live']);
+  it('matches by segment, preferring literals, and calls anything else other', () => {
+    expect(templates.labelOf('GET', '/users/abc123')).toBe('/users/{userId}');
+    expect(templates.labelOf('GET', '/users/email')).toBe('/users/email');
+    expect(templates.labelOf('DELETE', '/meetings/9876')).toBe('/meetings/{meetingId}');
+    expect(templates.labelOf('GET', '/users/u1/meetings')).toBe('/users/{userId}/meetings');
+    expect(templates.labelOf('POST', '/users/abc123')).toBe('other');
+    expect(templates.labelOf('GET', '/accounts/1/users')).toBe('other');
+  });
+});
