@@ -12,6 +12,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Operators (#17): one log folder for every test gateway, audited for secrets after the run.
+    globalSetup: ['test/support/global-setup.ts'],
     projects: [
       {
         extends: true,

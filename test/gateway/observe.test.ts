@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startGateway } from '../../src/gateway.js';
 import type { V1CallRecord } from '../../src/v1-facade/observe.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { startTestGateway, testLogEnv, type TestGateway } from '../support/gateway.js';
 import { listen } from '../support/listen.js';
 
 /** The one record per v1 call that metrics, logs and the call recorder read. */
@@ -60,7 +60,7 @@ describe('the request id reaches v2', () => {
       return Response.json({ existed_email: true });
     });
     const gateway = await startGateway(
-      loadConfig({ PORT: '0', V2_BASE_URL: `${upstream.url}/v2`, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off' }),
+      loadConfig({ PORT: '0', V2_BASE_URL: `${upstream.url}/v2`, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', ...testLogEnv() }),
     );
     try {
       const response = await fetch(`${gateway.url}/v1/user/checkemail`, {

@@ -2,6 +2,9 @@ import { loadConfig } from '../../src/config.js';
 import { startGateway, type GatewayOverrides, type RunningGateway } from '../../src/gateway.js';
 import type { Sandbox } from '../../src/sandbox/app.js';
 import { signV2Token, type V2Answer, type V2CallOptions } from './sandbox.js';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LOG_DIR_ENV, LOG_SUFFIX, SECRETS_SUFFIX } from './log-audit.js';
 
 /**
  * A real gateway over its real embedded sandbox, on an ephemeral loopback port. `v1(path, params)`
@@ -27,10 +30,11 @@ export interface V1CallOptions {
 
 export async function startTestGateway(env: Record<string, string> = {}, overrides: GatewayOverrides = {}): Promise<TestGateway> {
   // Limits off unless a test asks for them: behaviour tests must not be throttled by their own pace.
-  const config = loadConfig({ PORT: '0', SANDBOX_RATE_LIMITS: 'off', V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', ...env });
+  const config = loadConfig({ PORT: '0', SANDBOX_RATE_LIMITS: 'off', V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', ...testLogEnv(), ...env });
   const gateway = await startGateway(config, overrides);
   if (!gateway.sandbox) throw new Error('startTestGateway needs the embedded sandbox (no V2_BASE_URL)');
   const sandbox = gateway.sandbox;
+  rememberSecret(sandbox.credentials.apiSecret);
   const credentials = { api_key: sandbox.credentials.apiKey, api_secret: sandbox.credentials.apiSecret };
 
   const v1Raw: TestGateway['v1Raw'] = async (path, params = {}, options = {}) => {
@@ -85,4 +89,19 @@ export async function startTestGateway(env: Record<string, string> = {}, overrid
     v2,
     control,
   };
+}
+
+/**
+ * Test gateways log (at debug, the most) to the suite's log folder, which the global teardown
+ * checks for secrets; without that folder (a file run outside vitest's setup) they stay silent.
+ */
+export function testLogEnv(): Record<string, string> {
+  const dir = process.env[LOG_DIR_ENV];
+  return dir ? { LOG_LEVEL: 'debug', LOG_FILE: join(dir, `${process.pid}${LOG_SUFFIX}`) } : { LOG_LEVEL: 'silent' };
+}
+
+/** Tells the log audit a secret that no log line may contain. */
+export function rememberSecret(secret: string): void {
+  const dir = process.env[LOG_DIR_ENV];
+  if (dir) appendFileSync(join(dir, `${process.pid}${SECRETS_SUFFIX}`), `${secret}\n`);
 }

@@ -1,0 +1,21 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LOG_DIR_ENV, auditLogFolder } from './log-audit.js';
+
+/**
+ * Runs once around the whole suite: gives every test gateway one log folder, and after the last
+ * test proves that no line any gateway wrote carries a secret (the redaction check).
+ */
+export default function setup(): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'v1gate-logs-'));
+  process.env[LOG_DIR_ENV] = dir;
+  return () => {
+    const { lines, problems } = auditLogFolder(dir);
+    rmSync(dir, { recursive: true, force: true });
+    if (problems.length > 0) {
+      throw new Error(`log redaction: ${problems.length} problem(s) in ${lines} log lines:\n${problems.slice(0, 20).join('\n')}`);
+    }
+    console.log(`log redaction: ${lines} log lines written by the suite's gateways, none carries a secret`);
+  };
+}
