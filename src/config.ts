@@ -48,6 +48,8 @@ const EnvSchema = z.object({
   METRICS_PER_KEY: onOff.default(false),
   /** How long /readyz waits for the upstream and the limiter store. */
   READY_TIMEOUT_MS: int(50, 30_000).default(2_000),
+  /** Required (bearer or ?token=) to open /status from another machine; unset: loopback callers only. */
+  STATUS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   // --- end operators ---
 });
 
@@ -65,7 +67,7 @@ export interface GatewayConfig {
   upstream: { timeoutMs: number; connections: number; maxAttempts: number; jwtTtlSeconds: number };
   /** v1 inbound and v2 outbound limits, in memory or in Redis (src/ratelimit/config.ts lists the variables). */
   rateLimits: RateLimitConfig;
-  ops: { logLevel: string; logFile: string | undefined; metricsPerKey: boolean; readyTimeoutMs: number };
+  ops: { logLevel: string; logFile: string | undefined; metricsPerKey: boolean; readyTimeoutMs: number; statusToken: string | undefined };
 }
 
 export class ConfigError extends Error {
@@ -104,6 +106,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       jwtTtlSeconds: e.JWT_TTL_SECONDS,
     },
     rateLimits,
-    ops: { logLevel: e.LOG_LEVEL, logFile: e.LOG_FILE, metricsPerKey: e.METRICS_PER_KEY, readyTimeoutMs: e.READY_TIMEOUT_MS },
+    ops: { logLevel: e.LOG_LEVEL, logFile: e.LOG_FILE, metricsPerKey: e.METRICS_PER_KEY, readyTimeoutMs: e.READY_TIMEOUT_MS, statusToken: e.STATUS_TOKEN },
   };
 }

@@ -127,6 +127,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
       upstreamUrl: v2BaseUrl,
       deadlineMs: config.ops.readyTimeoutMs,
     },
+    status: { endpoints, token: config.ops.statusToken, redisConfigured: config.rateLimits.redis.url !== undefined },
   });
   // --- end operators ---
   // Routes added after listen: nothing is announced (or awaited by tests) before this line.

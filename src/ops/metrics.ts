@@ -107,9 +107,74 @@ export class GatewayMetrics {
    */
   registerCollector(metric: Metric): void {
     this.registry.registerMetric(metric);
+    this.collectors.push(metric);
+  }
+
+  private readonly collectors: Metric[] = [];
+
+  /** The registered collectors' current values (webhook queue, limiter, shadow), for the status page. */
+  async collectorValues(): Promise<{ name: string; help: string; values: { labels: Record<string, string | number>; value: number }[] }[]> {
+    const out = [];
+    for (const metric of this.collectors) {
+      const data = await metric.get();
+      out.push({ name: data.name, help: data.help, values: data.values.map((v) => ({ labels: { ...v.labels } as Record<string, string | number>, value: v.value })) });
+    }
+    return out;
+  }
+
+  /**
+   * Per-endpoint traffic, errors and p99 (seconds, from the histogram buckets as Prometheus'
+   * histogram_quantile estimates it), for the status page: the same numbers /metrics exposes.
+   */
+  async endpointTable(): Promise<EndpointRow[]> {
+    const rows = new Map<string, EndpointRow>();
+    const row = (endpoint: string) => rows.get(endpoint) ?? rows.set(endpoint, { endpoint, calls: 0, errors: 0, p99Seconds: undefined }).get(endpoint)!;
+    for (const value of (await this.v1Calls.get()).values) {
+      const r = row(String(value.labels.endpoint));
+      r.calls += value.value;
+      if (value.labels.code !== SUCCESS_CODE) r.errors += value.value;
+    }
+    const buckets = new Map<string, { le: number; count: number }[]>();
+    for (const value of (await this.v1Duration.get()).values) {
+      if (value.metricName !== 'v1gate_v1_call_duration_seconds_bucket') continue;
+      const endpoint = String(value.labels.endpoint);
+      const list = buckets.get(endpoint) ?? buckets.set(endpoint, []).get(endpoint)!;
+      const le = (value.labels as { le?: string | number }).le;
+      list.push({ le: le === '+Inf' ? Infinity : Number(le), count: value.value });
+    }
+    for (const [endpoint, list] of buckets) row(endpoint).p99Seconds = quantileOfBuckets(0.99, list);
+    return [...rows.values()].sort((a, b) => b.calls - a.calls || a.endpoint.localeCompare(b.endpoint));
   }
 
   async render(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
+}
+
+export interface EndpointRow {
+  endpoint: string;
+  calls: number;
+  errors: number;
+  p99Seconds: number | undefined;
+}
+
+/** histogram_quantile over cumulative buckets: linear within the bucket the rank falls in. */
+export function quantileOfBuckets(q: number, cumulative: readonly { le: number; count: number }[]): number | undefined {
+  const sorted = [...cumulative].sort((a, b) => a.le - b.le);
+  const total = sorted.at(-1)?.count ?? 0;
+  if (total === 0) return undefined;
+  const rank = q * total;
+  let lowerBound = 0;
+  let lowerCount = 0;
+  for (const bucket of sorted) {
+    if (bucket.count >= rank) {
+      // Above the highest finite bound: answer that bound, as Prometheus does.
+      if (bucket.le === Infinity) return lowerBound;
+      const inBucket = bucket.count - lowerCount;
+      return inBucket === 0 ? bucket.le : lowerBound + ((bucket.le - lowerBound) * (rank - lowerCount)) / inBucket;
+    }
+    lowerBound = bucket.le;
+    lowerCount = bucket.count;
+  }
+  return lowerBound;
 }

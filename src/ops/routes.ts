@@ -1,9 +1,10 @@
 import type { Hono } from 'hono';
 import type { GatewayMetrics } from './metrics.js';
 import { checkReadiness, type ReadinessDeps } from './health.js';
+import { mountStatusPage, type StatusDeps } from './status.js';
 
-/** The operator routes: `/metrics` (Prometheus text), `/healthz` (alive), `/readyz` (ready). */
-export function mountOpsRoutes(root: Hono, deps: { metrics: GatewayMetrics; readiness: ReadinessDeps }): void {
+/** The operator routes: `/metrics` (Prometheus text), `/healthz` (alive), `/readyz` (ready), `/status`. */
+export function mountOpsRoutes(root: Hono, deps: { metrics: GatewayMetrics; readiness: ReadinessDeps; status: Omit<StatusDeps, 'metrics' | 'readiness'> }): void {
   root.get('/healthz', (c) => c.json({ status: 'ok' }));
   root.get('/readyz', async (c) => {
     const readiness = await checkReadiness(deps.readiness);
@@ -13,4 +14,5 @@ export function mountOpsRoutes(root: Hono, deps: { metrics: GatewayMetrics; read
     const { contentType, body } = await deps.metrics.render();
     return c.body(body, 200, { 'content-type': contentType });
   });
+  mountStatusPage(root, { ...deps.status, metrics: deps.metrics, readiness: deps.readiness });
 }

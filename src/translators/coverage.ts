@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { REFERENCE_ENDPOINT_PATHS, SPEC_ENDPOINT_PATHS } from '../../mappings/v1-endpoints.js';
 import type { EndpointDefinition } from './define.js';
-import type { CompositeMapping, FieldRow } from './field-map.js';
+import { NO_V2_FIELD, dropped, type CompositeMapping, type FieldRow } from './field-map.js';
 import { ALL_ENDPOINTS, canonicalPath } from './registry.js';
 
 /**
@@ -81,3 +81,38 @@ export function renderCoverage(endpoints: readonly EndpointDefinition<any>[] = A
     ...(extras.length ? ['## Beyond our v1 spec: the rest of the v1 reference', '', ...extras] : []),
   ].join('\n');
 }
+
+// --- operators (#17): the status page's one-line coverage summary, from the same source ---
+export interface CoverageSummary {
+  specServed: number;
+  specTotal: number;
+  referenceServed: number;
+  referenceTotal: number;
+  /** Distinct v1 fields of the mapping tables (and composites), by how they reach v2. */
+  fields: { mapped: number; approximated: number; dropped: number };
+}
+
+/** The counts docs/coverage.md states, plus its fields grouped as mapped / approximated / dropped. */
+export function coverageSummary(endpoints: readonly EndpointDefinition<any>[] = ALL_ENDPOINTS): CoverageSummary {
+  const byPath = new Set(endpoints.flatMap((e) => [e.path, ...(e.aliases ?? [])].map(canonicalPath)));
+  const kinds = new Map<string, 'mapped' | 'approximated' | 'dropped'>();
+  for (const endpoint of endpoints) {
+    for (const row of (endpoint.tables ?? []).flat()) {
+      const kind = row.codec === dropped || (row.v2 === NO_V2_FIELD && row.direction === 'in') ? 'dropped' : row.note ? 'approximated' : 'mapped';
+      kinds.set(`${endpoint.path} ${row.v1}`, kind);
+    }
+    for (const composite of endpoint.composites ?? []) {
+      for (const field of Object.keys(composite.fields)) kinds.set(`${endpoint.path} ${field}`, composite.note ? 'approximated' : 'mapped');
+    }
+  }
+  const fields = { mapped: 0, approximated: 0, dropped: 0 };
+  for (const kind of kinds.values()) fields[kind]++;
+  return {
+    specServed: SPEC_ENDPOINT_PATHS.filter((p) => byPath.has(canonicalPath(p))).length,
+    specTotal: SPEC_ENDPOINT_PATHS.length,
+    referenceServed: REFERENCE_ENDPOINT_PATHS.filter((p) => byPath.has(canonicalPath(p))).length,
+    referenceTotal: REFERENCE_ENDPOINT_PATHS.length,
+    fields,
+  };
+}
+// --- end operators ---
