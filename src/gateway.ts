@@ -16,6 +16,8 @@ import { createRateLimiters, rateLimitHeaders, type RateLimiters } from './ratel
 import { GatewayMetrics } from './ops/metrics.js';
 import { callLogObserver, createLogger } from './ops/logging.js';
 import { mountOpsRoutes } from './ops/routes.js';
+import { limiterMetrics } from './ops/limiter-metrics.js';
+import { FailoverBucketStore } from './ratelimit/index.js';
 // --- end operators ---
 
 /**
@@ -116,6 +118,14 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   // --- operators (#17): metrics and logs are call observers; /metrics, /healthz, /readyz ---
   const endpoints = overrides.endpoints ?? ALL_ENDPOINTS;
   const metrics = new GatewayMetrics({ declaredV2Calls: endpoints.flatMap((e) => e.v2Calls), perKey: config.ops.metricsPerKey });
+  for (const metric of limiterMetrics({
+    limiters,
+    failover: limiters.store instanceof FailoverBucketStore ? limiters.store : undefined,
+    policy: config.rateLimits.redis.url ? config.rateLimits.redis.failure : undefined,
+    perKey: config.ops.metricsPerKey,
+  })) {
+    metrics.registerCollector(metric);
+  }
   const logger = createLogger({ level: config.ops.logLevel, file: config.ops.logFile });
   const observers: CallObserver[] = [metrics.observer, callLogObserver(logger), ...(overrides.observers ?? [])];
   mountOpsRoutes(root, {

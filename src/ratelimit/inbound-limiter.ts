@@ -61,8 +61,19 @@ export class InboundLimiter {
     const refs: BucketRef[] = specs.map((spec, i) => ({ key: `in:{${apiKey}:${limitClass}}:${windows[i]}`, spec }));
     // A store that never waits (memory) answers at once: no promise to await.
     const outcome = this.store.takeNow ? this.store.takeNow(refs) : await this.store.take(refs);
-    return decisionOf(limitClass, refs, outcome);
+    const decision = decisionOf(limitClass, refs, outcome);
+    if (!decision.allowed) this.refusedByClass.set(limitClass, (this.refusedByClass.get(limitClass) ?? 0) + 1);
+    return decision;
   }
+
+  // --- operators (#17): read-only statistics for metrics ---
+  private readonly refusedByClass = new Map<string, number>();
+
+  /** v1 requests refused since start, by v1 limit class. */
+  refusals(): { limitClass: string; count: number }[] {
+    return [...this.refusedByClass].map(([limitClass, count]) => ({ limitClass, count }));
+  }
+  // --- end operators ---
 
   /** The path's v1 class, classified once per distinct path (the facade passes its endpoints' canonical paths). */
   private classOf(v1Path: string): string {

@@ -97,7 +97,7 @@ export class OutboundLimiter {
         return Promise.reject(error);
       }
     }
-    return this.waitInQueue(apiKey, limitClass, options).then(() => task());
+    return this.counted(limitClass, this.waitInQueue(apiKey, limitClass, options)).then(() => task());
   }
 
   /** Wait for a token of the call's v2 class (for callers that run the call themselves). */
@@ -105,7 +105,7 @@ export class OutboundLimiter {
     if (!this.enabled) return;
     const limitClass = classifyV2Call(method, path).name;
     if (this.takeAtOnce(apiKey, limitClass, options)) return;
-    await this.waitInQueue(apiKey, limitClass, options);
+    await this.counted(limitClass, this.waitInQueue(apiKey, limitClass, options));
   }
 
   /** The slow path: wait in the key and class's FIFO queue for a token, until the deadline. */
@@ -157,6 +157,49 @@ export class OutboundLimiter {
     const lane = this.lanes.get(laneKey(apiKey, limitClass));
     return lane ? lane.queue.size + lane.queue.pending : 0;
   }
+
+  // --- operators (#17): read-only statistics for metrics and the status page ---
+  private readonly waitStats = new Map<V2LimitClassName, { waits: number; waitedMs: number }>();
+  private readonly refusalStats = new Map<string, number>();
+
+  /** Counts a queued wait: its time when it got a token, its reason when refused. */
+  private async counted(limitClass: V2LimitClassName, wait: Promise<void>): Promise<void> {
+    const started = this.now();
+    try {
+      await wait;
+      const stat = this.waitStats.get(limitClass) ?? { waits: 0, waitedMs: 0 };
+      stat.waits++;
+      stat.waitedMs += this.now() - started;
+      this.waitStats.set(limitClass, stat);
+    } catch (error) {
+      if (error instanceof RateLimitExceeded) {
+        const key = `${limitClass}\u0000${error.reason}`;
+        this.refusalStats.set(key, (this.refusalStats.get(key) ?? 0) + 1);
+      }
+      throw error;
+    }
+  }
+
+  /** Totals since start, queue depth per class, and the `top` deepest key-and-class queues. */
+  stats(top = 10): OutboundLimiterStats {
+    const depthByClass = new Map<V2LimitClassName, number>();
+    const lanes: { apiKey: string; limitClass: V2LimitClassName; waiting: number }[] = [];
+    for (const [key, lane] of this.lanes) {
+      const waiting = lane.queue.size + lane.queue.pending;
+      depthByClass.set(lane.limitClass, (depthByClass.get(lane.limitClass) ?? 0) + waiting);
+      if (waiting > 0) lanes.push({ apiKey: key.slice(0, key.lastIndexOf('\n')) /* laneKey's layout */, limitClass: lane.limitClass, waiting });
+    }
+    return {
+      queueDepth: [...depthByClass].map(([limitClass, waiting]) => ({ limitClass, waiting })),
+      waits: [...this.waitStats].map(([limitClass, w]) => ({ limitClass, ...w })),
+      refusals: [...this.refusalStats].map(([key, count]) => {
+        const [limitClass, reason] = key.split('\u0000') as [V2LimitClassName, string];
+        return { limitClass, reason, count };
+      }),
+      busiest: lanes.sort((a, b) => b.waiting - a.waiting).slice(0, top),
+    };
+  }
+  // --- end operators ---
 
   /** Key-and-class queues alive (they go when idle, so this stays small under many keys). */
   get laneCount(): number {
@@ -219,3 +262,13 @@ export class OutboundLimiter {
 function laneKey(apiKey: string, limitClass: string): string {
   return `${apiKey}\n${limitClass}`;
 }
+
+// --- operators (#17) ---
+export interface OutboundLimiterStats {
+  queueDepth: { limitClass: V2LimitClassName; waiting: number }[];
+  waits: { limitClass: V2LimitClassName; waits: number; waitedMs: number }[];
+  refusals: { limitClass: V2LimitClassName; reason: string; count: number }[];
+  /** The api_key is raw here: whoever exposes it hashes it. */
+  busiest: { apiKey: string; limitClass: V2LimitClassName; waiting: number }[];
+}
+// --- end operators ---
