@@ -18,19 +18,22 @@ export interface LoggerOptions {
   level: string;
   /** A file to append to (tests, or an operator's choice); unset: standard output. */
   file?: string | undefined;
+  /** Human-readable output; default: when standard output is a terminal. */
+  pretty?: boolean;
 }
 
 export function createLogger(options: LoggerOptions): Logger {
-  const destination = options.file ? pino.destination({ dest: options.file, sync: true, mkdir: true }) : pino.destination(1);
-  return pino(
-    {
-      level: options.level,
-      base: { service: 'v1gate' },
-      redact: { paths: REDACT_PATHS, censor: REDACTED },
-      timestamp: pino.stdTimeFunctions.isoTime,
-    },
-    destination,
-  );
+  const settings = {
+    level: options.level,
+    base: { service: 'v1gate' },
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
+  if (options.file) return pino(settings, pino.destination({ dest: options.file, sync: true, mkdir: true }));
+  // A person at a terminal gets readable lines (redacted all the same: redaction runs before the
+  // transport); a pipe or a log collector gets one JSON object per line.
+  if (options.pretty ?? process.stdout.isTTY) return pino({ ...settings, transport: { target: 'pino-pretty', options: { colorize: true } } });
+  return pino(settings, pino.destination(1));
 }
 
 /** The facade observer that writes the call's line: warn for v1 errors, info otherwise. */
