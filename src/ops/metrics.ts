@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Counter, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
 import { V2RouteTemplates } from './route-templates.js';
 
@@ -177,4 +177,27 @@ export function quantileOfBuckets(q: number, cumulative: readonly { le: number; 
     lowerCount = bucket.count;
   }
   return lowerBound;
+}
+
+/**
+ * A gauge read from a `stats()` snapshot at scrape time: the way webhooks (deliveries, retries,
+ * dead letters, journal depth) and shadow mode (mismatches by endpoint and field) join /metrics.
+ * `read` answers one number per label set; register the result with `registerCollector`.
+ */
+export function statsGauge<L extends string>(
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  read: () => readonly { labels: Partial<Record<L, string>>; value: number }[],
+): Gauge<L> {
+  return new Gauge<L>({
+    name,
+    help,
+    labelNames,
+    registers: [],
+    collect() {
+      this.reset();
+      for (const row of read()) this.set(row.labels, row.value);
+    },
+  });
 }
