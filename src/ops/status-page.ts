@@ -64,6 +64,7 @@ export const STATUS_PAGE_HTML = `<!doctype html>
     state($('ready'), { ok: data.ready, detail: data.ready ? 'ready' : 'not ready' });
     state($('upstream'), data.upstream);
     state($('redis'), data.redis);
+    if (!data.redisConfigured) $('redis').textContent = 'in memory';
     $('total-calls').textContent = data.totals.calls;
     if (previous) {
       const seconds = (Date.parse(data.now) - Date.parse(previous.now)) / 1000;

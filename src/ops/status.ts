@@ -28,6 +28,8 @@ export interface StatusData {
   now: string;
   upstream: { ok: boolean; detail: string };
   redis: { ok: boolean; detail: string };
+  /** False: no REDIS_URL, the limits live in this process's memory. */
+  redisConfigured: boolean;
   ready: boolean;
   totals: { calls: number; errors: number };
   endpoints: EndpointRow[];
@@ -81,6 +83,7 @@ export function mountStatusPage(root: Hono, deps: StatusDeps): void {
       now: new Date().toISOString(),
       upstream: readiness.checks.upstream,
       redis: deps.redisConfigured ? readiness.checks.limiter : { ok: true, detail: 'not configured (limits in memory)' },
+      redisConfigured: deps.redisConfigured,
       ready: readiness.ready,
       totals,
       endpoints,
