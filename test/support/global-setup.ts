@@ -8,11 +8,15 @@ import { LOG_DIR_ENV, auditLogFolder } from './log-audit.js';
  * test proves that no line any gateway wrote carries a secret (the redaction check).
  */
 export default function setup(): () => void {
+  // Each vitest project runs the global setup in the same process: the first makes the folder that
+  // every test worker of every project logs to, and audits it; the others leave it alone.
+  if (process.env[LOG_DIR_ENV]) return () => {};
   const dir = mkdtempSync(join(tmpdir(), 'v1gate-logs-'));
   process.env[LOG_DIR_ENV] = dir;
   return () => {
     const { lines, problems } = auditLogFolder(dir);
     rmSync(dir, { recursive: true, force: true });
+    delete process.env[LOG_DIR_ENV];
     if (problems.length > 0) {
       throw new Error(`log redaction: ${problems.length} problem(s) in ${lines} log lines:\n${problems.slice(0, 20).join('\n')}`);
     }
