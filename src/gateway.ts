@@ -168,6 +168,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await v2.close();
       await limiters.close();
+      logger.flush(); // operators (#17): buffered log lines out before the process may exit
     },
   };
 }
