@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RateLimitConfigError, readRateLimitConfig, type RateLimitConfig } from './ratelimit/config.js';
+import { readWebhookConfig, type WebhookConfig } from './webhooks/config.js';
 
 /**
  * All configuration is environment variables, validated at start: a bad value stops the process
@@ -55,6 +56,8 @@ export interface GatewayConfig {
   upstream: { timeoutMs: number; connections: number; maxAttempts: number; jwtTtlSeconds: number };
   /** v1 inbound and v2 outbound limits, in memory or in Redis (src/ratelimit/config.ts lists the variables). */
   rateLimits: RateLimitConfig;
+  /** v1 push notifications (src/webhooks/config.ts lists the variables). */
+  webhooks: WebhookConfig;
 }
 
 export class ConfigError extends Error {
@@ -76,6 +79,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (error instanceof RateLimitConfigError) throw new ConfigError(`Invalid configuration:\n  ${error.message}`);
     throw error;
   }
+  // v1 webhooks (#12).
+  let webhooks: WebhookConfig;
+  try {
+    webhooks = readWebhookConfig(defined);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
+  }
   const allowed = e.ALLOWED_API_KEYS?.split(',').map((k) => k.trim()).filter(Boolean);
   return {
     port: e.PORT,
@@ -93,5 +103,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       jwtTtlSeconds: e.JWT_TTL_SECONDS,
     },
     rateLimits,
+    webhooks,
   };
 }

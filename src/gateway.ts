@@ -11,6 +11,7 @@ import { TokenMinter } from './upstream/jwt.js';
 import { createV1App, type InboundGate } from './v1-facade/app.js';
 import type { CallObserver } from './v1-facade/observe.js';
 import type { SandboxLimits } from './sandbox/rate-limit.js';
+import { startWebhooks, type Webhooks } from './webhooks/index.js';
 import { createRateLimiters, rateLimitHeaders, type RateLimiters } from './ratelimit/index.js';
 
 /**
@@ -36,6 +37,8 @@ export interface RunningGateway {
   sandbox: Sandbox | undefined;
   v2BaseUrl: string;
   limiters: RateLimiters;
+  /** v1 push notifications, when V1_WEBHOOKS_FILE is set. */
+  webhooks: Webhooks | undefined;
   close(): Promise<void>;
 }
 
@@ -72,6 +75,10 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     });
     mountSandbox(root, sandbox);
   }
+  // v1 webhooks (#12): the v2 event intake at /webhooks/v2; a bad subscriptions file stops the
+  // start here, before anything listens or connects.
+  const webhooks = startWebhooks(config.webhooks);
+  if (webhooks) root.route('/', webhooks.routes);
   // Before listening: until the v1 routes are added below, a request would get a bare 404, so
   // nothing that can take seconds (a Redis connection) may come between listen and the routes.
   const limiters = createRateLimiters(config.rateLimits);
@@ -88,6 +95,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
       server.listen(config.port, config.host, () => resolve());
     });
   } catch (error) {
+    webhooks?.close();
     await limiters.close(); // a port in use must not leave a Redis connection holding the process open
     throw error;
   }
@@ -127,7 +135,9 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     sandbox,
     v2BaseUrl,
     limiters,
+    webhooks,
     async close() {
+      webhooks?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await v2.close();
