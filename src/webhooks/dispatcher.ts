@@ -50,6 +50,10 @@ export class Dispatcher {
     return true;
   }
 
+  deadLetters(): DeliveryJob[] {
+    return this.journal.dead();
+  }
+
   stats(): WebhookStats {
     const receiverQueueDepth: Record<string, number> = {};
     for (const [origin, queue] of this.queues) receiverQueueDepth[origin] = queue.size + queue.pending;

@@ -1,5 +1,6 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { LRUCache } from 'lru-cache';
 
 /**
  * The embedded journal: an append-only log of JSON lines, each write fsynced before it returns,
@@ -31,6 +32,8 @@ type Entry =
 export class FileJournal {
   private fd: number;
   private readonly jobs = new Map<string, DeliveryJob>();
+  /** Ids delivered lately, so the v2 service redelivering an event does not notify twice (this process's memory only). */
+  private readonly delivered = new LRUCache<string, true>({ max: 10_000 });
 
   constructor(private readonly file: string) {
     mkdirSync(dirname(file), { recursive: true });
@@ -54,7 +57,7 @@ export class FileJournal {
 
   /** Returns false when the id is already known (an event redelivered by v2 is not doubled). */
   add(job: DeliveryJob): boolean {
-    if (this.jobs.has(job.id)) return false;
+    if (this.jobs.has(job.id) || this.delivered.has(job.id)) return false;
     this.write({ t: 'add', job });
     this.jobs.set(job.id, { ...job });
     return true;
@@ -68,6 +71,7 @@ export class FileJournal {
   done(id: string): void {
     this.write({ t: 'done', id });
     this.jobs.delete(id);
+    this.delivered.set(id, true);
   }
 
   deadLetter(id: string, error: string): void {
