@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, expect, it } from 'vitest';
+import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
 import { startReceiver, type Receiver } from '../support/webhook-receivers.js';
 
 /**
@@ -13,34 +12,11 @@ import { startReceiver, type Receiver } from '../support/webhook-receivers.js';
  */
 
 const TOKEN = 'durability-token';
-const children: ChildProcess[] = [];
+const gateways: GatewayProcess[] = [];
 let receiver: Receiver | undefined;
 
-function startGatewayProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: '0', SANDBOX_RATE_LIMITS: 'off', V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`gateway exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const match = /^v1gate listening on (http:\/\/[^/]+)\/v1$/.exec(line);
-      if (match) resolve({ child, url: match[1]! });
-    });
-  });
-}
-
-function kill(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
-
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await Promise.all(gateways.map((g) => g.kill()));
   await receiver?.stop();
 });
 
@@ -60,6 +36,7 @@ it('resumes pending notifications after a SIGKILL and delivers all of them', asy
 
   // A backoff far longer than the test: after its first refused attempt each job waits, pending.
   const first = await startGatewayProcess({ ...env, V1_WEBHOOKS_BACKOFF_MS: '3600000' });
+  gateways.push(first);
   const uuids = Array.from({ length: 20 }, (_, i) => `uuid-${i}`);
   for (const uuid of uuids) {
     const response = await fetch(`${first.url}/webhooks/v2`, {
@@ -69,10 +46,10 @@ it('resumes pending notifications after a SIGKILL and delivers all of them', asy
     });
     expect(response.status).toBe(200);
   }
-  await kill(first.child);
+  await first.kill();
 
   receiver = await startReceiver('strict', port);
-  await startGatewayProcess({ ...env, V1_WEBHOOKS_BACKOFF_MS: '10' });
+  gateways.push(await startGatewayProcess({ ...env, V1_WEBHOOKS_BACKOFF_MS: '10' }));
   await receiver.waitFor(uuids.length);
   expect(receiver.received.map((r) => r.body.uuid).sort()).toEqual([...uuids].sort());
   expect(new Set(receiver.received.map((r) => r.body.uuid)).size).toBe(uuids.length);
