@@ -70,5 +70,17 @@ export function createWebhookIntake(options: { token: string; subscriptions: rea
     }
     return c.json({ accepted: true, notifications: queued }, 200);
   });
+
+  // Operators (and `npm run webhooks -- list|replay`): the dead letters, behind the same token.
+  app.get('/webhooks/dead-letters', (c) => {
+    if (!sameToken(c.req.header('authorization') ?? '', options.token)) return c.json({ error: 'invalid verification token' }, 401);
+    const dead = options.dispatcher.deadLetters().map(({ authorization: _secret, ...job }) => job);
+    return c.json({ dead_letters: dead });
+  });
+  app.post('/webhooks/dead-letters/:id/replay', (c) => {
+    if (!sameToken(c.req.header('authorization') ?? '', options.token)) return c.json({ error: 'invalid verification token' }, 401);
+    const id = c.req.param('id');
+    return options.dispatcher.replay(id) ? c.json({ replayed: id }) : c.json({ error: `no dead letter ${id}` }, 404);
+  });
   return app;
 }

@@ -128,4 +128,23 @@ describe('v1 webhooks', () => {
     expect(webhooks.stats().retries).toBe(before.retries + 2);
     expect(webhooks.dispatcher.deadLetters()).toHaveLength(15);
   });
+
+  it('npm run webhooks lists and replays the dead letters through the operator routes', async () => {
+    const { execFile } = await import('node:child_process');
+    const run = (...args: string[]) =>
+      new Promise<string>((resolve, reject) =>
+        execFile('npm', ['run', '--silent', 'webhooks', '--', ...args], { env: { ...process.env, GATEWAY_URL: gateway.url, V2_WEBHOOK_TOKEN: TOKEN } }, (error, stdout, stderr) =>
+          error ? reject(new Error(stderr)) : resolve(stdout),
+        ),
+      );
+    const listed = await run('list');
+    expect(listed).toContain('15 dead letter(s)');
+    expect(listed).not.toContain('s3cret');
+    const id = /^([0-9a-f]{24}) /m.exec(listed)![1]!;
+    const before = gateway.webhooks!.stats().deadLetters;
+    expect(await run('replay', id)).toContain('replayed 1 dead letter(s)');
+    await until(() => gateway.webhooks!.stats().deadLetters === before + 1);
+    const refused = await fetch(`${gateway.url}/webhooks/dead-letters`, { headers: { authorization: 'nope' } });
+    expect(refused.status).toBe(401);
+  });
 });
