@@ -103,6 +103,8 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   const loopbackHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const origin = `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${port}`;
   const v2BaseUrl = config.v2BaseUrl ?? `${origin}/v2`;
+  // v1 webhooks (#12): the embedded sandbox sends every account's v2 events to this gateway's intake.
+  if (sandbox && webhooks && config.webhooks.token) sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
 
   const v2 = new V2Client({
     baseUrl: v2BaseUrl,
