@@ -56,3 +56,19 @@ it('the sandbox control API refuses a subscription without a URL and changes not
   expect(refused.status).toBe(400);
   expect(gateway.sandbox.state.events.list()).toEqual([{ account_id: '*', url: `${gateway.url}/webhooks/v2` }]);
 });
+
+it('a webinar ended by the v1 /webinar/end call (v2 status action) notifies ENDED with the webinar number', async () => {
+  const hostId = (await gateway.v2('GET', '/users/me')).body.id;
+  const created = await gateway.v1('/webinar/create', { host_id: hostId, type: '5', topic: 'Launch', start_time: FUTURE });
+  expect(created.error).toBeUndefined();
+  const before = receiver.received.length;
+  const started = await gateway.control('POST', `/meetings/${created.id}/start`, {});
+  expect(started.status).toBe(201);
+  const ended = await gateway.v1('/webinar/end', { id: created.id, host_id: hostId });
+  expect(ended.error).toBeUndefined();
+  await receiver.waitFor(before + 2);
+  expect(receiver.received.slice(before).map((r) => r.body)).toEqual([
+    { id: String(created.id), uuid: started.body.uuid, status: 'STARTED', host_id: hostId },
+    { id: String(created.id), uuid: started.body.uuid, status: 'ENDED', host_id: hostId },
+  ]);
+});
