@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RateLimitConfigError, readRateLimitConfig, type RateLimitConfig } from './ratelimit/config.js';
+import { readWebhookConfig, type WebhookConfig } from './webhooks/config.js';
 
 /**
  * All configuration is environment variables, validated at start: a bad value stops the process
@@ -68,6 +69,8 @@ export interface GatewayConfig {
   /** v1 inbound and v2 outbound limits, in memory or in Redis (src/ratelimit/config.ts lists the variables). */
   rateLimits: RateLimitConfig;
   ops: { logLevel: string; logFile: string | undefined; metricsPerKey: boolean; readyTimeoutMs: number; statusToken: string | undefined };
+  /** v1 push notifications (src/webhooks/config.ts lists the variables). */
+  webhooks: WebhookConfig;
 }
 
 export class ConfigError extends Error {
@@ -89,6 +92,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (error instanceof RateLimitConfigError) throw new ConfigError(`Invalid configuration:\n  ${error.message}`);
     throw error;
   }
+  // v1 webhooks (#12).
+  let webhooks: WebhookConfig;
+  try {
+    webhooks = readWebhookConfig(defined);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
+  }
   const allowed = e.ALLOWED_API_KEYS?.split(',').map((k) => k.trim()).filter(Boolean);
   return {
     port: e.PORT,
@@ -107,5 +117,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     rateLimits,
     ops: { logLevel: e.LOG_LEVEL, logFile: e.LOG_FILE, metricsPerKey: e.METRICS_PER_KEY, readyTimeoutMs: e.READY_TIMEOUT_MS, statusToken: e.STATUS_TOKEN },
+    webhooks,
   };
 }

@@ -11,12 +11,14 @@ import { TokenMinter } from './upstream/jwt.js';
 import { createV1App, type InboundGate } from './v1-facade/app.js';
 import type { CallObserver } from './v1-facade/observe.js';
 import type { SandboxLimits } from './sandbox/rate-limit.js';
+import { startWebhooks, type Webhooks } from './webhooks/index.js';
 import { createRateLimiters, rateLimitHeaders, type RateLimiters } from './ratelimit/index.js';
 // --- operators (#17) ---
 import { GatewayMetrics } from './ops/metrics.js';
 import { callLogObserver, createLogger } from './ops/logging.js';
 import { mountOpsRoutes } from './ops/routes.js';
 import { limiterMetrics } from './ops/limiter-metrics.js';
+import { webhookMetrics } from './ops/webhook-metrics.js';
 import { FailoverBucketStore } from './ratelimit/index.js';
 // --- end operators ---
 
@@ -47,6 +49,8 @@ export interface RunningGateway {
   limiters: RateLimiters;
   /** The Prometheus registry behind /metrics (collectors for other parts register here). */
   metrics: GatewayMetrics;
+  /** v1 push notifications, when V1_WEBHOOKS_FILE is set. */
+  webhooks: Webhooks | undefined;
   close(): Promise<void>;
 }
 
@@ -82,6 +86,10 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     });
     mountSandbox(root, sandbox);
   }
+  // v1 webhooks (#12): the v2 event intake at /webhooks/v2; a bad subscriptions file stops the
+  // start here, before anything listens or connects.
+  const webhooks = startWebhooks(config.webhooks);
+  if (webhooks) root.route('/', webhooks.routes);
   // Before listening: until the v1 routes are added below, a request would get a bare 404, so
   // nothing that can take seconds (a Redis connection) may come between listen and the routes.
   const limiters = createRateLimiters(config.rateLimits);
@@ -98,6 +106,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
       server.listen(config.port, config.host, () => resolve());
     });
   } catch (error) {
+    webhooks?.close();
     await limiters.close(); // a port in use must not leave a Redis connection holding the process open
     throw error;
   }
@@ -105,6 +114,8 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   const loopbackHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const origin = `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${port}`;
   const v2BaseUrl = config.v2BaseUrl ?? `${origin}/v2`;
+  // v1 webhooks (#12): the embedded sandbox sends every account's v2 events to this gateway's intake.
+  if (sandbox && webhooks && config.webhooks.token) sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
 
   const v2 = new V2Client({
     baseUrl: v2BaseUrl,
@@ -126,6 +137,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   })) {
     metrics.registerCollector(metric);
   }
+  if (webhooks) for (const metric of webhookMetrics(() => webhooks.stats())) metrics.registerCollector(metric);
   const logger = createLogger({ level: config.ops.logLevel, file: config.ops.logFile });
   const observers: CallObserver[] = [metrics.observer, callLogObserver(logger), ...(overrides.observers ?? [])];
   mountOpsRoutes(root, {
@@ -163,7 +175,9 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     v2BaseUrl,
     limiters,
     metrics,
+    webhooks,
     async close() {
+      webhooks?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await v2.close();

@@ -4,6 +4,7 @@ import type { Account } from './model/account.js';
 import type { Group, ImGroup } from './model/group.js';
 import type { Instance, Meeting, MeetingKind } from './model/meeting.js';
 import type { User } from './model/user.js';
+import { SandboxEventBus } from './events.js';
 
 /**
  * The sandbox's whole world, in memory. Every area reads and writes these collections, so the
@@ -23,7 +24,12 @@ export class SandboxState {
   readonly groups = new Map<string, Group>();
   readonly imGroups = new Map<string, ImGroup>();
 
-  constructor(readonly clock: Clock = systemClock) {}
+  /** v2 event subscriptions; the lifecycle (report/lifecycle.ts) emits to them. */
+  readonly events: SandboxEventBus;
+
+  constructor(readonly clock: Clock = systemClock) {
+    this.events = new SandboxEventBus(() => this.clock.now());
+  }
 
   now(): Date {
     return this.clock.now();

@@ -9,6 +9,8 @@ export interface GatewayProcess {
   url: string;
   output(): string;
   stop(): Promise<void>;
+  /** SIGKILL: no shutdown code runs (crash tests). */
+  kill(): Promise<void>;
 }
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -46,6 +48,13 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
+      }),
+    kill: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.removeAllListeners('exit');
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
       }),
   };
 }

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import type { SandboxContext } from '../context.js';
-import { conflict, userNotFound } from '../errors.js';
+import { conflict, invalidField, userNotFound } from '../errors.js';
 
 /** The control routes about accounts and users (see routes.ts for the list). */
 export function registerAccountControlRoutes(app: Hono, { state }: SandboxContext): void {
@@ -16,6 +16,18 @@ export function registerAccountControlRoutes(app: Hono, { state }: SandboxContex
       api_secret: account.apiSecret,
     }));
     return c.json({ total_records: accounts.length, accounts });
+  });
+
+  /** The v2 app's event subscription of an account (`*`: every account): where to POST events, with which token. */
+  app.put('/accounts/:id/event-subscription', async (c) => {
+    const accountId = c.req.param('id');
+    if (accountId !== '*' && !state.accounts.has(accountId)) throw invalidField('id', `No account ${accountId}.`);
+    const body = (await c.req.json().catch(() => null)) as { url?: unknown; token?: unknown } | null;
+    const url = typeof body?.url === 'string' && URL.canParse(body.url) && /^https?:$/.test(new URL(body.url).protocol) ? body.url : undefined;
+    if (!url) throw invalidField('url', 'Must be an http(s) URL.');
+    if (typeof body?.token !== 'string' || body.token.length === 0) throw invalidField('token', 'Must be the verification token.');
+    state.events.subscribe(accountId, { url, token: body.token });
+    return c.json({ account_id: accountId, url });
   });
 
   /** What the link of the confirmation email does: a pending user (POST /v2/users, action create) becomes active. */

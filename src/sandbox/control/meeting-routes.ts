@@ -3,6 +3,7 @@ import type { SandboxContext } from '../context.js';
 import { badRequest, invalidField, notFound, V2Code } from '../errors.js';
 import type { Meeting } from '../model/meeting.js';
 import {
+  attendeeBeforeHost,
   currentOrLatestInstance,
   endLiveInstance,
   joinParticipant,
@@ -33,6 +34,12 @@ export function registerMeetingControlRoutes(app: Hono, { state }: SandboxContex
     if (body.start_time && body.start_time > state.nowIso()) throw invalidField('start_time', 'Must not be in the future.');
     const instance = startInstance(state, meeting, body.start_time);
     return c.json(renderInstance(meeting, instance), 201);
+  });
+
+  /** An attendee arrives before the host starts: the v2 jbh_joined or jbh_waiting event. */
+  app.post('/meetings/:id/attendee-before-host', (c) => {
+    const meeting = pathMeeting(c, state);
+    return c.json({ id: meeting.id, attendee: attendeeBeforeHost(state, meeting) }, 201);
   });
 
   app.post('/meetings/:id/participants', async (c) => {

@@ -44,6 +44,7 @@ export function startInstance(state: SandboxState, meeting: Meeting, startTime: 
   state.instancesByUuid.set(instance.uuid, { meeting, instance });
   const host = state.users.get(meeting.host_id);
   joinParticipant(state, meeting, instance, { name: host ? displayName(host) : 'Host', email: host?.email, joinTime: startTime });
+  state.events.emit(meeting, instance, 'started');
   return instance;
 }
 
@@ -108,7 +109,20 @@ export function endLiveInstance(state: SandboxState, meeting: Meeting, options: 
   meeting.live = null;
   const recording = options.recording ?? meeting.settings['auto_recording'] === 'cloud';
   instance.recording_files = recordingFilesFor(meeting, instance, recording);
+  state.events.emit(meeting, instance, 'ended');
+  if (instance.recording_files.length > 0) state.events.emit(meeting, instance, 'recording.completed');
   return instance;
+}
+
+/**
+ * An attendee arrives before the host has started: with join-before-host allowed they are in
+ * (`participant_jbh_joined`), else they wait for the host (`participant_jbh_waiting`).
+ */
+export function attendeeBeforeHost(state: SandboxState, meeting: Meeting): 'joined' | 'waiting' {
+  if (meeting.live) throw alreadyLive(meeting);
+  const joined = meeting.settings['join_before_host'] === true;
+  state.events.emit(meeting, null, joined ? 'participant_jbh_joined' : 'participant_jbh_waiting');
+  return joined ? 'joined' : 'waiting';
 }
 
 /** The instance poll answers and Q&A go to: the live one, else the latest that ended. */

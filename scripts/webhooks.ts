@@ -1,0 +1,37 @@
+/**
+ * `npm run webhooks -- list` and `npm run webhooks -- replay <id>|all`: the dead letters of a
+ * running gateway, through its operator routes (the gateway owns the journal; nothing else writes it).
+ * GATEWAY_URL (default http://127.0.0.1:8080) and V2_WEBHOOK_TOKEN name the gateway and its token.
+ */
+const base = process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080';
+const token = process.env.V2_WEBHOOK_TOKEN;
+const [command, target] = process.argv.slice(2);
+
+async function call(method: string, path: string): Promise<any> {
+  const response = await fetch(`${base}${path}`, { method, headers: { authorization: token ?? '' } });
+  const body = await response.json();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function main(): Promise<void> {
+  if (!token) throw new Error('V2_WEBHOOK_TOKEN must be set (the token the gateway was started with)');
+  const { dead_letters: dead } = await call('GET', '/webhooks/dead-letters');
+  if (command === 'list') {
+    for (const job of dead) console.log(`${job.id}  ${new Date(job.createdAt).toISOString()}  ${new URL(job.url).origin}  attempts=${job.attempts}  ${job.lastError ?? ''}  ${job.body}`);
+    console.log(`${dead.length} dead letter(s)`);
+    return;
+  }
+  if (command === 'replay' && target) {
+    const ids: string[] = target === 'all' ? dead.map((j: { id: string }) => j.id) : [target];
+    for (const id of ids) await call('POST', `/webhooks/dead-letters/${encodeURIComponent(id)}/replay`);
+    console.log(`replayed ${ids.length} dead letter(s)`);
+    return;
+  }
+  throw new Error('usage: npm run webhooks -- list | replay <id>|all');
+}
+
+main().catch((error: unknown) => {
+  console.error((error as Error).message);
+  process.exit(1);
+});

@@ -1,0 +1,39 @@
+import type { Metric } from 'prom-client';
+import type { WebhookStats } from '../webhooks/dispatcher.js';
+import { statsGauge } from './metrics.js';
+
+/**
+ * The v1 push notifications' counters, read from the dispatcher's `stats()` at scrape time: the
+ * delivery path pays nothing for them. Receivers are labelled by host only (a subscribed URL may
+ * carry `?secret=...`, which must never become a label).
+ */
+export function webhookMetrics(stats: () => WebhookStats): Metric[] {
+  return [
+    statsGauge('v1gate_webhook_deliveries', 'v1 notifications delivered (2XX) since start', [], () => [{ labels: {}, value: stats().deliveries }]),
+    statsGauge('v1gate_webhook_retries', 'v1 notification attempts that failed and were retried, since start', [], () => [
+      { labels: {}, value: stats().retries },
+    ]),
+    statsGauge('v1gate_webhook_dead_letters', 'v1 notifications dead-lettered after their last attempt, since start', [], () => [
+      { labels: {}, value: stats().deadLetters },
+    ]),
+    statsGauge('v1gate_webhook_journal_depth', 'v1 notifications in the journal not yet delivered or dead', [], () => [
+      { labels: {}, value: stats().journalDepth },
+    ]),
+    statsGauge('v1gate_webhook_receiver_queue_depth', 'v1 notifications queued per receiver host', ['receiver'], () => {
+      const byHost = new Map<string, number>();
+      for (const [receiver, depth] of Object.entries(stats().receiverQueueDepth)) {
+        const host = hostOf(receiver);
+        byHost.set(host, (byHost.get(host) ?? 0) + depth);
+      }
+      return [...byHost].map(([receiver, value]) => ({ labels: { receiver }, value }));
+    }),
+  ];
+}
+
+function hostOf(receiver: string): string {
+  try {
+    return new URL(receiver).host;
+  } catch {
+    return 'other';
+  }
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/** V1 webhook settings from the environment; unset V1_WEBHOOKS_FILE: webhooks off. */
+export interface WebhookConfig {
+  file: string | undefined;
+  journalFile: string;
+  token: string | undefined;
+  anyPort: boolean;
+  deadlineMs: number;
+  backoffMs: number;
+  maxAttempts: number;
+}
+
+const Schema = z.object({
+  V1_WEBHOOKS_FILE: z.string().min(1).optional(),
+  V1_WEBHOOKS_JOURNAL: z.string().min(1).default('data/webhooks.journal'),
+  V2_WEBHOOK_TOKEN: z.string().min(8, 'must be at least 8 characters').optional(),
+  V1_WEBHOOKS_ANY_PORT: z.enum(['0', '1']).default('0'),
+  /** v1's 30 s; tests scale it down. */
+  V1_WEBHOOKS_DEADLINE_MS: z.coerce.number().int().min(10).max(120_000).default(30_000),
+  V1_WEBHOOKS_BACKOFF_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
+});
+
+export function readWebhookConfig(env: Record<string, string | undefined>): WebhookConfig {
+  const result = Schema.safeParse(env);
+  if (!result.success) throw new Error(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  const e = result.data;
+  if (e.V1_WEBHOOKS_FILE && !e.V2_WEBHOOK_TOKEN) throw new Error('V2_WEBHOOK_TOKEN: required when V1_WEBHOOKS_FILE is set');
+  return {
+    file: e.V1_WEBHOOKS_FILE,
+    journalFile: e.V1_WEBHOOKS_JOURNAL,
+    token: e.V2_WEBHOOK_TOKEN,
+    anyPort: e.V1_WEBHOOKS_ANY_PORT === '1',
+    deadlineMs: e.V1_WEBHOOKS_DEADLINE_MS,
+    backoffMs: e.V1_WEBHOOKS_BACKOFF_MS,
+    maxAttempts: 3,
+  };
+}

@@ -1,0 +1,137 @@
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { LRUCache } from 'lru-cache';
+
+/**
+ * The embedded journal: an append-only log of JSON lines, each write fsynced before it returns,
+ * so a job is on disk before the intake answers 2XX and a SIGKILL loses nothing acknowledged.
+ * Opening replays the log (a torn last line from a crash is skipped) and compacts it to the jobs
+ * still pending or dead, so the file does not grow forever.
+ */
+
+export interface DeliveryJob {
+  /** Stable per notification (the v2 event and the subscription), for the logs and replays. */
+  id: string;
+  url: string;
+  body: string;
+  /** `Basic ...`, when the subscription has credentials. */
+  authorization?: string;
+  attempts: number;
+  state: 'pending' | 'dead';
+  lastError?: string;
+  createdAt: number;
+}
+
+type Entry =
+  | { t: 'add'; job: DeliveryJob }
+  | { t: 'attempt'; id: string; attempts: number; error: string }
+  | { t: 'done'; id: string }
+  | { t: 'dead'; id: string; error: string }
+  | { t: 'revive'; id: string };
+
+export class FileJournal {
+  private fd: number;
+  private readonly jobs = new Map<string, DeliveryJob>();
+  /** Ids delivered lately, so the v2 service redelivering an event does not notify twice (this process's memory only). */
+  private readonly delivered = new LRUCache<string, true>({ max: 10_000 });
+
+  constructor(private readonly file: string) {
+    mkdirSync(dirname(file), { recursive: true });
+    if (existsSync(file)) this.replay(readFileSync(file, 'utf8'));
+    this.compact();
+    this.fd = openSync(file, 'a');
+  }
+
+  /** Jobs still to deliver, oldest first. */
+  pending(): DeliveryJob[] {
+    return [...this.jobs.values()].filter((j) => j.state === 'pending');
+  }
+
+  dead(): DeliveryJob[] {
+    return [...this.jobs.values()].filter((j) => j.state === 'dead');
+  }
+
+  get(id: string): DeliveryJob | undefined {
+    return this.jobs.get(id);
+  }
+
+  /** Returns false when the id is already known (an event redelivered by v2 is not doubled). */
+  add(job: DeliveryJob): boolean {
+    if (this.jobs.has(job.id) || this.delivered.has(job.id)) return false;
+    this.write({ t: 'add', job });
+    this.jobs.set(job.id, { ...job });
+    return true;
+  }
+
+  attempted(id: string, attempts: number, error: string): void {
+    this.write({ t: 'attempt', id, attempts, error });
+    this.apply({ t: 'attempt', id, attempts, error });
+  }
+
+  done(id: string): void {
+    this.write({ t: 'done', id });
+    this.jobs.delete(id);
+    this.delivered.set(id, true);
+  }
+
+  deadLetter(id: string, error: string): void {
+    this.write({ t: 'dead', id, error });
+    this.apply({ t: 'dead', id, error });
+  }
+
+  /** A dead letter back to pending with a fresh set of attempts. */
+  revive(id: string): boolean {
+    if (this.jobs.get(id)?.state !== 'dead') return false;
+    this.write({ t: 'revive', id });
+    this.apply({ t: 'revive', id });
+    return true;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  private write(entry: Entry): void {
+    writeSync(this.fd, `${JSON.stringify(entry)}\n`);
+    fsyncSync(this.fd);
+  }
+
+  private replay(text: string): void {
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      let entry: Entry;
+      try {
+        entry = JSON.parse(line) as Entry;
+      } catch {
+        continue; // a line torn by a crash mid-write was never acknowledged
+      }
+      this.apply(entry);
+    }
+  }
+
+  private apply(entry: Entry): void {
+    if (entry.t === 'add') {
+      this.jobs.set(entry.job.id, { ...entry.job });
+      return;
+    }
+    if (entry.t === 'done') {
+      this.jobs.delete(entry.id);
+      return;
+    }
+    const job = this.jobs.get(entry.id);
+    if (!job) return;
+    if (entry.t === 'attempt') Object.assign(job, { attempts: entry.attempts, lastError: entry.error });
+    else if (entry.t === 'dead') Object.assign(job, { state: 'dead', lastError: entry.error });
+    else Object.assign(job, { state: 'pending', attempts: 0 });
+  }
+
+  /** Rewrites the log as one `add` per live job, atomically (write, fsync, rename). */
+  private compact(): void {
+    const temp = `${this.file}.compact`;
+    const fd = openSync(temp, 'w');
+    for (const job of this.jobs.values()) writeSync(fd, `${JSON.stringify({ t: 'add', job } satisfies Entry)}\n`);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(temp, this.file);
+  }
+}

@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/** A webhook receiver child process (test/support/webhook-receiver.mjs) and what it accepted. */
+export interface Receiver {
+  url: string;
+  port: number;
+  received: Array<{ url: string; body: Record<string, unknown>; contentType: string }>;
+  /** Resolves once `count` posts have been accepted. */
+  waitFor(count: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const SCRIPT = fileURLToPath(new URL('./webhook-receiver.mjs', import.meta.url));
+
+export function startReceiver(mode: string, port = 0, path = '/hook'): Promise<Receiver> {
+  const child: ChildProcess = spawn(process.execPath, [SCRIPT, mode, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const received: Receiver['received'] = [];
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`receiver ${mode} exited with ${code}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const listening = /^listening (\d+)$/.exec(line);
+      if (listening) {
+        const p = Number(listening[1]);
+        resolve({
+          url: `http://127.0.0.1:${p}${path}`,
+          port: p,
+          received,
+          waitFor: (count) => (received.length >= count ? Promise.resolve() : new Promise((r) => waiters.push({ count, resolve: r }))),
+          stop: () =>
+            new Promise((r) => {
+              if (child.exitCode !== null) return r();
+              child.removeAllListeners('exit');
+              child.once('exit', () => r());
+              child.kill('SIGKILL');
+            }),
+        });
+        return;
+      }
+      received.push(JSON.parse(line));
+      for (const w of waiters.filter((w) => received.length >= w.count)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+    });
+  });
+}

@@ -1,0 +1,56 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
+import { startReceiver, type Receiver } from '../support/webhook-receivers.js';
+
+/**
+ * Nothing acknowledged is lost: a gateway process is SIGKILLed with notifications pending (their
+ * receiver down, one attempt already spent), a new process on the same journal resumes them with
+ * their attempt counts, and every one is delivered once the receiver is back.
+ */
+
+const TOKEN = 'durability-token';
+const gateways: GatewayProcess[] = [];
+let receiver: Receiver | undefined;
+
+afterAll(async () => {
+  await Promise.all(gateways.map((g) => g.kill()));
+  await receiver?.stop();
+});
+
+it('resumes pending notifications after a SIGKILL and delivers all of them', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'v1gate-durable-'));
+  // A free port for the receiver, which then stays down while the first gateway runs.
+  const probe = await startReceiver('strict');
+  const port = probe.port;
+  await probe.stop();
+  writeFileSync(join(dir, 'subs.json'), JSON.stringify([{ api_key: 'k', url: `http://127.0.0.1:${port}/hook` }]));
+  const env = {
+    V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
+    V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
+    V2_WEBHOOK_TOKEN: TOKEN,
+    V1_WEBHOOKS_ANY_PORT: '1',
+  };
+
+  // A backoff far longer than the test: after its first refused attempt each job waits, pending.
+  const first = await startGatewayProcess({ ...env, V1_WEBHOOKS_BACKOFF_MS: '3600000' });
+  gateways.push(first);
+  const uuids = Array.from({ length: 20 }, (_, i) => `uuid-${i}`);
+  for (const uuid of uuids) {
+    const response = await fetch(`${first.url}/webhooks/v2`, {
+      method: 'POST',
+      headers: { authorization: TOKEN, 'content-type': 'application/json' },
+      body: JSON.stringify({ event: 'meeting.ended', event_ts: 1, payload: { account_id: 'a', object: { id: 123, uuid, host_id: 'h' } } }),
+    });
+    expect(response.status).toBe(200);
+  }
+  await first.kill();
+
+  receiver = await startReceiver('strict', port);
+  gateways.push(await startGatewayProcess({ ...env, V1_WEBHOOKS_BACKOFF_MS: '10' }));
+  await receiver.waitFor(uuids.length);
+  expect(receiver.received.map((r) => r.body.uuid).sort()).toEqual([...uuids].sort());
+  expect(new Set(receiver.received.map((r) => r.body.uuid)).size).toBe(uuids.length);
+});
