@@ -287,6 +287,16 @@ describe('after meetings', () => {
     const live = await call('POST', '/users/{userId}/meetings', '/users/me/meetings', { body: { topic: 'On air' } });
     expect((await sb.control('POST', `/meetings/${live.id}/start`)).status).toBe(201);
     expect((await call('GET', '/metrics/meetings', '/metrics/meetings')).meetings.length).toBeGreaterThan(0);
+    // Usage reports, counted from the meetings that happened.
+    const [year, month] = instance.start_time.split('-').map(Number);
+    const daily = await call('GET', '/report/daily', '/report/daily', { query: { year, month } });
+    expect(daily.dates.some((d: { meetings: number }) => d.meetings > 0)).toBe(true);
+    await call('GET', '/report/daily', '/report/daily');
+    expect((await call('GET', '/report/users', '/report/users', { query: { from, to } })).users.length).toBeGreaterThan(0);
+    await call('GET', '/report/users', '/report/users', { query: { type: 'inactive', from, to, page_size: 1 } });
+    const hosted = await call('GET', '/report/users/{userId}/meetings', '/report/users/me/meetings', { query: { from, to, page_size: 1 } });
+    expect(hosted.next_page_token).not.toBe('');
+    await call('GET', '/report/users/{userId}/meetings', '/report/users/me/meetings', { query: { from, to, next_page_token: hosted.next_page_token } });
     const recordings = await call('GET', '/users/{userId}/recordings', '/users/me/recordings', { query: { from, to } });
     expect(recordings.meetings.length).toBeGreaterThan(0);
   });
