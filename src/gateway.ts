@@ -12,6 +12,7 @@ import { createV1App, type InboundGate } from './v1-facade/app.js';
 import type { CallObserver } from './v1-facade/observe.js';
 import type { SandboxLimits } from './sandbox/rate-limit.js';
 import { createRateLimiters, rateLimitHeaders, type RateLimiters } from './ratelimit/index.js';
+import { requireFanOutWithin } from './ratelimit/fan-out.js';
 
 /**
  * Assembles one gateway process: the v1 facade, the v2 client, and — when no V2_BASE_URL is
@@ -113,6 +114,10 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
       v2,
       inbound: overrides.inbound ?? (config.rateLimits.v1.enabled ? inboundGate(limiters) : undefined),
       outboundMaxWaitMs: config.rateLimits.v2.maxWaitMs,
+      // Reports fan out (issue #15): refuse at once a fan-out the v2 limits cannot admit within the wait.
+      ...(config.rateLimits.v2.enabled && !overrides.outbound
+        ? { fanOut: (method: string, path: string, calls: number, waitMs: number) => requireFanOutWithin(limiters.outbound, method, path, calls, waitMs) }
+        : {}),
       allowedApiKeys: config.allowedApiKeys,
       body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
       keepAlive: config.keepAlive,

@@ -5,6 +5,7 @@ import { imgroupsEndpoints } from './im-groups/index.js';
 import { meetingsEndpoints } from './meetings/index.js';
 import { recordingsEndpoints } from './recordings/index.js';
 import { registrationEndpoints } from './registration/index.js';
+import { reportEndpoints } from './reports/index.js';
 import { usersEndpoints } from './users/index.js';
 import { webinarsEndpoints } from './webinars/index.js';
 import { webinarReportEndpoints } from './webinar-reports/index.js';
@@ -20,6 +21,7 @@ export const ALL_ENDPOINTS: readonly EndpointDefinition<any>[] = [
   ...recordingsEndpoints,
   ...registrationEndpoints,
   ...webinarReportEndpoints,
+  ...reportEndpoints,
 ];
 
 /** The canonical form of a v1 path: lower case, no `/v1` prefix, no trailing slash. */
