@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { expectExampleShape, expectV1Error, NO_LIMITS, v1ExampleShape, v2User } from '../support/v1-answers.js';
+import { meetingHappened } from './reports-support.js';
 
 /**
  * v1's account usage reports over meetings that really happened in the sandbox (control API), in
@@ -14,25 +15,17 @@ let guestHost: { id: string; email: string };
 let idle: { id: string; email: string };
 const MARCH = { from: '2024-03-01', to: '2024-03-31' };
 
-async function meetingHappened(hostId: string, start_time: string, participants: { name: string; email?: string }[], duration_minutes = 30) {
-  const created = await gw.v2('POST', `/users/${hostId}/meetings`, { body: { topic: `Held ${start_time}`, type: 2, start_time, duration: 30 } });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const happened = await gw.control('POST', `/meetings/${created.body.id}/happen`, { start_time, duration_minutes, participants });
-  expect(happened.status, JSON.stringify(happened.body)).toBe(201);
-  return { id: created.body.id as number, uuid: happened.body.uuid as string };
-}
-
 beforeAll(async () => {
   gw = await startTestGateway(NO_LIMITS);
   ownerId = (await gw.v2('GET', '/users/me')).body.id;
   guestHost = await v2User(gw, { first_name: 'Grace', last_name: 'Hopper' });
   idle = await v2User(gw, { first_name: 'Idle', last_name: 'User' });
-  await meetingHappened(ownerId, '2024-03-04T09:00:00Z', [{ name: 'Ann', email: 'ann@example.com' }, { name: 'Bo' }], 45);
-  await meetingHappened(ownerId, '2024-03-04T15:00:00Z', [{ name: 'Cy' }], 10);
-  await meetingHappened(ownerId, '2024-03-20T23:30:00Z', [{ name: 'Di' }, { name: 'Ed' }, { name: 'Fay' }], 61);
-  await meetingHappened(guestHost.id, '2024-03-20T08:00:00Z', [{ name: 'Gil' }], 20);
+  await meetingHappened(gw, ownerId, '2024-03-04T09:00:00Z', [{ name: 'Ann', email: 'ann@example.com' }, { name: 'Bo' }], 45);
+  await meetingHappened(gw, ownerId, '2024-03-04T15:00:00Z', [{ name: 'Cy' }], 10);
+  await meetingHappened(gw, ownerId, '2024-03-20T23:30:00Z', [{ name: 'Di' }, { name: 'Ed' }, { name: 'Fay' }], 61);
+  await meetingHappened(gw, guestHost.id, '2024-03-20T08:00:00Z', [{ name: 'Gil' }], 20);
   // Outside March: must not be counted.
-  await meetingHappened(ownerId, '2024-04-01T00:00:00Z', [{ name: 'Hal' }], 15);
+  await meetingHappened(gw, ownerId, '2024-04-01T00:00:00Z', [{ name: 'Hal' }], 15);
 });
 afterAll(() => gw.close());
 
