@@ -407,6 +407,20 @@ function referencePathOf(method: string, routePath: string): string | undefined 
  */
 const NOT_IN_REFERENCE: Record<string, string> = {};
 
+describe('H.323/SIP devices', () => {
+  it('create, list, update and delete a device', async () => {
+    const device = { name: 'Board room', protocol: 'H.323', ip: '192.168.1.10', encryption: 'auto' };
+    const created = await call('POST', '/h323/devices', '/h323/devices', { body: device });
+    expect(created).toEqual({ id: expect.any(String), ...device });
+    await call('PATCH', '/h323/devices/{deviceId}', `/h323/devices/${created.id}`, { body: { protocol: 'SIP', encryption: 'no' } });
+    const listed = await call('GET', '/h323/devices', '/h323/devices', { query: { page_size: 300 } });
+    expect(listed.devices).toContainEqual({ ...device, id: created.id, protocol: 'SIP', encryption: 'no' });
+    await call('DELETE', '/h323/devices/{deviceId}', `/h323/devices/${created.id}`);
+    expect((await sb.v2('DELETE', `/h323/devices/${created.id}`)).status).toBe(404);
+    expect((await sb.v2('POST', '/h323/devices', { body: { ...device, protocol: 'ISDN' } })).status).toBe(400);
+  });
+});
+
 describe('coverage', () => {
   it('validated the answer of every route the sandbox registers', () => {
     const routes = new Set(
