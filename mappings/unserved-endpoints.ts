@@ -19,10 +19,6 @@ export const UNSERVED_REFERENCE_PATHS: Readonly<Record<string, string>> = {
   '/recording/delete': 'Planned over DELETE /meetings/{meetingId}/recordings[/{recordingId}]; the sandbox cannot delete recordings yet.',
   '/mc/recording/list':
     "Planned over GET /users/{userId}/recordings?mc=true; the sandbox has no meeting-connector recordings (its list answers none with mc=true).",
-  '/h323/device/list': 'Planned over GET /h323/devices; the sandbox does not serve H.323 devices yet.',
-  '/h323/device/create': 'Planned over POST /h323/devices; the sandbox does not serve H.323 devices yet.',
-  '/h323/device/update': 'Planned over PATCH /h323/devices/{deviceId}; the sandbox does not serve H.323 devices yet.',
-  '/h323/device/delete': 'Planned over DELETE /h323/devices/{deviceId}; the sandbox does not serve H.323 devices yet.',
   '/chat/list': 'Needs GET /im/chat/sessions, fed by chat sessions, which the sandbox does not model yet (control API to come).',
   '/chat/get': 'Needs GET /im/chat/sessions/{sessionId}, fed by chat messages, which the sandbox does not model yet.',
 };

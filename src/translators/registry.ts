@@ -1,6 +1,7 @@
 import { accountsEndpoints } from './accounts/index.js';
 import type { EndpointDefinition } from './define.js';
 import { groupsEndpoints } from './groups/index.js';
+import { h323Endpoints } from './h323/index.js';
 import { imgroupsEndpoints } from './im-groups/index.js';
 import { meetingsEndpoints } from './meetings/index.js';
 import { recordingsEndpoints } from './recordings/index.js';
@@ -22,6 +23,7 @@ export const ALL_ENDPOINTS: readonly EndpointDefinition<any>[] = [
   ...registrationEndpoints,
   ...webinarReportEndpoints,
   ...reportEndpoints,
+  ...h323Endpoints,
 ];
 
 /** The canonical form of a v1 path: lower case, no `/v1` prefix, no trailing slash. */
