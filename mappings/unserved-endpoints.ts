@@ -6,9 +6,7 @@
 export const UNSERVED_REFERENCE_PATHS: Readonly<Record<string, string>> = {
   '/report/getaudioreport':
     "Needs GET /report/telephone, fed by telephone (dial-in) legs, which the sandbox does not model yet: no meeting in it can have one.",
-  '/metrics/meetings': 'Planned over GET /metrics/meetings (the sandbox serves it); not translated yet.',
   '/metrics/meetingdetail': 'Planned over GET /metrics/meetings/{meetingId} + /participants; the sandbox does not serve those yet.',
-  '/metrics/webinars': 'Planned over GET /metrics/webinars (the sandbox serves it); not translated yet.',
   '/metrics/webinardetail': 'Planned over GET /metrics/webinars/{webinarId} + /participants; the sandbox does not serve those yet.',
   '/metrics/zoomrooms': 'Needs GET /metrics/zoomrooms, fed by Zoom Rooms, which the sandbox does not model yet (control API to come).',
   '/metrics/zoomroomdetail': 'Needs GET /metrics/zoomrooms/{zoomroomId}, fed by Zoom Rooms, which the sandbox does not model yet.',

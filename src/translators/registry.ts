@@ -4,6 +4,7 @@ import { groupsEndpoints } from './groups/index.js';
 import { h323Endpoints } from './h323/index.js';
 import { imgroupsEndpoints } from './im-groups/index.js';
 import { meetingsEndpoints } from './meetings/index.js';
+import { metricsEndpoints } from './metrics/index.js';
 import { recordingsEndpoints } from './recordings/index.js';
 import { registrationEndpoints } from './registration/index.js';
 import { reportEndpoints } from './reports/index.js';
@@ -24,6 +25,7 @@ export const ALL_ENDPOINTS: readonly EndpointDefinition<any>[] = [
   ...webinarReportEndpoints,
   ...reportEndpoints,
   ...h323Endpoints,
+  ...metricsEndpoints,
 ];
 
 /** The canonical form of a v1 path: lower case, no `/v1` prefix, no trailing slash. */

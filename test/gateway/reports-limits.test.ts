@@ -51,6 +51,19 @@ describe('v1 inbound limits of the report classes', () => {
   });
 });
 
+describe('v1 inbound limits of the metrics lists', () => {
+  it('/v1/metrics/meetings and /v1/metrics/webinars: 1 per minute per key', async () => {
+    const first = await gw.v1Raw('/metrics/meetings', { type: '2', ...MARCH });
+    expect(first.body.error, JSON.stringify(first.body)).toBeUndefined();
+    expect(first.body.total_records).toBe(4);
+    await pause(1100); // the 1/s bucket refills; the per-minute one does not
+    const second = await gw.v1Raw('/metrics/webinars', { type: '2', ...MARCH });
+    expect(second.body).toEqual(RATE_LIMITED);
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(30);
+    expect(second.headers.get('x-v2-calls')).toBe('0');
+  });
+});
+
 describe('v2 outbound limits of the report class', () => {
   it('paces a report fan-out within the outbound wait: it completes, and v2 never answers 429', async () => {
     const paced = await startTestGateway({ V2_RATE_LIMITS: 'on', UPSTREAM_MAX_ATTEMPTS: '1' }, { sandboxLimits: SPEC_SANDBOX_LIMITS });
