@@ -299,6 +299,15 @@ describe('after meetings', () => {
     await call('GET', '/report/users/{userId}/meetings', '/report/users/me/meetings', { query: { from, to, next_page_token: hosted.next_page_token } });
     const recordings = await call('GET', '/users/{userId}/recordings', '/users/me/recordings', { query: { from, to } });
     expect(recordings.meetings.length).toBeGreaterThan(0);
+    // One meeting's recording, by number and by instance uuid; then its files deleted.
+    const recorded = await call('GET', '/meetings/{meetingId}/recordings', `/meetings/${meeting.id}/recordings`);
+    expect(recorded.uuid).toBe(instance.uuid);
+    await call('GET', '/meetings/{meetingId}/recordings', `/meetings/${encodedUuid(instance.uuid)}/recordings`);
+    const [firstFile] = recorded.recording_files;
+    await call('DELETE', '/meetings/{meetingId}/recordings/{recordingId}', `/meetings/${meeting.id}/recordings/${firstFile.id}`, { query: { action: 'delete' } });
+    expect((await sb.v2('DELETE', `/meetings/${meeting.id}/recordings/${firstFile.id}`)).status).toBe(404);
+    await call('DELETE', '/meetings/{meetingId}/recordings', `/meetings/${encodedUuid(instance.uuid)}/recordings`);
+    expect((await sb.v2('GET', `/meetings/${meeting.id}/recordings`)).status).toBe(404);
   });
 
   it('a webinar that happened: instances and the participant, poll and Q&A reports', async () => {

@@ -1,4 +1,5 @@
 import type { SandboxApp, SandboxContext } from '../context.js';
+import { registerMeetingRecordingRoutes } from './meeting-recordings-routes.js';
 import { registerMetricsRoutes } from './metrics-routes.js';
 import { registerPastRoutes } from './past-routes.js';
 import { registerRecordingRoutes } from './recordings-routes.js';
@@ -14,4 +15,5 @@ export function registerPostMeetingRoutes(app: SandboxApp, ctx: SandboxContext):
   registerUsageRoutes(app, ctx, pages);
   registerMetricsRoutes(app, ctx, pages);
   registerRecordingRoutes(app, ctx, pages);
+  registerMeetingRecordingRoutes(app, ctx);
 }
