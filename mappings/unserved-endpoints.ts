@@ -13,8 +13,6 @@ export const UNSERVED_REFERENCE_PATHS: Readonly<Record<string, string>> = {
   '/metrics/crc': 'Needs GET /metrics/crc, fed by cloud room connector usage, which the sandbox does not model yet.',
   '/metrics/im': 'Needs GET /metrics/im, fed by instant-messaging counters, which the sandbox does not model yet.',
   '/metrics/qos': 'Needs GET /metrics/meetings/{meetingId}/participants/qos, fed by QoS samples, which the sandbox does not model yet.',
-  '/recording/get': 'Planned over GET /meetings/{meetingId}/recordings; the sandbox does not serve it yet.',
-  '/recording/delete': 'Planned over DELETE /meetings/{meetingId}/recordings[/{recordingId}]; the sandbox cannot delete recordings yet.',
   '/mc/recording/list':
     "Planned over GET /users/{userId}/recordings?mc=true; the sandbox has no meeting-connector recordings (its list answers none with mc=true).",
   '/chat/list': 'Needs GET /im/chat/sessions, fed by chat sessions, which the sandbox does not model yet (control API to come).',
