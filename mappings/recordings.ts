@@ -50,3 +50,6 @@ export const RECORDING_FILE_ROWS: FieldTable = [
   { v1: 'play_url', v2: 'play_url', direction: 'out' },
   { v1: 'download_url', v2: 'download_url', direction: 'out' },
 ];
+
+/** The files of v1's /recording/get: the reference's answer prints no `status` there (its list does). */
+export const RECORDING_GET_FILE_ROWS: FieldTable = RECORDING_FILE_ROWS.filter((row) => row.v1 !== 'status');

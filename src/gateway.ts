@@ -21,6 +21,7 @@ import { limiterMetrics } from './ops/limiter-metrics.js';
 import { webhookMetrics } from './ops/webhook-metrics.js';
 import { FailoverBucketStore } from './ratelimit/index.js';
 // --- end operators ---
+import { requireFanOutWithin } from './ratelimit/fan-out.js';
 
 /**
  * Assembles one gateway process: the v1 facade, the v2 client, and — when no V2_BASE_URL is
@@ -160,6 +161,10 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
       v2,
       inbound: overrides.inbound ?? (config.rateLimits.v1.enabled ? inboundGate(limiters) : undefined),
       outboundMaxWaitMs: config.rateLimits.v2.maxWaitMs,
+      // Reports fan out (issue #15): refuse at once a fan-out the v2 limits cannot admit within the wait.
+      ...(config.rateLimits.v2.enabled && !overrides.outbound
+        ? { fanOut: (method: string, path: string, calls: number, waitMs: number) => requireFanOutWithin(limiters.outbound, method, path, calls, waitMs) }
+        : {}),
       allowedApiKeys: config.allowedApiKeys,
       body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
       keepAlive: config.keepAlive,

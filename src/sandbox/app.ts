@@ -7,6 +7,7 @@ import type { SandboxContext, SandboxEnv } from './context.js';
 import { registerControlRoutes } from './control/routes.js';
 import { SandboxError } from './errors.js';
 import { registerGroupRoutes } from './groups/routes.js';
+import { registerH323Routes } from './h323/routes.js';
 import { apiCredential } from './ids.js';
 import { registerMeetingRoutes } from './meetings/routes.js';
 import type { Account } from './model/account.js';
@@ -66,6 +67,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   registerMeetingRoutes(v2, ctx);
   registerGroupRoutes(v2, ctx);
   registerPostMeetingRoutes(v2, ctx);
+  registerH323Routes(v2, ctx);
 
   const control = new Hono();
   control.onError(renderError);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UNSERVED_REFERENCE_PATHS } from '../../mappings/unserved-endpoints.js';
 import { REFERENCE_ENDPOINT_PATHS, SPEC_ENDPOINT_PATHS } from '../../mappings/v1-endpoints.js';
 import type { EndpointDefinition } from './define.js';
 import { NO_V2_FIELD, dropped, type CompositeMapping, type FieldRow } from './field-map.js';
@@ -35,7 +36,10 @@ function compositeRow(composite: CompositeMapping): string {
 const cell = (text: unknown) => String(text ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function renderEndpoint(path: string, endpoint: EndpointDefinition<any> | undefined): string {
-  if (!endpoint) return `### \`/v1${path}\`\n\n**Not served yet.**\n`;
+  if (!endpoint) {
+    const reason = UNSERVED_REFERENCE_PATHS[path];
+    return `### \`/v1${path}\`\n\n**Not served yet.**${reason ? ` ${reason}` : ''}\n`;
+  }
   const lines = [`### \`/v1${path}\``, ''];
   if (endpoint.aliases?.length) lines.push(`Also served at: ${endpoint.aliases.map((a) => `\`/v1${a}\``).join(', ')}.`, '');
   lines.push(`v2 calls: ${endpoint.v2Calls.length ? endpoint.v2Calls.map((c) => `\`${c}\``).join(', ') : 'none'}.`, '');

@@ -24,6 +24,11 @@ export interface TranslatorContext {
   v2: V2Api;
   /** The time of the action, as v1 printed it: `2012-11-25T12:00:00Z`. */
   nowIso(): string;
+  /**
+   * Before a fan-out of `calls` v2 calls like `METHOD path`: throws (the v1 rate-limit error) when
+   * they cannot all be admitted within this v1 call's outbound wait, so nothing is sent in vain.
+   */
+  requireFanOut(method: string, path: string, calls: number): void;
 }
 
 export type V1Answer = Record<string, unknown>;

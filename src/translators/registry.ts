@@ -1,10 +1,13 @@
 import { accountsEndpoints } from './accounts/index.js';
 import type { EndpointDefinition } from './define.js';
 import { groupsEndpoints } from './groups/index.js';
+import { h323Endpoints } from './h323/index.js';
 import { imgroupsEndpoints } from './im-groups/index.js';
 import { meetingsEndpoints } from './meetings/index.js';
+import { metricsEndpoints } from './metrics/index.js';
 import { recordingsEndpoints } from './recordings/index.js';
 import { registrationEndpoints } from './registration/index.js';
+import { reportEndpoints } from './reports/index.js';
 import { usersEndpoints } from './users/index.js';
 import { webinarsEndpoints } from './webinars/index.js';
 import { webinarReportEndpoints } from './webinar-reports/index.js';
@@ -20,6 +23,9 @@ export const ALL_ENDPOINTS: readonly EndpointDefinition<any>[] = [
   ...recordingsEndpoints,
   ...registrationEndpoints,
   ...webinarReportEndpoints,
+  ...reportEndpoints,
+  ...h323Endpoints,
+  ...metricsEndpoints,
 ];
 
 /** The canonical form of a v1 path: lower case, no `/v1` prefix, no trailing slash. */

@@ -17,19 +17,32 @@ export async function everyNumberedPage<P extends { page_count: number }>(pageNu
  * The pages of a list v2 pages by token, read one after another until the list ends or `enough`
  * items are in hand (v1 pages by number: v1's page n needs the v2 items before it). `page` gets
  * the token query of the next page (none for the first). Answers the items and the last page read.
+ * `beforeMore` is told of the first page when more must be read (the place for a fan-out check).
  */
 export async function tokenPagesUpTo<P extends { next_page_token: string }, T>(
   page: (token: { next_page_token?: string }) => Promise<P>,
   itemsOf: (page: P) => readonly T[],
   enough = Infinity,
+  beforeMore?: (first: P) => void,
 ): Promise<{ items: T[]; last: P }> {
   const items: T[] = [];
   let token = '';
   let last: P;
+  let first = true;
   do {
     last = await page(token ? { next_page_token: token } : {});
     items.push(...itemsOf(last));
     token = last.next_page_token;
+    if (first && token && items.length < enough) beforeMore?.(last);
+    first = false;
   } while (token && items.length < enough);
   return { items, last };
+}
+
+/**
+ * How many more token pages of `pageSize` a reader needs after the first page of a list of
+ * `totalRecords`, to hold `enough` items: the fan-out to check before reading on.
+ */
+export function morePagesNeeded(totalRecords: number, enough: number, pageSize: number): number {
+  return Math.max(0, Math.ceil(Math.min(totalRecords, enough) / pageSize) - 1);
 }

@@ -34,6 +34,8 @@ export interface V1AppOptions {
   keepAlive: boolean;
   /** How long one v1 call's v2 calls may wait, together, for outbound tokens. */
   outboundMaxWaitMs?: number;
+  /** The fan-out pre-check (throws when `calls` v2 calls cannot be admitted within `waitMs`); none: every fan-out is let through. */
+  fanOut?: (method: string, path: string, calls: number, waitMs: number) => void;
   /** Told about every v1 call answered (metrics, logs, the call recorder); see observe.ts. */
   observers?: readonly CallObserver[];
   now?: () => Date;
@@ -93,16 +95,19 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
         if (!decision.allowed) throw rateLimited(decision.headers);
       }
       const input = parseParams(endpoint, params);
+      const deadlineMs = Date.now() + (options.outboundMaxWaitMs ?? 5_000);
       const ctx = new CallContext(
         new BoundV2(
           options.v2,
           credentials,
-          Date.now() + (options.outboundMaxWaitMs ?? 5_000),
+          deadlineMs,
           () => upstreamCalls++,
           requestId,
           v2Calls && ((observation) => v2Calls.push(observation)),
         ),
         now,
+        deadlineMs,
+        options.fanOut,
       );
       try {
         answer = await endpoint.handle(input, ctx);
@@ -280,9 +285,15 @@ class CallContext implements TranslatorContext {
   constructor(
     readonly v2: V2Api,
     private readonly now: () => Date,
+    private readonly deadlineMs: number,
+    private readonly fanOut: V1AppOptions['fanOut'],
   ) {}
 
   nowIso(): string {
     return isoSeconds(this.now());
+  }
+
+  requireFanOut(method: string, path: string, calls: number): void {
+    this.fanOut?.(method, path, calls, this.deadlineMs - Date.now());
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UNSERVED_REFERENCE_PATHS } from '../../mappings/unserved-endpoints.js';
 import { REFERENCE_ENDPOINT_PATHS, SPEC_ENDPOINT_PATHS } from '../../mappings/v1-endpoints.js';
 import { ALL_ENDPOINTS, buildRegistry, canonicalPath } from '../../src/translators/registry.js';
 
@@ -26,5 +27,24 @@ describe('every v1 spec endpoint is served', () => {
 
   it('also serves the legacy /im/group/member/add that old clients call', () => {
     expect(registry.get('/im/group/member/add')).toBeDefined();
+  });
+});
+
+describe('every path of the v1 reference is served, or says why not', () => {
+  for (const path of REFERENCE_ENDPOINT_PATHS) {
+    it(path, () => {
+      const endpoint = registry.get(canonicalPath(path));
+      const reason = UNSERVED_REFERENCE_PATHS[path];
+      if (endpoint) {
+        expect(reason, `${path} is served: drop its reason from mappings/unserved-endpoints.ts`).toBeUndefined();
+        expect(endpoint.v2Calls.length, `${path} lists no v2 calls`).toBeGreaterThan(0);
+      } else {
+        expect(reason, `no translator serves ${path}, and mappings/unserved-endpoints.ts gives no reason`).toMatch(/\S/);
+      }
+    });
+  }
+
+  it('gives reasons only for paths of the reference', () => {
+    for (const path of Object.keys(UNSERVED_REFERENCE_PATHS)) expect(REFERENCE_ENDPOINT_PATHS).toContain(path);
   });
 });

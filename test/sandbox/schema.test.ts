@@ -287,8 +287,27 @@ describe('after meetings', () => {
     const live = await call('POST', '/users/{userId}/meetings', '/users/me/meetings', { body: { topic: 'On air' } });
     expect((await sb.control('POST', `/meetings/${live.id}/start`)).status).toBe(201);
     expect((await call('GET', '/metrics/meetings', '/metrics/meetings')).meetings.length).toBeGreaterThan(0);
+    // Usage reports, counted from the meetings that happened.
+    const [year, month] = instance.start_time.split('-').map(Number);
+    const daily = await call('GET', '/report/daily', '/report/daily', { query: { year, month } });
+    expect(daily.dates.some((d: { meetings: number }) => d.meetings > 0)).toBe(true);
+    await call('GET', '/report/daily', '/report/daily');
+    expect((await call('GET', '/report/users', '/report/users', { query: { from, to } })).users.length).toBeGreaterThan(0);
+    await call('GET', '/report/users', '/report/users', { query: { type: 'inactive', from, to, page_size: 1 } });
+    const hosted = await call('GET', '/report/users/{userId}/meetings', '/report/users/me/meetings', { query: { from, to, page_size: 1 } });
+    expect(hosted.next_page_token).not.toBe('');
+    await call('GET', '/report/users/{userId}/meetings', '/report/users/me/meetings', { query: { from, to, next_page_token: hosted.next_page_token } });
     const recordings = await call('GET', '/users/{userId}/recordings', '/users/me/recordings', { query: { from, to } });
     expect(recordings.meetings.length).toBeGreaterThan(0);
+    // One meeting's recording, by number and by instance uuid; then its files deleted.
+    const recorded = await call('GET', '/meetings/{meetingId}/recordings', `/meetings/${meeting.id}/recordings`);
+    expect(recorded.uuid).toBe(instance.uuid);
+    await call('GET', '/meetings/{meetingId}/recordings', `/meetings/${encodedUuid(instance.uuid)}/recordings`);
+    const [firstFile] = recorded.recording_files;
+    await call('DELETE', '/meetings/{meetingId}/recordings/{recordingId}', `/meetings/${meeting.id}/recordings/${firstFile.id}`, { query: { action: 'delete' } });
+    expect((await sb.v2('DELETE', `/meetings/${meeting.id}/recordings/${firstFile.id}`)).status).toBe(404);
+    await call('DELETE', '/meetings/{meetingId}/recordings', `/meetings/${encodedUuid(instance.uuid)}/recordings`);
+    expect((await sb.v2('GET', `/meetings/${meeting.id}/recordings`)).status).toBe(404);
   });
 
   it('a webinar that happened: instances and the participant, poll and Q&A reports', async () => {
@@ -396,6 +415,20 @@ function referencePathOf(method: string, routePath: string): string | undefined 
  * every v2 route the sandbox serves is one of the reference's.
  */
 const NOT_IN_REFERENCE: Record<string, string> = {};
+
+describe('H.323/SIP devices', () => {
+  it('create, list, update and delete a device', async () => {
+    const device = { name: 'Board room', protocol: 'H.323', ip: '192.168.1.10', encryption: 'auto' };
+    const created = await call('POST', '/h323/devices', '/h323/devices', { body: device });
+    expect(created).toEqual({ id: expect.any(String), ...device });
+    await call('PATCH', '/h323/devices/{deviceId}', `/h323/devices/${created.id}`, { body: { protocol: 'SIP', encryption: 'no' } });
+    const listed = await call('GET', '/h323/devices', '/h323/devices', { query: { page_size: 300 } });
+    expect(listed.devices).toContainEqual({ ...device, id: created.id, protocol: 'SIP', encryption: 'no' });
+    await call('DELETE', '/h323/devices/{deviceId}', `/h323/devices/${created.id}`);
+    expect((await sb.v2('DELETE', `/h323/devices/${created.id}`)).status).toBe(404);
+    expect((await sb.v2('POST', '/h323/devices', { body: { ...device, protocol: 'ISDN' } })).status).toBe(400);
+  });
+});
 
 describe('coverage', () => {
   it('validated the answer of every route the sandbox registers', () => {

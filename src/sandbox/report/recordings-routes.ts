@@ -15,15 +15,16 @@ const recordingsQuery = z
 
 /**
  * A user's cloud recordings: GET /users/{userId}/recordings, the meetings and webinars they hosted
- * that started within `from`..`to` and have recording files, newest first. Nothing can be deleted
- * in the sandbox, so the trash (`trash=true`) is always empty.
+ * that started within `from`..`to` and have recording files, newest first. The sandbox keeps no
+ * trash (DELETE /meetings/{id}/recordings removes files outright), so `trash=true` is always empty.
  */
 export function registerRecordingRoutes(app: SandboxApp, { state }: SandboxContext, pages: NextPageTokens): void {
   app.get('/users/:userId/recordings', (c) => {
     const q = readQuery(c, recordingsQuery);
     const user = state.requireUser(c.var.account, c.req.param('userId'));
     const recorded: { meeting: Meeting; instance: Instance }[] = [];
-    if (q.trash !== 'true') {
+    // No meeting connector runs in the sandbox: its recordings (`mc=true`) are none.
+    if (q.trash !== 'true' && q.mc !== 'true') {
       for (const meeting of state.meetings.values()) {
         if (meeting.host_id !== user.id) continue;
         for (const instance of meeting.instances) {

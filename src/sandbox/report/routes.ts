@@ -1,15 +1,19 @@
 import type { SandboxApp, SandboxContext } from '../context.js';
+import { registerMeetingRecordingRoutes } from './meeting-recordings-routes.js';
 import { registerMetricsRoutes } from './metrics-routes.js';
 import { registerPastRoutes } from './past-routes.js';
 import { registerRecordingRoutes } from './recordings-routes.js';
 import { registerReportRoutes } from './report-routes.js';
+import { registerUsageRoutes } from './usage-routes.js';
 import { NextPageTokens } from '../paging.js';
 
-/** Post-meeting data: past meetings and webinars, reports, live metrics, recordings. */
+/** Post-meeting data: past meetings and webinars, reports (usage included), live metrics, recordings. */
 export function registerPostMeetingRoutes(app: SandboxApp, ctx: SandboxContext): void {
   const pages = new NextPageTokens(ctx.state.clock);
   registerPastRoutes(app, ctx, pages);
   registerReportRoutes(app, ctx, pages);
+  registerUsageRoutes(app, ctx, pages);
   registerMetricsRoutes(app, ctx, pages);
   registerRecordingRoutes(app, ctx, pages);
+  registerMeetingRecordingRoutes(app, ctx);
 }

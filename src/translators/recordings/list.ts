@@ -1,7 +1,7 @@
 import { RECORDING_FILE_ROWS, RECORDING_MEETING_ROWS } from '../../../mappings/recordings.js';
 import { v2path } from '../../upstream/path.js';
 import { defineEndpoint, type TranslatorContext } from '../define.js';
-import { toV1 } from '../field-map.js';
+import { toV1, type FieldTable } from '../field-map.js';
 import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
 import { v1, v1Params } from '../v1-params.js';
 import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
@@ -10,7 +10,7 @@ import { instantOf, utcDate, v1TimeParam, type V1Time } from './v1-time.js';
 /** With no `from`, v1 listed every recording of the host: ask v2 from before the service recorded anything. */
 const EARLIEST_DATE = '2010-01-01';
 
-interface V2RecordingMeeting {
+export interface V2RecordingMeeting {
   id: number | string;
   start_time: string;
   recording_files: unknown[];
@@ -85,7 +85,8 @@ export const recordingList = defineEndpoint({
 /** A v1 time as an instant read as GMT: close enough (within a day) to choose v2's date range. */
 const roughInstant = (time: V1Time) => instantOf(time, '');
 
-function v1RecordingMeeting(meeting: V2RecordingMeeting, timezone: string) {
+/** A v2 recorded meeting as v1 printed it, `timezone` (the host's) in its place, its files per `fileRows`. */
+export function v1RecordingMeeting(meeting: V2RecordingMeeting, timezone: string, fileRows: FieldTable = RECORDING_FILE_ROWS) {
   const { uuid, meeting_number, host_id, account_id, topic, start_time, ...rest } = toV1(RECORDING_MEETING_ROWS, meeting);
   return {
     uuid,
@@ -96,6 +97,6 @@ function v1RecordingMeeting(meeting: V2RecordingMeeting, timezone: string) {
     start_time,
     timezone,
     ...rest,
-    recording_files: meeting.recording_files.map((file) => toV1(RECORDING_FILE_ROWS, file)),
+    recording_files: meeting.recording_files.map((file) => toV1(fileRows, file)),
   };
 }

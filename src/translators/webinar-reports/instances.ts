@@ -22,9 +22,11 @@ export const pastInstances = (ctx: TranslatorContext, webinarId: string) =>
  * `/`: the service wants it encoded twice when it starts with `/` or holds `//` (v2path encodes once).
  */
 export function reportRef(webinarId: string, uuid: string | undefined): string {
-  if (uuid === undefined) return webinarId;
-  return uuid.startsWith('/') || uuid.includes('//') ? encodeURIComponent(uuid) : uuid;
+  return uuid === undefined ? webinarId : uuidSegment(uuid);
 }
+
+/** A uuid as a v2 path segment before v2path encodes it: encoded once more when it starts with `/` or holds `//`. */
+export const uuidSegment = (uuid: string) => (uuid.startsWith('/') || uuid.includes('//') ? encodeURIComponent(uuid) : uuid);
 
 export const reportPath = (webinarId: string, uuid: string | undefined, report: 'participants' | 'polls' | 'qa') =>
   v2path`/report/webinars/${reportRef(webinarId, uuid)}/${report}`;

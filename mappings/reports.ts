@@ -1,0 +1,55 @@
+import { NO_V2_FIELD, type FieldTable } from '../src/translators/field-map.js';
+
+/**
+ * The account usage reports: v1's /report/getdailyreport, /report/getaccountreport and
+ * /report/getuserreport items, read from v2's GET /report/daily, GET /report/users and
+ * GET /report/users/{userId}/meetings (+ GET /report/meetings/{uuid}/participants). Output only,
+ * in v1's field order (the reference's examples).
+ */
+
+/** A day of /report/getdailyreport (GET /report/daily `dates[]`). */
+export const DAILY_REPORT_ROWS: FieldTable = [
+  { v1: 'meetings', v2: 'meetings', direction: 'out' },
+  { v1: 'date', v2: 'date', direction: 'out' },
+  { v1: 'new_user', v2: 'new_users', direction: 'out' },
+  { v1: 'participants', v2: 'participants', direction: 'out' },
+  { v1: 'meeting_minutes', v2: 'meeting_minutes', direction: 'out' },
+];
+
+/** A host of /report/getaccountreport (GET /report/users?type=active `users[]`). */
+export const ACCOUNT_REPORT_USER_ROWS: FieldTable = [
+  { v1: 'user_id', v2: 'id', direction: 'out' },
+  { v1: 'email', v2: 'email', direction: 'out' },
+  { v1: 'type', v2: 'type', direction: 'out' },
+  { v1: 'meetings', v2: 'meetings', direction: 'out' },
+  { v1: 'participants', v2: 'participants', direction: 'out' },
+  { v1: 'meeting_minutes', v2: 'meeting_minutes', direction: 'out' },
+  {
+    v1: 'last_client_version',
+    v2: NO_V2_FIELD,
+    direction: 'out',
+    note: "Not in v2's report: read from the account's user list (GET /users, active users); empty for a host no longer active.",
+  },
+  {
+    v1: 'last_login_time',
+    v2: NO_V2_FIELD,
+    direction: 'out',
+    note: "Not in v2's report: read from the account's user list (GET /users, active users); empty for a host no longer active.",
+  },
+];
+
+/** A meeting of /report/getuserreport (GET /report/users/{userId}/meetings `meetings[]`). */
+export const USER_REPORT_MEETING_ROWS: FieldTable = [
+  { v1: 'number', v2: 'id', direction: 'out' },
+  { v1: 'topic', v2: 'topic', direction: 'out' },
+  { v1: 'start_time', v2: 'start_time', direction: 'out' },
+  { v1: 'end_time', v2: 'end_time', direction: 'out' },
+  { v1: 'duration', v2: 'duration', direction: 'out' },
+];
+
+/** A participant nested in a /report/getuserreport meeting (GET /report/meetings/{uuid}/participants). */
+export const USER_REPORT_PARTICIPANT_ROWS: FieldTable = [
+  { v1: 'name', v2: 'name', direction: 'out' },
+  { v1: 'join_time', v2: 'join_time', direction: 'out' },
+  { v1: 'leave_time', v2: 'leave_time', direction: 'out' },
+];

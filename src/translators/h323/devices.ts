@@ -1,0 +1,61 @@
+import { H323_DEVICE_ROWS } from '../../../mappings/h323.js';
+import { v2path } from '../../upstream/path.js';
+import { defineEndpoint } from '../define.js';
+import { inputShape, toV1, toV2, withV1Defaults } from '../field-map.js';
+import { pagingOf, v1PageFields, v1PagingParams, type V1Page } from '../v1-paging.js';
+import { v1, v1Params } from '../v1-params.js';
+
+/**
+ * v1's H.323/SIP devices of the account, over v2's /h323/devices: list and create answer the
+ * devices as v1 did; update and delete answer the id and the time of the change (v2 answers 204).
+ */
+
+const devicePath = (id: string) => v2path`/h323/devices/${id}`;
+const DEVICE_PATH = '/h323/devices/{deviceId}';
+
+/** /h323/device/list → GET /h323/devices: v1 and v2 page it alike, by number. */
+export const h323DeviceList = defineEndpoint({
+  path: '/h323/device/list',
+  params: v1Params({ ...v1PagingParams }),
+  v2Calls: ['GET /h323/devices'],
+  tables: [H323_DEVICE_ROWS],
+  async handle(params, ctx) {
+    const page = await ctx.v2.get<V1Page & { devices: unknown[] }>('/h323/devices', pagingOf(params));
+    return { ...v1PageFields(page), devices: page.devices.map((device) => toV1(H323_DEVICE_ROWS, device)) };
+  },
+});
+
+/** /h323/device/create → POST /h323/devices, v1's defaults filled in (v2 requires all four fields). */
+export const h323DeviceCreate = defineEndpoint({
+  path: '/h323/device/create',
+  params: v1Params({ ...inputShape(H323_DEVICE_ROWS), name: v1.string({ min: 1, max: 64 }), ip: v1.string({ min: 1 }) }),
+  v2Calls: ['POST /h323/devices'],
+  tables: [H323_DEVICE_ROWS],
+  async handle(params, ctx) {
+    const created = await ctx.v2.post('/h323/devices', toV2(H323_DEVICE_ROWS, withV1Defaults(H323_DEVICE_ROWS, params)));
+    return toV1(H323_DEVICE_ROWS, created);
+  },
+});
+
+/** /h323/device/update → PATCH /h323/devices/{id} with the fields given. */
+export const h323DeviceUpdate = defineEndpoint({
+  path: '/h323/device/update',
+  params: v1Params({ ...inputShape(H323_DEVICE_ROWS), id: v1.string() }),
+  v2Calls: [`PATCH ${DEVICE_PATH}`],
+  tables: [H323_DEVICE_ROWS],
+  async handle({ id, ...fields }, ctx) {
+    await ctx.v2.patch(devicePath(id), toV2(H323_DEVICE_ROWS, fields));
+    return { id, updated_at: ctx.nowIso() };
+  },
+});
+
+/** /h323/device/delete → DELETE /h323/devices/{id}. */
+export const h323DeviceDelete = defineEndpoint({
+  path: '/h323/device/delete',
+  params: v1Params({ id: v1.string() }),
+  v2Calls: [`DELETE ${DEVICE_PATH}`],
+  async handle({ id }, ctx) {
+    await ctx.v2.delete(devicePath(id));
+    return { id, deleted_at: ctx.nowIso() };
+  },
+});

@@ -1,0 +1,5 @@
+import type { EndpointDefinition } from '../define.js';
+import { h323DeviceCreate, h323DeviceDelete, h323DeviceList, h323DeviceUpdate } from './devices.js';
+
+/** v1's H.323/SIP room devices. */
+export const h323Endpoints: EndpointDefinition<any>[] = [h323DeviceList, h323DeviceCreate, h323DeviceUpdate, h323DeviceDelete];

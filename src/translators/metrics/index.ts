@@ -1,0 +1,5 @@
+import type { EndpointDefinition } from '../define.js';
+import { metricsMeetings, metricsWebinars } from './sessions.js';
+
+/** v1's dashboard (metrics) endpoints. */
+export const metricsEndpoints: EndpointDefinition<any>[] = [metricsMeetings, metricsWebinars];

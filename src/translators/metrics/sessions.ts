@@ -1,0 +1,76 @@
+import { SESSION_METRIC_ROWS } from '../../../mappings/metrics.js';
+import { invalidParameter, missingParameter } from '../../v1-facade/errors.js';
+import { defineEndpoint, type TranslatorContext } from '../define.js';
+import { toV1 } from '../field-map.js';
+import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../v1-paging.js';
+import { v1, v1Params } from '../v1-params.js';
+import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import { isBackwards, reportDateParam, v2Date, type ReportDate } from '../reports/report-date.js';
+
+/**
+ * /metrics/meetings and /metrics/webinars → GET /metrics/meetings and /metrics/webinars: the
+ * dashboard's live (type 1) or past (type 2, between `from` and `to`) sessions. v1 pages by number
+ * (at most 100 a page), v2 by token: page n needs the v2 items before it, and every v2 page past the
+ * first is a report-class call, checked as a fan-out before it is read. Both v1 lists answer their
+ * items under `meetings`, as the reference shows.
+ */
+
+interface V2SessionPage {
+  from: string;
+  to: string;
+  total_records: number;
+  next_page_token: string;
+  [list: string]: unknown;
+}
+
+const TYPE_LABELS = { meetings: ['Live Meetings', 'Past Meetings'], webinars: ['Live Webinars', 'Past Webinars'] } as const;
+const V2_TYPES = ['live', 'past'] as const;
+
+function sessionList(collection: 'meetings' | 'webinars') {
+  const v2Path = `/metrics/${collection}`;
+  return defineEndpoint({
+    path: `/metrics/${collection}`,
+    params: v1Params({
+      type: v1.int({ min: 1, max: 2 }),
+      from: reportDateParam().optional(),
+      to: reportDateParam().optional(),
+      page_size: v1.int({ min: 1, max: 100 }).optional(),
+      page_number: v1.int({ min: 1 }).optional(),
+    }),
+    v2Calls: [`GET ${v2Path}`],
+    tables: [SESSION_METRIC_ROWS],
+    async handle(params, ctx) {
+      const past = params.type === 2;
+      const range = past ? pastRange(params.from, params.to) : {};
+      const paging = pagingOf(params);
+      const enough = paging.page_number * paging.page_size;
+      const { items, last } = await tokenPagesUpTo(
+        (token) => ctx.v2.get<V2SessionPage>(v2Path, { type: V2_TYPES[params.type - 1]!, ...range, page_size: V2_MAX_PAGE_SIZE, ...token }),
+        (page) => page[collection] as Record<string, unknown>[],
+        enough,
+        (first) => requireMorePages(ctx, v2Path, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
+      );
+      return {
+        from: last.from,
+        to: last.to,
+        ...v1PageFields(pageOf(paging, last.total_records)),
+        type: TYPE_LABELS[collection][params.type - 1],
+        // A live session has no end_time in v2: v1 answers it empty, in its place.
+        meetings: itemsOnPage(items, paging).map((item) => toV1(SESSION_METRIC_ROWS, { end_time: '', ...item })),
+      };
+    },
+  });
+}
+
+/** Past sessions need both dates (v1: "only for past meetings", where they are required). */
+function pastRange(from: ReportDate | undefined, to: ReportDate | undefined) {
+  if (!from) throw missingParameter('from');
+  if (!to) throw missingParameter('to');
+  if (isBackwards(from, to)) throw invalidParameter('to', 'Must not be before from.');
+  return { from: v2Date(from), to: v2Date(to) };
+}
+
+const requireMorePages = (ctx: TranslatorContext, v2Path: string, pages: number) => ctx.requireFanOut('GET', v2Path, pages);
+
+export const metricsMeetings = sessionList('meetings');
+export const metricsWebinars = sessionList('webinars');

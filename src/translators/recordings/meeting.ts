@@ -1,0 +1,46 @@
+import { RECORDING_GET_FILE_ROWS, RECORDING_MEETING_ROWS } from '../../../mappings/recordings.js';
+import { v2path } from '../../upstream/path.js';
+import { defineEndpoint } from '../define.js';
+import { v1, v1Params } from '../v1-params.js';
+import { uuidSegment } from '../webinar-reports/instances.js';
+import { v1RecordingMeeting, type V2RecordingMeeting } from './list.js';
+
+/**
+ * One meeting's cloud recording. v1's `meeting_id` is an instance uuid (`ucc69C82Q5mTNyCRWE29Aw==`)
+ * or a meeting number, which v2 takes as it is (a number: its latest recorded instance).
+ */
+
+const recordingsPath = (meetingId: string) => v2path`/meetings/${uuidSegment(meetingId)}/recordings`;
+
+/**
+ * /recording/get → GET /meetings/{meetingId}/recordings, then GET /users/{host} for the
+ * timezone v1 printed (as /recording/list does).
+ */
+export const recordingGet = defineEndpoint({
+  path: '/recording/get',
+  params: v1Params({ meeting_id: v1.string({ min: 1 }) }),
+  v2Calls: ['GET /meetings/{meetingId}/recordings', 'GET /users/{userId}'],
+  tables: [RECORDING_MEETING_ROWS, RECORDING_GET_FILE_ROWS],
+  async handle({ meeting_id }, ctx) {
+    const recording = await ctx.v2.get<V2RecordingMeeting & { host_id: string }>(recordingsPath(meeting_id));
+    const host = await ctx.v2.get<{ timezone?: string }>(v2path`/users/${recording.host_id}`);
+    return v1RecordingMeeting(recording, host.timezone ?? '', RECORDING_GET_FILE_ROWS);
+  },
+});
+
+/**
+ * /recording/delete → DELETE /meetings/{meetingId}/recordings (every file) or
+ * .../recordings/{file_id} (one file). v2 moves them to the trash (its default, and recoverable
+ * there for 30 days), which is what deleting meant to a v1 user. Answers the id deleted (the file's
+ * when one was named) and the time.
+ */
+export const recordingDelete = defineEndpoint({
+  path: '/recording/delete',
+  params: v1Params({ meeting_id: v1.string({ min: 1 }), file_id: v1.string({ min: 1 }).optional() }),
+  v2Calls: ['DELETE /meetings/{meetingId}/recordings', 'DELETE /meetings/{meetingId}/recordings/{recordingId}'],
+  async handle({ meeting_id, file_id }, ctx) {
+    const path = recordingsPath(meeting_id);
+    await ctx.v2.delete(file_id === undefined ? path : path + v2path`/${file_id}`, { action: 'trash' });
+    return { id: file_id ?? meeting_id, deleted_at: ctx.nowIso() };
+  },
+});

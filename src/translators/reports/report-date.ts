@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { v1 } from '../v1-params.js';
+
+/**
+ * The dates of v1's usage reports (`from`, `to`): a calendar date, written `yyyy-mm-dd` or, as
+ * v1's own answers print it, without leading zeros (`2013-5-19`); `MM/dd/yyyy` is accepted too, as
+ * /recording/list takes it. v2's reports take `yyyy-mm-dd` UTC dates, which these are passed as.
+ */
+
+export interface ReportDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+const DASHED = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;
+const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+
+export function parseReportDate(text: string): ReportDate | undefined {
+  const value = text.trim();
+  const dashed = DASHED.exec(value);
+  const us = dashed ? undefined : US_DATE.exec(value);
+  const [year, month, day] = dashed ? [dashed[1], dashed[2], dashed[3]] : us ? [us[3], us[1], us[2]] : [];
+  if (year === undefined) return undefined;
+  const date = { year: Number(year), month: Number(month), day: Number(day) };
+  const check = new Date(Date.UTC(date.year, date.month - 1, date.day));
+  const real = check.getUTCFullYear() === date.year && check.getUTCMonth() === date.month - 1 && check.getUTCDate() === date.day;
+  return real ? date : undefined;
+}
+
+export const reportDateParam = () =>
+  v1.string().transform((text, ctx) => {
+    const parsed = parseReportDate(text);
+    if (!parsed) {
+      ctx.addIssue({ code: 'custom', message: 'Must be a date such as 2013-05-19.' });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** The date as v2 takes it: `2013-05-19`. */
+export const v2Date = (d: ReportDate) => `${d.year}-${pad2(d.month)}-${pad2(d.day)}`;
+
+/** The date as v1's report answers print it: `2013-5-19`. */
+export const v1Date = (d: ReportDate) => `${d.year}-${d.month}-${d.day}`;
+
+/** Whether `to` comes before `from` (v2 refuses such a range; v1 answers its own error first). */
+export const isBackwards = (from: ReportDate, to: ReportDate) => v2Date(to) < v2Date(from);

@@ -1,0 +1,68 @@
+import { USER_REPORT_MEETING_ROWS, USER_REPORT_PARTICIPANT_ROWS } from '../../../mappings/reports.js';
+import { v2path } from '../../upstream/path.js';
+import { defineEndpoint, type TranslatorContext } from '../define.js';
+import { toV1 } from '../field-map.js';
+import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
+import { v1, v1Params } from '../v1-params.js';
+import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import { reportRef } from '../webinar-reports/instances.js';
+import { reportRange, reportRangeParams } from './range.js';
+
+interface V2HostedMeeting {
+  uuid: string;
+  id: number;
+  [field: string]: unknown;
+}
+
+interface V2HostedPage {
+  total_records: number;
+  next_page_token: string;
+  meetings: V2HostedMeeting[];
+}
+
+interface V2ParticipantPage {
+  next_page_token: string;
+  participants: Record<string, unknown>[];
+}
+
+/** Every participant row of one ended meeting's report (by its instance uuid). */
+async function participantsOf(ctx: TranslatorContext, meeting: V2HostedMeeting) {
+  const path = v2path`/report/meetings/${reportRef(String(meeting.id), meeting.uuid)}/participants`;
+  const { items } = await tokenPagesUpTo(
+    (token) => ctx.v2.get<V2ParticipantPage>(path, { page_size: V2_MAX_PAGE_SIZE, ...token }),
+    (page) => page.participants,
+  );
+  return items.map((p) => toV1(USER_REPORT_PARTICIPANT_ROWS, p));
+}
+
+/**
+ * /report/getuserreport → GET /report/users/{userId}/meetings (the meetings the user hosted in
+ * the range; v2 pages it by token, v1 by number: page n needs the v2 items before it), then, for
+ * each meeting on v1's page, GET /report/meetings/{uuid}/participants, which v1 nested in it.
+ * Those reads are the fan-out the pre-check guards: one report-class call per meeting on the page.
+ */
+export const userReport = defineEndpoint({
+  path: '/report/getuserreport',
+  params: v1Params({ user_id: v1.string(), ...reportRangeParams, ...v1PagingParams }),
+  v2Calls: ['GET /report/users/{userId}/meetings', 'GET /report/meetings/{meetingId}/participants'],
+  tables: [USER_REPORT_MEETING_ROWS, USER_REPORT_PARTICIPANT_ROWS],
+  async handle(params, ctx) {
+    const range = reportRange(params);
+    const paging = pagingOf(params);
+    const listPath = v2path`/report/users/${params.user_id}/meetings`;
+    const { items, last } = await tokenPagesUpTo(
+      (token) => ctx.v2.get<V2HostedPage>(listPath, { ...range.v2, page_size: V2_MAX_PAGE_SIZE, ...token }),
+      (page) => page.meetings,
+      paging.page_number * paging.page_size,
+    );
+    const meetings = itemsOnPage(items, paging);
+    const reportPath = '/report/meetings/{meetingId}/participants';
+    ctx.requireFanOut('GET', reportPath, meetings.length);
+    const participants = await Promise.all(meetings.map((meeting) => participantsOf(ctx, meeting)));
+    return {
+      ...v1PageFields(pageOf(paging, last.total_records)),
+      ...range.v1,
+      meetings: meetings.map((meeting, i) => ({ ...toV1(USER_REPORT_MEETING_ROWS, meeting), participants: participants[i] })),
+    };
+  },
+});
