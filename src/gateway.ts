@@ -12,6 +12,10 @@ import { createV1App, type InboundGate } from './v1-facade/app.js';
 import type { CallObserver } from './v1-facade/observe.js';
 import type { SandboxLimits } from './sandbox/rate-limit.js';
 import { createRateLimiters, rateLimitHeaders, type RateLimiters } from './ratelimit/index.js';
+// --- issue #13: the meeting SDK signer ---
+import { createSignatureApp } from './sdk/signature-app.js';
+import { v2CredentialsCheck } from './sdk/credentials-check.js';
+// --- end issue #13 ---
 
 /**
  * Assembles one gateway process: the v1 facade, the v2 client, and — when no V2_BASE_URL is
@@ -105,6 +109,16 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     timeoutMs: config.upstream.timeoutMs,
     maxAttempts: config.upstream.maxAttempts,
   });
+  // --- issue #13: POST /sdk/signature (the meeting SDK 1.9.1 join signer), before the v1 routes ---
+  root.route(
+    '/',
+    createSignatureApp({
+      credentials: v2CredentialsCheck(v2),
+      inbound: overrides.inbound ?? (config.rateLimits.v1.enabled ? inboundGate(limiters) : undefined),
+      maxBodyBytes: config.maxBodyBytes,
+    }),
+  );
+  // --- end issue #13 ---
   // Routes added after listen: nothing is announced (or awaited by tests) before this line.
   root.route(
     '/',
