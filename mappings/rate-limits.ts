@@ -76,6 +76,16 @@ export const V1_LIMIT_CLASSES: readonly V1LimitClass[] = [
       '/v1/webinar/polls (the swagger name) is kept beside the spec\'s /v1/webinar/poll.',
   },
   {
+    name: 'sdk-signature',
+    // classify reads a path without the /v1 prefix as relative to it: the gateway's /sdk/signature
+    // is classified as /v1/sdk/signature (no v1 path of that name exists).
+    paths: ['/v1/sdk/signature'],
+    limits: [perSecond(10)],
+    why:
+      'Not a v1 path: the meeting SDK signer (POST /sdk/signature). v1\'s general 10/s, in a bucket of its own ' +
+      'so a page signing joins does not eat the key\'s v1 budget; each call also spends one v2 call (the key check).',
+  },
+  {
     name: 'general',
     paths: ['/v1/*'],
     limits: [perSecond(10)],

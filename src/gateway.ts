@@ -22,6 +22,10 @@ import { webhookMetrics } from './ops/webhook-metrics.js';
 import { FailoverBucketStore } from './ratelimit/index.js';
 // --- end operators ---
 import { requireFanOutWithin } from './ratelimit/fan-out.js';
+// --- issue #13: the meeting SDK signer ---
+import { createSignatureApp } from './sdk/signature-app.js';
+import { v2CredentialsCheck } from './sdk/credentials-check.js';
+// --- end issue #13 ---
 
 /**
  * Assembles one gateway process: the v1 facade, the v2 client, and — when no V2_BASE_URL is
@@ -153,13 +157,25 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     status: { endpoints, token: config.ops.statusToken, redisConfigured: config.rateLimits.redis.url !== undefined },
   });
   // --- end operators ---
+  // One inbound gate for the signer and the v1 routes: both spend the key's v1 limits.
+  const inbound = overrides.inbound ?? (config.rateLimits.v1.enabled ? inboundGate(limiters) : undefined);
+  // --- issue #13: POST /sdk/signature (the meeting SDK 1.9.1 join signer), before the v1 routes ---
+  root.route(
+    '/',
+    createSignatureApp({
+      credentials: v2CredentialsCheck(v2),
+      inbound,
+      maxBodyBytes: config.maxBodyBytes,
+    }),
+  );
+  // --- end issue #13 ---
   // Routes added after listen: nothing is announced (or awaited by tests) before this line.
   root.route(
     '/',
     createV1App({
       endpoints,
       v2,
-      inbound: overrides.inbound ?? (config.rateLimits.v1.enabled ? inboundGate(limiters) : undefined),
+      inbound,
       outboundMaxWaitMs: config.rateLimits.v2.maxWaitMs,
       // Reports fan out (issue #15): refuse at once a fan-out the v2 limits cannot admit within the wait.
       ...(config.rateLimits.v2.enabled && !overrides.outbound

@@ -1,0 +1,97 @@
+import { Hono } from 'hono';
+import { V1Error, invalidParameter, missingParameter, rateLimited, toV1Error } from '../v1-facade/errors.js';
+import { V1Code } from '../../mappings/errors.js';
+import { ParamDecodeError, readParams, type V1Params } from '../v1-facade/params.js';
+import type { InboundGate } from '../v1-facade/app.js';
+import type { CredentialsCheck } from './credentials-check.js';
+import { generateSignature, MEETING_NUMBER, type SdkRole } from './signature.js';
+
+/**
+ * POST /sdk/signature: the 1.9.1 join signature made on the server, so the API secret stays off
+ * the page. Fields as a form (like every v1 call) or as JSON; `meetingNumber` is accepted beside
+ * `meeting_number` because that is the SDK's own name. Answers `{"signature": "..."}` or a v1 error
+ * envelope, like the rest of the gateway.
+ */
+export const SDK_SIGNATURE_PATH = '/sdk/signature';
+
+export interface SignatureAppOptions {
+  credentials: CredentialsCheck;
+  inbound?: InboundGate;
+  maxBodyBytes: number;
+  now?: () => number;
+}
+
+interface SignatureRequest {
+  apiKey: string;
+  apiSecret: string;
+  meetingNumber: string;
+  role: SdkRole;
+}
+
+export function createSignatureApp(options: SignatureAppOptions): Hono {
+  const app = new Hono();
+  app.post(SDK_SIGNATURE_PATH, async (c) => {
+    let headers: Record<string, string> = {};
+    try {
+      const fields = await readFields(c.req.raw, new URL(c.req.url).search, options.maxBodyBytes);
+      const request = validate(fields);
+      if (options.inbound) {
+        const decision = await options.inbound.check(request.apiKey, SDK_SIGNATURE_PATH);
+        headers = decision.headers;
+        if (!decision.allowed) throw rateLimited(decision.headers);
+      }
+      await options.credentials.check({ apiKey: request.apiKey, apiSecret: request.apiSecret });
+      const signature = generateSignature(request, (options.now ?? Date.now)());
+      return c.json({ signature }, 200, { ...headers, 'Cache-Control': 'no-store' });
+    } catch (error) {
+      const v1 = toV1Error(error instanceof ParamDecodeError ? new V1Error(V1Code.invalidParameter, error.message) : error);
+      return c.json(v1.toBody(), 200, { ...headers, ...v1.headers });
+    }
+  });
+  return app;
+}
+
+async function readFields(request: Request, search: string, maxBodyBytes: number): Promise<Record<string, unknown>> {
+  const body = Buffer.from(await request.arrayBuffer());
+  if (body.length > maxBodyBytes) throw new V1Error(V1Code.invalidParameter, `The request body is larger than ${maxBodyBytes} bytes.`);
+  const contentType = request.headers.get('content-type') ?? undefined;
+  if (contentType?.toLowerCase().startsWith('application/json')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      throw new V1Error(V1Code.invalidParameter, 'The JSON body could not be parsed.');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new V1Error(V1Code.invalidParameter, 'The JSON body must be an object.');
+    }
+    return parsed as Record<string, unknown>;
+  }
+  const params: V1Params = await readParams(search, body, contentType);
+  return params;
+}
+
+/** A field as text: strings as given, JSON numbers as their decimal form; anything else is invalid. */
+function textField(fields: Record<string, unknown>, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const value = fields[name];
+    if (value === undefined || value === '') continue;
+    if (typeof value === 'string') return value;
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
+    throw invalidParameter(name, 'Expected a single text value.');
+  }
+  return undefined;
+}
+
+function validate(fields: Record<string, unknown>): SignatureRequest {
+  const apiKey = textField(fields, 'api_key');
+  const apiSecret = textField(fields, 'api_secret');
+  if (!apiKey || !apiSecret) throw new V1Error(V1Code.missingCredentials, 'api_key and api_secret are required.');
+  const meetingNumber = textField(fields, 'meeting_number', 'meetingNumber');
+  if (meetingNumber === undefined) throw missingParameter('meeting_number');
+  if (!MEETING_NUMBER.test(meetingNumber)) throw invalidParameter('meeting_number', 'A meeting number is 1 to 12 digits.');
+  const role = textField(fields, 'role');
+  if (role === undefined) throw missingParameter('role');
+  if (role !== '0' && role !== '1') throw invalidParameter('role', 'Role is 0 (attendee) or 1 (host).');
+  return { apiKey, apiSecret, meetingNumber, role: Number(role) as SdkRole };
+}

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { classifyV1Path } from '../../src/ratelimit/classify.js';
+import { verifySignature } from '../../src/sdk/signature.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+
+/** POST /sdk/signature on a real gateway over its real sandbox. */
+describe('POST /sdk/signature', () => {
+  let gateway: TestGateway;
+  const gateCalls: Array<{ apiKey: string; path: string }> = [];
+  let refuse = false;
+
+  beforeAll(async () => {
+    gateway = await startTestGateway({}, {
+      inbound: {
+        async check(apiKey, path): Promise<{ allowed: boolean; headers: Record<string, string> }> {
+          gateCalls.push({ apiKey, path });
+          return refuse ? { allowed: false, headers: { 'Retry-After': '1' } } : { allowed: true, headers: { 'X-RateLimit-Limit': '10' } };
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await gateway.close();
+  });
+
+  async function post(body: string, contentType: string): Promise<{ status: number; headers: Headers; body: any }> {
+    const response = await fetch(`${gateway.url}/sdk/signature`, { method: 'POST', headers: { 'content-type': contentType }, body });
+    return { status: response.status, headers: response.headers, body: await response.json() };
+  }
+  const form = (fields: Record<string, string>) => post(new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded');
+  const json = (fields: Record<string, unknown>) => post(JSON.stringify(fields), 'application/json');
+
+  it('signs a form request for a key the service accepts, verifiable with the same inputs', async () => {
+    const before = Date.now();
+    const answer = await form({ ...gateway.credentials, meeting_number: '123456789', role: '1' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const result = verifySignature(answer.body.signature, {
+      apiKey: gateway.credentials.api_key,
+      apiSecret: gateway.credentials.api_secret,
+      meetingNumber: '123456789',
+      role: 1,
+    });
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(result.ts).toBeGreaterThanOrEqual(before - 30_000);
+  });
+
+  it('takes JSON with the SDK’s own field name and numbers', async () => {
+    const answer = await json({ ...gateway.credentials, meetingNumber: 987654321, role: 0 });
+    expect(answer.body.signature).toMatch(/^[A-Za-z0-9_-]+$/);
+    const check = verifySignature(answer.body.signature, { apiKey: gateway.credentials.api_key, apiSecret: gateway.credentials.api_secret, meetingNumber: '987654321', role: 0 });
+    expect(check.ok).toBe(true);
+  });
+
+  it('refuses a secret the service does not accept', async () => {
+    const answer = await form({ api_key: gateway.credentials.api_key, api_secret: 'wrong-secret', meeting_number: '123', role: '0' });
+    expect(answer.body).toEqual({ error: { code: 102, message: expect.any(String) } });
+  });
+
+  it.each([
+    [{ meeting_number: '123', role: '0' }, 101],
+    [{ api_key: 'k', meeting_number: '123', role: '0' }, 101],
+    [{ meeting_number: '1234567890123', role: '0' }, 300],
+    [{ meeting_number: '12a', role: '0' }, 300],
+    [{ role: '0' }, 300],
+    [{ meeting_number: '123', role: '2' }, 300],
+    [{ meeting_number: '123' }, 300],
+  ])('answers a clear error for bad input %o', async (fields, code) => {
+    const withCredentials = code === 101 ? fields : { ...gateway.credentials, ...fields };
+    const answer = await form(withCredentials as Record<string, string>);
+    expect(answer.body.error.code).toBe(code);
+    expect(answer.body.error.message).toMatch(/\w/);
+  });
+
+  it('answers a clear error for a JSON body that is not an object', async () => {
+    expect((await post('[1]', 'application/json')).body.error.code).toBe(300);
+    expect((await post('{not json', 'application/json')).body.error.code).toBe(300);
+  });
+
+  it('is rate limited per key in its own class', async () => {
+    gateCalls.length = 0;
+    refuse = true;
+    const answer = await form({ ...gateway.credentials, meeting_number: '123', role: '0' });
+    refuse = false;
+    expect(gateCalls).toEqual([{ apiKey: gateway.credentials.api_key, path: '/sdk/signature' }]);
+    expect(answer.body.error.code).toBe(403);
+    expect(answer.headers.get('retry-after')).toBe('1');
+    expect(classifyV1Path('/sdk/signature').name).toBe('sdk-signature');
+  });
+});
