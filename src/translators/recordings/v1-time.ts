@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { instantOfLocalMs, isKnownTimeZone } from '../../shared/time-zone.js';
 import { v1 } from '../v1-params.js';
+import { isCalendarDate } from '../../shared/calendar.js';
 
 /**
  * v1 /recording/list takes `from` and `to` as `MM/dd/yyyy hh:mm a` (`11/05/2014 09:05 pm`) in the
@@ -35,8 +36,7 @@ export function parseV1Time(text: string): V1Time | undefined {
 }
 
 function wall(year: number, month: number, day: number, hour: number, minute: number, dateOnly: boolean): V1Time | undefined {
-  const check = new Date(Date.UTC(year, month - 1, day, hour, minute));
-  const real = check.getUTCFullYear() === year && check.getUTCMonth() === month - 1 && check.getUTCDate() === day && minute < 60;
+  const real = isCalendarDate(year, month, day) && hour < 24 && minute < 60;
   return real ? { kind: 'wall', year, month, day, hour, minute, dateOnly } : undefined;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { v1 } from '../v1-params.js';
+import { isCalendarDate } from '../../shared/calendar.js';
 
 /**
  * The dates of v1's usage reports (`from`, `to`): a calendar date, written `yyyy-mm-dd` or, as
@@ -23,9 +24,7 @@ export function parseReportDate(text: string): ReportDate | undefined {
   const [year, month, day] = dashed ? [dashed[1], dashed[2], dashed[3]] : us ? [us[3], us[1], us[2]] : [];
   if (year === undefined) return undefined;
   const date = { year: Number(year), month: Number(month), day: Number(day) };
-  const check = new Date(Date.UTC(date.year, date.month - 1, date.day));
-  const real = check.getUTCFullYear() === date.year && check.getUTCMonth() === date.month - 1 && check.getUTCDate() === date.day;
-  return real ? date : undefined;
+  return isCalendarDate(date.year, date.month, date.day) ? date : undefined;
 }
 
 export const reportDateParam = () =>
