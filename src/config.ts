@@ -40,6 +40,9 @@ const EnvSchema = z.object({
   UPSTREAM_CONNECTIONS: int(1, 4096).default(128),
   UPSTREAM_MAX_ATTEMPTS: int(1, 5).default(2),
   JWT_TTL_SECONDS: int(10, 3600).default(60),
+  /** Append every v1 call served to this JSONL file (credentials never written), for `npm run compare`. */
+  V1_RECORD_FILE: z.string().min(1).optional(),
+  V1_RECORD_MAX_BYTES: int(1024, 1024 * 1024 * 1024 * 16).default(64 * 1024 * 1024),
   // --- operators (#17): logs, metrics, readiness ---
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be a pino level' }).default('info'),
@@ -68,6 +71,8 @@ export interface GatewayConfig {
   upstream: { timeoutMs: number; connections: number; maxAttempts: number; jwtTtlSeconds: number };
   /** v1 inbound and v2 outbound limits, in memory or in Redis (src/ratelimit/config.ts lists the variables). */
   rateLimits: RateLimitConfig;
+  /** The call recorder (V1_RECORD_FILE), off when file is undefined. */
+  record: { file: string | undefined; maxBytes: number };
   ops: { logLevel: string; logFile: string | undefined; metricsPerKey: boolean; readyTimeoutMs: number; statusToken: string | undefined };
   /** v1 push notifications (src/webhooks/config.ts lists the variables). */
   webhooks: WebhookConfig;
@@ -116,6 +121,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       jwtTtlSeconds: e.JWT_TTL_SECONDS,
     },
     rateLimits,
+    record: { file: e.V1_RECORD_FILE, maxBytes: e.V1_RECORD_MAX_BYTES },
     ops: { logLevel: e.LOG_LEVEL, logFile: e.LOG_FILE, metricsPerKey: e.METRICS_PER_KEY, readyTimeoutMs: e.READY_TIMEOUT_MS, statusToken: e.STATUS_TOKEN },
     webhooks,
   };

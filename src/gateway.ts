@@ -12,6 +12,7 @@ import { createV1App, type InboundGate } from './v1-facade/app.js';
 import type { CallObserver } from './v1-facade/observe.js';
 import type { SandboxLimits } from './sandbox/rate-limit.js';
 import { startWebhooks, type Webhooks } from './webhooks/index.js';
+import { callRecorder } from './compare/calls.js';
 import { createRateLimiters, rateLimitHeaders, type RateLimiters } from './ratelimit/index.js';
 // --- operators (#17) ---
 import { GatewayMetrics } from './ops/metrics.js';
@@ -144,7 +145,14 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   }
   if (webhooks) for (const metric of webhookMetrics(() => webhooks.stats())) metrics.registerCollector(metric);
   const logger = createLogger({ level: config.ops.logLevel, file: config.ops.logFile });
-  const observers: CallObserver[] = [metrics.observer, callLogObserver(logger), ...(overrides.observers ?? [])];
+  // The call recorder (V1_RECORD_FILE), for replay and diff with `npm run compare`.
+  const recorder = config.record.file ? callRecorder({ file: config.record.file, maxBytes: config.record.maxBytes }) : undefined;
+  const observers: CallObserver[] = [
+    metrics.observer,
+    callLogObserver(logger),
+    ...(recorder ? [recorder.observer] : []),
+    ...(overrides.observers ?? []),
+  ];
   mountOpsRoutes(root, {
     metrics,
     readiness: {
@@ -204,6 +212,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
       await v2.close();
       await limiters.close();
       logger.flush(); // operators (#17): buffered log lines out before the process may exit
+      recorder?.close();
     },
   };
 }

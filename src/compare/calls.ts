@@ -1,0 +1,95 @@
+import { closeSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
+
+/**
+ * Recorded v1 calls: one JSON line each (`calls.jsonl`), written by the gateway with
+ * V1_RECORD_FILE, imported from HAR captures (har.ts), and replayed by `npm run compare`.
+ * Credentials are never part of a record: the facade hands observers the params without
+ * `api_key`/`api_secret`, and a replay substitutes the caller's own.
+ */
+export interface RecordedCall {
+  /** ISO time the call arrived. */
+  time: string;
+  /** The v1 path without `/v1`, as the endpoint is named (`/user/get`), or as sent when none matched. */
+  path: string;
+  /** The v1 params, credentials left out. Lists as arrays of strings. */
+  params: Record<string, string | string[]>;
+  dataType: 'JSON' | 'XML';
+  /** The v1 answer as served (the parsed object; the error envelope on failure). */
+  answer: unknown;
+  /** The v2 calls made for it (method, path, status, ms); empty for imported calls. */
+  v2Calls: { method: string; path: string; status: number; ms: number }[];
+  ms: number;
+}
+
+export function toRecordedCall(record: V1CallRecord): RecordedCall {
+  const params: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(record.params ?? {})) {
+    if (typeof value === 'string' || Array.isArray(value)) params[name] = value; // files are not replayable
+  }
+  return {
+    time: record.startedAt.toISOString(),
+    path: record.endpoint ?? record.rawPath.replace(/^\/v1/i, ''),
+    params,
+    dataType: record.dataType,
+    answer: record.answer,
+    v2Calls: record.v2Calls.map((c) => ({ method: c.method, path: c.path, status: c.status, ms: round(c.ms) })),
+    ms: round(record.ms),
+  };
+}
+
+const round = (ms: number) => Math.round(ms * 100) / 100;
+
+export interface RecorderOptions {
+  file: string;
+  /** Rotate when the file would grow past this many bytes: it becomes `<file>.1` (one generation kept). */
+  maxBytes: number;
+}
+
+/**
+ * The call recorder: an observer that appends each v1 call to a JSONL file, rotating it by size.
+ * Writes are synchronous appends of one whole line (O_APPEND), so a crash never leaves half a
+ * record in the middle of the file and two lines never interleave.
+ */
+export function callRecorder(options: RecorderOptions): { observer: CallObserver; close(): void } {
+  let fd = openSync(options.file, 'a');
+  let size = statSync(options.file).size;
+  return {
+    observer(record) {
+      const line = `${JSON.stringify(toRecordedCall(record))}\n`;
+      const bytes = Buffer.byteLength(line);
+      if (size > 0 && size + bytes > options.maxBytes) {
+        closeSync(fd);
+        renameSync(options.file, `${options.file}.1`);
+        fd = openSync(options.file, 'a');
+        size = 0;
+      }
+      writeSync(fd, line);
+      size += bytes;
+    },
+    close() {
+      closeSync(fd);
+    },
+  };
+}
+
+/** Read a JSONL file of recorded calls; a line that is not a call is an error naming its number. */
+export function readCalls(file: string): RecordedCall[] {
+  const calls: RecordedCall[] = [];
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      if (line.trim() === '') return;
+      let value: Partial<RecordedCall>;
+      try {
+        value = JSON.parse(line) as Partial<RecordedCall>;
+      } catch {
+        throw new Error(`${file}:${i + 1}: not JSON`);
+      }
+      if (typeof value.path !== 'string' || typeof value.params !== 'object' || value.params === null) {
+        throw new Error(`${file}:${i + 1}: a recorded call needs "path" and "params"`);
+      }
+      calls.push({ time: '', dataType: 'JSON', answer: undefined, v2Calls: [], ms: 0, ...value } as RecordedCall);
+    });
+  return calls;
+}

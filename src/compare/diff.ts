@@ -1,0 +1,81 @@
+/**
+ * Field-by-field differences between two v1 answers. Field paths name arrays with `[]`
+ * (`users[].email`), so the differences of every item of a list count under one field. Arrays
+ * whose items all carry an `id` (or `uuid`) are matched by it, others by position.
+ */
+
+export type DifferenceKind = 'missing' | 'extra' | 'type' | 'value';
+
+export interface Difference {
+  field: string;
+  /** missing: in A, not in B; extra: in B, not in A; type: JSON types differ; value: same type, other value. */
+  kind: DifferenceKind;
+  a: unknown;
+  b: unknown;
+}
+
+export function diffAnswers(a: unknown, b: unknown): Difference[] {
+  const out: Difference[] = [];
+  walk(a, b, '', out);
+  return out;
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function walk(a: unknown, b: unknown, field: string, out: Difference[]): void {
+  const ta = typeOf(a);
+  const tb = typeOf(b);
+  if (ta !== tb) {
+    out.push({ field: field || '(answer)', kind: 'type', a, b });
+    return;
+  }
+  if (ta === 'array') return walkArrays(a as unknown[], b as unknown[], field, out);
+  if (ta === 'object') {
+    const oa = a as Record<string, unknown>;
+    const ob = b as Record<string, unknown>;
+    for (const key of Object.keys(oa)) {
+      const child = field ? `${field}.${key}` : key;
+      if (!(key in ob)) out.push({ field: child, kind: 'missing', a: oa[key], b: undefined });
+      else walk(oa[key], ob[key], child, out);
+    }
+    for (const key of Object.keys(ob)) {
+      if (!(key in oa)) out.push({ field: field ? `${field}.${key}` : key, kind: 'extra', a: undefined, b: ob[key] });
+    }
+    return;
+  }
+  if (a !== b) out.push({ field: field || '(answer)', kind: 'value', a, b });
+}
+
+function identity(item: unknown): string | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  const record = item as Record<string, unknown>;
+  const id = record.id ?? record.uuid;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}
+
+function walkArrays(a: unknown[], b: unknown[], field: string, out: Difference[]): void {
+  const items = `${field}[]`;
+  const ids = a.map(identity);
+  const byId = ids.length > 0 && ids.every((id) => id !== undefined) && b.every((item) => identity(item) !== undefined);
+  if (byId) {
+    const inB = new Map(b.map((item) => [identity(item)!, item]));
+    for (const item of a) {
+      const other = inB.get(identity(item)!);
+      if (other === undefined) out.push({ field: items, kind: 'missing', a: item, b: undefined });
+      else {
+        walk(item, other, items, out);
+        inB.delete(identity(item)!);
+      }
+    }
+    for (const item of inB.values()) out.push({ field: items, kind: 'extra', a: undefined, b: item });
+    return;
+  }
+  const shared = Math.min(a.length, b.length);
+  for (let i = 0; i < shared; i++) walk(a[i], b[i], items, out);
+  for (let i = shared; i < a.length; i++) out.push({ field: items, kind: 'missing', a: a[i], b: undefined });
+  for (let i = shared; i < b.length; i++) out.push({ field: items, kind: 'extra', a: undefined, b: b[i] });
+}

@@ -1,0 +1,222 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCalls, type RecordedCall } from '../../src/compare/calls.js';
+import { compareCalls, realDifferences, type CompareOptions } from '../../src/compare/compare.js';
+import { callsFromHar } from '../../src/compare/har.js';
+import { renderHtmlReport } from '../../src/compare/html-report.js';
+import { liveTarget, recordedTarget } from '../../src/compare/replay.js';
+import { mappingIndex, readOnlyIndex } from '../../src/compare/why.js';
+import { ALL_ENDPOINTS } from '../../src/translators/registry.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+
+/**
+ * Migration testing side by side: v1 calls recorded by one gateway, replayed against two v1
+ * targets and compared field by field, noise apart from real differences.
+ */
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'v1gate-compare-'));
+const recordFile = join(dir, 'calls.jsonl');
+/** The calls of the recording phase alone (A keeps recording what later tests send it). */
+const snapshot = join(dir, 'snapshot.jsonl');
+
+let a: TestGateway; // records; has the sandbox
+let b: TestGateway; // a second v1gate over A's sandbox
+let c: TestGateway; // a v1gate whose /user/get answers another `type`: a deliberate mapping bug
+let d: TestGateway; // another v1gate with its own sandbox, same credentials: safe to write to
+const owner = 'owner@sandbox.v1gate.local';
+
+const base = (overrides: Partial<CompareOptions> = {}): CompareOptions => ({
+  a: liveTarget(a.url, creds()),
+  b: liveTarget(b.url, creds()),
+  writes: false,
+  isRead: readOnlyIndex(ALL_ENDPOINTS),
+  why: mappingIndex(ALL_ENDPOINTS),
+  ...overrides,
+});
+const creds = () => ({ apiKey: a.credentials.api_key, apiSecret: a.credentials.api_secret });
+
+beforeAll(async () => {
+  a = await startTestGateway({ V1_RECORD_FILE: recordFile });
+  const sameAccount = { SANDBOX_API_KEY: a.credentials.api_key, SANDBOX_API_SECRET: a.credentials.api_secret };
+  b = await startTestGatewayOver(a, ALL_ENDPOINTS);
+  const broken = ALL_ENDPOINTS.map((endpoint) =>
+    endpoint.path === '/user/get'
+      ? { ...endpoint, handle: async (params: unknown, ctx: Parameters<typeof endpoint.handle>[1]) => ({ ...(await endpoint.handle(params, ctx)), type: 99 }) }
+      : endpoint,
+  );
+  c = await startTestGatewayOver(a, broken);
+  d = await startTestGateway(sameAccount);
+});
+
+afterAll(async () => {
+  await Promise.all([a, b, c, d].map((g) => g?.close()));
+});
+
+/** A gateway with its own endpoints over A's sandbox. */
+async function startTestGatewayOver(over: TestGateway, endpoints: typeof ALL_ENDPOINTS): Promise<TestGateway> {
+  const { loadConfig } = await import('../../src/config.js');
+  const { startGateway } = await import('../../src/gateway.js');
+  const gateway = await startGateway(
+    loadConfig({ PORT: '0', V2_BASE_URL: over.v2BaseUrl, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', LOG_LEVEL: 'silent' }),
+    { endpoints },
+  );
+  return { ...over, ...gateway, sandbox: over.sandbox, credentials: over.credentials } as TestGateway;
+}
+
+describe('recording (V1_RECORD_FILE)', () => {
+  let calls: RecordedCall[];
+
+  beforeAll(async () => {
+    const me = await a.v1('/user/getbyemail', { email: owner });
+    await a.v1('/user/checkemail', { email: owner });
+    await a.v1('/user/get', { id: me.id });
+    await a.v1('/user/get', { id: me.id, data_type: 'XML' });
+    await a.v1('/user/get', {}); // an error is recorded too
+    await a.v1('/group/create', { name: `compare-${Date.now()}` });
+    await a.v1('/user/list', {});
+    calls = readCalls(recordFile);
+    writeFileSync(snapshot, readFileSync(recordFile));
+  });
+
+  it('writes one JSON line per v1 call, with params, answer, v2 calls and latency', () => {
+    expect(calls.map((c) => c.path)).toEqual(['/user/getbyemail', '/user/checkemail', '/user/get', '/user/get', '/user/get', '/group/create', '/user/list']);
+    const check = calls[1]!;
+    expect(check.params).toEqual({ email: owner });
+    expect(check.answer).toEqual({ existed_email: true });
+    expect(check.v2Calls).toEqual([expect.objectContaining({ method: 'GET', status: 200 })]);
+    expect(check.ms).toBeGreaterThan(0);
+    expect(calls[3]!.dataType).toBe('XML');
+    expect(calls[4]!.answer).toEqual({ error: { code: 300, message: 'id is required.' } });
+  });
+
+  it('never writes the credentials', () => {
+    const text = readFileSync(recordFile, 'utf8');
+    expect(text).not.toContain(a.credentials.api_secret);
+    expect(text).not.toContain(a.credentials.api_key);
+    expect(text).not.toContain('api_secret');
+  });
+});
+
+describe('replay and diff', () => {
+  it('finds no real difference between two v1gate instances over one sandbox, and skips writes', async () => {
+    const report = await compareCalls(readCalls(snapshot), base());
+    expect(report.calls).toBe(6);
+    expect(report.skipped_writes).toBe(1); // /group/create
+    expect(report.differing_calls).toBe(0);
+    expect(realDifferences(report)).toBe(0);
+  });
+
+  it('names the exact field of a target with a different mapping, with its mapping row', async () => {
+    const report = await compareCalls(readCalls(snapshot), base({ b: liveTarget(c.url, creds()) }));
+    const userGet = report.endpoints.find((e) => e.path === '/user/get')!;
+    expect(userGet.differing).toBe(2); // JSON and XML; the error answer is the same
+    const type = userGet.fields.find((f) => f.field === 'type')!;
+    expect(type).toMatchObject({ kind: 'value', count: 2, why: expect.stringMatching(/^type ↔ /) });
+    expect(type.noise).toBeUndefined();
+    expect(type.examples[0]).toMatchObject({ a: expect.any(Number), b: 99 });
+    expect(report.endpoints.filter((e) => e.differing > 0).map((e) => e.path)).toEqual(['/user/get']);
+    const html = renderHtmlReport(report);
+    expect(html).toContain('<code>/v1/user/get</code> — 2 of 3 calls differ');
+    expect(html).toContain('<code>type</code>');
+  });
+
+  it('compares recorded answers with a live target (--a recorded)', async () => {
+    const jsonCalls = readCalls(snapshot).filter((c) => c.dataType === 'JSON');
+    const report = await compareCalls(jsonCalls, base({ a: recordedTarget(), b: liveTarget(a.url, creds()) }));
+    expect(report.calls).toBe(5);
+    expect(realDifferences(report)).toBe(0);
+  });
+
+  it('replays a write sequence on two sandboxes, carrying each side\'s new ids into later calls', async () => {
+    const name = `sequence-${Date.now()}`;
+    const sequence: RecordedCall[] = [];
+    const record = async (path: string, params: Record<string, string>) => {
+      const answer = await a.v1(path, params);
+      sequence.push({ time: '', path, params, dataType: 'JSON', answer, v2Calls: [], ms: 0 });
+      return answer;
+    };
+    const created = await record('/group/create', { name });
+    await record('/group/get', { id: created.group_id });
+    await record('/group/edit', { id: created.group_id, name: `${name}-2` });
+    await record('/group/delete', { id: created.group_id });
+
+    const report = await compareCalls(sequence, base({ a: liveTarget(a.url, creds()), b: liveTarget(d.url, creds()), writes: true }));
+    expect(report).toMatchObject({ calls: 4, skipped_writes: 0 });
+    expect(realDifferences(report)).toBe(0);
+    const noise = report.endpoints.flatMap((e) => e.fields).filter((f) => f.noise);
+    expect(noise.map((f) => f.field)).toContain('group_id');
+    // Both sides really deleted their own group: the ids were carried, not the recorded one.
+    expect((await d.v2('GET', '/groups')).body.groups.map((g: { name: string }) => g.name)).not.toContain(`${name}-2`);
+  });
+
+  it('classifies what differs between two runs of A as noise (--noise)', async () => {
+    const report = await compareCalls(readCalls(snapshot), base({ b: liveTarget(c.url, creds()), noise: liveTarget(c.url, creds()) }));
+    // With the noise target a copy of the broken one, A vs A' differs on `type` too: noise, not hidden.
+    const type = report.endpoints.find((e) => e.path === '/user/get')!.fields.find((f) => f.field === 'type')!;
+    expect(type.noise).toBe('differs between two runs of A');
+  });
+});
+
+describe('HAR import', () => {
+  it('turns v1 POSTs of a capture into recorded calls, without credentials', () => {
+    const har = {
+      log: {
+        entries: [
+          {
+            startedDateTime: '2018-05-01T10:00:00.000Z',
+            time: 120,
+            request: { method: 'POST', url: 'https://api.example.com/v1/user/checkemail', postData: { mimeType: 'application/x-www-form-urlencoded', text: 'api_key=K&api_secret=S&email=a%40b.c' } },
+            response: { content: { mimeType: 'application/json', text: '{"existed_email":false}' } },
+          },
+          { request: { method: 'GET', url: 'https://example.com/index.html' }, response: { content: {} } },
+          {
+            request: { method: 'POST', url: 'https://api.example.com/v1/Meeting/List/?data_type=XML', postData: { params: [{ name: 'api_key', value: 'K' }, { name: 'host_id', value: 'u1' }] } },
+            response: { content: { text: '<response/>' } },
+          },
+        ],
+      },
+    };
+    expect(callsFromHar(har)).toEqual([
+      { time: '2018-05-01T10:00:00.000Z', path: '/user/checkemail', params: { email: 'a@b.c' }, dataType: 'JSON', answer: { existed_email: false }, v2Calls: [], ms: 120 },
+      { time: '', path: '/meeting/list', params: { host_id: 'u1' }, dataType: 'XML', answer: '<response/>', v2Calls: [], ms: 0 },
+    ]);
+    expect(() => callsFromHar({})).toThrow(/HAR/);
+  });
+});
+
+describe('npm run compare', () => {
+  const run = promisify(execFile);
+  const cli = (args: string[]) => run(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/compare.ts', ...args], { cwd: ROOT }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => e,
+  );
+
+  it('writes the JSON and HTML reports and exits non-zero past --max-diff', async () => {
+    const json = join(dir, 'report.json');
+    const html = join(dir, 'report.html');
+    const args = ['--a', a.url, '--b', c.url, '--calls', snapshot, '--key', a.credentials.api_key, '--secret', a.credentials.api_secret, '--json', json, '--report', html];
+    const failing = await cli(args);
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toMatch(/\/v1\/user\/get: 2\/3 differ: type \(value\)/);
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    expect(Object.keys(report)).toEqual(['a', 'b', 'calls', 'skipped_writes', 'differing_calls', 'endpoints']);
+    expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>/);
+    expect((await cli([...args, '--max-diff', '2'])).code).toBe(0);
+    expect((await cli(['--a', a.url])).code).toBe(2);
+  });
+
+  it('imports a HAR file', async () => {
+    const harFile = join(dir, 'capture.har');
+    writeFileSync(harFile, JSON.stringify({ log: { entries: [] } }));
+    const out = join(dir, 'imported.jsonl');
+    const result = await cli(['import-har', harFile, '--out', out]);
+    expect(result.stdout).toContain('0 v1 calls written');
+    expect(readFileSync(out, 'utf8')).toBe('');
+  });
+});
