@@ -42,6 +42,13 @@ const EnvSchema = z.object({
   JWT_TTL_SECONDS: int(10, 3600).default(60),
   /** Append every v1 call served to this JSONL file (credentials never written), for `npm run compare`. */
   V1_RECORD_FILE: z.string().min(1).optional(),
+  /** Shadow mode: the real v1 (e.g. https://api.example.com) answers every call; v1gate compares its own. */
+  V1_PRIMARY_URL: z.url({ error: 'must be a URL such as https://api.example.com' }).optional(),
+  SHADOW_SAMPLE: z
+    .string()
+    .regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'must be a number from 0 to 1')
+    .transform(Number)
+    .default(1),
   V1_RECORD_MAX_BYTES: int(1024, 1024 * 1024 * 1024 * 16).default(64 * 1024 * 1024),
   // --- operators (#17): logs, metrics, readiness ---
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
@@ -73,6 +80,8 @@ export interface GatewayConfig {
   rateLimits: RateLimitConfig;
   /** The call recorder (V1_RECORD_FILE), off when file is undefined. */
   record: { file: string | undefined; maxBytes: number };
+  /** Shadow mode (V1_PRIMARY_URL), off when primaryUrl is undefined. */
+  shadow: { primaryUrl: string | undefined; sample: number };
   ops: { logLevel: string; logFile: string | undefined; metricsPerKey: boolean; readyTimeoutMs: number; statusToken: string | undefined };
   /** v1 push notifications (src/webhooks/config.ts lists the variables). */
   webhooks: WebhookConfig;
@@ -122,6 +131,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     rateLimits,
     record: { file: e.V1_RECORD_FILE, maxBytes: e.V1_RECORD_MAX_BYTES },
+    shadow: { primaryUrl: e.V1_PRIMARY_URL, sample: e.SHADOW_SAMPLE },
     ops: { logLevel: e.LOG_LEVEL, logFile: e.LOG_FILE, metricsPerKey: e.METRICS_PER_KEY, readyTimeoutMs: e.READY_TIMEOUT_MS, statusToken: e.STATUS_TOKEN },
     webhooks,
   };

@@ -13,6 +13,9 @@ import type { CallObserver } from './v1-facade/observe.js';
 import type { SandboxLimits } from './sandbox/rate-limit.js';
 import { startWebhooks, type Webhooks } from './webhooks/index.js';
 import { callRecorder } from './compare/calls.js';
+import { createShadow, type ShadowStats } from './compare/shadow.js';
+import { mappingIndex, readOnlyIndex } from './compare/why.js';
+import { shadowMetrics } from './ops/shadow-metrics.js';
 import { createRateLimiters, rateLimitHeaders, type RateLimiters } from './ratelimit/index.js';
 // --- operators (#17) ---
 import { GatewayMetrics } from './ops/metrics.js';
@@ -57,6 +60,8 @@ export interface RunningGateway {
   metrics: GatewayMetrics;
   /** v1 push notifications, when V1_WEBHOOKS_FILE is set. */
   webhooks: Webhooks | undefined;
+  /** Shadow mode's comparisons, when V1_PRIMARY_URL is set. */
+  shadow: { stats(): ShadowStats; idle(): Promise<void> } | undefined;
   close(): Promise<void>;
 }
 
@@ -178,9 +183,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   );
   // --- end issue #13 ---
   // Routes added after listen: nothing is announced (or awaited by tests) before this line.
-  root.route(
-    '/',
-    createV1App({
+  const v1App = createV1App({
       endpoints,
       v2,
       inbound,
@@ -193,8 +196,25 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
       body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
       keepAlive: config.keepAlive,
       observers,
-    }),
-  );
+    });
+  // Shadow mode (V1_PRIMARY_URL): the real v1 answers; v1gate's own answers are compared behind it.
+  const shadow = config.shadow.primaryUrl
+    ? createShadow({
+        primaryUrl: config.shadow.primaryUrl,
+        sample: config.shadow.sample,
+        isRead: readOnlyIndex(endpoints),
+        why: mappingIndex(endpoints),
+        candidate: async (request) => v1App.fetch(request),
+        body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
+        timeoutMs: config.upstream.timeoutMs,
+      })
+    : undefined;
+  if (shadow) {
+    root.all('*', shadow.handle);
+    for (const metric of shadowMetrics(() => shadow.stats())) metrics.registerCollector(metric);
+  } else {
+    root.route('/', v1App);
+  }
 
   return {
     url: origin,
@@ -205,6 +225,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     limiters,
     metrics,
     webhooks,
+    shadow,
     async close() {
       webhooks?.close();
       server.closeAllConnections();
