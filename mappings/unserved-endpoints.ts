@@ -15,6 +15,4 @@ export const UNSERVED_REFERENCE_PATHS: Readonly<Record<string, string>> = {
   '/metrics/qos': 'Needs GET /metrics/meetings/{meetingId}/participants/qos, fed by QoS samples, which the sandbox does not model yet.',
   '/mc/recording/list':
     'Planned over GET /users/{userId}/recordings?mc=true; the sandbox runs no meeting connector, so that list is always empty and nothing could show the translation right.',
-  '/chat/list': 'Needs GET /im/chat/sessions, fed by chat sessions, which the sandbox does not model yet (control API to come).',
-  '/chat/get': 'Needs GET /im/chat/sessions/{sessionId}, fed by chat messages, which the sandbox does not model yet.',
 };

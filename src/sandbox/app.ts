@@ -4,6 +4,7 @@ import { registerAccountRoutes } from './accounts/routes.js';
 import { TokenVerifier, tokenFrom } from './auth.js';
 import { systemClock, type Clock } from './clock.js';
 import type { SandboxContext, SandboxEnv } from './context.js';
+import { registerChatRoutes } from './chat/routes.js';
 import { registerControlRoutes } from './control/routes.js';
 import { SandboxError } from './errors.js';
 import { registerGroupRoutes } from './groups/routes.js';
@@ -68,6 +69,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   registerGroupRoutes(v2, ctx);
   registerPostMeetingRoutes(v2, ctx);
   registerH323Routes(v2, ctx);
+  registerChatRoutes(v2, ctx);
 
   const control = new Hono();
   control.onError(renderError);

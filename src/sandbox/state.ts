@@ -1,6 +1,7 @@
 import { isoSeconds, systemClock, type Clock } from './clock.js';
 import { notFound, userNotFound, V2Code } from './errors.js';
 import type { Account } from './model/account.js';
+import type { ChatSession } from './model/chat.js';
 import type { Group, ImGroup } from './model/group.js';
 import type { Instance, Meeting, MeetingKind } from './model/meeting.js';
 import type { User } from './model/user.js';
@@ -23,6 +24,8 @@ export class SandboxState {
   readonly instancesByUuid = new Map<string, { meeting: Meeting; instance: Instance }>();
   readonly groups = new Map<string, Group>();
   readonly imGroups = new Map<string, ImGroup>();
+  /** Instant-messaging chat sessions by id (made through the control API). */
+  readonly chatSessions = new Map<string, ChatSession>();
 
   /** v2 event subscriptions; the lifecycle (report/lifecycle.ts) emits to them. */
   readonly events: SandboxEventBus;

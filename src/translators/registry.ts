@@ -1,5 +1,6 @@
 import { accountsEndpoints } from './accounts/index.js';
 import type { EndpointDefinition } from './define.js';
+import { chatEndpoints } from './chat/index.js';
 import { groupsEndpoints } from './groups/index.js';
 import { h323Endpoints } from './h323/index.js';
 import { imgroupsEndpoints } from './im-groups/index.js';
@@ -26,6 +27,7 @@ export const ALL_ENDPOINTS: readonly EndpointDefinition<any>[] = [
   ...reportEndpoints,
   ...h323Endpoints,
   ...metricsEndpoints,
+  ...chatEndpoints,
 ];
 
 /** The canonical form of a v1 path: lower case, no `/v1` prefix, no trailing slash. */

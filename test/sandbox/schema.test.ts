@@ -430,6 +430,25 @@ describe('H.323/SIP devices', () => {
   });
 });
 
+describe('IM chat history', () => {
+  it('lists the sessions of a date range and one session\'s messages', async () => {
+    const accountId = sb.sandbox.state.accountsByKey.get(sb.sandbox.credentials.apiKey)!.id;
+    const made = await sb.control('POST', `/accounts/${accountId}/chat-sessions`, {
+      type: 'Group',
+      name: 'schema chat',
+      messages: [{ message: 'hello', sender: 'owner@sandbox.v1gate.local', date_time: '2019-03-04T10:00:00Z' }],
+    });
+    expect(made.status).toBe(201);
+    const range = { from: '2019-03-01', to: '2019-03-31' };
+    const listed = await call('GET', '/im/chat/sessions', '/im/chat/sessions', { query: range });
+    expect(listed.sessions).toContainEqual({ session_id: made.body.session_id, type: 'Group', name: 'schema chat', last_message_sent_time: '2019-03-04T10:00:00Z' });
+    const one = await call('GET', '/im/chat/sessions/{sessionId}', `/im/chat/sessions/${made.body.session_id}`, { query: range });
+    expect(one.messages).toEqual([{ message: 'hello', sender: 'owner@sandbox.v1gate.local', date_time: '2019-03-04T10:00:00Z' }]);
+    expect((await sb.v2('GET', '/im/chat/sessions/nope', { query: range })).status).toBe(404);
+    expect((await sb.v2('GET', '/im/chat/sessions', { query: { from: '2019-03-31', to: '2019-03-01' } })).status).toBe(400);
+  });
+});
+
 describe('coverage', () => {
   it('validated the answer of every route the sandbox registers', () => {
     const routes = new Set(

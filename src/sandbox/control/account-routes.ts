@@ -1,6 +1,20 @@
+import { z } from 'zod';
 import type { Hono } from 'hono';
 import type { SandboxContext } from '../context.js';
 import { conflict, invalidField, userNotFound } from '../errors.js';
+import { isoSeconds } from '../clock.js';
+import { opaqueId } from '../ids.js';
+import type { ChatSession } from '../model/chat.js';
+import { dateTime, readBody } from '../validation.js';
+
+const chatSessionBody = z.object({
+  type: z.enum(['Group', '1:1']).default('Group'),
+  name: z.string().max(128).default(''),
+  messages: z
+    .array(z.object({ message: z.string().min(1).max(4096), sender: z.email(), date_time: dateTime.optional() }))
+    .min(1)
+    .max(1000),
+});
 
 /** The control routes about accounts and users (see routes.ts for the list). */
 export function registerAccountControlRoutes(app: Hono, { state }: SandboxContext): void {
@@ -28,6 +42,27 @@ export function registerAccountControlRoutes(app: Hono, { state }: SandboxContex
     if (typeof body?.token !== 'string' || body.token.length === 0) throw invalidField('token', 'Must be the verification token.');
     state.events.subscribe(accountId, { url, token: body.token });
     return c.json({ account_id: accountId, url });
+  });
+
+  /**
+   * Chat history, as people chatting would make it: a session of account {id} (`type` Group or 1:1,
+   * the group's `name`) with its messages (`sender` an email, `date_time` now by default).
+   */
+  app.post('/accounts/:id/chat-sessions', async (c) => {
+    const account = state.accounts.get(c.req.param('id'));
+    if (!account) throw invalidField('id', `No account ${c.req.param('id')}.`);
+    const body = await readBody(c, chatSessionBody);
+    const session: ChatSession = {
+      session_id: opaqueId(),
+      account_id: account.id,
+      type: body.type,
+      name: body.type === 'Group' ? body.name : '',
+      messages: body.messages
+        .map((m) => ({ message: m.message, sender: m.sender, date_time: m.date_time ? isoSeconds(new Date(m.date_time.endsWith('Z') ? m.date_time : `${m.date_time}Z`)) : state.nowIso() }))
+        .sort((a, b) => a.date_time.localeCompare(b.date_time)),
+    };
+    state.chatSessions.set(session.session_id, session);
+    return c.json(session, 201);
   });
 
   /** What the link of the confirmation email does: a pending user (POST /v2/users, action create) becomes active. */

@@ -32,6 +32,8 @@ import { registerMeetingControlRoutes } from './meeting-routes.js';
  * GET  /sandbox/accounts                    → 200 {total_records, accounts:[{id, account_name, account_type,
  *      owner_email, master_account_id, disassociated, api_key, api_secret}]}
  *      Every account with its API credentials, to call v2 as a sub account.
+ * POST /sandbox/accounts/{id}/chat-sessions body {type?, name?, messages:[{message, sender, date_time?}]} → 201 session
+ *      Chat history of account {id}, for GET /im/chat/sessions[/{sessionId}].
  * POST /sandbox/users/{id}/activate         → 200 {id, email, status}
  *      Confirm a pending user ({id} or email), as the link of the confirmation email would.
  *      409 when the user is not pending.

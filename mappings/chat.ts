@@ -1,0 +1,27 @@
+import { NO_V2_FIELD, type FieldTable } from '../src/translators/field-map.js';
+
+/**
+ * Chat history: v1's /chat/list and /chat/get items, read from v2's GET /im/chat/sessions and
+ * GET /im/chat/sessions/{sessionId}. Output only, in v1's field order (the reference's examples).
+ */
+
+/** A session of /chat/list (GET /im/chat/sessions `sessions[]`). */
+export const CHAT_SESSION_ROWS: FieldTable = [
+  { v1: 'session_id', v2: 'session_id', direction: 'out' },
+  { v1: 'type', v2: 'type', direction: 'out' },
+  {
+    v1: 'participants',
+    v2: NO_V2_FIELD,
+    direction: 'out',
+    note: 'v2 lists no participants of a session; v1 answered "" in its own example too. Always "".',
+  },
+  { v1: 'group_name', v2: 'name', direction: 'out' },
+  { v1: 'last_message_send_time', v2: 'last_message_sent_time', direction: 'out', note: 'v1 spelled it "send", v2 "sent".' },
+];
+
+/** A message of /chat/get (GET /im/chat/sessions/{sessionId} `messages[]`). */
+export const CHAT_MESSAGE_ROWS: FieldTable = [
+  { v1: 'message', v2: 'message', direction: 'out' },
+  { v1: 'sender', v2: 'sender', direction: 'out' },
+  { v1: 'date_time', v2: 'date_time', direction: 'out' },
+];

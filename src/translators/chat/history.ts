@@ -1,0 +1,92 @@
+import { CHAT_MESSAGE_ROWS, CHAT_SESSION_ROWS } from '../../../mappings/chat.js';
+import { v2path } from '../../upstream/path.js';
+import { defineEndpoint } from '../define.js';
+import { NO_V2_FIELD, toV1 } from '../field-map.js';
+import { reportRange, reportRangeParams } from '../reports/range.js';
+import { v1, v1Params } from '../v1-params.js';
+
+/**
+ * v1's chat history, paged by token as v2 pages it (v1 did too: `page_size` up to 300 and the
+ * `next_page_token` of the previous answer). The dates are echoed as v2 answers them
+ * (`2016-01-16`), the form of the reference's examples.
+ */
+
+interface V2Page {
+  from: string;
+  to: string;
+  page_count: number;
+  page_size: number;
+  next_page_token: string;
+}
+interface V2Sessions extends V2Page {
+  sessions: Record<string, unknown>[];
+}
+interface V2Messages extends V2Page {
+  session_id: string;
+  messages: Record<string, unknown>[];
+}
+
+const pagingParams = { page_size: v1.int({ min: 1, max: 300 }).default(30), next_page_token: v1.string({ max: 256 }).optional() };
+const v1Paging = (page: V2Page) => ({
+  from: page.from,
+  to: page.to,
+  page_size: page.page_size,
+  page_count: page.page_count,
+  next_page_token: page.next_page_token ?? '',
+});
+
+/** A session in v1's field order; `participants`, which v2 does not list, as "" (see the table's note). */
+function v1Session(session: Record<string, unknown>): Record<string, unknown> {
+  const mapped = toV1(CHAT_SESSION_ROWS, session);
+  return Object.fromEntries(CHAT_SESSION_ROWS.map((row) => [row.v1, row.v2 === NO_V2_FIELD ? '' : mapped[row.v1]]));
+}
+
+/** /chat/list → GET /im/chat/sessions. `email` (a user's chats) has no v2 filter: accepted and dropped. */
+export const chatList = defineEndpoint({
+  path: '/chat/list',
+  params: v1Params({ ...reportRangeParams, ...pagingParams, email: v1.string({ max: 128 }).optional() }),
+  v2Calls: ['GET /im/chat/sessions'],
+  tables: [CHAT_SESSION_ROWS],
+  async handle(params, ctx) {
+    const range = reportRange(params);
+    const page = await ctx.v2.get<V2Sessions>('/im/chat/sessions', {
+      ...range.v2,
+      page_size: params.page_size,
+      next_page_token: params.next_page_token,
+    });
+    return { ...v1Paging(page), chat_list: page.sessions.map(v1Session) };
+  },
+});
+
+/**
+ * /chat/get → GET /im/chat/sessions/{sessionId}, and GET /im/chat/sessions for the session's
+ * `group_name` (the session's own answer has no name): one page of up to 300 sessions of the same
+ * range; a session beyond it answers "".
+ */
+export const chatGet = defineEndpoint({
+  path: '/chat/get',
+  params: v1Params({ session_id: v1.string({ max: 128 }), ...reportRangeParams, ...pagingParams }),
+  v2Calls: ['GET /im/chat/sessions/{sessionId}', 'GET /im/chat/sessions'],
+  tables: [CHAT_MESSAGE_ROWS],
+  async handle(params, ctx) {
+    const range = reportRange(params);
+    const [page, sessions] = await Promise.all([
+      ctx.v2.get<V2Messages>(v2path`/im/chat/sessions/${params.session_id}`, {
+        ...range.v2,
+        page_size: params.page_size,
+        next_page_token: params.next_page_token,
+      }),
+      ctx.v2.get<V2Sessions>('/im/chat/sessions', { ...range.v2, page_size: 300 }),
+    ]);
+    const name = sessions.sessions.find((s) => s.session_id === params.session_id)?.name;
+    const { from, to, ...paging } = v1Paging(page);
+    return {
+      session_id: params.session_id,
+      group_name: typeof name === 'string' ? name : '',
+      from,
+      to,
+      ...paging,
+      chat_messages: page.messages.map((m) => toV1(CHAT_MESSAGE_ROWS, m)),
+    };
+  },
+});

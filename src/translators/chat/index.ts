@@ -1,0 +1,5 @@
+import type { EndpointDefinition } from '../define.js';
+import { chatGet, chatList } from './history.js';
+
+/** v1's chat history: the account's sessions, and one session's messages. */
+export const chatEndpoints: EndpointDefinition<any>[] = [chatList, chatGet];
