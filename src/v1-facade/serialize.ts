@@ -52,18 +52,46 @@ function singular(key: string): string {
 function xmlShape(value: unknown, key: string): unknown {
   if (Array.isArray(value)) return { [singular(key)]: value.map((item) => xmlShape(item, singular(key))) };
   if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return xmlText(value);
   if (typeof value === 'object') {
+    const record = value as Record<string, unknown>;
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[safeName(k)] = xmlShape(v, k);
+    for (const [k, v] of Object.entries(record)) {
+      // A JSON-only spelling (a key with surrounding spaces beside its trimmed twin) has no XML form.
+      if (k !== k.trim() && k.trim() in record) continue;
+      out[uniqueName(safeName(k), out)] = xmlShape(v, k);
+    }
     return out;
   }
   return value;
 }
 
-/** Element names must be XML names; v1 field names are, but map keys (custom questions) may not be. */
+/**
+ * XML 1.0 forbids most control characters, U+FFFE/U+FFFF and unpaired surrogates even escaped: a
+ * topic with `%01` in it would make the whole document unreadable. They are dropped.
+ */
+const NOT_XML_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function xmlText(text: string): string {
+  return text.replace(NOT_XML_CHAR, '');
+}
+
+/**
+ * Element names must be XML names; v1 field names are, but keys made from data (custom question
+ * titles) may not be: other characters become `_`, a name that cannot start one gets a `_` in
+ * front, and one reserved for XML (`xml...`) too.
+ */
 function safeName(key: string): string {
   const cleaned = key.replace(/[^A-Za-z0-9_.-]/g, '_');
-  return /^[A-Za-z_]/.test(cleaned) ? cleaned : `_${cleaned}`;
+  return /^[A-Za-z_]/.test(cleaned) && !/^xml/i.test(cleaned) ? cleaned : `_${cleaned}`;
+}
+
+/** Two keys that clean to one name (`a b`, `a_b`) must not overwrite each other: the later gets `_2`, `_3`... */
+function uniqueName(name: string, taken: Record<string, unknown>): string {
+  if (!(name in taken)) return name;
+  let n = 2;
+  while (`${name}_${n}` in taken) n++;
+  return `${name}_${n}`;
 }
 
 function toXml(body: unknown): string {

@@ -33,8 +33,9 @@ export type V1Shape = Readonly<Record<string, JsonType>>;
 
 /**
  * The shape of the v1 reference's example for `path`; with `item`, of the first element of a
- * list in it (`'meetings'`, or `'meetings.recording_files'` for a list in a list's items). Keys
- * are trimmed: six examples spell `option_enforce_login_domains ` with a trailing space.
+ * list in it (`'meetings'`, or `'meetings.recording_files'` for a list in a list's items). Six
+ * examples spell `option_enforce_login_domains ` with a trailing space: v1gate answers that key
+ * right after the unspaced one, so the shape has both there.
  */
 export function v1ExampleShape(path: string, item?: string): V1Shape {
   let example = v1Example(path);
@@ -42,7 +43,11 @@ export function v1ExampleShape(path: string, item?: string): V1Shape {
     example = example?.[list]?.[0];
     if (example === undefined) throw new Error(`The v1 reference's ${path} example has no ${item} item`);
   }
-  return Object.fromEntries(Object.entries(example as object).map(([field, value]) => [field.trim(), jsonType(value)]));
+  return Object.fromEntries(
+    Object.entries(example as object).flatMap(([field, value]) =>
+      field === field.trim() ? [[field, jsonType(value)]] : [[field.trim(), jsonType(value)], [field, jsonType(value)]],
+    ),
+  );
 }
 
 /**

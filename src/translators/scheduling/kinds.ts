@@ -17,11 +17,20 @@ export interface SessionKind {
   fields: { create: readonly string[]; get: readonly string[]; listItem: readonly string[] };
 }
 
+/**
+ * The real service emitted `option_enforce_login_domains` with a trailing space in six answers
+ * (meeting create, list and live; webinar create, get and list: see their reference examples), and
+ * clients coded against those answers read that key. Those answers carry it right after the
+ * unspaced key, with the same value (render.ts); no other answer does.
+ */
+export const SPACED_LOGIN_DOMAINS = 'option_enforce_login_domains ';
+
 /** Meeting create answer, as the v1 swagger example orders it (create adds real_id). */
 const MEETING_ITEM = [
   'uuid', 'id', 'start_url', 'join_url', 'created_at', 'host_id', 'topic', 'type', 'option_jbh', 'option_start_type',
   'start_time', 'duration', 'timezone', 'password', 'h323_password', 'option_host_video', 'option_participants_video',
-  'option_audio', 'option_enforce_login', 'option_enforce_login_domains', 'option_alternative_hosts', 'status',
+  'option_audio', 'option_enforce_login', 'option_enforce_login_domains', SPACED_LOGIN_DOMAINS, 'option_alternative_hosts',
+  'status',
 ] as const;
 
 export const MEETING: SessionKind = {
@@ -43,7 +52,7 @@ export const MEETING: SessionKind = {
 
 const WEBINAR_OUTPUT = [
   'uuid', 'id', 'host_id', 'topic', 'agenda', 'status', 'option_start_type', 'option_audio', 'option_enforce_login',
-  'option_enforce_login_domains', 'option_alternative_hosts', 'type', 'start_time', 'duration', 'timezone',
+  'option_enforce_login_domains', SPACED_LOGIN_DOMAINS, 'option_alternative_hosts', 'type', 'start_time', 'duration', 'timezone',
   'start_url', 'join_url', 'registration_url', 'created_at',
 ] as const;
 
@@ -59,7 +68,7 @@ export const WEBINAR: SessionKind = {
     listItem: [
       'uuid', 'id', 'start_url', 'join_url', 'created_at', 'host_id', 'topic', 'type', 'start_time', 'duration',
       'timezone', 'agenda', 'option_start_type', 'option_audio', 'option_enforce_login', 'option_enforce_login_domains',
-      'option_alternative_hosts', 'status',
+      SPACED_LOGIN_DOMAINS, 'option_alternative_hosts', 'status',
     ],
   },
 };

@@ -1,6 +1,6 @@
 import { toV1 } from '../field-map.js';
 import type { V1Answer } from '../define.js';
-import type { SessionKind } from './kinds.js';
+import { SPACED_LOGIN_DOMAINS, type SessionKind } from './kinds.js';
 import { v1Status } from './status.js';
 import type { V2Session } from './v2-session.js';
 
@@ -50,7 +50,8 @@ export function renderSession(kind: SessionKind, shape: OutputShape, session: V2
   const out: V1Answer = {};
   for (const field of kind.fields[shape]) {
     const computed = computedField(field, session, live);
-    if (computed !== NOT_COMPUTED) out[field] = computed;
+    if (field === SPACED_LOGIN_DOMAINS) out[field] = out.option_enforce_login_domains;
+    else if (computed !== NOT_COMPUTED) out[field] = computed;
     else if (field in options) out[field] = options[field];
     else if (SAME_NAME.has(field) && own[field] !== undefined && own[field] !== null) out[field] = own[field];
     else out[field] = WHEN_ABSENT[field];
