@@ -36,6 +36,9 @@ const EnvSchema = z.object({
   V1_MAX_BODY_BYTES: int(1024, 64 * 1024 * 1024).default(4 * 1024 * 1024),
   /** How long a request body may stall before v1gate answers that it is incomplete. */
   V1_BODY_TIMEOUT_MS: int(50, 120_000).default(3_000),
+  /** A request's headers must arrive within this; the whole request (headers and body) within the next. */
+  V1_HEADERS_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  V1_REQUEST_TIMEOUT_MS: int(100, 600_000).default(30_000),
   UPSTREAM_TIMEOUT_MS: int(100, 300_000).default(15_000),
   UPSTREAM_CONNECTIONS: int(1, 4096).default(128),
   UPSTREAM_MAX_ATTEMPTS: int(1, 5).default(2),
@@ -75,6 +78,8 @@ export interface GatewayConfig {
   keepAlive: boolean;
   maxBodyBytes: number;
   bodyTimeoutMs: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   upstream: { timeoutMs: number; connections: number; maxAttempts: number; jwtTtlSeconds: number };
   /** v1 inbound and v2 outbound limits, in memory or in Redis (src/ratelimit/config.ts lists the variables). */
   rateLimits: RateLimitConfig;
@@ -123,6 +128,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     keepAlive: e.V1_KEEP_ALIVE,
     maxBodyBytes: e.V1_MAX_BODY_BYTES,
     bodyTimeoutMs: e.V1_BODY_TIMEOUT_MS,
+    headersTimeoutMs: e.V1_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: Math.max(e.V1_REQUEST_TIMEOUT_MS, e.V1_HEADERS_TIMEOUT_MS),
     upstream: {
       timeoutMs: e.UPSTREAM_TIMEOUT_MS,
       connections: e.UPSTREAM_CONNECTIONS,

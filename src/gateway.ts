@@ -110,7 +110,11 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
       `v1gate: Redis at REDIS_URL is not reachable yet; rate limits fail ${config.rateLimits.redis.failure} until it is.`,
     );
   }
-  const server = createServer(root.fetch);
+  const server = createServer(root.fetch, {
+    keepAlive: config.keepAlive,
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

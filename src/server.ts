@@ -1,5 +1,5 @@
-import { createAdaptorServer } from '@hono/node-server';
-import type { Server } from 'node:http';
+import { createAdaptorServer, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { V1Code } from '../mappings/errors.js';
 import { BODY_OVERFLOW } from './v1-facade/app.js';
@@ -11,14 +11,67 @@ import { BODY_OVERFLOW } from './v1-facade/app.js';
  *   bytes) makes Node's parser fail on the "next request": instead of Node destroying the socket
  *   under the request in flight (the client would see a reset, or hang), the socket is marked and
  *   the facade answers a clear v1 error, then closes;
- * - bytes that are no HTTP request at all get a v1 error envelope with HTTP 400, not a bare reset.
+ * - bytes that are no HTTP request at all get a v1 error envelope with HTTP 400, not a bare reset;
+ * - once a request ends its connection (keep-alive off, `Connection: close`, or HTTP/1.0 without
+ *   keep-alive), nothing a client pipelined behind it on that connection runs: its answer would be
+ *   thrown away with the connection, and a client that retries would make a duplicate;
+ * - whole-request deadlines: the headers must arrive within `headersTimeoutMs` and the whole
+ *   request within `requestTimeoutMs`, checked every second, so slow-drip connections (slowloris)
+ *   end in seconds, not after Node's 300 s default.
  */
 
 const IN_FLIGHT = Symbol('v1gate.requestInFlight');
-type MarkedSocket = Socket & { [IN_FLIGHT]?: number; [BODY_OVERFLOW]?: boolean };
+/** Set on a socket once a request on it ends the connection: later requests on it must not run. */
+const CLOSING = Symbol('v1gate.connectionClosing');
+/** Set on a request pipelined behind one that ends the connection. */
+const NOT_RUN = Symbol('v1gate.notRun');
+const V1_PATH = /^\/+v1\//i;
+type MarkedSocket = Socket & { [IN_FLIGHT]?: number; [BODY_OVERFLOW]?: boolean; [CLOSING]?: boolean };
 
-export function createServer(fetch: (request: Request, env: any) => Response | Promise<Response>): Server {
-  const server = createAdaptorServer({ fetch, serverOptions: { requireHostHeader: false } }) as Server;
+export interface ServerOptions {
+  /** Keep v1 client connections alive between requests (V1_KEEP_ALIVE). */
+  keepAlive: boolean;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+/**
+ * Whether the answer to this request ends its connection. Keep-alive off is the v1 facade's
+ * policy for v1 clients only: the gateway's own v2 calls to the embedded sandbox on this same
+ * server keep their pooled connections.
+ */
+function endsConnection(req: IncomingMessage, keepAlive: boolean): boolean {
+  const connection = (req.headers.connection ?? '').toLowerCase();
+  if (connection.includes('close') || (!keepAlive && V1_PATH.test(req.url ?? ''))) return true;
+  return req.httpVersion === '1.0' && !connection.includes('keep-alive');
+}
+
+export function createServer(
+  fetch: (request: Request, env: any) => Response | Promise<Response>,
+  options: ServerOptions = { keepAlive: true, headersTimeoutMs: 60_000, requestTimeoutMs: 300_000 },
+): Server {
+  const guarded = (request: Request, env: HttpBindings | Http2Bindings) =>
+    (env.incoming as { [NOT_RUN]?: boolean })[NOT_RUN]
+      ? new Response(
+          JSON.stringify({ error: { code: V1Code.invalidParameter, message: 'Not run: an earlier request on this connection closed it.' } }),
+          { headers: { 'content-type': 'application/json; charset=UTF-8', connection: 'close' } },
+        )
+      : fetch(request, env);
+  const server = createAdaptorServer({
+    fetch: guarded,
+    serverOptions: {
+      requireHostHeader: false,
+      headersTimeout: options.headersTimeoutMs,
+      requestTimeout: options.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, options.headersTimeoutMs),
+    },
+  }) as Server;
+  // First, before the adaptor's own listener hands the request to the app.
+  server.prependListener('request', (req: IncomingMessage & { [NOT_RUN]?: boolean }) => {
+    const socket = req.socket as MarkedSocket;
+    if (socket[CLOSING]) req[NOT_RUN] = true;
+    else if (endsConnection(req, options.keepAlive)) socket[CLOSING] = true;
+  });
   server.on('request', (req, res) => {
     const socket = req.socket as MarkedSocket;
     socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1;
@@ -28,6 +81,9 @@ export function createServer(fetch: (request: Request, env: any) => Response | P
   });
   server.on('clientError', (error: Error & { code?: string }, rawSocket: Socket) => {
     const socket = rawSocket as MarkedSocket;
+    // Bytes after a `Connection: close` request: Node's parser refuses them, so that pipelined
+    // request never runs; the request in flight is answered as usual, then the connection closes.
+    if (error.code === 'HPE_CLOSED_CONNECTION') return;
     if ((socket[IN_FLIGHT] ?? 0) > 0) {
       // The facade reads this mark after the body and answers the error itself, then closes.
       socket[BODY_OVERFLOW] = true;
