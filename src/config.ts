@@ -37,6 +37,8 @@ const EnvSchema = z.object({
   /** How long a request body may stall before v1gate answers that it is incomplete. */
   V1_BODY_TIMEOUT_MS: int(50, 120_000).default(3_000),
   /** A request's headers must arrive within this; the whole request (headers and body) within the next. */
+  /** On SIGTERM/SIGINT, how long calls in flight may take to finish before they are answered "unavailable". */
+  SHUTDOWN_GRACE_MS: int(0, 600_000).default(25_000),
   V1_HEADERS_TIMEOUT_MS: int(100, 120_000).default(10_000),
   V1_REQUEST_TIMEOUT_MS: int(100, 600_000).default(30_000),
   UPSTREAM_TIMEOUT_MS: int(100, 300_000).default(15_000),
@@ -79,6 +81,7 @@ export interface GatewayConfig {
   maxBodyBytes: number;
   bodyTimeoutMs: number;
   headersTimeoutMs: number;
+  shutdownGraceMs: number;
   requestTimeoutMs: number;
   upstream: { timeoutMs: number; connections: number; maxAttempts: number; jwtTtlSeconds: number };
   /** v1 inbound and v2 outbound limits, in memory or in Redis (src/ratelimit/config.ts lists the variables). */
@@ -129,6 +132,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxBodyBytes: e.V1_MAX_BODY_BYTES,
     bodyTimeoutMs: e.V1_BODY_TIMEOUT_MS,
     headersTimeoutMs: e.V1_HEADERS_TIMEOUT_MS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     requestTimeoutMs: Math.max(e.V1_REQUEST_TIMEOUT_MS, e.V1_HEADERS_TIMEOUT_MS),
     upstream: {
       timeoutMs: e.UPSTREAM_TIMEOUT_MS,

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import type { Server } from 'node:http';
+import { V1Code } from '../mappings/errors.js';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSandbox, mountSandbox, type Sandbox } from './sandbox/app.js';
 import type { GatewayConfig } from './config.js';
@@ -60,9 +61,48 @@ export interface RunningGateway {
   metrics: GatewayMetrics;
   /** v1 push notifications, when V1_WEBHOOKS_FILE is set. */
   webhooks: Webhooks | undefined;
+  /** True from the first shutdown signal: /readyz answers 503 and new v1 calls are refused. */
+  readonly draining: boolean;
+  /**
+   * Graceful shutdown: refuse new v1 calls (the v1 unavailable error, connection closed), let every
+   * call in flight finish, and after `graceMs` fail the v2 calls still running so their v1 calls
+   * answer "unavailable" too; then close. Never a reset for a call that was accepted.
+   */
+  drain(graceMs: number): Promise<void>;
   /** Shadow mode's comparisons, when V1_PRIMARY_URL is set. */
   shadow: { stats(): ShadowStats; idle(): Promise<void> } | undefined;
   close(): Promise<void>;
+}
+
+/** The paths of calls that do work for a client: the v1 API and the SDK signer. */
+const CALL_PATH = /^\/+(v1|sdk)\//i;
+
+/** Calls in flight, for a graceful shutdown. */
+class InFlight {
+  draining = false;
+  private count = 0;
+  private waiters: (() => void)[] = [];
+
+  started(): void {
+    this.count++;
+  }
+
+  finished(): void {
+    this.count--;
+    if (this.count === 0) for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  /** Resolves true when no call is in flight, false when `timeoutMs` passed first. */
+  idle(timeoutMs: number): Promise<boolean> {
+    if (this.count === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
 }
 
 /** The facade's inbound gate, backed by the v1 limiter: its decision and the X-RateLimit-* headers. */
@@ -88,6 +128,17 @@ function outboundGate(limiters: RateLimiters): OutboundGate {
 
 export async function startGateway(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<RunningGateway> {
   const root = new Hono();
+  // Shutdown: first of all routes, so no new v1 call (or SDK signature) starts while draining.
+  const work = new InFlight();
+  root.use('*', async (c, next) => {
+    if (!CALL_PATH.test(c.req.path)) return next();
+    if (work.draining) {
+      return c.json({ error: { code: V1Code.upstreamUnavailable, message: 'v1gate is shutting down: call again, another instance will answer.' } }, 200, {
+        connection: 'close',
+      });
+    }
+    return next();
+  });
   let sandbox: Sandbox | undefined;
   if (!config.v2BaseUrl) {
     sandbox = createSandbox({
@@ -114,6 +165,12 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     keepAlive: config.keepAlive,
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
+  });
+  // A call is in flight until its answer has left (the response closes), not merely been made.
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!CALL_PATH.test(req.url ?? '')) return;
+    work.started();
+    res.once('close', () => work.finished());
   });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -165,7 +222,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   mountOpsRoutes(root, {
     metrics,
     readiness: {
-      draining: overrides.draining ?? (() => false),
+      draining: () => work.draining || (overrides.draining?.() ?? false),
       limiterStoreReachable: (timeoutMs) => limiters.ready(timeoutMs),
       limiterFailurePolicy: config.rateLimits.redis.url ? config.rateLimits.redis.failure : undefined,
       upstreamUrl: v2BaseUrl,
@@ -220,6 +277,16 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     root.route('/', v1App);
   }
 
+  const close = async (): Promise<void> => {
+    webhooks?.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await v2.close().catch(() => {}); // already aborted past a shutdown's grace
+    await limiters.close();
+    logger.flush(); // operators (#17): buffered log lines out before the process may exit
+    recorder?.close();
+  };
+
   return {
     url: origin,
     port,
@@ -230,14 +297,17 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     metrics,
     webhooks,
     shadow,
-    async close() {
-      webhooks?.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await v2.close();
-      await limiters.close();
-      logger.flush(); // operators (#17): buffered log lines out before the process may exit
-      recorder?.close();
+    get draining() {
+      return work.draining;
     },
+    async drain(graceMs) {
+      work.draining = true;
+      if (!(await work.idle(graceMs))) {
+        await v2.abort().catch(() => {});
+        await work.idle(2_000);
+      }
+      await close();
+    },
+    close,
   };
 }

@@ -12,11 +12,18 @@ async function main(): Promise<void> {
     console.log(`  sandbox API secret: ${gateway.sandbox.credentials.apiSecret}`);
     console.log(`  try: curl -s -X POST ${gateway.url}/v1/user/list -d api_key=${gateway.sandbox.credentials.apiKey} -d api_secret=${gateway.sandbox.credentials.apiSecret}`);
   }
-  const stop = () => {
-    gateway.close().then(() => process.exit(0), () => process.exit(1));
+  // The first signal drains (calls in flight are answered, new ones refused, /readyz 503) for up
+  // to SHUTDOWN_GRACE_MS; a second one stops at once.
+  const stop = (signal: NodeJS.Signals) => {
+    if (gateway.draining) process.exit(1);
+    console.log(`v1gate: ${signal}, draining (at most ${config.shutdownGraceMs} ms)`);
+    gateway.drain(config.shutdownGraceMs).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 main().catch((error: unknown) => {

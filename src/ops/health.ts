@@ -48,6 +48,11 @@ async function limiterCheck(deps: ReadinessDeps): Promise<CheckResult> {
 
 export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
   const draining: CheckResult = deps.draining() ? { ok: false, detail: 'draining' } : { ok: true, detail: 'serving' };
+  if (!draining.ok) {
+    // Not ready whatever else holds: answer at once, without probing (the process is about to close).
+    const skipped: CheckResult = { ok: true, detail: 'not checked while draining' };
+    return { ready: false, checks: { draining, limiter: skipped, upstream: skipped } };
+  }
   const [limiter, upstream] = await Promise.all([limiterCheck(deps), upstreamCheck(deps)]);
   return { ready: draining.ok && limiter.ok && upstream.ok, checks: { draining, limiter, upstream } };
 }

@@ -121,6 +121,14 @@ export class V2Client {
     await this.pool.close();
   }
 
+  /**
+   * Fail every v2 call in flight now (shutdown past its grace): each fails as "the connection
+   * failed", which the v1 caller answers as unavailable, saying a write may have been applied.
+   */
+  async abort(): Promise<void> {
+    await this.pool.destroy();
+  }
+
   /** How long to wait before trying again, or undefined to give up. */
   private retryDelay(error: unknown, attempt: number, attempts: number): number | undefined {
     if (attempt >= attempts) {

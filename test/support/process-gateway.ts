@@ -11,6 +11,10 @@ export interface GatewayProcess {
   stop(): Promise<void>;
   /** SIGKILL: no shutdown code runs (crash tests). */
   kill(): Promise<void>;
+  /** Send a signal and return at once (shutdown tests watch what follows). */
+  signal(name: NodeJS.Signals): void;
+  /** Called with the exit code when the process exits. */
+  onExit(listener: (code: number | null) => void): void;
 }
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -49,6 +53,13 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
+    signal: (name) => {
+      child.kill(name);
+    },
+    onExit: (listener) => {
+      if (child.exitCode !== null || child.signalCode !== null) listener(child.exitCode);
+      else child.once('exit', (code) => listener(code));
+    },
     kill: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
