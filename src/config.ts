@@ -28,6 +28,8 @@ const EnvSchema = z.object({
   SANDBOX_API_KEY: z.string().min(1).optional(),
   SANDBOX_API_SECRET: z.string().min(1).optional(),
   /** The sandbox's own v2 limits: `spec` (10/s, 1/s billing, 1/s + 2000/day reports) or `off`. */
+  /** Let callers on other machines use the sandbox control API (it lists every api_secret). */
+  SANDBOX_PUBLIC: onOff.default(false),
   SANDBOX_RATE_LIMITS: z.enum(['spec', 'off'], { error: 'must be spec or off' }).default('spec'),
   /** Comma-separated api_keys allowed through; unset: any key (v2 still checks every key and secret). */
   ALLOWED_API_KEYS: z.string().optional(),
@@ -75,7 +77,7 @@ export interface GatewayConfig {
   port: number;
   host: string;
   v2BaseUrl: string | undefined;
-  sandbox: { apiKey: string | undefined; apiSecret: string | undefined; rateLimits: boolean };
+  sandbox: { apiKey: string | undefined; apiSecret: string | undefined; rateLimits: boolean; public: boolean };
   allowedApiKeys: ReadonlySet<string> | undefined;
   keepAlive: boolean;
   maxBodyBytes: number;
@@ -126,7 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     v2BaseUrl: e.V2_BASE_URL,
-    sandbox: { apiKey: e.SANDBOX_API_KEY, apiSecret: e.SANDBOX_API_SECRET, rateLimits: e.SANDBOX_RATE_LIMITS === 'spec' },
+    sandbox: { apiKey: e.SANDBOX_API_KEY, apiSecret: e.SANDBOX_API_SECRET, rateLimits: e.SANDBOX_RATE_LIMITS === 'spec', public: e.SANDBOX_PUBLIC },
     allowedApiKeys: allowed && allowed.length > 0 ? new Set(allowed) : undefined,
     keepAlive: e.V1_KEEP_ALIVE,
     maxBodyBytes: e.V1_MAX_BODY_BYTES,

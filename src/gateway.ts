@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { V1Code } from '../mappings/errors.js';
+import { isLoopbackCaller } from './shared/loopback.js';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSandbox, mountSandbox, type Sandbox } from './sandbox/app.js';
@@ -61,6 +62,8 @@ export interface RunningGateway {
   metrics: GatewayMetrics;
   /** v1 push notifications, when V1_WEBHOOKS_FILE is set. */
   webhooks: Webhooks | undefined;
+  /** The whole app, in process: what the server answers (tests pass a caller's address in `env.incoming`). */
+  fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
   /** True from the first shutdown signal: /readyz answers 503 and new v1 calls are refused. */
   readonly draining: boolean;
   /**
@@ -146,6 +149,13 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
       apiSecret: config.sandbox.apiSecret,
       limits: overrides.sandboxLimits ?? (config.sandbox.rateLimits ? undefined : false),
     });
+    // The control API changes any account's state and lists every api_secret: this machine only,
+    // unless SANDBOX_PUBLIC=1 says the sandbox is meant to be shared.
+    if (!config.sandbox.public) {
+      root.use('/sandbox/*', async (c, next) =>
+        isLoopbackCaller(c) ? next() : c.json({ code: 200, message: 'The sandbox control API answers callers on this machine only (SANDBOX_PUBLIC=1 opens it).' }, 403),
+      );
+    }
     mountSandbox(root, sandbox);
   }
   // v1 webhooks (#12): the v2 event intake at /webhooks/v2; a bad subscriptions file stops the
@@ -297,6 +307,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     metrics,
     webhooks,
     shadow,
+    fetch: (request, env) => root.fetch(request, env as never),
     get draining() {
       return work.draining;
     },

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config.js';
 import { startGateway } from './gateway.js';
+import { isLoopbackHost } from './shared/loopback.js';
 
 /** `npm start`: the gateway on PORT (default 8080), over the embedded sandbox unless V2_BASE_URL is set. */
 async function main(): Promise<void> {
@@ -10,6 +11,12 @@ async function main(): Promise<void> {
   if (gateway.sandbox) {
     console.log(`  sandbox API key:    ${gateway.sandbox.credentials.apiKey}`);
     console.log(`  sandbox API secret: ${gateway.sandbox.credentials.apiSecret}`);
+    if (!isLoopbackHost(config.host)) {
+      console.warn(
+        `  WARNING: HOST=${config.host} serves the embedded sandbox beyond this machine: anyone who reaches it can use its v2 API` +
+          (config.sandbox.public ? ' and its control API (SANDBOX_PUBLIC=1), which lists every api_secret.' : '; its control API stays loopback-only.'),
+      );
+    }
     console.log(`  try: curl -s -X POST ${gateway.url}/v1/user/list -d api_key=${gateway.sandbox.credentials.apiKey} -d api_secret=${gateway.sandbox.credentials.apiSecret}`);
   }
   // The first signal drains (calls in flight are answered, new ones refused, /readyz 503) for up

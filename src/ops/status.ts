@@ -6,6 +6,7 @@ import type { EndpointDefinition } from '../translators/define.js';
 import { checkReadiness, type ReadinessDeps } from './health.js';
 import type { EndpointRow, GatewayMetrics } from './metrics.js';
 import { STATUS_PAGE_HTML } from './status-page.js';
+import { isLoopbackCaller } from '../shared/loopback.js';
 
 /**
  * `/status`: one page an operator reads at a glance, and `/status/data`, the JSON it polls. Every
@@ -50,7 +51,6 @@ function packageVersion(): string {
   return 'unknown';
 }
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -65,8 +65,7 @@ export function statusAllowed(c: Context, token: string | undefined): boolean {
     const given = bearer ?? c.req.query('token');
     return given !== undefined && sameSecret(given, token);
   }
-  const address = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
-  return address !== undefined && LOOPBACK.test(address);
+  return isLoopbackCaller(c);
 }
 
 export function mountStatusPage(root: Hono, deps: StatusDeps): void {
