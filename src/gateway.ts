@@ -297,6 +297,9 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     recorder?.close();
   };
 
+  // Whatever matched nothing gets the v1 envelope, as every v1 answer: never a plain-text 404.
+  root.notFound((c) => c.json({ error: { code: V1Code.invalidParameter, message: `Unknown path: ${c.req.path}.` } }, 200));
+
   return {
     url: origin,
     port,

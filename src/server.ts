@@ -1,5 +1,5 @@
 import { createAdaptorServer, type Http2Bindings, type HttpBindings } from '@hono/node-server';
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { V1Code } from '../mappings/errors.js';
 import { BODY_OVERFLOW } from './v1-facade/app.js';
@@ -26,6 +26,27 @@ const CLOSING = Symbol('v1gate.connectionClosing');
 /** Set on a request pipelined behind one that ends the connection. */
 const NOT_RUN = Symbol('v1gate.notRun');
 const V1_PATH = /^\/+v1\//i;
+/** Set on a request whose path may not be routed at all, with the reason answered. */
+const REFUSED = Symbol('v1gate.refusedPath');
+const DOT_SEGMENT = /^(\.|%2e){1,2}$/i;
+
+/**
+ * The request path, normalised once before any routing: runs of slashes become one (`//v1/...`,
+ * `/v1//user/get`), and under `/v1/` an encoded slash is a slash (`/v1/user%2Fget`), as legacy
+ * clients that build paths by concatenation send them. A path with a dot segment (`.`, `..`, or
+ * their encodings) is refused: URL parsing would resolve it, and `/v1/%2e%2e/v2/...` would reach
+ * another API than the one the client named. Returns undefined for a refused path.
+ */
+export function normalizeRequestTarget(target: string): string | undefined {
+  const at = target.indexOf('?');
+  const path = at === -1 ? target : target.slice(0, at);
+  const query = at === -1 ? '' : target.slice(at);
+  if (!path.startsWith('/')) return target; // absolute-form or `*`: left to the parser
+  let normal = path.replace(/\/{2,}/g, '/');
+  if (V1_PATH.test(normal)) normal = normal.replace(/%2f/gi, '/').replace(/\/{2,}/g, '/');
+  if (normal.split('/').some((segment) => DOT_SEGMENT.test(segment))) return undefined;
+  return normal + query;
+}
 type MarkedSocket = Socket & { [IN_FLIGHT]?: number; [BODY_OVERFLOW]?: boolean; [CLOSING]?: boolean };
 
 export interface ServerOptions {
@@ -33,6 +54,12 @@ export interface ServerOptions {
   keepAlive: boolean;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+}
+
+function v1Envelope(message: string, close: boolean): Response {
+  return new Response(JSON.stringify({ error: { code: V1Code.invalidParameter, message } }), {
+    headers: { 'content-type': 'application/json; charset=UTF-8', ...(close ? { connection: 'close' } : {}) },
+  });
 }
 
 /**
@@ -50,13 +77,12 @@ export function createServer(
   fetch: (request: Request, env: any) => Response | Promise<Response>,
   options: ServerOptions = { keepAlive: true, headersTimeoutMs: 60_000, requestTimeoutMs: 300_000 },
 ): Server {
-  const guarded = (request: Request, env: HttpBindings | Http2Bindings) =>
-    (env.incoming as { [NOT_RUN]?: boolean })[NOT_RUN]
-      ? new Response(
-          JSON.stringify({ error: { code: V1Code.invalidParameter, message: 'Not run: an earlier request on this connection closed it.' } }),
-          { headers: { 'content-type': 'application/json; charset=UTF-8', connection: 'close' } },
-        )
-      : fetch(request, env);
+  const guarded = (request: Request, env: HttpBindings | Http2Bindings) => {
+    const incoming = env.incoming as { [NOT_RUN]?: boolean; [REFUSED]?: string };
+    if (incoming[NOT_RUN]) return v1Envelope('Not run: an earlier request on this connection closed it.', true);
+    if (incoming[REFUSED]) return v1Envelope(incoming[REFUSED], false);
+    return fetch(request, env);
+  };
   const server = createAdaptorServer({
     fetch: guarded,
     serverOptions: {
@@ -67,10 +93,17 @@ export function createServer(
     },
   }) as Server;
   // First, before the adaptor's own listener hands the request to the app.
-  server.prependListener('request', (req: IncomingMessage & { [NOT_RUN]?: boolean }) => {
+  server.prependListener('request', (req: IncomingMessage & { [NOT_RUN]?: boolean; [REFUSED]?: string }, res: ServerResponse) => {
+    const normal = normalizeRequestTarget(req.url ?? '/');
+    if (normal === undefined) req[REFUSED] = 'Invalid path: a path may not contain "." or ".." segments.';
+    else req.url = normal;
     const socket = req.socket as MarkedSocket;
     if (socket[CLOSING]) req[NOT_RUN] = true;
-    else if (endsConnection(req, options.keepAlive)) socket[CLOSING] = true;
+    else if (endsConnection(req, options.keepAlive)) {
+      socket[CLOSING] = true;
+      // Whatever part of the app answers (the facade, shadow mode, an error), the client is told.
+      res.setHeader('connection', 'close');
+    }
   });
   server.on('request', (req, res) => {
     const socket = req.socket as MarkedSocket;

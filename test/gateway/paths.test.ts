@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { normalizeRequestTarget } from '../../src/server.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { httpRequest, rawExchange } from '../support/raw-http.js';
+
+/**
+ * Request paths are normalised once, before any routing: the spellings of legacy clients reach
+ * their v1 endpoint, no spelling of a /v1 path reaches another API, and whatever matches nothing
+ * answers the v1 envelope.
+ */
+let gw: TestGateway;
+let form: string;
+const post = async (path: string) => {
+  const reply = await rawExchange(gw.port, httpRequest({ path, body: form }));
+  return { status: reply.responses[0]!.status, body: JSON.parse(reply.responses[0]!.body) as unknown };
+};
+
+beforeAll(async () => {
+  gw = await startTestGateway();
+  form = new URLSearchParams({ ...gw.credentials, email: 'owner@sandbox.v1gate.local' }).toString();
+});
+afterAll(() => gw.close());
+
+describe('request paths', () => {
+  it('reach the endpoint with doubled slashes and an encoded slash, as concatenating clients send them', async () => {
+    for (const path of ['//v1/user/checkemail', '/v1//user/checkemail', '/v1/user%2Fcheckemail', '/v1/user%2fcheckemail/', '//V1//User//CheckEmail?x=1']) {
+      expect(await post(path), path).toEqual({ status: 200, body: { existed_email: true } });
+    }
+  });
+
+  it('never reach another API through dot segments, plain or encoded', async () => {
+    for (const path of ['/v1/../v2/users/me', '/v1/%2e%2e/v2/users/me', '/v1/%2E./v2/users/me', '/v1/./user/checkemail', '/v1/user/%2e/checkemail']) {
+      expect(await post(path), path).toEqual({ status: 200, body: { error: { code: 300, message: expect.stringMatching(/^Invalid path/) } } });
+    }
+  });
+
+  it('answer the v1 envelope for a path that matches nothing, never a plain-text 404', async () => {
+    expect(await post('/nothing/here')).toEqual({ status: 200, body: { error: { code: 300, message: 'Unknown path: /nothing/here.' } } });
+  });
+
+  it('normalise the request target once, leaving the query alone', () => {
+    expect(normalizeRequestTarget('//v1//user%2Fget?a=%2F//')).toBe('/v1/user/get?a=%2F//');
+    expect(normalizeRequestTarget('/v2/users/a%2Fb')).toBe('/v2/users/a%2Fb');
+    expect(normalizeRequestTarget('/v1/..')).toBeUndefined();
+    expect(normalizeRequestTarget('/v1/...')).toBe('/v1/...');
+  });
+});
