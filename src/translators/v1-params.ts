@@ -15,6 +15,9 @@ function single(value: unknown): unknown {
 
 const text = () => z.preprocess(single, z.string({ error: 'Must be text.' }));
 
+/** The most items a v1 list param may carry when the spec gives no limit of its own (v1's page size cap). */
+export const MAX_LIST_ITEMS = 300;
+
 const BOOL_TEXT: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
 
 export const v1 = {
@@ -98,8 +101,13 @@ export const v1 = {
     });
   },
 
-  /** A comma-separated list (`a,b,c`), or an array sent as `a[]=...`; blanks dropped. */
+  /**
+   * A comma-separated list (`a,b,c`), or an array sent as `a[]=...`, `a[0]=...` or a repeated key;
+   * blanks dropped. Always bounded (at most `max`, by default MAX_LIST_ITEMS), and refused past it
+   * before any v2 call: a list of 20,000 ids would otherwise be 20,000 v2 calls.
+   */
   list(opts: { max?: number } = {}) {
+    const max = opts.max ?? MAX_LIST_ITEMS;
     return z
       .preprocess(
         (value: unknown) => {
@@ -110,7 +118,7 @@ export const v1 = {
         },
         z.array(z.string(), { error: 'Must be a comma-separated list.' }),
       )
-      .refine((items) => opts.max === undefined || items.length <= opts.max, `At most ${opts.max} values.`);
+      .refine((items) => items.length <= max, `At most ${max} values.`);
   },
 
   /** An email address. */

@@ -1,4 +1,6 @@
 import { Hono, type Context } from 'hono';
+import { hash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { IncomingMessage } from 'node:http';
 import { V1Code } from '../../mappings/errors.js';
 import { isoSeconds } from '../shared/iso-time.js';
@@ -6,9 +8,11 @@ import type { EndpointDefinition, TranslatorContext, V2Api } from '../translator
 import { v1FieldFor } from '../translators/field-map.js';
 import { buildRegistry, canonicalPath } from '../translators/registry.js';
 import type { Credentials, Query, V2CallObservation, V2Client, V2Request } from '../upstream/client.js';
+import { V2Error } from '../upstream/errors.js';
+import { DotSegmentValue } from '../upstream/path.js';
 import { V1Error, invalidParameter, missingParameter, rateLimited, toV1Error } from './errors.js';
 import { paramsWithoutCredentials, requestIdOf, type CallObserver } from './observe.js';
-import { ParamDecodeError, readParams, type V1Params } from './params.js';
+import { ParamDecodeError, readParams, withoutBlankFields, type V1Params } from './params.js';
 import { BodyReadError, readRawBody, type BodyLimits } from './raw-body.js';
 import { CONTENT_TYPE, dataTypeOf, serialize, type DataType } from './serialize.js';
 
@@ -52,6 +56,11 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
   const registry = buildRegistry(options.endpoints);
   const now = options.now ?? (() => new Date());
   const observers = options.observers ?? [];
+  /**
+   * Pairs v2 accepted lately (a hash of key and secret, never the secret): their calls fan out at
+   * once; an unproven pair's first v2 call goes alone (BoundV2). Bounded, and forgotten on a 401.
+   */
+  const verifiedPairs = new LRUCache<string, true>({ max: 10_000, ttl: 5 * 60_000 });
   const app = new Hono<{ Bindings: Bindings }>();
 
   // `/v1/` in any letter case (`/V1/User/Get`): matched by hand, Hono's routes are case-sensitive.
@@ -79,7 +88,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
         closeConnection = true; // the rest of a broken body must not be read as the next request
         throw error;
       });
-      params = await readParams(search, body, c.req.header('content-type'));
+      params = withoutBlankFields(await readParams(search, body, c.req.header('content-type')));
       const requested = dataTypeOf(params.data_type);
       if (requested === undefined) throw invalidParameter('data_type', 'Must be JSON or XML.');
       dataType = requested;
@@ -89,6 +98,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
       if (!endpoint) throw new V1Error(V1Code.invalidParameter, `Unknown v1 endpoint: ${path}.`);
       endpointPath = v1Path;
       const credentials = credentialsOf(params, options.allowedApiKeys);
+      const pairKey = pairKeyOf(credentials);
       if (options.inbound) {
         const decision = await options.inbound.check(credentials.apiKey, v1Path);
         Object.assign(headers, decision.headers);
@@ -104,6 +114,8 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
           () => upstreamCalls++,
           requestId,
           v2Calls && ((observation) => v2Calls.push(observation)),
+          verifiedPairs.has(pairKey),
+          (accepted) => (accepted ? verifiedPairs.set(pairKey, true) : verifiedPairs.delete(pairKey)),
         ),
         now,
         deadlineMs,
@@ -112,10 +124,10 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
       try {
         answer = await endpoint.handle(input, ctx);
       } catch (error) {
-        throw toV1Error(error, (v2Path) => v1FieldName(endpoint, v2Path));
+        throw error instanceof DotSegmentValue ? error : toV1Error(error, (v2Path) => v1FieldName(endpoint, v2Path));
       }
     } catch (error) {
-      const v1Error = toKnownError(error);
+      const v1Error = toKnownError(error, params);
       errorCode = v1Error.code;
       Object.assign(headers, v1Error.headers);
       answer = v1Error.toBody();
@@ -155,6 +167,11 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
   });
 
   return app;
+}
+
+/** The verified-credentials cache's key: a hash of the pair, so no secret is kept in memory as text. */
+function pairKeyOf(credentials: Credentials): string {
+  return hash('sha256', `${credentials.apiKey}\n${credentials.apiSecret}`, 'base64');
 }
 
 /** The query string of a request URL, without its `?` ('' when none). */
@@ -218,7 +235,11 @@ function v1FieldName(endpoint: EndpointDefinition<any>, v2Path: string): string 
   return undefined;
 }
 
-function toKnownError(error: unknown): V1Error {
+function toKnownError(error: unknown, params?: V1Params): V1Error {
+  if (error instanceof DotSegmentValue) {
+    const field = Object.entries(params ?? {}).find(([, v]) => v === error.value || (Array.isArray(v) && v.includes(error.value)))?.[0];
+    return invalidParameter(field ?? 'id', `"${error.value}" names no resource.`);
+  }
   if (error instanceof BodyReadError) return new V1Error(V1Code.invalidParameter, error.message);
   if (error instanceof ParamDecodeError) return new V1Error(V1Code.invalidParameter, error.message);
   return toV1Error(error);
@@ -237,7 +258,16 @@ class BoundV2 implements V2Api {
     private readonly onSend: () => void,
     private readonly requestId: string,
     private readonly onResult: ((observation: V2CallObservation) => void) | undefined,
+    /** The pair was accepted by v2 lately (the verified-credentials cache): no need to wait for proof. */
+    private verified: boolean,
+    /** Tells the cache what v2 said of the pair: accepted (an answer other than 401) or refused (401). */
+    private readonly onVerdict: (accepted: boolean) => void,
   ) {}
+
+  /** Set by the first 401 of this v1 call: every later v2 call of it is refused without being sent. */
+  private refused: V2Error | undefined;
+  /** While the pair is unproven, the first v2 call goes alone; the others wait for its outcome. */
+  private first: Promise<unknown> | undefined;
 
   get<T = any>(path: string, query?: Query): Promise<T> {
     return this.call<T>('GET', path, query, undefined);
@@ -255,27 +285,48 @@ class BoundV2 implements V2Api {
     return this.call<void>('DELETE', path, query, undefined);
   }
   upload<T = any>(path: string, form: FormData): Promise<T> {
-    return this.client.call<T>(this.credentials, {
-      method: 'POST',
-      path,
-      form,
-      deadlineMs: this.deadlineMs,
-      onSend: this.onSend,
-      onResult: this.onResult,
-      requestId: this.requestId,
-    });
+    return this.send<T>({ method: 'POST', path, form, deadlineMs: this.deadlineMs, onSend: this.onSend, onResult: this.onResult, requestId: this.requestId });
   }
   /** One object literal of one shape per call (a spread of the caller's object made a new one each time). */
   private call<T>(method: V2Request['method'], path: string, query: Query | undefined, body: unknown): Promise<T> {
-    return this.client.call<T>(this.credentials, {
-      method,
-      path,
-      query,
-      body,
-      deadlineMs: this.deadlineMs,
-      onSend: this.onSend,
-      onResult: this.onResult,
-      requestId: this.requestId,
+    return this.send<T>({ method, path, query, body, deadlineMs: this.deadlineMs, onSend: this.onSend, onResult: this.onResult, requestId: this.requestId });
+  }
+
+  /**
+   * Credentials first: a pair not yet proven sends one v2 call and waits for its answer before any
+   * other (a fan-out of 300 deletes with a wrong secret is one v2 call, not 300), and the first 401
+   * ends the v1 call. A proven pair (this call's first answer, or the cache) sends at once.
+   */
+  private send<T>(request: V2Request): Promise<T> {
+    if (this.refused) return Promise.reject(this.refused);
+    if (this.verified) return this.watch(this.client.call<T>(this.credentials, request));
+    if (this.first) return this.first.then(() => this.send<T>(request));
+    const pending = this.watch(this.client.call<T>(this.credentials, request));
+    this.first = pending.then(
+      () => this.prove(),
+      (error: unknown) => {
+        // Any answer but 401 proves v2 accepted the pair; a network failure proves nothing, but
+        // the others may go (they would fail or prove it themselves).
+        if (error instanceof V2Error && error.status !== 401) this.prove();
+        else if (!(error instanceof V2Error)) this.verified = true;
+      },
+    );
+    return pending;
+  }
+
+  private prove(): void {
+    if (this.verified) return;
+    this.verified = true;
+    this.onVerdict(true);
+  }
+
+  private watch<T>(pending: Promise<T>): Promise<T> {
+    return pending.catch((error: unknown) => {
+      if (error instanceof V2Error && error.status === 401 && !this.refused) {
+        this.refused = error;
+        this.onVerdict(false);
+      }
+      throw error;
     });
   }
 }

@@ -14,23 +14,46 @@ export class ParamDecodeError extends Error {
   override readonly name = 'ParamDecodeError';
 }
 
-const ARRAY_SUFFIX = '[]';
+/** `a[]` (PHP, Rails, jQuery) and `a[0]`, `a[1]` (PHP's http_build_query): items of the list `a`. */
+const LIST_KEY = /^(.+)\[(\d*)\]$/;
 
-/** Merge `from` into `into`; `[]` keys accumulate, plain keys overwrite. */
+/**
+ * Merge one field into `into`. List spellings (`a[]`, `a[0]`) accumulate under `a`; a plain key
+ * sent again (`a=x&a=y`, as Python's requests sends a list) becomes a list too: a list param reads
+ * every value, a scalar param its last one (v1-params.ts).
+ */
 function put(into: V1Params, rawKey: string, value: string | File): void {
-  if (rawKey.endsWith(ARRAY_SUFFIX)) {
-    const key = rawKey.slice(0, -ARRAY_SUFFIX.length);
-    const existing = into[key];
-    if (Array.isArray(existing) && typeof value === 'string') existing.push(value);
-    else into[key] = typeof value === 'string' ? [value] : value;
-  } else {
-    into[rawKey] = value;
+  const list = LIST_KEY.exec(rawKey);
+  const key = list ? list[1]! : rawKey;
+  const existing = into[key];
+  if (typeof value !== 'string') {
+    into[key] = value;
+    return;
+  }
+  if (Array.isArray(existing)) existing.push(value);
+  else if (typeof existing === 'string') into[key] = [existing, value];
+  else into[key] = list ? [value] : value;
+}
+
+/**
+ * Decode `application/x-www-form-urlencoded` text (also a query string without its `?`), in the
+ * declared charset; undeclared, as UTF-8, or — when the bytes are not valid UTF-8 — as
+ * windows-1252, the encoding of the era's PHP and Java clients (Latin-1 and its superset).
+ */
+export function parseUrlEncoded(bytes: Buffer | string, charset?: string): V1Params {
+  if (charset !== undefined) return decodeForm(bytes, textDecoder(charset));
+  try {
+    return decodeForm(bytes, textDecoder('utf-8'));
+  } catch (error) {
+    if (!(error instanceof NotInCharset)) throw error;
+    return decodeForm(bytes, textDecoder('windows-1252'));
   }
 }
 
-/** Decode `application/x-www-form-urlencoded` text (also a query string without its `?`). */
-export function parseUrlEncoded(bytes: Buffer | string, charset = 'utf-8'): V1Params {
-  const decoder = textDecoder(charset);
+/** A value's bytes are not text in the charset tried (the caller may try another). */
+class NotInCharset extends ParamDecodeError {}
+
+function decodeForm(bytes: Buffer | string, decoder: TextDecoder): V1Params {
   const text = typeof bytes === 'string' ? bytes : bytes.toString('latin1');
   const params: V1Params = {};
   if (text === '') return params;
@@ -58,6 +81,25 @@ export async function parseMultipart(bytes: Buffer, contentType: string): Promis
   return params;
 }
 
+/**
+ * What legacy clients send around a value is not part of it: surrounding whitespace and a trailing
+ * CR/LF (a client that ends its body with `\r\n`) are trimmed, and an empty field counts as not
+ * sent (PHP's http_build_query sends every field, the empty ones too), as v1 read them.
+ */
+export function withoutBlankFields(params: V1Params): V1Params {
+  const out: V1Params = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (typeof value === 'string') {
+      const trimmed = value.trim();
+      if (trimmed !== '') out[key] = trimmed;
+    } else if (Array.isArray(value)) {
+      const kept = value.map((v) => v.trim()).filter((v) => v !== '');
+      if (kept.length > 0) out[key] = kept;
+    } else out[key] = value;
+  }
+  return out;
+}
+
 /** The parameters of a request: query string first, then the body on top (body wins). */
 export async function readParams(search: string, body: Buffer, contentType: string | undefined): Promise<V1Params> {
   const fromQuery = parseUrlEncoded(search.startsWith('?') ? search.slice(1) : search);
@@ -79,9 +121,8 @@ export async function readParams(search: string, body: Buffer, contentType: stri
   return Object.assign(fromQuery, fromBody);
 }
 
-function charsetOf(contentType: string | undefined): string {
-  const match = /charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? '');
-  return match?.[1] ?? 'utf-8';
+function charsetOf(contentType: string | undefined): string | undefined {
+  return /charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? '')?.[1];
 }
 
 const decoders = new Map<string, TextDecoder>();
@@ -116,7 +157,7 @@ function percentDecode(raw: string, decoder: TextDecoder, field: string | null):
   try {
     return decoder.decode(Uint8Array.from(bytes));
   } catch {
-    throw new ParamDecodeError(`${describe(field)} is not valid ${decoder.encoding} text.`);
+    throw new NotInCharset(`${describe(field)} is not valid ${decoder.encoding} text.`);
   }
 }
 

@@ -204,9 +204,14 @@ describe('bad input', () => {
     expect(reply.headers.get('connection')).toBe('close');
   });
 
-  it('refuses percent-escapes that are not valid UTF-8, naming the parameter', async () => {
-    const reply = await post(gw, '/v1/test/echo', `${form}&text=%FF%FE`, { 'content-type': 'application/x-www-form-urlencoded' });
+  it('refuses percent-escapes that are not valid in the declared charset, naming the parameter', async () => {
+    const reply = await post(gw, '/v1/test/echo', `${form}&text=%FF%FE`, { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' });
     expect(JSON.parse(reply.text)).toEqual({ error: { code: 300, message: 'Parameter text is not valid utf-8 text.' } });
+  });
+
+  it('reads a body that declares no charset and is not UTF-8 as windows-1252', async () => {
+    const reply = await post(gw, '/v1/test/echo', `${form}&text=%FF%FE%80`, { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(JSON.parse(reply.text)).toEqual({ text: 'ÿþ€' });
   });
 
   it('refuses malformed percent-escapes', async () => {
