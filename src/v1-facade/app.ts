@@ -100,7 +100,11 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
       const credentials = credentialsOf(params, options.allowedApiKeys);
       const pairKey = pairKeyOf(credentials);
       if (options.inbound) {
-        const decision = await options.inbound.check(credentials.apiKey, v1Path);
+        // A pair v2 has not accepted lately is limited in a bucket of its own: anyone who knows an
+        // api_key (it is public in every browser-SDK page) can flood it with wrong secrets without
+        // taking a single token from the key's real callers.
+        const bucketKey = verifiedPairs.has(pairKey) ? credentials.apiKey : `${credentials.apiKey}\u0000unverified`;
+        const decision = await options.inbound.check(bucketKey, v1Path);
         Object.assign(headers, decision.headers);
         if (!decision.allowed) throw rateLimited(decision.headers);
       }

@@ -112,3 +112,16 @@ describe('v2 outbound limits', () => {
     expect(await busy).toEqual({ calls: 30 });
   });
 });
+
+describe('credentials first, under the v1 limits', () => {
+  it('a flood of wrong secrets for a key takes none of the key\'s tokens', async () => {
+    const email = { email: 'owner@sandbox.v1gate.local' };
+    // One good call proves the pair; then let the bucket refill.
+    expect((await gw.v1Raw('/user/checkemail', { ...gw.credentials, ...email })).body).toEqual({ existed_email: true });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const wrong = await flood('/user/checkemail', 30, email, { api_key: gw.credentials.api_key, api_secret: 'not-the-secret' });
+    expect(wrong.replies.every((r) => r.body.error && [102, 403].includes(r.body.error.code))).toBe(true);
+    const good = await flood('/user/checkemail', 9, email);
+    expect(good.replies.map((r) => r.body)).toEqual(Array(9).fill({ existed_email: true }));
+  });
+});
