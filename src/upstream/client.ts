@@ -133,7 +133,7 @@ export class V2Client {
   private retryDelay(error: unknown, attempt: number, attempts: number): number | undefined {
     if (attempt >= attempts) {
       // A refused connection never reached the service: any method may try once more.
-      return error instanceof UpstreamUnavailable && !error.mayHaveApplied && attempt < 2 ? 50 : undefined;
+      return error instanceof UpstreamUnavailable && error.reason === 'unreachable' && !error.mayHaveApplied && attempt < 2 ? 50 : undefined;
     }
     if (error instanceof V2Error) {
       if (error.status === 429) return Math.min(error.retryAfterMs ?? 1000, this.options.timeoutMs);
@@ -193,7 +193,7 @@ export class V2Client {
         throw new UpstreamUnavailable('bad-response', 'The v2 service answered with a body that is not JSON.', true);
       }
     }
-    throw toV2Error(response.statusCode, text, response.headers['retry-after']);
+    throw toV2Failure(request.method, response.statusCode, text, response.headers['retry-after']);
   }
 }
 
@@ -205,7 +205,23 @@ function queryString(query: Query | undefined): string {
   return text ? `?${text}` : '';
 }
 
-function toV2Error(status: number, text: string, retryAfter: string | string[] | undefined): V2Error {
+/**
+ * A v2 error status → the typed failure. No raw HTTP status ever becomes a v1 code: a 5xx (the
+ * service failed, maybe after applying a write) and a 4xx without a v2 error body (a proxy's page,
+ * a 431 from a load balancer) are "unavailable", saying whether a write may have happened; the
+ * statuses v1 has its own answers for (401, 403, 429) and v2's coded errors stay V2Errors.
+ */
+function toV2Failure(method: V2Request['method'], status: number, text: string, retryAfter: string | string[] | undefined): V2Error | UpstreamUnavailable {
+  const error = toV2Error(status, text, retryAfter);
+  if (status === 401 || status === 403 || status === 429) return error;
+  if (status >= 500) {
+    return new UpstreamUnavailable('bad-response', `The v2 service failed (HTTP ${status}).`, !SAFE_METHODS.has(method));
+  }
+  if (!error.hasV2Code) return new UpstreamUnavailable('bad-response', `The v2 service answered HTTP ${status} without a v2 error.`, false);
+  return error;
+}
+
+function toV2Error(status: number, text: string, retryAfter: string | string[] | undefined): V2Error & { hasV2Code: boolean } {
   let body: { code?: unknown; message?: unknown; errors?: unknown } = {};
   try {
     body = JSON.parse(text) as typeof body;
@@ -217,7 +233,7 @@ function toV2Error(status: number, text: string, retryAfter: string | string[] |
   const fieldErrors = Array.isArray(body.errors)
     ? body.errors.filter((e): e is V2FieldError => typeof e?.field === 'string' && typeof e?.message === 'string')
     : [];
-  return new V2Error(status, code, message, fieldErrors, parseRetryAfter(retryAfter));
+  return Object.assign(new V2Error(status, code, message, fieldErrors, parseRetryAfter(retryAfter)), { hasV2Code: typeof body.code === 'number' });
 }
 
 function parseRetryAfter(value: string | string[] | undefined): number | undefined {
