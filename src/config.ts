@@ -46,6 +46,8 @@ const EnvSchema = z.object({
   UPSTREAM_TIMEOUT_MS: int(100, 300_000).default(15_000),
   UPSTREAM_CONNECTIONS: int(1, 4096).default(128),
   UPSTREAM_MAX_ATTEMPTS: int(1, 5).default(2),
+  /** The largest v2 answer read; a larger one is an upstream error (memory stays bounded). */
+  UPSTREAM_MAX_BODY_BYTES: int(65_536, 1024 * 1024 * 1024).default(8 * 1024 * 1024),
   JWT_TTL_SECONDS: int(10, 3600).default(60),
   /** Append every v1 call served to this JSONL file (credentials never written), for `npm run compare`. */
   V1_RECORD_FILE: z.string().min(1).optional(),
@@ -85,7 +87,7 @@ export interface GatewayConfig {
   headersTimeoutMs: number;
   shutdownGraceMs: number;
   requestTimeoutMs: number;
-  upstream: { timeoutMs: number; connections: number; maxAttempts: number; jwtTtlSeconds: number };
+  upstream: { timeoutMs: number; connections: number; maxAttempts: number; jwtTtlSeconds: number; maxBodyBytes: number };
   /** v1 inbound and v2 outbound limits, in memory or in Redis (src/ratelimit/config.ts lists the variables). */
   rateLimits: RateLimitConfig;
   /** The call recorder (V1_RECORD_FILE), off when file is undefined. */
@@ -140,6 +142,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.UPSTREAM_TIMEOUT_MS,
       connections: e.UPSTREAM_CONNECTIONS,
       maxAttempts: e.UPSTREAM_MAX_ATTEMPTS,
+      maxBodyBytes: e.UPSTREAM_MAX_BODY_BYTES,
       jwtTtlSeconds: e.JWT_TTL_SECONDS,
     },
     rateLimits,

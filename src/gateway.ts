@@ -207,6 +207,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     connections: config.upstream.connections,
     timeoutMs: config.upstream.timeoutMs,
     maxAttempts: config.upstream.maxAttempts,
+    maxBodyBytes: config.upstream.maxBodyBytes,
   });
   // --- operators (#17): metrics and logs are call observers; /metrics, /healthz, /readyz ---
   const endpoints = overrides.endpoints ?? ALL_ENDPOINTS;

@@ -73,6 +73,8 @@ export interface V2ClientOptions {
   timeoutMs: number;
   /** Attempts for calls safe to repeat (GET) on network errors, 502/503/504 and 429. */
   maxAttempts: number;
+  /** The largest v2 answer read (bytes); a larger one is an upstream error, read no further. */
+  maxBodyBytes?: number;
 }
 
 const SAFE_METHODS = new Set(['GET']);
@@ -182,19 +184,46 @@ export class V2Client {
       throw toUnavailable(error);
     }
     onStatus?.(response.statusCode);
-    const text = await response.body.text().catch((error: unknown) => {
-      throw toUnavailable(error);
-    });
+    const text = await readCapped(response.body, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, !SAFE_METHODS.has(request.method));
     if (response.statusCode >= 200 && response.statusCode < 300) {
       if (text === '') return undefined as T;
+      let parsed: unknown;
       try {
-        return JSON.parse(text) as T;
+        parsed = JSON.parse(text);
       } catch {
         throw new UpstreamUnavailable('bad-response', 'The v2 service answered with a body that is not JSON.', true);
       }
+      // Every v2 answer is a JSON object: a `[]` or a string where one is due is no answer at all,
+      // never a success with nothing in it.
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        throw new UpstreamUnavailable('bad-response', 'The v2 service answered with something that is not a v2 answer.', !SAFE_METHODS.has(request.method));
+      }
+      return parsed as T;
     }
     throw toV2Failure(request.method, response.statusCode, text, response.headers['retry-after']);
   }
+}
+
+/** 8 MiB: the largest v2 answer (a 300-item page of full meetings) is a small fraction of it. */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/** The answer's text, reading no more than `maxBytes`: a huge answer must not take the process's memory. */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, maxBytes: number, mayHaveApplied: boolean): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        body.destroy();
+        throw new UpstreamUnavailable('bad-response', `The v2 service answered more than ${maxBytes} bytes.`, mayHaveApplied);
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    throw toUnavailable(error);
+  }
+  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
 }
 
 function queryString(query: Query | undefined): string {

@@ -143,6 +143,38 @@ describe('V2Client', () => {
     }
   });
 
+  it('answers an upstream error for a 200 that is not a v2 answer ([], a string, null)', async () => {
+    for (const body of ['[]', '"str"', 'null', '42']) {
+      const up = await upstream((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(body);
+      });
+      const error = await client(up.url, { maxAttempts: 1 }).call(creds, { method: 'GET', path: '/x' }).catch((e: unknown) => e);
+      expect(error, body).toBeInstanceOf(UpstreamUnavailable);
+      expect(toV1Error(error).toBody().error.code).toBe(503);
+    }
+  });
+
+  it('reads no more than UPSTREAM_MAX_BODY_BYTES of an answer', async () => {
+    let sent = 0;
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (sent < 64 * 1024 * 1024 && res.write(chunk)) sent += chunk.length;
+        if (sent < 64 * 1024 * 1024) res.once('drain', pump);
+        else res.end();
+      };
+      res.write('{"a":"');
+      pump();
+    });
+    const error = await client(up.url, { maxAttempts: 1, maxBodyBytes: 1024 * 1024 }).call(creds, { method: 'POST', path: '/x', body: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamUnavailable);
+    expect(toV1Error(error).toBody().error.message).toMatch(/more than 1048576 bytes.*may or may not have been applied/);
+    // It stopped reading: far less than the 64 MiB the upstream meant to send went out.
+    expect(sent).toBeLessThan(32 * 1024 * 1024);
+  });
+
   it('keeps the v2 errors that are v1 codes already (a coded 404)', async () => {
     const up = await upstream((_req, res) => json(res, 404, { code: 1001, message: 'User not exist: x.' }));
     const error = await client(up.url).call(creds, { method: 'GET', path: '/x' }).catch((e: unknown) => e);
