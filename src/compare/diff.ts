@@ -14,6 +14,9 @@ export interface Difference {
   b: unknown;
 }
 
+/** The field a diff path ends in (`meetings[].host_id` → `host_id`): what noise rules and mapping rows name. */
+export const leafField = (field: string) => field.slice(field.lastIndexOf('.') + 1).replace(/\[\]$/, '');
+
 export function diffAnswers(a: unknown, b: unknown): Difference[] {
   const out: Difference[] = [];
   walk(a, b, '', out);

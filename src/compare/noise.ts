@@ -1,4 +1,4 @@
-import type { Difference } from './diff.js';
+import { leafField as leaf, type Difference } from './diff.js';
 
 /**
  * What must differ between two services answering the same call, reported apart from real
@@ -11,7 +11,6 @@ export interface NoiseRule {
   applies(difference: Difference): boolean;
 }
 
-const leaf = (field: string) => field.slice(field.lastIndexOf('.') + 1).replace(/\[\]$/, '');
 
 const ID_FIELD = /^(id|uuid|.*_id|.*_uuid|zak|token|password|pmi|h323_password|encrypted_password)$/;
 const URL_FIELD = /_url$/;

@@ -30,6 +30,16 @@ export function v1Base(url: string): string {
 
 const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: true, trimValues: false });
 
+/** A v1 answer's text as an object: JSON, or XML's `<response>` in the same shape; the text itself when it is neither. */
+export function parseV1Answer(text: string, dataType: 'JSON' | 'XML'): unknown {
+  if (dataType === 'XML') return (xml.parse(text) as { response?: unknown }).response ?? text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
 export function liveTarget(url: string, credentials: Credentials, timeoutMs = 60_000): Target {
   const base = v1Base(url);
   return {
@@ -48,12 +58,8 @@ export function liveTarget(url: string, credentials: Credentials, timeoutMs = 60
         signal: AbortSignal.timeout(timeoutMs),
       });
       const text = await response.text();
-      if (call.dataType === 'XML') return (xml.parse(text) as { response?: unknown }).response ?? text;
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        return { '(not JSON)': `HTTP ${response.status}: ${text.slice(0, 200)}` };
-      }
+      const answer = parseV1Answer(text, call.dataType);
+      return answer === text && call.dataType === 'JSON' ? { '(not JSON)': `HTTP ${response.status}: ${text.slice(0, 200)}` } : answer;
     },
   };
 }

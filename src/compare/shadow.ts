@@ -2,11 +2,12 @@ import type { Context, Next } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import PQueue from 'p-queue';
 import { request } from 'undici';
-import { XMLParser } from 'fast-xml-parser';
 import { V1Code } from '../../mappings/errors.js';
 import { readRawBody, type BodyLimits } from '../v1-facade/raw-body.js';
 import { diffAnswers } from './diff.js';
 import { builtInNoise, noiseReason } from './noise.js';
+import { parseV1Answer } from './replay.js';
+import { canonicalPath } from '../translators/registry.js';
 
 /**
  * Shadow mode (Scientist's method): v1gate stands in front of the real v1. Every call is forwarded
@@ -60,7 +61,6 @@ type Bindings = { incoming?: IncomingMessage };
 const FORWARDED_HEADERS = ['content-type', 'user-agent', 'accept', 'accept-language'];
 /** Endpoints × fields kept; past it, new fields are counted only in `mismatchedCalls`. */
 const MAX_MISMATCH_ROWS = 2_000;
-const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: true, trimValues: false });
 
 export function createShadow(options: ShadowOptions) {
   const primary = options.primaryUrl.replace(/\/+$/, '');
@@ -132,7 +132,7 @@ export function createShadow(options: ShadowOptions) {
       return v1Error(V1Code.upstreamUnavailable, 'The v1 service (V1_PRIMARY_URL) could not be reached or did not answer in time.');
     }
     counts.forwarded++;
-    const endpoint = c.req.path.replace(/^\/v1/i, '').replace(/\/+$/, '').toLowerCase();
+    const endpoint = canonicalPath(c.req.path);
     if (c.req.method === 'POST' && status === 200 && options.isRead(endpoint) && random() < options.sample) {
       if (queue.size >= maxQueued) counts.dropped++;
       else {
@@ -154,12 +154,7 @@ export function createShadow(options: ShadowOptions) {
 }
 
 function parseAnswer(text: string, contentType: string | null): unknown {
-  if (contentType?.includes('xml')) return (xml.parse(text) as { response?: unknown }).response ?? text;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
+  return parseV1Answer(text, contentType?.includes('xml') ? 'XML' : 'JSON');
 }
 
 function v1Error(code: number, message: string): Response {

@@ -1,5 +1,6 @@
 import type { EndpointDefinition } from '../translators/define.js';
 import { canonicalPath } from '../translators/registry.js';
+import { leafField } from './diff.js';
 
 /**
  * Why a v1 field holds what it holds: the mapping row of `mappings/` that produces it for this
@@ -19,8 +20,7 @@ export function mappingIndex(endpoints: readonly EndpointDefinition<any>[]): (pa
     for (const path of [endpoint.path, ...(endpoint.aliases ?? [])]) byPath.set(canonicalPath(path), rows);
   }
   return (path, field) => {
-    const leaf = field.slice(field.lastIndexOf('.') + 1).replace(/\[\]$/, '');
-    return byPath.get(canonicalPath(path))?.get(leaf) ?? 'no v2 home in the mapping tables';
+    return byPath.get(canonicalPath(path))?.get(leafField(field)) ?? 'no v2 home in the mapping tables';
   };
 }
 
