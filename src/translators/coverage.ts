@@ -81,6 +81,12 @@ export function renderCoverage(endpoints: readonly EndpointDefinition<any>[] = A
     'how the value moves between v1 and v2 ("same", "negated", an enum map), v1\'s default where a v1 create omits',
     'the field, and what is approximated or dropped.',
     '',
+    '**Fields sent empty.** On every endpoint an empty field (`dept=`, `option_alternative_hosts=`, `agenda=`)',
+    'counts as not sent, as v1 read it and as PHP clients rely on (their `http_build_query` sends every field):',
+    'it leaves the value as it is and never clears it, and a required field sent empty answers "X is required.".',
+    'No field of the v1 spec is cleared by sending it empty; text fields keep what was last set, and lists',
+    '(`option_alternative_hosts`, `member_ids`) are replaced by what is sent, when something is sent.',
+    '',
     ...sections,
     ...(extras.length ? ['## Beyond our v1 spec: the rest of the v1 reference', '', ...extras] : []),
   ].join('\n');

@@ -16,23 +16,56 @@ export class ParamDecodeError extends Error {
 
 /** `a[]` (PHP, Rails, jQuery) and `a[0]`, `a[1]` (PHP's http_build_query): items of the list `a`. */
 const LIST_KEY = /^(.+)\[(\d*)\]$/;
+/**
+ * `a[0][b]` (PHP's http_build_query of a list of arrays) and `a[][b]` (Ruby's HTTParty, Rails):
+ * field `b` of an item of the object list `a` (`custom_questions`, `panelists`).
+ */
+const OBJECT_LIST_KEY = /^(.+?)\[(\d*)\]\[([^[\]]+)\]$/;
 
 /**
- * Merge one field into `into`. List spellings (`a[]`, `a[0]`) accumulate under `a`; a plain key
- * sent again (`a=x&a=y`, as Python's requests sends a list) becomes a list too: a list param reads
- * every value, a scalar param its last one (v1-params.ts).
+ * The fields of one form, as they are read. List spellings (`a[]`, `a[0]`) accumulate under `a`;
+ * a plain key sent again (`a=x&a=y`, as Python's requests sends a list) becomes a list too: a list
+ * param reads every value, a scalar param its last one (v1-params.ts). A list of objects sent as
+ * nested fields becomes the JSON text the other v1 clients send for it, so a param has one reading.
  */
-function put(into: V1Params, rawKey: string, value: string | File): void {
-  const list = LIST_KEY.exec(rawKey);
-  const key = list ? list[1]! : rawKey;
-  const existing = into[key];
-  if (typeof value !== 'string') {
-    into[key] = value;
-    return;
+class FormFields {
+  private readonly params: V1Params = {};
+  /** Object lists by name: items by index (a Map, so `a[999999999][b]` costs one entry) and the index written last. */
+  private readonly objectLists = new Map<string, { items: Map<number, Record<string, string>>; last: number }>();
+
+  add(rawKey: string, value: string | File): void {
+    const item = OBJECT_LIST_KEY.exec(rawKey);
+    if (item && typeof value === 'string') return this.addItemField(item[1]!, item[2]!, item[3]!, value);
+    const list = LIST_KEY.exec(rawKey);
+    const key = list ? list[1]! : rawKey;
+    const existing = this.params[key];
+    if (typeof value !== 'string') this.params[key] = value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else if (typeof existing === 'string') this.params[key] = [existing, value];
+    else this.params[key] = list ? [value] : value;
   }
-  if (Array.isArray(existing)) existing.push(value);
-  else if (typeof existing === 'string') into[key] = [existing, value];
-  else into[key] = list ? [value] : value;
+
+  /** An indexed field goes to its item; an unindexed one (`a[][b]`) to the item written last, or a new one once that item has `b` (Rack's rule). */
+  private addItemField(name: string, index: string, field: string, value: string): void {
+    let list = this.objectLists.get(name);
+    if (!list) this.objectLists.set(name, (list = { items: new Map(), last: -1 }));
+    let at: number;
+    if (index !== '') at = Number(index);
+    else if (list.last === -1) at = 0;
+    else at = field in list.items.get(list.last)! ? list.last + 1 : list.last;
+    const item = list.items.get(at) ?? {};
+    item[field] = value;
+    list.items.set(at, item);
+    list.last = at;
+  }
+
+  read(): V1Params {
+    for (const [name, { items }] of this.objectLists) {
+      const inOrder = [...items.entries()].sort(([a], [b]) => a - b).map(([, item]) => item);
+      this.params[name] = JSON.stringify(inOrder);
+    }
+    return this.params;
+  }
 }
 
 /**
@@ -55,17 +88,17 @@ class NotInCharset extends ParamDecodeError {}
 
 function decodeForm(bytes: Buffer | string, decoder: TextDecoder): V1Params {
   const text = typeof bytes === 'string' ? bytes : bytes.toString('latin1');
-  const params: V1Params = {};
-  if (text === '') return params;
+  const fields = new FormFields();
+  if (text === '') return fields.read();
   for (const pair of text.split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
     const rawKey = eq === -1 ? pair : pair.slice(0, eq);
     const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
     const key = percentDecode(rawKey, decoder, null);
-    put(params, key, percentDecode(rawValue, decoder, key));
+    fields.add(key, percentDecode(rawValue, decoder, key));
   }
-  return params;
+  return fields.read();
 }
 
 /** Decode a multipart/form-data body with the platform's own parser (files stay File objects). */
@@ -76,9 +109,9 @@ export async function parseMultipart(bytes: Buffer, contentType: string): Promis
   } catch {
     throw new ParamDecodeError('The multipart body is malformed (check its boundary and parts).');
   }
-  const params: V1Params = {};
-  for (const [key, value] of form.entries()) put(params, key, value);
-  return params;
+  const fields = new FormFields();
+  for (const [key, value] of form.entries()) fields.add(key, value);
+  return fields.read();
 }
 
 /**
