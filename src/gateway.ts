@@ -175,6 +175,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     keepAlive: config.keepAlive,
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
+    maxBodyBytes: config.maxBodyBytes,
   });
   // A call is in flight until its answer has left (the response closes), not merely been made.
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {

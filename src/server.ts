@@ -2,11 +2,14 @@ import { createAdaptorServer, type Http2Bindings, type HttpBindings } from '@hon
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { V1Code } from '../mappings/errors.js';
+import { readUnframedBodies } from './unframed-bodies.js';
 import { BODY_OVERFLOW } from './v1-facade/app.js';
 
 /**
  * The HTTP server, tuned for legacy v1 clients:
- * - no Host header required (old HTTP/1.0 libraries send none);
+ * - no Host header required (old HTTP/1.0 libraries send none), and a malformed one ignored: v1
+ *   routes do not depend on it;
+ * - an HTTP/1.0 body without Content-Length is read to the end (unframed-bodies.ts);
  * - a request whose body runs past its Content-Length (a client that counted characters, not
  *   bytes) makes Node's parser fail on the "next request": instead of Node destroying the socket
  *   under the request in flight (the client would see a reset, or hang), the socket is marked and
@@ -29,6 +32,8 @@ const V1_PATH = /^\/+v1\//i;
 /** Set on a request whose path may not be routed at all, with the reason answered. */
 const REFUSED = Symbol('v1gate.refusedPath');
 const DOT_SEGMENT = /^(\.|%2e){1,2}$/i;
+/** A Host the request adaptor can build a URL from: a name or IPv4 address, or a bracketed IPv6 one, with an optional port. */
+const VALID_HOST = /^(?:[a-z0-9._-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
 /**
  * The request path, normalised once before any routing: runs of slashes become one (`//v1/...`,
@@ -54,7 +59,12 @@ export interface ServerOptions {
   keepAlive: boolean;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /** The largest body read to its end for an HTTP/1.0 client that sends no Content-Length. */
+  maxBodyBytes?: number;
 }
+
+/** How long an HTTP/1.0 client sending a body without a length may pause before it is taken as complete (it normally closes its side). */
+const UNFRAMED_BODY_IDLE_MS = 2_000;
 
 function v1Envelope(message: string, close: boolean): Response {
   return new Response(JSON.stringify({ error: { code: V1Code.invalidParameter, message } }), {
@@ -92,8 +102,10 @@ export function createServer(
       connectionsCheckingInterval: Math.min(1_000, options.headersTimeoutMs),
     },
   }) as Server;
+  readUnframedBodies(server, { maxBytes: options.maxBodyBytes ?? 4 * 1024 * 1024, idleMs: UNFRAMED_BODY_IDLE_MS });
   // First, before the adaptor's own listener hands the request to the app.
   server.prependListener('request', (req: IncomingMessage & { [NOT_RUN]?: boolean; [REFUSED]?: string }, res: ServerResponse) => {
+    if (!VALID_HOST.test(req.headers.host ?? '')) req.headers.host = 'localhost';
     const normal = normalizeRequestTarget(req.url ?? '/');
     if (normal === undefined) req[REFUSED] = 'Invalid path: a path may not contain "." or ".." segments.';
     else req.url = normal;

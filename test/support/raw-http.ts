@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net';
  * Speak raw bytes to a server, as a legacy client library does, and collect what comes back.
  * Resolves when the server closes the connection, or after `waitMs` of silence.
  */
-export function rawExchange(port: number, bytes: Buffer | string, { waitMs = 1500 } = {}): Promise<RawReply> {
+export function rawExchange(port: number, bytes: Buffer | string, { waitMs = 1500, halfClose = false } = {}): Promise<RawReply> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -19,7 +19,9 @@ export function rawExchange(port: number, bytes: Buffer | string, { waitMs = 150
       timer = setTimeout(() => finish(false), waitMs);
     };
     socket.on('connect', () => {
-      socket.write(bytes);
+      // `halfClose`: end the sending side after the request, as an HTTP/1.0 client marks the end of a body without a length.
+      if (halfClose) socket.end(bytes);
+      else socket.write(bytes);
       arm();
     });
     socket.on('data', (chunk) => {

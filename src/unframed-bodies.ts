@@ -1,0 +1,150 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { Duplex } from 'node:stream';
+
+/**
+ * HTTP/1.0 clients that POST a body with no Content-Length (and no chunking, which 1.0 lacks)
+ * mark its end by closing their sending side. Node's parser reads such a request as bodiless and
+ * the body as garbage, so those clients' calls arrived without their fields. This reads the body
+ * to the end instead, as the era's servers did, then gives the parser the request with its length.
+ *
+ * Only the first request line of each connection is looked at: a connection that does not start
+ * with an HTTP/1.0 request is handed to Node's own parser at once, its bytes put back, and keeps
+ * Node's fast path. One whose first request is such a POST is read to its end (at most
+ * `maxBytes`, ended by `idleMs` of silence too), and Node's parser reads the rewritten request
+ * from a stream that answers through the real socket.
+ */
+
+const HEAD_END = Buffer.from('\r\n\r\n');
+/** A request head is never longer than this (Node's own header limit is 16 KiB). */
+const MAX_HEAD_BYTES = 16 * 1024;
+
+export interface UnframedBodyOptions {
+  /** The most bytes read for one unframed body; past it the facade's own body limit answers. */
+  maxBytes: number;
+  /** How long a client may pause, in its first line or its unframed body, before that part is taken as ended. */
+  idleMs: number;
+}
+
+/** Whether a request head is an HTTP/1.0 request with a body but no way to frame it. */
+export function isUnframedHttp10Body(head: string): boolean {
+  const [requestLine = '', ...fields] = head.split('\r\n');
+  if (!/^(POST|PUT|PATCH) \S+ HTTP\/1\.0$/i.test(requestLine)) return false;
+  return !fields.some((field) => /^(content-length|transfer-encoding)\s*:/i.test(field));
+}
+
+/** The same request with the Content-Length of the body that followed it. */
+export function withContentLength(head: string, body: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`${head}\r\nContent-Length: ${body.length}\r\n\r\n`, 'latin1'), body]);
+}
+
+export function readUnframedBodies(server: Server, options: UnframedBodyOptions): void {
+  const httpListeners = server.listeners('connection') as ((socket: Duplex) => void)[];
+  server.removeAllListeners('connection');
+  const handOver = (stream: Duplex) => {
+    for (const listener of httpListeners) listener.call(server, stream);
+  };
+  server.on('connection', (socket: Socket) => watchFirstRequest(socket, options, handOver));
+}
+
+function watchFirstRequest(socket: Socket, options: UnframedBodyOptions, handOver: (stream: Duplex) => void): void {
+  let seen: Buffer = Buffer.alloc(0);
+  const stopWatching = () => {
+    clearTimeout(patience);
+    socket.off('data', onFirstBytes);
+    socket.off('end', onEarlyEnd);
+    socket.off('error', onEarlyError);
+  };
+  // The bytes as Node's parser would have had them: its own limits and deadlines then apply.
+  const handOverAsIs = () => {
+    stopWatching();
+    socket.pause();
+    if (seen.length > 0) socket.unshift(seen);
+    handOver(socket);
+    socket.resume();
+  };
+  const onFirstBytes = (chunk: Buffer) => {
+    seen = seen.length === 0 ? chunk : Buffer.concat([seen, chunk]);
+    const lineEnd = seen.indexOf('\r\n');
+    if (lineEnd !== -1 && !/ HTTP\/1\.0$/i.test(seen.subarray(0, lineEnd).toString('latin1'))) return handOverAsIs();
+    const headEnd = lineEnd === -1 ? -1 : seen.indexOf(HEAD_END);
+    if (headEnd === -1) {
+      if (seen.length >= MAX_HEAD_BYTES) handOverAsIs();
+      return; // the head is still coming
+    }
+    const head = seen.subarray(0, headEnd).toString('latin1');
+    if (!isUnframedHttp10Body(head)) return handOverAsIs();
+    stopWatching();
+    readToEnd(socket, head, seen.subarray(headEnd + HEAD_END.length), options, (request) => handOver(replayStream(socket, request)));
+  };
+  // A client that closes before finishing its head: Node's parser answers what it got.
+  const onEarlyEnd = () => {
+    stopWatching();
+    handOver(replayStream(socket, seen));
+  };
+  const onEarlyError = () => {
+    stopWatching();
+    socket.destroy();
+  };
+  // A client that drips its head is handed over, to meet Node's header deadline.
+  const patience = setTimeout(handOverAsIs, options.idleMs);
+  socket.on('data', onFirstBytes);
+  socket.once('end', onEarlyEnd);
+  socket.once('error', onEarlyError);
+}
+
+function readToEnd(socket: Socket, head: string, first: Buffer, options: UnframedBodyOptions, done: (request: Buffer) => void): void {
+  const chunks = [first];
+  let size = first.length;
+  let idle: NodeJS.Timeout | undefined;
+  const finish = () => {
+    clearTimeout(idle);
+    socket.off('data', onData);
+    socket.off('end', finish);
+    done(withContentLength(head, Buffer.concat(chunks)));
+  };
+  const arm = () => {
+    clearTimeout(idle);
+    idle = setTimeout(finish, options.idleMs);
+  };
+  const onData = (chunk: Buffer) => {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > options.maxBytes) finish(); // the facade's own body limit answers it
+    else arm();
+  };
+  socket.on('data', onData);
+  socket.once('end', finish);
+  socket.on('error', () => socket.destroy());
+  arm();
+}
+
+/**
+ * A stream that gives Node's parser `request`, and writes the answer to the real
+ * socket; the two close together. It carries the socket's addresses (loopback checks, logs).
+ * Bytes a client sends after its request are dropped, as a 1.0 connection carries one request.
+ */
+function replayStream(socket: Socket, request: Buffer): Duplex {
+  const stream = new Duplex({
+    read() {},
+    write(chunk, encoding, callback) {
+      socket.write(chunk, encoding, callback);
+    },
+    final(callback) {
+      socket.end(callback);
+    },
+    destroy(error, callback) {
+      socket.destroy();
+      callback(error);
+    },
+  });
+  for (const name of ['remoteAddress', 'remotePort', 'remoteFamily', 'localAddress', 'localPort'] as const) {
+    Object.defineProperty(stream, name, { get: () => socket[name] });
+  }
+  socket.once('close', () => stream.destroy());
+  socket.on('data', () => {});
+  // No end pushed: Node reads a client's end as giving up and drops its request; the stream
+  // ends with the socket, after Node answers (HTTP/1.0: then closes).
+  stream.push(request);
+  return stream;
+}
