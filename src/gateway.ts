@@ -121,8 +121,7 @@ function inboundGate(limiters: RateLimiters): InboundGate {
 /** The v2 client's outbound gate, backed by the v2 limiter. */
 function outboundGate(limiters: RateLimiters): OutboundGate {
   return {
-    schedule: (apiKey, method, path, task, options) =>
-      limiters.outbound.schedule(apiKey, method, path, task, options?.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
+    schedule: (apiKey, method, path, task, options) => limiters.outbound.schedule(apiKey, method, path, task, options),
     penalize: (apiKey, method, path, retryAfterMs) => {
       void limiters.outbound.penalize(apiKey, method, path, retryAfterMs);
     },

@@ -9,7 +9,9 @@ export type ExceededReason =
   /** The call would have to wait for a token past its deadline. */
   | 'deadline'
   /** Too many calls already wait for this key and class. */
-  | 'queue-full';
+  | 'queue-full'
+  /** The class is held back (an upstream 429's Retry-After, or a spent daily quota): waiting would hold the client for nothing. */
+  | 'paused';
 
 export class RateLimitExceeded extends Error {
   override readonly name = 'RateLimitExceeded';

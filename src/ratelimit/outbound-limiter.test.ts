@@ -143,7 +143,7 @@ describe('OutboundLimiter', () => {
 
   it('stops waiting when the caller aborts, with the caller\'s reason', async () => {
     const { outbound } = limiter({ maxWaitMs: 60_000 });
-    await outbound.penalize('k', 'general', 10_000);
+    await outbound.penalize('k', 'general', 3_000);
     const controller = new AbortController();
     const pending = outbound.schedule('k', 'GET', '/users', noop, { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('client went away')), 20);
@@ -171,5 +171,52 @@ describe('OutboundLimiter', () => {
       { ratePerSecond: 1 / 1.3, burst: 1 },
       { ratePerSecond: (2000 / 86_400) * 0.9, burst: 1999 },
     ]);
+  });
+
+  it('lets an undo take the next token ahead of every waiter, on its own budget after the call\'s deadline', async () => {
+    const { outbound } = limiter();
+    const order: string[] = [];
+    // billing ×5 = 5/s, burst 5: the burst goes at once, then 3 waiters queue.
+    const waiters = Array.from({ length: 8 }, (_, i) => outbound.schedule('k', 'GET', '/accounts/me/plans', async () => void order.push(`call ${i}`)));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const spentDeadline = Date.now() - 1;
+    const undo = outbound.schedule('k', 'DELETE', '/accounts/me/plans', async () => void order.push('undo'), { priority: 'undo', deadlineMs: undefined });
+    await Promise.all([...waiters, undo]);
+    // Only the waiter already taking its token (call 5) goes before it.
+    expect(order.indexOf('undo')).toBe(6);
+    // A normal call with a spent deadline is refused; an undo never carries one (its own maxWaitMs applies).
+    await expect(outbound.schedule('k', 'GET', '/accounts/me/plans', noop, { deadlineMs: spentDeadline })).rejects.toBeInstanceOf(RateLimitExceeded);
+  });
+
+  it('never refuses an undo for a full queue', async () => {
+    // This store answers asynchronously, so every call queues: five take the burst, the sixth waits, the seventh is one too many.
+    const { outbound } = limiter({ maxQueue: 6 });
+    const burst = Array.from({ length: 5 }, () => outbound.schedule('k', 'GET', '/accounts/me/plans', noop));
+    const queued = outbound.schedule('k', 'GET', '/accounts/me/plans', noop);
+    await expect(outbound.schedule('k', 'GET', '/accounts/me/plans', noop)).rejects.toMatchObject({ reason: 'queue-full' });
+    await expect(outbound.schedule('k', 'DELETE', '/accounts/me/plans', noop, { priority: 'undo' })).resolves.toBe('done');
+    await Promise.all([...burst, queued]);
+  });
+
+  it('refuses at once a call of a paused class instead of holding it to its deadline, and caps the pause', async () => {
+    const { outbound } = limiter();
+    await outbound.penalize('k', 'GET', '/report/users', 30_000);
+    const started = performance.now();
+    await expect(outbound.schedule('k', 'GET', '/report/users', noop, { deadlineMs: Date.now() + 60_000 })).rejects.toMatchObject({ reason: 'paused' });
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // Another class of the key runs.
+    await expect(outbound.schedule('k', 'GET', '/users/me', noop)).resolves.toBe('done');
+  });
+
+  it('withdraws a waiting call whose signal fires before its token comes: the task never runs', async () => {
+    const { outbound } = limiter();
+    let ran = 0;
+    const burst = Array.from({ length: 5 }, () => outbound.schedule('k', 'GET', '/accounts/me/plans', async () => void ran++));
+    const gone = new AbortController();
+    const withdrawn = outbound.schedule('k', 'POST', '/accounts/me/plans', async () => void ran++, { signal: gone.signal });
+    gone.abort(new Error('client left'));
+    await expect(withdrawn).rejects.toThrow('client left');
+    await Promise.all(burst);
+    expect(ran).toBe(5);
   });
 });

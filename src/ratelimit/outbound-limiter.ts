@@ -42,6 +42,12 @@ export interface ScheduleOptions {
   maxWaitMs?: number;
   /** Stop waiting when this fires (rejects with the signal's reason). */
   signal?: AbortSignal;
+  /**
+   * `undo`: a compensating call. It takes the next token of its key and class ahead of every
+   * waiter, is never refused for a full queue, and waits on its own budget (`maxWaitMs`), since
+   * the v1 call it undoes has usually spent its deadline already.
+   */
+  priority?: 'undo';
 }
 
 interface Lane {
@@ -97,7 +103,10 @@ export class OutboundLimiter {
         return Promise.reject(error);
       }
     }
-    return this.counted(limitClass, this.waitInQueue(apiKey, limitClass, options)).then(() => task());
+    return this.counted(limitClass, this.waitInQueue(apiKey, limitClass, options)).then(() => {
+      options.signal?.throwIfAborted(); // withdrawn while its token came: the token is spent, the call never sent
+      return task();
+    });
   }
 
   /** Wait for a token of the call's v2 class (for callers that run the call themselves). */
@@ -112,10 +121,11 @@ export class OutboundLimiter {
   private async waitInQueue(apiKey: string, limitClass: V2LimitClassName, options: ScheduleOptions): Promise<void> {
     const lane = this.laneFor(apiKey, limitClass);
     const now = this.now();
+    const undo = options.priority === 'undo';
     const deadline = Math.min(options.deadlineMs ?? Infinity, now + (options.maxWaitMs ?? this.maxWaitMs));
-    const ahead = lane.queue.size + lane.queue.pending;
+    const ahead = undo ? lane.queue.pending : lane.queue.size + lane.queue.pending;
     const earliestMs = this.earliestWaitMs(lane, ahead);
-    if (ahead >= this.maxQueue) throw new RateLimitExceeded('queue-full', lane.limitClass, earliestMs);
+    if (!undo && ahead >= this.maxQueue) throw new RateLimitExceeded('queue-full', lane.limitClass, earliestMs);
     // Even with every bucket full, the calls ahead use tokens first: refuse now what cannot make it.
     if (now + earliestMs > deadline) throw new RateLimitExceeded('deadline', lane.limitClass, earliestMs);
 
@@ -126,7 +136,7 @@ export class OutboundLimiter {
     );
     const signal = options.signal ? AbortSignal.any([timeout.signal, options.signal]) : timeout.signal;
     try {
-      await lane.queue.add(() => this.waitForToken(lane, deadline, signal), { signal });
+      await lane.queue.add(() => this.waitForToken(lane, deadline, signal), { signal, priority: undo ? 1 : 0 });
     } finally {
       clearTimeout(timer);
     }
@@ -146,7 +156,7 @@ export class OutboundLimiter {
     const retryAfterMs = typeof pathOrMs === 'number' ? pathOrMs : (maybeMs ?? 1_000);
     if (!this.specs.has(limitClass)) throw new TypeError(`No v2 limit class named ${limitClass}`);
     try {
-      await this.store.pause(this.refsFor(apiKey, limitClass), retryAfterMs);
+      await this.store.pause(this.refsFor(apiKey, limitClass), Math.min(retryAfterMs, MAX_PAUSE_MS));
     } catch {
       // The store's failure policy has logged it; a lost pause only means a later 429 re-pauses.
     }
@@ -212,6 +222,7 @@ export class OutboundLimiter {
       const outcome = await this.store.take(lane.refs);
       if (outcome.allowed) return;
       const waitMs = Math.max(1, outcome.retryAfterMs);
+      if (waitMs > MAX_SINGLE_WAIT_MS) throw new RateLimitExceeded('paused', lane.limitClass, waitMs);
       if (this.now() + waitMs > deadline) throw new RateLimitExceeded('deadline', lane.limitClass, waitMs);
       await sleep(waitMs, undefined, { signal });
     }
@@ -228,7 +239,7 @@ export class OutboundLimiter {
     if (options.signal?.aborted) return false;
     if ((options.deadlineMs !== undefined && options.deadlineMs < this.now()) || (options.maxWaitMs ?? this.maxWaitMs) < 0) return false;
     const lane = this.lanes.get(laneKey(apiKey, limitClass));
-    if (lane && lane.queue.size + lane.queue.pending > 0) return false;
+    if (lane && options.priority !== 'undo' && lane.queue.size + lane.queue.pending > 0) return false;
     return this.store.takeNow(lane?.refs ?? this.refsFor(apiKey, limitClass)).allowed;
   }
 
@@ -258,6 +269,21 @@ export class OutboundLimiter {
     return specs.map((spec, i) => ({ key: `out:{${apiKey}:${limitClass}}:${windows[i]}`, spec }));
   }
 }
+
+/**
+ * The longest a 429's Retry-After holds a key's class back. A daily quota may say hours; past this
+ * the next call probes the upstream again (one call, answered 429 again if still exhausted), so a
+ * wrong or hostile Retry-After cannot silence a key for a day.
+ */
+export const MAX_PAUSE_MS = 60_000;
+
+/**
+ * A refill never takes longer than this for one token (the slowest class gives one per 1.3 s); a
+ * longer wait for a single token means the class is paused or its day is spent. Such a call is
+ * refused at once with the v1 rate-limit error and its Retry-After, instead of holding the v1
+ * client until its deadline. Long waits of fan-outs are many short ones and are not affected.
+ */
+export const MAX_SINGLE_WAIT_MS = 5_000;
 
 function laneKey(apiKey: string, limitClass: string): string {
   return `${apiKey}\n${limitClass}`;

@@ -22,6 +22,11 @@ export interface V2Api {
 
 export interface TranslatorContext {
   v2: V2Api;
+  /**
+   * The v2 API for compensating calls (a rollback's undos): they jump the outbound queue, wait on
+   * their own budget rather than the v1 call's spent deadline, and still run when the client left.
+   */
+  readonly undoV2: V2Api;
   /** The time of the action, as v1 printed it: `2012-11-25T12:00:00Z`. */
   nowIso(): string;
   /**

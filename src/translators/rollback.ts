@@ -1,4 +1,6 @@
+import { UpstreamUnavailable } from '../upstream/errors.js';
 import { V1Error, toV1Error } from '../v1-facade/errors.js';
+import type { TranslatorContext, V2Api } from './define.js';
 
 /**
  * No half-done work: a v1 call that needs several v2 writes registers how to undo each write as
@@ -6,10 +8,13 @@ import { V1Error, toV1Error } from '../v1-facade/errors.js';
  * answered. If an undo fails too, the answer says exactly what was and was not done.
  */
 export class Rollback {
-  private readonly undos: { what: string; undo: () => Promise<unknown> }[] = [];
+  private readonly undos: { what: string; undo: (v2: V2Api) => Promise<unknown> }[] = [];
 
-  /** After a write succeeded: how to take it back, and what it was (for the error message). */
-  onFailure(what: string, undo: () => Promise<unknown>): void {
+  /** Undos go through `ctx.undoV2`: the front of the outbound queue, on a budget of their own. */
+  constructor(private readonly ctx: Pick<TranslatorContext, 'undoV2'>) {}
+
+  /** After a write succeeded: how to take it back with the v2 API it is given, and what it was (for the error message). */
+  onFailure(what: string, undo: (v2: V2Api) => Promise<unknown>): void {
     this.undos.push({ what, undo });
   }
 
@@ -30,13 +35,17 @@ export class Rollback {
     const leftOver: string[] = [];
     for (const { what, undo } of this.undos.reverse()) {
       try {
-        await undo();
+        await undo(this.ctx.undoV2);
       } catch {
         leftOver.push(what);
       }
     }
-    if (leftOver.length === 0) return error;
     const failure = toV1Error(error);
+    if (leftOver.length === 0) {
+      // "may or may not have been applied" speaks of the failed step; say that the rest is undone.
+      const undone = error instanceof UpstreamUnavailable && this.undos.length > 0;
+      return undone ? new V1Error(failure.code, `${failure.message} Its earlier steps were undone.`) : error;
+    }
     return new V1Error(
       failure.code,
       `${failure.message} The call was not completed, and undoing its earlier steps failed: ${leftOver.join('; ')} remains done.`,

@@ -29,6 +29,17 @@ export interface V2Request {
    * fanning out into many v2 calls shares one deadline instead of each waiting its own.
    */
   deadlineMs?: number;
+  /**
+   * `undo`: a compensating call (a rollback's delete or restore). It goes to the front of the
+   * outbound queue and waits on its own budget, not the v1 call's deadline: an undo that the
+   * call's spent deadline refused would leave half-done work behind.
+   */
+  priority?: 'undo';
+  /**
+   * The v1 client has gone (its connection closed): a call still waiting for an outbound token is
+   * withdrawn, never sent, so no write starts after the client left. Undo calls carry none.
+   */
+  signal?: AbortSignal;
   /** Called each time the request is really sent (not when refused by the limiter): for x-v2-calls. */
   onSend?: () => void;
   /** Called when a sent request has an outcome (an answer or a failure): for logs and metrics. */
@@ -51,8 +62,14 @@ export interface V2CallObservation {
  * Admits outbound calls within the v2 limits (src/ratelimit provides the real one). `schedule`
  * runs `task` when a token of the call's v2 class is there, or rejects past its deadline.
  */
+export interface GateOptions {
+  deadlineMs?: number;
+  priority?: 'undo';
+  signal?: AbortSignal;
+}
+
 export interface OutboundGate {
-  schedule<T>(apiKey: string, method: string, path: string, task: () => Promise<T>, options?: { deadlineMs?: number }): Promise<T>;
+  schedule<T>(apiKey: string, method: string, path: string, task: () => Promise<T>, options?: GateOptions): Promise<T>;
   /** The service answered 429: hold this key's class back for `retryAfterMs`. */
   penalize(apiKey: string, method: string, path: string, retryAfterMs: number): void;
 }
@@ -78,6 +95,8 @@ export interface V2ClientOptions {
 }
 
 const SAFE_METHODS = new Set(['GET']);
+/** The longest Retry-After a GET waits out before trying again, rather than answering the v1 rate-limit error. */
+const MAX_429_RETRY_WAIT_MS = 2_000;
 
 export class V2Client {
   private readonly pool: Pool;
@@ -105,9 +124,7 @@ export class V2Client {
     const attempts = safe ? this.options.maxAttempts : 1;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.gate.schedule(credentials.apiKey, request.method, request.path, () => this.send<T>(credentials, request), {
-          deadlineMs: request.deadlineMs,
-        });
+        return await this.gate.schedule(credentials.apiKey, request.method, request.path, () => this.send<T>(credentials, request), request);
       } catch (error) {
         const retryInMs = this.retryDelay(error, attempt, attempts);
         if (error instanceof V2Error && error.status === 429) {
@@ -138,7 +155,9 @@ export class V2Client {
       return error instanceof UpstreamUnavailable && error.reason === 'unreachable' && !error.mayHaveApplied && attempt < 2 ? 50 : undefined;
     }
     if (error instanceof V2Error) {
-      if (error.status === 429) return Math.min(error.retryAfterMs ?? 1000, this.options.timeoutMs);
+      // A short Retry-After (a per-second limit) is worth waiting for; a long one (a daily quota, a
+      // storm) answers now, and the class's pause (the gate's penalize) refuses the next ones early.
+      if (error.status === 429) return (error.retryAfterMs ?? 1000) <= MAX_429_RETRY_WAIT_MS ? (error.retryAfterMs ?? 1000) : undefined;
       if (error.status === 502 || error.status === 503 || error.status === 504) return 100 * attempt;
       return undefined;
     }

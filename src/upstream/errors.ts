@@ -24,6 +24,14 @@ export class V2Error extends Error {
   }
 }
 
+/** The v1 client left before this v2 call got its outbound token: it was withdrawn, never sent. */
+export class CallWithdrawn extends Error {
+  override readonly name = 'CallWithdrawn';
+  constructor() {
+    super('The v1 client closed its connection before this call was sent; it was not sent.');
+  }
+}
+
 /** The v2 service could not be reached, or did not answer in time. */
 export class UpstreamUnavailable extends Error {
   override readonly name = 'UpstreamUnavailable';

@@ -8,7 +8,7 @@ import type { EndpointDefinition, TranslatorContext, V2Api } from '../translator
 import { v1FieldFor } from '../translators/field-map.js';
 import { buildRegistry, canonicalPath } from '../translators/registry.js';
 import type { Credentials, Query, V2CallObservation, V2Client, V2Request } from '../upstream/client.js';
-import { V2Error } from '../upstream/errors.js';
+import { CallWithdrawn, V2Error } from '../upstream/errors.js';
 import { DotSegmentValue } from '../upstream/path.js';
 import { V1Error, invalidParameter, missingParameter, rateLimited, toV1Error } from './errors.js';
 import { paramsWithoutCredentials, requestIdOf, type CallObserver } from './observe.js';
@@ -110,17 +110,17 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
       }
       const input = parseParams(endpoint, params);
       const deadlineMs = Date.now() + (options.outboundMaxWaitMs ?? 5_000);
+      const line: CallLine = {
+        client: options.v2,
+        credentials,
+        onSend: () => upstreamCalls++,
+        requestId,
+        onResult: v2Calls && ((observation) => v2Calls.push(observation)),
+        onVerdict: (accepted) => (accepted ? verifiedPairs.set(pairKey, true) : verifiedPairs.delete(pairKey)),
+      };
       const ctx = new CallContext(
-        new BoundV2(
-          options.v2,
-          credentials,
-          deadlineMs,
-          () => upstreamCalls++,
-          requestId,
-          v2Calls && ((observation) => v2Calls.push(observation)),
-          verifiedPairs.has(pairKey),
-          (accepted) => (accepted ? verifiedPairs.set(pairKey, true) : verifiedPairs.delete(pairKey)),
-        ),
+        new BoundV2(line, { deadlineMs, signal: withdrawnWhenGone(c.req.raw.signal) }, verifiedPairs.has(pairKey)),
+        line,
         now,
         deadlineMs,
         options.fanOut,
@@ -256,16 +256,11 @@ function toKnownError(error: unknown, params?: V1Params): V1Error {
  */
 class BoundV2 implements V2Api {
   constructor(
-    private readonly client: V2Client,
-    private readonly credentials: Credentials,
-    private readonly deadlineMs: number,
-    private readonly onSend: () => void,
-    private readonly requestId: string,
-    private readonly onResult: ((observation: V2CallObservation) => void) | undefined,
+    private readonly line: CallLine,
+    /** How this call's v2 requests wait for outbound tokens: the v1 call's deadline, or an undo's own budget and priority. */
+    private readonly waiting: Pick<V2Request, 'deadlineMs' | 'priority' | 'signal'>,
     /** The pair was accepted by v2 lately (the verified-credentials cache): no need to wait for proof. */
     private verified: boolean,
-    /** Tells the cache what v2 said of the pair: accepted (an answer other than 401) or refused (401). */
-    private readonly onVerdict: (accepted: boolean) => void,
   ) {}
 
   /** Set by the first 401 of this v1 call: every later v2 call of it is refused without being sent. */
@@ -289,11 +284,27 @@ class BoundV2 implements V2Api {
     return this.call<void>('DELETE', path, query, undefined);
   }
   upload<T = any>(path: string, form: FormData): Promise<T> {
-    return this.send<T>({ method: 'POST', path, form, deadlineMs: this.deadlineMs, onSend: this.onSend, onResult: this.onResult, requestId: this.requestId });
+    return this.send<T>(this.request('POST', path, undefined, undefined, form));
+  }
+  private call<T>(method: V2Request['method'], path: string, query: Query | undefined, body: unknown): Promise<T> {
+    return this.send<T>(this.request(method, path, query, body, undefined));
   }
   /** One object literal of one shape per call (a spread of the caller's object made a new one each time). */
-  private call<T>(method: V2Request['method'], path: string, query: Query | undefined, body: unknown): Promise<T> {
-    return this.send<T>({ method, path, query, body, deadlineMs: this.deadlineMs, onSend: this.onSend, onResult: this.onResult, requestId: this.requestId });
+  private request(method: V2Request['method'], path: string, query: Query | undefined, body: unknown, form: FormData | undefined): V2Request {
+    const { line, waiting } = this;
+    return {
+      method,
+      path,
+      query,
+      body,
+      form,
+      deadlineMs: waiting.deadlineMs,
+      priority: waiting.priority,
+      signal: waiting.signal,
+      onSend: line.onSend,
+      onResult: line.onResult,
+      requestId: line.requestId,
+    };
   }
 
   /**
@@ -303,9 +314,9 @@ class BoundV2 implements V2Api {
    */
   private send<T>(request: V2Request): Promise<T> {
     if (this.refused) return Promise.reject(this.refused);
-    if (this.verified) return this.watch(this.client.call<T>(this.credentials, request));
+    if (this.verified) return this.watch(this.line.client.call<T>(this.line.credentials, request));
     if (this.first) return this.first.then(() => this.send<T>(request));
-    const pending = this.watch(this.client.call<T>(this.credentials, request));
+    const pending = this.watch(this.line.client.call<T>(this.line.credentials, request));
     this.first = pending.then(
       () => this.prove(),
       (error: unknown) => {
@@ -321,24 +332,48 @@ class BoundV2 implements V2Api {
   private prove(): void {
     if (this.verified) return;
     this.verified = true;
-    this.onVerdict(true);
+    this.line.onVerdict(true);
   }
 
   private watch<T>(pending: Promise<T>): Promise<T> {
     return pending.catch((error: unknown) => {
       if (error instanceof V2Error && error.status === 401 && !this.refused) {
         this.refused = error;
-        this.onVerdict(false);
+        this.line.onVerdict(false);
       }
       throw error;
     });
   }
 }
 
+/** What every v2 request of one v1 call shares: the client, the caller's pair, and the call's observers. */
+interface CallLine {
+  client: V2Client;
+  credentials: Credentials;
+  onSend: () => void;
+  requestId: string;
+  onResult: ((observation: V2CallObservation) => void) | undefined;
+  /** Tells the verified-credentials cache what v2 said of the pair: accepted (an answer other than 401) or refused (401). */
+  onVerdict: (accepted: boolean) => void;
+}
+
+/**
+ * A signal that fires when the v1 client's connection closes before its answer, with a reason the
+ * error table knows: the call's v2 requests still waiting for a token are withdrawn, never sent.
+ */
+function withdrawnWhenGone(clientSignal: AbortSignal): AbortSignal {
+  const withdrawn = new AbortController();
+  clientSignal.addEventListener('abort', () => withdrawn.abort(new CallWithdrawn()), { once: true });
+  return withdrawn.signal;
+}
+
 /** The TranslatorContext of one v1 call (a class for the same reason as BoundV2). */
 class CallContext implements TranslatorContext {
+  private undoApi: V2Api | undefined;
+
   constructor(
     readonly v2: V2Api,
+    private readonly line: CallLine,
     private readonly now: () => Date,
     private readonly deadlineMs: number,
     private readonly fanOut: V1AppOptions['fanOut'],
@@ -346,6 +381,11 @@ class CallContext implements TranslatorContext {
 
   nowIso(): string {
     return isoSeconds(this.now());
+  }
+
+  /** Made on first use: most calls never undo anything. The pair is proven (a write it undoes succeeded), and the client's leaving does not withdraw an undo. */
+  get undoV2(): V2Api {
+    return (this.undoApi ??= new BoundV2(this.line, { priority: 'undo' }, true));
   }
 
   requireFanOut(method: string, path: string, calls: number): void {

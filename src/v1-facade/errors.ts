@@ -1,6 +1,6 @@
 import { V1Code, V1_RATE_LIMIT_MESSAGE, v1ErrorFor } from '../../mappings/errors.js';
 import { RateLimitExceeded } from '../ratelimit/errors.js';
-import { UpstreamUnavailable, V2Error } from '../upstream/errors.js';
+import { CallWithdrawn, UpstreamUnavailable, V2Error } from '../upstream/errors.js';
 
 /** A v1 error: rendered as HTTP 200 `{"error":{"code":N,"message":"..."}}`, the way v1 answered. */
 export class V1Error extends Error {
@@ -51,6 +51,8 @@ export function toV1Error(error: unknown, v1FieldOf: (v2Path: string) => string 
       : 'Nothing was changed.';
     return new V1Error(V1Code.upstreamUnavailable, `${error.message} ${outcome}`);
   }
+  // Nobody reads this answer (the client left), but the logs and metrics do.
+  if (error instanceof CallWithdrawn) return new V1Error(V1Code.upstreamUnavailable, `${error.message} Nothing more was changed.`);
   console.error('v1gate: unexpected error', error);
   return new V1Error(V1Code.upstreamUnavailable, 'Internal gateway error. Nothing is known to have been changed.');
 }

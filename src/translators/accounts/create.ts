@@ -38,10 +38,10 @@ export const accountCreate = defineEndpoint({
     const settings = toV2(ACCOUNT_SETTING_ROWS, withV1Defaults(ACCOUNT_SETTING_ROWS, params));
     // Outside the rollback: a refusal here (email taken, bad password) has changed nothing.
     const account = await ctx.v2.post<CreatedAccount>('/accounts', { email, first_name, last_name, password, ...options });
-    const rollback = new Rollback();
+    const rollback = new Rollback(ctx);
     let disassociated = false;
-    rollback.onFailure(`sub account ${account.id} (owner ${email})`, async () => {
-      await ctx.v2.delete(accountPath(account.id));
+    rollback.onFailure(`sub account ${account.id} (owner ${email})`, async (v2) => {
+      await v2.delete(accountPath(account.id));
       disassociated = true;
     });
     try {

@@ -34,10 +34,10 @@ export const accountUpdate = defineEndpoint({
     if (hasOptions && hasSettings) {
       const before = (await ctx.v2.get<{ options: Options }>(accountPath(account_id))).options;
       await ctx.v2.patch(accountPath(account_id, '/options'), options);
-      const rollback = new Rollback();
+      const rollback = new Rollback(ctx);
       const restore = Object.fromEntries(Object.keys(options).map((key) => [key, before[key]]));
-      rollback.onFailure(`options of sub account ${account_id} (${Object.keys(options).join(', ')})`, () =>
-        ctx.v2.patch(accountPath(account_id, '/options'), restore),
+      rollback.onFailure(`options of sub account ${account_id} (${Object.keys(options).join(', ')})`, (v2) =>
+        v2.patch(accountPath(account_id, '/options'), restore),
       );
       await rollback.run(() => ctx.v2.patch(accountPath(account_id, '/settings'), settings));
     } else if (hasOptions) {

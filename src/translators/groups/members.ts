@@ -2,7 +2,7 @@ import { GROUP_MEMBER_ROWS } from '../../../mappings/groups.js';
 import { V2Error } from '../../upstream/errors.js';
 import { v2path } from '../../upstream/path.js';
 import { batchesOf } from '../batches.js';
-import { defineEndpoint, type TranslatorContext } from '../define.js';
+import { defineEndpoint, type TranslatorContext, type V2Api } from '../define.js';
 import { toV1 } from '../field-map.js';
 import { Rollback } from '../rollback.js';
 import { v1, v1Params } from '../v1-params.js';
@@ -42,13 +42,13 @@ async function allMemberIds(kind: GroupKind, ctx: TranslatorContext, id: string)
   return new Set(pages.flatMap((page) => page.members.map((m: { id: string }) => m.id)));
 }
 
-async function addBatch(kind: GroupKind, ctx: TranslatorContext, id: string, batch: readonly string[]): Promise<string[]> {
-  const answer = await ctx.v2.post<{ ids: string }>(groupPath(kind, id, '/members'), { members: batch.map((memberId) => ({ id: memberId })) });
+async function addBatch(kind: GroupKind, v2: V2Api, id: string, batch: readonly string[]): Promise<string[]> {
+  const answer = await v2.post<{ ids: string }>(groupPath(kind, id, '/members'), { members: batch.map((memberId) => ({ id: memberId })) });
   return answer.ids.split(',').filter(Boolean);
 }
 
-async function removeMembers(kind: GroupKind, ctx: TranslatorContext, id: string, memberIdsToRemove: readonly string[]): Promise<void> {
-  await Promise.all(memberIdsToRemove.map((memberId) => ctx.v2.delete(groupPath(kind, id, v2path`/members/${memberId}`))));
+async function removeMembers(kind: GroupKind, v2: V2Api, id: string, memberIdsToRemove: readonly string[]): Promise<void> {
+  await Promise.all(memberIdsToRemove.map((memberId) => v2.delete(groupPath(kind, id, v2path`/members/${memberId}`))));
 }
 
 /** `{v1Prefix}/member/list` → GET {v2Base}/{groupId}/members, v1's page of members. */
@@ -83,7 +83,7 @@ export function memberAdd(path: string, kinds: readonly GroupKind[]) {
     v2FieldNames: { members: 'member_ids' },
     async handle({ id, member_ids }, ctx) {
       const batches = batchesOf(member_ids, MEMBERS_PER_CALL);
-      const rollback = new Rollback();
+      const rollback = new Rollback(ctx);
       let kind: GroupKind;
       let firstBatch: string[] | undefined;
       let existing = new Set<string>();
@@ -91,15 +91,15 @@ export function memberAdd(path: string, kinds: readonly GroupKind[]) {
         // Several batches: learn who is already a member (this also finds the group's kind).
         ({ kind, result: existing } = await onFirstKindThatHasIt(kinds, (k) => allMemberIds(k, ctx, id)));
       } else {
-        ({ kind, result: firstBatch } = await onFirstKindThatHasIt(kinds, (k) => addBatch(k, ctx, id, batches[0]!)));
+        ({ kind, result: firstBatch } = await onFirstKindThatHasIt(kinds, (k) => addBatch(k, ctx.v2, id, batches[0]!)));
       }
       const added = new Set(firstBatch ?? []);
       await rollback.run(async () => {
         for (const batch of firstBatch ? [] : batches) {
-          const ids = await addBatch(kind, ctx, id, batch);
+          const ids = await addBatch(kind, ctx.v2, id, batch);
           ids.forEach((memberId) => added.add(memberId));
           const newcomers = ids.filter((memberId) => !existing.has(memberId));
-          rollback.onFailure(`${newcomers.length} member(s) added to ${kind.label} ${id}`, () => removeMembers(kind, ctx, id, newcomers));
+          rollback.onFailure(`${newcomers.length} member(s) added to ${kind.label} ${id}`, (v2) => removeMembers(kind, v2, id, newcomers));
         }
       });
       return { id, add_at: ctx.nowIso(), add_count: added.size };
@@ -122,9 +122,9 @@ export function memberDelete(kind: GroupKind) {
       const removed = member_ids.filter((_, i) => outcomes[i]!.status === 'fulfilled');
       const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected' && !isNotAMember(o.reason));
       if (failure) {
-        const rollback = new Rollback();
-        rollback.onFailure(`${removed.length} member(s) removed from ${kind.label} ${id}`, () =>
-          Promise.all(batchesOf(removed, MEMBERS_PER_CALL).map((batch) => addBatch(kind, ctx, id, batch))),
+        const rollback = new Rollback(ctx);
+        rollback.onFailure(`${removed.length} member(s) removed from ${kind.label} ${id}`, (v2) =>
+          Promise.all(batchesOf(removed, MEMBERS_PER_CALL).map((batch) => addBatch(kind, v2, id, batch))),
         );
         await rollback.run(() => Promise.reject(failure.reason));
       }

@@ -34,8 +34,8 @@ export function createEndpoint(kind: SessionKind, followUp?: CreateFollowUp) {
       const hostId = given['host_id'] as string;
       const session = await ctx.v2.post<V2Session>(hostSessionsPath(kind, hostId), v2SessionBody(kind, given, { create: true }));
       if (followUp) {
-        const rollback = new Rollback();
-        rollback.onFailure(`the ${kind.noun} ${session.id} was created`, () => ctx.v2.delete(sessionPath(kind, session.id)));
+        const rollback = new Rollback(ctx);
+        rollback.onFailure(`the ${kind.noun} ${session.id} was created`, (v2) => v2.delete(sessionPath(kind, session.id)));
         await rollback.run(() => followUp.run(given, session, ctx));
       }
       // A session just created is not in progress (an instant meeting waits for its host to start it).

@@ -48,10 +48,10 @@ function createEndpoint(path: string, action: CreateAction, shape: Record<string
       const { email, password } = params;
       const userInfo = { email, type, first_name, last_name, ...(password === undefined ? {} : { password }) };
 
-      const rollback = new Rollback();
+      const rollback = new Rollback(ctx);
       return rollback.run(async () => {
         const created = await ctx.v2.post<{ id: string }>(v2path`/users`, { action, user_info: userInfo });
-        rollback.onFailure(`the user ${email} was created`, () => ctx.v2.delete(v2path`/users/${created.id}`, { action: 'delete' }));
+        rollback.onFailure(`the user ${email} was created`, (v2) => v2.delete(v2path`/users/${created.id}`, { action: 'delete' }));
         await applyWrites(ctx, created.id, plan, rollback);
         return readV1User(ctx.v2, created.id, answer);
       });

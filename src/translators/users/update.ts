@@ -35,7 +35,7 @@ export const userUpdate = defineEndpoint({
       writesSettings ? ctx.v2.get<V2Settings>(v2path`/users/${params.id}/settings`) : undefined,
     ]);
     const plan = planWrites(given, settings);
-    const rollback = new Rollback();
+    const rollback = new Rollback(ctx);
     await rollback.run(() => applyWrites(ctx, user.id, plan, rollback, settings ? { user, settings } : { user }));
     return { id: user.id, updated_at: ctx.nowIso() };
   },

@@ -42,7 +42,7 @@ export async function applyWrites(ctx: TranslatorContext, userId: string, plan: 
   if (hasFields(plan.user)) {
     writes.push(
       ctx.v2.patch(userPath, plan.user).then(() => {
-        if (before) rollback.onFailure('the user fields were updated', () => ctx.v2.patch(userPath, previousValues(plan.user, withVanityName(before.user))));
+        if (before) rollback.onFailure('the user fields were updated', (v2) => v2.patch(userPath, previousValues(plan.user, withVanityName(before.user))));
       }),
     );
   }
@@ -50,7 +50,7 @@ export async function applyWrites(ctx: TranslatorContext, userId: string, plan: 
     writes.push(
       ctx.v2.patch(settingsPath, plan.settings).then(() => {
         const old = before?.settings;
-        if (old) rollback.onFailure('the user settings were updated', () => ctx.v2.patch(settingsPath, previousValues(plan.settings, old)));
+        if (old) rollback.onFailure('the user settings were updated', (v2) => v2.patch(settingsPath, previousValues(plan.settings, old)));
       }),
     );
   }
@@ -59,7 +59,7 @@ export async function applyWrites(ctx: TranslatorContext, userId: string, plan: 
       ctx.v2.post(row.members(groupId), { members: [{ id: userId }] }).then(() => {
         // Adding a member twice is harmless, and taking back a membership the user already had is not.
         const hadIt = (before?.user[row.v2UserField] as string[] | undefined)?.includes(groupId) ?? false;
-        if (before && !hadIt) rollback.onFailure(`the user was added to ${row.v1} ${groupId}`, () => ctx.v2.delete(row.member(groupId, userId)));
+        if (before && !hadIt) rollback.onFailure(`the user was added to ${row.v1} ${groupId}`, (v2) => v2.delete(row.member(groupId, userId)));
       }),
     );
   }
