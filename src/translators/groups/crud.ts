@@ -1,3 +1,4 @@
+import { answerAfterWrite, startedEarly } from '../after-write.js';
 import { inputShape, toV2, withV1Defaults } from '../field-map.js';
 import { defineEndpoint, type TranslatorContext } from '../define.js';
 import { v1, v1Params } from '../v1-params.js';
@@ -20,8 +21,12 @@ export function groupCreate(kind: GroupKind) {
     tables: [kind.table],
     async handle(params, ctx) {
       const body = toV2(kind.table, withV1Defaults(kind.table, params));
-      const [created, accountId] = await Promise.all([ctx.v2.post(kind.v2Base, body), callerAccountId(ctx)]);
-      return v1Group(kind.table, created, accountId);
+      const accountId = startedEarly(callerAccountId(ctx));
+      return answerAfterWrite(
+        ctx.v2.post<{ id: string }>(kind.v2Base, body),
+        async (created) => v1Group(kind.table, created, await accountId),
+        (created) => `The ${kind.label} ${created.id} was created`,
+      );
     },
   });
 }
@@ -73,12 +78,19 @@ export function groupEdit(kind: GroupKind) {
     tables: [kind.table],
     async handle(params, ctx) {
       const changes = toV2(kind.table, params);
-      const edited = async () => {
-        if (Object.keys(changes).length > 0) await ctx.v2.patch(groupPath(kind, params.id), changes);
-        return ctx.v2.get(groupPath(kind, params.id));
-      };
-      const [group, accountId] = await Promise.all([edited(), callerAccountId(ctx)]);
-      return v1Group(kind.table, group, accountId);
+      if (Object.keys(changes).length === 0) {
+        const [group, accountId] = await Promise.all([ctx.v2.get(groupPath(kind, params.id)), callerAccountId(ctx)]);
+        return v1Group(kind.table, group, accountId);
+      }
+      const accountId = startedEarly(callerAccountId(ctx));
+      return answerAfterWrite(
+        ctx.v2.patch(groupPath(kind, params.id), changes),
+        async () => {
+          const [group, account] = await Promise.all([ctx.v2.get(groupPath(kind, params.id)), accountId]);
+          return v1Group(kind.table, group, account);
+        },
+        () => `The ${kind.label} ${params.id} was edited`,
+      );
     },
   });
 }

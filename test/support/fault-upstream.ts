@@ -1,0 +1,149 @@
+import { createServer, request as forwardRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/**
+ * A v2 service with faults: a real HTTP proxy in front of a real sandbox that, for the requests
+ * a rule matches, delays, hangs, resets, answers an error of its own, or lets the sandbox apply
+ * the request and then answers something else. Everything else passes through untouched, so the
+ * sandbox's state stays the truth the tests check the v1 answers against.
+ */
+
+export type Fault =
+  | { kind: 'delay'; ms: number }
+  /** Never answer; the connection stays open until the client gives up. */
+  | { kind: 'hang' }
+  /** Close the connection without answering; the request never reaches the sandbox. */
+  | { kind: 'reset' }
+  /** The sandbox applies the request; its answer is replaced by a reset halfway through the body. */
+  | { kind: 'reset-after-apply' }
+  /** Answer this without asking the sandbox (a 5xx page, a 429 storm, garbage, a wrong shape, a huge body). */
+  | { kind: 'answer'; status: number; body?: string | Buffer; headers?: Record<string, string>; repeatBodyTimes?: number }
+  /** The sandbox applies the request; the client gets this answer instead of the sandbox's. */
+  | { kind: 'answer-after-apply'; status: number; body?: string; headers?: Record<string, string> };
+
+export interface FaultRule {
+  method?: string;
+  path: RegExp;
+  fault: Fault;
+  /** How many matching requests get the fault (then the rule is spent); unlimited when absent. */
+  times?: number;
+  /** Fault a request with this probability (seeded by the caller's random), else pass it through. */
+  probability?: number;
+}
+
+export interface SeenRequest {
+  method: string;
+  path: string;
+  fault: Fault['kind'] | 'none';
+}
+
+export interface FaultUpstream {
+  /** The v2 base URL for the gateway (`V2_BASE_URL`). */
+  url: string;
+  /** Rules are tried in order; the first that matches and is not spent applies. */
+  rules: FaultRule[];
+  seen: SeenRequest[];
+  random: () => number;
+  close(): Promise<void>;
+}
+
+export async function startFaultUpstream(target: string, options: { random?: () => number } = {}): Promise<FaultUpstream> {
+  const targetUrl = new URL(target);
+  const rules: FaultRule[] = [];
+  const seen: SeenRequest[] = [];
+  const sockets = new Set<Socket>();
+  const upstream: FaultUpstream = { url: '', rules, seen, random: options.random ?? Math.random, close };
+
+  const server = createServer(async (req, res) => {
+    const body = await readAll(req);
+    const path = (req.url ?? '/').slice(targetUrl.pathname.replace(/\/$/, '').length).split('?')[0]!;
+    const rule = rules.find((r) => (r.times ?? 1) > 0 && (!r.method || r.method === req.method) && r.path.test(path));
+    const faulted = rule && (rule.probability === undefined || upstream.random() < rule.probability);
+    if (rule && faulted && rule.times !== undefined) rule.times--;
+    const fault = faulted ? rule!.fault : undefined;
+    seen.push({ method: req.method ?? '', path, fault: fault?.kind ?? 'none' });
+    if (!fault) return pass(req, body, res, targetUrl);
+    switch (fault.kind) {
+      case 'delay':
+        await new Promise((resolve) => setTimeout(resolve, fault.ms));
+        return pass(req, body, res, targetUrl);
+      case 'hang':
+        return;
+      case 'reset':
+        return req.socket.destroy();
+      case 'reset-after-apply': {
+        const answer = await apply(req, body, targetUrl);
+        res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': String(answer.body.length + 100) });
+        res.write(answer.body.subarray(0, Math.floor(answer.body.length / 2)));
+        return setTimeout(() => req.socket.destroy(), 10);
+      }
+      case 'answer':
+        res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
+        for (let i = 0; i < (fault.repeatBodyTimes ?? 1); i++) {
+          if (!res.write(fault.body ?? '')) await new Promise((resolve) => res.once('drain', resolve));
+          if (res.destroyed) return;
+        }
+        return res.end();
+      case 'answer-after-apply':
+        await apply(req, body, targetUrl);
+        res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
+        return res.end(fault.body ?? '');
+    }
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  upstream.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${targetUrl.pathname.replace(/\/$/, '')}`;
+
+  function close(): Promise<void> {
+    for (const socket of sockets) socket.destroy();
+    return new Promise((resolve) => server.close(() => resolve()));
+  }
+  return upstream;
+}
+
+function readAll(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** Send the request on to the sandbox and return its answer. */
+function apply(req: IncomingMessage, body: Buffer, target: URL): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const headers = { ...req.headers, host: target.host, 'content-length': String(body.length) };
+    delete headers['transfer-encoding'];
+    const out = forwardRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
+      readAll(answer).then(
+        (text) => resolve({ status: answer.statusCode ?? 502, headers: flatHeaders(answer), body: text }),
+        reject,
+      );
+    });
+    out.on('error', reject);
+    out.end(body);
+  });
+}
+
+async function pass(req: IncomingMessage, body: Buffer, res: ServerResponse, target: URL): Promise<void> {
+  try {
+    const answer = await apply(req, body, target);
+    res.writeHead(answer.status, { ...answer.headers, 'content-length': String(answer.body.length) });
+    res.end(answer.body);
+  } catch {
+    req.socket.destroy();
+  }
+}
+
+function flatHeaders(message: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(message.headers)) {
+    if (value === undefined || name === 'transfer-encoding' || name === 'connection' || name === 'keep-alive') continue;
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
