@@ -113,6 +113,7 @@ export class Dispatcher {
         const job = await this.journal.get(handed.id);
         if (!job || job.state !== 'pending') {
           this.held.delete(handed.id);
+          this.journal.release?.(handed.id);
           return;
         }
         await this.runAttempt(job);
@@ -120,6 +121,7 @@ export class Dispatcher {
         // The journal is unreachable: leave the job to be handed over again (a Redis consumer's
         // pending entry is claimed after its idle time; the file journal does not throw here).
         this.held.delete(handed.id);
+        this.journal.release?.(handed.id);
         console.warn(`v1gate: webhook ${handed.id}: journal error, left pending: ${(error as Error).message}`);
       } finally {
         this.inFlight.delete(handed.id);

@@ -42,5 +42,11 @@ export interface Journal {
    * hands what its consumer reads from the group, and what it claims from a consumer gone idle.
    */
   consume(deliver: (job: DeliveryJob) => void): void;
+  /**
+   * This process gives a handed job up without finishing it (the journal failed mid-attempt, or
+   * the job was finished elsewhere): a shared journal stops keeping it alive, so it is claimed
+   * again after the idle time. Optional: the file journal hands jobs to one process only.
+   */
+  release?(id: string): void;
   close(): Awaitable<void>;
 }

@@ -59,6 +59,8 @@ export class RedisJournal implements Journal {
   private maintaining = false;
   private closed = false;
   private groupReady: Promise<void> | undefined;
+  /** One warning per outage, not one per retry. */
+  private failing = false;
 
   constructor(options: RedisJournalOptions) {
     this.prefix = options.keyPrefix ?? 'v1gate:webhooks';
@@ -117,6 +119,11 @@ export class RedisJournal implements Journal {
     return this.redis.xlen(this.stream);
   }
 
+  /** No more heartbeats for it: once idle long enough, XAUTOCLAIM hands it out again (here or elsewhere). */
+  release(id: string): void {
+    this.inHand.delete(id);
+  }
+
   consume(deliver: (job: DeliveryJob) => void): void {
     this.deliver = deliver;
     void this.readLoop();
@@ -164,9 +171,11 @@ export class RedisJournal implements Journal {
         // History pages on from the last id read; once empty, new entries ('>', blocking).
         if (history) cursor = entries.length === 0 ? '>' : entries[entries.length - 1]![0];
         await this.hand(entries);
+        this.failing = false;
       } catch (error) {
         if (this.closed) return;
-        console.warn(`v1gate: webhook journal read failed, retrying: ${(error as Error).message}`);
+        if (!this.failing) console.warn(`v1gate: webhook journal read failed, retrying: ${(error as Error).message}`);
+        this.failing = true;
         await new Promise((r) => setTimeout(r, 500));
       }
     }
@@ -186,7 +195,7 @@ export class RedisJournal implements Journal {
       }
       await this.claim();
     } catch (error) {
-      if (!this.closed) console.warn(`v1gate: webhook journal upkeep failed: ${(error as Error).message}`);
+      if (!this.closed && !this.failing) console.warn(`v1gate: webhook journal upkeep failed: ${(error as Error).message}`);
     } finally {
       this.maintaining = false;
     }

@@ -1,5 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Dispatcher } from '../../src/webhooks/dispatcher.js';
+import { createWebhookIntake } from '../../src/webhooks/intake.js';
 import type { DeliveryJob } from '../../src/webhooks/journal-types.js';
 import { RedisJournal, type RedisJournalOptions } from '../../src/webhooks/redis-journal.js';
 import { startRedis, type RunningRedis } from '../support/redis.js';
@@ -123,6 +125,36 @@ describe('RedisJournal', () => {
     expect(await writer.depth()).toBe(0);
     const pending = (await admin.xpending(`${prefix}:stream`, 'deliverers')) as [number, ...unknown[]];
     expect(pending[0]).toBe(0);
+  });
+
+  it('hands a released job out again once idle (a journal error mid-attempt loses nothing)', async () => {
+    const prefix = freshPrefix();
+    const a = journal(prefix);
+    const handed = collect(a);
+    await a.add(job('r'));
+    await until(() => handed.length === 1);
+    a.release('r');
+    await until(() => handed.length === 2);
+    expect(handed.map((j) => j.id)).toEqual(['r', 'r']);
+  });
+
+  it('rejects an add when Redis cannot be reached (the intake answers 503, v2 retries)', async () => {
+    const gone = await startRedis();
+    await gone.close();
+    const j = new RedisJournal({ url: gone.url, keyPrefix: freshPrefix() });
+    open.push(j);
+    const started = Date.now();
+    await expect(j.add(job('lost'))).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(5_000);
+
+    const dispatcher = new Dispatcher(j, { maxAttempts: 3, deadlineMs: 1_000, backoffMs: 10, perReceiverConcurrency: 1 });
+    const intake = createWebhookIntake({ token: 'intake-token', subscriptions: [{ api_key: 'k', url: 'http://r.example/hook', format: 'status' }], dispatcher });
+    const answer = await intake.request('/webhooks/v2', {
+      method: 'POST',
+      headers: { authorization: 'intake-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ event: 'meeting.ended', event_ts: 1, payload: { account_id: 'a', object: { id: 1, uuid: 'u', host_id: 'h' } } }),
+    });
+    expect(answer.status).toBe(503);
   });
 
   it('re-reads its own pending entries at once when restarted under the same consumer name', async () => {
