@@ -1,6 +1,7 @@
 /**
  * `npm run webhooks -- list` and `npm run webhooks -- replay <id>|all`: the dead letters of a
- * running gateway, through its operator routes (the gateway owns the journal; nothing else writes it).
+ * running gateway, through its operator routes (the gateway owns the journal, a file or Redis; this
+ * script works the same with either and opens neither).
  * GATEWAY_URL (default http://127.0.0.1:8080) and V2_WEBHOOK_TOKEN name the gateway and its token.
  */
 const base = process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080';

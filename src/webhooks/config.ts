@@ -9,6 +9,14 @@ export interface WebhookConfig {
   deadlineMs: number;
   backoffMs: number;
   maxAttempts: number;
+  /** Set: the Redis Streams journal, shared by every gateway on this Redis and prefix; unset: the file journal. */
+  redis: {
+    url: string | undefined;
+    keyPrefix: string;
+    claimIdleMs: number;
+    dedupeTtlMs: number;
+    consumer: string | undefined;
+  };
 }
 
 const Schema = z.object({
@@ -19,6 +27,13 @@ const Schema = z.object({
   /** v1's 30 s; tests scale it down. */
   V1_WEBHOOKS_DEADLINE_MS: z.coerce.number().int().min(10).max(120_000).default(30_000),
   V1_WEBHOOKS_BACKOFF_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
+  /** The same variable as the shared rate limits: one Redis for both. */
+  REDIS_URL: z.string().trim().optional(),
+  V1_WEBHOOKS_REDIS_PREFIX: z.string().min(1).default('v1gate:webhooks'),
+  /** A pending job untouched this long belongs to a dead process and is taken over; tests scale it down. */
+  V1_WEBHOOKS_CLAIM_IDLE_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
+  V1_WEBHOOKS_DEDUPE_TTL_MS: z.coerce.number().int().min(1_000).max(30 * 86_400_000).default(86_400_000),
+  V1_WEBHOOKS_CONSUMER: z.string().min(1).optional(),
 });
 
 export function readWebhookConfig(env: Record<string, string | undefined>): WebhookConfig {
@@ -34,5 +49,12 @@ export function readWebhookConfig(env: Record<string, string | undefined>): Webh
     deadlineMs: e.V1_WEBHOOKS_DEADLINE_MS,
     backoffMs: e.V1_WEBHOOKS_BACKOFF_MS,
     maxAttempts: 3,
+    redis: {
+      url: e.REDIS_URL || undefined,
+      keyPrefix: e.V1_WEBHOOKS_REDIS_PREFIX,
+      claimIdleMs: e.V1_WEBHOOKS_CLAIM_IDLE_MS,
+      dedupeTtlMs: e.V1_WEBHOOKS_DEDUPE_TTL_MS,
+      consumer: e.V1_WEBHOOKS_CONSUMER,
+    },
   };
 }

@@ -1,11 +1,13 @@
 import PQueue from 'p-queue';
 import { attemptDelivery } from './attempt.js';
-import type { DeliveryJob, FileJournal } from './journal.js';
+import type { DeliveryJob, Journal } from './journal-types.js';
 
 /**
  * Delivers journaled jobs: at most `maxAttempts` per notification with an exponential backoff
  * between them, then a dead letter. Each receiver (URL origin) has its own queue, so a slow or
- * dead receiver never holds up another.
+ * dead receiver never holds up another. The journal decides which jobs are this process's to
+ * deliver (all of them for the file journal, a consumer group's share with Redis); the
+ * dispatcher only depends on the `Journal` interface.
  */
 
 export interface DispatcherOptions {
@@ -27,37 +29,44 @@ export class Dispatcher {
   private readonly queues = new Map<string, PQueue>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<string>();
+  /** Ids queued, in flight or waiting for a retry here: a job handed twice is not run twice. */
+  private readonly held = new Set<string>();
   private counts = { deliveries: 0, retries: 0, deadLetters: 0 };
+  /** The last depth an asynchronous journal reported (stats() stays synchronous for /metrics). */
+  private lastDepth = 0;
   private closed = false;
 
   constructor(
-    private readonly journal: FileJournal,
+    private readonly journal: Journal,
     private readonly options: DispatcherOptions,
   ) {}
 
-  /** Resumes what a previous process left pending, attempt counts included. */
+  /** Starts delivering: what a previous process left pending (attempt counts included), then whatever the journal hands over. */
   resume(): void {
-    for (const job of this.journal.pending()) this.schedule(job.id, 0);
+    this.journal.consume((job) => this.take(job));
   }
 
-  submit(job: DeliveryJob): void {
-    if (this.journal.add(job)) this.schedule(job.id, 0);
+  /** Resolves once the job is journaled (true) or known already (false): the intake's 2XX waits for it. */
+  async submit(job: DeliveryJob): Promise<boolean> {
+    return this.journal.add(job);
   }
 
-  replay(id: string): boolean {
-    if (!this.journal.revive(id)) return false;
-    this.schedule(id, 0);
-    return true;
+  /** The journal hands the revived job back to a consumer (this process or, with Redis, any). */
+  async replay(id: string): Promise<boolean> {
+    return this.journal.revive(id);
   }
 
-  deadLetters(): DeliveryJob[] {
+  async deadLetters(): Promise<DeliveryJob[]> {
     return this.journal.dead();
   }
 
   stats(): WebhookStats {
     const receiverQueueDepth: Record<string, number> = {};
     for (const [origin, queue] of this.queues) receiverQueueDepth[origin] = queue.size + queue.pending;
-    return { ...this.counts, journalDepth: this.journal.pending().length, receiverQueueDepth };
+    const depth = this.journal.depth();
+    if (typeof depth === 'number') this.lastDepth = depth;
+    else depth.then((d) => (this.lastDepth = d)).catch(() => {}); // the next scrape shows it
+    return { ...this.counts, journalDepth: this.lastDepth, receiverQueueDepth };
   }
 
   /** Waits until nothing is queued, in flight or waiting for a retry. */
@@ -75,51 +84,71 @@ export class Dispatcher {
     for (const q of this.queues.values()) q.clear();
   }
 
-  private schedule(id: string, delayMs: number): void {
+  private take(job: DeliveryJob): void {
+    if (this.closed || this.held.has(job.id) || job.state !== 'pending') return;
+    this.held.add(job.id);
+    this.schedule(job, 0);
+  }
+
+  private schedule(job: DeliveryJob, delayMs: number): void {
     if (this.closed) return;
     if (delayMs <= 0) {
-      this.enqueue(id);
+      this.enqueue(job);
       return;
     }
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      this.enqueue(id);
+      this.enqueue(job);
     }, delayMs);
     this.timers.add(timer);
   }
 
-  private enqueue(id: string): void {
-    const job = this.journal.get(id);
-    if (!job || job.state !== 'pending' || this.inFlight.has(id)) return;
-    this.inFlight.add(id);
-    void this.queueFor(job.url).add(async () => {
+  /** Queued in the order handed over, so one receiver gets a meeting's notifications in order. */
+  private enqueue(handed: DeliveryJob): void {
+    this.inFlight.add(handed.id);
+    void this.queueFor(handed.url).add(async () => {
       try {
+        if (this.closed) return;
+        // Fresh from the journal: attempts as last recorded, and gone if delivered meanwhile.
+        const job = await this.journal.get(handed.id);
+        if (!job || job.state !== 'pending') {
+          this.held.delete(handed.id);
+          this.journal.release?.(handed.id);
+          return;
+        }
         await this.runAttempt(job);
+      } catch (error) {
+        // The journal is unreachable: leave the job to be handed over again (a Redis consumer's
+        // pending entry is claimed after its idle time; the file journal does not throw here).
+        this.held.delete(handed.id);
+        this.journal.release?.(handed.id);
+        console.warn(`v1gate: webhook ${handed.id}: journal error, left pending: ${(error as Error).message}`);
       } finally {
-        this.inFlight.delete(id);
+        this.inFlight.delete(handed.id);
       }
     });
   }
 
   private async runAttempt(job: DeliveryJob): Promise<void> {
-    if (this.closed) return;
     const result = await attemptDelivery(job.url, job.body, job.authorization, this.options.deadlineMs);
     if (this.closed) return; // a closing process leaves the job pending for the next one
     if (result.ok) {
-      this.journal.done(job.id);
+      await this.journal.done(job.id);
+      this.held.delete(job.id);
       this.counts.deliveries++;
       return;
     }
     const attempts = job.attempts + 1;
-    this.journal.attempted(job.id, attempts, result.error);
+    await this.journal.attempted(job.id, attempts, result.error);
     if (attempts >= this.options.maxAttempts) {
-      this.journal.deadLetter(job.id, result.error);
+      await this.journal.deadLetter(job.id, result.error);
+      this.held.delete(job.id);
       this.counts.deadLetters++;
       console.warn(`v1gate: webhook ${job.id} to ${new URL(job.url).origin} dead-lettered after ${attempts} attempts: ${result.error}`);
       return;
     }
     this.counts.retries++;
-    this.schedule(job.id, this.options.backoffMs * 2 ** (attempts - 1));
+    this.schedule({ ...job, attempts }, this.options.backoffMs * 2 ** (attempts - 1));
   }
 
   private queueFor(url: string): PQueue {

@@ -3,6 +3,8 @@ import type { WebhookConfig } from './config.js';
 import { Dispatcher, type WebhookStats } from './dispatcher.js';
 import { createWebhookIntake } from './intake.js';
 import { FileJournal } from './journal.js';
+import type { Journal } from './journal-types.js';
+import { RedisJournal } from './redis-journal.js';
 import { loadSubscriptions } from './subscriptions.js';
 
 export type { WebhookStats } from './dispatcher.js';
@@ -19,12 +21,17 @@ export interface Webhooks {
 export function startWebhooks(config: WebhookConfig): Webhooks | undefined {
   if (!config.file || !config.token) return undefined;
   const subscriptions = loadSubscriptions(config.file, config.anyPort);
-  const journal = new FileJournal(config.journalFile);
+  // REDIS_URL: several gateway processes share the work and the journal; else this process's file.
+  const { redis } = config;
+  const journal: Journal = redis.url
+    ? new RedisJournal({ url: redis.url, keyPrefix: redis.keyPrefix, claimIdleMs: redis.claimIdleMs, dedupeTtlMs: redis.dedupeTtlMs, consumer: redis.consumer })
+    : new FileJournal(config.journalFile);
   const dispatcher = new Dispatcher(journal, {
     maxAttempts: config.maxAttempts,
     deadlineMs: config.deadlineMs,
     backoffMs: config.backoffMs,
-    // One at a time per receiver keeps a meeting's notifications in order.
+    // One at a time per receiver keeps a meeting's notifications in order (within one process:
+    // with Redis, two processes may each hold some of a meeting's notifications).
     perReceiverConcurrency: 1,
   });
   dispatcher.resume();
@@ -34,7 +41,9 @@ export function startWebhooks(config: WebhookConfig): Webhooks | undefined {
     dispatcher,
     close() {
       dispatcher.close();
-      journal.close();
+      // A Redis journal quits in the background: callers close synchronously, and nothing
+      // acknowledged depends on it (pending entries stay in Redis for the next consumer).
+      void Promise.resolve(journal.close()).catch(() => {});
     },
   };
 }

@@ -55,32 +55,39 @@ export function createWebhookIntake(options: { token: string; subscriptions: rea
     const object = event.payload.object;
     const notification = { id: String(object.id), uuid: object.uuid, status, host_id: object.host_id };
     let queued = 0;
-    for (const [index, sub] of subscribersOf(options.subscriptions, event.payload.account_id).entries()) {
-      const id = createHash('sha256').update(`${event.event}|${event.event_ts}|${object.uuid}|${sub.api_key}|${sub.url}|${index}`).digest('hex').slice(0, 24);
-      options.dispatcher.submit({
-        id,
-        url: sub.url,
-        body: encodeNotification(notification, sub.format),
-        authorization: basicAuth(sub),
-        attempts: 0,
-        state: 'pending',
-        createdAt: Date.now(),
-      });
-      queued++;
+    try {
+      for (const [index, sub] of subscribersOf(options.subscriptions, event.payload.account_id).entries()) {
+        const id = createHash('sha256').update(`${event.event}|${event.event_ts}|${object.uuid}|${sub.api_key}|${sub.url}|${index}`).digest('hex').slice(0, 24);
+        // Awaited one by one: the 2XX below means every notification is journaled (fsynced, or acknowledged by Redis).
+        await options.dispatcher.submit({
+          id,
+          url: sub.url,
+          body: encodeNotification(notification, sub.format),
+          authorization: basicAuth(sub),
+          attempts: 0,
+          state: 'pending',
+          createdAt: Date.now(),
+        });
+        queued++;
+      }
+    } catch (error) {
+      // Not journaled: a 503 makes the v2 service retry, and the ids dedupe what did get in.
+      console.warn(`v1gate: webhook journal unavailable: ${(error as Error).message}`);
+      return c.json({ error: 'journal unavailable, retry later' }, 503);
     }
     return c.json({ accepted: true, notifications: queued }, 200);
   });
 
   // Operators (and `npm run webhooks -- list|replay`): the dead letters, behind the same token.
-  app.get('/webhooks/dead-letters', (c) => {
+  app.get('/webhooks/dead-letters', async (c) => {
     if (!sameToken(c.req.header('authorization') ?? '', options.token)) return c.json({ error: 'invalid verification token' }, 401);
-    const dead = options.dispatcher.deadLetters().map(({ authorization: _secret, ...job }) => job);
+    const dead = (await options.dispatcher.deadLetters()).map(({ authorization: _secret, ...job }) => job);
     return c.json({ dead_letters: dead });
   });
-  app.post('/webhooks/dead-letters/:id/replay', (c) => {
+  app.post('/webhooks/dead-letters/:id/replay', async (c) => {
     if (!sameToken(c.req.header('authorization') ?? '', options.token)) return c.json({ error: 'invalid verification token' }, 401);
     const id = c.req.param('id');
-    return options.dispatcher.replay(id) ? c.json({ replayed: id }) : c.json({ error: `no dead letter ${id}` }, 404);
+    return (await options.dispatcher.replay(id)) ? c.json({ replayed: id }) : c.json({ error: `no dead letter ${id}` }, 404);
   });
   return app;
 }

@@ -1,6 +1,9 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { LRUCache } from 'lru-cache';
+import type { DeliveryJob, Journal } from './journal-types.js';
+
+export type { DeliveryJob, Journal } from './journal-types.js';
 
 /**
  * The embedded journal: an append-only log of JSON lines, each write fsynced before it returns,
@@ -9,19 +12,6 @@ import { LRUCache } from 'lru-cache';
  * still pending or dead, so the file does not grow forever.
  */
 
-export interface DeliveryJob {
-  /** Stable per notification (the v2 event and the subscription), for the logs and replays. */
-  id: string;
-  url: string;
-  body: string;
-  /** `Basic ...`, when the subscription has credentials. */
-  authorization?: string;
-  attempts: number;
-  state: 'pending' | 'dead';
-  lastError?: string;
-  createdAt: number;
-}
-
 type Entry =
   | { t: 'add'; job: DeliveryJob }
   | { t: 'attempt'; id: string; attempts: number; error: string }
@@ -29,11 +19,13 @@ type Entry =
   | { t: 'dead'; id: string; error: string }
   | { t: 'revive'; id: string };
 
-export class FileJournal {
+export class FileJournal implements Journal {
   private fd: number;
   private readonly jobs = new Map<string, DeliveryJob>();
   /** Ids delivered lately, so the v2 service redelivering an event does not notify twice (this process's memory only). */
   private readonly delivered = new LRUCache<string, true>({ max: 10_000 });
+  /** This process is the only consumer: whatever is added or revived is its to deliver. */
+  private deliver: ((job: DeliveryJob) => void) | undefined;
 
   constructor(private readonly file: string) {
     mkdirSync(dirname(file), { recursive: true });
@@ -51,6 +43,15 @@ export class FileJournal {
     return [...this.jobs.values()].filter((j) => j.state === 'dead');
   }
 
+  depth(): number {
+    return this.pending().length;
+  }
+
+  consume(deliver: (job: DeliveryJob) => void): void {
+    this.deliver = deliver;
+    for (const job of this.pending()) deliver({ ...job });
+  }
+
   get(id: string): DeliveryJob | undefined {
     return this.jobs.get(id);
   }
@@ -60,6 +61,7 @@ export class FileJournal {
     if (this.jobs.has(job.id) || this.delivered.has(job.id)) return false;
     this.write({ t: 'add', job });
     this.jobs.set(job.id, { ...job });
+    this.deliver?.({ ...job });
     return true;
   }
 
@@ -84,6 +86,7 @@ export class FileJournal {
     if (this.jobs.get(id)?.state !== 'dead') return false;
     this.write({ t: 'revive', id });
     this.apply({ t: 'revive', id });
+    this.deliver?.({ ...this.jobs.get(id)! });
     return true;
   }
 

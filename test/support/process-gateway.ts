@@ -20,8 +20,18 @@ export interface GatewayProcess {
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 
-export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
-  const child: ChildProcess = spawn(TSX, ['src/main.ts'], {
+export interface GatewayProcessOptions {
+  /**
+   * Run the gateway as node itself (`node --import tsx src/main.ts`) instead of under the tsx
+   * CLI. The CLI is a parent process: a SIGKILL ends it and leaves the gateway running as an
+   * orphan, so crash tests that must really kill the gateway ask for this.
+   */
+  direct?: boolean;
+}
+
+export async function startGatewayProcess(env: Record<string, string>, options: GatewayProcessOptions = {}): Promise<GatewayProcess> {
+  const [command, args] = options.direct ? [process.execPath, ['--import', 'tsx', 'src/main.ts']] : [TSX, ['src/main.ts']];
+  const child: ChildProcess = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -118,15 +118,15 @@ describe('v1 webhooks', () => {
   it('replays a dead letter with a fresh set of 3 attempts', async () => {
     const webhooks = gateway.webhooks!;
     const before = webhooks.stats();
-    expect(webhooks.dispatcher.replay('no-such-id')).toBe(false);
-    const dead = webhooks.dispatcher.deadLetters();
+    expect(await webhooks.dispatcher.replay('no-such-id')).toBe(false);
+    const dead = await webhooks.dispatcher.deadLetters();
     expect(dead).toHaveLength(15);
     const failing = dead.find((job) => job.url === receivers.fail!.url)!;
     expect(failing.lastError).toBe('HTTP 500');
-    expect(webhooks.dispatcher.replay(failing.id)).toBe(true);
+    expect(await webhooks.dispatcher.replay(failing.id)).toBe(true);
     await until(() => webhooks.stats().deadLetters === before.deadLetters + 1);
     expect(webhooks.stats().retries).toBe(before.retries + 2);
-    expect(webhooks.dispatcher.deadLetters()).toHaveLength(15);
+    expect(await webhooks.dispatcher.deadLetters()).toHaveLength(15);
   });
 
   it('npm run webhooks lists and replays the dead letters through the operator routes', async () => {
