@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { signatureAt } from '../../src/sdk/signature.js';
+import { signatureAt, verifySignature } from '../../src/sdk/signature.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { listen, type Listening } from '../support/listen.js';
@@ -178,4 +178,52 @@ describe('the offline meeting SDK in Chromium', () => {
     const answer = await attendee.call('join', { meetingNumber: id, userName: 'No Mail', passWord: 'secret1', apiKey: gateway.credentials.api_key, signature: await signature(id, 0) });
     expect(answer).toEqual(failed('join', 3005));
   });
+  it('generateSignature in the page makes what the server verifies, byte for byte the same scheme', async () => {
+    const { page } = await sdkPage();
+    const { api_key: apiKey, api_secret: apiSecret } = gateway.credentials;
+    for (const [meetingNumber, role] of [['123456789', 0], ['98765432101', 1]] as const) {
+      const signature = await page.evaluate(([k, s, m, r]) => (globalThis as any).MeetingSdk.generateSignature({ apiKey: k, apiSecret: s, meetingNumber: m, role: r }), [
+        apiKey, apiSecret, meetingNumber, role,
+      ] as const);
+      expect(verifySignature(signature, { apiKey, apiSecret, meetingNumber, role })).toMatchObject({ ok: true });
+    }
+    // Unicode secrets are hashed as UTF-8, as the SDK does.
+    const unicode = await page.evaluate(() => (globalThis as any).MeetingSdk.generateSignature({ apiKey: 'k', apiSecret: 'sécret✓'.repeat(20), meetingNumber: '42', role: 0 }));
+    expect(verifySignature(unicode, { apiKey: 'k', apiSecret: 'sécret✓'.repeat(20), meetingNumber: '42', role: 0 })).toMatchObject({ ok: true });
+  });
+
+  it('an attendee waits for the host; the host starts with a zak and leaves, which ends the meeting for everyone', async () => {
+    const id = await createMeeting('Waiting meeting');
+    const apiKey = gateway.credentials.api_key;
+    const guest = await sdkPage();
+    await init(guest.call);
+    const waiting = await guest.call('join', { meetingNumber: id, userName: 'Early Eve', passWord: 'secret1', apiKey, signature: await signature(id, 0) });
+    expect(waiting).toEqual(ok('join', { status: 'waiting', role: 0 }));
+    expect(await guest.waitForEvent('onUserIsInWaitingRoom')).toMatchObject({ userName: 'Early Eve', self: true });
+    await guest.page.locator('.waiting-room').waitFor();
+
+    // The host's zak, as v2 (and v1's /user/get) hand it out.
+    const zak = (await gateway.v2('GET', '/users/me/token', { query: { type: 'zak' } })).body.token;
+    const host = await sdkPage();
+    await init(host.call);
+    const hostJoin = { meetingNumber: id, userName: 'Hana Host', passWord: 'secret1', apiKey, signature: await signature(id, 1) };
+    expect(await host.call('join', { ...hostJoin, zak: 'someone-elses' })).toEqual(failed('join', 3709));
+    expect(await host.call('join', { ...hostJoin, zak })).toEqual(ok('join', { status: 'in', role: 1 }));
+    await guest.waitForEvent('onMeetingStatus', (d) => d.status === 2);
+    expect((await host.call('getAttendeeslist')).result.attendeesList.map((a: any) => a.userName)).toEqual(['Hana Host', 'Early Eve']);
+
+    // Hold and admit: the host hears who is in the waiting room.
+    const eve = (await guest.call('getCurrentUser')).result.currentUser.userId;
+    expect(await host.call('putOnHold', { userId: eve, hold: true })).toEqual(ok('putOnHold', { userId: eve, hold: true }));
+    expect(await host.waitForEvent('onUserIsInWaitingRoom', (u) => u.userName === 'Early Eve')).toMatchObject({ userId: eve });
+    expect(await host.call('putOnHold', { userId: eve, hold: false })).toEqual(ok('putOnHold', { userId: eve, hold: false }));
+    await host.page.locator('.attendees li .name', { hasText: 'Early Eve' }).waitFor();
+
+    expect(await host.call('leaveMeeting')).toEqual(ok('leaveMeeting', { ended: true }));
+    await host.page.waitForURL(`${site.url}/left`);
+    await guest.waitForEvent('onMeetingStatus', (d) => d.status === 3);
+    await guest.page.waitForURL(`${site.url}/left`);
+    expect(gateway.sandbox.state.meetings.get(id)!.live).toBeNull();
+  });
 });
+

@@ -173,6 +173,72 @@
     if (leaveUrl) setTimeout(function () { global.location.href = leaveUrl; }, 50);
   }
 
+  // ---- generateSignature: SHA-256, HMAC and base64, synchronous as the SDK's call is -----------
+
+  function utf8(text) {
+    return Array.prototype.slice.call(new TextEncoder().encode(text));
+  }
+
+  var K = [];
+  (function () {
+    var n = 2, found = 0;
+    while (found < 64) {
+      var prime = true;
+      for (var d = 2; d * d <= n; d++) if (n % d === 0) { prime = false; break; }
+      if (prime) K[found++] = (Math.pow(n, 1 / 3) % 1) * 4294967296 | 0;
+      n++;
+    }
+  })();
+
+  function sha256(bytes) {
+    var H = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+    var data = bytes.concat([0x80]);
+    while (data.length % 64 !== 56) data.push(0);
+    var bits = bytes.length * 8;
+    var high = Math.floor(bits / 4294967296); // the length is 64 bits, big-endian
+    data.push(high >>> 24 & 255, high >>> 16 & 255, high >>> 8 & 255, high & 255);
+    data.push(bits >>> 24 & 255, bits >>> 16 & 255, bits >>> 8 & 255, bits & 255);
+    var W = new Array(64);
+    for (var i = 0; i < data.length; i += 64) {
+      for (var t = 0; t < 16; t++) W[t] = data[i + 4 * t] << 24 | data[i + 4 * t + 1] << 16 | data[i + 4 * t + 2] << 8 | data[i + 4 * t + 3];
+      for (t = 16; t < 64; t++) {
+        var a15 = W[t - 15], a2 = W[t - 2];
+        var s0 = (a15 >>> 7 | a15 << 25) ^ (a15 >>> 18 | a15 << 14) ^ (a15 >>> 3);
+        var s1 = (a2 >>> 17 | a2 << 15) ^ (a2 >>> 19 | a2 << 13) ^ (a2 >>> 10);
+        W[t] = (W[t - 16] + s0 + W[t - 7] + s1) | 0;
+      }
+      var a = H[0], b = H[1], c = H[2], d = H[3], e = H[4], f = H[5], g = H[6], h = H[7];
+      for (t = 0; t < 64; t++) {
+        var S1 = (e >>> 6 | e << 26) ^ (e >>> 11 | e << 21) ^ (e >>> 25 | e << 7);
+        var t1 = (h + S1 + ((e & f) ^ (~e & g)) + K[t] + W[t]) | 0;
+        var S0 = (a >>> 2 | a << 30) ^ (a >>> 13 | a << 19) ^ (a >>> 22 | a << 10);
+        var t2 = (S0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+        h = g; g = f; f = e; e = (d + t1) | 0; d = c; c = b; b = a; a = (t1 + t2) | 0;
+      }
+      H = [H[0] + a | 0, H[1] + b | 0, H[2] + c | 0, H[3] + d | 0, H[4] + e | 0, H[5] + f | 0, H[6] + g | 0, H[7] + h | 0];
+    }
+    var out = [];
+    H.forEach(function (word) { out.push(word >>> 24 & 255, word >>> 16 & 255, word >>> 8 & 255, word & 255); });
+    return out;
+  }
+
+  function hmacSha256(key, message) {
+    if (key.length > 64) key = sha256(key);
+    var inner = [], outer = [];
+    for (var i = 0; i < 64; i++) { var k = key[i] || 0; inner.push(k ^ 0x36); outer.push(k ^ 0x5c); }
+    return sha256(outer.concat(sha256(inner.concat(message))));
+  }
+
+  function base64(bytes) {
+    var text = '';
+    for (var i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode.apply(null, bytes.slice(i, i + 0x8000));
+    return btoa(text);
+  }
+
+  function base64url(bytes) {
+    return base64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  }
+
   // ---- the view --------------------------------------------------------------------------------
 
   function root() {
@@ -241,6 +307,22 @@
   // ---- the API ---------------------------------------------------------------------------------
 
   var MeetingSdk = {
+    /** The spec's quick test helper (production signing belongs on a back end: POST /sdk/signature). */
+    generateSignature: function (options) {
+      options = options || {};
+      var fields = ['apiKey', 'apiSecret', 'meetingNumber'];
+      var bad = fields.filter(function (k) { return (typeof options[k] !== 'string' && typeof options[k] !== 'number') || String(options[k]) === ''; });
+      if (options.role !== 0 && options.role !== 1 && options.role !== '0' && options.role !== '1') bad.push('role');
+      if (bad.length) { respond(options, 'generateSignature', 4003, null, 'invalid parameter: ' + bad.join(', ')); return undefined; }
+      var ts = Date.now() - 30000; // the SDK's allowance for a client clock ahead of the service's
+      var key = String(options.apiKey), number = String(options.meetingNumber), role = String(options.role);
+      var msg = base64(utf8(key + number + ts + role));
+      var hash = base64(hmacSha256(utf8(String(options.apiSecret)), utf8(msg)));
+      var signature = base64url(utf8([key, number, ts, role, hash].join('.')));
+      respond(options, 'generateSignature', 0, signature);
+      return signature;
+    },
+
     checkSystemRequirements: function (options) {
       var print = !options || options.print !== false;
       var ua = global.navigator ? global.navigator.userAgent : '';
