@@ -225,5 +225,56 @@ describe('the offline meeting SDK in Chromium', () => {
     await guest.page.waitForURL(`${site.url}/left`);
     expect(gateway.sandbox.state.meetings.get(id)!.live).toBeNull();
   });
+  it('host tools and toggles: muteAll, record, lock, invitations, reRender, show* and init options', async () => {
+    const id = await createMeeting('Tools meeting');
+    const apiKey = gateway.credentials.api_key;
+    const host = await sdkPage();
+    expect(await host.call('init', {})).toEqual(failed('init', 4003)); // leaveUrl is required
+    expect(await host.call('init', { leaveUrl: `${site.url}/left`, disableInvite: true, meetingInfo: ['topic'] })).toEqual(ok('init'));
+    expect(await host.call('callOut', { phoneNumber: '+4930123456' })).toEqual(failed('callOut', 1)); // not in a meeting yet
+    await host.call('join', { meetingNumber: id, userName: 'Hana Host', passWord: 'secret1', apiKey, signature: await signature(id, 1) });
+    // meetingInfo: only the topic is shown in the header.
+    await host.page.locator('.meeting-topic', { hasText: 'Tools meeting' }).waitFor();
+    expect(await host.page.locator('.meeting-number').count()).toBe(0);
+
+    const guest = await sdkPage();
+    await init(guest.call);
+    await guest.call('join', { meetingNumber: id, userName: 'Gil Guest', passWord: 'secret1', apiKey, signature: await signature(id, 0) });
+    const gil = (await guest.call('getCurrentUser')).result.currentUser.userId;
+    expect(await guest.call('muteAll', { muteAll: true })).toEqual(failed('muteAll', 3003));
+    expect(await host.call('muteAll', { muteAll: true })).toEqual(ok('muteAll', { muteAll: true }));
+    await guest.page.locator(`li[data-user-id="${gil}"][data-muted="true"]`).waitFor();
+    expect(await guest.call('mute', { userId: gil, mute: false })).toEqual(ok('mute', { userId: gil, mute: false })); // one's own audio
+
+    expect(await guest.call('record', { record: true })).toEqual(failed('record', 3003));
+    expect(await host.call('record', { record: true })).toEqual(ok('record', { record: true }));
+    expect((await host.call('getCurrentMeetingInfo')).result).toMatchObject({ isRecording: true });
+    expect(await host.call('lockMeeting', { lockMeeting: true })).toEqual(ok('lockMeeting', { lockMeeting: true }));
+    const late = await sdkPage();
+    await init(late.call);
+    expect(await late.call('join', { meetingNumber: id, userName: 'Late Lou', passWord: 'secret1', apiKey, signature: await signature(id, 0) })).toEqual(failed('join', 1));
+
+    expect(await host.call('callOut', { phoneNumber: 'not a number' })).toEqual(failed('callOut', 4003));
+    expect(await host.call('callOut', { phoneNumber: '+4930123456' })).toEqual(ok('callOut', { phoneNumber: '+4930123456' }));
+    expect(await host.call('inviteByPhone', { phoneNumber: '+4930123456', userName: 'Pat' })).toEqual(failed('inviteByPhone', 1)); // disableInvite
+    expect(await host.call('inviteCRCDevice', { ip: '10.0.0.9', type: 1 })).toEqual(ok('inviteCRCDevice', { ip: '10.0.0.9', type: 1 }));
+    expect(await host.call('reRender', { lang: 'xx-XX' })).toEqual(failed('reRender', 4003));
+    expect(await host.call('reRender', { lang: 'de-DE' })).toEqual(ok('reRender', { lang: 'de-DE' }));
+    expect(await host.page.locator('#zmmtg-root').getAttribute('lang')).toBe('de-DE');
+
+    // Toggles: the record button goes and comes back; invite stays off (disableInvite).
+    expect(await host.page.locator('[data-function="record"]').count()).toBe(1);
+    expect(await host.page.locator('[data-function="invite"]').count()).toBe(0);
+    await host.page.evaluate(() => (globalThis as any).MeetingSdk.showRecordFunction({ show: false }));
+    expect(await host.page.locator('[data-function="record"]').count()).toBe(0);
+    await host.page.evaluate(() => (globalThis as any).MeetingSdk.showRecordFunction({ show: true }));
+    expect(await host.page.locator('[data-function="record"]').count()).toBe(1);
+
+    const uuid = (await host.call('getCurrentMeetingInfo')).result.uuid;
+    await host.call('endMeeting');
+    await guest.waitForEvent('onMeetingStatus', (d) => d.status === 3);
+    // The host recorded, so the ended instance has its cloud recording.
+    expect(gateway.sandbox.state.instancesByUuid.get(uuid)!.instance.recording_files.length).toBeGreaterThan(0);
+  });
 });
 
