@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { verifySignature, type SdkRole, type VerifyResult } from '../../sdk/signature.js';
+import { SIGNATURE_ERRORS, verifySignature, type SdkRole, type VerifyResult } from '../../sdk/signature.js';
 import type { Account } from '../model/account.js';
 import type { Meeting } from '../model/meeting.js';
 import { attendeeBeforeHost, joinParticipant, startInstance } from '../report/lifecycle.js';
@@ -57,15 +57,13 @@ function signatureRole(account: Account, signature: string, meetingNumber: strin
   const expect = (role: SdkRole): VerifyResult => verifySignature(signature, { apiKey: account.apiKey, apiSecret: account.apiSecret, meetingNumber, role });
   let result = expect(1);
   let role: SdkRole = 1;
-  if (!result.ok && result.error.code === SDK_CODES_ROLE) {
+  if (!result.ok && result.error.code === SIGNATURE_ERRORS.role.code) {
     result = expect(0);
     role = 0;
   }
   if (!result.ok) throw new SdkError(result.error.code, result.error.message, 403);
   return role;
 }
-
-const SDK_CODES_ROLE = 3708;
 
 /** A zak names its user: it must be this meeting's host. */
 function checkZak(state: SandboxState, meeting: Meeting, zak: string): void {
