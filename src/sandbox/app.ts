@@ -14,6 +14,7 @@ import { registerMeetingRoutes } from './meetings/routes.js';
 import type { Account } from './model/account.js';
 import { RateLimitedError, SandboxRateLimiter, SPEC_LIMITS, limitClassOf, type SandboxLimits } from './rate-limit.js';
 import { registerPostMeetingRoutes } from './report/routes.js';
+import { registerSdkRoutes } from './sdk/routes.js';
 import { seedMasterAccount } from './seed.js';
 import { SandboxState } from './state.js';
 import { registerUserRoutes } from './users/routes.js';
@@ -74,6 +75,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const control = new Hono();
   control.onError(renderError);
   registerControlRoutes(control, ctx);
+  // The offline browser meeting SDK (/sandbox/sdk/...): pages join the same meetings v2 reports on.
+  registerSdkRoutes(control, ctx);
 
   return { v2, control, state, master, credentials };
 }

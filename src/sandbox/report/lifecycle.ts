@@ -77,6 +77,17 @@ export function joinParticipant(state: SandboxState, meeting: Meeting, instance:
   return participant;
 }
 
+/**
+ * A participant leaves the live instance now (left, removed by the host, or moved to the waiting
+ * room): the same leave_time and duration the end of the instance would give them. Leaving twice
+ * changes nothing.
+ */
+export function leaveParticipant(state: SandboxState, participant: Participant, leaveTime: string = state.nowIso()): void {
+  if (participant.leave_time !== null) return;
+  participant.leave_time = leaveTime;
+  participant.duration = secondsBetween(participant.join_time, leaveTime);
+}
+
 /** Only an approved registrant gets in, so only an approved one is linked. */
 function registrantIdOf(meeting: Meeting, email: string): string {
   if (!email) return '';
