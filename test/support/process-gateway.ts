@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /**
- * A gateway in its own OS process, started the way `npm start` starts it (tsx src/main.ts), for
- * tests that need several real gateway processes (shared limits through Redis).
+ * A gateway in its own OS process, run by node itself over the TypeScript sources, for
+ * tests that need several real gateway processes (shared limits through Redis), signals or a crash.
  */
 export interface GatewayProcess {
   url: string;
@@ -18,20 +18,14 @@ export interface GatewayProcess {
 }
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 
-export interface GatewayProcessOptions {
-  /**
-   * Run the gateway as node itself (`node --import tsx src/main.ts`) instead of under the tsx
-   * CLI. The CLI is a parent process: a SIGKILL ends it and leaves the gateway running as an
-   * orphan, so crash tests that must really kill the gateway ask for this.
-   */
-  direct?: boolean;
-}
-
-export async function startGatewayProcess(env: Record<string, string>, options: GatewayProcessOptions = {}): Promise<GatewayProcess> {
-  const [command, args] = options.direct ? [process.execPath, ['--import', 'tsx', 'src/main.ts']] : [TSX, ['src/main.ts']];
-  const child: ChildProcess = spawn(command, args, {
+/**
+ * The gateway runs as node itself (`node --import tsx src/main.ts`), not under the tsx CLI: the
+ * CLI is a parent process, so a SIGKILL would end it and leave the gateway running as an orphan,
+ * and a crash or shutdown test would not be testing the gateway at all.
+ */
+export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -36,7 +36,7 @@ it('resumes pending notifications after a SIGKILL and delivers all of them', asy
 
   // A backoff far longer than the test: after its first refused attempt each job waits, pending.
   // Direct: the SIGKILL ends the gateway itself (under the tsx CLI it would survive as an orphan).
-  const first = await startGatewayProcess({ ...env, V1_WEBHOOKS_BACKOFF_MS: '3600000' }, { direct: true });
+  const first = await startGatewayProcess({ ...env, V1_WEBHOOKS_BACKOFF_MS: '3600000' });
   gateways.push(first);
   const uuids = Array.from({ length: 20 }, (_, i) => `uuid-${i}`);
   for (const uuid of uuids) {
@@ -50,7 +50,7 @@ it('resumes pending notifications after a SIGKILL and delivers all of them', asy
   await first.kill();
 
   receiver = await startReceiver('strict', port);
-  gateways.push(await startGatewayProcess({ ...env, V1_WEBHOOKS_BACKOFF_MS: '10' }, { direct: true }));
+  gateways.push(await startGatewayProcess({ ...env, V1_WEBHOOKS_BACKOFF_MS: '10' }));
   await receiver.waitFor(uuids.length);
   expect(receiver.received.map((r) => r.body.uuid).sort()).toEqual([...uuids].sort());
   expect(new Set(receiver.received.map((r) => r.body.uuid)).size).toBe(uuids.length);

@@ -46,7 +46,7 @@ it('a SIGKILLed process\'s pending notifications are claimed and delivered by th
 
   // Direct: a SIGKILL must end the gateway itself, not only a launcher in front of it.
   // A: a backoff far longer than the test, so after one refused attempt its jobs wait, pending.
-  const a = await startGatewayProcess({ ...env, V1_WEBHOOKS_BACKOFF_MS: '3600000' }, { direct: true });
+  const a = await startGatewayProcess({ ...env, V1_WEBHOOKS_BACKOFF_MS: '3600000' });
   gateways.push(a);
   const uuids = Array.from({ length: 20 }, (_, i) => `uuid-${i}`);
   const post = (uuid: string) =>
@@ -74,7 +74,7 @@ it('a SIGKILLed process\'s pending notifications are claimed and delivered by th
 
     // B joins while A lives (a short backoff: it would spend a job's last attempts quickly).
     // A's heartbeat keeps its jobs: past the claim idle time, B still holds none of them.
-    const b = await startGatewayProcess({ ...env, V1_WEBHOOKS_BACKOFF_MS: '10' }, { direct: true });
+    const b = await startGatewayProcess({ ...env, V1_WEBHOOKS_BACKOFF_MS: '10' });
     gateways.push(b);
     await new Promise((r) => setTimeout(r, 3_000));
     const consumers = (await admin.xinfo('CONSUMERS', 'durable:stream', 'deliverers')) as Array<Array<string | number>>;
