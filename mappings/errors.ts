@@ -27,57 +27,115 @@ export const V1Code = {
   upstreamUnavailable: 503,
 } as const;
 
-/** What a v2 failure looks like to the table. */
-export interface V2Failure {
-  status: number;
-  code: number;
-  message: string;
-}
+/**
+ * Every way a v1 call can fail, one name each. The table below is a `Record` over this union, so
+ * the compiler refuses a kind without a row (as tRPC keys its HTTP statuses by every error code),
+ * and `src/v1-facade/errors.ts` names the kind of each failure in one place.
+ */
+export type FailureKind =
+  /** v2 answered 401: the JWT's key or secret is wrong. */
+  | 'v2-bad-credentials'
+  /** v2 answered 429. */
+  | 'v2-rate-limited'
+  /** v2 answered 403. */
+  | 'v2-no-privilege'
+  /** v2 answered 400 naming fields (`errors`). */
+  | 'v2-invalid-fields'
+  /** v2 answered another error with a v2 code in its body (400, 404, 409 ...). */
+  | 'v2-coded'
+  /** A 4xx without a v2 error body: a proxy's page, a load balancer's 431. It did not apply. */
+  | 'v2-refused-uncoded'
+  /** A 5xx: the service failed, possibly after applying a write. */
+  | 'v2-failed'
+  /** No answer in time. */
+  | 'upstream-timeout'
+  /** No connection, or it broke before the answer was complete. */
+  | 'upstream-unreachable'
+  /** A 2xx that is not a v2 answer: not JSON, not an object, or past the size cap. */
+  | 'upstream-bad-answer'
+  /** v1gate's own outbound limiter could not send the call within the v2 limits in time. */
+  | 'outbound-limited'
+  /** The v1 client left before the call was sent; nothing was sent. */
+  | 'withdrawn'
+  /** A bug in v1gate. */
+  | 'internal';
 
-export interface ErrorRow {
-  /** Matches a v2 failure (every given property must be equal). */
-  match: { status?: number; code?: number };
-  /** The v1 code to answer, or `keep` for the v2 code. */
+export interface FailureRow {
+  /** The v1 code to answer, or `keep` for the v2 code in the failure's body. */
   v1Code: number | 'keep';
-  /** The v1 message, or `keep` for the v2 message. */
+  /** The v1 message, or `keep` for the failure's own message (for upstream failures, with whether a write may have been applied). */
   v1Message: string | 'keep';
   why: string;
 }
 
-export const V2_TO_V1_ERRORS: readonly ErrorRow[] = [
-  {
-    match: { status: 401 },
+export const FAILURES: Record<FailureKind, FailureRow> = {
+  'v2-bad-credentials': {
     v1Code: V1Code.invalidCredentials,
     v1Message: 'Invalid api key or secret: the api_key and api_secret do not match.',
     why: 'v2 answers 401 for a JWT signed with a wrong secret or an unknown key; v1 answered 102.',
   },
-  {
-    match: { status: 429 },
-    v1Code: V1Code.rateLimited,
-    v1Message: V1_RATE_LIMIT_MESSAGE,
-    why: "v1's rate-limit error, word for word.",
-  },
-  {
-    match: { status: 403 },
-    v1Code: V1Code.noPrivilege,
+  'v2-rate-limited': { v1Code: V1Code.rateLimited, v1Message: V1_RATE_LIMIT_MESSAGE, why: "v1's rate-limit error, word for word." },
+  'v2-no-privilege': { v1Code: V1Code.noPrivilege, v1Message: 'keep', why: 'A v2 403 is a missing privilege; v1 said 200 (no privilege).' },
+  'v2-invalid-fields': {
+    v1Code: V1Code.invalidParameter,
     v1Message: 'keep',
-    why: 'A v2 403 is a missing privilege; v1 said 200 (no privilege).',
+    why: 'v1 named the invalid parameter with 300; the facade renames the v2 field paths to the v1 fields they came from.',
   },
-  {
-    match: {},
+  'v2-coded': {
     v1Code: 'keep',
     v1Message: 'keep',
     why: 'Every other v2 code is a v1 code already (1001, 1005, 3001, 3003, 4130, 200, 300, ...).',
   },
-];
+  'v2-refused-uncoded': {
+    v1Code: V1Code.upstreamUnavailable,
+    v1Message: 'keep',
+    why: 'A raw HTTP status is no v1 code; a refusal without a v2 body means the request was not applied.',
+  },
+  'v2-failed': {
+    v1Code: V1Code.upstreamUnavailable,
+    v1Message: 'keep',
+    why: 'A raw HTTP status is no v1 code; a 5xx after a write may have applied it, which the message says.',
+  },
+  'upstream-timeout': { v1Code: V1Code.upstreamUnavailable, v1Message: 'keep', why: 'A write that timed out may have been applied; the message says so.' },
+  'upstream-unreachable': {
+    v1Code: V1Code.upstreamUnavailable,
+    v1Message: 'keep',
+    why: 'A refused connection changed nothing; one broken mid-answer may have applied a write.',
+  },
+  'upstream-bad-answer': {
+    v1Code: V1Code.upstreamUnavailable,
+    v1Message: 'keep',
+    why: 'An answer that is not a v2 answer is never read as an empty success.',
+  },
+  'outbound-limited': {
+    v1Code: V1Code.rateLimited,
+    v1Message: V1_RATE_LIMIT_MESSAGE,
+    why: "Waiting for v2 tokens past the call's deadline: v1's rate-limit error with Retry-After; nothing more was sent.",
+  },
+  withdrawn: {
+    v1Code: V1Code.upstreamUnavailable,
+    v1Message: 'keep',
+    why: 'Nobody reads it (the client left), but logs and metrics do: nothing more was sent.',
+  },
+  internal: {
+    v1Code: V1Code.upstreamUnavailable,
+    v1Message: 'Internal gateway error. Nothing is known to have been changed.',
+    why: 'A bug must still answer a v1 envelope, never a stack trace.',
+  },
+};
 
-/** Translate a v2 failure through the table (field errors are named by the caller, who knows the v1 names). */
-export function v1ErrorFor(failure: V2Failure): { code: number; message: string } {
-  const row = V2_TO_V1_ERRORS.find(
-    (r) => (r.match.status === undefined || r.match.status === failure.status) && (r.match.code === undefined || r.match.code === failure.code),
-  )!;
-  return {
-    code: row.v1Code === 'keep' ? failure.code : row.v1Code,
-    message: row.v1Message === 'keep' ? failure.message : row.v1Message,
-  };
+/** The kind of a v2 error status (`coded`: the body carried a v2 code). */
+export function v2FailureKind(status: number, coded: boolean, withFieldErrors: boolean): FailureKind {
+  if (status === 401) return 'v2-bad-credentials';
+  if (status === 429) return 'v2-rate-limited';
+  if (status === 403) return 'v2-no-privilege';
+  if (status >= 500) return 'v2-failed';
+  if (!coded) return 'v2-refused-uncoded';
+  return status === 400 && withFieldErrors ? 'v2-invalid-fields' : 'v2-coded';
+}
+
+/** The v1 code and message of a failure of `kind` whose own code and message are given. */
+export function v1ErrorOf(kind: FailureKind, own: { code: number; message: string }): { code: number; message: string } {
+  const row = FAILURES[kind];
+  return { code: row.v1Code === 'keep' ? own.code : row.v1Code, message: row.v1Message === 'keep' ? own.message : row.v1Message };
 }

@@ -263,9 +263,9 @@ function toV2Failure(method: V2Request['method'], status: number, text: string, 
   const error = toV2Error(status, text, retryAfter);
   if (status === 401 || status === 403 || status === 429) return error;
   if (status >= 500) {
-    return new UpstreamUnavailable('bad-response', `The v2 service failed (HTTP ${status}).`, !SAFE_METHODS.has(method));
+    return new UpstreamUnavailable('failed', `The v2 service failed (HTTP ${status}).`, !SAFE_METHODS.has(method));
   }
-  if (!error.hasV2Code) return new UpstreamUnavailable('bad-response', `The v2 service answered HTTP ${status} without a v2 error.`, false);
+  if (!error.hasV2Code) return new UpstreamUnavailable('refused', `The v2 service answered HTTP ${status} without a v2 error.`, false);
   return error;
 }
 

@@ -36,7 +36,8 @@ export class CallWithdrawn extends Error {
 export class UpstreamUnavailable extends Error {
   override readonly name = 'UpstreamUnavailable';
   constructor(
-    readonly reason: 'timeout' | 'unreachable' | 'bad-response',
+    /** `failed`: a 5xx; `refused`: a 4xx without a v2 error body; `bad-response`: a 2xx that is no v2 answer. */
+    readonly reason: 'timeout' | 'unreachable' | 'bad-response' | 'failed' | 'refused',
     message: string,
     /** Whether the request may have reached the service (so a write may have happened). */
     readonly mayHaveApplied: boolean,

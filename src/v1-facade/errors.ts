@@ -1,4 +1,4 @@
-import { V1Code, V1_RATE_LIMIT_MESSAGE, v1ErrorFor } from '../../mappings/errors.js';
+import { V1Code, V1_RATE_LIMIT_MESSAGE, v1ErrorOf, v2FailureKind, type FailureKind } from '../../mappings/errors.js';
 import { RateLimitExceeded } from '../ratelimit/errors.js';
 import { CallWithdrawn, UpstreamUnavailable, V2Error } from '../upstream/errors.js';
 
@@ -26,33 +26,55 @@ export const missingParameter = (field: string) => new V1Error(V1Code.invalidPar
 
 export const rateLimited = (headers: Record<string, string> = {}) => new V1Error(V1Code.rateLimited, V1_RATE_LIMIT_MESSAGE, headers);
 
+/** The kind of any failure, named once: its row in mappings/errors.ts says what v1 answers. */
+export function failureKindOf(error: unknown): FailureKind {
+  if (error instanceof RateLimitExceeded) return 'outbound-limited';
+  if (error instanceof V2Error) return v2FailureKind(error.status, true, error.fieldErrors.length > 0);
+  if (error instanceof UpstreamUnavailable) return UPSTREAM_KINDS[error.reason];
+  if (error instanceof CallWithdrawn) return 'withdrawn';
+  return 'internal';
+}
+
+const UPSTREAM_KINDS: Record<UpstreamUnavailable['reason'], FailureKind> = {
+  timeout: 'upstream-timeout',
+  unreachable: 'upstream-unreachable',
+  'bad-response': 'upstream-bad-answer',
+  failed: 'v2-failed',
+  refused: 'v2-refused-uncoded',
+};
+
 /**
- * Any failure → the v1 error to answer. `v1FieldOf` names a v2 field path in v1 terms
- * (from the endpoint's mapping tables, read backwards); unnamed fields keep their v2 path.
+ * Any failure → the v1 error to answer, through the one table. `v1FieldOf` names a v2 field path
+ * in v1 terms (from the endpoint's mapping tables, read backwards); unnamed fields keep their v2 path.
  */
 export function toV1Error(error: unknown, v1FieldOf: (v2Path: string) => string | undefined = () => undefined): V1Error {
   if (error instanceof V1Error) return error;
-  if (error instanceof RateLimitExceeded) {
-    // v1gate would have to wait past the call's deadline for outbound tokens: nothing more was sent.
-    return rateLimited({ 'Retry-After': String(error.retryAfterSeconds) });
-  }
+  const kind = failureKindOf(error);
+  if (kind === 'internal') console.error('v1gate: unexpected error', error);
+  const { code, message } = v1ErrorOf(kind, ownCodeAndMessage(error, v1FieldOf));
+  return new V1Error(code, message, retryAfterHeader(error));
+}
+
+/** A refusal by v1gate's limiter or by v2 (429) knows when trying again is worth it; the v1 client is told. */
+function retryAfterHeader(error: unknown): Record<string, string> {
+  if (error instanceof RateLimitExceeded) return { 'Retry-After': String(error.retryAfterSeconds) };
+  if (error instanceof V2Error && error.status === 429) return { 'Retry-After': String(Math.max(1, Math.ceil((error.retryAfterMs ?? 1000) / 1000))) };
+  return {};
+}
+
+function ownCodeAndMessage(error: unknown, v1FieldOf: (v2Path: string) => string | undefined): { code: number; message: string } {
   if (error instanceof V2Error) {
     const first = error.fieldErrors[0];
     if (error.status === 400 && first) {
       const names = [...new Set(error.fieldErrors.map((e) => v1FieldOf(e.field) ?? e.field))];
-      return invalidParameter(names.join(', '), first.message);
+      return { code: error.code, message: `Invalid parameter: ${names.join(', ')}. ${first.message}` };
     }
-    const { code, message } = v1ErrorFor(error);
-    return new V1Error(code, message);
+    return { code: error.code, message: error.message };
   }
   if (error instanceof UpstreamUnavailable) {
-    const outcome = error.mayHaveApplied
-      ? 'The request may or may not have been applied; check before retrying a write.'
-      : 'Nothing was changed.';
-    return new V1Error(V1Code.upstreamUnavailable, `${error.message} ${outcome}`);
+    const outcome = error.mayHaveApplied ? 'The request may or may not have been applied; check before retrying a write.' : 'Nothing was changed.';
+    return { code: V1Code.upstreamUnavailable, message: `${error.message} ${outcome}` };
   }
-  // Nobody reads this answer (the client left), but the logs and metrics do.
-  if (error instanceof CallWithdrawn) return new V1Error(V1Code.upstreamUnavailable, `${error.message} Nothing more was changed.`);
-  console.error('v1gate: unexpected error', error);
-  return new V1Error(V1Code.upstreamUnavailable, 'Internal gateway error. Nothing is known to have been changed.');
+  if (error instanceof CallWithdrawn) return { code: V1Code.upstreamUnavailable, message: `${error.message} Nothing more was changed.` };
+  return { code: V1Code.upstreamUnavailable, message: error instanceof Error ? error.message : String(error) };
 }

@@ -101,7 +101,7 @@ describe('/ma/account/create', () => {
     const before = await accountCount();
     const email = uniqueEmail('sub');
     const answer = await inFlight('PATCH', /^\/accounts\/[^/]+\/settings$/, () => gw.v1('/ma/account/create', { ...OWNER, email }));
-    expectV1Error(answer, 500, /disassociated from the master account/);
+    expectV1Error(answer, 503, /disassociated from the master account/);
     expect(answer.error.message).toContain(email);
     expect(await accountCount()).toBe(before);
   });
@@ -167,7 +167,7 @@ describe('/ma/account/update', () => {
     const answer = await inFlight('PATCH', /\/settings$/, () =>
       gw.v1('/ma/account/update', { account_id: id, enable_share_rc: false, share_rc: 'other', meeting_capacity: 10 }),
     );
-    expectV1Error(answer, 500);
+    expectV1Error(answer, 503);
     expect(await v2Account(id)).toEqual(before);
   });
 

@@ -225,7 +225,7 @@ describe('/group/member/delete', () => {
     await gw.v2('POST', `/groups/${id}/members`, { body: { members: users.map((u) => ({ id: u.id })) } });
     gate.failing = { method: 'DELETE', path: new RegExp(`/members/${users[1]!.id}$`) };
     try {
-      expectV1Error(await gw.v1('/group/member/delete', { id, member_ids: users.map((u) => u.id).join(',') }), 500, /Injected failure/);
+      expectV1Error(await gw.v1('/group/member/delete', { id, member_ids: users.map((u) => u.id).join(',') }), 503, /Injected failure/);
     } finally {
       gate.failing = null;
     }

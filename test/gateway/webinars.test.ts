@@ -116,7 +116,7 @@ describe('/webinar/create', () => {
     try {
       const owner = (await g.v2('GET', '/users/me')).body.id;
       const answer = await g.v1('/webinar/create', { host_id: owner, type: '5', topic: 'T', panelists: '[{"name":"A","email":"a@example.com"}]' });
-      expect(answer.error).toEqual({ code: 500, message: 'Panelist service down.' });
+      expect(answer.error).toEqual({ code: 503, message: 'Panelist service down.' });
       expect([...g.sandbox.state.meetings.values()].filter((m) => m.kind === 'webinar')).toEqual([]);
     } finally {
       await g.close();
