@@ -24,13 +24,14 @@ describe('readRateLimitConfig', () => {
       RATE_LIMIT_REDIS_PREFIX: 'gw:',
       OUTBOUND_MAX_WAIT_MS: '2000',
       OUTBOUND_MAX_QUEUE: '10',
+      OUTBOUND_MAX_BACKLOG_MS: '750',
       OUTBOUND_RATE_FACTOR: '0.8',
       OUTBOUND_JITTER_MS: '200',
       RATE_LIMIT_MAX_BUCKETS: '5000',
     });
     expect(config).toEqual({
       v1: { enabled: false },
-      v2: { enabled: false, rateFactor: 0.8, jitterMs: 200, maxWaitMs: 2000, maxQueue: 10 },
+      v2: { enabled: false, rateFactor: 0.8, jitterMs: 200, maxWaitMs: 2000, maxQueue: 10, maxBacklogMs: 750 },
       scale: 100,
       redis: { url: 'redis://127.0.0.1:6390', failure: 'closed', timeoutMs: 80, keyPrefix: 'gw:' },
       memory: { maxBuckets: 5000 },

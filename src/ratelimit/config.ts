@@ -17,6 +17,7 @@ import { DEFAULT_SAFETY_MARGIN } from './bucket-specs.js';
  * | RATE_LIMIT_REDIS_PREFIX | prefix of every Redis key | v1gate:rl: |
  * | OUTBOUND_MAX_WAIT_MS | longest wait of a v2 call for its token | 30000 |
  * | OUTBOUND_MAX_QUEUE | v2 calls waiting per api_key and class before refusing | 1000 |
+ * | OUTBOUND_MAX_BACKLOG_MS | a new v1 call is refused when its key's class already has this much queued work | 2000 |
  * | OUTBOUND_RATE_FACTOR | our v2 send rate as a fraction of the v2 limit | 0.9 |
  * | OUTBOUND_JITTER_MS | arrival jitter (ms) the v2 margin absorbs | 300 |
  * | RATE_LIMIT_MAX_BUCKETS | in-memory buckets kept (least recently used go first) | 100000 |
@@ -31,6 +32,7 @@ export const RateLimitConfigSchema = z.object({
       jitterMs: z.number().int().min(0).default(DEFAULT_SAFETY_MARGIN.jitterMs),
       maxWaitMs: z.number().int().min(0).default(30_000),
       maxQueue: z.number().int().min(1).default(1_000),
+      maxBacklogMs: z.number().int().min(0).default(2_000),
     })
     .prefault({}),
   scale: z.number().positive().default(1),
@@ -73,6 +75,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_REDIS_PREFIX: z.string().optional(),
   OUTBOUND_MAX_WAIT_MS: number.optional(),
   OUTBOUND_MAX_QUEUE: number.optional(),
+  OUTBOUND_MAX_BACKLOG_MS: number.optional(),
   OUTBOUND_RATE_FACTOR: number.optional(),
   OUTBOUND_JITTER_MS: number.optional(),
   RATE_LIMIT_MAX_BUCKETS: number.optional(),
@@ -89,6 +92,7 @@ const ENV_OF: Record<string, string> = {
   'redis.keyPrefix': 'RATE_LIMIT_REDIS_PREFIX',
   'v2.maxWaitMs': 'OUTBOUND_MAX_WAIT_MS',
   'v2.maxQueue': 'OUTBOUND_MAX_QUEUE',
+  'v2.maxBacklogMs': 'OUTBOUND_MAX_BACKLOG_MS',
   'v2.rateFactor': 'OUTBOUND_RATE_FACTOR',
   'v2.jitterMs': 'OUTBOUND_JITTER_MS',
   'memory.maxBuckets': 'RATE_LIMIT_MAX_BUCKETS',
@@ -110,6 +114,7 @@ export function readRateLimitConfig(env: Record<string, string | undefined> = pr
       enabled: e.V2_RATE_LIMITS,
       maxWaitMs: e.OUTBOUND_MAX_WAIT_MS,
       maxQueue: e.OUTBOUND_MAX_QUEUE,
+      maxBacklogMs: e.OUTBOUND_MAX_BACKLOG_MS,
       rateFactor: e.OUTBOUND_RATE_FACTOR,
       jitterMs: e.OUTBOUND_JITTER_MS,
     },

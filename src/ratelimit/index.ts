@@ -63,6 +63,7 @@ export function createRateLimiters(config: RateLimitConfig, deps: { logger?: Rat
     margin: { rateFactor: config.v2.rateFactor, jitterMs: config.v2.jitterMs },
     maxQueue: config.v2.maxQueue,
     maxWaitMs: config.v2.maxWaitMs,
+    maxBacklogMs: config.v2.maxBacklogMs,
   });
   return { inbound, outbound, store, ready, close: () => store.close() };
 }

@@ -219,4 +219,15 @@ describe('OutboundLimiter', () => {
     await Promise.all(burst);
     expect(ran).toBe(5);
   });
+
+  it('refuses a call that opens a v1 call once its class has more than maxBacklogMs queued, but never a call of a v1 call already running', async () => {
+    // billing ×5 = 5/s: 200 ms of backlog is one queued call.
+    const { outbound } = limiter({ maxBacklogMs: 200 });
+    const running = Array.from({ length: 8 }, () => outbound.schedule('k', 'GET', '/accounts/me/plans', noop));
+    await expect(outbound.schedule('k', 'GET', '/accounts/me/plans', noop, { opensCall: true })).rejects.toMatchObject({ reason: 'queue-full' });
+    await expect(outbound.schedule('k', 'GET', '/accounts/me/plans', noop)).resolves.toBe('done');
+    await Promise.all(running);
+    // Drained: a new v1 call gets in again.
+    await expect(outbound.schedule('k', 'GET', '/accounts/me/plans', noop, { opensCall: true })).resolves.toBe('done');
+  });
 });

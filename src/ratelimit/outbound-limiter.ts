@@ -32,6 +32,12 @@ export interface OutboundLimiterOptions {
   maxQueue?: number;
   /** Default longest wait for a token (ms). */
   maxWaitMs?: number;
+  /**
+   * A call that opens a v1 call is refused at once when its key and class already have more than
+   * this much work queued (ms at the class's rate): v1 admission never outruns what can be sent,
+   * so a key sending a little faster than v2 allows gets quick refusals, not ever longer waits.
+   */
+  maxBacklogMs?: number;
   now?: () => number;
 }
 
@@ -48,6 +54,8 @@ export interface ScheduleOptions {
    * the v1 call it undoes has usually spent its deadline already.
    */
   priority?: 'undo';
+  /** The first v2 call of a v1 call: held to `maxBacklogMs` (the v1 call's later calls are not). */
+  opensCall?: boolean;
 }
 
 interface Lane {
@@ -61,6 +69,7 @@ export class OutboundLimiter {
   private readonly enabled: boolean;
   private readonly maxQueue: number;
   private readonly maxWaitMs: number;
+  private readonly maxBacklogMs: number;
   private readonly now: () => number;
   private readonly specs: Map<V2LimitClassName, { windows: string[]; specs: BucketSpec[] }>;
   private readonly lanes = new Map<string, Lane>();
@@ -70,6 +79,7 @@ export class OutboundLimiter {
     this.enabled = options.enabled ?? true;
     this.maxQueue = options.maxQueue ?? 1_000;
     this.maxWaitMs = options.maxWaitMs ?? 30_000;
+    this.maxBacklogMs = options.maxBacklogMs ?? Infinity;
     this.now = options.now ?? Date.now;
     const scale = options.scale ?? 1;
     const margin = options.margin ?? DEFAULT_SAFETY_MARGIN;
@@ -126,6 +136,7 @@ export class OutboundLimiter {
     const ahead = undo ? lane.queue.pending : lane.queue.size + lane.queue.pending;
     const earliestMs = this.earliestWaitMs(lane, ahead);
     if (!undo && ahead >= this.maxQueue) throw new RateLimitExceeded('queue-full', lane.limitClass, earliestMs);
+    if (options.opensCall && this.backlogMs(lane, ahead) > this.maxBacklogMs) throw new RateLimitExceeded('queue-full', lane.limitClass, this.backlogMs(lane, ahead));
     // Even with every bucket full, the calls ahead use tokens first: refuse now what cannot make it.
     if (now + earliestMs > deadline) throw new RateLimitExceeded('deadline', lane.limitClass, earliestMs);
 
@@ -241,6 +252,11 @@ export class OutboundLimiter {
     const lane = this.lanes.get(laneKey(apiKey, limitClass));
     if (lane && options.priority !== 'undo' && lane.queue.size + lane.queue.pending > 0) return false;
     return this.store.takeNow(lane?.refs ?? this.refsFor(apiKey, limitClass)).allowed;
+  }
+
+  /** The work queued ahead, as time at the class's rate (the buckets of a backed-up lane are empty). */
+  private backlogMs(lane: Lane, ahead: number): number {
+    return Math.max(0, ...this.specs.get(lane.limitClass)!.specs.map((s) => Math.ceil((ahead * 1000) / s.ratePerSecond)));
   }
 
   /** A lower bound of the wait for a call with `ahead` calls before it: buckets full, every call ahead served first. */

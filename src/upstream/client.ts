@@ -35,6 +35,8 @@ export interface V2Request {
    * call's spent deadline refused would leave half-done work behind.
    */
   priority?: 'undo';
+  /** The first v2 call of a v1 call: refused at once when its key and class have too much queued already. */
+  opensCall?: boolean;
   /**
    * The v1 client has gone (its connection closed): a call still waiting for an outbound token is
    * withdrawn, never sent, so no write starts after the client left. Undo calls carry none.
@@ -65,6 +67,7 @@ export interface V2CallObservation {
 export interface GateOptions {
   deadlineMs?: number;
   priority?: 'undo';
+  opensCall?: boolean;
   signal?: AbortSignal;
 }
 

@@ -289,9 +289,14 @@ class BoundV2 implements V2Api {
   private call<T>(method: V2Request['method'], path: string, query: Query | undefined, body: unknown): Promise<T> {
     return this.send<T>(this.request(method, path, query, body, undefined));
   }
+  /** Whether a request of this call has been made yet (its first one opens the call at the outbound limiter). */
+  private opened = false;
+
   /** One object literal of one shape per call (a spread of the caller's object made a new one each time). */
   private request(method: V2Request['method'], path: string, query: Query | undefined, body: unknown, form: FormData | undefined): V2Request {
     const { line, waiting } = this;
+    const opensCall = !this.opened && waiting.priority === undefined;
+    this.opened = true;
     return {
       method,
       path,
@@ -300,6 +305,7 @@ class BoundV2 implements V2Api {
       form,
       deadlineMs: waiting.deadlineMs,
       priority: waiting.priority,
+      opensCall,
       signal: waiting.signal,
       onSend: line.onSend,
       onResult: line.onResult,
