@@ -33,22 +33,23 @@ export class Rollback {
 
   private async undoAfter(error: unknown): Promise<unknown> {
     const leftOver: string[] = [];
+    // An undo whose own answer was lost (a reset, a timeout, a 5xx) may have worked: say so, never "remains done".
+    const mayBeLeft: string[] = [];
     for (const { what, undo } of this.undos.reverse()) {
       try {
         await undo(this.ctx.undoV2);
-      } catch {
-        leftOver.push(what);
+      } catch (undoError) {
+        (undoError instanceof UpstreamUnavailable && undoError.mayHaveApplied ? mayBeLeft : leftOver).push(what);
       }
     }
     const failure = toV1Error(error);
-    if (leftOver.length === 0) {
+    if (leftOver.length === 0 && mayBeLeft.length === 0) {
       // "may or may not have been applied" speaks of the failed step; say that the rest is undone.
       const undone = error instanceof UpstreamUnavailable && this.undos.length > 0;
       return undone ? new V1Error(failure.code, `${failure.message} Its earlier steps were undone.`) : error;
     }
-    return new V1Error(
-      failure.code,
-      `${failure.message} The call was not completed, and undoing its earlier steps failed: ${leftOver.join('; ')} remains done.`,
-    );
+    const remains = leftOver.length ? ` ${leftOver.join('; ')} remains done.` : '';
+    const unsure = mayBeLeft.length ? ` Undoing ${mayBeLeft.join('; ')} may or may not have succeeded: check before retrying.` : '';
+    return new V1Error(failure.code, `${failure.message} The call was not completed, and undoing its earlier steps failed:${remains}${unsure}`);
   }
 }

@@ -27,7 +27,7 @@ export interface FaultRule {
   fault: Fault;
   /** How many matching requests get the fault (then the rule is spent); unlimited when absent. */
   times?: number;
-  /** Fault a request with this probability (seeded by the caller's random), else pass it through. */
+  /** Fault a matching request with this probability (the caller's seeded random), else try the next rule. */
   probability?: number;
 }
 
@@ -57,10 +57,12 @@ export async function startFaultUpstream(target: string, options: { random?: () 
   const server = createServer(async (req, res) => {
     const body = await readAll(req);
     const path = (req.url ?? '/').slice(targetUrl.pathname.replace(/\/$/, '').length).split('?')[0]!;
-    const rule = rules.find((r) => (r.times ?? 1) > 0 && (!r.method || r.method === req.method) && r.path.test(path));
-    const faulted = rule && (rule.probability === undefined || upstream.random() < rule.probability);
-    if (rule && faulted && rule.times !== undefined) rule.times--;
-    const fault = faulted ? rule!.fault : undefined;
+    // The first rule that matches and, if it has a probability, draws its fault.
+    const rule = rules.find(
+      (r) => (r.times ?? 1) > 0 && (!r.method || r.method === req.method) && r.path.test(path) && (r.probability === undefined || upstream.random() < r.probability),
+    );
+    if (rule?.times !== undefined) rule.times--;
+    const fault = rule?.fault;
     seen.push({ method: req.method ?? '', path, fault: fault?.kind ?? 'none' });
     if (!fault) return pass(req, body, res, targetUrl);
     switch (fault.kind) {
