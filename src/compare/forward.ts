@@ -40,6 +40,13 @@ export interface PrimaryHopOptions {
   connections?: number;
 }
 
+/** Stops reading an answer nobody will get; undici reports that as an abort error, expected here. */
+function abandon(body: NodeJS.ReadableStream & { destroy(): void }): void {
+  body.on('error', ignore);
+  body.destroy();
+}
+const ignore = () => {};
+
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 export function primaryHop(options: PrimaryHopOptions): PrimaryHop {
@@ -73,7 +80,7 @@ export function primaryHop(options: PrimaryHopOptions): PrimaryHop {
     const contentType = first(answer.headers['content-type']);
     const length = first(answer.headers['content-length']);
     if (outgoing.destroyed) {
-      body.destroy();
+      abandon(body);
       return { kind: 'client-gone' };
     }
     // Content-Length passed on when the primary gave one: no chunked framing the primary did not use.
@@ -109,7 +116,7 @@ export function primaryHop(options: PrimaryHopOptions): PrimaryHop {
       // Closed before `end`: the client left; stop reading (undici drops that primary connection).
       const onClose = () => {
         if (outgoing.writableFinished) return;
-        body.destroy();
+        abandon(body);
         done({ kind: 'client-gone' });
       };
       body.on('data', onData).once('end', onEnd).once('error', onBodyError);
