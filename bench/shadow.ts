@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 import { runLoad, type LoadResult } from './load.js';
-import { buildServers, startChild } from './procs.js';
+import { REPO_ROOT, buildServers, startChild } from './procs.js';
 
 /**
  * `npm run bench:shadow`: the latency shadow mode adds in front of a primary v1, side by side in
- * one run. Three targets, in turn (A B C A B C ...), each at the same fixed rate:
+ * one run. Four targets, in turn (A B C D A B C D ...), each at the same fixed rate:
  *   direct   — the client calls the primary itself;
+ *   floor    — through a minimal pass-through process (bench/proxy-floor.ts): the price of any
+ *              extra hop on this machine, which no shadow can go below;
  *   forward  — through v1gate with V1_PRIMARY_URL and SHADOW_SAMPLE=0 (forwarding only);
  *   compare  — the same with SHADOW_SAMPLE=1 (every call also translated and compared in the
  *              background, over the embedded sandbox).
@@ -17,6 +19,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     rate: { type: 'string', default: '200' },
     connections: { type: 'string', default: '8' },
+    // Starts both shadow gateways with --cpu-prof into bench/out/profiles/ (read with bench/profile-summary.ts).
+    profile: { type: 'boolean', default: false },
   },
 });
 const pairs = Number(values.pairs);
@@ -41,11 +45,14 @@ const gatewayEnv = (sample: string) => ({
   // The primary keeps connections alive; so must the shadow, or the run measures TCP handshakes.
   V1_KEEP_ALIVE: 'on',
 });
-const forward = await startChild('shadow-forward', './gateway-proc.ts', gatewayEnv('0'));
-const compare = await startChild('shadow-compare', './gateway-proc.ts', gatewayEnv('1'));
+const profile = (name: string) => (values.profile ? ['--cpu-prof', '--cpu-prof-dir', `${REPO_ROOT}bench/out/profiles`, '--cpu-prof-name', `${name}.cpuprofile`] : []);
+const forward = await startChild('shadow-forward', './gateway-proc.ts', gatewayEnv('0'), profile('shadow-forward'));
+const compare = await startChild('shadow-compare', './gateway-proc.ts', gatewayEnv('1'), profile('shadow-compare'));
+const floor = await startChild('proxy-floor', './proxy-floor.ts', { PRIMARY_URL: primary.ready.url as string });
 const body = new URLSearchParams({ api_key: key, api_secret: secret, email: 'owner@sandbox.v1gate.local' }).toString();
 const targets = [
   { name: 'direct', url: primary.ready.url as string },
+  { name: 'floor', url: floor.ready.url as string },
   { name: 'forward', url: forward.ready.url as string },
   { name: 'compare', url: compare.ready.url as string },
 ];
@@ -60,7 +67,7 @@ try {
     }
   }
 } finally {
-  await Promise.all([forward.stop(), compare.stop(), primary.stop()]);
+  await Promise.all([floor.stop(), forward.stop(), compare.stop(), primary.stop()]);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -293,6 +293,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await v2.close().catch(() => {}); // already aborted past a shutdown's grace
+    await shadow?.close().catch(() => {});
     await limiters.close();
     logger.flush(); // operators (#17): buffered log lines out before the process may exit
     recorder?.close();

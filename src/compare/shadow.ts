@@ -1,21 +1,24 @@
 import type { Context, Next } from 'hono';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import PQueue from 'p-queue';
-import { request } from 'undici';
 import { V1Code } from '../../mappings/errors.js';
 import { readRawBody, type BodyLimits } from '../v1-facade/raw-body.js';
-import { diffAnswers } from './diff.js';
-import { builtInNoise, noiseReason } from './noise.js';
-import { parseV1Answer } from './replay.js';
 import { canonicalPath } from '../translators/registry.js';
+import { primaryHop, type PrimaryCall } from './forward.js';
+import { parseV1Answer } from './replay.js';
+import { mismatchTally, type ShadowMismatch } from './shadow-tally.js';
+
+export type { ShadowMismatch } from './shadow-tally.js';
 
 /**
  * Shadow mode (Scientist's method): v1gate stands in front of the real v1. Every call is forwarded
- * to the primary and the primary's answer returned unchanged — status, content type and bytes — so
- * the client sees exactly v1. Read-only calls are also answered by v1gate's own translation in the
- * background (sampled, bounded concurrency, a bounded queue that drops rather than grows) and the
- * two answers compared field by field; the primary's answer is never delayed by it. Writes go to
- * the primary only.
+ * to the primary and the primary's answer streamed back unchanged — status, content type, length
+ * and bytes — so the client sees exactly v1. Read-only calls are also answered by v1gate's own
+ * translation (sampled) and the two answers compared field by field. Nothing of the comparison
+ * happens on the client's path: the primary's bytes are only kept (teed) for a sampled call, and
+ * parsing, v1gate's own call and the diff start after the client's answer has left, at bounded
+ * concurrency, from a bounded queue that drops rather than grows. Writes go to the primary only.
  */
 export interface ShadowOptions {
   /** The real v1, e.g. `https://api.example.com` (the client's `/v1/...` path is appended). */
@@ -35,15 +38,6 @@ export interface ShadowOptions {
   random?: () => number;
 }
 
-export interface ShadowMismatch {
-  endpoint: string;
-  field: string;
-  kind: string;
-  count: number;
-  why: string;
-  examples: { primary: unknown; v1gate: unknown }[];
-}
-
 export interface ShadowStats {
   forwarded: number;
   compared: number;
@@ -53,108 +47,123 @@ export interface ShadowStats {
   dropped: number;
   /** Comparisons that failed (v1gate's own answer could not be made). */
   errors: number;
+  /** Answers cut short mid-stream: the primary failed after its headers, or the client left. */
+  interrupted: number;
   mismatches: ShadowMismatch[];
 }
 
-type Bindings = { incoming?: IncomingMessage };
+type Bindings = { incoming?: IncomingMessage; outgoing?: ServerResponse };
 
-const FORWARDED_HEADERS = ['content-type', 'user-agent', 'accept', 'accept-language'];
-/** Endpoints × fields kept; past it, new fields are counted only in `mismatchedCalls`. */
-const MAX_MISMATCH_ROWS = 2_000;
+const FORWARDED_HEADERS = ['content-type', 'user-agent', 'accept', 'accept-language'] as const;
+const V1_PATH = /^\/v1\//i;
 
 export function createShadow(options: ShadowOptions) {
-  const primary = options.primaryUrl.replace(/\/+$/, '');
+  const hop = primaryHop({ primaryUrl: options.primaryUrl, timeoutMs: options.timeoutMs });
   const queue = new PQueue({ concurrency: options.maxConcurrent ?? 4 });
   const maxQueued = options.maxQueued ?? 1_000;
-  const keep = options.examples ?? 3;
   const random = options.random ?? Math.random;
-  const rules = builtInNoise();
-  const rows = new Map<string, ShadowMismatch>();
-  const counts = { forwarded: 0, compared: 0, mismatchedCalls: 0, dropped: 0, errors: 0 };
+  const tally = mismatchTally(options.why, options.examples ?? 3);
+  const counts = { forwarded: 0, compared: 0, mismatchedCalls: 0, dropped: 0, errors: 0, interrupted: 0 };
 
-  async function compare(endpoint: string, url: string, method: string, headers: Headers, body: Buffer, primaryAnswer: unknown): Promise<void> {
+  async function compare(endpoint: string, url: string, call: PrimaryCall, bytes: Buffer, contentType: string | undefined): Promise<void> {
     try {
-      const response = await options.candidate(new Request(url, { method, headers, body: body.length ? new Uint8Array(body) : undefined }));
-      const candidate = parseAnswer(await response.text(), response.headers.get('content-type'));
+      const primaryAnswer = parseAnswer(bytes.toString('utf8'), contentType);
+      const request = new Request(url, { method: call.method, headers: call.headers, body: call.body.length ? new Uint8Array(call.body) : undefined });
+      const response = await options.candidate(request);
+      const candidate = parseAnswer(await response.text(), response.headers.get('content-type') ?? undefined);
       counts.compared++;
-      let real = false;
-      for (const difference of diffAnswers(primaryAnswer, candidate)) {
-        if (noiseReason(difference, rules)) continue;
-        real = true;
-        const key = `${endpoint}\n${difference.field}\n${difference.kind}`;
-        let row = rows.get(key);
-        if (!row && rows.size < MAX_MISMATCH_ROWS) {
-          row = { endpoint, field: difference.field, kind: difference.kind, count: 0, why: options.why(endpoint, difference.field), examples: [] };
-          rows.set(key, row);
-        }
-        if (!row) continue;
-        row.count++;
-        if (row.examples.length < keep) row.examples.push({ primary: difference.a, v1gate: difference.b });
-      }
-      if (real) counts.mismatchedCalls++;
+      if (tally.add(endpoint, primaryAnswer, candidate)) counts.mismatchedCalls++;
     } catch {
       counts.errors++;
     }
   }
 
+  /** Queues a comparison for after the current answer's I/O: the client's bytes go out first. */
+  function enqueue(endpoint: string, url: string, call: PrimaryCall, bytes: Buffer, contentType: string | undefined): void {
+    if (queue.size >= maxQueued) {
+      counts.dropped++;
+      return;
+    }
+    void queue.add(() => new Promise<void>((resolve) => setImmediate(() => void compare(endpoint, url, call, bytes, contentType).then(resolve))));
+  }
+
   async function handle(c: Context<{ Bindings: Bindings }>, next: Next): Promise<Response | void> {
-    if (!/^\/v1\//i.test(c.req.path)) return next();
+    const path = c.req.path;
+    if (!V1_PATH.test(path)) return next();
     const incoming = c.env?.incoming;
+    const outgoing = c.env?.outgoing;
     let body: Buffer;
     try {
       body = incoming ? await readRawBody(incoming, options.body) : Buffer.from(await c.req.arrayBuffer());
     } catch (error) {
       return v1Error(V1Code.invalidParameter, error instanceof Error ? error.message : 'The request body could not be read.');
     }
-    const at = c.req.url.indexOf('/', c.req.url.indexOf('//') + 2);
-    const pathAndQuery = c.req.url.slice(at);
+    const method = c.req.method;
+    // The Node request's own target (already normalised by the server) and header object: no
+    // URL or Headers built per call.
+    let pathAndQuery: string;
     const headers: Record<string, string> = {};
-    for (const name of FORWARDED_HEADERS) {
-      const value = c.req.header(name);
-      if (value !== undefined) headers[name] = value;
-    }
-    let status: number;
-    let contentType: string | undefined;
-    let bytes: Buffer;
-    try {
-      const response = await request(`${primary}${pathAndQuery}`, {
-        method: c.req.method as 'POST',
-        headers,
-        body: body.length ? body : undefined,
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
-      });
-      status = response.statusCode;
-      const type = response.headers['content-type'];
-      contentType = Array.isArray(type) ? type[0] : type;
-      bytes = Buffer.from(await response.body.arrayBuffer());
-    } catch {
-      return v1Error(V1Code.upstreamUnavailable, 'The v1 service (V1_PRIMARY_URL) could not be reached or did not answer in time.');
-    }
-    counts.forwarded++;
-    const endpoint = canonicalPath(c.req.path);
-    if (c.req.method === 'POST' && status === 200 && options.isRead(endpoint) && random() < options.sample) {
-      if (queue.size >= maxQueued) counts.dropped++;
-      else {
-        const primaryAnswer = parseAnswer(bytes.toString('utf8'), contentType ?? null);
-        void queue.add(() => compare(endpoint, c.req.url, c.req.method, new Headers(headers), body, primaryAnswer));
+    if (incoming?.url) {
+      pathAndQuery = incoming.url;
+      for (const name of FORWARDED_HEADERS) {
+        const value = incoming.headers[name];
+        if (typeof value === 'string') headers[name] = value;
+      }
+    } else {
+      const url = c.req.url;
+      pathAndQuery = url.slice(url.indexOf('/', url.indexOf('//') + 2));
+      for (const name of FORWARDED_HEADERS) {
+        const value = c.req.header(name);
+        if (value !== undefined) headers[name] = value;
       }
     }
-    return new Response(new Uint8Array(bytes), { status, headers: contentType ? { 'content-type': contentType } : {} });
+    const call: PrimaryCall = { method, pathAndQuery, headers, body };
+    // Decided before forwarding, so only a call that will be compared keeps the primary's bytes.
+    const endpoint = method === 'POST' && options.sample > 0 && random() < options.sample ? canonicalPath(path) : undefined;
+    const keep = endpoint !== undefined && options.isRead(endpoint) && queue.size < maxQueued;
+
+    if (incoming && outgoing) {
+      const outcome = await hop.stream(call, outgoing, keep);
+      if (outcome.kind === 'unreachable') return unavailable();
+      if (outcome.kind !== 'sent') {
+        counts.interrupted++;
+        return RESPONSE_ALREADY_SENT;
+      }
+      counts.forwarded++;
+      if (keep && outcome.status === 200 && outcome.bytes) enqueue(endpoint, c.req.url, call, outcome.bytes, outcome.contentType);
+      else if (endpoint !== undefined && !keep && outcome.status === 200 && options.isRead(endpoint)) counts.dropped++; // the queue was full
+      return RESPONSE_ALREADY_SENT;
+    }
+    // In process (no Node response to stream to): the answer is buffered.
+    let answer: Awaited<ReturnType<typeof hop.buffered>>;
+    try {
+      answer = await hop.buffered(call);
+    } catch {
+      return unavailable();
+    }
+    counts.forwarded++;
+    if (keep && answer.status === 200) enqueue(endpoint, c.req.url, call, answer.bytes, answer.contentType);
+    return new Response(new Uint8Array(answer.bytes), { status: answer.status, headers: answer.contentType ? { 'content-type': answer.contentType } : {} });
   }
 
   return {
     handle,
     stats(): ShadowStats {
-      return { ...counts, mismatches: [...rows.values()].sort((a, b) => b.count - a.count) };
+      return { ...counts, mismatches: tally.rows() };
     },
     /** Resolves when every queued comparison is done (tests, shutdown). */
     idle: () => queue.onIdle(),
+    /** Closes the pooled connections to the primary. */
+    close: () => hop.close(),
   };
 }
 
-function parseAnswer(text: string, contentType: string | null): unknown {
+function parseAnswer(text: string, contentType: string | undefined): unknown {
   return parseV1Answer(text, contentType?.includes('xml') ? 'XML' : 'JSON');
+}
+
+function unavailable(): Response {
+  return v1Error(V1Code.upstreamUnavailable, 'The v1 service (V1_PRIMARY_URL) could not be reached or did not answer in time.');
 }
 
 function v1Error(code: number, message: string): Response {

@@ -13,6 +13,7 @@ export function shadowMetrics(stats: () => ShadowStats): Metric[] {
         { labels: { outcome: 'mismatched' }, value: s.mismatchedCalls },
         { labels: { outcome: 'dropped' }, value: s.dropped },
         { labels: { outcome: 'error' }, value: s.errors },
+        { labels: { outcome: 'interrupted' }, value: s.interrupted },
       ];
     }),
     // Endpoint and field names come from v1 answers' keys: bounded by the shadow's own row cap.
