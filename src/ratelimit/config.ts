@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_SAFETY_MARGIN } from './bucket-specs.js';
+import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from './outbound-limiter.js';
 
 /**
  * Rate-limit configuration: the schema (defaults are the specs' limits and the choices written in
@@ -30,7 +31,7 @@ export const RateLimitConfigSchema = z.object({
       enabled: z.boolean().default(true),
       rateFactor: z.number().gt(0).lte(1).default(DEFAULT_SAFETY_MARGIN.rateFactor),
       jitterMs: z.number().int().min(0).default(DEFAULT_SAFETY_MARGIN.jitterMs),
-      maxWaitMs: z.number().int().min(0).default(30_000),
+      maxWaitMs: z.number().int().min(0).default(DEFAULT_OUTBOUND_MAX_WAIT_MS),
       maxQueue: z.number().int().min(1).default(1_000),
       maxBacklogMs: z.number().int().min(0).default(2_000),
     })

@@ -84,13 +84,6 @@ describe('rateLimitHeaders', () => {
     });
   });
 
-  it('takes Retry-After from an outbound RateLimitExceeded', async () => {
-    const { inbound } = limiter();
-    const ok = await inbound.check('k', '/v1/user/get');
-    const headers = rateLimitHeaders(ok, new RateLimitExceeded('deadline', 'billing', 2_300));
-    expect(headers['Retry-After']).toBe('3');
-    expect(headers['X-RateLimit-Remaining']).toBe('9');
-  });
 });
 
 describe('parseRetryAfter', () => {

@@ -78,7 +78,7 @@ export class OutboundLimiter {
     this.store = options.store;
     this.enabled = options.enabled ?? true;
     this.maxQueue = options.maxQueue ?? 1_000;
-    this.maxWaitMs = options.maxWaitMs ?? 30_000;
+    this.maxWaitMs = options.maxWaitMs ?? DEFAULT_OUTBOUND_MAX_WAIT_MS;
     this.maxBacklogMs = options.maxBacklogMs ?? Infinity;
     this.now = options.now ?? Date.now;
     const scale = options.scale ?? 1;
@@ -117,14 +117,6 @@ export class OutboundLimiter {
       options.signal?.throwIfAborted(); // withdrawn while its token came: the token is spent, the call never sent
       return task();
     });
-  }
-
-  /** Wait for a token of the call's v2 class (for callers that run the call themselves). */
-  async acquire(apiKey: string, method: string, path: string, options: ScheduleOptions = {}): Promise<void> {
-    if (!this.enabled) return;
-    const limitClass = classifyV2Call(method, path).name;
-    if (this.takeAtOnce(apiKey, limitClass, options)) return;
-    await this.counted(limitClass, this.waitInQueue(apiKey, limitClass, options));
   }
 
   /** The slow path: wait in the key and class's FIFO queue for a token, until the deadline. */
@@ -300,6 +292,9 @@ export const MAX_PAUSE_MS = 60_000;
  * client until its deadline. Long waits of fan-outs are many short ones and are not affected.
  */
 export const MAX_SINGLE_WAIT_MS = 5_000;
+
+/** How long one v1 call's v2 calls may wait for outbound tokens, unless OUTBOUND_MAX_WAIT_MS says otherwise: the one default. */
+export const DEFAULT_OUTBOUND_MAX_WAIT_MS = 30_000;
 
 function laneKey(apiKey: string, limitClass: string): string {
   return `${apiKey}\n${limitClass}`;

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, errors as undiciErrors } from 'undici';
+import { parseRetryAfter } from '../shared/retry-after.js';
 import { UpstreamUnavailable, V2Error, type V2FieldError } from './errors.js';
 import type { TokenMinter } from './jwt.js';
 
@@ -285,15 +286,6 @@ function toV2Error(status: number, text: string, retryAfter: string | string[] |
     ? body.errors.filter((e): e is V2FieldError => typeof e?.field === 'string' && typeof e?.message === 'string')
     : [];
   return Object.assign(new V2Error(status, code, message, fieldErrors, parseRetryAfter(retryAfter)), { hasV2Code: typeof body.code === 'number' });
-}
-
-function parseRetryAfter(value: string | string[] | undefined): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (!text) return undefined;
-  const seconds = Number(text);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 function toUnavailable(error: unknown): UpstreamUnavailable {

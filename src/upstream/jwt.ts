@@ -49,11 +49,6 @@ export class TokenMinter {
     this.cache.set(cacheKey, { token, expSeconds });
     return token;
   }
-
-  /** Forget the token of a key whose secret the service rejected (e.g. after a secret rotation). */
-  forget(apiKey: string, apiSecret: string): void {
-    this.cache.delete(cacheKeyOf(apiKey, apiSecret));
-  }
 }
 
 /** sha256(key NUL secret): the secret itself is never kept. One-shot `hash` (no Hash object per call: this runs on every v2 call). */

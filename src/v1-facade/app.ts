@@ -10,6 +10,7 @@ import { buildRegistry, canonicalPath } from '../translators/registry.js';
 import type { Credentials, Query, V2CallObservation, V2Client, V2Request } from '../upstream/client.js';
 import { CallWithdrawn, V2Error } from '../upstream/errors.js';
 import { DotSegmentValue } from '../upstream/path.js';
+import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from '../ratelimit/outbound-limiter.js';
 import { V1Error, invalidParameter, missingParameter, rateLimited, toV1Error } from './errors.js';
 import { paramsWithoutCredentials, requestIdOf, type CallObserver } from './observe.js';
 import { ParamDecodeError, readParams, withoutBlankFields, type V1Params } from './params.js';
@@ -109,7 +110,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
         if (!decision.allowed) throw rateLimited(decision.headers);
       }
       const input = parseParams(endpoint, params);
-      const deadlineMs = Date.now() + (options.outboundMaxWaitMs ?? 5_000);
+      const deadlineMs = Date.now() + (options.outboundMaxWaitMs ?? DEFAULT_OUTBOUND_MAX_WAIT_MS);
       const line: CallLine = {
         client: options.v2,
         credentials,
