@@ -21,6 +21,8 @@ export interface BenchCase {
   keepAlive: boolean;
   /** Also measure latency at half the floor's peak rate. */
   halfLoad: boolean;
+  /** More gateway settings for this case (e.g. AUX_CACHE_TTL_MS). */
+  env?: Record<string, string>;
 }
 
 const meetingGet = { v1Path: '/v1/meeting/get', params: (s: Seeded) => ({ id: s.meetingId, host_id: s.userId }) };
@@ -32,7 +34,9 @@ export function buildCases(served: (v1Path: string) => boolean): BenchCase[] {
   const one = served(meetingGet.v1Path) ? meetingGet : checkEmail;
   const oneName = one.v1Path.replace('/v1', '');
   return [
-    { id: 'meeting-get', title: 'one-call endpoint: meeting/get', ...meetingGet, ...base },
+    { id: 'meeting-get', title: 'one-call endpoint: meeting/get (aux cache warm)', ...meetingGet, ...base },
+    // The same mix with the aux cache off: every get also reads the host's live meetings (2 v2 calls).
+    { id: 'meeting-get-nocache', title: 'meeting/get, AUX_CACHE_TTL_MS=0', ...meetingGet, ...base, env: { AUX_CACHE_TTL_MS: '0' } },
     { id: 'checkemail', title: 'single v2 call: user/checkemail', ...checkEmail, ...base },
     {
       id: 'user-get',

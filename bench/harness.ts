@@ -223,6 +223,7 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
     // The limiters do all their work (buckets, Lua scripts, queues) but never refuse: the
     // benchmark measures their cost, not the spec's 10 requests/s.
     RATE_LIMIT_SCALE: c.limiter === 'off' ? '1' : '1000000',
+    ...c.env,
   };
   if (c.limiter === 'redis') gatewayEnv.REDIS_URL = await upstreams.redisUrl();
   const floorEnv = { PORT: '0', V2_BASE_URL: up.baseUrl, FLOOR_KEEP_ALIVE: c.keepAlive ? 'on' : 'off' };

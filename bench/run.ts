@@ -9,7 +9,7 @@ import { renderSoak, renderTable, replaceSection } from './report.js';
  * bench/RESULTS.md (the table section only; the prose around it is kept).
  *   --quick            ~1 minute: 1 pair × 1.5 s per case (numbers are rough; for a smoke check)
  *   --soak             the 5-minute memory soak instead (--soak-seconds N to change its length)
- *   --only a,b         only these case ids (meeting-get, checkemail, user-get, meeting-create, xml,
+ *   --only a,b         only these case ids (meeting-get, meeting-get-nocache, checkemail, user-get, meeting-create, xml,
  *                      limiter-memory, limiter-redis, keepalive-off, sandbox)
  *   --profile          start the gateway with --cpu-prof into bench/out/profiles/
  *   --pairs N --duration S --connections C --half-connections C   override the mode's settings

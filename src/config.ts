@@ -49,6 +49,11 @@ const EnvSchema = z.object({
   /** The largest v2 answer read; a larger one is an upstream error (memory stays bounded). */
   UPSTREAM_MAX_BODY_BYTES: int(65_536, 1024 * 1024 * 1024).default(8 * 1024 * 1024),
   JWT_TTL_SECONDS: int(10, 3600).default(60),
+  /**
+   * How long a read that only feeds a computed v1 field (a meeting's live status) is reused for
+   * the same key; 0 turns it off. Writes through v1gate drop it at once (docs/decisions.md).
+   */
+  AUX_CACHE_TTL_MS: int(0, 60_000).default(1_000),
   /** Append every v1 call served to this JSONL file (credentials never written), for `npm run compare`. */
   V1_RECORD_FILE: z.string().min(1).optional(),
   /** Shadow mode: the real v1 (e.g. https://api.example.com) answers every call; v1gate compares its own. */
@@ -88,6 +93,8 @@ export interface GatewayConfig {
   shutdownGraceMs: number;
   requestTimeoutMs: number;
   upstream: { timeoutMs: number; connections: number; maxAttempts: number; jwtTtlSeconds: number; maxBodyBytes: number };
+  /** Reads kept per key between v1 calls (AUX_CACHE_TTL_MS; 0: off). */
+  cache: { auxTtlMs: number };
   /** v1 inbound and v2 outbound limits, in memory or in Redis (src/ratelimit/config.ts lists the variables). */
   rateLimits: RateLimitConfig;
   /** The call recorder (V1_RECORD_FILE), off when file is undefined. */
@@ -145,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxBodyBytes: e.UPSTREAM_MAX_BODY_BYTES,
       jwtTtlSeconds: e.JWT_TTL_SECONDS,
     },
+    cache: { auxTtlMs: e.AUX_CACHE_TTL_MS },
     rateLimits,
     record: { file: e.V1_RECORD_FILE, maxBytes: e.V1_RECORD_MAX_BYTES },
     shadow: { primaryUrl: e.V1_PRIMARY_URL, sample: e.SHADOW_SAMPLE },

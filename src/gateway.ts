@@ -268,6 +268,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
       body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
       keepAlive: config.keepAlive,
       observers,
+      auxCacheTtlMs: config.cache.auxTtlMs,
     });
   // Shadow mode (V1_PRIMARY_URL): the real v1 answers; v1gate's own answers are compared behind it.
   const shadow = config.shadow.primaryUrl

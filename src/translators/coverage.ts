@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { UNSERVED_REFERENCE_PATHS } from '../../mappings/unserved-endpoints.js';
 import { REFERENCE_ENDPOINT_PATHS, SPEC_ENDPOINT_PATHS } from '../../mappings/v1-endpoints.js';
+import { callCountLine } from './call-counts.js';
 import type { EndpointDefinition } from './define.js';
 import { NO_V2_FIELD, dropped, type CompositeMapping, type FieldRow } from './field-map.js';
 import { ALL_ENDPOINTS, canonicalPath } from './registry.js';
@@ -43,6 +44,7 @@ function renderEndpoint(path: string, endpoint: EndpointDefinition<any> | undefi
   const lines = [`### \`/v1${path}\``, ''];
   if (endpoint.aliases?.length) lines.push(`Also served at: ${endpoint.aliases.map((a) => `\`/v1${a}\``).join(', ')}.`, '');
   lines.push(`v2 calls: ${endpoint.v2Calls.length ? endpoint.v2Calls.map((c) => `\`${c}\``).join(', ') : 'none'}.`, '');
+  if (endpoint.v2Calls.length) lines.push(callCountLine(canonicalPath(endpoint.path), endpoint), '');
   const rows = (endpoint.tables ?? []).flat();
   const composites = endpoint.composites ?? [];
   const tabled = new Set([...rows.flatMap((r) => [r.v1, ...(r.aliases ?? [])]), ...composites.flatMap((c) => Object.keys(c.fields))]);
@@ -80,6 +82,12 @@ export function renderCoverage(endpoints: readonly EndpointDefinition<any>[] = A
     'For each: the v2 calls it makes, the parameters it reads directly, and every field of its mapping tables —',
     'how the value moves between v1 and v2 ("same", "negated", an enum map), v1\'s default where a v1 create omits',
     'the field, and what is approximated or dropped.',
+    '',
+    '**v2 calls per v1 call.** For each endpoint, how many v2 calls one successful v1 call makes: the fewest,',
+    'the usual (as clients make it, with the per-key caches warm: docs/decisions.md, "Reads kept between calls"),',
+    'and the most; `n` is the number of items listed, `p` the number of v2 pages read. Counts marked "derived" are',
+    'each listed call once (undo calls only in the most): an upper bound of the usual case, not yet declared one by one.',
+    'Identical GETs in flight at once for the same key are sent once, so a burst costs less than these sums.',
     '',
     '**Fields sent empty.** On every endpoint an empty field (`dept=`, `option_alternative_hosts=`, `agenda=`)',
     'counts as not sent, as v1 read it and as PHP clients rely on (their `http_build_query` sends every field):',

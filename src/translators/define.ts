@@ -20,8 +20,23 @@ export interface V2Api {
   upload<T = any>(path: string, form: FormData): Promise<T>;
 }
 
+/**
+ * What the gateway remembers for the caller's key between v1 calls (src/v1-facade/key-memo.ts).
+ * Values are shared by every caller: return immutable ones (strings, numbers, arrays never changed).
+ */
+export interface CallMemo {
+  /**
+   * A read that only feeds a computed v1 field: answered from a short-lived cache (AUX_CACHE_TTL_MS,
+   * ≤ 1 s by default), dropped when the key writes through v1gate. docs/decisions.md says which.
+   */
+  aux<T>(name: string, read: () => Promise<T>): Promise<T>;
+  /** A fact that never changes for the key and secret: read once, kept (bounded), forgotten on a 401. */
+  fact<T>(name: string, read: () => Promise<T>): Promise<T>;
+}
+
 export interface TranslatorContext {
   v2: V2Api;
+  readonly memo: CallMemo;
   /**
    * The v2 API for compensating calls (a rollback's undos): they jump the outbound queue, wait on
    * their own budget rather than the v1 call's spent deadline, and still run when the client left.

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, errors as undiciErrors } from 'undici';
 import { parseRetryAfter } from '../shared/retry-after.js';
+import { GetCoalescer } from './coalesce.js';
 import { UpstreamUnavailable, V2Error, type V2FieldError } from './errors.js';
 import type { TokenMinter } from './jwt.js';
 
@@ -106,6 +107,8 @@ export class V2Client {
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly gate: OutboundGate;
+  /** Identical GETs in flight at once are sent once (coalesce.ts). */
+  private readonly coalescer = new GetCoalescer();
 
   constructor(private readonly options: V2ClientOptions) {
     const url = new URL(options.baseUrl);
@@ -122,8 +125,23 @@ export class V2Client {
     this.gate = options.gate ?? openGate;
   }
 
-  /** Make one v2 call; resolves to the parsed JSON answer (undefined for 204). */
-  async call<T>(credentials: Credentials, request: V2Request): Promise<T> {
+  /**
+   * Make one v2 call; resolves to the parsed JSON answer (undefined for 204). A GET identical to
+   * one in flight waits for that one's outcome instead of being sent (only the sent one calls
+   * `onSend`); a write first stops the key's GETs in flight from being joined, and again when done.
+   */
+  call<T>(credentials: Credentials, request: V2Request): Promise<T> {
+    if (request.method === 'GET' && !request.form) {
+      return this.coalescer.run(credentials, request.path, request.query, () => this.attempts<T>(credentials, request));
+    }
+    this.coalescer.wrote(credentials.apiKey);
+    const written = this.attempts<T>(credentials, request);
+    const done = () => this.coalescer.wrote(credentials.apiKey);
+    written.then(done, done);
+    return written;
+  }
+
+  private async attempts<T>(credentials: Credentials, request: V2Request): Promise<T> {
     const safe = SAFE_METHODS.has(request.method);
     const attempts = safe ? this.options.maxAttempts : 1;
     for (let attempt = 1; ; attempt++) {

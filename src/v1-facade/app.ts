@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { IncomingMessage } from 'node:http';
 import { V1Code } from '../../mappings/errors.js';
 import { isoSeconds } from '../shared/iso-time.js';
-import type { EndpointDefinition, TranslatorContext, V2Api } from '../translators/define.js';
+import type { CallMemo, EndpointDefinition, TranslatorContext, V2Api } from '../translators/define.js';
 import { v1FieldFor } from '../translators/field-map.js';
 import { buildRegistry, canonicalPath } from '../translators/registry.js';
 import type { Credentials, Query, V2CallObservation, V2Client, V2Request } from '../upstream/client.js';
@@ -15,6 +15,7 @@ import { V1Error, invalidParameter, missingParameter, rateLimited, toV1Error } f
 import { paramsWithoutCredentials, requestIdOf, type CallObserver } from './observe.js';
 import { ParamDecodeError, readParams, withoutBlankFields, type V1Params } from './params.js';
 import { BodyReadError, readRawBody, type BodyLimits } from './raw-body.js';
+import { KeyMemo } from './key-memo.js';
 import { CONTENT_TYPE, dataTypeOf, serialize, type DataType } from './serialize.js';
 
 /**
@@ -44,6 +45,8 @@ export interface V1AppOptions {
   /** Told about every v1 call answered (metrics, logs, the call recorder); see observe.ts. */
   observers?: readonly CallObserver[];
   now?: () => Date;
+  /** How long reads that only feed a computed v1 field are kept per key (ms); 0 or none: not kept. */
+  auxCacheTtlMs?: number;
 }
 
 /** Set on a socket whose request body ran past its Content-Length (see server.ts). */
@@ -62,6 +65,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
    * once; an unproven pair's first v2 call goes alone (BoundV2). Bounded, and forgotten on a 401.
    */
   const verifiedPairs = new LRUCache<string, true>({ max: 10_000, ttl: 5 * 60_000 });
+  const memo = new KeyMemo({ auxTtlMs: options.auxCacheTtlMs ?? 0 });
   const app = new Hono<{ Bindings: Bindings }>();
 
   // `/v1/` in any letter case (`/V1/User/Get`): matched by hand, Hono's routes are case-sensitive.
@@ -117,11 +121,16 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
         onSend: () => upstreamCalls++,
         requestId,
         onResult: v2Calls && ((observation) => v2Calls.push(observation)),
-        onVerdict: (accepted) => (accepted ? verifiedPairs.set(pairKey, true) : verifiedPairs.delete(pairKey)),
+        onVerdict: (accepted) => {
+          if (accepted) verifiedPairs.set(pairKey, true);
+          else (verifiedPairs.delete(pairKey), memo.refused(pairKey));
+        },
+        onWrite: () => memo.wrote(credentials.apiKey),
       };
       const ctx = new CallContext(
         new BoundV2(line, { deadlineMs, signal: withdrawnWhenGone(c.req.raw.signal) }, verifiedPairs.has(pairKey)),
         line,
+        new BoundMemo(memo, credentials.apiKey, pairKey),
         now,
         deadlineMs,
         options.fanOut,
@@ -320,9 +329,22 @@ class BoundV2 implements V2Api {
    * ends the v1 call. A proven pair (this call's first answer, or the cache) sends at once.
    */
   private send<T>(request: V2Request): Promise<T> {
+    if (request.method !== 'GET') return this.written(this.sendNow<T>(request));
+    return this.sendNow<T>(request);
+  }
+
+  /** A write drops the key's short-lived reads when sent and again when it ends (a read between may have seen the old state). */
+  private written<T>(pending: Promise<T>): Promise<T> {
+    this.line.onWrite();
+    const done = () => this.line.onWrite();
+    pending.then(done, done);
+    return pending;
+  }
+
+  private sendNow<T>(request: V2Request): Promise<T> {
     if (this.refused) return Promise.reject(this.refused);
     if (this.verified) return this.watch(this.line.client.call<T>(this.line.credentials, request));
-    if (this.first) return this.first.then(() => this.send<T>(request));
+    if (this.first) return this.first.then(() => this.sendNow<T>(request));
     const pending = this.watch(this.line.client.call<T>(this.line.credentials, request));
     this.first = pending.then(
       () => this.prove(),
@@ -362,6 +384,25 @@ interface CallLine {
   onResult: ((observation: V2CallObservation) => void) | undefined;
   /** Tells the verified-credentials cache what v2 said of the pair: accepted (an answer other than 401) or refused (401). */
   onVerdict: (accepted: boolean) => void;
+  /** The call writes through v2 (any method but GET): the key's short-lived reads are stale. */
+  onWrite: () => void;
+}
+
+/** The key memo seen by one v1 call: the caller's key and pair hash on every entry. */
+class BoundMemo implements CallMemo {
+  constructor(
+    private readonly memo: KeyMemo,
+    private readonly apiKey: string,
+    private readonly pair: string,
+  ) {}
+
+  aux<T>(name: string, read: () => Promise<T>): Promise<T> {
+    return this.memo.auxRead(this.apiKey, this.pair, name, read);
+  }
+
+  fact<T>(name: string, read: () => Promise<T>): Promise<T> {
+    return this.memo.fact(this.pair, name, read);
+  }
 }
 
 /**
@@ -381,6 +422,7 @@ class CallContext implements TranslatorContext {
   constructor(
     readonly v2: V2Api,
     private readonly line: CallLine,
+    readonly memo: CallMemo,
     private readonly now: () => Date,
     private readonly deadlineMs: number,
     private readonly fanOut: V1AppOptions['fanOut'],

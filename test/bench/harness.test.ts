@@ -30,7 +30,9 @@ describe('bench harness', () => {
       expect(Number.isFinite(side.p99)).toBe(true);
     }
     expect(c.ratio).toBeGreaterThan(0);
-    expect(c.v2CallsPerCall).toBe(1);
+    // One v2 call each at most: the load's identical concurrent calls share their GETs (coalescing).
+    expect(c.v2CallsPerCall).toBeGreaterThan(0);
+    expect(c.v2CallsPerCall).toBeLessThanOrEqual(1);
     expect(c.problems).toEqual({ floor: 0, gateway: 0 });
     expect(c.memory!.after.heapUsed).toBeGreaterThan(0);
     const table = renderTable(report, 'test');

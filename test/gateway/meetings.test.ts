@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { expectV1Shape, FUTURE, NO_LIMITS, V1_TIME, v1ExampleShape, v2User, type V1Shape } from '../support/v1-answers.js';
 
@@ -22,6 +23,9 @@ async function createMeeting(params: Record<string, string> = {}) {
   expect(answer.error, JSON.stringify(answer)).toBeUndefined();
   return answer;
 }
+
+/** The gateway's default aux cache TTL (AUX_CACHE_TTL_MS unset). */
+const AUX_TTL_MS = loadConfig({}).cache.auxTtlMs;
 
 const v2Meeting = async (id: string) => (await gw.v2('GET', `/meetings/${id}`)).body;
 const snapshot = () => JSON.stringify([...gw.sandbox.state.meetings.values()]);
@@ -156,7 +160,9 @@ describe('/meeting/get', () => {
     const created = await createMeeting();
     expect((await gw.control('POST', `/meetings/${created.id}/start`, {})).status).toBe(201);
     expect((await gw.v1('/meeting/get', { id: created.id, host_id: ownerId })).status).toBe(1);
+    // Ended outside v1gate (as a host ending it in the client would): seen within AUX_CACHE_TTL_MS.
     await gw.control('POST', `/meetings/${created.id}/end`, {});
+    await new Promise((resolve) => setTimeout(resolve, AUX_TTL_MS + 50));
     expect((await gw.v1('/meeting/get', { id: created.id, host_id: ownerId })).status).toBe(0);
   });
 

@@ -15,7 +15,8 @@ const fanOut = defineEndpoint({
   params: v1Params({ calls: v1.int({ min: 1, max: 100 }) }),
   v2Calls: ['GET /users/{userId}'],
   async handle({ calls }, ctx) {
-    const answers = await Promise.all(Array.from({ length: calls }, () => ctx.v2.get('/users/me')));
+    // Distinct queries: identical GETs in flight would be coalesced into one (src/upstream/coalesce.ts).
+    const answers = await Promise.all(Array.from({ length: calls }, (_, i) => ctx.v2.get('/users/me', { fan_out: i })));
     return { calls: answers.length };
   },
 });

@@ -26,11 +26,11 @@ async function slowUpstream(delayMs: number) {
   return Object.assign(server, { answered });
 }
 
-const checkEmail = (url: string, label = 'call') =>
+const checkEmail = (url: string, label = 'call', email = 'a@b.c') =>
   fetch(`${url}/v1/user/checkemail`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'api_key=k&api_secret=s&email=a@b.c',
+    body: `api_key=k&api_secret=s&email=${encodeURIComponent(email)}`,
   }).then(
     async (r) => (await r.json()) as unknown,
     (error: Error & { cause?: Error }) => ({ failed: label, cause: error.cause?.message }),
@@ -43,7 +43,8 @@ describe('SIGTERM', () => {
     upstream = await slowUpstream(1_500);
     gateway = await startGatewayProcess({ V2_BASE_URL: `${upstream.url}/v2`, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', LOG_LEVEL: 'silent' });
     expect((await fetch(`${gateway.url}/readyz`)).status).toBe(200);
-    const inFlight = Array.from({ length: 4 }, (_, i) => checkEmail(gateway!.url, `in flight ${i}`));
+    // Distinct emails: identical calls in flight would share one v2 GET (coalescing).
+    const inFlight = Array.from({ length: 4 }, (_, i) => checkEmail(gateway!.url, `in flight ${i}`, `a${i}@b.c`));
     await new Promise((resolve) => setTimeout(resolve, 400));
     const exit = exited(gateway);
     gateway.signal('SIGTERM');

@@ -5,11 +5,14 @@ import type { GroupKind } from './kind.js';
 
 /**
  * v1 group answers carry the account id, v2 group objects do not. The caller's account is the
- * account of its owner: GET /users/me, made in parallel with the group calls.
+ * account of its owner: GET /users/me, made in parallel with the group calls the first time, then
+ * remembered for the key and secret (an api_key never moves to another account; a 401 forgets it).
  */
 export async function callerAccountId(ctx: TranslatorContext): Promise<string> {
-  const owner = await ctx.v2.get<{ account_id: string }>(v2path`/users/me`);
-  return owner.account_id;
+  return ctx.memo.fact('account-id', async () => {
+    const owner = await ctx.v2.get<{ account_id: string }>(v2path`/users/me`);
+    return owner.account_id;
+  });
 }
 
 export const CALLER_ACCOUNT_CALL = 'GET /users/{userId}';

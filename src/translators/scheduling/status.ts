@@ -29,9 +29,14 @@ export async function liveIdsOf(ctx: TranslatorContext, kind: SessionKind, hostI
     await ctx.v2.get(v2path`/users/${hostId}`);
     return new Set();
   }
-  const { meetings } = await ctx.v2.get<{ meetings: V2SessionListItem[] }>(v2path`/users/${hostId}/meetings`, {
-    type: 'live',
-    page_size: LIVE_PAGE_SIZE,
+  // Only `status` comes of it (and the host check, which a cached answer already passed): a short-
+  // lived per-key cache serves repeated gets of a host's meetings (docs/decisions.md, "Reads kept").
+  const ids = await ctx.memo.aux(`live-meetings ${hostId}`, async () => {
+    const { meetings } = await ctx.v2.get<{ meetings: V2SessionListItem[] }>(v2path`/users/${hostId}/meetings`, {
+      type: 'live',
+      page_size: LIVE_PAGE_SIZE,
+    });
+    return Object.freeze(meetings.map((m) => String(m.id)));
   });
-  return new Set(meetings.map((m) => String(m.id)));
+  return new Set(ids);
 }

@@ -1,0 +1,86 @@
+import type { EndpointDefinition } from './define.js';
+
+/**
+ * How many v2 calls one successful v1 call makes (docs/coverage.md): min, typical (the call as
+ * clients make it, caches warm) and max. Fan-outs are written as formulas ("2 + n, one per listed
+ * meeting"). Where no count is declared here it is derived from the endpoint's `v2Calls`: each
+ * listed call once, undo calls only in max — an approximation the document says it is.
+ */
+export interface CallCount {
+  min: number;
+  typical: number | string;
+  max: number | string;
+  /** Why min, typical and max differ. */
+  note?: string;
+}
+
+/** A session read with its host check: the host's own id costs nothing more; an email or another host one GET /users/{userId}. */
+const HOST_CHECKED = 'one more GET /users/{userId} when host_id is an email or not the session\'s host';
+const ACCOUNT_ONCE = 'the account id (GET /users/me) is read once per api_key and secret, then kept';
+
+const sessionWrite: CallCount = { min: 2, typical: 2, max: 3, note: `GET the session, then the write; ${HOST_CHECKED}` };
+const groupRead: CallCount = { min: 1, typical: 1, max: 2, note: ACCOUNT_ONCE };
+
+export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
+  '/meeting/get': {
+    min: 1,
+    typical: 1,
+    max: 3,
+    note: `the host's live meetings (for \`status\`) come from the aux cache (AUX_CACHE_TTL_MS, dropped by the key's writes): 2 when it is cold or off; ${HOST_CHECKED}`,
+  },
+  '/webinar/get': { min: 2, typical: 2, max: 3, note: `the session and its host (the host check); ${HOST_CHECKED}` },
+  '/meeting/update': sessionWrite,
+  '/meeting/delete': sessionWrite,
+  '/meeting/end': sessionWrite,
+  '/webinar/update': sessionWrite,
+  '/webinar/delete': sessionWrite,
+  '/webinar/end': sessionWrite,
+  '/meeting/create': { min: 1, typical: 1, max: 1 },
+  '/meeting/list': {
+    min: 1,
+    typical: '1 + n',
+    max: '2 + n',
+    note: 'the page of scheduled meetings, the host\'s live meetings (aux cache), and one GET /meetings/{meetingId} per listed meeting (n ≤ page_size)',
+  },
+  '/meeting/live': {
+    min: 1,
+    typical: '1 + n',
+    max: 'p + n',
+    note: 'p pages of 300 live meetings up to the v1 page asked, then one GET /meetings/{meetingId} per listed meeting',
+  },
+  '/webinar/list': { min: 1, typical: '1 + n', max: '1 + n', note: 'the page, then one GET /webinars/{webinarId} per listed webinar' },
+  '/webinar/list/registration': { min: 1, typical: '1 + n', max: '1 + n', note: 'the page, then one GET /webinars/{webinarId} per listed webinar' },
+  '/group/create': { min: 1, typical: 1, max: 2, note: ACCOUNT_ONCE },
+  '/group/get': groupRead,
+  '/group/list': groupRead,
+  '/group/edit': { min: 2, typical: 2, max: 3, note: `the edit, then the group read back; ${ACCOUNT_ONCE}` },
+  '/im/group/create': { min: 1, typical: 1, max: 2, note: ACCOUNT_ONCE },
+  '/im/group/get': groupRead,
+  '/im/group/list': { min: 1, typical: 1, max: 'p + 1', note: `p pages of 300 IM groups; ${ACCOUNT_ONCE}` },
+  '/im/group/edit': { min: 2, typical: 2, max: 3, note: `the edit, then the group read back; ${ACCOUNT_ONCE}` },
+  '/group/delete': { min: 1, typical: 1, max: 1 },
+  '/im/group/delete': { min: 1, typical: 1, max: 1 },
+  '/report/getuserreport': {
+    min: 1,
+    typical: '1 + n',
+    max: '1 + n',
+    note: 'the user\'s meetings, then one participants report per meeting (checked against the report limits before it starts)',
+  },
+};
+
+/** The declared count, or the one derived from the call list (each listed call once; undo calls only in max). */
+export function callCountOf(path: string, endpoint: EndpointDefinition<any>): CallCount & { declared: boolean } {
+  const declared = DECLARED_CALL_COUNTS[path];
+  if (declared) return { ...declared, declared: true };
+  const undo = endpoint.v2Calls.filter((c) => c.endsWith('(undo)')).length;
+  const calls = endpoint.v2Calls.length - undo;
+  return { min: calls, typical: calls, max: calls + undo, declared: false };
+}
+
+/** The line docs/coverage.md prints under each endpoint's v2 calls. */
+export function callCountLine(path: string, endpoint: EndpointDefinition<any>): string {
+  const count = callCountOf(path, endpoint);
+  const numbers = `min ${count.min} · typical ${count.typical} · max ${count.max}`;
+  if (!count.declared) return `v2 calls per v1 call: ${numbers} (derived: each listed call once).`;
+  return `v2 calls per v1 call: ${numbers}${count.note ? ` — ${count.note}` : ''}.`;
+}
