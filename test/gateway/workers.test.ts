@@ -1,19 +1,25 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen, type Listening } from '../support/listen.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
+import { startReceiver, type Receiver } from '../support/webhook-receivers.js';
 
 /**
  * WORKERS=2, real processes: one port served by two worker processes (each answer names its
  * worker's pid in `x-v1gate-worker`), the v1 limits exact across them in memory mode (the
  * primary holds the buckets), /metrics for the whole cluster, SIGTERM draining every worker,
- * and a killed worker replaced.
+ * a killed worker replaced, and webhook delivery run once (the primary owns the file journal).
  */
 let upstream: (Listening & { answered: string[] }) | undefined;
 let gateway: GatewayProcess | undefined;
+let receiver: Receiver | undefined;
 afterEach(async () => {
   await gateway?.kill();
   await upstream?.close();
-  gateway = upstream = undefined;
+  await receiver?.stop();
+  gateway = upstream = receiver = undefined;
 });
 
 const START = { startTimeoutMs: 60_000 };
@@ -113,4 +119,34 @@ describe('WORKERS=2', () => {
     expect(gateway.output()).toMatch(new RegExp(`pid ${victim}\\) exited \\(signal SIGKILL\\); starting another`));
     expect([...seen].sort()).toEqual([survivor!, pids[2]!].sort());
   }, 120_000);
+
+  it('runs webhook delivery once: the primary owns the file journal, every worker forwards the intake to it', async () => {
+    const TOKEN = 'workers-webhook-token';
+    const dir = mkdtempSync(join(tmpdir(), 'v1gate-workers-'));
+    receiver = await startReceiver('strict');
+    writeFileSync(join(dir, 'subs.json'), JSON.stringify([{ api_key: 'k', url: receiver.url }]));
+    upstream = await stubUpstream();
+    gateway = await startGatewayProcess(
+      { ...base, V2_BASE_URL: `${upstream.url}/v2`, V1_WEBHOOKS_FILE: join(dir, 'subs.json'), V1_WEBHOOKS_JOURNAL: join(dir, 'journal'), V2_WEBHOOK_TOKEN: TOKEN, V1_WEBHOOKS_ANY_PORT: '1' },
+      START,
+    );
+    const uuids = Array.from({ length: 8 }, (_, i) => `uuid-${i}`);
+    const answers = await Promise.all(
+      uuids.map((uuid) =>
+        fetch(`${gateway!.url}/webhooks/v2`, {
+          method: 'POST',
+          headers: { authorization: TOKEN, 'content-type': 'application/json' },
+          body: JSON.stringify({ event: 'meeting.ended', event_ts: 1, payload: { account_id: 'a', object: { id: 123, uuid, host_id: 'h' } } }),
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    expect(new Set(answers.map((a) => a.headers.get('x-v1gate-worker'))).size).toBe(2);
+    // The 2XX came after the journal: every notification is on disk already.
+    const journal = readFileSync(join(dir, 'journal'), 'utf8');
+    for (const uuid of uuids) expect(journal).toContain(uuid);
+    await receiver.waitFor(uuids.length);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.received.map((r) => r.body.uuid).sort()).toEqual([...uuids].sort());
+  }, 90_000);
 });
