@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { RateLimitConfigError, readRateLimitConfig, type RateLimitConfig } from './ratelimit/config.js';
 import { readWebhookConfig, type WebhookConfig } from './webhooks/config.js';
@@ -23,6 +24,15 @@ const onOff = z
 const EnvSchema = z.object({
   PORT: int(0, 65_535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
+  /** Gateway processes on the one port (node:cluster): a number, or `auto` for one per core. Unset: 1, a single process. */
+  WORKERS: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^(auto|\d+)$/, 'must be a whole number or auto')
+    .transform((v) => (v === 'auto' ? availableParallelism() : Number(v)))
+    .pipe(z.number().min(1, 'must be at least 1').max(256, 'must be at most 256'))
+    .default(1),
   /** The real v2 service, e.g. https://api.example.com/v2. Unset: the embedded sandbox at /v2. */
   V2_BASE_URL: z.url({ error: 'must be a URL such as https://api.example.com/v2' }).optional(),
   SANDBOX_API_KEY: z.string().min(1).optional(),
@@ -83,6 +93,8 @@ export type Env = z.output<typeof EnvSchema>;
 export interface GatewayConfig {
   port: number;
   host: string;
+  /** Processes serving the port; 1 is today's single process (src/cluster/ is not used at all). */
+  workers: number;
   v2BaseUrl: string | undefined;
   sandbox: { apiKey: string | undefined; apiSecret: string | undefined; rateLimits: boolean; public: boolean };
   allowedApiKeys: ReadonlySet<string> | undefined;
@@ -136,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     host: e.HOST,
+    workers: e.WORKERS,
     v2BaseUrl: e.V2_BASE_URL,
     sandbox: { apiKey: e.SANDBOX_API_KEY, apiSecret: e.SANDBOX_API_SECRET, rateLimits: e.SANDBOX_RATE_LIMITS === 'spec', public: e.SANDBOX_PUBLIC },
     allowedApiKeys: allowed && allowed.length > 0 ? new Set(allowed) : undefined,

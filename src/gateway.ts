@@ -18,7 +18,8 @@ import { callRecorder } from './compare/calls.js';
 import { createShadow, type ShadowStats } from './compare/shadow.js';
 import { mappingIndex, readOnlyIndex } from './compare/why.js';
 import { shadowMetrics } from './ops/shadow-metrics.js';
-import { createRateLimiters, rateLimitHeaders, type RateLimiters } from './ratelimit/index.js';
+import { createRateLimiters, rateLimitHeaders, type BucketStore, type RateLimiters } from './ratelimit/index.js';
+import { forwardToHub } from './cluster/forward.js';
 // --- operators (#17) ---
 import { GatewayMetrics } from './ops/metrics.js';
 import { callLogObserver, createLogger } from './ops/logging.js';
@@ -49,6 +50,21 @@ export interface GatewayOverrides {
   observers?: readonly CallObserver[];
   /** Whether the process is draining for shutdown (/readyz answers 503 while it is). */
   draining?: () => boolean;
+  /** Set in a cluster worker (WORKERS>1): what it shares with the primary (src/cluster/worker.ts). */
+  cluster?: ClusterWorkerLinks;
+}
+
+export interface ClusterWorkerLinks {
+  /** The primary's loopback server: the one embedded sandbox and, with the file journal, the webhook service. */
+  hubOrigin: string;
+  /** Path prefixes answered by the primary (`/v2`, `/sandbox`, `/webhooks`). */
+  hubPaths: readonly string[];
+  /** The primary's buckets over IPC (no REDIS_URL). */
+  limiterStore?: BucketStore;
+  /** /metrics for the whole cluster. */
+  renderMetrics(): Promise<{ contentType: string; body: string }>;
+  /** Sent as `x-v1gate-worker` on every answer, so a client (or test) sees which process answered. */
+  workerId: string;
 }
 
 export interface RunningGateway {
@@ -141,6 +157,17 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     }
     return next();
   });
+  const cluster = overrides.cluster;
+  if (cluster) {
+    root.use('*', async (c, next) => {
+      await next();
+      try {
+        c.res.headers.set('x-v1gate-worker', cluster.workerId);
+      } catch {
+        // a forwarded answer's headers may be read-only: it goes out without the tag
+      }
+    });
+  }
   let sandbox: Sandbox | undefined;
   if (!config.v2BaseUrl) {
     sandbox = createSandbox({
@@ -156,6 +183,15 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
       );
     }
     mountSandbox(root, sandbox);
+  } else if (cluster) {
+    // The cluster's one sandbox lives in the primary: the loopback-only rule is applied here, where
+    // the real caller is known (the primary sees every worker as a loopback caller).
+    if (cluster.hubPaths.includes('/sandbox') && !config.sandbox.public) {
+      root.use('/sandbox/*', async (c, next) =>
+        isLoopbackCaller(c) ? next() : c.json({ code: 200, message: 'The sandbox control API answers callers on this machine only (SANDBOX_PUBLIC=1 opens it).' }, 403),
+      );
+    }
+    forwardToHub(root, cluster.hubOrigin, cluster.hubPaths);
   }
   // v1 webhooks (#12): the v2 event intake at /webhooks/v2; a bad subscriptions file stops the
   // start here, before anything listens or connects.
@@ -163,7 +199,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   if (webhooks) root.route('/', webhooks.routes);
   // Before listening: until the v1 routes are added below, a request would get a bare 404, so
   // nothing that can take seconds (a Redis connection) may come between listen and the routes.
-  const limiters = createRateLimiters(config.rateLimits);
+  const limiters = createRateLimiters(config.rateLimits, cluster?.limiterStore ? { shared: cluster.limiterStore } : {});
   if (!(await limiters.ready())) {
     // Not fatal: until Redis answers, the failure policy decides (fail-open: this process's own buckets).
     console.warn(
@@ -232,6 +268,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   ];
   mountOpsRoutes(root, {
     metrics,
+    ...(cluster ? { render: cluster.renderMetrics } : {}),
     readiness: {
       draining: () => work.draining || (overrides.draining?.() ?? false),
       limiterStoreReachable: (timeoutMs) => limiters.ready(timeoutMs),

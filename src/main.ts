@@ -1,10 +1,19 @@
+import cluster from 'node:cluster';
+import { runPrimary } from './cluster/primary.js';
+import { runWorker } from './cluster/worker.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startGateway } from './gateway.js';
 import { isLoopbackHost } from './shared/loopback.js';
 
-/** `npm start`: the gateway on PORT (default 8080), over the embedded sandbox unless V2_BASE_URL is set. */
+/**
+ * `npm start`: the gateway on PORT (default 8080), over the embedded sandbox unless V2_BASE_URL is
+ * set; with WORKERS=N (or auto), N processes on that port.
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // WORKERS>1: src/cluster/ (one primary, N workers on the port); otherwise exactly one process.
+  if (cluster.isWorker) return runWorker(config);
+  if (config.workers > 1) return runPrimary(config);
   const gateway = await startGateway(config);
   console.log(`v1gate listening on ${gateway.url}/v1`);
   console.log(`  upstream v2: ${gateway.v2BaseUrl}${gateway.sandbox ? ' (embedded sandbox)' : ''}`);

@@ -24,6 +24,7 @@ export { MemoryBucketStore } from './memory-store.js';
 export { DEFAULT_SAFETY_MARGIN, bucketSpecOf, withSafetyMargin, type SafetyMargin } from './bucket-specs.js';
 export { OutboundLimiter, type ScheduleOptions } from './outbound-limiter.js';
 export { RedisBucketStore, connectRedis } from './redis-store.js';
+export { IpcBucketStore, bucketStoreHandlers } from './ipc-store.js';
 export type { BucketRef, BucketStore, TakeOutcome } from './bucket-store.js';
 export type { V2LimitClassName } from '../../mappings/rate-limits.js';
 
@@ -40,10 +41,30 @@ export interface RateLimiters {
   close(): Promise<void>;
 }
 
-export function createRateLimiters(config: RateLimitConfig, deps: { logger?: RateLimitLogger } = {}): RateLimiters {
+export interface RateLimiterDeps {
+  logger?: RateLimitLogger;
+  /**
+   * Buckets shared with other processes without Redis (a cluster worker's IpcBucketStore). Behind
+   * the same failure policy as Redis: a primary that does not answer in time means this process's
+   * own buckets (open) or a refusal (closed). Ignored when REDIS_URL is set.
+   */
+  shared?: BucketStore;
+  /** How long a take from `shared` may take before the failure policy applies (ms). */
+  sharedTimeoutMs?: number;
+}
+
+export function createRateLimiters(config: RateLimitConfig, deps: RateLimiterDeps = {}): RateLimiters {
   const memory = new MemoryBucketStore({ maxBuckets: config.memory.maxBuckets });
   let store: BucketStore = memory;
   let ready = async (_timeoutMs?: number) => true;
+  if (!config.redis.url && deps.shared) {
+    store = new FailoverBucketStore(deps.shared, {
+      policy: config.redis.failure,
+      timeoutMs: deps.sharedTimeoutMs ?? 1_000,
+      fallback: memory,
+      ...(deps.logger ? { logger: deps.logger } : {}),
+    });
+  }
   if (config.redis.url) {
     const redis = connectRedis(config.redis.url, { commandTimeoutMs: config.redis.timeoutMs });
     const shared = new RedisBucketStore(redis, { keyPrefix: config.redis.keyPrefix, ownsConnection: true });

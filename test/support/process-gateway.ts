@@ -24,7 +24,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * CLI is a parent process, so a SIGKILL would end it and leave the gateway running as an orphan,
  * and a crash or shutdown test would not be testing the gateway at all.
  */
-export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
+export async function startGatewayProcess(env: Record<string, string>, options: { startTimeoutMs?: number } = {}): Promise<GatewayProcess> {
+  // WORKERS>1 starts several processes, each loading the sources: give them longer.
+  const startTimeoutMs = options.startTimeoutMs ?? 20_000;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', ...env },
@@ -32,7 +34,7 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway process did not start in 20 s:\n${output}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`gateway process did not start in ${startTimeoutMs} ms:\n${output}`)), startTimeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /v1gate listening on (http:\/\/\S+)\/v1/.exec(output);

@@ -1,0 +1,79 @@
+import { Hono } from 'hono';
+import type { AddressInfo } from 'node:net';
+import { Registry } from 'prom-client';
+import type { GatewayConfig } from '../config.js';
+import { webhookMetrics } from '../ops/webhook-metrics.js';
+import { createSandbox, mountSandbox, type Sandbox } from '../sandbox/app.js';
+import { createServer } from '../server.js';
+import { startWebhooks, type Webhooks } from '../webhooks/index.js';
+
+/**
+ * What exists once per cluster, served by the primary on its own loopback port: the embedded
+ * sandbox (stateful: N copies would be N different v2 services) and the webhook service. Workers
+ * call the sandbox as their V2_BASE_URL and forward /v2, /sandbox and — with the file journal,
+ * which only one process may own — /webhooks here.
+ */
+
+export interface Hub {
+  /** e.g. http://127.0.0.1:41234 */
+  origin: string;
+  /** Path prefixes workers forward here. */
+  paths: string[];
+  sandbox: Sandbox | undefined;
+  webhooks: Webhooks | undefined;
+  /** The primary's own metrics (webhook deliveries), merged into the cluster's /metrics. */
+  registry: Registry;
+  close(): Promise<void>;
+}
+
+/** undefined when nothing needs to exist once (V2_BASE_URL set and no webhooks). */
+export async function startHub(config: GatewayConfig): Promise<Hub | undefined> {
+  const ownsJournal = Boolean(config.webhooks.file) && !config.webhooks.redis.url;
+  if (config.v2BaseUrl && !ownsJournal) return undefined;
+  const root = new Hono();
+  const paths: string[] = [];
+  let sandbox: Sandbox | undefined;
+  if (!config.v2BaseUrl) {
+    sandbox = createSandbox({
+      apiKey: config.sandbox.apiKey,
+      apiSecret: config.sandbox.apiSecret,
+      limits: config.sandbox.rateLimits ? undefined : false,
+    });
+    mountSandbox(root, sandbox);
+    paths.push('/v2', '/sandbox');
+  }
+  // With REDIS_URL the journal is shared and each worker runs its own webhook consumer; the
+  // primary then has none, and the sandbox sends its events to the workers' port (see primary.ts).
+  const webhooks = ownsJournal ? startWebhooks(config.webhooks) : undefined;
+  if (webhooks) {
+    root.route('/', webhooks.routes);
+    paths.push('/webhooks');
+  }
+  const server = createServer(root.fetch, {
+    keepAlive: true,
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+    maxBodyBytes: config.maxBodyBytes,
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    // Loopback only, whatever HOST is: workers reach it, nothing else needs to.
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  if (sandbox && webhooks && config.webhooks.token) sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
+  const registry = new Registry();
+  if (webhooks) for (const metric of webhookMetrics(() => webhooks.stats())) registry.registerMetric(metric);
+  return {
+    origin,
+    paths,
+    sandbox,
+    webhooks,
+    registry,
+    async close() {
+      webhooks?.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

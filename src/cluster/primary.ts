@@ -1,0 +1,125 @@
+import cluster, { type Worker } from 'node:cluster';
+import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import type { GatewayConfig } from '../config.js';
+import { MemoryBucketStore, bucketStoreHandlers } from '../ratelimit/index.js';
+import { IpcRpcClient, serveRpc } from '../shared/ipc-rpc.js';
+import { isLoopbackHost } from '../shared/loopback.js';
+import { startHub, type Hub } from './hub.js';
+import { CLUSTER_ENV, METRICS_CLUSTER, METRICS_JSON } from './protocol.js';
+
+/**
+ * WORKERS>1: this process forks the workers that serve the port (node:cluster hands each new
+ * connection to one of them), and keeps what must exist once: the hub (sandbox, file-journal
+ * webhooks), the in-memory buckets every worker takes from over IPC, and the /metrics merge.
+ * It serves no v1 call itself. A worker that dies after it was serving is replaced; one that
+ * dies before it ever listened (port in use, bad configuration) stops the cluster.
+ */
+
+/** A worker that crashed is replaced after this pause, so a crash loop does not spin a core. */
+const RESTART_DELAY_MS = 250;
+
+export async function runPrimary(config: GatewayConfig): Promise<void> {
+  const hub = await startHub(config);
+  const buckets = config.rateLimits.redis.url ? undefined : new MemoryBucketStore({ maxBuckets: config.rateLimits.memory.maxBuckets });
+  const env: Record<string, string> = {
+    [CLUSTER_ENV.hub]: hub?.origin ?? '',
+    [CLUSTER_ENV.hubPaths]: hub?.paths.join(',') ?? '',
+    [CLUSTER_ENV.sharedLimits]: buckets ? 'ipc' : 'redis',
+    ...(hub?.sandbox ? { V2_BASE_URL: `${hub.origin}/v2` } : {}),
+  };
+  const askers = new Map<number, IpcRpcClient>();
+  const listened = new Set<number>();
+  let stopping = false;
+  let exitCode = 0;
+  let announced = false;
+
+  const clusterMetrics = async () => {
+    const parts = await Promise.all([...askers.values()].map((asker) => asker.call<MetricObjectWithValues<MetricValue<string>>[]>(METRICS_JSON, null, 3_000).catch(() => [])));
+    if (hub) parts.push(await hub.registry.getMetricsAsJSON());
+    const merged = AggregatorRegistry.aggregate(parts);
+    return { contentType: merged.contentType, body: await merged.metrics() };
+  };
+
+  const fork = (): Worker => {
+    const worker = cluster.fork(env);
+    askers.set(worker.id, new IpcRpcClient(worker));
+    serveRpc(worker, { ...(buckets ? bucketStoreHandlers(buckets) : {}), [METRICS_CLUSTER]: clusterMetrics });
+    console.log(`v1gate: worker ${worker.id} started (pid ${worker.process.pid})`);
+    return worker;
+  };
+
+  cluster.on('listening', (worker, address) => {
+    listened.add(worker.id);
+    if (announced || listened.size < config.workers) return;
+    announced = true;
+    announce(config, hub, address.port);
+  });
+
+  const finish = async () => {
+    await hub?.close();
+    await buckets?.close();
+    process.exit(exitCode);
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    askers.get(worker.id)?.close();
+    askers.delete(worker.id);
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    if (stopping) {
+      if (code !== 0) exitCode = 1;
+      console.log(`v1gate: worker ${worker.id} (pid ${worker.process.pid}) exited (${how})`);
+      if (Object.keys(cluster.workers ?? {}).length === 0) void finish();
+      return;
+    }
+    if (!listened.has(worker.id)) {
+      console.error(`v1gate: worker ${worker.id} exited (${how}) before it could serve; stopping`);
+      exitCode = 1;
+      stop('SIGTERM');
+      if (Object.keys(cluster.workers ?? {}).length === 0) void finish();
+      return;
+    }
+    console.warn(`v1gate: worker ${worker.id} (pid ${worker.process.pid}) exited (${how}); starting another`);
+    setTimeout(() => stopping || fork(), RESTART_DELAY_MS);
+  });
+
+  // The first signal drains every worker (each answers its calls in flight, then exits); a second
+  // one is passed on, which makes them stop at once.
+  const stop = (signal: NodeJS.Signals) => {
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+    if (stopping) {
+      exitCode = 1;
+    } else {
+      stopping = true;
+      console.log(`v1gate: ${signal}, draining ${workers.length} worker(s) (at most ${config.shutdownGraceMs} ms)`);
+      // A worker stuck past its own grace is not waited for forever.
+      setTimeout(() => {
+        for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGKILL');
+      }, config.shutdownGraceMs + 10_000).unref();
+    }
+    for (const worker of workers) worker.process.kill('SIGTERM');
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+
+  for (let i = 0; i < config.workers; i++) fork();
+}
+
+function announce(config: GatewayConfig, hub: Hub | undefined, port: number): void {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  console.log(`v1gate listening on ${origin}/v1 (${config.workers} workers, pid ${process.pid})`);
+  const sandbox = hub?.sandbox;
+  console.log(`  upstream v2: ${config.v2BaseUrl ?? `${hub!.origin}/v2 (embedded sandbox, in the primary)`}`);
+  console.log(`  rate limits shared through ${config.rateLimits.redis.url ? 'Redis' : 'the primary (IPC)'}`);
+  if (!sandbox) return;
+  // REDIS_URL: the workers own the webhook intake; the sandbox sends its events to their port.
+  if (!hub!.webhooks && config.webhooks.file && config.webhooks.token) sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
+  console.log(`  sandbox API key:    ${sandbox.credentials.apiKey}`);
+  console.log(`  sandbox API secret: ${sandbox.credentials.apiSecret}`);
+  if (!isLoopbackHost(config.host)) {
+    console.warn(
+      `  WARNING: HOST=${config.host} serves the embedded sandbox beyond this machine: anyone who reaches it can use its v2 API` +
+        (config.sandbox.public ? ' and its control API (SANDBOX_PUBLIC=1), which lists every api_secret.' : '; its control API stays loopback-only.'),
+    );
+  }
+}

@@ -1,0 +1,152 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listen, type Listening } from '../support/listen.js';
+import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
+import { startReceiver, type Receiver } from '../support/webhook-receivers.js';
+
+/**
+ * WORKERS=2, real processes: one port served by two worker processes (each answer names its
+ * worker's pid in `x-v1gate-worker`), the v1 limits exact across them in memory mode (the
+ * primary holds the buckets), /metrics for the whole cluster, SIGTERM draining every worker,
+ * a killed worker replaced, and webhook delivery run once (the primary owns the file journal).
+ */
+let upstream: (Listening & { answered: string[] }) | undefined;
+let gateway: GatewayProcess | undefined;
+let receiver: Receiver | undefined;
+afterEach(async () => {
+  await gateway?.kill();
+  await upstream?.close();
+  await receiver?.stop();
+  gateway = upstream = receiver = undefined;
+});
+
+const START = { startTimeoutMs: 60_000 };
+
+async function stubUpstream(delayMs = 0) {
+  const answered: string[] = [];
+  const server = await listen(async (request) => {
+    if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    answered.push(new URL(request.url).pathname);
+    return Response.json({ existed_email: true });
+  });
+  return Object.assign(server, { answered });
+}
+
+/** One v1 call; V1_KEEP_ALIVE is off, so each is a new connection, which the cluster hands to the next worker. */
+async function call(url: string, path = '/v1/user/checkemail', form = 'api_key=k&api_secret=s&email=a@b.c') {
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form,
+    signal: AbortSignal.timeout(10_000),
+  });
+  return { worker: response.headers.get('x-v1gate-worker'), body: (await response.json()) as Record<string, any> };
+}
+
+const workerPids = (output: string) => [...output.matchAll(/worker \d+ started \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+const exited = (child: GatewayProcess) => new Promise<number | null>((resolve) => child.onExit(resolve));
+const base = { WORKERS: '2', LOG_LEVEL: 'silent', V2_RATE_LIMITS: 'off' };
+
+describe('WORKERS=2', () => {
+  it('serves v1 calls on one port from two processes, and /metrics counts them all', async () => {
+    upstream = await stubUpstream();
+    gateway = await startGatewayProcess({ ...base, V1_RATE_LIMITS: 'off', V2_BASE_URL: `${upstream.url}/v2` }, START);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => call(gateway!.url)));
+    expect(answers.map((a) => a.body)).toEqual(Array(12).fill({ existed_email: true }));
+    const pids = new Set(answers.map((a) => Number(a.worker)));
+    expect(pids.size).toBe(2);
+    expect([...pids].sort()).toEqual(workerPids(gateway.output()).sort());
+    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    expect(metrics).toMatch(/v1gate_v1_calls_total\{endpoint="\/user\/checkemail",code="ok"\} 12\n/);
+  }, 90_000);
+
+  it('keeps the v1 limit exact across workers in memory mode: the burst, then refusals', async () => {
+    // report/getuserreport: 1/s and 1/day, ×5: a burst of 5, then nothing more for hours.
+    const [key, secret] = ['workerskey0000000000', 'workerssecret000000000000000000'];
+    gateway = await startGatewayProcess({ ...base, RATE_LIMIT_SCALE: '5', SANDBOX_RATE_LIMITS: 'off', SANDBOX_API_KEY: key, SANDBOX_API_SECRET: secret }, START);
+    const form = `api_key=${key}&api_secret=${secret}&user_id=u&from=2030-01-01&to=2030-01-02`;
+    // Each worker limits a key on a bucket of its own until v2 has accepted its secret there once
+    // (src/v1-facade/app.ts, verifiedPairs): a call on another class lets both workers know it.
+    const verified = new Set<string | null>();
+    while (verified.size < 2) verified.add((await call(gateway.url, '/v1/user/checkemail', `api_key=${key}&api_secret=${secret}&email=a@b.c`)).worker);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => call(gateway!.url, '/v1/report/getuserreport', form)));
+    const refused = answers.filter((a) => a.body.error?.code === 403);
+    expect(new Set(answers.map((a) => a.worker)).size).toBe(2);
+    expect(answers.length - refused.length).toBe(5);
+    expect(refused[0]!.body.error.message).toMatch(/maximum number of api requests/);
+    // And the next call, on either worker, is refused too.
+    const next = await call(gateway.url, '/v1/report/getuserreport', form);
+    expect(next.body.error?.code).toBe(403);
+  }, 90_000);
+
+  it('SIGTERM drains every worker (calls in flight answered) and the primary exits 0', async () => {
+    upstream = await stubUpstream(1_500);
+    gateway = await startGatewayProcess({ ...base, V1_RATE_LIMITS: 'off', V2_BASE_URL: `${upstream.url}/v2` }, START);
+    const inFlight = Array.from({ length: 4 }, () => call(gateway!.url));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const exit = exited(gateway);
+    gateway.signal('SIGTERM');
+    const answers = await Promise.all(inFlight);
+    expect(answers.map((a) => a.body)).toEqual(Array(4).fill({ existed_email: true }));
+    expect(new Set(answers.map((a) => a.worker)).size).toBe(2);
+    expect(await exit).toBe(0);
+    expect(gateway.output()).toMatch(/worker 1 \(pid \d+\) exited \(code 0\)/);
+    expect(gateway.output()).toMatch(/worker 2 \(pid \d+\) exited \(code 0\)/);
+  }, 90_000);
+
+  it('replaces a killed worker', async () => {
+    upstream = await stubUpstream();
+    gateway = await startGatewayProcess({ ...base, V1_RATE_LIMITS: 'off', V2_BASE_URL: `${upstream.url}/v2` }, START);
+    const [victim, survivor] = workerPids(gateway.output());
+    process.kill(victim!, 'SIGKILL');
+    // A connection the primary handed to the worker as it died is never answered (node:cluster
+    // keeps it open): give the primary a moment to see the exit, then only new connections count.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const deadline = Date.now() + 60_000;
+    let seen = new Set<number>();
+    // Until the replacement serves: calls keep being answered meanwhile (by the survivor).
+    while (Date.now() < deadline) {
+      const answers = await Promise.all(Array.from({ length: 4 }, () => call(gateway!.url)));
+      expect(answers.map((a) => a.body)).toEqual(Array(4).fill({ existed_email: true }));
+      seen = new Set(answers.map((a) => Number(a.worker)));
+      if (seen.size === 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const pids = workerPids(gateway.output());
+    expect(pids).toHaveLength(3);
+    expect(gateway.output()).toMatch(new RegExp(`pid ${victim}\\) exited \\(signal SIGKILL\\); starting another`));
+    expect([...seen].sort()).toEqual([survivor!, pids[2]!].sort());
+  }, 120_000);
+
+  it('runs webhook delivery once: the primary owns the file journal, every worker forwards the intake to it', async () => {
+    const TOKEN = 'workers-webhook-token';
+    const dir = mkdtempSync(join(tmpdir(), 'v1gate-workers-'));
+    receiver = await startReceiver('strict');
+    writeFileSync(join(dir, 'subs.json'), JSON.stringify([{ api_key: 'k', url: receiver.url }]));
+    upstream = await stubUpstream();
+    gateway = await startGatewayProcess(
+      { ...base, V2_BASE_URL: `${upstream.url}/v2`, V1_WEBHOOKS_FILE: join(dir, 'subs.json'), V1_WEBHOOKS_JOURNAL: join(dir, 'journal'), V2_WEBHOOK_TOKEN: TOKEN, V1_WEBHOOKS_ANY_PORT: '1' },
+      START,
+    );
+    const uuids = Array.from({ length: 8 }, (_, i) => `uuid-${i}`);
+    const answers = await Promise.all(
+      uuids.map((uuid) =>
+        fetch(`${gateway!.url}/webhooks/v2`, {
+          method: 'POST',
+          headers: { authorization: TOKEN, 'content-type': 'application/json' },
+          body: JSON.stringify({ event: 'meeting.ended', event_ts: 1, payload: { account_id: 'a', object: { id: 123, uuid, host_id: 'h' } } }),
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    expect(new Set(answers.map((a) => a.headers.get('x-v1gate-worker'))).size).toBe(2);
+    // The 2XX came after the journal: every notification is on disk already.
+    const journal = readFileSync(join(dir, 'journal'), 'utf8');
+    for (const uuid of uuids) expect(journal).toContain(uuid);
+    await receiver.waitFor(uuids.length);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.received.map((r) => r.body.uuid).sort()).toEqual([...uuids].sort());
+  }, 90_000);
+});
