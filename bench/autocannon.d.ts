@@ -1,5 +1,12 @@
 // autocannon ships no types; the benchmark uses a small part of it (see load.ts).
 declare module 'autocannon' {
-  const autocannon: (options: Record<string, unknown>) => Promise<any> & { on(event: string, listener: (...args: any[]) => void): void };
+  /** The part of autocannon's result the benchmark reads. */
+  export interface Result {
+    requests: { total: number };
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+  }
+  const autocannon: (options: Record<string, unknown>) => Promise<Result> & { on(event: string, listener: (...args: never[]) => void): void };
   export default autocannon;
 }

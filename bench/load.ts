@@ -38,7 +38,6 @@ export interface LoadResult {
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const latencies: number[] = [];
-  let answers = 0;
   let v2Calls = 0;
   let withHeader = 0;
   let envelopeErrors = 0;
@@ -57,7 +56,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: options.body,
         onResponse: (_status: number, body: string, _context: unknown, headers: Record<string, string>) => {
-          answers++;
           const calls = headers['x-v2-calls'];
           if (calls !== undefined) {
             withHeader++;

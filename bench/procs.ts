@@ -43,10 +43,10 @@ function entryOf(file: string): { path: string; loader: string[] } {
 export interface Child {
   name: string;
   proc: ChildProcess;
-  /** What the child sent with `{ type: 'ready' }`. */
-  ready: Record<string, any>;
+  /** What the child sent with `{ type: 'ready' }`: servers name their port. */
+  ready: { port: number } & Record<string, unknown>;
   /** Send `{ type }` and wait for the child's answer of the same type. */
-  ask(type: string, timeoutMs?: number): Promise<Record<string, any>>;
+  ask(type: string, timeoutMs?: number): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
@@ -61,16 +61,16 @@ export async function startChild(name: string, file: string, env: Record<string,
   let output = '';
   proc.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   proc.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
-  const ready = await new Promise<Record<string, any>>((resolve, reject) => {
+  const ready = await new Promise<{ port: number } & Record<string, unknown>>((resolve, reject) => {
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
       reject(new Error(`${name} did not start within 30 s:\n${output}`));
     }, 30_000);
-    proc.on('message', function onReady(message: any) {
+    proc.on('message', function onReady(message: { type?: string } & Record<string, unknown>) {
       if (message?.type !== 'ready') return;
       clearTimeout(timer);
       proc.off('message', onReady);
-      resolve(message);
+      resolve(message as { port: number } & Record<string, unknown>);
     });
     proc.once('exit', (code) => {
       clearTimeout(timer);
@@ -78,9 +78,9 @@ export async function startChild(name: string, file: string, env: Record<string,
     });
   });
   const ask = (type: string, timeoutMs = 10_000) =>
-    new Promise<Record<string, any>>((resolve, reject) => {
+    new Promise<Record<string, unknown>>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${name} did not answer ${type}`)), timeoutMs);
-      const onMessage = (message: any) => {
+      const onMessage = (message: { type?: string } & Record<string, unknown>) => {
         if (message?.type !== type) return;
         clearTimeout(timer);
         proc.off('message', onMessage);

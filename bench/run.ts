@@ -74,7 +74,7 @@ if (values.soak) {
     log,
   };
   const report = await runBench(options);
-  await writeFile(new URL(`run-${stamp}.json`, OUT), JSON.stringify(report, (k, v) => (k === 'log' ? undefined : v), 2));
+  await writeFile(new URL(`run-${stamp}.json`, OUT), JSON.stringify(report, (k: string, v: unknown) => (k === 'log' ? undefined : v), 2));
   const text = renderTable(report, command);
   console.log(`\n${text}`);
   await writeSection(quick ? 'quick' : 'table', text);

@@ -7,7 +7,8 @@
 import type { Hono } from 'hono';
 import { signV2Token } from '../src/upstream/jwt.js';
 
-export type V2Call = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+/** A v2 answer as the seeding reads it: created resources carry an id. */
+export type V2Call = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: { id?: string | number } & Record<string, unknown> }>;
 
 /** Call a sandbox mounted on `root` in process (no socket), as the account of `apiKey`/`apiSecret`. */
 export function inProcessV2(root: Hono, apiKey: string, apiSecret: string): V2Call {
@@ -19,7 +20,7 @@ export function inProcessV2(root: Hono, apiKey: string, apiSecret: string): V2Ca
       new Request(`http://sandbox.local/v2${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
     );
     const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    return { status: response.status, body: text ? (JSON.parse(text) as { id?: string | number }) : {} };
   };
 }
 

@@ -8,24 +8,33 @@ const base = process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080';
 const token = process.env.V2_WEBHOOK_TOKEN;
 const [command, target] = process.argv.slice(2);
 
-async function call(method: string, path: string): Promise<any> {
+interface DeadLetter {
+  id: string;
+  url: string;
+  body: string;
+  attempts: number;
+  lastError?: string;
+  createdAt: number;
+}
+
+async function call<T>(method: string, path: string): Promise<T> {
   const response = await fetch(`${base}${path}`, { method, headers: { authorization: token ?? '' } });
-  const body = await response.json();
+  const body = (await response.json()) as T;
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(body)}`);
   return body;
 }
 
 async function main(): Promise<void> {
   if (!token) throw new Error('V2_WEBHOOK_TOKEN must be set (the token the gateway was started with)');
-  const { dead_letters: dead } = await call('GET', '/webhooks/dead-letters');
+  const { dead_letters: dead } = await call<{ dead_letters: DeadLetter[] }>('GET', '/webhooks/dead-letters');
   if (command === 'list') {
     for (const job of dead) console.log(`${job.id}  ${new Date(job.createdAt).toISOString()}  ${new URL(job.url).origin}  attempts=${job.attempts}  ${job.lastError ?? ''}  ${job.body}`);
     console.log(`${dead.length} dead letter(s)`);
     return;
   }
   if (command === 'replay' && target) {
-    const ids: string[] = target === 'all' ? dead.map((j: { id: string }) => j.id) : [target];
-    for (const id of ids) await call('POST', `/webhooks/dead-letters/${encodeURIComponent(id)}/replay`);
+    const ids: string[] = target === 'all' ? dead.map((j) => j.id) : [target];
+    for (const id of ids) await call<unknown>('POST', `/webhooks/dead-letters/${encodeURIComponent(id)}/replay`);
     console.log(`replayed ${ids.length} dead letter(s)`);
     return;
   }

@@ -350,7 +350,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     metrics,
     webhooks,
     shadow,
-    fetch: (request, env) => root.fetch(request, env as never),
+    fetch: (request, env) => root.fetch(request, env),
     get draining() {
       return work.draining;
     },

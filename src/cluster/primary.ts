@@ -113,7 +113,7 @@ function announce(config: GatewayConfig, hub: Hub | undefined, port: number): vo
   console.log(`  rate limits shared through ${config.rateLimits.redis.url ? 'Redis' : 'the primary (IPC)'}`);
   if (!sandbox) return;
   // REDIS_URL: the workers own the webhook intake; the sandbox sends its events to their port.
-  if (!hub!.webhooks && config.webhooks.file && config.webhooks.token) sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
+  if (!hub.webhooks && config.webhooks.file && config.webhooks.token) sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
   console.log(`  sandbox API key:    ${sandbox.credentials.apiKey}`);
   console.log(`  sandbox API secret: ${sandbox.credentials.apiSecret}`);
   if (!isLoopbackHost(config.host)) {

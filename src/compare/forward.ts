@@ -63,7 +63,7 @@ export function primaryHop(options: PrimaryHopOptions): PrimaryHop {
 
   const send = (call: PrimaryCall) =>
     pool.request({
-      method: call.method as 'POST',
+      method: call.method,
       path: base + call.pathAndQuery,
       headers: call.headers,
       body: call.body.length ? call.body : null,

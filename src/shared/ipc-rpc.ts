@@ -56,7 +56,7 @@ export class IpcRpcClient {
         this.pending.delete(id);
         reject(new IpcRpcError(`${method}: no answer within ${timeoutMs} ms`));
       }, timeoutMs).unref();
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+      this.pending.set(id, { resolve: resolve, reject, timer });
       const request: RpcRequest = { type: 'v1gate:rpc', id, method, args };
       try {
         send.call(this.channel, request);

@@ -66,7 +66,7 @@ async function startTestGatewayOver(over: TestGateway, endpoints: typeof ALL_END
     loadConfig({ PORT: '0', V2_BASE_URL: over.v2BaseUrl, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', LOG_LEVEL: 'silent' }),
     { endpoints },
   );
-  return { ...over, ...gateway, sandbox: over.sandbox, credentials: over.credentials } as TestGateway;
+  return { ...over, ...gateway, sandbox: over.sandbox, credentials: over.credentials };
 }
 
 describe('recording (V1_RECORD_FILE)', () => {

@@ -168,9 +168,9 @@ describe('/webinar/register occurrences', () => {
     expectV1Shape(answer, REGISTER_TYPES);
     const listed = async (occurrence_id: string) =>
       (await gw.v2('GET', `/webinars/${webinar.id}/registrants`, { query: { occurrence_id } })).body.registrants.map((r: any) => r.email);
-    expect(await listed(occurrences[0]!)).toEqual(['occ@example.com']);
-    expect(await listed(occurrences[1]!)).toEqual([]);
-    expect(await listed(occurrences[2]!)).toEqual(['occ@example.com']);
+    expect(await listed(occurrences[0])).toEqual(['occ@example.com']);
+    expect(await listed(occurrences[1])).toEqual([]);
+    expect(await listed(occurrences[2])).toEqual(['occ@example.com']);
   });
 
   it('answers start_time "" for a recurring webinar with no fixed time', async () => {

@@ -32,7 +32,7 @@ const checkEmail = (url: string, label = 'call', email = 'a@b.c') =>
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: `api_key=k&api_secret=s&email=${encodeURIComponent(email)}`,
   }).then(
-    async (r) => (await r.json()) as unknown,
+    async (r) => (await r.json()),
     (error: Error & { cause?: Error }) => ({ failed: label, cause: error.cause?.message }),
   );
 

@@ -25,7 +25,7 @@ let creds: string;
 async function send(path: string, body: string | Buffer, contentType = 'application/x-www-form-urlencoded') {
   const reply = await rawExchange(gw.port, httpRequest({ path, body: typeof body === 'string' ? body : body.toString('latin1'), headers: { 'Content-Type': contentType } }));
   const response = reply.responses[0]!;
-  return { body: JSON.parse(response.body) as any, v2Calls: Number(response.headers['x-v2-calls']) };
+  return { body: JSON.parse(response.body), v2Calls: Number(response.headers['x-v2-calls']) };
 }
 
 beforeAll(async () => {

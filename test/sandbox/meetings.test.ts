@@ -706,8 +706,8 @@ describe('PUT /meetings/{meetingId}/registrants/status', () => {
     const [o1, o2] = m.occurrences.map((o: { occurrence_id: number }) => String(o.occurrence_id));
     const reg = (email: string, occ: string) =>
       sb.v2('POST', `/meetings/${m.id}/registrants`, { query: { occurrence_ids: occ }, body: { email, first_name: 'F', last_name: 'L' } });
-    await reg('one@example.com', o1!);
-    await reg('two@example.com', o2!);
+    await reg('one@example.com', o1);
+    await reg('two@example.com', o2);
     expect((await setStatus(m.id, { action: 'approve' }, { occurrence_id: o2! })).status).toBe(204);
     expect(statuses(m.id)).toEqual({ 'one@example.com': 'pending', 'two@example.com': 'approved' });
     expect((await setStatus(m.id, { action: 'approve' }, { occurrence_id: '1' })).status).toBe(400);

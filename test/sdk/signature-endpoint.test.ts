@@ -67,7 +67,7 @@ describe('POST /sdk/signature', () => {
     [{ meeting_number: '123' }, 300],
   ])('answers a clear error for bad input %o', async (fields, code) => {
     const withCredentials = code === 101 ? fields : { ...gateway.credentials, ...fields };
-    const answer = await form(withCredentials as Record<string, string>);
+    const answer = await form(withCredentials);
     expect(answer.body.error.code).toBe(code);
     expect(answer.body.error.message).toMatch(/\w/);
   });

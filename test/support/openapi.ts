@@ -14,7 +14,7 @@ const spec = JSON.parse(readFileSync(specPath, 'utf8')) as {
 };
 
 const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
-ajv.addSchema(spec as object, 'v2');
+ajv.addSchema(spec, 'v2');
 
 /**
  * Schema places where our spec (which wins) says otherwise, as `instancePath` patterns per path.
