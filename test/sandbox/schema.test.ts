@@ -334,6 +334,27 @@ describe('after meetings', () => {
     expect((await sb.control('POST', `/meetings/${webinar.id}/start`)).status).toBe(201);
     expect((await call('GET', '/metrics/webinars', '/metrics/webinars')).webinars.map((w: { id: number }) => w.id)).toContain(webinar.id);
   });
+  it('one dashboard session: the session, its participants, their QoS', async () => {
+    for (const collection of ['meetings', 'webinars'] as const) {
+      const session = await call('POST', `/users/{userId}/${collection}`, `/users/me/${collection}`, { body: { topic: 'Dashboard' } });
+      const instance = await happen(session.id, { participants: [{ name: 'Client' }] });
+      const first = (instance as unknown as { participants: { id: string }[] }).participants[0]!;
+      expect((await sb.control('POST', `/meetings/${session.id}/participants/${first.id}/client`, { device: 'Mac', location: 'Nanjing (CN)' })).status).toBe(200);
+      expect((await sb.control('POST', `/meetings/${session.id}/participants/${first.id}/qos`, { audio_input: { bitrate: '29 kbps' } })).status).toBe(201);
+      const id = collection === 'meetings' ? '{meetingId}' : '{webinarId}';
+      const base = `/metrics/${collection}/${id}`;
+      const past = { query: { type: 'past' } };
+      await call('GET', base, `/metrics/${collection}/${session.id}`, past);
+      await call('GET', base, `/metrics/${collection}/${encodedUuid(instance.uuid)}`, past);
+      await call('GET', `${base}/participants`, `/metrics/${collection}/${session.id}/participants`, past);
+      await call('GET', `${base}/participants/qos`, `/metrics/${collection}/${session.id}/participants/qos`, past);
+      await call('GET', `${base}/participants/{participantId}/qos`, `/metrics/${collection}/${session.id}/participants/${first.id}/qos`, past);
+      expect((await sb.control('POST', `/meetings/${session.id}/start`)).status).toBe(201);
+      await call('GET', base, `/metrics/${collection}/${session.id}`);
+      // Someone still in has no leave time and no sample yet.
+      await call('GET', `${base}/participants/qos`, `/metrics/${collection}/${session.id}/participants/qos`);
+    }
+  });
 });
 
 describe('accounts', () => {

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import type { SandboxContext } from '../context.js';
 import { registerAccountControlRoutes } from './account-routes.js';
 import { registerMeetingControlRoutes } from './meeting-routes.js';
+import { registerParticipantControlRoutes } from './participant-routes.js';
 
 /**
  * The sandbox control API under /sandbox: a local test convenience, with no authentication, that
@@ -29,6 +30,8 @@ import { registerMeetingControlRoutes } from './meeting-routes.js';
  *      joined_after_minutes?, left_after_minutes?}], recording?, polls?, questions?} → 201 instance
  *      Start, join, answer and end in one call, in the past: it ends by now (duration_minutes,
  *      by default the meeting's own duration or 30, before now unless start_time is given).
+ * POST /sandbox/meetings/{id}/participants/{participantId}/client and .../qos
+ *      What a participant's client reports: device and network, QoS samples (participant-routes.ts).
  * GET  /sandbox/accounts                    → 200 {total_records, accounts:[{id, account_name, account_type,
  *      owner_email, master_account_id, disassociated, api_key, api_secret}]}
  *      Every account with its API credentials, to call v2 as a sub account.
@@ -43,5 +46,6 @@ import { registerMeetingControlRoutes } from './meeting-routes.js';
  */
 export function registerControlRoutes(app: Hono, ctx: SandboxContext): void {
   registerMeetingControlRoutes(app, ctx);
+  registerParticipantControlRoutes(app, ctx);
   registerAccountControlRoutes(app, ctx);
 }
