@@ -6,10 +6,6 @@
 export const UNSERVED_REFERENCE_PATHS: Readonly<Record<string, string>> = {
   '/report/getaudioreport':
     "Needs GET /report/telephone, fed by telephone (dial-in) legs, which the sandbox does not model yet: no meeting in it can have one.",
-  '/metrics/zoomrooms': 'Needs GET /metrics/zoomrooms, fed by Zoom Rooms, which the sandbox does not model yet (control API to come).',
-  '/metrics/zoomroomdetail': 'Needs GET /metrics/zoomrooms/{zoomroomId}, fed by Zoom Rooms, which the sandbox does not model yet.',
-  '/metrics/crc': 'Needs GET /metrics/crc, fed by cloud room connector usage, which the sandbox does not model yet.',
-  '/metrics/im': 'Needs GET /metrics/im, fed by instant-messaging counters, which the sandbox does not model yet.',
   '/mc/recording/list':
     'Planned over GET /users/{userId}/recordings?mc=true; the sandbox runs no meeting connector, so that list is always empty and nothing could show the translation right.',
 };

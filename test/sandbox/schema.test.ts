@@ -357,6 +357,27 @@ describe('after meetings', () => {
   });
 });
 
+describe('account dashboards', () => {
+  it('Zoom Rooms with a live and a past meeting, CRC port usage, chat counts', async () => {
+    const accountId = sb.sandbox.state.accountsByKey.get(sb.sandbox.credentials.apiKey)!.id;
+    const room = (await sb.control('POST', `/accounts/${accountId}/zoom-rooms`, { room_name: 'Schema room', camera: 'Cam' })).body;
+    const held = await call('POST', '/users/{userId}/meetings', '/users/me/meetings', { body: { topic: 'In a room' } });
+    await happen(held.id, { participants: [{ name: 'Roomie' }] });
+    expect((await sb.control('POST', `/zoom-rooms/${room.id}/meetings`, { meeting_id: held.id })).status).toBe(200);
+    const from = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const to = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect((await call('GET', '/metrics/zoomrooms', '/metrics/zoomrooms')).zoom_rooms.length).toBeGreaterThan(0);
+    const idle = await call('GET', '/metrics/zoomrooms/{zoomroomId}', `/metrics/zoomrooms/${room.id}`, { query: { from, to } });
+    expect(idle.past_meetings.meetings.length).toBe(1);
+    expect((await sb.control('POST', `/meetings/${held.id}/start`)).status).toBe(201);
+    expect((await call('GET', '/metrics/zoomrooms/{zoomroomId}', `/metrics/zoomrooms/${room.id}`, { query: { from, to } })).live_meeting.id).toBe(held.id);
+    expect((await sb.control('POST', `/accounts/${accountId}/crc-usage`, { date: from, hour: 7, max_usage: 2, total_usage: 4 })).status).toBe(201);
+    expect((await call('GET', '/metrics/crc', '/metrics/crc', { query: { from, to } })).crc_ports_usage).toHaveLength(1);
+    expect((await sb.control('POST', `/accounts/${accountId}/im-activity`, { user: 'me', date: from, counts: { total_send: 3 } })).status).toBe(201);
+    expect((await call('GET', '/metrics/im', '/metrics/im', { query: { from, to, page_size: 1 } })).users).toHaveLength(1);
+  });
+});
+
 describe('accounts', () => {
   it('a sub account with options, settings, plans and billing, then disassociated', async () => {
     const created = await call('POST', '/accounts', '/accounts', {

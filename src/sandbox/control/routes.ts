@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { SandboxContext } from '../context.js';
 import { registerAccountControlRoutes } from './account-routes.js';
+import { registerDashboardControlRoutes } from './dashboard-routes.js';
 import { registerMeetingControlRoutes } from './meeting-routes.js';
 import { registerParticipantControlRoutes } from './participant-routes.js';
 
@@ -32,6 +33,8 @@ import { registerParticipantControlRoutes } from './participant-routes.js';
  *      by default the meeting's own duration or 30, before now unless start_time is given).
  * POST /sandbox/meetings/{id}/participants/{participantId}/client and .../qos
  *      What a participant's client reports: device and network, QoS samples (participant-routes.ts).
+ * POST /sandbox/accounts/{id}/zoom-rooms, /sandbox/zoom-rooms/{roomId}/meetings, /sandbox/accounts/{id}/crc-usage,
+ *      /sandbox/accounts/{id}/im-activity: Zoom Rooms, CRC port usage and chat counts (dashboard-routes.ts).
  * GET  /sandbox/accounts                    → 200 {total_records, accounts:[{id, account_name, account_type,
  *      owner_email, master_account_id, disassociated, api_key, api_secret}]}
  *      Every account with its API credentials, to call v2 as a sub account.
@@ -48,4 +51,5 @@ export function registerControlRoutes(app: Hono, ctx: SandboxContext): void {
   registerMeetingControlRoutes(app, ctx);
   registerParticipantControlRoutes(app, ctx);
   registerAccountControlRoutes(app, ctx);
+  registerDashboardControlRoutes(app, ctx);
 }

@@ -1,5 +1,6 @@
 import type { SandboxApp, SandboxContext } from '../context.js';
 import { registerMeetingRecordingRoutes } from './meeting-recordings-routes.js';
+import { registerDashboardRoutes } from './dashboard-routes.js';
 import { registerMetricsDetailRoutes } from './metrics-detail-routes.js';
 import { registerMetricsRoutes } from './metrics-routes.js';
 import { registerPastRoutes } from './past-routes.js';
@@ -16,6 +17,7 @@ export function registerPostMeetingRoutes(app: SandboxApp, ctx: SandboxContext):
   registerUsageRoutes(app, ctx, pages);
   registerMetricsRoutes(app, ctx, pages);
   registerMetricsDetailRoutes(app, ctx, pages);
+  registerDashboardRoutes(app, ctx, pages);
   registerRecordingRoutes(app, ctx, pages);
   registerMeetingRecordingRoutes(app, ctx);
 }
