@@ -378,6 +378,18 @@ describe('account dashboards', () => {
   });
 });
 
+describe('telephone report', () => {
+  it('the telephone legs of a meeting that happened', async () => {
+    const held = await call('POST', '/users/{userId}/meetings', '/users/me/meetings', { body: { topic: 'Dial-in' } });
+    const instance = (await happen(held.id, { duration_minutes: 30 })) as unknown as { start_time: string; end_time: string };
+    const leg = { direction: 'call-in', phone_number: '+1 555 0100', call_in_number: '+1 669 900 6833', start_time: instance.start_time, end_time: instance.end_time, total: 0.5 };
+    expect((await sb.control('POST', `/meetings/${held.id}/phone-legs`, leg)).status).toBe(201);
+    const day = instance.start_time.slice(0, 10);
+    const report = await call('GET', '/report/telephone', '/report/telephone', { query: { from: day, to: day } });
+    expect(report.telephony_usage).toHaveLength(1);
+  });
+});
+
 describe('accounts', () => {
   it('a sub account with options, settings, plans and billing, then disassociated', async () => {
     const created = await call('POST', '/accounts', '/accounts', {

@@ -145,6 +145,21 @@ export interface Instance {
   recording_files: RecordingFile[];
   polls: PollAnswer[];
   questions: QuestionAnswer[];
+  /** Telephone (dial-in or dial-out) legs, set through the control API: only a phone network makes one. */
+  phone_legs?: PhoneLeg[];
+}
+
+/** One telephone leg of an instance, as GET /report/telephone bills it. */
+export interface PhoneLeg {
+  /** The caller's number (call-in) or the number the service dialled (call-out). */
+  phone_number: string;
+  /** The service's dial-in number the caller rang; empty for a call-out. */
+  call_in_number: string;
+  country_name: string;
+  start_time: string;
+  end_time: string;
+  /** What the leg cost, in the account's billing currency. */
+  total: number;
 }
 
 export interface Meeting {

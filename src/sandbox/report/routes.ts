@@ -6,6 +6,7 @@ import { registerMetricsRoutes } from './metrics-routes.js';
 import { registerPastRoutes } from './past-routes.js';
 import { registerRecordingRoutes } from './recordings-routes.js';
 import { registerReportRoutes } from './report-routes.js';
+import { registerTelephoneRoutes } from './telephone-routes.js';
 import { registerUsageRoutes } from './usage-routes.js';
 import { NextPageTokens } from '../paging.js';
 
@@ -15,6 +16,7 @@ export function registerPostMeetingRoutes(app: SandboxApp, ctx: SandboxContext):
   registerPastRoutes(app, ctx, pages);
   registerReportRoutes(app, ctx, pages);
   registerUsageRoutes(app, ctx, pages);
+  registerTelephoneRoutes(app, ctx);
   registerMetricsRoutes(app, ctx, pages);
   registerMetricsDetailRoutes(app, ctx, pages);
   registerDashboardRoutes(app, ctx, pages);
