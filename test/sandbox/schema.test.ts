@@ -298,6 +298,11 @@ describe('after meetings', () => {
     expect(hosted.next_page_token).not.toBe('');
     await call('GET', '/report/users/{userId}/meetings', '/report/users/me/meetings', { query: { from, to, next_page_token: hosted.next_page_token } });
     const recordings = await call('GET', '/users/{userId}/recordings', '/users/me/recordings', { query: { from, to } });
+    // A meeting connector's recordings (mc=true): another session, recorded on the connector.
+    const onConnector = await call('POST', '/users/{userId}/meetings', '/users/me/meetings', { body: { topic: 'On the connector' } });
+    await happen(onConnector.id, { recording: true });
+    expect((await sb.control('POST', `/meetings/${onConnector.id}/meeting-connector-recording`, {})).status).toBe(200);
+    expect((await call('GET', '/users/{userId}/recordings', '/users/me/recordings', { query: { from, to, mc: 'true' } })).meetings).toHaveLength(1);
     expect(recordings.meetings.length).toBeGreaterThan(0);
     // One meeting's recording, by number and by instance uuid; then its files deleted.
     const recorded = await call('GET', '/meetings/{meetingId}/recordings', `/meetings/${meeting.id}/recordings`);

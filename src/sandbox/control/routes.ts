@@ -3,6 +3,7 @@ import type { SandboxContext } from '../context.js';
 import { registerAccountControlRoutes } from './account-routes.js';
 import { registerDashboardControlRoutes } from './dashboard-routes.js';
 import { registerMeetingControlRoutes } from './meeting-routes.js';
+import { registerConnectorControlRoutes } from './connector-routes.js';
 import { registerPhoneControlRoutes } from './phone-routes.js';
 import { registerParticipantControlRoutes } from './participant-routes.js';
 
@@ -37,6 +38,7 @@ import { registerParticipantControlRoutes } from './participant-routes.js';
  * POST /sandbox/accounts/{id}/zoom-rooms, /sandbox/zoom-rooms/{roomId}/meetings, /sandbox/accounts/{id}/crc-usage,
  *      /sandbox/accounts/{id}/im-activity: Zoom Rooms, CRC port usage and chat counts (dashboard-routes.ts).
  * POST /sandbox/meetings/{id}/phone-legs: a telephone leg (call-in or call-out) of a session (phone-routes.ts).
+ * POST /sandbox/meetings/{id}/meeting-connector-recording: a meeting connector made that session's recording (connector-routes.ts).
  * GET  /sandbox/accounts                    → 200 {total_records, accounts:[{id, account_name, account_type,
  *      owner_email, master_account_id, disassociated, api_key, api_secret}]}
  *      Every account with its API credentials, to call v2 as a sub account.
@@ -53,6 +55,7 @@ export function registerControlRoutes(app: Hono, ctx: SandboxContext): void {
   registerMeetingControlRoutes(app, ctx);
   registerParticipantControlRoutes(app, ctx);
   registerPhoneControlRoutes(app, ctx);
+  registerConnectorControlRoutes(app, ctx);
   registerAccountControlRoutes(app, ctx);
   registerDashboardControlRoutes(app, ctx);
 }

@@ -147,6 +147,11 @@ export interface Instance {
   questions: QuestionAnswer[];
   /** Telephone (dial-in or dial-out) legs, set through the control API: only a phone network makes one. */
   phone_legs?: PhoneLeg[];
+  /**
+   * The recording files were made by a meeting connector on the account's premises, not in the
+   * cloud (control API): they list under GET /users/{userId}/recordings?mc=true only.
+   */
+  recorded_by_connector?: boolean;
 }
 
 /** One telephone leg of an instance, as GET /report/telephone bills it. */
