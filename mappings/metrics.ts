@@ -43,3 +43,74 @@ export const SESSION_METRIC_ROWS: FieldTable = [
   { v1: 'has_screen_share', v2: 'has_screen_share', direction: 'out' },
   { v1: 'recording', v2: 'has_recording', codec: recordingFlagCodec, direction: 'out' },
 ];
+
+/**
+ * v1 /metrics/meetingdetail and /metrics/webinardetail head: the session's fields of
+ * SESSION_METRIC_ROWS but its participant count, which the detail answers as `participants_count`
+ * (the list's total) after the flags.
+ */
+export const SESSION_DETAIL_ROWS: FieldTable = SESSION_METRIC_ROWS.filter((row) => row.v1 !== 'participants');
+
+/** The session's `type` label of the detail answers, by v1 type (1 live, 2 past). */
+export const DETAIL_TYPE_LABELS = {
+  meetings: ['Live Meeting', 'Past Meeting'],
+  webinars: ['Live Webinar', 'Past Webinar'],
+} as const;
+
+/** v2 prints a participant's `location` as `City (CC)`; v1 split it into `city` and `cn`. */
+const LOCATION = /^(.*) \(([A-Z]{2})\)$/;
+const locationPart = (part: 'city' | 'cn'): Codec<string, string> => ({
+  name: `"City (CC)" → ${part}`,
+  toV2: () => {
+    throw new Error('A dashboard location is output only');
+  },
+  toV1: (location) => {
+    const match = LOCATION.exec(location);
+    return match ? match[part === 'city' ? 1 : 2]! : part === 'city' ? location : '';
+  },
+});
+export const cityCodec = locationPart('city');
+export const countryCodec = locationPart('cn');
+
+/**
+ * A participant of v1's session detail, read from v2's GET /metrics/{meetings|webinars}/{id}/participants
+ * item. Output only, in v1's order.
+ */
+export const DASHBOARD_PARTICIPANT_ROWS: FieldTable = [
+  { v1: 'id', v2: 'id', direction: 'out' },
+  { v1: 'user_id', v2: 'user_id', direction: 'out' },
+  { v1: 'user_name', v2: 'user_name', direction: 'out' },
+  { v1: 'device', v2: 'device', direction: 'out' },
+  { v1: 'ip_address', v2: 'ip_address', direction: 'out' },
+  { v1: 'cn', v2: 'location', codec: countryCodec, direction: 'out' },
+  { v1: 'city', v2: 'location', codec: cityCodec, direction: 'out' },
+  { v1: 'network_type', v2: 'network_type', direction: 'out' },
+  { v1: 'join_time', v2: 'join_time', direction: 'out' },
+  { v1: 'leave_time', v2: 'leave_time', direction: 'out', note: 'v2 leaves it out while the participant is in; v1gate answers it empty.' },
+  { v1: 'share_application', v2: 'share_application', direction: 'out' },
+  { v1: 'share_desktop', v2: 'share_desktop', direction: 'out' },
+  { v1: 'share_whiteboard', v2: 'share_whiteboard', direction: 'out' },
+  { v1: 'recording', v2: 'recording', direction: 'out' },
+];
+
+/** The head of v1 /metrics/qos, read from v2's `Participant QOS`. Output only, in v1's order. */
+export const QOS_PARTICIPANT_ROWS: FieldTable = [
+  { v1: 'user_id', v2: 'user_id', direction: 'out' },
+  { v1: 'device', v2: 'device', direction: 'out' },
+  { v1: 'ip_address', v2: 'ip_address', direction: 'out' },
+  { v1: 'cn', v2: 'location', codec: countryCodec, direction: 'out' },
+  { v1: 'city', v2: 'location', codec: cityCodec, direction: 'out' },
+  { v1: 'version', v2: 'version', direction: 'out' },
+];
+
+/** A v1 QoS sample, read from v2's `user_qos`: v1 wrote `dateTime`, the streams are the same objects. */
+export const QOS_SAMPLE_ROWS: FieldTable = [
+  { v1: 'dateTime', v2: 'date_time', direction: 'out' },
+  { v1: 'audio_input', v2: 'audio_input', direction: 'out' },
+  { v1: 'audio_output', v2: 'audio_output', direction: 'out' },
+  { v1: 'video_input', v2: 'video_input', direction: 'out' },
+  { v1: 'video_output', v2: 'video_output', direction: 'out' },
+  { v1: 'as_input', v2: 'as_input', direction: 'out' },
+  { v1: 'as_output', v2: 'as_output', direction: 'out' },
+  { v1: 'cpu_usage', v2: 'cpu_usage', direction: 'out' },
+];

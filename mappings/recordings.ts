@@ -53,3 +53,6 @@ export const RECORDING_FILE_ROWS: FieldTable = [
 
 /** The files of v1's /recording/get: the reference's answer prints no `status` there (its list does). */
 export const RECORDING_GET_FILE_ROWS: FieldTable = RECORDING_FILE_ROWS.filter((row) => row.v1 !== 'status');
+
+/** A file of v1's /mc/recording/list: a meeting connector's recording has no processing `status`. */
+export const MC_RECORDING_FILE_ROWS: FieldTable = RECORDING_FILE_ROWS.filter((row) => row.v1 !== 'status');

@@ -1,4 +1,4 @@
-import { NO_V2_FIELD, type FieldTable } from '../src/translators/field-map.js';
+import { NO_V2_FIELD, type Codec, type FieldTable } from '../src/translators/field-map.js';
 
 /**
  * The account usage reports: v1's /report/getdailyreport, /report/getaccountreport and
@@ -52,4 +52,30 @@ export const USER_REPORT_PARTICIPANT_ROWS: FieldTable = [
   { v1: 'name', v2: 'name', direction: 'out' },
   { v1: 'join_time', v2: 'join_time', direction: 'out' },
   { v1: 'leave_time', v2: 'leave_time', direction: 'out' },
+];
+
+/**
+ * A leg's direction: v2's telephone report has no direction field, but a leg that rang one of the
+ * service's dial-in numbers (`call_in_number`) was dialled in; one without was dialled out.
+ */
+export const legDirectionCodec: Codec<string, string> = {
+  name: 'call_in_number set → "call-in", else "call-out"',
+  toV2: () => {
+    throw new Error('A leg direction is output only');
+  },
+  toV1: (callInNumber) => (callInNumber ? 'call-in' : 'call-out'),
+};
+
+/** A v1 /report/getaudioreport item (GET /report/telephone `telephony_usage[]`). Output only, in v1's order. */
+export const TELEPHONY_ROWS: FieldTable = [
+  { v1: 'meeting_id', v2: 'meeting_id', direction: 'out' },
+  { v1: 'phone_number', v2: 'phone_number', direction: 'out' },
+  { v1: 'type', v2: 'call_in_number', codec: legDirectionCodec, direction: 'out' },
+  { v1: 'host_name', v2: 'host_name', direction: 'out' },
+  { v1: 'host_email', v2: 'host_email', direction: 'out' },
+  { v1: 'department', v2: 'dept', direction: 'out' },
+  { v1: 'start_time', v2: 'start_time', direction: 'out' },
+  { v1: 'end_time', v2: 'end_time', direction: 'out' },
+  { v1: 'duration', v2: 'duration', direction: 'out', note: 'Minutes, every started minute counts (v1 and v2 alike).' },
+  { v1: 'total', v2: 'total', direction: 'out' },
 ];

@@ -4,15 +4,4 @@
  * served or listed here (and nothing served to stay listed), and docs/coverage.md prints the reason.
  */
 export const UNSERVED_REFERENCE_PATHS: Readonly<Record<string, string>> = {
-  '/report/getaudioreport':
-    "Needs GET /report/telephone, fed by telephone (dial-in) legs, which the sandbox does not model yet: no meeting in it can have one.",
-  '/metrics/meetingdetail': 'Planned over GET /metrics/meetings/{meetingId} + /participants; the sandbox does not serve those yet.',
-  '/metrics/webinardetail': 'Planned over GET /metrics/webinars/{webinarId} + /participants; the sandbox does not serve those yet.',
-  '/metrics/zoomrooms': 'Needs GET /metrics/zoomrooms, fed by Zoom Rooms, which the sandbox does not model yet (control API to come).',
-  '/metrics/zoomroomdetail': 'Needs GET /metrics/zoomrooms/{zoomroomId}, fed by Zoom Rooms, which the sandbox does not model yet.',
-  '/metrics/crc': 'Needs GET /metrics/crc, fed by cloud room connector usage, which the sandbox does not model yet.',
-  '/metrics/im': 'Needs GET /metrics/im, fed by instant-messaging counters, which the sandbox does not model yet.',
-  '/metrics/qos': 'Needs GET /metrics/meetings/{meetingId}/participants/qos, fed by QoS samples, which the sandbox does not model yet.',
-  '/mc/recording/list':
-    'Planned over GET /users/{userId}/recordings?mc=true; the sandbox runs no meeting connector, so that list is always empty and nothing could show the translation right.',
 };

@@ -2,6 +2,7 @@ import { isoSeconds, systemClock, type Clock } from './clock.js';
 import { notFound, userNotFound, V2Code } from './errors.js';
 import type { Account } from './model/account.js';
 import type { ChatSession } from './model/chat.js';
+import type { CrcHourUsage, ImDayActivity, ZoomRoom } from './model/dashboard.js';
 import type { Group, ImGroup } from './model/group.js';
 import type { Instance, Meeting, MeetingKind } from './model/meeting.js';
 import type { User } from './model/user.js';
@@ -26,6 +27,12 @@ export class SandboxState {
   readonly imGroups = new Map<string, ImGroup>();
   /** Instant-messaging chat sessions by id (made through the control API). */
   readonly chatSessions = new Map<string, ChatSession>();
+  /** Zoom Rooms by id (made through the control API: only a real room could register one). */
+  readonly zoomRooms = new Map<string, ZoomRoom>();
+  /** Cloud room connector port usage, one entry per account and hour (control API). */
+  readonly crcUsage: CrcHourUsage[] = [];
+  /** Instant-messaging counts, one entry per user and day (control API); a removed user's stop counting. */
+  readonly imActivity: ImDayActivity[] = [];
 
   /** v2 event subscriptions; the lifecycle (report/lifecycle.ts) emits to them. */
   readonly events: SandboxEventBus;

@@ -298,6 +298,11 @@ describe('after meetings', () => {
     expect(hosted.next_page_token).not.toBe('');
     await call('GET', '/report/users/{userId}/meetings', '/report/users/me/meetings', { query: { from, to, next_page_token: hosted.next_page_token } });
     const recordings = await call('GET', '/users/{userId}/recordings', '/users/me/recordings', { query: { from, to } });
+    // A meeting connector's recordings (mc=true): another session, recorded on the connector.
+    const onConnector = await call('POST', '/users/{userId}/meetings', '/users/me/meetings', { body: { topic: 'On the connector' } });
+    await happen(onConnector.id, { recording: true });
+    expect((await sb.control('POST', `/meetings/${onConnector.id}/meeting-connector-recording`, {})).status).toBe(200);
+    expect((await call('GET', '/users/{userId}/recordings', '/users/me/recordings', { query: { from, to, mc: 'true' } })).meetings).toHaveLength(1);
     expect(recordings.meetings.length).toBeGreaterThan(0);
     // One meeting's recording, by number and by instance uuid; then its files deleted.
     const recorded = await call('GET', '/meetings/{meetingId}/recordings', `/meetings/${meeting.id}/recordings`);
@@ -333,6 +338,60 @@ describe('after meetings', () => {
     await call('GET', '/metrics/webinars', '/metrics/webinars', { query: { type: 'pastOne', from, to } });
     expect((await sb.control('POST', `/meetings/${webinar.id}/start`)).status).toBe(201);
     expect((await call('GET', '/metrics/webinars', '/metrics/webinars')).webinars.map((w: { id: number }) => w.id)).toContain(webinar.id);
+  });
+  it('one dashboard session: the session, its participants, their QoS', async () => {
+    for (const collection of ['meetings', 'webinars'] as const) {
+      const session = await call('POST', `/users/{userId}/${collection}`, `/users/me/${collection}`, { body: { topic: 'Dashboard' } });
+      const instance = await happen(session.id, { participants: [{ name: 'Client' }] });
+      const first = (instance as unknown as { participants: { id: string }[] }).participants[0]!;
+      expect((await sb.control('POST', `/meetings/${session.id}/participants/${first.id}/client`, { device: 'Mac', location: 'Nanjing (CN)' })).status).toBe(200);
+      expect((await sb.control('POST', `/meetings/${session.id}/participants/${first.id}/qos`, { audio_input: { bitrate: '29 kbps' } })).status).toBe(201);
+      const id = collection === 'meetings' ? '{meetingId}' : '{webinarId}';
+      const base = `/metrics/${collection}/${id}`;
+      const past = { query: { type: 'past' } };
+      await call('GET', base, `/metrics/${collection}/${session.id}`, past);
+      await call('GET', base, `/metrics/${collection}/${encodedUuid(instance.uuid)}`, past);
+      await call('GET', `${base}/participants`, `/metrics/${collection}/${session.id}/participants`, past);
+      await call('GET', `${base}/participants/qos`, `/metrics/${collection}/${session.id}/participants/qos`, past);
+      await call('GET', `${base}/participants/{participantId}/qos`, `/metrics/${collection}/${session.id}/participants/${first.id}/qos`, past);
+      expect((await sb.control('POST', `/meetings/${session.id}/start`)).status).toBe(201);
+      await call('GET', base, `/metrics/${collection}/${session.id}`);
+      // Someone still in has no leave time and no sample yet.
+      await call('GET', `${base}/participants/qos`, `/metrics/${collection}/${session.id}/participants/qos`);
+    }
+  });
+});
+
+describe('account dashboards', () => {
+  it('Zoom Rooms with a live and a past meeting, CRC port usage, chat counts', async () => {
+    const accountId = sb.sandbox.state.accountsByKey.get(sb.sandbox.credentials.apiKey)!.id;
+    const room = (await sb.control('POST', `/accounts/${accountId}/zoom-rooms`, { room_name: 'Schema room', camera: 'Cam' })).body;
+    const held = await call('POST', '/users/{userId}/meetings', '/users/me/meetings', { body: { topic: 'In a room' } });
+    await happen(held.id, { participants: [{ name: 'Roomie' }] });
+    expect((await sb.control('POST', `/zoom-rooms/${room.id}/meetings`, { meeting_id: held.id })).status).toBe(200);
+    const from = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const to = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect((await call('GET', '/metrics/zoomrooms', '/metrics/zoomrooms')).zoom_rooms.length).toBeGreaterThan(0);
+    const idle = await call('GET', '/metrics/zoomrooms/{zoomroomId}', `/metrics/zoomrooms/${room.id}`, { query: { from, to } });
+    expect(idle.past_meetings.meetings.length).toBe(1);
+    expect((await sb.control('POST', `/meetings/${held.id}/start`)).status).toBe(201);
+    expect((await call('GET', '/metrics/zoomrooms/{zoomroomId}', `/metrics/zoomrooms/${room.id}`, { query: { from, to } })).live_meeting.id).toBe(held.id);
+    expect((await sb.control('POST', `/accounts/${accountId}/crc-usage`, { date: from, hour: 7, max_usage: 2, total_usage: 4 })).status).toBe(201);
+    expect((await call('GET', '/metrics/crc', '/metrics/crc', { query: { from, to } })).crc_ports_usage).toHaveLength(1);
+    expect((await sb.control('POST', `/accounts/${accountId}/im-activity`, { user: 'me', date: from, counts: { total_send: 3 } })).status).toBe(201);
+    expect((await call('GET', '/metrics/im', '/metrics/im', { query: { from, to, page_size: 1 } })).users).toHaveLength(1);
+  });
+});
+
+describe('telephone report', () => {
+  it('the telephone legs of a meeting that happened', async () => {
+    const held = await call('POST', '/users/{userId}/meetings', '/users/me/meetings', { body: { topic: 'Dial-in' } });
+    const instance = (await happen(held.id, { duration_minutes: 30 })) as unknown as { start_time: string; end_time: string };
+    const leg = { direction: 'call-in', phone_number: '+1 555 0100', call_in_number: '+1 669 900 6833', start_time: instance.start_time, end_time: instance.end_time, total: 0.5 };
+    expect((await sb.control('POST', `/meetings/${held.id}/phone-legs`, leg)).status).toBe(201);
+    const day = instance.start_time.slice(0, 10);
+    const report = await call('GET', '/report/telephone', '/report/telephone', { query: { from: day, to: day } });
+    expect(report.telephony_usage).toHaveLength(1);
   });
 });
 

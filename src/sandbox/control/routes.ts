@@ -1,7 +1,11 @@
 import type { Hono } from 'hono';
 import type { SandboxContext } from '../context.js';
 import { registerAccountControlRoutes } from './account-routes.js';
+import { registerDashboardControlRoutes } from './dashboard-routes.js';
 import { registerMeetingControlRoutes } from './meeting-routes.js';
+import { registerConnectorControlRoutes } from './connector-routes.js';
+import { registerPhoneControlRoutes } from './phone-routes.js';
+import { registerParticipantControlRoutes } from './participant-routes.js';
 
 /**
  * The sandbox control API under /sandbox: a local test convenience, with no authentication, that
@@ -29,6 +33,12 @@ import { registerMeetingControlRoutes } from './meeting-routes.js';
  *      joined_after_minutes?, left_after_minutes?}], recording?, polls?, questions?} → 201 instance
  *      Start, join, answer and end in one call, in the past: it ends by now (duration_minutes,
  *      by default the meeting's own duration or 30, before now unless start_time is given).
+ * POST /sandbox/meetings/{id}/participants/{participantId}/client and .../qos
+ *      What a participant's client reports: device and network, QoS samples (participant-routes.ts).
+ * POST /sandbox/accounts/{id}/zoom-rooms, /sandbox/zoom-rooms/{roomId}/meetings, /sandbox/accounts/{id}/crc-usage,
+ *      /sandbox/accounts/{id}/im-activity: Zoom Rooms, CRC port usage and chat counts (dashboard-routes.ts).
+ * POST /sandbox/meetings/{id}/phone-legs: a telephone leg (call-in or call-out) of a session (phone-routes.ts).
+ * POST /sandbox/meetings/{id}/meeting-connector-recording: a meeting connector made that session's recording (connector-routes.ts).
  * GET  /sandbox/accounts                    → 200 {total_records, accounts:[{id, account_name, account_type,
  *      owner_email, master_account_id, disassociated, api_key, api_secret}]}
  *      Every account with its API credentials, to call v2 as a sub account.
@@ -43,5 +53,9 @@ import { registerMeetingControlRoutes } from './meeting-routes.js';
  */
 export function registerControlRoutes(app: Hono, ctx: SandboxContext): void {
   registerMeetingControlRoutes(app, ctx);
+  registerParticipantControlRoutes(app, ctx);
+  registerPhoneControlRoutes(app, ctx);
+  registerConnectorControlRoutes(app, ctx);
   registerAccountControlRoutes(app, ctx);
+  registerDashboardControlRoutes(app, ctx);
 }

@@ -70,6 +70,45 @@ export interface Participant {
   /** Seconds in the session. */
   duration: number;
   registrant_id: string;
+  /** What the participant's client reported (device, network, version): set through the control API. */
+  client?: ParticipantClient;
+  /** Quality-of-service samples the client sent, oldest first: set through the control API. */
+  qos?: QosSample[];
+}
+
+/**
+ * The participant's client as the dashboard shows it. `location` is v2's `City (CC)`. A sandbox
+ * participant has none until the control API says what it joined from: nothing here is invented.
+ */
+export interface ParticipantClient {
+  device: string;
+  ip_address: string;
+  location: string;
+  network_type: string;
+  version: string;
+}
+
+/** One stream's quality; empty strings where the stream did not flow (v2's `QOS Object`). */
+export interface QosStream {
+  bitrate: string;
+  latency: string;
+  jitter: string;
+  avg_loss: string;
+  max_loss: string;
+  resolution?: string;
+  frame_rate?: string;
+}
+
+/** One QoS sample of a participant (v2's `user_qos`). */
+export interface QosSample {
+  date_time: string;
+  audio_input: QosStream;
+  audio_output: QosStream;
+  video_input: QosStream;
+  video_output: QosStream;
+  as_input: QosStream;
+  as_output: QosStream;
+  cpu_usage: { zoom_min_cpu_usage: string; zoom_avg_cpu_usage: string; zoom_max_cpu_usage: string; system_max_cpu_usage: string };
 }
 
 export interface RecordingFile {
@@ -106,6 +145,26 @@ export interface Instance {
   recording_files: RecordingFile[];
   polls: PollAnswer[];
   questions: QuestionAnswer[];
+  /** Telephone (dial-in or dial-out) legs, set through the control API: only a phone network makes one. */
+  phone_legs?: PhoneLeg[];
+  /**
+   * The recording files were made by a meeting connector on the account's premises, not in the
+   * cloud (control API): they list under GET /users/{userId}/recordings?mc=true only.
+   */
+  recorded_by_connector?: boolean;
+}
+
+/** One telephone leg of an instance, as GET /report/telephone bills it. */
+export interface PhoneLeg {
+  /** The caller's number (call-in) or the number the service dialled (call-out). */
+  phone_number: string;
+  /** The service's dial-in number the caller rang; empty for a call-out. */
+  call_in_number: string;
+  country_name: string;
+  start_time: string;
+  end_time: string;
+  /** What the leg cost, in the account's billing currency. */
+  total: number;
 }
 
 export interface Meeting {

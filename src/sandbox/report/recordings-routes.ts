@@ -14,7 +14,7 @@ const recordingsQuery = z
   .superRefine((q, ctx) => rangeIssue(q.from, q.to, ctx));
 
 /**
- * A user's cloud recordings: GET /users/{userId}/recordings, the meetings and webinars they hosted
+ * A user's cloud recordings (or, with `mc=true`, its meeting connector's): GET /users/{userId}/recordings, the meetings and webinars they hosted
  * that started within `from`..`to` and have recording files, newest first. The sandbox keeps no
  * trash (DELETE /meetings/{id}/recordings removes files outright), so `trash=true` is always empty.
  */
@@ -23,17 +23,19 @@ export function registerRecordingRoutes(app: SandboxApp, { state }: SandboxConte
     const q = readQuery(c, recordingsQuery);
     const user = state.requireUser(c.var.account, c.req.param('userId'));
     const recorded: { meeting: Meeting; instance: Instance }[] = [];
-    // No meeting connector runs in the sandbox: its recordings (`mc=true`) are none.
-    if (q.trash !== 'true' && q.mc !== 'true') {
+    // `mc=true` lists what a meeting connector recorded (control API), else the cloud's recordings.
+    const connector = q.mc === 'true';
+    if (q.trash !== 'true') {
       for (const meeting of state.meetings.values()) {
         if (meeting.host_id !== user.id) continue;
         for (const instance of meeting.instances) {
-          if (instance.recording_files.length > 0 && onDateWithin(instance.start_time, q.from, q.to)) recorded.push({ meeting, instance });
+          if ((instance.recorded_by_connector === true) !== connector || instance.recording_files.length === 0) continue;
+          if (onDateWithin(instance.start_time, q.from, q.to)) recorded.push({ meeting, instance });
         }
       }
     }
     recorded.sort((a, b) => b.instance.start_time.localeCompare(a.instance.start_time));
-    const page = pages.page(`recordings:${user.id}:${q.from}:${q.to}:${q.trash ?? 'false'}`, recorded, q);
+    const page = pages.page(`recordings:${user.id}:${q.from}:${q.to}:${q.trash ?? 'false'}:${q.mc ?? 'false'}`, recorded, q);
     const items = page.items.map(({ meeting, instance }) => renderRecordingMeeting(meeting, instance));
     return c.json({ from: q.from, to: q.to, ...pageBody({ ...page, items }, 'meetings') });
   });

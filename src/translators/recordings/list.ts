@@ -1,4 +1,4 @@
-import { RECORDING_FILE_ROWS, RECORDING_MEETING_ROWS } from '../../../mappings/recordings.js';
+import { MC_RECORDING_FILE_ROWS, RECORDING_FILE_ROWS, RECORDING_MEETING_ROWS } from '../../../mappings/recordings.js';
 import { v2path } from '../../upstream/path.js';
 import { defineEndpoint, type TranslatorContext } from '../define.js';
 import { toV1, type FieldTable } from '../field-map.js';
@@ -26,9 +26,9 @@ interface V2RecordingPage {
  * Read v2's token pages (300 at a time) until `enough` items are in hand or the list ends. v1
  * pages by number, v2 by token: page n of v1 needs the v2 items before it.
  */
-async function readRecordings(ctx: TranslatorContext, hostId: string, range: { from: string; to: string }, enough: number) {
+async function readRecordings(ctx: TranslatorContext, hostId: string, query: { from: string; to: string; mc?: string }, enough: number) {
   const { items, last } = await tokenPagesUpTo(
-    (token) => ctx.v2.get<V2RecordingPage>(v2path`/users/${hostId}/recordings`, { ...range, page_size: V2_MAX_PAGE_SIZE, ...token }),
+    (token) => ctx.v2.get<V2RecordingPage>(v2path`/users/${hostId}/recordings`, { ...query, page_size: V2_MAX_PAGE_SIZE, ...token }),
     (page) => page.meetings,
     enough,
   );
@@ -36,51 +36,62 @@ async function readRecordings(ctx: TranslatorContext, hostId: string, range: { f
 }
 
 /**
- * /recording/list → GET /users/{host}/recordings (v2 wants a UTC date range) and GET /users/{host}
+ * /recording/list (and /mc/recording/list) → GET /users/{host}/recordings (v2 wants a UTC date range) and GET /users/{host}
  * (its timezone: v1 reads `from`/`to` in it and answers it as each meeting's `timezone`), in
  * parallel. v1's precise `from`/`to` and `meeting_number` filters are applied to v2's items,
  * which were asked for a day wider on each side so no timezone can push a meeting out.
  */
-export const recordingList = defineEndpoint({
-  path: '/recording/list',
-  params: v1Params({
-    host_id: v1.string(),
-    meeting_number: v1.string().optional(),
-    from: v1TimeParam().optional(),
-    to: v1TimeParam().optional(),
-    ...v1PagingParams,
-  }),
-  v2Calls: ['GET /users/{userId}/recordings', 'GET /users/{userId}'],
-  tables: [RECORDING_MEETING_ROWS, RECORDING_FILE_ROWS],
-  async handle(params, ctx) {
-    const paging = pagingOf(params);
-    const filtered = params.meeting_number !== undefined || params.from !== undefined || params.to !== undefined;
-    const range = {
-      from: params.from ? utcDate(roughInstant(params.from), -1) : EARLIEST_DATE,
-      to: params.to ? utcDate(roughInstant(params.to), 1) : utcDate(Date.parse(ctx.nowIso())),
-    };
-    const [host, listed] = await Promise.all([
-      ctx.v2.get<{ timezone?: string }>(v2path`/users/${params.host_id}`),
-      readRecordings(ctx, params.host_id, range, filtered ? Infinity : paging.page_number * paging.page_size),
-    ]);
-    const timezone = host.timezone ?? '';
-    let meetings = listed.meetings;
-    let total = listed.total;
-    if (filtered) {
-      const from = params.from ? instantOf(params.from, timezone) : -Infinity;
-      const to = params.to ? instantOf(params.to, timezone, true) : Infinity;
-      meetings = meetings.filter((m) => {
-        const start = Date.parse(m.start_time);
-        return start >= from && start <= to && (params.meeting_number === undefined || String(m.id) === params.meeting_number);
-      });
-      total = meetings.length;
-    }
-    return {
-      ...v1PageFields(pageOf(paging, total)),
-      meetings: itemsOnPage(meetings, paging).map((m) => v1RecordingMeeting(m, timezone)),
-    };
-  },
-});
+function recordingListOf({ path, mc, fileRows }: { path: string; mc: boolean; fileRows: FieldTable }) {
+  return defineEndpoint({
+    path,
+    params: v1Params({
+      host_id: v1.string(),
+      meeting_number: v1.string().optional(),
+      from: v1TimeParam().optional(),
+      to: v1TimeParam().optional(),
+      ...v1PagingParams,
+    }),
+    v2Calls: ['GET /users/{userId}/recordings', 'GET /users/{userId}'],
+    tables: [RECORDING_MEETING_ROWS, fileRows],
+    async handle(params, ctx) {
+      const paging = pagingOf(params);
+      const filtered = params.meeting_number !== undefined || params.from !== undefined || params.to !== undefined;
+      const range = {
+        from: params.from ? utcDate(roughInstant(params.from), -1) : EARLIEST_DATE,
+        to: params.to ? utcDate(roughInstant(params.to), 1) : utcDate(Date.parse(ctx.nowIso())),
+      };
+      const [host, listed] = await Promise.all([
+        ctx.v2.get<{ timezone?: string }>(v2path`/users/${params.host_id}`),
+        readRecordings(ctx, params.host_id, mc ? { ...range, mc: 'true' } : range, filtered ? Infinity : paging.page_number * paging.page_size),
+      ]);
+      const timezone = host.timezone ?? '';
+      let meetings = listed.meetings;
+      let total = listed.total;
+      if (filtered) {
+        const from = params.from ? instantOf(params.from, timezone) : -Infinity;
+        const to = params.to ? instantOf(params.to, timezone, true) : Infinity;
+        meetings = meetings.filter((m) => {
+          const start = Date.parse(m.start_time);
+          return start >= from && start <= to && (params.meeting_number === undefined || String(m.id) === params.meeting_number);
+        });
+        total = meetings.length;
+      }
+      return {
+        ...v1PageFields(pageOf(paging, total)),
+        meetings: itemsOnPage(meetings, paging).map((m) => v1RecordingMeeting(m, timezone, fileRows)),
+      };
+    },
+  });
+}
+
+export const recordingList = recordingListOf({ path: '/recording/list', mc: false, fileRows: RECORDING_FILE_ROWS });
+
+/**
+ * /mc/recording/list: the same list of the recordings a meeting connector (on the account's own
+ * premises) made, v2's `mc=true`. Its files carry no `status`, as the reference shows: a
+ * connector's recording is complete when the service learns of it.
+ */
+export const mcRecordingList = recordingListOf({ path: '/mc/recording/list', mc: true, fileRows: MC_RECORDING_FILE_ROWS });
 
 /** A v1 time as an instant read as GMT: close enough (within a day) to choose v2's date range. */
 const roughInstant = (time: V1Time) => instantOf(time, '');

@@ -1,7 +1,8 @@
 import type { EndpointDefinition } from '../define.js';
 import { accountReport } from './account.js';
+import { audioReport } from './audio.js';
 import { dailyReport } from './daily.js';
 import { userReport } from './user.js';
 
-/** v1's account usage reports: daily, per host (account), and one host's meetings (user). */
-export const reportEndpoints: EndpointDefinition<any>[] = [dailyReport, accountReport, userReport];
+/** v1's account usage reports: daily, per host (account), one host's meetings (user), telephone legs (audio). */
+export const reportEndpoints: EndpointDefinition<any>[] = [dailyReport, accountReport, userReport, audioReport];

@@ -1,0 +1,70 @@
+import { DASHBOARD_PARTICIPANT_ROWS, DETAIL_TYPE_LABELS, SESSION_DETAIL_ROWS } from '../../../mappings/metrics.js';
+import { v2path } from '../../upstream/path.js';
+import { defineEndpoint } from '../define.js';
+import { toV1 } from '../field-map.js';
+import { itemsOnPage, pageOf, pagingOf } from '../v1-paging.js';
+import { v1, v1Params } from '../v1-params.js';
+import { uuidSegment } from '../webinar-reports/instances.js';
+import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+
+/**
+ * /metrics/meetingdetail and /metrics/webinardetail → GET /metrics/{meetings|webinars}/{id} (the
+ * session) + its /participants (the people, paged). `meeting_id` is a number or an instance uuid,
+ * as in v1; type 1 is the live session, 2 the past one. v1 pages the participants by number (at
+ * most 100), v2 by token: page n needs the v2 items before it. The answer carries
+ * `participants_count` (the list's total) where a list would carry `total_records`.
+ */
+
+interface V2ParticipantPage {
+  total_records: number;
+  next_page_token: string;
+  participants: Record<string, unknown>[];
+}
+
+const V2_TYPES = ['live', 'past'] as const;
+
+function sessionDetail(collection: 'meetings' | 'webinars') {
+  const v1Path = collection === 'meetings' ? '/metrics/meetingdetail' : '/metrics/webinardetail';
+  return defineEndpoint({
+    path: v1Path,
+    params: v1Params({
+      meeting_id: v1.string(),
+      type: v1.int({ min: 1, max: 2 }),
+      page_size: v1.int({ min: 1, max: 100 }).optional(),
+      page_number: v1.int({ min: 1 }).optional(),
+    }),
+    v2Calls: [`GET /metrics/${collection}/{id}`, `GET /metrics/${collection}/{id}/participants`],
+    tables: [SESSION_DETAIL_ROWS, DASHBOARD_PARTICIPANT_ROWS],
+    async handle(params, ctx) {
+      const type = V2_TYPES[params.type - 1]!;
+      const sessionPath = v2path`/metrics/${collection}/${uuidSegment(params.meeting_id)}`;
+      const session = await ctx.v2.get<Record<string, unknown>>(sessionPath, { type });
+      const paging = pagingOf(params);
+      const enough = paging.page_number * paging.page_size;
+      const participantsPath = `${sessionPath}/participants`;
+      const { items, last } = await tokenPagesUpTo(
+        (token) => ctx.v2.get<V2ParticipantPage>(participantsPath, { type, page_size: V2_MAX_PAGE_SIZE, ...token }),
+        (page) => page.participants,
+        enough,
+        (first) => ctx.requireFanOut('GET', participantsPath, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
+      );
+      const page = pageOf(paging, last.total_records);
+      // A live session has no end_time in v2: v1 answers it empty, in its place.
+      const { uuid, id, ...head } = toV1(SESSION_DETAIL_ROWS, { end_time: '', ...session });
+      return {
+        uuid,
+        id,
+        type: DETAIL_TYPE_LABELS[collection][params.type - 1],
+        ...head,
+        participants_count: page.total_records,
+        page_count: page.page_count,
+        page_number: page.page_number,
+        page_size: page.page_size,
+        participants: itemsOnPage(items, paging).map((p) => toV1(DASHBOARD_PARTICIPANT_ROWS, { leave_time: '', ...p })),
+      };
+    },
+  });
+}
+
+export const metricsMeetingDetail = sessionDetail('meetings');
+export const metricsWebinarDetail = sessionDetail('webinars');

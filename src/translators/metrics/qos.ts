@@ -1,0 +1,58 @@
+import { QOS_PARTICIPANT_ROWS, QOS_SAMPLE_ROWS } from '../../../mappings/metrics.js';
+import { V1Code } from '../../../mappings/errors.js';
+import { V1Error } from '../../v1-facade/errors.js';
+import { v2path } from '../../upstream/path.js';
+import { defineEndpoint } from '../define.js';
+import { toV1 } from '../field-map.js';
+import { itemsOnPage, pagingOf } from '../v1-paging.js';
+import { v1, v1Params } from '../v1-params.js';
+import { uuidSegment } from '../webinar-reports/instances.js';
+
+/**
+ * /metrics/qos → GET /metrics/meetings/{meetingId}/participants/{participantId}/qos for the
+ * `user_id` given, else the first participant of GET .../participants/qos (v1 answered one user
+ * when none was named). v2 carries one sample per participant (its `user_qos` is an object, not a
+ * series), so v1's `user_qos` list holds that sample; `page_size` (at most 10) and `page_number`
+ * page that list, as v1 paged the samples.
+ */
+
+interface V2Qos {
+  user_qos?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+const V2_TYPES = ['live', 'past'] as const;
+const TYPE_LABELS = ['Live Meeting', 'Past Meeting'] as const;
+
+export const metricsQos = defineEndpoint({
+  path: '/metrics/qos',
+  params: v1Params({
+    meeting_id: v1.string(),
+    type: v1.int({ min: 1, max: 2 }),
+    user_id: v1.string().optional(),
+    page_size: v1.int({ min: 1, max: 10 }).optional(),
+    page_number: v1.int({ min: 1 }).optional(),
+  }),
+  v2Calls: ['GET /metrics/meetings/{meetingId}/participants/{participantId}/qos', 'GET /metrics/meetings/{meetingId}/participants/qos'],
+  tables: [QOS_PARTICIPANT_ROWS, QOS_SAMPLE_ROWS],
+  async handle(params, ctx) {
+    const type = V2_TYPES[params.type - 1]!;
+    const base = v2path`/metrics/meetings/${uuidSegment(params.meeting_id)}/participants`;
+    const participant = params.user_id
+      ? await ctx.v2.get<V2Qos>(`${base}${v2path`/${params.user_id}`}/qos`, { type })
+      : (await ctx.v2.get<{ participants: V2Qos[] }>(`${base}/qos`, { type, page_size: 1 })).participants[0];
+    // A session nobody is in has no QoS to show: v1 said so with "meeting not found" for it too.
+    if (!participant) throw new V1Error(V1Code.meetingNotFound, `No participant of meeting ${params.meeting_id} has QoS data.`);
+    const samples = participant.user_qos?.date_time ? [participant.user_qos] : [];
+    const head = toV1(QOS_PARTICIPANT_ROWS, participant);
+    // v1 put `user_id` before `type`, the rest of the participant after it (a spread keeps a key's first place).
+    return {
+      meeting_id: params.meeting_id,
+      user_id: head['user_id'],
+      type: TYPE_LABELS[params.type - 1],
+      ...head,
+      user_qos: itemsOnPage(samples, pagingOf({ page_size: params.page_size ?? 10, page_number: params.page_number })).map((s) => toV1(QOS_SAMPLE_ROWS, s)),
+    };
+  },
+});
+

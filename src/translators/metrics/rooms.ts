@@ -1,0 +1,80 @@
+import { NO_LIVE_MEETING, ROOM_LIVE_MEETING_ROWS, ZOOM_ROOM_MESSAGE_ROWS, ZOOM_ROOM_ROWS } from '../../../mappings/dashboards.js';
+import { SESSION_METRIC_ROWS } from '../../../mappings/metrics.js';
+import { invalidParameter } from '../../v1-facade/errors.js';
+import { v2path } from '../../upstream/path.js';
+import { defineEndpoint } from '../define.js';
+import { toV1 } from '../field-map.js';
+import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../v1-paging.js';
+import { v1, v1Params } from '../v1-params.js';
+import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import { isBackwards, reportDateParam, v2Date } from '../reports/report-date.js';
+import { allFieldsV1 } from './in-order.js';
+
+/**
+ * /metrics/zoomrooms → GET /metrics/zoomrooms (both page by number, v1 up to 30 a page) and
+ * /metrics/zoomroomdetail → GET /metrics/zoomrooms/{zoomroomId}: the room, its live meeting and
+ * its past meetings between `from` and `to` (v2 pages those by token; v1 by number).
+ */
+
+type V2Room = Record<string, unknown>;
+
+const v1Room = (room: V2Room, meetingId: unknown = '') => ({
+  ...allFieldsV1(ZOOM_ROOM_ROWS, room, { meeting_id: meetingId }),
+  messages: allFieldsV1(ZOOM_ROOM_MESSAGE_ROWS, room),
+});
+
+const v1PageSize = { page_size: v1.int({ min: 1, max: 30 }).optional(), page_number: v1.int({ min: 1 }).optional() };
+
+export const metricsZoomRooms = defineEndpoint({
+  path: '/metrics/zoomrooms',
+  params: v1Params(v1PageSize),
+  v2Calls: ['GET /metrics/zoomrooms'],
+  tables: [ZOOM_ROOM_ROWS, ZOOM_ROOM_MESSAGE_ROWS],
+  async handle(params, ctx) {
+    const paging = pagingOf(params);
+    const page = await ctx.v2.get<{ total_records: number; zoom_rooms: V2Room[] }>('/metrics/zoomrooms', paging);
+    return { ...v1PageFields(pageOf(paging, page.total_records)), zoom_rooms: page.zoom_rooms.map((room) => v1Room(room)) };
+  },
+});
+
+interface V2RoomDetail extends V2Room {
+  live_meeting?: Record<string, unknown>;
+  past_meetings: { from: string; to: string; total_records: number; next_page_token: string; meetings: Record<string, unknown>[] };
+}
+
+const LIVE_ROWS = ROOM_LIVE_MEETING_ROWS(SESSION_METRIC_ROWS);
+
+export const metricsZoomRoomDetail = defineEndpoint({
+  path: '/metrics/zoomroomdetail',
+  params: v1Params({ id: v1.string(), from: reportDateParam(), to: reportDateParam(), ...v1PageSize }),
+  v2Calls: ['GET /metrics/zoomrooms/{zoomroomId}'],
+  tables: [ZOOM_ROOM_ROWS, ZOOM_ROOM_MESSAGE_ROWS, LIVE_ROWS, SESSION_METRIC_ROWS],
+  async handle(params, ctx) {
+    if (isBackwards(params.from, params.to)) throw invalidParameter('to', 'Must not be before from.');
+    const path = v2path`/metrics/zoomrooms/${params.id}`;
+    const range = { from: v2Date(params.from), to: v2Date(params.to) };
+    const paging = pagingOf(params);
+    const enough = paging.page_number * paging.page_size;
+    let room: V2RoomDetail | undefined;
+    const { items, last } = await tokenPagesUpTo(
+      async (token) => {
+        const answer = await ctx.v2.get<V2RoomDetail>(path, { ...range, page_size: V2_MAX_PAGE_SIZE, ...token });
+        room ??= answer;
+        return answer.past_meetings;
+      },
+      (page) => page.meetings,
+      enough,
+      (first) => ctx.requireFanOut('GET', path, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
+    );
+    // A live session has no end_time in v2: v1 answers it empty, in its place.
+    const live = room!.live_meeting ? toV1(LIVE_ROWS, { end_time: '', ...room!.live_meeting }) : NO_LIVE_MEETING;
+    return {
+      from: last.from,
+      to: last.to,
+      ...v1PageFields(pageOf(paging, last.total_records)),
+      zoom_room: v1Room(room!, room!.live_meeting ? String(room!.live_meeting['id']) : ''),
+      live_meeting: live,
+      past_meetings: itemsOnPage(items, paging).map((m) => toV1(SESSION_METRIC_ROWS, m)),
+    };
+  },
+});

@@ -1,0 +1,80 @@
+import { CRC_HOUR_ROWS, IM_USER_ROWS } from '../../../mappings/dashboards.js';
+import { invalidParameter } from '../../v1-facade/errors.js';
+import { defineEndpoint } from '../define.js';
+import { toV1 } from '../field-map.js';
+import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../v1-paging.js';
+import { v1, v1Params } from '../v1-params.js';
+import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import { isBackwards, reportDateParam, v2Date, type ReportDate } from '../reports/report-date.js';
+
+/**
+ * /metrics/crc → GET /metrics/crc (CRC port usage per day and hour) and /metrics/im →
+ * GET /metrics/im (each user's chat counts between `from` and `to`; v2 pages by token, v1 by
+ * number, at most 30 a page).
+ */
+
+function v2Range(from: ReportDate, to: ReportDate) {
+  if (isBackwards(from, to)) throw invalidParameter('to', 'Must not be before from.');
+  return { from: v2Date(from), to: v2Date(to) };
+}
+
+interface V2Crc {
+  from: string;
+  to: string;
+  crc_ports_usage: { date_time: string; crc_ports_hour_usage: Record<string, unknown>[] }[];
+}
+
+export const metricsCrc = defineEndpoint({
+  path: '/metrics/crc',
+  params: v1Params({ from: reportDateParam(), to: reportDateParam() }),
+  v2Calls: ['GET /metrics/crc'],
+  tables: [CRC_HOUR_ROWS],
+  async handle(params, ctx) {
+    const usage = await ctx.v2.get<V2Crc>('/metrics/crc', v2Range(params.from, params.to));
+    return {
+      from: usage.from,
+      to: usage.to,
+      crc_ports_usage: usage.crc_ports_usage.map((day) => ({
+        date_time: day.date_time,
+        crc_ports_hour_usage: day.crc_ports_hour_usage.map((hour) => toV1(CRC_HOUR_ROWS, hour)),
+      })),
+    };
+  },
+});
+
+interface V2ImPage {
+  from: string;
+  to: string;
+  total_records: number;
+  next_page_token: string;
+  users: Record<string, unknown>[];
+}
+
+export const metricsIm = defineEndpoint({
+  path: '/metrics/im',
+  params: v1Params({
+    from: reportDateParam(),
+    to: reportDateParam(),
+    page_size: v1.int({ min: 1, max: 30 }).optional(),
+    page_number: v1.int({ min: 1 }).optional(),
+  }),
+  v2Calls: ['GET /metrics/im'],
+  tables: [IM_USER_ROWS],
+  async handle(params, ctx) {
+    const range = v2Range(params.from, params.to);
+    const paging = pagingOf(params);
+    const enough = paging.page_number * paging.page_size;
+    const { items, last } = await tokenPagesUpTo(
+      (token) => ctx.v2.get<V2ImPage>('/metrics/im', { ...range, page_size: V2_MAX_PAGE_SIZE, ...token }),
+      (page) => page.users,
+      enough,
+      (first) => ctx.requireFanOut('GET', '/metrics/im', morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
+    );
+    return {
+      from: last.from,
+      to: last.to,
+      ...v1PageFields(pageOf(paging, last.total_records)),
+      users: itemsOnPage(items, paging).map((user) => toV1(IM_USER_ROWS, user)),
+    };
+  },
+});

@@ -1,0 +1,39 @@
+import { TELEPHONY_ROWS } from '../../../mappings/reports.js';
+import { invalidParameter } from '../../v1-facade/errors.js';
+import { defineEndpoint } from '../define.js';
+import { toV1 } from '../field-map.js';
+import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
+import { v1, v1Params } from '../v1-params.js';
+import { reportRange, reportRangeParams } from './range.js';
+
+interface V2Telephone {
+  from: string;
+  to: string;
+  total_records: number;
+  telephony_usage: Record<string, unknown>[];
+}
+
+/**
+ * /report/getaudioreport → GET /report/telephone: the account's telephone legs between `from` and
+ * `to`, both paged by number (up to 300). v1's type 1 (toll-free call-in and call-out, the
+ * default) is v2's only type; v1's type 2 (toll) has no v2 report, so it is refused as an invalid
+ * value rather than answered with legs of the other kind.
+ */
+export const audioReport = defineEndpoint({
+  path: '/report/getaudioreport',
+  params: v1Params({ ...reportRangeParams, type: v1.int({ min: 1, max: 2 }).optional(), ...v1PagingParams }),
+  v2Calls: ['GET /report/telephone'],
+  tables: [TELEPHONY_ROWS],
+  async handle(params, ctx) {
+    if (params.type === 2) throw invalidParameter('type', 'Toll calls (type 2) have no report in v2: only type 1, toll-free call-in and call-out.');
+    const range = reportRange(params);
+    const paging = pagingOf(params);
+    const report = await ctx.v2.get<V2Telephone>('/report/telephone', { type: 1, ...range.v2, ...paging });
+    return {
+      from: report.from,
+      to: report.to,
+      ...v1PageFields(pageOf(paging, report.total_records)),
+      telephony_usage: report.telephony_usage.map((leg) => toV1(TELEPHONY_ROWS, leg)),
+    };
+  },
+});
