@@ -19,6 +19,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // Hono handlers and p-queue tasks are async by contract even when one branch awaits nothing.
       '@typescript-eslint/require-await': 'off',
+      // Options objects and stores declare plain functions that are passed around on purpose.
+      '@typescript-eslint/unbound-method': 'off',
+      // A caught error is rethrown as it came (it may not be an Error); new rejections are Errors.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true, allowThrowingAny: true }],
       // Template literals of numbers and booleans are intended (messages, keys).
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
     },

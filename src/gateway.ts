@@ -41,7 +41,7 @@ import { v2CredentialsCheck } from './sdk/credentials-check.js';
  */
 
 export interface GatewayOverrides {
-  endpoints?: readonly EndpointDefinition<any>[];
+  endpoints?: readonly EndpointDefinition[];
   inbound?: InboundGate;
   outbound?: OutboundGate;
   /** Sandbox limits (tests and benchmarks); default: the spec's, or none with SANDBOX_RATE_LIMITS=off. */

@@ -84,7 +84,7 @@ function endsConnection(req: IncomingMessage, keepAlive: boolean): boolean {
 }
 
 export function createServer(
-  fetch: (request: Request, env: any) => Response | Promise<Response>,
+  fetch: (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>,
   options: ServerOptions = { keepAlive: true, headersTimeoutMs: 60_000, requestTimeoutMs: 300_000 },
 ): Server {
   const guarded = (request: Request, env: HttpBindings | Http2Bindings) => {

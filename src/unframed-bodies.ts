@@ -127,7 +127,7 @@ function readToEnd(socket: Socket, head: string, first: Buffer, options: Unframe
 function replayStream(socket: Socket, request: Buffer): Duplex {
   const stream = new Duplex({
     read() {},
-    write(chunk, encoding, callback) {
+    write(chunk: Buffer, encoding, callback) {
       socket.write(chunk, encoding, callback);
     },
     final(callback) {

@@ -7,7 +7,7 @@ import { leafField } from './diff.js';
  * endpoint (`v1 ↔ v2 path (codec)`), or "no v2 home". The rows are the endpoint definitions' own
  * tables, the same ones docs/coverage.md is rendered from.
  */
-export function mappingIndex(endpoints: readonly EndpointDefinition<any>[]): (path: string, field: string) => string {
+export function mappingIndex(endpoints: readonly EndpointDefinition[]): (path: string, field: string) => string {
   const byPath = new Map<string, Map<string, string>>();
   for (const endpoint of endpoints) {
     const rows = new Map<string, string>();
@@ -25,7 +25,7 @@ export function mappingIndex(endpoints: readonly EndpointDefinition<any>[]): (pa
 }
 
 /** A call is a read when every v2 call its endpoint declares is a GET; unknown paths count as writes. */
-export function readOnlyIndex(endpoints: readonly EndpointDefinition<any>[]): (path: string) => boolean {
+export function readOnlyIndex(endpoints: readonly EndpointDefinition[]): (path: string) => boolean {
   const reads = new Set<string>();
   for (const endpoint of endpoints) {
     if (endpoint.v2Calls.length > 0 && endpoint.v2Calls.every((call) => call.startsWith('GET '))) {

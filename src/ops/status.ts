@@ -17,7 +17,7 @@ import { isLoopbackCaller } from '../shared/loopback.js';
 export interface StatusDeps {
   metrics: GatewayMetrics;
   readiness: ReadinessDeps;
-  endpoints: readonly EndpointDefinition<any>[];
+  endpoints: readonly EndpointDefinition[];
   token: string | undefined;
   /** Whether a Redis store is configured at all (else the limiter runs in memory). */
   redisConfigured: boolean;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimitExceeded } from './errors.js';
 import { parseRetryAfter, rateLimitHeaders } from './headers.js';
 import { InboundLimiter } from './inbound-limiter.js';
 import { MemoryBucketStore } from './memory-store.js';

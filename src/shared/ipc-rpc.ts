@@ -5,9 +5,13 @@
  */
 
 export interface IpcEndpoint {
+  // Node types its IPC messages as `any` (process, cluster.Worker); each side's listener reads the
+  // one message shape it expects and checks its `type` before trusting it.
+  /* eslint-disable @typescript-eslint/no-explicit-any */
   send?(message: unknown, ...rest: any[]): boolean;
   on(event: 'message', listener: (message: any) => void): unknown;
   off(event: 'message', listener: (message: any) => void): unknown;
+  /* eslint-enable @typescript-eslint/no-explicit-any */
 }
 
 interface RpcRequest {
@@ -78,7 +82,8 @@ export class IpcRpcClient {
   }
 }
 
-export type RpcHandlers = Record<string, (args: any) => unknown>;
+/** Handlers take the arguments their callers send (checked by whoever registers them, not here). */
+export type RpcHandlers = Record<string, (args: never) => unknown>;
 
 /** The answering side (the primary, once per worker): runs the named handler and sends back its result. */
 export function serveRpc(channel: IpcEndpoint, handlers: RpcHandlers): () => void {
@@ -95,7 +100,7 @@ export function serveRpc(channel: IpcEndpoint, handlers: RpcHandlers): () => voi
     const handler = handlers[message.method];
     if (!handler) return reply({ error: `unknown method ${message.method}` });
     try {
-      const result = handler(message.args);
+      const result = handler(message.args as never);
       if (result instanceof Promise) result.then((value) => reply({ result: value }), (error: Error) => reply({ error: error.message }));
       else reply({ result });
     } catch (error) {

@@ -69,7 +69,7 @@ export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
 };
 
 /** The declared count, or the one derived from the call list (each listed call once; undo calls only in max). */
-export function callCountOf(path: string, endpoint: EndpointDefinition<any>): CallCount & { declared: boolean } {
+export function callCountOf(path: string, endpoint: EndpointDefinition): CallCount & { declared: boolean } {
   const declared = DECLARED_CALL_COUNTS[path];
   if (declared) return { ...declared, declared: true };
   const undo = endpoint.v2Calls.filter((c) => c.endsWith('(undo)')).length;
@@ -78,7 +78,7 @@ export function callCountOf(path: string, endpoint: EndpointDefinition<any>): Ca
 }
 
 /** The line docs/coverage.md prints under each endpoint's v2 calls. */
-export function callCountLine(path: string, endpoint: EndpointDefinition<any>): string {
+export function callCountLine(path: string, endpoint: EndpointDefinition): string {
   const count = callCountOf(path, endpoint);
   const numbers = `min ${count.min} · typical ${count.typical} · max ${count.max}`;
   if (!count.declared) return `v2 calls per v1 call: ${numbers} (derived: each listed call once).`;

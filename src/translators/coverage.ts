@@ -12,7 +12,7 @@ import { ALL_ENDPOINTS, canonicalPath } from './registry.js';
  * mapping tables, so the document cannot drift from the code (a test compares them).
  */
 
-function paramNames(endpoint: EndpointDefinition<any>): string[] {
+function paramNames(endpoint: EndpointDefinition): string[] {
   const schema = endpoint.params as unknown;
   return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
 }
@@ -34,9 +34,9 @@ function compositeRow(composite: CompositeMapping): string {
   return `| ${fields.map((f) => `\`${f}\``).join(' + ')} | \`${cell(composite.v2)}\` | ${cell(`${composite.name}: ${combos}`)} | ${cell(defaults)} | ${cell(composite.note)} |`;
 }
 
-const cell = (text: unknown) => String(text ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const cell = (text: string | number | boolean | null | undefined) => String(text ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-function renderEndpoint(path: string, endpoint: EndpointDefinition<any> | undefined): string {
+function renderEndpoint(path: string, endpoint: EndpointDefinition | undefined): string {
   if (!endpoint) {
     const reason = UNSERVED_REFERENCE_PATHS[path];
     return `### \`/v1${path}\`\n\n**Not served yet.**${reason ? ` ${reason}` : ''}\n`;
@@ -62,8 +62,8 @@ function renderEndpoint(path: string, endpoint: EndpointDefinition<any> | undefi
   return lines.join('\n');
 }
 
-export function renderCoverage(endpoints: readonly EndpointDefinition<any>[] = ALL_ENDPOINTS): string {
-  const byPath = new Map<string, EndpointDefinition<any>>();
+export function renderCoverage(endpoints: readonly EndpointDefinition[] = ALL_ENDPOINTS): string {
+  const byPath = new Map<string, EndpointDefinition>();
   for (const e of endpoints) for (const p of [e.path, ...(e.aliases ?? [])]) byPath.set(canonicalPath(p), e);
   const specPaths = SPEC_ENDPOINT_PATHS.map(canonicalPath);
   const served = specPaths.filter((p) => byPath.has(p)).length;
@@ -111,7 +111,7 @@ export interface CoverageSummary {
 }
 
 /** The counts docs/coverage.md states, plus its fields grouped as mapped / approximated / dropped. */
-export function coverageSummary(endpoints: readonly EndpointDefinition<any>[] = ALL_ENDPOINTS): CoverageSummary {
+export function coverageSummary(endpoints: readonly EndpointDefinition[] = ALL_ENDPOINTS): CoverageSummary {
   const byPath = new Set(endpoints.flatMap((e) => [e.path, ...(e.aliases ?? [])].map(canonicalPath)));
   const kinds = new Map<string, 'mapped' | 'approximated' | 'dropped'>();
   for (const endpoint of endpoints) {

@@ -11,13 +11,13 @@ import type { CompositeMapping, FieldTable } from './field-map.js';
 
 /** The v2 calls a translator may make, bound to the caller's credentials. Paths: use `v2path`. */
 export interface V2Api {
-  get<T = any>(path: string, query?: Query): Promise<T>;
-  post<T = any>(path: string, body?: unknown, query?: Query): Promise<T>;
+  get<T = unknown>(path: string, query?: Query): Promise<T>;
+  post<T = unknown>(path: string, body?: unknown, query?: Query): Promise<T>;
   patch(path: string, body: unknown): Promise<void>;
   put(path: string, body?: unknown, query?: Query): Promise<void>;
   delete(path: string, query?: Query): Promise<void>;
   /** multipart/form-data POST (picture upload). */
-  upload<T = any>(path: string, form: FormData): Promise<T>;
+  upload<T = unknown>(path: string, form: FormData): Promise<T>;
 }
 
 /**

@@ -66,6 +66,8 @@ export interface FieldRow {
   v2: string;
   /** The v1 parameter type (parses the form text); required for rows used on input. */
   type?: z.ZodType;
+  // A table mixes codecs of every value type; each row's codec is only ever applied to its own field's values.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   codec?: Codec<any, any>;
   /** The v1 default, applied when a v1 create omits the field (v1 and v2 defaults differ). */
   v1Default?: unknown;
@@ -123,7 +125,7 @@ export function toV2(table: FieldTable, params: Record<string, unknown>): Record
   for (const row of table.filter(usedOnInput)) {
     const value = v1ValueOf(row, params);
     if (value === undefined) continue;
-    const converted = (row.codec ?? same).toV2(value);
+    const converted: unknown = (row.codec ?? same).toV2(value);
     // A codec answers undefined for a v1 value that asks v2 to keep what it has (v1 capacity 0 = "inherit").
     if (converted === undefined) continue;
     setPath(out, row.v2, converted);

@@ -14,7 +14,7 @@ import { webinarsEndpoints } from './webinars/index.js';
 import { webinarReportEndpoints } from './webinar-reports/index.js';
 
 /** Every v1 endpoint v1gate serves. */
-export const ALL_ENDPOINTS: readonly EndpointDefinition<any>[] = [
+export const ALL_ENDPOINTS: readonly EndpointDefinition[] = [
   ...accountsEndpoints,
   ...usersEndpoints,
   ...meetingsEndpoints,
@@ -36,8 +36,8 @@ export function canonicalPath(path: string): string {
 }
 
 /** Path → definition, aliases included; a path served twice is a programming error. */
-export function buildRegistry(endpoints: readonly EndpointDefinition<any>[]): Map<string, EndpointDefinition<any>> {
-  const registry = new Map<string, EndpointDefinition<any>>();
+export function buildRegistry(endpoints: readonly EndpointDefinition[]): Map<string, EndpointDefinition> {
+  const registry = new Map<string, EndpointDefinition>();
   for (const endpoint of endpoints) {
     for (const path of [endpoint.path, ...(endpoint.aliases ?? [])]) {
       const key = canonicalPath(path);

@@ -69,7 +69,7 @@ export const v1 = {
           ctx.addIssue({ code: 'custom', message });
           return z.NEVER;
         }
-        return found as T[number];
+        return found;
       }),
     );
   },
@@ -111,9 +111,9 @@ export const v1 = {
     return z
       .preprocess(
         (value: unknown) => {
-          const parts = Array.isArray(value) ? value.flatMap((v) => String(v).split(',')) : typeof value === 'string' ? value.split(',') : value;
+          const parts: unknown = Array.isArray(value) ? value.flatMap((v) => String(v).split(',')) : typeof value === 'string' ? value.split(',') : value;
           if (!Array.isArray(parts)) return parts;
-          const kept = parts.map((p) => p.trim()).filter((p) => p !== '');
+          const kept = (parts as string[]).map((p) => p.trim()).filter((p) => p !== '');
           return kept.length === 0 ? undefined : kept;
         },
         z.array(z.string(), { error: 'Must be a comma-separated list.' }),

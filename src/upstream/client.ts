@@ -301,7 +301,10 @@ function toV2Error(status: number, text: string, retryAfter: string | string[] |
   const code = typeof body.code === 'number' ? body.code : status;
   const message = typeof body.message === 'string' ? body.message : `The v2 service answered HTTP ${status}.`;
   const fieldErrors = Array.isArray(body.errors)
-    ? body.errors.filter((e): e is V2FieldError => typeof e?.field === 'string' && typeof e?.message === 'string')
+    ? (body.errors as unknown[]).filter((e): e is V2FieldError => {
+        const item = e as Partial<V2FieldError> | null;
+        return typeof item?.field === 'string' && typeof item?.message === 'string';
+      })
     : [];
   return Object.assign(new V2Error(status, code, message, fieldErrors, parseRetryAfter(retryAfter)), { hasV2Code: typeof body.code === 'number' });
 }

@@ -25,7 +25,7 @@ export class GetCoalescer {
     const pending = calls?.get(key);
     if (pending) return joined(pending as Promise<T>, send);
     const shared = send();
-    if (!calls) this.inFlight.set(credentials.apiKey, (calls = new Map()));
+    if (!calls) this.inFlight.set(credentials.apiKey, (calls = new Map<string, Promise<unknown>>()));
     calls.set(key, shared);
     const forget = () => {
       const current = this.inFlight.get(credentials.apiKey);

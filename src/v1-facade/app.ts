@@ -31,7 +31,7 @@ export interface InboundGate {
 }
 
 export interface V1AppOptions {
-  endpoints: readonly EndpointDefinition<any>[];
+  endpoints: readonly EndpointDefinition[];
   v2: V2Client;
   inbound?: InboundGate;
   allowedApiKeys?: ReadonlySet<string>;
@@ -122,8 +122,12 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
         requestId,
         onResult: v2Calls && ((observation) => v2Calls.push(observation)),
         onVerdict: (accepted) => {
-          if (accepted) verifiedPairs.set(pairKey, true);
-          else (verifiedPairs.delete(pairKey), memo.refused(pairKey));
+          if (accepted) {
+            verifiedPairs.set(pairKey, true);
+            return;
+          }
+          verifiedPairs.delete(pairKey);
+          memo.refused(pairKey);
         },
         onWrite: () => memo.wrote(credentials.apiKey),
       };
@@ -228,7 +232,7 @@ function credentialsOf(params: V1Params, allowed: ReadonlySet<string> | undefine
   return { apiKey, apiSecret };
 }
 
-function parseParams(endpoint: EndpointDefinition<any>, params: V1Params): unknown {
+function parseParams(endpoint: EndpointDefinition, params: V1Params): unknown {
   const result = endpoint.params.safeParse(params);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
@@ -239,7 +243,7 @@ function parseParams(endpoint: EndpointDefinition<any>, params: V1Params): unkno
   throw invalidParameter(field, issue.message);
 }
 
-function v1FieldName(endpoint: EndpointDefinition<any>, v2Path: string): string | undefined {
+function v1FieldName(endpoint: EndpointDefinition, v2Path: string): string | undefined {
   const named = endpoint.v2FieldNames?.[v2Path];
   if (named) return named;
   for (const table of endpoint.tables ?? []) {
@@ -278,10 +282,10 @@ class BoundV2 implements V2Api {
   /** While the pair is unproven, the first v2 call goes alone; the others wait for its outcome. */
   private first: Promise<unknown> | undefined;
 
-  get<T = any>(path: string, query?: Query): Promise<T> {
+  get<T = unknown>(path: string, query?: Query): Promise<T> {
     return this.call<T>('GET', path, query, undefined);
   }
-  post<T = any>(path: string, body?: unknown, query?: Query): Promise<T> {
+  post<T = unknown>(path: string, body?: unknown, query?: Query): Promise<T> {
     return this.call<T>('POST', path, query, body);
   }
   patch(path: string, body: unknown): Promise<void> {
@@ -293,7 +297,7 @@ class BoundV2 implements V2Api {
   delete(path: string, query?: Query): Promise<void> {
     return this.call<void>('DELETE', path, query, undefined);
   }
-  upload<T = any>(path: string, form: FormData): Promise<T> {
+  upload<T = unknown>(path: string, form: FormData): Promise<T> {
     return this.send<T>(this.request('POST', path, undefined, undefined, form));
   }
   private call<T>(method: V2Request['method'], path: string, query: Query | undefined, body: unknown): Promise<T> {

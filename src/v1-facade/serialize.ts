@@ -70,6 +70,8 @@ function xmlShape(value: unknown, key: string): unknown {
  * XML 1.0 forbids most control characters, U+FFFE/U+FFFF and unpaired surrogates even escaped: a
  * topic with `%01` in it would make the whole document unreadable. They are dropped.
  */
+// The control characters are the point of this pattern.
+// eslint-disable-next-line no-control-regex
 const NOT_XML_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 function xmlText(text: string): string {

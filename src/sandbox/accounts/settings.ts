@@ -78,7 +78,7 @@ export function registerAccountSettingsRoutes(app: SandboxApp, { state }: Sandbo
   app.patch('/accounts/:accountId/settings', async (c) => {
     const account = requireManagedAccount(state, c.get('account'), c.req.param('accountId'));
     const patch = await readBody(c, accountSettingsPatchSchema, { allowEmpty: true });
-    mergeSettings(account.settings, patch as Record<string, Record<string, unknown> | undefined>);
+    mergeSettings(account.settings, patch);
     return c.body(null, 204);
   });
 }

@@ -6,7 +6,7 @@ import type { Account } from '../model/account.js';
 import { pageBody, paginate } from '../paging.js';
 import type { SandboxState } from '../state.js';
 import { newUser } from '../users/factory.js';
-import { orRequired, userEmail, userName, userPassword } from '../users/schemas.js';
+import { userEmail, userName, userPassword } from '../users/schemas.js';
 import { emailTaken, freePmi } from '../users/uniqueness.js';
 import { readBody } from '../validation.js';
 import { requireMasterAccount, requireSubAccount } from './access.js';

@@ -12,7 +12,7 @@ export const intEnum = <const T extends number>(values: readonly T[]) =>
     .number()
     .int()
     .refine((v): v is T => (values as readonly number[]).includes(v), `Must be one of ${values.join(', ')}.`)
-    .transform((v) => v as T);
+    .transform((v) => v);
 
 export const startTime = dateTime.refine((v) => parseWallTime(v) !== undefined, 'Not a valid date-time.');
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Context } from 'hono';
-import type { SandboxApp, SandboxContext } from '../context.js';
+import type { SandboxApp, SandboxContext, SandboxEnv } from '../context.js';
 import { notFound, V2Code } from '../errors.js';
 import type { Account } from '../model/account.js';
 import type { MeetingKind, Participant } from '../model/meeting.js';
@@ -55,7 +55,7 @@ const peopleOf = ({ instance }: InstanceOf): Participant[] =>
 export function registerMetricsDetailRoutes(app: SandboxApp, { state }: SandboxContext, pages: NextPageTokens): void {
   for (const { kind, collection } of DETAIL_KINDS) {
     const base = `/metrics/${collection}/:id`;
-    const session = (c: Context, type: string) => requireSession(state, c.var.account, c.req.param('id') ?? '', kind, type);
+    const session = (c: Context<SandboxEnv>, type: string) => requireSession(state, c.var.account, c.req.param('id') ?? '', kind, type);
 
     app.get(base, (c) => {
       const q = readQuery(c, oneQosQuery);

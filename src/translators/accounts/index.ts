@@ -7,7 +7,7 @@ import { accountGet, accountList } from './read.js';
 import { accountUpdate } from './update.js';
 
 /** The v1 sub account endpoints (/ma/account/...). */
-export const accountsEndpoints: EndpointDefinition<any>[] = [
+export const accountsEndpoints: EndpointDefinition[] = [
   accountCreate,
   accountList,
   accountGet,

@@ -1,5 +1,5 @@
 import { defineEndpoint } from '../define.js';
-import { pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
+import { pagingOf, v1PageFields, v1PagingParams, type V1Page } from '../v1-paging.js';
 import { v1Params } from '../v1-params.js';
 import { accountIdParam, accountPath } from './account-path.js';
 
@@ -24,8 +24,8 @@ export const accountList = defineEndpoint({
   params: v1Params(v1PagingParams),
   v2Calls: ['GET /accounts'],
   async handle(params, ctx) {
-    const page = await ctx.v2.get('/accounts', pagingOf(params));
-    return { ...v1PageFields(page), subAccounts: page.accounts.map((a: Record<string, unknown>) => pick(a, LIST_ITEM_FIELDS)) };
+    const page = await ctx.v2.get<V1Page & { accounts: Record<string, unknown>[] }>('/accounts', pagingOf(params));
+    return { ...v1PageFields(page), subAccounts: page.accounts.map((a) => pick(a, LIST_ITEM_FIELDS)) };
   },
 });
 
@@ -35,7 +35,7 @@ export const accountGet = defineEndpoint({
   params: v1Params(accountIdParam),
   v2Calls: ['GET /accounts/{accountId}'],
   async handle({ account_id }, ctx) {
-    const account = await ctx.v2.get(accountPath(account_id));
+    const account = await ctx.v2.get<Record<string, unknown>>(accountPath(account_id));
     return pick(account, ['id', 'owner_id', 'owner_email', 'created_at']);
   },
 });

@@ -2,4 +2,4 @@ import type { EndpointDefinition } from '../define.js';
 import { chatGet, chatList } from './history.js';
 
 /** v1's chat history: the account's sessions, and one session's messages. */
-export const chatEndpoints: EndpointDefinition<any>[] = [chatList, chatGet];
+export const chatEndpoints: EndpointDefinition[] = [chatList, chatGet];

@@ -33,8 +33,9 @@ export function groupCreate(kind: GroupKind) {
 
 /** Every group of the kind; IM groups come from v2 in pages, read in full (v1's list has no paging). */
 async function allGroups(kind: GroupKind, ctx: TranslatorContext): Promise<{ total_records: number; groups: unknown[] }> {
-  if (!kind.pagedList) return ctx.v2.get(kind.v2Base);
-  const pages = await everyNumberedPage((page_number) => ctx.v2.get(kind.v2Base, { page_size: V2_MAX_PAGE_SIZE, page_number }));
+  type GroupPage = { total_records: number; page_count: number; groups: unknown[] };
+  if (!kind.pagedList) return ctx.v2.get<GroupPage>(kind.v2Base);
+  const pages = await everyNumberedPage((page_number) => ctx.v2.get<GroupPage>(kind.v2Base, { page_size: V2_MAX_PAGE_SIZE, page_number }));
   return { total_records: pages[0]!.total_records, groups: pages.flatMap((page) => page.groups) };
 }
 

@@ -5,7 +5,7 @@ import { PLAIN_GROUPS } from './kind.js';
 import { memberAdd, memberDelete, memberList } from './members.js';
 
 /** The v1 group endpoints. /group/member/add also adds IM group members, as v1's spec documents. */
-export const groupsEndpoints: EndpointDefinition<any>[] = [
+export const groupsEndpoints: EndpointDefinition[] = [
   groupCreate(PLAIN_GROUPS),
   groupList(PLAIN_GROUPS),
   groupGet(PLAIN_GROUPS),

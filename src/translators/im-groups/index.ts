@@ -7,7 +7,7 @@ import { IM_GROUPS } from './kind.js';
  * The v1 IM group endpoints. v1's spec documents IM member add under /group/member/add (served by
  * the groups area for both kinds); legacy clients call /im/group/member/add, served here.
  */
-export const imgroupsEndpoints: EndpointDefinition<any>[] = [
+export const imgroupsEndpoints: EndpointDefinition[] = [
   groupCreate(IM_GROUPS),
   groupList(IM_GROUPS),
   groupGet(IM_GROUPS),

@@ -8,7 +8,7 @@ import { meetingList } from './list.js';
 import { meetingLive } from './live.js';
 
 /** The v1 meetings endpoints (scheduling; shared with webinars through ../scheduling). */
-export const meetingsEndpoints: EndpointDefinition<any>[] = [
+export const meetingsEndpoints: EndpointDefinition[] = [
   createEndpoint(MEETING),
   meetingList,
   meetingLive,

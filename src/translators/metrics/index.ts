@@ -6,7 +6,7 @@ import { metricsMeetings, metricsWebinars } from './sessions.js';
 import { metricsCrc, metricsIm } from './usage.js';
 
 /** v1's dashboard (metrics) endpoints. */
-export const metricsEndpoints: EndpointDefinition<any>[] = [
+export const metricsEndpoints: EndpointDefinition[] = [
   metricsMeetings,
   metricsWebinars,
   metricsMeetingDetail,

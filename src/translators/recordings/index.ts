@@ -3,4 +3,4 @@ import { mcRecordingList, recordingList } from './list.js';
 import { recordingDelete, recordingGet } from './meeting.js';
 
 /** The v1 recording endpoints: /recording/list (our v1 spec), /recording/get and /recording/delete (the v1 reference). */
-export const recordingsEndpoints: EndpointDefinition<any>[] = [recordingList, recordingGet, recordingDelete, mcRecordingList];
+export const recordingsEndpoints: EndpointDefinition[] = [recordingList, recordingGet, recordingDelete, mcRecordingList];

@@ -5,7 +5,7 @@ import { webinarRegistrantsList, webinarRegistration } from './registrant-lists.
 import { webinarRegistrantsApprove, webinarRegistrationCancel } from './registrant-status.js';
 
 /** The v1 registration, registrant and panelist endpoints (meetings and webinars). */
-export const registrationEndpoints: EndpointDefinition<any>[] = [
+export const registrationEndpoints: EndpointDefinition[] = [
   meetingRegister,
   webinarRegister,
   webinarRegistration,

@@ -5,4 +5,4 @@ import { dailyReport } from './daily.js';
 import { userReport } from './user.js';
 
 /** v1's account usage reports: daily, per host (account), one host's meetings (user), telephone legs (audio). */
-export const reportEndpoints: EndpointDefinition<any>[] = [dailyReport, accountReport, userReport, audioReport];
+export const reportEndpoints: EndpointDefinition[] = [dailyReport, accountReport, userReport, audioReport];

@@ -12,7 +12,7 @@ import { userActivate, userDeactivate } from './status.js';
 import { userUpdate } from './update.js';
 
 /** The v1 user endpoints. */
-export const usersEndpoints: EndpointDefinition<any>[] = [
+export const usersEndpoints: EndpointDefinition[] = [
   userCreate,
   userAutoCreate,
   userCustCreate,

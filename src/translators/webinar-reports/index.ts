@@ -4,4 +4,4 @@ import { webinarUuidList } from './instances.js';
 import { webinarPolls, webinarQuestions } from './surveys.js';
 
 /** The v1 reports of ended webinars: instances, attendees, polls and Q&A. */
-export const webinarReportEndpoints: EndpointDefinition<any>[] = [webinarUuidList, webinarAttendeesList, webinarPolls, webinarQuestions];
+export const webinarReportEndpoints: EndpointDefinition[] = [webinarUuidList, webinarAttendeesList, webinarPolls, webinarQuestions];

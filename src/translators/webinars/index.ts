@@ -8,7 +8,7 @@ import { webinarList, webinarListRegistration } from './lists.js';
 import { addPanelistsAfterCreate, panelistsNotOnUpdate } from './panelists.js';
 
 /** The v1 webinars endpoints (scheduling; shared with meetings through ../scheduling). */
-export const webinarsEndpoints: EndpointDefinition<any>[] = [
+export const webinarsEndpoints: EndpointDefinition[] = [
   createEndpoint(WEBINAR, addPanelistsAfterCreate),
   webinarList,
   webinarListRegistration,
