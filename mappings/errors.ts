@@ -64,7 +64,7 @@ export interface FailureRow {
   /** The v1 code to answer, or `keep` for the v2 code in the failure's body. */
   v1Code: number | 'keep';
   /** The v1 message, or `keep` for the failure's own message (for upstream failures, with whether a write may have been applied). */
-  v1Message: string | 'keep';
+  v1Message: string;
   why: string;
 }
 
