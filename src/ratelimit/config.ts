@@ -15,6 +15,7 @@ import { DEFAULT_SAFETY_MARGIN } from './bucket-specs.js';
  * | RATE_LIMIT_REDIS_FAILURE | `open` / `closed`: what a Redis error or timeout means | open |
  * | RATE_LIMIT_REDIS_TIMEOUT_MS | a Redis answer slower than this is a failure | 200 |
  * | RATE_LIMIT_REDIS_PREFIX | prefix of every Redis key | v1gate:rl: |
+ * | RATE_LIMIT_REDIS_LEASE_MS | each process leases the tokens a bucket refills in this time (0: a round trip per take) | 100 |
  * | OUTBOUND_MAX_WAIT_MS | longest wait of a v2 call for its token | 30000 |
  * | OUTBOUND_MAX_QUEUE | v2 calls waiting per api_key and class before refusing | 1000 |
  * | OUTBOUND_RATE_FACTOR | our v2 send rate as a fraction of the v2 limit | 0.9 |
@@ -42,6 +43,9 @@ export const RateLimitConfigSchema = z.object({
       // the process to its own buckets (each process then admits the full limit).
       timeoutMs: z.number().int().positive().default(200),
       keyPrefix: z.string().default('v1gate:rl:'),
+      // Local leases (lease-store.ts): 100 ms keeps the overshoot per process to a tenth of a
+      // second's rate while cutting round trips to one per lease on busy keys; 0 turns them off.
+      leaseMs: z.number().int().min(0).default(100),
     })
     .prefault({}),
   memory: z.object({ maxBuckets: z.number().int().min(1).default(100_000) }).prefault({}),
@@ -71,6 +75,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_REDIS_FAILURE: z.string().trim().toLowerCase().pipe(z.enum(['open', 'closed'])).optional(),
   RATE_LIMIT_REDIS_TIMEOUT_MS: number.optional(),
   RATE_LIMIT_REDIS_PREFIX: z.string().optional(),
+  RATE_LIMIT_REDIS_LEASE_MS: number.optional(),
   OUTBOUND_MAX_WAIT_MS: number.optional(),
   OUTBOUND_MAX_QUEUE: number.optional(),
   OUTBOUND_RATE_FACTOR: number.optional(),
@@ -87,6 +92,7 @@ const ENV_OF: Record<string, string> = {
   'redis.failure': 'RATE_LIMIT_REDIS_FAILURE',
   'redis.timeoutMs': 'RATE_LIMIT_REDIS_TIMEOUT_MS',
   'redis.keyPrefix': 'RATE_LIMIT_REDIS_PREFIX',
+  'redis.leaseMs': 'RATE_LIMIT_REDIS_LEASE_MS',
   'v2.maxWaitMs': 'OUTBOUND_MAX_WAIT_MS',
   'v2.maxQueue': 'OUTBOUND_MAX_QUEUE',
   'v2.rateFactor': 'OUTBOUND_RATE_FACTOR',
@@ -119,6 +125,7 @@ export function readRateLimitConfig(env: Record<string, string | undefined> = pr
       failure: e.RATE_LIMIT_REDIS_FAILURE,
       timeoutMs: e.RATE_LIMIT_REDIS_TIMEOUT_MS,
       keyPrefix: e.RATE_LIMIT_REDIS_PREFIX,
+      leaseMs: e.RATE_LIMIT_REDIS_LEASE_MS,
     },
     memory: { maxBuckets: e.RATE_LIMIT_MAX_BUCKETS },
   };

@@ -230,8 +230,8 @@ export class OutboundLimiter {
 
   /**
    * The fast path: with nobody of this key and class waiting (so FIFO order cannot be jumped), the
-   * deadline not yet passed, and a store that answers synchronously (memory), take the token at
-   * once. True: taken. False: nothing taken (the store takes all or none); the caller queues as
+   * deadline not yet passed, and a store that answers synchronously (memory, a held lease), take
+   * the token at once. True: taken. False: nothing taken (the store takes all or none); the caller queues as
    * before, and the queued take decides (refuses, waits, or meets the deadline).
    */
   private takeAtOnce(apiKey: string, limitClass: V2LimitClassName, options: ScheduleOptions): boolean {
@@ -240,7 +240,7 @@ export class OutboundLimiter {
     if ((options.deadlineMs !== undefined && options.deadlineMs < this.now()) || (options.maxWaitMs ?? this.maxWaitMs) < 0) return false;
     const lane = this.lanes.get(laneKey(apiKey, limitClass));
     if (lane && options.priority !== 'undo' && lane.queue.size + lane.queue.pending > 0) return false;
-    return this.store.takeNow(lane?.refs ?? this.refsFor(apiKey, limitClass)).allowed;
+    return this.store.takeNow(lane?.refs ?? this.refsFor(apiKey, limitClass))?.allowed ?? false;
   }
 
   /** A lower bound of the wait for a call with `ahead` calls before it: buckets full, every call ahead served first. */
