@@ -153,23 +153,34 @@ export class LeasingBucketStore implements BucketStore {
 
   /** Refill the lease ahead of need, in the background. */
   private topUp(held: Held): void {
-    const refilling = this.leaseFor(held, 0).then(
-      () => undefined,
-      () => undefined, // the lease runs out; the next take meets the error and the failure policy
-    );
-    held.refilling = refilling;
-    void refilling.finally(() => {
-      if (held.refilling === refilling) held.refilling = undefined;
-    });
+    // A failure only lets the lease run out; the next take meets the error and the failure policy.
+    this.leaseFor(held, 0).catch(() => {});
   }
 
   /**
    * One lease call: ask for what brings the lease back to k (at least `least`, the cost of the
-   * request waiting, which it spends at once). Refused while a bucket is paused or short.
+   * request waiting, which it spends at once). Refused while a bucket is paused or short. A call
+   * that asks for a batch is the group's `refilling`: takes arriving meanwhile wait for it rather
+   * than each sending its own (a cold key under 32 concurrent requests: one call, not 32).
    */
-  private async leaseFor(held: Held, least: number): Promise<TakeOutcome> {
+  private leaseFor(held: Held, least: number): Promise<TakeOutcome> {
     const want = Math.max(least, held.size - held.tokens - held.pending);
-    if (want <= 0) return outcomeOf(held.shared.map((tokens) => ({ tokens: tokens + held.tokens, retryAfterMs: 0 })));
+    if (want <= 0) return Promise.resolve(outcomeOf(held.shared.map((tokens) => ({ tokens: tokens + held.tokens, retryAfterMs: 0 }))));
+    const call = this.callLease(held, want, least);
+    if (want > least && !held.refilling) {
+      const refilling = call.then(
+        () => undefined,
+        () => undefined,
+      );
+      held.refilling = refilling;
+      void refilling.then(() => {
+        if (held.refilling === refilling) held.refilling = undefined;
+      });
+    }
+    return call;
+  }
+
+  private async callLease(held: Held, want: number, least: number): Promise<TakeOutcome> {
     const sentAt = this.now();
     held.pending += want;
     let lease: Lease;

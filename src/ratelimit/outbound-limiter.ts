@@ -95,7 +95,8 @@ export class OutboundLimiter {
     options: ScheduleOptions = {},
   ): Promise<T> {
     const limitClass = this.enabled ? classifyV2Call(method, path).name : undefined;
-    if (limitClass === undefined || this.takeAtOnce(apiKey, limitClass, options)) {
+    const atOnce = limitClass === undefined || this.takeAtOnce(apiKey, limitClass, options);
+    if (atOnce === true) {
       // Admitted without waiting: run the call now, no queue hop.
       try {
         return Promise.resolve(task());
@@ -103,18 +104,33 @@ export class OutboundLimiter {
         return Promise.reject(error);
       }
     }
-    return this.counted(limitClass, this.waitInQueue(apiKey, limitClass, options)).then(() => {
-      options.signal?.throwIfAborted(); // withdrawn while its token came: the token is spent, the call never sent
-      return task();
-    });
+    const queued = () =>
+      this.counted(limitClass!, this.waitInQueue(apiKey, limitClass!, options)).then(() => {
+        options.signal?.throwIfAborted(); // withdrawn while its token came: the token is spent, the call never sent
+        return task();
+      });
+    if (atOnce === undefined) return this.takeDirect(apiKey, limitClass!).then((taken) => (taken ? task() : queued()));
+    return queued();
   }
 
   /** Wait for a token of the call's v2 class (for callers that run the call themselves). */
   async acquire(apiKey: string, method: string, path: string, options: ScheduleOptions = {}): Promise<void> {
     if (!this.enabled) return;
     const limitClass = classifyV2Call(method, path).name;
-    if (this.takeAtOnce(apiKey, limitClass, options)) return;
+    const atOnce = this.takeAtOnce(apiKey, limitClass, options);
+    if (atOnce === true || (atOnce === undefined && (await this.takeDirect(apiKey, limitClass)))) return;
     await this.counted(limitClass, this.waitInQueue(apiKey, limitClass, options));
+  }
+
+  /**
+   * One asynchronous take outside the queue, for a call that found nobody waiting but a store that
+   * could not answer at once (a lease running out): queueing it would make every later call of
+   * the key and class queue behind it (FIFO) while calls keep coming, so the lane would never go
+   * back to the synchronous path. Refused: the caller queues as before.
+   */
+  private async takeDirect(apiKey: string, limitClass: V2LimitClassName): Promise<boolean> {
+    const lane = this.lanes.get(laneKey(apiKey, limitClass));
+    return (await this.store.take(lane?.refs ?? this.refsFor(apiKey, limitClass))).allowed;
   }
 
   /** The slow path: wait in the key and class's FIFO queue for a token, until the deadline. */
@@ -234,13 +250,13 @@ export class OutboundLimiter {
    * the token at once. True: taken. False: nothing taken (the store takes all or none); the caller queues as
    * before, and the queued take decides (refuses, waits, or meets the deadline).
    */
-  private takeAtOnce(apiKey: string, limitClass: V2LimitClassName, options: ScheduleOptions): boolean {
+  private takeAtOnce(apiKey: string, limitClass: V2LimitClassName, options: ScheduleOptions): boolean | undefined {
     if (!this.store.takeNow || this.maxQueue <= 0) return false;
     if (options.signal?.aborted) return false;
     if ((options.deadlineMs !== undefined && options.deadlineMs < this.now()) || (options.maxWaitMs ?? this.maxWaitMs) < 0) return false;
     const lane = this.lanes.get(laneKey(apiKey, limitClass));
     if (lane && options.priority !== 'undo' && lane.queue.size + lane.queue.pending > 0) return false;
-    return this.store.takeNow(lane?.refs ?? this.refsFor(apiKey, limitClass))?.allowed ?? false;
+    return this.store.takeNow(lane?.refs ?? this.refsFor(apiKey, limitClass))?.allowed;
   }
 
   /** A lower bound of the wait for a call with `ahead` calls before it: buckets full, every call ahead served first. */

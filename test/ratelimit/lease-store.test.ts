@@ -4,6 +4,7 @@ import type { BucketRef } from '../../src/ratelimit/bucket-store.js';
 import { FailoverBucketStore } from '../../src/ratelimit/failure-policy.js';
 import { InboundLimiter } from '../../src/ratelimit/inbound-limiter.js';
 import { LeasingBucketStore } from '../../src/ratelimit/lease-store.js';
+import { OutboundLimiter } from '../../src/ratelimit/outbound-limiter.js';
 import { RedisBucketStore } from '../../src/ratelimit/redis-store.js';
 import { startRedis, type RunningRedis } from '../support/redis.js';
 import { readyRedis } from './helpers.js';
@@ -149,6 +150,31 @@ describe('LeasingBucketStore', () => {
     expect(refused.retryAfterMs).toBeGreaterThan(29_000);
     // The pausing process itself stops at once.
     expect((await b.store.take(refs)).allowed).toBe(false);
+  });
+
+  it('behind the limiters, a cold busy key costs one lease call, and no v2 call waits in a queue', async () => {
+    const redis = await readyRedis(server.url);
+    const source = new RedisBucketStore(redis, { ownsConnection: true });
+    const store = new FailoverBucketStore(new LeasingBucketStore(source, { leaseMs: 100 }), { policy: 'open', timeoutMs: 1_000 });
+    cleanups.push(() => store.close());
+    const leases = vi.spyOn(source, 'lease');
+    const takes = vi.spyOn(source, 'take');
+    const inbound = new InboundLimiter({ store, scale: 1_000_000 });
+    const outbound = new OutboundLimiter({ store, scale: 1_000_000 });
+    const key = unique('cold');
+    // 32 clients at once on a cold key, as the benchmark's connections: one v1 check and two v2 calls each.
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        for (let i = 0; i < 50; i++) {
+          expect((await inbound.check(key, '/v1/meeting/get')).allowed).toBe(true);
+          await outbound.schedule(key, 'GET', '/meetings/1', () => 1);
+          await outbound.schedule(key, 'GET', '/users/me', () => 1);
+        }
+      }),
+    );
+    expect(takes).not.toHaveBeenCalled();
+    expect(leases.mock.calls.length).toBeLessThanOrEqual(3); // one per bucket group (inbound, outbound general)
+    expect(outbound.stats().waits).toEqual([]);
   });
 
   it('under the failure policy: Redis gone, fail-open keeps admitting from memory', async () => {
