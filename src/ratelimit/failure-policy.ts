@@ -89,10 +89,12 @@ export class FailoverBucketStore implements BucketStore {
   /**
    * Answers at once when it can: from the fallback buckets while the shared store is left alone,
    * or from the shared store's own synchronous answer (a held lease). Otherwise undefined, and the
-   * caller's `take` goes to the shared store under the timeout.
+   * caller's `take` goes to the shared store under the timeout. Once the wait after a failure is
+   * over, takes go the asynchronous way until one succeeds: only `take` can tell that the shared
+   * store answers again (a held lease would keep answering and the outage would never end).
    */
   takeNow(refs: readonly BucketRef[], cost = 1): TakeOutcome | undefined {
-    if (this.now() >= this.skipSharedUntil) return this.shared.takeNow?.(refs, cost);
+    if (this.now() >= this.skipSharedUntil) return this.degraded ? undefined : this.shared.takeNow?.(refs, cost);
     this.failed(undefined);
     return this.options.policy === 'open' ? this.fallback.takeNow(refs, cost) : closedRefusal(refs);
   }

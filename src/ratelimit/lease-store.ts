@@ -59,6 +59,8 @@ interface Held {
   shared: number[];
   refilling: Promise<void> | undefined;
   usedAt: number;
+  /** This process paused the group: serve nothing locally until then (a top-up under way may still land). */
+  pausedUntil: number;
 }
 
 export class LeasingBucketStore implements BucketStore {
@@ -109,7 +111,10 @@ export class LeasingBucketStore implements BucketStore {
 
   async pause(refs: readonly BucketRef[], durationMs: number): Promise<void> {
     const held = this.groups.get(groupKey(refs));
-    if (held) this.drop(held);
+    if (held) {
+      held.pausedUntil = this.now() + durationMs;
+      void this.drop(held);
+    }
     await this.source.pause(refs, durationMs);
   }
 
@@ -134,7 +139,7 @@ export class LeasingBucketStore implements BucketStore {
     if (!held) {
       const size = this.leaseSize(refs);
       if (size === 0) return undefined;
-      held = { refs, size, tokens: 0, pending: 0, grantedAt: 0, shared: refs.map(() => 0), refilling: undefined, usedAt: 0 };
+      held = { refs, size, tokens: 0, pending: 0, grantedAt: 0, shared: refs.map(() => 0), refilling: undefined, usedAt: 0, pausedUntil: 0 };
       this.groups.set(key, held);
     }
     return held;
@@ -144,7 +149,7 @@ export class LeasingBucketStore implements BucketStore {
   private serve(held: Held, cost: number): TakeOutcome | undefined {
     const now = this.now();
     held.usedAt = now;
-    if (held.tokens > 0 && now - held.grantedAt > this.maxAgeMs) void this.drop(held);
+    if (held.tokens > 0 && (now - held.grantedAt > this.maxAgeMs || now < held.pausedUntil)) void this.drop(held);
     if (held.tokens < cost) return undefined;
     held.tokens -= cost;
     if (held.tokens * 2 < held.size && !held.refilling) this.topUp(held);

@@ -7,7 +7,7 @@ import { LeasingBucketStore } from '../../src/ratelimit/lease-store.js';
 import { OutboundLimiter } from '../../src/ratelimit/outbound-limiter.js';
 import { RedisBucketStore } from '../../src/ratelimit/redis-store.js';
 import { startRedis, type RunningRedis } from '../support/redis.js';
-import { readyRedis } from './helpers.js';
+import { eventually, readyRedis } from './helpers.js';
 
 /**
  * Leases over a real Redis. A frozen clock (the Redis store's test clock, shared with the lease
@@ -177,7 +177,7 @@ describe('LeasingBucketStore', () => {
     expect(outbound.stats().waits).toEqual([]);
   });
 
-  it('under the failure policy: Redis gone, fail-open keeps admitting from memory', async () => {
+  it('under the failure policy: Redis gone, fail-open keeps admitting from memory, and the outage ends when Redis is back', async () => {
     const clock = { now: Date.now() };
     const redis = await readyRedis(server.url, 50);
     const source = new RedisBucketStore(redis, { ownsConnection: true });
@@ -195,6 +195,11 @@ describe('LeasingBucketStore', () => {
     } finally {
       await server.start();
     }
+    // A held lease must not hide the recovery: the failure policy asks Redis itself again.
+    await eventually(async () => {
+      await inbound.check('gone', '/v1/user/get');
+      return !store.stats.degraded;
+    });
     void clock;
   });
 });
