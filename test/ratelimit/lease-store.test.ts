@@ -177,6 +177,26 @@ describe('LeasingBucketStore', () => {
     expect(outbound.stats().waits).toEqual([]);
   });
 
+  it('under the failure policy: Redis gone, fail-closed serves at most the lease it holds, then refuses', async () => {
+    const redis = await readyRedis(server.url, 50);
+    const leased = new LeasingBucketStore(new RedisBucketStore(redis, { ownsConnection: true }), { leaseMs: 100 });
+    const store = new FailoverBucketStore(leased, { policy: 'closed', timeoutMs: 50, logger: { warn: () => {} } });
+    cleanups.push(() => store.close());
+    const inbound = new InboundLimiter({ store, scale: 1000 }); // general: 10 000/s, k = 1 000
+    expect((await inbound.check('closed', '/v1/user/get')).allowed).toBe(true);
+    await server.stop();
+    try {
+      const decisions = [];
+      for (let i = 0; i < 1_500; i++) decisions.push(await inbound.check('closed', '/v1/user/get'));
+      const admitted = decisions.filter((d) => d.allowed).length;
+      // Only tokens Redis granted before it went: at most the k held.
+      expect(admitted).toBeLessThanOrEqual(1_000);
+      expect(decisions.at(-1)).toMatchObject({ allowed: false, retryAfterSeconds: 1 });
+    } finally {
+      await server.start();
+    }
+  });
+
   it('under the failure policy: Redis gone, fail-open keeps admitting from memory, and the outage ends when Redis is back', async () => {
     const clock = { now: Date.now() };
     const redis = await readyRedis(server.url, 50);
