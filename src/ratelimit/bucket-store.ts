@@ -31,10 +31,11 @@ export interface BucketStore {
   /** Take `cost` tokens from every bucket, or from none when any of them is short or paused. */
   take(buckets: readonly BucketRef[], cost?: number): Promise<TakeOutcome>;
   /**
-   * The same take, answered synchronously, for stores that never wait (memory): lets the limiters
-   * admit a call that finds its token without a promise, a queue or a timer.
+   * The same take, answered synchronously when the store can (memory always; a leasing store when
+   * this process holds the tokens): lets the limiters admit a call that finds its token without a
+   * promise, a queue or a timer. `undefined`: nothing was taken, ask `take` instead.
    */
-  takeNow?(buckets: readonly BucketRef[], cost?: number): TakeOutcome;
+  takeNow?(buckets: readonly BucketRef[], cost?: number): TakeOutcome | undefined;
   /** Refuse every take on these buckets for the next `durationMs` (an upstream 429's Retry-After). */
   pause(buckets: readonly BucketRef[], durationMs: number): Promise<void>;
   close(): Promise<void>;

@@ -83,8 +83,20 @@ export class FailoverBucketStore implements BucketStore {
       this.failed(undefined);
     }
     if (this.options.policy === 'open') return this.fallback.take(refs, cost);
-    const buckets: BucketReading[] = refs.map(() => ({ tokens: 0, retryAfterMs: CLOSED_RETRY_MS }));
-    return { allowed: false, buckets, retryAfterMs: CLOSED_RETRY_MS };
+    return closedRefusal(refs);
+  }
+
+  /**
+   * Answers at once when it can: from the fallback buckets while the shared store is left alone,
+   * or from the shared store's own synchronous answer (a held lease). Otherwise undefined, and the
+   * caller's `take` goes to the shared store under the timeout. Once the wait after a failure is
+   * over, takes go the asynchronous way until one succeeds: only `take` can tell that the shared
+   * store answers again (a held lease would keep answering and the outage would never end).
+   */
+  takeNow(refs: readonly BucketRef[], cost = 1): TakeOutcome | undefined {
+    if (this.now() >= this.skipSharedUntil) return this.degraded ? undefined : this.shared.takeNow?.(refs, cost);
+    this.failed(undefined);
+    return this.options.policy === 'open' ? this.fallback.takeNow(refs, cost) : closedRefusal(refs);
   }
 
   /** Pauses go to both stores, so a pause outlives a switch between them. */
@@ -123,6 +135,11 @@ export class FailoverBucketStore implements BucketStore {
     this.logger.warn(`rate limits: shared store answering again; ${this.unloggedFailures} more request(s) were affected`);
     this.unloggedFailures = 0;
   }
+}
+
+function closedRefusal(refs: readonly BucketRef[]): TakeOutcome {
+  const buckets: BucketReading[] = refs.map(() => ({ tokens: 0, retryAfterMs: CLOSED_RETRY_MS }));
+  return { allowed: false, buckets, retryAfterMs: CLOSED_RETRY_MS };
 }
 
 export class StoreTimeout extends Error {

@@ -59,8 +59,8 @@ export class InboundLimiter {
     }
     const { windows, specs } = this.specsByClass.get(limitClass)!;
     const refs: BucketRef[] = specs.map((spec, i) => ({ key: `in:{${apiKey}:${limitClass}}:${windows[i]}`, spec }));
-    // A store that never waits (memory) answers at once: no promise to await.
-    const outcome = this.store.takeNow ? this.store.takeNow(refs) : await this.store.take(refs);
+    // A store that can answer at once (memory, a held lease) does: no promise to await.
+    const outcome = this.store.takeNow?.(refs) ?? (await this.store.take(refs));
     const decision = decisionOf(limitClass, refs, outcome);
     if (!decision.allowed) this.refusedByClass.set(limitClass, (this.refusedByClass.get(limitClass) ?? 0) + 1);
     return decision;

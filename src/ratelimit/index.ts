@@ -3,6 +3,7 @@ import type { BucketStore } from './bucket-store.js';
 import type { RateLimitConfig } from './config.js';
 import { FailoverBucketStore, type RateLimitLogger } from './failure-policy.js';
 import { InboundLimiter } from './inbound-limiter.js';
+import { LeasingBucketStore } from './lease-store.js';
 import { MemoryBucketStore } from './memory-store.js';
 import { OutboundLimiter } from './outbound-limiter.js';
 import { RedisBucketStore, connectRedis } from './redis-store.js';
@@ -25,6 +26,7 @@ export { DEFAULT_SAFETY_MARGIN, bucketSpecOf, withSafetyMargin, type SafetyMargi
 export { OutboundLimiter, type ScheduleOptions } from './outbound-limiter.js';
 export { RedisBucketStore, connectRedis } from './redis-store.js';
 export { IpcBucketStore, bucketStoreHandlers } from './ipc-store.js';
+export { LeasingBucketStore, type LeaseSource, type LeasingOptions } from './lease-store.js';
 export type { BucketRef, BucketStore, TakeOutcome } from './bucket-store.js';
 export type { V2LimitClassName } from '../../mappings/rate-limits.js';
 
@@ -69,7 +71,9 @@ export function createRateLimiters(config: RateLimitConfig, deps: RateLimiterDep
     const redis = connectRedis(config.redis.url, { commandTimeoutMs: config.redis.timeoutMs });
     const shared = new RedisBucketStore(redis, { keyPrefix: config.redis.keyPrefix, ownsConnection: true });
     ready = async (timeoutMs = 5_000) => (await redisReady(redis, timeoutMs)) && (await shared.preload().then(() => true, () => false));
-    store = new FailoverBucketStore(shared, {
+    // Leases sit under the failure policy: a lease call that fails or times out meets it like a take.
+    const leased = config.redis.leaseMs > 0 ? new LeasingBucketStore(shared, { leaseMs: config.redis.leaseMs }) : shared;
+    store = new FailoverBucketStore(leased, {
       policy: config.redis.failure,
       timeoutMs: config.redis.timeoutMs,
       fallback: memory,

@@ -105,7 +105,8 @@ export class OutboundLimiter {
     options: ScheduleOptions = {},
   ): Promise<T> {
     const limitClass = this.enabled ? classifyV2Call(method, path).name : undefined;
-    if (limitClass === undefined || this.takeAtOnce(apiKey, limitClass, options)) {
+    const atOnce = limitClass === undefined || this.takeAtOnce(apiKey, limitClass, options);
+    if (atOnce === true) {
       // Admitted without waiting: run the call now, no queue hop.
       try {
         return Promise.resolve(task());
@@ -113,10 +114,24 @@ export class OutboundLimiter {
         return Promise.reject(error);
       }
     }
-    return this.counted(limitClass, this.waitInQueue(apiKey, limitClass, options)).then(() => {
-      options.signal?.throwIfAborted(); // withdrawn while its token came: the token is spent, the call never sent
-      return task();
-    });
+    const queued = () =>
+      this.counted(limitClass!, this.waitInQueue(apiKey, limitClass!, options)).then(() => {
+        options.signal?.throwIfAborted(); // withdrawn while its token came: the token is spent, the call never sent
+        return task();
+      });
+    if (atOnce === undefined) return this.takeDirect(apiKey, limitClass!).then((taken) => (taken ? task() : queued()));
+    return queued();
+  }
+
+  /**
+   * One asynchronous take outside the queue, for a call that found nobody waiting but a store that
+   * could not answer at once (a lease running out): queueing it would make every later call of
+   * the key and class queue behind it (FIFO) while calls keep coming, so the lane would never go
+   * back to the synchronous path. Refused: the caller queues as before.
+   */
+  private async takeDirect(apiKey: string, limitClass: V2LimitClassName): Promise<boolean> {
+    const lane = this.lanes.get(laneKey(apiKey, limitClass));
+    return (await this.store.take(lane?.refs ?? this.refsFor(apiKey, limitClass))).allowed;
   }
 
   /** The slow path: wait in the key and class's FIFO queue for a token, until the deadline. */
@@ -233,17 +248,17 @@ export class OutboundLimiter {
 
   /**
    * The fast path: with nobody of this key and class waiting (so FIFO order cannot be jumped), the
-   * deadline not yet passed, and a store that answers synchronously (memory), take the token at
-   * once. True: taken. False: nothing taken (the store takes all or none); the caller queues as
+   * deadline not yet passed, and a store that answers synchronously (memory, a held lease), take
+   * the token at once. True: taken. False: nothing taken (the store takes all or none); the caller queues as
    * before, and the queued take decides (refuses, waits, or meets the deadline).
    */
-  private takeAtOnce(apiKey: string, limitClass: V2LimitClassName, options: ScheduleOptions): boolean {
+  private takeAtOnce(apiKey: string, limitClass: V2LimitClassName, options: ScheduleOptions): boolean | undefined {
     if (!this.store.takeNow || this.maxQueue <= 0) return false;
     if (options.signal?.aborted) return false;
     if ((options.deadlineMs !== undefined && options.deadlineMs < this.now()) || (options.maxWaitMs ?? this.maxWaitMs) < 0) return false;
     const lane = this.lanes.get(laneKey(apiKey, limitClass));
     if (lane && options.priority !== 'undo' && lane.queue.size + lane.queue.pending > 0) return false;
-    return this.store.takeNow(lane?.refs ?? this.refsFor(apiKey, limitClass)).allowed;
+    return this.store.takeNow(lane?.refs ?? this.refsFor(apiKey, limitClass))?.allowed;
   }
 
   /** The work queued ahead, as time at the class's rate (the buckets of a backed-up lane are empty). */

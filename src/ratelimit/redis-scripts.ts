@@ -88,3 +88,74 @@ for i = 1, #KEYS do
 end
 return 1
 `;
+
+/**
+ * A lease: up to `want` tokens at once from every bucket of a group, so a process can then admit
+ * that many requests without asking again (lease-store.ts).
+ *
+ * KEYS: the buckets. ARGV[1]: want; ARGV[2]: now or ''; then rate and burst per bucket as for
+ * TAKE_SCRIPT; last, ARGV[3 + 2n]: the least worth granting (the cost of the request waiting
+ * for it). Grants g = min(want, whole tokens of the emptiest bucket), taken from every bucket,
+ * when g ≥ that least and no bucket is paused; else grants 0 and writes nothing.
+ * Returns { g, then per bucket: tokens after (string), retry after ms for the least }.
+ */
+export const LEASE_SCRIPT = `${PRELUDE}
+local want = tonumber(ARGV[1])
+local n = #KEYS
+local least = tonumber(ARGV[3 + 2 * n])
+local refilled, retry, paused, rates, bursts = {}, {}, {}, {}, {}
+local grant = want
+local blocked = false
+for i = 1, n do
+  local rate = tonumber(ARGV[1 + 2 * i])
+  local burst = tonumber(ARGV[2 + 2 * i])
+  rates[i], bursts[i] = rate, burst
+  local h = redis.call('HMGET', KEYS[i], 'tokens', 'updated', 'paused')
+  local tokens, updated = tonumber(h[1]), tonumber(h[2])
+  paused[i] = tonumber(h[3])
+  local r = burst
+  if tokens and updated then
+    r = math.min(burst, tokens + math.max(0, now - updated) * rate / 1000)
+  end
+  refilled[i] = r
+  grant = math.min(grant, math.floor(r))
+  local wait = 0
+  if r < least then wait = math.ceil((least - r) * 1000 / rate) end
+  if paused[i] and paused[i] > now then wait = math.max(wait, math.ceil(paused[i] - now)); blocked = true end
+  retry[i] = wait
+end
+if blocked or grant < least or grant <= 0 then grant = 0 end
+local out = { grant }
+for i = 1, n do
+  local tokens = refilled[i]
+  if grant > 0 then
+    tokens = tokens - grant
+    redis.call('HSET', KEYS[i], 'tokens', num(tokens), 'updated', num(now))
+    expire_after(KEYS[i], rates[i], bursts[i], tokens, paused[i])
+  end
+  out[#out + 1] = num(tokens)
+  out[#out + 1] = retry[i]
+end
+return out
+`;
+
+/**
+ * The unused part of a lease, given back: KEYS and ARGV as for TAKE_SCRIPT, ARGV[1] the tokens.
+ * Each bucket gets them back on top of its refill, never past its burst (a bucket never holds
+ * more than an unleased one would), so giving back can only lower what was admitted overall.
+ */
+export const GIVE_BACK_SCRIPT = `${PRELUDE}
+local back = tonumber(ARGV[1])
+for i = 1, #KEYS do
+  local rate = tonumber(ARGV[1 + 2 * i])
+  local burst = tonumber(ARGV[2 + 2 * i])
+  local h = redis.call('HMGET', KEYS[i], 'tokens', 'updated', 'paused')
+  local tokens, updated, paused = tonumber(h[1]), tonumber(h[2]), tonumber(h[3])
+  if tokens and updated then
+    tokens = math.min(burst, tokens + math.max(0, now - updated) * rate / 1000 + back)
+    redis.call('HSET', KEYS[i], 'tokens', num(tokens), 'updated', num(now))
+    expire_after(KEYS[i], rate, burst, tokens, paused)
+  end
+end
+return 1
+`;

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { outcomeOf, type BucketReading, type BucketRef, type BucketStore, type TakeOutcome } from './bucket-store.js';
-import { PAUSE_SCRIPT, TAKE_SCRIPT } from './redis-scripts.js';
+import type { Lease, LeaseSource } from './lease-store.js';
+import { GIVE_BACK_SCRIPT, LEASE_SCRIPT, PAUSE_SCRIPT, TAKE_SCRIPT } from './redis-scripts.js';
 
 /**
  * Token buckets in Redis, shared by every gateway process that uses the same Redis and prefix.
@@ -23,8 +24,11 @@ type ScriptCommand = (numKeys: number, ...args: (string | number)[]) => Promise<
 
 const TAKE = 'v1gateRateLimitTake';
 const PAUSE = 'v1gateRateLimitPause';
+const LEASE = 'v1gateRateLimitLease';
+const GIVE_BACK = 'v1gateRateLimitGiveBack';
+const SCRIPTS: [string, string][] = [[TAKE, TAKE_SCRIPT], [PAUSE, PAUSE_SCRIPT], [LEASE, LEASE_SCRIPT], [GIVE_BACK, GIVE_BACK_SCRIPT]];
 
-export class RedisBucketStore implements BucketStore {
+export class RedisBucketStore implements BucketStore, LeaseSource {
   private readonly keyPrefix: string;
   private readonly clock: (() => number) | undefined;
   private readonly ownsConnection: boolean;
@@ -36,17 +40,16 @@ export class RedisBucketStore implements BucketStore {
     this.keyPrefix = options.keyPrefix ?? '';
     this.clock = options.clock;
     this.ownsConnection = options.ownsConnection ?? false;
-    redis.defineCommand(TAKE, { lua: TAKE_SCRIPT });
-    redis.defineCommand(PAUSE, { lua: PAUSE_SCRIPT });
+    for (const [name, lua] of SCRIPTS) redis.defineCommand(name, { lua });
   }
 
   /**
-   * Load both scripts into the server now, so the first take of a fresh process is one EVALSHA
+   * Load every script into the server now, so the first take of a fresh process is one EVALSHA
    * and not a NOSCRIPT miss plus an EVAL (two round trips that can trip the command timeout
    * and send a cold process to its fallback buckets).
    */
   async preload(): Promise<void> {
-    await Promise.all([this.redis.script('LOAD', TAKE_SCRIPT), this.redis.script('LOAD', PAUSE_SCRIPT)]);
+    await Promise.all(SCRIPTS.map(([, lua]) => this.redis.script('LOAD', lua)));
   }
 
   async take(refs: readonly BucketRef[], cost = 1): Promise<TakeOutcome> {
@@ -55,11 +58,21 @@ export class RedisBucketStore implements BucketStore {
     if (!Array.isArray(reply) || reply.length !== 1 + 2 * refs.length) {
       throw new Error(`Unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
     }
-    const readings: BucketReading[] = refs.map((_, i) => ({
-      tokens: Number(reply[1 + 2 * i]),
-      retryAfterMs: Number(reply[2 + 2 * i]),
-    }));
-    return outcomeOf(readings);
+    return outcomeOf(readingsOf(reply, refs.length));
+  }
+
+  /** Up to `want` tokens from every bucket in one round trip (LEASE_SCRIPT); 0 granted when fewer than `least`. */
+  async lease(refs: readonly BucketRef[], want: number, least: number): Promise<Lease> {
+    const reply = await this.run(LEASE, refs, want, [least]);
+    if (!Array.isArray(reply) || reply.length !== 1 + 2 * refs.length) {
+      throw new Error(`Unexpected reply from the lease script: ${JSON.stringify(reply)}`);
+    }
+    return { granted: Number(reply[0]), outcome: outcomeOf(readingsOf(reply, refs.length)) };
+  }
+
+  async giveBack(refs: readonly BucketRef[], tokens: number): Promise<void> {
+    if (refs.length === 0 || tokens <= 0) return;
+    await this.run(GIVE_BACK, refs, tokens);
   }
 
   async pause(refs: readonly BucketRef[], durationMs: number): Promise<void> {
@@ -76,16 +89,22 @@ export class RedisBucketStore implements BucketStore {
     }
   }
 
-  private run(command: string, refs: readonly BucketRef[], first: number): Promise<unknown> {
+  private run(command: string, refs: readonly BucketRef[], first: number, last: number[] = []): Promise<unknown> {
     const args: (string | number)[] = [
       ...refs.map((r) => this.keyPrefix + r.key),
       first,
       this.clock ? String(this.clock()) : '',
       ...refs.flatMap((r) => [r.spec.ratePerSecond, r.spec.burst]),
+      ...last,
     ];
     const script = (this.redis as unknown as Record<string, ScriptCommand>)[command]!;
     return script.call(this.redis, refs.length, ...args);
   }
+}
+
+/** A script's per-bucket pairs (tokens, retry after ms), after its first element. */
+function readingsOf(reply: unknown[], n: number): BucketReading[] {
+  return Array.from({ length: n }, (_, i) => ({ tokens: Number(reply[1 + 2 * i]), retryAfterMs: Number(reply[2 + 2 * i]) }));
 }
 
 export interface RedisConnectionOptions {

@@ -75,38 +75,69 @@ describe('several limiter instances sharing one Redis', () => {
   });
 
   it('two real gateway processes admit together what one would', async () => {
-    const worker = fileURLToPath(new URL('./fixtures/flood-worker.ts', import.meta.url));
-    const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-    const key = `processes-${Math.random()}`;
-    const children = [0, 1].map(() => {
-      const child = spawn(tsx, [worker, server.url, key, '1000', String(SCALE)], { stdio: ['pipe', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-      const ready = new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', () => out.includes('ready\n') && resolve());
-        child.once('exit', (code) => reject(new Error(`worker exited (${code}) before ready:\n${err}`)));
-      });
-      const done = new Promise<FloodResult>((resolve, reject) => {
-        child.once('exit', (code) => {
-          const line = out.split('\n').find((l) => l.startsWith('{'));
-          if (code === 0 && line) resolve(JSON.parse(line));
-          else reject(new Error(`worker failed (${code}):\n${out}\n${err}`));
-        });
-      });
-      return { child, ready, done };
-    });
-    await Promise.all(children.map((c) => c.ready));
-    for (const c of children) c.child.stdin.write('go\n');
-    const [ra, rb] = await Promise.all(children.map((c) => c.done));
-    const total = ra!.admitted + rb!.admitted;
+    const results = await floodInProcesses(2, `processes-${Math.random()}`);
+    const total = results.reduce((n, r) => n + r.admitted, 0);
     // Both flooded the same second: one bucket's worth (≈100), far from two (≈200).
-    expect(ra!.admitted).toBeGreaterThan(10);
-    expect(rb!.admitted).toBeGreaterThan(10);
-    // The two were told "go" a moment apart: allow for it on the outer side.
-    const span = { admitted: 0, innerMs: Math.min(ra!.innerMs, rb!.innerMs), outerMs: Math.max(ra!.outerMs, rb!.outerMs) + 100 };
-    expectWithin(judged(total, 50, 50, span));
+    for (const r of results) expect(r.admitted).toBeGreaterThan(10);
+    expectWithin(judged(total, 50, 50, unionSpan(results)));
     expect(total).toBeLessThan(150);
   });
 });
+
+/**
+ * Leases (lease-store.ts) move tokens earlier, they never create any: P processes flooding one
+ * key together admit what one bucket would, give or take P·k (k tokens held per process). With
+ * limits ×5 (general: 50/s, burst 50) and 200 ms leases, k = 10.
+ */
+describe.each([2, 3])('%i real gateway processes with local leases', (processes) => {
+  const LEASE_MS = 200;
+  const K = 10;
+  it(`admit together what one bucket would, within ${processes}·k`, async () => {
+    const results = await floodInProcesses(processes, `leased-${processes}-${Math.random()}`, LEASE_MS);
+    const total = results.reduce((n, r) => n + r.admitted, 0);
+    for (const r of results) expect(r.admitted).toBeGreaterThan(5);
+    const { min, max } = admissible(50, 50, unionSpan(results));
+    const j = { admitted: total, min: min - processes * K, max: max + processes * K };
+    expectWithin(j);
+    // Far from one bucket per process (≈100 each).
+    expect(total).toBeLessThan(150 + processes * K);
+  });
+});
+
+/** One bucket for all: the span is the union of the floods; they were told "go" a moment apart, so allow for it on the outer side. */
+function unionSpan(results: FloodResult[]): FloodResult {
+  return {
+    admitted: 0,
+    innerMs: Math.min(...results.map((r) => r.innerMs)),
+    outerMs: Math.max(...results.map((r) => r.outerMs)) + 100,
+  };
+}
+
+/** Flood key's general class from `n` worker processes (each its own Redis connection and limiter), started together. */
+async function floodInProcesses(n: number, key: string, leaseMs?: number): Promise<FloodResult[]> {
+  const worker = fileURLToPath(new URL('./fixtures/flood-worker.ts', import.meta.url));
+  const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+  const args = [worker, server.url, key, '1000', String(SCALE), ...(leaseMs ? [String(leaseMs)] : [])];
+  const children = Array.from({ length: n }, () => {
+    const child = spawn(tsx, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const ready = new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', () => out.includes('ready\n') && resolve());
+      child.once('exit', (code) => reject(new Error(`worker exited (${code}) before ready:\n${err}`)));
+    });
+    const done = new Promise<FloodResult>((resolve, reject) => {
+      child.once('exit', (code) => {
+        const line = out.split('\n').find((l) => l.startsWith('{'));
+        if (code === 0 && line) resolve(JSON.parse(line));
+        else reject(new Error(`worker failed (${code}):\n${out}\n${err}`));
+      });
+    });
+    return { child, ready, done };
+  });
+  await Promise.all(children.map((c) => c.ready));
+  for (const c of children) c.child.stdin.write('go\n');
+  return Promise.all(children.map((c) => c.done));
+}
