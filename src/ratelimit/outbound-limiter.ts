@@ -115,11 +115,11 @@ export class OutboundLimiter {
       }
     }
     const queued = () =>
-      this.counted(limitClass!, this.waitInQueue(apiKey, limitClass!, options)).then(() => {
+      this.counted(limitClass, this.waitInQueue(apiKey, limitClass, options)).then(() => {
         options.signal?.throwIfAborted(); // withdrawn while its token came: the token is spent, the call never sent
         return task();
       });
-    if (atOnce === undefined) return this.takeDirect(apiKey, limitClass!).then((taken) => (taken ? task() : queued()));
+    if (atOnce === undefined) return this.takeDirect(apiKey, limitClass).then((taken) => (taken ? task() : queued()));
     return queued();
   }
 

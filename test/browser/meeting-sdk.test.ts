@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { signatureAt, verifySignature } from '../../src/sdk/signature.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';

@@ -75,7 +75,7 @@ describe('a body larger than V1_MAX_BODY_BYTES', () => {
     const small = await startTestGateway({ V1_MAX_BODY_BYTES: '2048' });
     try {
       for (let attempt = 0; attempt < 3; attempt++) {
-        const body = `${new URLSearchParams(small.credentials)}&name=${'x'.repeat(12 * 1024 * 1024)}`;
+        const body = `${new URLSearchParams(small.credentials).toString()}&name=${'x'.repeat(12 * 1024 * 1024)}`;
         const socket = connect(small.port, '127.0.0.1');
         const received: Buffer[] = [];
         let failed: Error | undefined;

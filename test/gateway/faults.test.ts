@@ -93,11 +93,11 @@ describe('one error table: no raw HTTP status becomes a v1 code', () => {
     ['a 500 with a v2 error body', { kind: 'answer', status: 500, body: '{"code":500,"message":"Internal"}' } as const, 0],
   ])('meeting/create %s answers 503 saying it may have been applied', async (_label, fault, madeUpstream) => {
     await start();
-    const before = await meetingsNow();
+    const before = meetingsNow();
     faults.rules.push({ method: 'POST', path: /\/meetings$/, fault, times: 1 });
     const answer = await create();
     expect(answer.error).toMatchObject({ code: 503, message: expect.stringContaining('may or may not have been applied') });
-    expect(await meetingsNow()).toBe(before + madeUpstream);
+    expect(meetingsNow()).toBe(before + madeUpstream);
   });
 
   it.each([
@@ -105,11 +105,11 @@ describe('one error table: no raw HTTP status becomes a v1 code', () => {
     ['a 431 page', { kind: 'answer', status: 431, body: 'Request Header Fields Too Large' } as const],
   ])('meeting/create refused with %s (no v2 error, not applied) answers 503, never the raw status', async (_label, fault) => {
     await start();
-    const before = await meetingsNow();
+    const before = meetingsNow();
     faults.rules.push({ method: 'POST', path: /\/meetings$/, fault, times: 1 });
     const answer = await create();
     expect(answer.error).toMatchObject({ code: 503, message: expect.stringContaining('Nothing was changed.') });
-    expect(await meetingsNow()).toBe(before);
+    expect(meetingsNow()).toBe(before);
   });
 
   it.each([

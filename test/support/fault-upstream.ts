@@ -54,7 +54,8 @@ export async function startFaultUpstream(target: string, options: { random?: () 
   const sockets = new Set<Socket>();
   const upstream: FaultUpstream = { url: '', rules, seen, random: options.random ?? Math.random, close };
 
-  const server = createServer(async (req, res) => {
+  const server = createServer((req, res) => void answer(req, res));
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readAll(req);
     const path = (req.url ?? '/').slice(targetUrl.pathname.replace(/\/$/, '').length).split('?')[0]!;
     // The first rule that matches and, if it has a probability, draws its fault.
@@ -72,12 +73,12 @@ export async function startFaultUpstream(target: string, options: { random?: () 
       case 'hang':
         return;
       case 'reset':
-        return req.socket.destroy();
+        return void req.socket.destroy();
       case 'reset-after-apply': {
         const answer = await apply(req, body, targetUrl);
         res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': String(answer.body.length + 100) });
         res.write(answer.body.subarray(0, Math.floor(answer.body.length / 2)));
-        return setTimeout(() => req.socket.destroy(), 10);
+        return void setTimeout(() => req.socket.destroy(), 10);
       }
       case 'answer':
         res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
@@ -85,13 +86,13 @@ export async function startFaultUpstream(target: string, options: { random?: () 
           if (!res.write(fault.body ?? '')) await new Promise((resolve) => res.once('drain', resolve));
           if (res.destroyed) return;
         }
-        return res.end();
+        return void res.end();
       case 'answer-after-apply':
         await apply(req, body, targetUrl);
         res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
-        return res.end(fault.body ?? '');
+        return void res.end(fault.body ?? '');
     }
-  });
+  }
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));

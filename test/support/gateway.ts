@@ -45,7 +45,7 @@ export async function startTestGateway(env: Record<string, string> = {}, overrid
       if (Array.isArray(value)) for (const item of value) form.append(`${key}[]`, item);
       else form.append(key, String(value));
     }
-    const url = `${gateway.url}/v1${path}${options.inQuery ? `?${form}` : ''}`;
+    const url = `${gateway.url}/v1${path}${options.inQuery ? `?${form.toString()}` : ''}`;
     const response = await fetch(url, {
       method: 'POST',
       headers: options.inQuery ? {} : { 'content-type': 'application/x-www-form-urlencoded' },

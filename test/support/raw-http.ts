@@ -1,4 +1,4 @@
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
 
 /**
  * Speak raw bytes to a server, as a legacy client library does, and collect what comes back.
