@@ -5,7 +5,13 @@ import { defineConfig } from 'vitest/config';
  * benchmark smoke test) run afterwards, one file at a time, so that a busy 2-core machine cannot
  * make them fail: their bounds are about tokens per second, not about how loaded the machine is.
  */
-const TIMING = ['test/ratelimit/**/*.test.ts', 'src/ratelimit/**/*.test.ts', 'test/gateway/rate-limits.test.ts', 'test/gateway/redis-*.test.ts', 'test/bench/**/*.test.ts'];
+const TIMING = [
+  'test/ratelimit/**/*.test.ts',
+  'src/ratelimit/**/*.test.ts',
+  'test/gateway/rate-limits.test.ts',
+  'test/gateway/redis-*.test.ts',
+  'test/bench/**/*.test.ts',
+];
 // Issue #15: the report and metrics limit classes, over real time.
 TIMING.push('test/gateway/reports-limits.test.ts');
 

@@ -7,6 +7,8 @@ declare module 'autocannon' {
     timeouts: number;
     non2xx: number;
   }
-  const autocannon: (options: Record<string, unknown>) => Promise<Result> & { on(event: string, listener: (...args: never[]) => void): void };
+  const autocannon: (
+    options: Record<string, unknown>,
+  ) => Promise<Result> & { on(event: string, listener: (...args: never[]) => void): void };
   export default autocannon;
 }

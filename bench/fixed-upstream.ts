@@ -56,7 +56,8 @@ const server = createServer((req, res) => {
     const path = (q === -1 ? url : url.slice(0, q)).replace(/^\/v2(?=\/)/, '');
     if (!BEARER.test(req.headers.authorization ?? '')) return send(res, 401, Buffer.from('{"code":124,"message":"Invalid access token."}'));
     const route = routes.find((r) => r.method === req.method && r.regex.test(path));
-    if (!route) return send(res, 404, Buffer.from(JSON.stringify({ code: 404, message: `fixed upstream: no fixture for ${req.method} ${path}` })));
+    if (!route)
+      return send(res, 404, Buffer.from(JSON.stringify({ code: 404, message: `fixed upstream: no fixture for ${req.method} ${path}` })));
     send(res, route.status, route.body);
   });
 });

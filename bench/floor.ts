@@ -58,7 +58,12 @@ const ONE_CALL: Record<string, (f: URLSearchParams) => { method: 'GET' | 'POST';
   '/v1/meeting/create': (f) => ({
     method: 'POST',
     path: `/users/${enc(f.get('host_id') ?? '')}/meetings`,
-    body: JSON.stringify({ topic: f.get('topic'), type: Number(f.get('type') ?? 2), start_time: f.get('start_time') ?? undefined, duration: Number(f.get('duration') ?? 60) }),
+    body: JSON.stringify({
+      topic: f.get('topic'),
+      type: Number(f.get('type') ?? 2),
+      start_time: f.get('start_time') ?? undefined,
+      duration: Number(f.get('duration') ?? 60),
+    }),
   }),
 };
 

@@ -178,7 +178,11 @@ async function checkOnce(url: string, path: string, body: string): Promise<{ tex
   });
   const text = await response.text();
   const isError = response.status !== 200 || text.startsWith('{"error"') || text.includes('<response><error>');
-  return { text, v2Calls: response.headers.get('x-v2-calls'), ...(isError ? { error: `HTTP ${response.status}: ${text.slice(0, 300)}` } : {}) };
+  return {
+    text,
+    v2Calls: response.headers.get('x-v2-calls'),
+    ...(isError ? { error: `HTTP ${response.status}: ${text.slice(0, 300)}` } : {}),
+  };
 }
 
 export async function runBench(options: BenchOptions): Promise<BenchReport> {
@@ -192,7 +196,15 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   const startMachine = machine();
   try {
     for (const c of cases) {
-      const base = { id: c.id, title: c.title, v1Path: c.v1Path, upstream: c.upstream, limiter: c.limiter, keepAlive: c.keepAlive, problems: { floor: 0, gateway: 0 } };
+      const base = {
+        id: c.id,
+        title: c.title,
+        v1Path: c.v1Path,
+        upstream: c.upstream,
+        limiter: c.limiter,
+        keepAlive: c.keepAlive,
+        problems: { floor: 0, gateway: 0 },
+      };
       if (!isServed(c.v1Path)) {
         log(`${c.id}: ${c.v1Path} not served yet`);
         results.push({ ...base, status: 'not served yet' });
@@ -242,7 +254,9 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
 
     const urlOf = (child: Child) => (child === floor ? floorUrl : gatewayUrl);
     const load = (child: Child, durationSec: number, overallRate?: number, connections = options.connections) =>
-      measured(child, () => runLoad({ url: urlOf(child), path: c.v1Path, body: form, connections, durationSec, ...(overallRate ? { overallRate } : {}) }));
+      measured(child, () =>
+        runLoad({ url: urlOf(child), path: c.v1Path, body: form, connections, durationSec, ...(overallRate ? { overallRate } : {}) }),
+      );
     // Warm-up (JIT, pools, buckets); not measured.
     await load(floor, options.warmupSec);
     await load(gateway, options.warmupSec);
@@ -254,7 +268,9 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
       floorRuns.push(await load(floor, options.durationSec));
       gatewayRuns.push(await load(gateway, options.durationSec));
       const [f, g] = [floorRuns.at(-1)!, gatewayRuns.at(-1)!];
-      log(`  pair ${i + 1}: floor ${f.rps.toFixed(0)} req/s ${f.cpuUs.toFixed(0)} µs CPU/call, v1gate ${g.rps.toFixed(0)} req/s ${g.cpuUs.toFixed(0)} µs CPU/call`);
+      log(
+        `  pair ${i + 1}: floor ${f.rps.toFixed(0)} req/s ${f.cpuUs.toFixed(0)} µs CPU/call, v1gate ${g.rps.toFixed(0)} req/s ${g.cpuUs.toFixed(0)} µs CPU/call`,
+      );
     }
     const floorSide = side(floorRuns);
     const gatewaySide = side(gatewayRuns);
@@ -277,7 +293,8 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
     const allFloor = [...floorRuns, ...halfFloor];
     const allGateway = [...gatewayRuns, ...halfGateway];
     const calls = allGateway.map((r) => r.v2CallsPerCall).filter((x): x is number => x !== undefined);
-    const sample = allGateway.find((r) => r.firstEnvelopeError)?.firstEnvelopeError ?? allFloor.find((r) => r.firstEnvelopeError)?.firstEnvelopeError;
+    const sample =
+      allGateway.find((r) => r.firstEnvelopeError)?.firstEnvelopeError ?? allFloor.find((r) => r.firstEnvelopeError)?.firstEnvelopeError;
     return {
       id: c.id,
       title: c.title,
@@ -312,10 +329,17 @@ export interface SoakResult {
 }
 
 /** The gateway alone on the one-call case for `durationSec`, memory read (after a full GC) every `sampleSec`. */
-export async function runSoak(opts: { durationSec: number; sampleSec: number; connections: number; log?: (line: string) => void }): Promise<SoakResult> {
+export async function runSoak(opts: {
+  durationSec: number;
+  sampleSec: number;
+  connections: number;
+  log?: (line: string) => void;
+}): Promise<SoakResult> {
   const log = opts.log ?? (() => {});
   const served = new Set(ALL_ENDPOINTS.map((e) => canonicalPath(e.path)));
-  const one = buildCases((p) => served.has(canonicalPath(p))).find((c) => c.id === (served.has('/meeting/get') ? 'meeting-get' : 'checkemail'))!;
+  const one = buildCases((p) => served.has(canonicalPath(p))).find(
+    (c) => c.id === (served.has('/meeting/get') ? 'meeting-get' : 'checkemail'),
+  )!;
   const upstreams = new Upstreams();
   try {
     const up = await upstreams.get('fixed');

@@ -74,7 +74,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   });
   const result = await instance;
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => (latencies.length === 0 ? NaN : latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!);
+  const pct = (p: number) =>
+    latencies.length === 0 ? NaN : latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
   return {
     rps: result.requests.total / options.durationSec,
     p50: pct(50),

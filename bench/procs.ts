@@ -31,13 +31,19 @@ export function currentRuntime(): Runtime {
 export function buildServers(): void {
   if (runtime !== 'compiled') return;
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', fileURLToPath(new URL('./tsconfig.servers.json', import.meta.url)), '--noCheck'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-p', fileURLToPath(new URL('./tsconfig.servers.json', import.meta.url)), '--noCheck'], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  });
 }
 
 /** `./floor.ts` → the file to fork: the compiled one, or the source under tsx. */
 function entryOf(file: string): { path: string; loader: string[] } {
   if (runtime === 'tsx') return { path: fileURLToPath(new URL(file, import.meta.url)), loader: ['--import', 'tsx'] };
-  return { path: fileURLToPath(new URL(`./out/dist/bench/${file.replace(/^\.\//, '').replace(/\.ts$/, '.js')}`, import.meta.url)), loader: [] };
+  return {
+    path: fileURLToPath(new URL(`./out/dist/bench/${file.replace(/^\.\//, '').replace(/\.ts$/, '.js')}`, import.meta.url)),
+    loader: [],
+  };
 }
 
 export interface Child {

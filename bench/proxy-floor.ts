@@ -16,14 +16,21 @@ import { answerParent } from './child-ipc.js';
 const primary = new URL(process.env.PRIMARY_URL ?? 'http://127.0.0.1:9');
 const pool = new Pool(primary.origin, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 });
 const server = createServer((req, res) => {
-  pool.request({ method: req.method as 'POST', path: req.url ?? '/', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: req }).then(
-    (answer) => {
-      const type = answer.headers['content-type'];
-      res.writeHead(answer.statusCode, type ? { 'content-type': type } : {});
-      answer.body.pipe(res);
-    },
-    () => res.writeHead(502).end(),
-  );
+  pool
+    .request({
+      method: req.method as 'POST',
+      path: req.url ?? '/',
+      headers: { 'content-type': req.headers['content-type'] ?? '' },
+      body: req,
+    })
+    .then(
+      (answer) => {
+        const type = answer.headers['content-type'];
+        res.writeHead(answer.statusCode, type ? { 'content-type': type } : {});
+        answer.body.pipe(res);
+      },
+      () => res.writeHead(502).end(),
+    );
 });
 server.keepAliveTimeout = 30_000;
 server.listen(0, '127.0.0.1', () => {

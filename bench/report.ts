@@ -23,7 +23,9 @@ function row(c: CaseResult): string {
   const f = c.floor!;
   const g = c.gateway!;
   const h = c.half;
-  const mem = c.memory ? `${mb(c.memory.before.heapUsed)}→${mb(c.memory.after.heapUsed)} / ${mb(c.memory.before.rss)}→${mb(c.memory.after.rss)}` : '—';
+  const mem = c.memory
+    ? `${mb(c.memory.before.heapUsed)}→${mb(c.memory.after.heapUsed)} / ${mb(c.memory.before.rss)}→${mb(c.memory.after.rss)}`
+    : '—';
   return [
     '',
     c.id,
@@ -43,7 +45,9 @@ function row(c: CaseResult): string {
     mem,
     `${c.problems.floor} / ${c.problems.gateway}`,
     '',
-  ].join(' | ').trim();
+  ]
+    .join(' | ')
+    .trim();
 }
 
 export function renderTable(report: BenchReport, command: string): string {
@@ -82,13 +86,17 @@ export function targetLines(report: BenchReport): string[] {
   } else lines.push(`- one-call: ${one?.status ?? 'not run'}`);
   const checkemail = byId.get('checkemail');
   if (one?.id !== 'checkemail' && checkemail?.status === 'ok') {
-    lines.push(`- (single v2 call \`/v1/user/checkemail\`: ${checkemail.ratio!.toFixed(2)}x, added p99 @½ ${checkemail.half ? ms(checkemail.half.addedP99) : '—'} ms)`);
+    lines.push(
+      `- (single v2 call \`/v1/user/checkemail\`: ${checkemail.ratio!.toFixed(2)}x, added p99 @½ ${checkemail.half ? ms(checkemail.half.addedP99) : '—'} ms)`,
+    );
   }
   const redis = byId.get('limiter-redis');
   const memory = byId.get('limiter-memory');
   if (one?.status === 'ok' && redis?.status === 'ok') {
     const cost = 1 - redis.ratio! / one.ratio!;
-    lines.push(`- Redis limiter cost < 10% (ratio to floor with Redis vs limiter off): ${(cost * 100).toFixed(1)}% — ${verdict(cost < 0.1)}`);
+    lines.push(
+      `- Redis limiter cost < 10% (ratio to floor with Redis vs limiter off): ${(cost * 100).toFixed(1)}% — ${verdict(cost < 0.1)}`,
+    );
   } else lines.push(`- Redis limiter cost: ${redis?.status ?? 'not run'}`);
   if (one?.status === 'ok' && memory?.status === 'ok') {
     lines.push(`- (in-memory limiter cost, same measure: ${((1 - memory.ratio! / one.ratio!) * 100).toFixed(1)}%)`);

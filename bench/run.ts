@@ -43,7 +43,9 @@ const num = (text: string | undefined, fallback: number) => (text === undefined 
 
 await mkdir(new URL('./profiles/', OUT), { recursive: true });
 if (values.tsx) setRuntime('tsx');
-log(currentRuntime() === 'compiled' ? 'compiling the servers (bench/tsconfig.servers.json → bench/out/dist/) ...' : 'servers run under tsx');
+log(
+  currentRuntime() === 'compiled' ? 'compiling the servers (bench/tsconfig.servers.json → bench/out/dist/) ...' : 'servers run under tsx',
+);
 buildServers();
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 
@@ -55,7 +57,12 @@ async function writeSection(name: string, content: string): Promise<void> {
 }
 
 if (values.soak) {
-  const soak = await runSoak({ durationSec: num(values['soak-seconds'], 300), sampleSec: 15, connections: num(values.connections, 32), log });
+  const soak = await runSoak({
+    durationSec: num(values['soak-seconds'], 300),
+    sampleSec: 15,
+    connections: num(values.connections, 32),
+    log,
+  });
   await writeFile(new URL(`soak-${stamp}.json`, OUT), JSON.stringify(soak, null, 2));
   const text = renderSoak(soak, machine(), command);
   console.log(`\n${text}`);
@@ -74,7 +81,10 @@ if (values.soak) {
     log,
   };
   const report = await runBench(options);
-  await writeFile(new URL(`run-${stamp}.json`, OUT), JSON.stringify(report, (k: string, v: unknown) => (k === 'log' ? undefined : v), 2));
+  await writeFile(
+    new URL(`run-${stamp}.json`, OUT),
+    JSON.stringify(report, (k: string, v: unknown) => (k === 'log' ? undefined : v), 2),
+  );
   const text = renderTable(report, command);
   console.log(`\n${text}`);
   await writeSection(quick ? 'quick' : 'table', text);

@@ -8,7 +8,11 @@ import type { Hono } from 'hono';
 import { signV2Token } from '../src/upstream/jwt.js';
 
 /** A v2 answer as the seeding reads it: created resources carry an id. */
-export type V2Call = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: { id?: string | number } & Record<string, unknown> }>;
+export type V2Call = (
+  method: string,
+  path: string,
+  body?: unknown,
+) => Promise<{ status: number; body: { id?: string | number } & Record<string, unknown> }>;
 
 /** Call a sandbox mounted on `root` in process (no socket), as the account of `apiKey`/`apiSecret`. */
 export function inProcessV2(root: Hono, apiKey: string, apiSecret: string): V2Call {

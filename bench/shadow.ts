@@ -45,7 +45,8 @@ const gatewayEnv = (sample: string) => ({
   // The primary keeps connections alive; so must the shadow, or the run measures TCP handshakes.
   V1_KEEP_ALIVE: 'on',
 });
-const profile = (name: string) => (values.profile ? ['--cpu-prof', '--cpu-prof-dir', `${REPO_ROOT}bench/out/profiles`, '--cpu-prof-name', `${name}.cpuprofile`] : []);
+const profile = (name: string) =>
+  values.profile ? ['--cpu-prof', '--cpu-prof-dir', `${REPO_ROOT}bench/out/profiles`, '--cpu-prof-name', `${name}.cpuprofile`] : [];
 const forward = await startChild('shadow-forward', './gateway-proc.ts', gatewayEnv('0'), profile('shadow-forward'));
 const compare = await startChild('shadow-compare', './gateway-proc.ts', gatewayEnv('1'), profile('shadow-compare'));
 const floor = await startChild('proxy-floor', './proxy-floor.ts', { PRIMARY_URL: primary.ready.url as string });
@@ -81,5 +82,7 @@ console.log('| target | req/s | p50 ms | p99 ms | p99 added ms |');
 console.log('|---|---|---|---|---|');
 for (const t of targets) {
   const r = row(t.name);
-  console.log(`| ${t.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${t.name === 'direct' ? '' : (r.p99 - direct.p99).toFixed(2)} |`);
+  console.log(
+    `| ${t.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${t.name === 'direct' ? '' : (r.p99 - direct.p99).toFixed(2)} |`,
+  );
 }

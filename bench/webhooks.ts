@@ -69,12 +69,25 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'v1gate-bench-webhooks-'));
   writeFileSync(join(dir, 'subs.json'), JSON.stringify([{ api_key: 'bench', url: receiver.url }]));
   const gateway = await startGateway(
-    loadConfig({ PORT: '0', SANDBOX_RATE_LIMITS: 'off', V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', V1_WEBHOOKS_FILE: join(dir, 'subs.json'), V1_WEBHOOKS_JOURNAL: join(dir, 'journal'), V2_WEBHOOK_TOKEN: TOKEN, V1_WEBHOOKS_ANY_PORT: '1' }),
+    loadConfig({
+      PORT: '0',
+      SANDBOX_RATE_LIMITS: 'off',
+      V1_RATE_LIMITS: 'off',
+      V2_RATE_LIMITS: 'off',
+      V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
+      V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
+      V2_WEBHOOK_TOKEN: TOKEN,
+      V1_WEBHOOKS_ANY_PORT: '1',
+    }),
   );
   const floor = await run(
     'floor',
     async (uuid) => {
-      const response = await fetch(receiver.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ id: '1', uuid, status: 'ENDED', host_id: 'h' }).toString() });
+      const response = await fetch(receiver.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ id: '1', uuid, status: 'ENDED', host_id: 'h' }).toString(),
+      });
       await response.body?.cancel();
     },
     (fn) => (onReceive = fn),
@@ -85,7 +98,11 @@ async function main(): Promise<void> {
       const response = await fetch(`${gateway.url}/webhooks/v2`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: TOKEN },
-        body: JSON.stringify({ event: 'meeting.ended', event_ts: Date.now(), payload: { account_id: 'a', object: { id: 1, uuid, host_id: 'h' } } }),
+        body: JSON.stringify({
+          event: 'meeting.ended',
+          event_ts: Date.now(),
+          payload: { account_id: 'a', object: { id: 1, uuid, host_id: 'h' } },
+        }),
       });
       await response.body?.cancel();
     },
@@ -95,7 +112,9 @@ async function main(): Promise<void> {
   console.log('| path | notifications/s | p50 ms | p99 ms |');
   console.log('|---|---:|---:|---:|');
   for (const r of [floor, gatewayRun]) console.log(`| ${r.name} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`);
-  console.log(`ratio v1gate/floor: ${(gatewayRun.perSecond / floor.perSecond).toFixed(2)}× throughput, p50 ${(gatewayRun.p50 / floor.p50).toFixed(1)}×`);
+  console.log(
+    `ratio v1gate/floor: ${(gatewayRun.perSecond / floor.perSecond).toFixed(2)}× throughput, p50 ${(gatewayRun.p50 / floor.p50).toFixed(1)}×`,
+  );
   await gateway.close();
   receiver.close();
 }

@@ -49,7 +49,11 @@ async function startGateway(workers: number, v2BaseUrl: string): Promise<Gateway
   };
   if (workers > 1) env.WORKERS = String(workers);
   else delete env.WORKERS;
-  const child: ChildProcess = spawn(process.execPath, ['bench/out/dist/src/main.js'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['bench/out/dist/src/main.js'], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -99,7 +103,8 @@ async function measure(workers: number, v2BaseUrl: string, seeded: Seeded): Prom
   const gateway = await startGateway(workers, v2BaseUrl);
   try {
     const form = new URLSearchParams({ api_key: API_KEY, api_secret: API_SECRET, id: seeded.meetingId, host_id: seeded.userId }).toString();
-    const load = (durationSec: number) => runLoad({ url: gateway.url, path: '/v1/meeting/get', body: form, connections: Number(values.connections), durationSec });
+    const load = (durationSec: number) =>
+      runLoad({ url: gateway.url, path: '/v1/meeting/get', body: form, connections: Number(values.connections), durationSec });
     await load(Number(values.warmup));
     const pids = gateway.pids();
     const before = cpuSeconds(pids);
@@ -122,15 +127,23 @@ try {
   for (const workers of [1, N]) {
     const row = await measure(workers, v2, seeded);
     rows.push(row);
-    console.log(`WORKERS=${workers}: ${row.load.rps.toFixed(0)} req/s, ${row.cpuUsPerCall.toFixed(0)} µs CPU per call over ${row.processes} process(es), p99 ${row.load.p99.toFixed(2)} ms, problems ${row.load.errors + row.load.timeouts + row.load.non2xx + row.load.envelopeErrors}`);
+    console.log(
+      `WORKERS=${workers}: ${row.load.rps.toFixed(0)} req/s, ${row.cpuUsPerCall.toFixed(0)} µs CPU per call over ${row.processes} process(es), p99 ${row.load.p99.toFixed(2)} ms, problems ${row.load.errors + row.load.timeouts + row.load.non2xx + row.load.envelopeErrors}`,
+    );
   }
 } finally {
   await upstream.stop();
 }
-console.log(`\nmachine: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores; load average ${loadStart.toFixed(1)} at the start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end`);
+console.log(
+  `\nmachine: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores; load average ${loadStart.toFixed(1)} at the start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end`,
+);
 console.log(`command: npx tsx bench/workers.ts ${process.argv.slice(2).join(' ')}`.trim());
-console.log('\n| WORKERS | processes | req/s | CPU µs per call (all processes) | p50 ms | p99 ms | problems |\n|---|---|---|---|---|---|---|');
+console.log(
+  '\n| WORKERS | processes | req/s | CPU µs per call (all processes) | p50 ms | p99 ms | problems |\n|---|---|---|---|---|---|---|',
+);
 for (const r of rows) {
   const problems = r.load.errors + r.load.timeouts + r.load.non2xx + r.load.envelopeErrors;
-  console.log(`| ${r.workers} | ${r.processes} | ${r.load.rps.toFixed(0)} | ${r.cpuUsPerCall.toFixed(0)} | ${r.load.p50.toFixed(2)} | ${r.load.p99.toFixed(2)} | ${problems} |`);
+  console.log(
+    `| ${r.workers} | ${r.processes} | ${r.load.rps.toFixed(0)} | ${r.cpuUsPerCall.toFixed(0)} | ${r.load.p50.toFixed(2)} | ${r.load.p99.toFixed(2)} | ${problems} |`,
+  );
 }

@@ -14,9 +14,21 @@ const EXPECTED: Record<string, { v2: string; text: string; v1: unknown; v2Value:
   enable_enforce_login_sd: { v2: 'schedule_meting.enforce_login_with_domains', text: 'true', v1: true, v2Value: true, v1Default: false },
   enforce_login_domains: { v2: 'schedule_meting.enforce_login_domains', text: 'a.com,b.com', v1: 'a.com,b.com', v2Value: 'a.com,b.com' },
   meeting_capacity: { v2: 'feature.meeting_capacity', text: '100', v1: 100, v2Value: 100 },
-  disable_cmr_reminder: { v2: 'email_notification.cloud_recording_avaliable_reminder', text: 'true', v1: true, v2Value: false, v1Default: false },
+  disable_cmr_reminder: {
+    v2: 'email_notification.cloud_recording_avaliable_reminder',
+    text: 'true',
+    v1: true,
+    v2Value: false,
+    v1Default: false,
+  },
   enable_only_host_download_cmr: { v2: 'recording.cloud_recording_download_host', text: 'true', v1: true, v2Value: true, v1Default: false },
-  enable_same_account_access_cmr: { v2: 'recording.account_user_access_recording', text: 'true', v1: true, v2Value: true, v1Default: false },
+  enable_same_account_access_cmr: {
+    v2: 'recording.account_user_access_recording',
+    text: 'true',
+    v1: true,
+    v2Value: true,
+    v1Default: false,
+  },
   enable_pstn: { v2: 'schedule_meting.audio_type', text: 'false', v1: false, v2Value: 'voip', v1Default: true },
 };
 
@@ -53,9 +65,18 @@ describe('ACCOUNT_OPTION_ROWS and ACCOUNT_SETTING_ROWS: every row both ways', ()
       }
     };
     const row = (name: string) => ROWS.find((r) => r.v1 === name)!;
-    both(row('pay_mode'), [[0, 'sub'], [1, 'master']]);
-    both(row('enable_pstn'), [[true, 'both'], [false, 'voip']]);
-    both(row('disable_cmr_reminder'), [[true, false], [false, true]]);
+    both(row('pay_mode'), [
+      [0, 'sub'],
+      [1, 'master'],
+    ]);
+    both(row('enable_pstn'), [
+      [true, 'both'],
+      [false, 'voip'],
+    ]);
+    both(row('disable_cmr_reminder'), [
+      [true, false],
+      [false, true],
+    ]);
   });
 
   it('refuses what v1 refused: a capacity over 100, a pay_mode other than 0 or 1', () => {
@@ -65,8 +86,10 @@ describe('ACCOUNT_OPTION_ROWS and ACCOUNT_SETTING_ROWS: every row both ways', ()
     expect(row('enable_pstn').type!.safeParse('yes').success).toBe(false);
   });
 
-  it('a v1 create that names nothing gets v1\'s defaults in v2', () => {
-    expect(toV2(ACCOUNT_OPTION_ROWS, withV1Defaults(ACCOUNT_OPTION_ROWS, {}))).toEqual({ options: { share_rc: false, share_mc: false, pay_mode: 'master' } });
+  it("a v1 create that names nothing gets v1's defaults in v2", () => {
+    expect(toV2(ACCOUNT_OPTION_ROWS, withV1Defaults(ACCOUNT_OPTION_ROWS, {}))).toEqual({
+      options: { share_rc: false, share_mc: false, pay_mode: 'master' },
+    });
     expect(toV2(ACCOUNT_SETTING_ROWS, withV1Defaults(ACCOUNT_SETTING_ROWS, {}))).toEqual({
       schedule_meting: { enforce_login: false, enforce_login_with_domains: false, audio_type: 'both' },
       email_notification: { cloud_recording_avaliable_reminder: true },

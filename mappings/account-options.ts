@@ -55,7 +55,7 @@ export const ACCOUNT_SETTING_ROWS: FieldTable = [
     type: v1.bool(),
     codec: negate,
     v1Default: false,
-    note: 'Negated. The v1 default (reminder on) differs from v2\'s (off), so a v1 create turns it on.',
+    note: "Negated. The v1 default (reminder on) differs from v2's (off), so a v1 create turns it on.",
   },
   { v1: 'enable_only_host_download_cmr', v2: 'recording.cloud_recording_download_host', type: v1.bool(), v1Default: false },
   { v1: 'enable_same_account_access_cmr', v2: 'recording.account_user_access_recording', type: v1.bool(), v1Default: false },

@@ -42,9 +42,25 @@ export const CRC_HOUR_ROWS: FieldTable = [
 
 /** A user's chat counts (GET /metrics/im `users[]`): the same fields in both versions. */
 export const IM_USER_ROWS: FieldTable = [
-  'user_id', 'user_name', 'email', 'total_send', 'total_receive', 'group_send', 'group_receive', 'calls_send', 'calls_receive',
-  'files_send', 'files_receive', 'images_send', 'images_receive', 'voice_send', 'voice_receive', 'videos_send', 'videos_receive',
-  'emoji_send', 'emoji_receive',
+  'user_id',
+  'user_name',
+  'email',
+  'total_send',
+  'total_receive',
+  'group_send',
+  'group_receive',
+  'calls_send',
+  'calls_receive',
+  'files_send',
+  'files_receive',
+  'images_send',
+  'images_receive',
+  'voice_send',
+  'voice_receive',
+  'videos_send',
+  'videos_receive',
+  'emoji_send',
+  'emoji_receive',
 ].map((field) => ({ v1: field, v2: field, direction: 'out' as const }));
 
 /**
@@ -52,10 +68,25 @@ export const IM_USER_ROWS: FieldTable = [
  * with the number as v2's integer, as the reference's example types it (`"id": 0` when none runs).
  */
 export const ROOM_LIVE_MEETING_ROWS = (sessionRows: FieldTable): FieldTable =>
-  sessionRows.map((row) => (row.v1 === 'id' ? { v1: 'id', v2: 'id', direction: 'out', note: 'An integer here, as in the reference.' } : row));
+  sessionRows.map((row) =>
+    row.v1 === 'id' ? { v1: 'id', v2: 'id', direction: 'out', note: 'An integer here, as in the reference.' } : row,
+  );
 
 /** v1's `live_meeting` when no meeting runs in the room, as the reference's example shows it. */
 export const NO_LIVE_MEETING = {
-  uuid: '', id: 0, host: '', email: '', user_type: '', start_time: '', end_time: '', duration: '', participants: 0,
-  has_pstn: false, has_voip: false, has_3rd_party_audio: false, has_video: false, has_screen_share: false, recording: 0,
+  uuid: '',
+  id: 0,
+  host: '',
+  email: '',
+  user_type: '',
+  start_time: '',
+  end_time: '',
+  duration: '',
+  participants: 0,
+  has_pstn: false,
+  has_voip: false,
+  has_3rd_party_audio: false,
+  has_video: false,
+  has_screen_share: false,
+  recording: 0,
 } as const;

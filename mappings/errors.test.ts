@@ -3,7 +3,8 @@ import { FAILURES, V1Code, V1_RATE_LIMIT_MESSAGE, v1ErrorOf, v2FailureKind, type
 
 /** Every row of the failure table, and the v2 codes that must pass through untouched. */
 describe('FAILURES', () => {
-  const v2 = (status: number, code: number, message: string, fields = false) => v1ErrorOf(v2FailureKind(status, true, fields), { code, message });
+  const v2 = (status: number, code: number, message: string, fields = false) =>
+    v1ErrorOf(v2FailureKind(status, true, fields), { code, message });
 
   it('turns a v2 401 into v1 102, whatever the v2 code', () => {
     expect(v2(401, 124, 'Invalid access token.')).toEqual({
@@ -44,7 +45,10 @@ describe('FAILURES', () => {
   });
 
   it('names a 400 with field errors as invalid fields, answered 300', () => {
-    expect(v2(400, 300, 'Invalid parameter: topic. Too long.', true)).toEqual({ code: 300, message: 'Invalid parameter: topic. Too long.' });
+    expect(v2(400, 300, 'Invalid parameter: topic. Too long.', true)).toEqual({
+      code: 300,
+      message: 'Invalid parameter: topic. Too long.',
+    });
   });
 
   it('gives every kind a reason, and only the v2-coded kind keeps a code from outside the table', () => {

@@ -96,7 +96,11 @@ export const FAILURES: Record<FailureKind, FailureRow> = {
     v1Message: 'keep',
     why: 'A raw HTTP status is no v1 code; a 5xx after a write may have applied it, which the message says.',
   },
-  'upstream-timeout': { v1Code: V1Code.upstreamUnavailable, v1Message: 'keep', why: 'A write that timed out may have been applied; the message says so.' },
+  'upstream-timeout': {
+    v1Code: V1Code.upstreamUnavailable,
+    v1Message: 'keep',
+    why: 'A write that timed out may have been applied; the message says so.',
+  },
   'upstream-unreachable': {
     v1Code: V1Code.upstreamUnavailable,
     v1Message: 'keep',

@@ -53,14 +53,18 @@ describe('group, IM group and member tables: every row both ways', () => {
 
   it('maps every IM group type both ways, any letter case in', () => {
     const type = IM_GROUP_ROWS.find((row) => row.v1 === 'type')!;
-    for (const [v1Type, v2Type] of [['Normal', 'normal'], ['Restricted', 'restricted'], ['Shared', 'shared']] as const) {
+    for (const [v1Type, v2Type] of [
+      ['Normal', 'normal'],
+      ['Restricted', 'restricted'],
+      ['Shared', 'shared'],
+    ] as const) {
       expect(toV2([type], { type: type.type!.parse(v1Type.toUpperCase()) })).toEqual({ type: v2Type });
       expect(type.codec!.toV1(v2Type)).toBe(v1Type);
     }
     expect(type.type!.safeParse('Open').success).toBe(false);
   });
 
-  it('an IM group create that names nothing gets v1\'s defaults', () => {
+  it("an IM group create that names nothing gets v1's defaults", () => {
     expect(toV2(IM_GROUP_ROWS, withV1Defaults(IM_GROUP_ROWS, { name: 'x' }))).toEqual({
       name: 'x',
       type: 'normal',
@@ -75,7 +79,15 @@ describe('group, IM group and member tables: every row both ways', () => {
   });
 
   it('a v2 IM group reads back as the v1 output, without the type', () => {
-    const v2 = { id: 'g', name: 'n', total_members: 2, type: 'shared', search_by_domain: true, search_by_account: false, search_by_ma_account: true };
+    const v2 = {
+      id: 'g',
+      name: 'n',
+      total_members: 2,
+      type: 'shared',
+      search_by_domain: true,
+      search_by_account: false,
+      search_by_ma_account: true,
+    };
     expect(toV1(IM_GROUP_ROWS, v2)).toEqual({
       group_id: 'g',
       name: 'n',

@@ -50,7 +50,12 @@ export const IM_GROUP_ROWS: FieldTable = [
 /** IM group list items add the time of the last change. */
 export const IM_GROUP_LIST_ITEM_ROWS: FieldTable = [
   ...IM_GROUP_ROWS,
-  { v1: 'last_modified_time', v2: 'last_modified_time', direction: 'out', note: 'Not in the v2 reference\'s IM group item; the sandbox (and the service) send it.' },
+  {
+    v1: 'last_modified_time',
+    v2: 'last_modified_time',
+    direction: 'out',
+    note: "Not in the v2 reference's IM group item; the sandbox (and the service) send it.",
+  },
 ];
 
 /** A member in the member lists of groups and IM groups. */

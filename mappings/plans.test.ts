@@ -10,13 +10,21 @@ const plan = (type: string, hosts: number) => ({ type, hosts });
 const EXPECTED: Record<string, { text: string; v1: unknown; v2Value: unknown; back?: unknown }> = {
   plan_base: { text: '{"type":"monthly","hosts":9}', v1: plan('monthly', 9), v2Value: plan('monthly', 9) },
   plan_vendor_rooms: { text: '{"type":"zroom_monthly","hosts":"2"}', v1: plan('zroom_monthly', 2), v2Value: plan('zroom_monthly', 2) },
-  plan_room_connector: { text: '{"type":"roomconnector_yearly","hosts":1}', v1: plan('roomconnector_yearly', 1), v2Value: plan('roomconnector_yearly', 1) },
+  plan_room_connector: {
+    text: '{"type":"roomconnector_yearly","hosts":1}',
+    v1: plan('roomconnector_yearly', 1),
+    v2Value: plan('roomconnector_yearly', 1),
+  },
   plan_large_meeting: {
     text: '[{"type":"large100_monthly","hosts":1},{"type":"large200_monthly","hosts":2}]',
     v1: [plan('large100_monthly', 1), plan('large200_monthly', 2)],
     v2Value: [plan('large100_monthly', 1), plan('large200_monthly', 2)],
   },
-  plan_webinar: { text: '{"type":"webinar100_monthly","hosts":1}', v1: [plan('webinar100_monthly', 1)], v2Value: [plan('webinar100_monthly', 1)] },
+  plan_webinar: {
+    text: '{"type":"webinar100_monthly","hosts":1}',
+    v1: [plan('webinar100_monthly', 1)],
+    v2Value: [plan('webinar100_monthly', 1)],
+  },
   plan_recording: { text: 'cmr_monthly_commitment_500', v1: 'cmr_monthly_commitment_500', v2Value: 'cmr_monthly_commitment_500' },
   plan_audio: {
     text: '{"type":"tollfree_monthly_commitment_100","tollfree_country":"AT","premium_country":"TW","callout":0,"ddi_numbers":66}',
@@ -68,7 +76,9 @@ describe('audioPlanCodec', () => {
       premium_countries: 'TW',
       ddi_numbers: 3,
     });
-    expect(audioPlanCodec.toV1({ type: 't', tollfree_countries: 'AT', premium_countries: '', callout_countries: 'US,CA', ddi_numbers: 0 })).toEqual({
+    expect(
+      audioPlanCodec.toV1({ type: 't', tollfree_countries: 'AT', premium_countries: '', callout_countries: 'US,CA', ddi_numbers: 0 }),
+    ).toEqual({
       type: 't',
       tollfree_country: 'AT',
       premium_country: '',
@@ -80,10 +90,32 @@ describe('audioPlanCodec', () => {
 });
 
 describe('BILLING_CONTACT_ROWS: every row both ways', () => {
-  const v2Contact = { email: 'b@x.y', first_name: 'F', last_name: 'L', phone_number: '1', address: 'A', apt: 'P', city: 'C', state: 'S', zip: 'Z', country: 'US' };
+  const v2Contact = {
+    email: 'b@x.y',
+    first_name: 'F',
+    last_name: 'L',
+    phone_number: '1',
+    address: 'A',
+    apt: 'P',
+    city: 'C',
+    state: 'S',
+    zip: 'Z',
+    country: 'US',
+  };
 
-  it('lists v1\'s contact fields in v1\'s answer order, each a field of v2\'s contact', () => {
-    expect(BILLING_CONTACT_ROWS.map((row) => row.v1)).toEqual(['email', 'first_name', 'last_name', 'phone_number', 'address', 'apt', 'city', 'state', 'zip', 'country']);
+  it("lists v1's contact fields in v1's answer order, each a field of v2's contact", () => {
+    expect(BILLING_CONTACT_ROWS.map((row) => row.v1)).toEqual([
+      'email',
+      'first_name',
+      'last_name',
+      'phone_number',
+      'address',
+      'apt',
+      'city',
+      'state',
+      'zip',
+      'country',
+    ]);
     for (const row of BILLING_CONTACT_ROWS) expect(Object.keys(billingContactSchema.shape)).toContain(row.v2);
   });
 

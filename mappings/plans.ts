@@ -71,11 +71,21 @@ export const PLAN_SET_ROWS: FieldTable = [
     v2: 'plan_vendor_rooms',
     type: v1.json(planObject),
     aliases: ['plan_zoom_rooms'],
-    note: 'Old clients send the branded name plan_zoom_rooms; it is accepted. Answers use the spec\'s plan_vendor_rooms.',
+    note: "Old clients send the branded name plan_zoom_rooms; it is accepted. Answers use the spec's plan_vendor_rooms.",
   },
   { v1: 'plan_room_connector', v2: 'plan_room_connector', type: v1.json(planObject) },
-  { v1: 'plan_large_meeting', v2: 'plan_large_meeting', type: v1.json(planList), note: 'A JSON array of plans; a single plan object is taken as a list of one.' },
-  { v1: 'plan_webinar', v2: 'plan_webinar', type: v1.json(planList), note: 'A JSON array of plans; a single plan object is taken as a list of one.' },
+  {
+    v1: 'plan_large_meeting',
+    v2: 'plan_large_meeting',
+    type: v1.json(planList),
+    note: 'A JSON array of plans; a single plan object is taken as a list of one.',
+  },
+  {
+    v1: 'plan_webinar',
+    v2: 'plan_webinar',
+    type: v1.json(planList),
+    note: 'A JSON array of plans; a single plan object is taken as a list of one.',
+  },
   { v1: 'plan_recording', v2: 'plan_recording', type: v1.string(), note: 'A plan type, as plain text (not JSON).' },
   { v1: 'plan_audio', v2: 'plan_audio', type: v1.json(audioPlan), codec: audioPlanCodec, note: 'See the codec: callout has no v2 home.' },
 ];
@@ -85,7 +95,7 @@ export const PLAN_SET_ROWS: FieldTable = [
  * the gateway fills it with the sub account owner's email (v2 requires one); it is answered back.
  */
 export const BILLING_CONTACT_ROWS: FieldTable = [
-  { v1: 'email', v2: 'email', direction: 'out', note: 'Not a v1 input: subscribe sends the sub account owner\'s email, which v2 requires.' },
+  { v1: 'email', v2: 'email', direction: 'out', note: "Not a v1 input: subscribe sends the sub account owner's email, which v2 requires." },
   { v1: 'first_name', v2: 'first_name', type: v1.string() },
   { v1: 'last_name', v2: 'last_name', type: v1.string() },
   { v1: 'phone_number', v2: 'phone_number', type: v1.string() },

@@ -73,7 +73,7 @@ export const V1_LIMIT_CLASSES: readonly V1LimitClass[] = [
     limits: [perSecond(1)],
     why:
       'Row "1 request per second". /v1/questions/ in the spec is /v1/webinar/questions in the swagger; ' +
-      '/v1/webinar/polls (the swagger name) is kept beside the spec\'s /v1/webinar/poll.',
+      "/v1/webinar/polls (the swagger name) is kept beside the spec's /v1/webinar/poll.",
   },
   {
     name: 'sdk-signature',
@@ -82,8 +82,8 @@ export const V1_LIMIT_CLASSES: readonly V1LimitClass[] = [
     paths: ['/v1/sdk/signature'],
     limits: [perSecond(10)],
     why:
-      'Not a v1 path: the meeting SDK signer (POST /sdk/signature). v1\'s general 10/s, in a bucket of its own ' +
-      'so a page signing joins does not eat the key\'s v1 budget; each call also spends one v2 call (the key check).',
+      "Not a v1 path: the meeting SDK signer (POST /sdk/signature). v1's general 10/s, in a bucket of its own " +
+      "so a page signing joins does not eat the key's v1 budget; each call also spends one v2 call (the key check).",
   },
   {
     name: 'general',

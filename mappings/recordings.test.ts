@@ -62,7 +62,7 @@ describe('RECORDING_MEETING_ROWS and RECORDING_FILE_ROWS: every row both ways', 
     });
   }
 
-  it('leaves out v2\'s recording_type, which v1 files do not have', () => {
+  it("leaves out v2's recording_type, which v1 files do not have", () => {
     expect(Object.keys(toV1(RECORDING_FILE_ROWS, V2_FILE))).not.toContain('recording_type');
   });
 });

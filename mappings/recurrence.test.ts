@@ -5,7 +5,9 @@ const parse = (text: string) => recurrenceParam().safeParse(text);
 
 describe('v1 recurrence (JSON text in a form field)', () => {
   it('takes the v1 fields, with numbers sent as text, and gives the v2 object back and forth', () => {
-    const parsed = parse('{"type":"3","repeat_interval":"1","monthly_week":-1,"monthly_week_day":6,"end_date_time":"2031-01-01T00:00:00Z"}');
+    const parsed = parse(
+      '{"type":"3","repeat_interval":"1","monthly_week":-1,"monthly_week_day":6,"end_date_time":"2031-01-01T00:00:00Z"}',
+    );
     expect(parsed.success).toBe(true);
     const v2 = recurrenceCodec.toV2(parsed.data!);
     expect(v2).toEqual({ type: 3, repeat_interval: 1, monthly_week: -1, monthly_week_day: 6, end_date_time: '2031-01-01T00:00:00Z' });

@@ -13,7 +13,13 @@ import { v1 } from '../src/translators/v1-params.js';
 /** A JSON number, or digits in a JSON string (`"repeat_interval": "2"`, as many v1 clients sent). */
 const int = (min: number, max: number) =>
   z
-    .union([z.number(), z.string().regex(/^\s*-?\d+\s*$/, 'Must be an integer.').transform(Number)])
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^\s*-?\d+\s*$/, 'Must be an integer.')
+        .transform(Number),
+    ])
     .pipe(z.number().int('Must be an integer.').min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`));
 
 /** `weekly_days`: `"2,4"` or one day number. */
@@ -31,10 +37,15 @@ export const v1RecurrenceSchema = z
     repeat_interval: int(1, 90).optional(),
     weekly_days: weeklyDays.optional(),
     monthly_day: int(1, 31).optional(),
-    monthly_week: int(-1, 4).refine((w) => w !== 0, 'Must be -1, 1, 2, 3 or 4.').optional(),
+    monthly_week: int(-1, 4)
+      .refine((w) => w !== 0, 'Must be -1, 1, 2, 3 or 4.')
+      .optional(),
     monthly_week_day: int(1, 7).optional(),
     end_times: int(1, 50).optional(),
-    end_date_time: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, 'Must be UTC time such as 2012-11-25T12:00:00Z.').optional(),
+    end_date_time: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, 'Must be UTC time such as 2012-11-25T12:00:00Z.')
+      .optional(),
   })
   .superRefine((r, ctx) => {
     const max = MAX_REPEAT_INTERVAL[r.type]!;

@@ -12,7 +12,15 @@ import { v1 } from '../src/translators/v1-params.js';
 export const PURCHASING_TIME_FRAMES = ['Within a month', '1-3 months', '4-6 months', 'More than 6 months', 'No timeframe'] as const;
 export const ROLES_IN_PURCHASE_PROCESS = ['Decision Maker', 'Evaluator/Recommender', 'Influencer', 'Not involved'] as const;
 export const V1_NO_OF_EMPLOYEES = [
-  '1-20', '21-50', '51-100', '101-250', '251-500', '501-1,000', '1,001-5,000', '5,001-10,000', 'More than 10,000',
+  '1-20',
+  '21-50',
+  '51-100',
+  '101-250',
+  '251-500',
+  '501-1,000',
+  '1,001-5,000',
+  '5,001-10,000',
+  'More than 10,000',
 ] as const;
 
 type V1Employees = (typeof V1_NO_OF_EMPLOYEES)[number];
@@ -59,7 +67,8 @@ const customQuestion = z.object({
   value: z.union([z.string(), z.number(), z.boolean()], { error: 'Each custom question needs a value (text).' }).transform(String),
 });
 
-export const customQuestionsParam = () => v1.json(z.array(customQuestion, { error: 'Must be a JSON array of {"title", "value"} objects.' }));
+export const customQuestionsParam = () =>
+  v1.json(z.array(customQuestion, { error: 'Must be a JSON array of {"title", "value"} objects.' }));
 
 /**
  * The standard answers of a registration form (everything but the identity and the custom

@@ -10,7 +10,10 @@ const SAMPLES: Record<string, { form: string; v2: unknown }> = {
   duration: { form: '45', v2: 45 },
   timezone: { form: 'Europe/Paris', v2: 'Europe/Paris' },
   password: { form: 'a@b-c_d*9', v2: 'a@b-c_d*9' },
-  recurrence: { form: '{"type":2,"repeat_interval":1,"weekly_days":"2,4","end_times":3}', v2: { type: 2, repeat_interval: 1, weekly_days: '2,4', end_times: 3 } },
+  recurrence: {
+    form: '{"type":2,"repeat_interval":1,"weekly_days":"2,4","end_times":3}',
+    v2: { type: 2, repeat_interval: 1, weekly_days: '2,4', end_times: 3 },
+  },
   registration_type: { form: '3', v2: 3 },
   option_host_video: { form: 'false', v2: false },
   option_audio: { form: 'telephony', v2: 'telephony' },
@@ -81,7 +84,13 @@ describe('v1 create defaults (they differ from v2)', () => {
 
   it('webinars: host and panelist video on, local recording, no registration, no practice session', () => {
     const body = toV2(WEBINAR_OPTIONS, withV1Defaults(WEBINAR_OPTIONS, {}));
-    expect(body['settings']).toMatchObject({ host_video: true, panelists_video: true, auto_recording: 'local', approval_type: 2, practice_session: false });
+    expect(body['settings']).toMatchObject({
+      host_video: true,
+      panelists_video: true,
+      auto_recording: 'local',
+      approval_type: 2,
+      practice_session: false,
+    });
   });
 
   it('a given value wins over the default', () => {

@@ -26,11 +26,22 @@ const audio = () => v1.oneOf(['both', 'telephony', 'voip']);
 /** Rows both kinds share. */
 export const COMMON_SCHEDULING_ROWS: FieldTable = [
   { v1: 'topic', v2: 'topic', type: v1.string({ max: 300 }) },
-  { v1: 'start_time', v2: 'start_time', type: v1.dateTime(), note: 'UTC with Z; without Z it is local time in `timezone` (v2 then requires timezone on create).' },
+  {
+    v1: 'start_time',
+    v2: 'start_time',
+    type: v1.dateTime(),
+    note: 'UTC with Z; without Z it is local time in `timezone` (v2 then requires timezone on create).',
+  },
   { v1: 'duration', v2: 'duration', type: v1.int({ min: 0 }) },
   { v1: 'timezone', v2: 'timezone', type: v1.string() },
   { v1: 'password', v2: 'password', type: password() },
-  { v1: 'recurrence', v2: 'recurrence', type: recurrenceParam(), codec: recurrenceCodec, note: 'A JSON text in v1, an object in v2 (same field names). Not part of the v1 outputs.' },
+  {
+    v1: 'recurrence',
+    v2: 'recurrence',
+    type: recurrenceParam(),
+    codec: recurrenceCodec,
+    note: 'A JSON text in v1, an object in v2 (same field names). Not part of the v1 outputs.',
+  },
   { v1: 'registration_type', v2: 'settings.registration_type', type: v1.intOneOf([1, 2, 3]), v1Default: 1 },
   { v1: 'option_host_video', v2: 'settings.host_video', type: v1.bool(), v1Default: true },
   { v1: 'option_audio', v2: 'settings.audio', type: audio(), v1Default: 'both' },
@@ -60,7 +71,12 @@ const optionStartType = droppedField({
 
 /** Meeting-only rows. */
 const MEETING_ROWS: FieldTable = [
-  { v1: 'type', v2: 'type', type: v1.intOneOf([1, 2, 3, 8]), note: '1 instant, 2 scheduled, 3 recurring no fixed time, 8 recurring fixed time (same numbers in v2).' },
+  {
+    v1: 'type',
+    v2: 'type',
+    type: v1.intOneOf([1, 2, 3, 8]),
+    note: '1 instant, 2 scheduled, 3 recurring no fixed time, 8 recurring fixed time (same numbers in v2).',
+  },
   { v1: 'option_jbh', v2: 'settings.join_before_host', type: v1.bool(), v1Default: false },
   { v1: 'option_participants_video', v2: 'settings.participant_video', type: v1.bool(), v1Default: true },
   { v1: 'option_cn_meeting', v2: 'settings.cn_meeting', type: v1.bool(), v1Default: false },
@@ -72,7 +88,12 @@ const MEETING_ROWS: FieldTable = [
 
 /** Webinar-only rows. */
 const WEBINAR_ROWS: FieldTable = [
-  { v1: 'type', v2: 'type', type: v1.intOneOf([5, 6, 9]), note: '5 webinar, 6 recurring no fixed time, 9 recurring fixed time (same numbers in v2).' },
+  {
+    v1: 'type',
+    v2: 'type',
+    type: v1.intOneOf([5, 6, 9]),
+    note: '5 webinar, 6 recurring no fixed time, 9 recurring fixed time (same numbers in v2).',
+  },
   { v1: 'agenda', v2: 'agenda', type: v1.string() },
   { v1: 'approval_type', v2: 'settings.approval_type', type: v1.intOneOf([0, 1, 2]), v1Default: 2 },
   { v1: 'option_panelist_video', v2: 'settings.panelists_video', type: v1.bool(), v1Default: true },

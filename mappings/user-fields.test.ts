@@ -57,7 +57,11 @@ describe('USER_FIELDS: every row', () => {
   });
 
   it('status: 0 active, 1 inactive, 2 pending, both ways', () => {
-    for (const [v1, v2] of [[0, 'active'], [1, 'inactive'], [2, 'pending']] as const) {
+    for (const [v1, v2] of [
+      [0, 'active'],
+      [1, 'inactive'],
+      [2, 'pending'],
+    ] as const) {
       expect(USER_STATUS.toV1(v2)).toBe(v1);
       expect(USER_STATUS.toV2(v1)).toBe(v2);
     }

@@ -28,7 +28,10 @@ export const USER_FIELDS: FieldTable = [
   {
     v1: 'pmi',
     v2: 'pmi',
-    type: v1.string().refine((text) => /^[1-9]\d{9}$/.test(text), 'Must be 10 digits, not starting with 0.').transform(Number),
+    type: v1
+      .string()
+      .refine((text) => /^[1-9]\d{9}$/.test(text), 'Must be 10 digits, not starting with 0.')
+      .transform(Number),
     codec: pmiAsNumber,
   },
   { v1: 'timezone', v2: 'timezone', type: v1.string({ max: 64 }) },

@@ -85,7 +85,10 @@ describe('USER_OPTIONS and USER_RECORDING_VIEWS: every row both ways', () => {
     for (const field of ['meeting_capacity', 'webinar_capacity', 'large_capacity']) {
       expect(toV2(USER_OPTIONS, { [field]: 0 })).toEqual({});
     }
-    expect(toV1(USER_OPTIONS, { feature: { large_meeting_capacity: 0, meeting_capacity: 100 } })).toMatchObject({ large_capacity: 0, meeting_capacity: 100 });
+    expect(toV1(USER_OPTIONS, { feature: { large_meeting_capacity: 0, meeting_capacity: 100 } })).toMatchObject({
+      large_capacity: 0,
+      meeting_capacity: 100,
+    });
   });
 
   it('rejects malformed values with a message', () => {
@@ -105,7 +108,15 @@ describe('v1 defaults of a create', () => {
     };
     const composites = compositesToV2(USER_OPTION_COMPOSITES, withCompositeDefaults(USER_OPTION_COMPOSITES, {}));
     expect(v2).toMatchObject({
-      in_meeting: { chat: true, private_chat: true, feedback: true, group_hd: true, annotation: true, attendee_on_hold: false, e2e_encryption: false },
+      in_meeting: {
+        chat: true,
+        private_chat: true,
+        feedback: true,
+        group_hd: true,
+        annotation: true,
+        attendee_on_hold: false,
+        e2e_encryption: false,
+      },
       recording: { local_recording: true, cloud_recording: false, auto_delete_cmr: false },
       email_notification: { jbh_reminder: true, cancel_meeting_reminder: true },
       feature: { webinar: false, large_meeting: false },
@@ -133,7 +144,10 @@ describe('composite: enable_auto_recording + enable_cloud_auto_recording ↔ rec
       expect(compositeToV2(AUTO_RECORDING, given)).toBe(v2);
       expect(compositesToV2([AUTO_RECORDING], given)).toEqual({ recording: { auto_recording: v2 } });
       // Cloud reads back with enable_auto_recording true (v1: it "becomes true").
-      expect(compositesToV1([AUTO_RECORDING], { recording: { auto_recording: v2 } })).toEqual({ enable_auto_recording: auto || cloud, enable_cloud_auto_recording: cloud });
+      expect(compositesToV1([AUTO_RECORDING], { recording: { auto_recording: v2 } })).toEqual({
+        enable_auto_recording: auto || cloud,
+        enable_cloud_auto_recording: cloud,
+      });
     });
   }
   for (const v2 of ['none', 'local', 'cloud']) {
@@ -142,9 +156,15 @@ describe('composite: enable_auto_recording + enable_cloud_auto_recording ↔ rec
   it('a partial update completes the other field from the current v2 value', () => {
     const current = { recording: { auto_recording: 'cloud' } };
     expect(compositesNeedCurrent([AUTO_RECORDING], { enable_cloud_auto_recording: false })).toBe(true);
-    expect(compositesToV2([AUTO_RECORDING], { enable_cloud_auto_recording: false }, current)).toEqual({ recording: { auto_recording: 'local' } });
-    expect(compositesToV2([AUTO_RECORDING], { enable_auto_recording: false }, { recording: { auto_recording: 'local' } })).toEqual({ recording: { auto_recording: 'none' } });
-    expect(compositesToV2([AUTO_RECORDING], { enable_auto_recording: true }, { recording: { auto_recording: 'none' } })).toEqual({ recording: { auto_recording: 'local' } });
+    expect(compositesToV2([AUTO_RECORDING], { enable_cloud_auto_recording: false }, current)).toEqual({
+      recording: { auto_recording: 'local' },
+    });
+    expect(compositesToV2([AUTO_RECORDING], { enable_auto_recording: false }, { recording: { auto_recording: 'local' } })).toEqual({
+      recording: { auto_recording: 'none' },
+    });
+    expect(compositesToV2([AUTO_RECORDING], { enable_auto_recording: true }, { recording: { auto_recording: 'none' } })).toEqual({
+      recording: { auto_recording: 'local' },
+    });
     expect(() => compositesToV2([AUTO_RECORDING], { enable_auto_recording: true })).toThrow(/current/);
   });
 });
@@ -161,15 +181,22 @@ describe('composite: enable_enter_exit_chime + option_enter_exit_chime_type ↔ 
       const given = { enable_enter_exit_chime: on, option_enter_exit_chime_type: type };
       expect(compositesToV2([ENTRY_EXIT_CHIME], given)).toEqual({ in_meeting: { entry_exit_chime: v2 } });
       // With the chime off v2 keeps no "heard by": the type reads back 0.
-      expect(compositesToV1([ENTRY_EXIT_CHIME], { in_meeting: { entry_exit_chime: v2 } })).toEqual({ enable_enter_exit_chime: on, option_enter_exit_chime_type: on ? type : 0 });
+      expect(compositesToV1([ENTRY_EXIT_CHIME], { in_meeting: { entry_exit_chime: v2 } })).toEqual({
+        enable_enter_exit_chime: on,
+        option_enter_exit_chime_type: on ? type : 0,
+      });
     });
   }
   for (const v2 of ['none', 'all', 'host']) {
     it(`${v2} → v1 → ${v2}`, () => expect(compositeToV2(ENTRY_EXIT_CHIME, compositeToV1(ENTRY_EXIT_CHIME, v2))).toBe(v2));
   }
   it('the chime type alone keeps the chime on or off as it is', () => {
-    expect(compositesToV2([ENTRY_EXIT_CHIME], { option_enter_exit_chime_type: 1 }, { in_meeting: { entry_exit_chime: 'all' } })).toEqual({ in_meeting: { entry_exit_chime: 'host' } });
-    expect(compositesToV2([ENTRY_EXIT_CHIME], { option_enter_exit_chime_type: 1 }, { in_meeting: { entry_exit_chime: 'none' } })).toEqual({ in_meeting: { entry_exit_chime: 'none' } });
+    expect(compositesToV2([ENTRY_EXIT_CHIME], { option_enter_exit_chime_type: 1 }, { in_meeting: { entry_exit_chime: 'all' } })).toEqual({
+      in_meeting: { entry_exit_chime: 'host' },
+    });
+    expect(compositesToV2([ENTRY_EXIT_CHIME], { option_enter_exit_chime_type: 1 }, { in_meeting: { entry_exit_chime: 'none' } })).toEqual({
+      in_meeting: { entry_exit_chime: 'none' },
+    });
   });
   it('types read the form text and refuse other values', () => {
     const shape = compositeInputShape([ENTRY_EXIT_CHIME]);

@@ -77,8 +77,18 @@ export const USER_OPTIONS: FieldTable = [
     v1.int({ min: 0 }),
     'v1 0 means "follow the account\'s capacity": nothing is written and v2 keeps its value, which v1 output then shows (v2 shows the capacity in force, never 0).',
   ),
-  capacity('webinar_capacity', 'feature.webinar_capacity', v1.intOneOf([0, 100, 500, 1000, 3000, 5000, 10000]), 'v1 0 (no webinar capacity) leaves v2 as it is.'),
-  capacity('large_capacity', 'feature.large_meeting_capacity', v1.intOneOf([0, 100, 200, 300, 500]), 'v1 0 (no large meeting capacity) leaves v2 as it is.'),
+  capacity(
+    'webinar_capacity',
+    'feature.webinar_capacity',
+    v1.intOneOf([0, 100, 500, 1000, 3000, 5000, 10000]),
+    'v1 0 (no webinar capacity) leaves v2 as it is.',
+  ),
+  capacity(
+    'large_capacity',
+    'feature.large_meeting_capacity',
+    v1.intOneOf([0, 100, 200, 300, 500]),
+    'v1 0 (no large meeting capacity) leaves v2 as it is.',
+  ),
   droppedField({
     v1: 'track_id',
     type: v1.string({ max: 256 }),

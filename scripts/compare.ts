@@ -45,8 +45,12 @@ async function main(argv: string[]): Promise<number> {
   }
   if (!values.a || !values.b || !values.calls) throw new UsageError('--a, --b and --calls are required');
   const needsCredentials = [values.a, values.b, values.noise].some((t) => t !== undefined && t !== 'recorded');
-  const credentials: Credentials = { apiKey: values.key ?? process.env.V1_API_KEY ?? '', apiSecret: values.secret ?? process.env.V1_API_SECRET ?? '' };
-  if (needsCredentials && (!credentials.apiKey || !credentials.apiSecret)) throw new UsageError('live targets need --key and --secret (or V1_API_KEY, V1_API_SECRET)');
+  const credentials: Credentials = {
+    apiKey: values.key ?? process.env.V1_API_KEY ?? '',
+    apiSecret: values.secret ?? process.env.V1_API_SECRET ?? '',
+  };
+  if (needsCredentials && (!credentials.apiKey || !credentials.apiSecret))
+    throw new UsageError('live targets need --key and --secret (or V1_API_KEY, V1_API_SECRET)');
   const maxDiff = Number(values['max-diff']);
   if (!Number.isInteger(maxDiff) || maxDiff < 0) throw new UsageError('--max-diff takes a whole number');
   const target = (name: string) => (name === 'recorded' ? recordedTarget() : liveTarget(name, credentials));
@@ -62,9 +66,16 @@ async function main(argv: string[]): Promise<number> {
   if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
   if (values.report) writeFileSync(values.report, renderHtmlReport(report));
   const real = realDifferences(report);
-  console.log(`${report.calls} calls replayed, ${report.skipped_writes} writes skipped, ${report.differing_calls} with real differences (${real} field differences; --max-diff ${maxDiff})`);
+  console.log(
+    `${report.calls} calls replayed, ${report.skipped_writes} writes skipped, ${report.differing_calls} with real differences (${real} field differences; --max-diff ${maxDiff})`,
+  );
   for (const endpoint of report.endpoints.filter((e) => e.differing > 0)) {
-    console.log(`  /v1${endpoint.path}: ${endpoint.differing}/${endpoint.calls} differ: ${endpoint.fields.filter((f) => !f.noise).map((f) => `${f.field} (${f.kind})`).join(', ')}`);
+    console.log(
+      `  /v1${endpoint.path}: ${endpoint.differing}/${endpoint.calls} differ: ${endpoint.fields
+        .filter((f) => !f.noise)
+        .map((f) => `${f.field} (${f.kind})`)
+        .join(', ')}`,
+    );
   }
   return real > maxDiff ? 1 : 0;
 }

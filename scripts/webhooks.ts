@@ -28,7 +28,10 @@ async function main(): Promise<void> {
   if (!token) throw new Error('V2_WEBHOOK_TOKEN must be set (the token the gateway was started with)');
   const { dead_letters: dead } = await call<{ dead_letters: DeadLetter[] }>('GET', '/webhooks/dead-letters');
   if (command === 'list') {
-    for (const job of dead) console.log(`${job.id}  ${new Date(job.createdAt).toISOString()}  ${new URL(job.url).origin}  attempts=${job.attempts}  ${job.lastError ?? ''}  ${job.body}`);
+    for (const job of dead)
+      console.log(
+        `${job.id}  ${new Date(job.createdAt).toISOString()}  ${new URL(job.url).origin}  attempts=${job.attempts}  ${job.lastError ?? ''}  ${job.body}`,
+      );
     console.log(`${dead.length} dead letter(s)`);
     return;
   }

@@ -144,13 +144,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
   }
-  const allowed = e.ALLOWED_API_KEYS?.split(',').map((k) => k.trim()).filter(Boolean);
+  const allowed = e.ALLOWED_API_KEYS?.split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   return {
     port: e.PORT,
     host: e.HOST,
     workers: e.WORKERS,
     v2BaseUrl: e.V2_BASE_URL,
-    sandbox: { apiKey: e.SANDBOX_API_KEY, apiSecret: e.SANDBOX_API_SECRET, rateLimits: e.SANDBOX_RATE_LIMITS === 'spec', public: e.SANDBOX_PUBLIC },
+    sandbox: {
+      apiKey: e.SANDBOX_API_KEY,
+      apiSecret: e.SANDBOX_API_SECRET,
+      rateLimits: e.SANDBOX_RATE_LIMITS === 'spec',
+      public: e.SANDBOX_PUBLIC,
+    },
     allowedApiKeys: allowed && allowed.length > 0 ? new Set(allowed) : undefined,
     keepAlive: e.V1_KEEP_ALIVE,
     maxBodyBytes: e.V1_MAX_BODY_BYTES,
@@ -169,7 +176,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits,
     record: { file: e.V1_RECORD_FILE, maxBytes: e.V1_RECORD_MAX_BYTES },
     shadow: { primaryUrl: e.V1_PRIMARY_URL, sample: e.SHADOW_SAMPLE },
-    ops: { logLevel: e.LOG_LEVEL, logFile: e.LOG_FILE, metricsPerKey: e.METRICS_PER_KEY, readyTimeoutMs: e.READY_TIMEOUT_MS, statusToken: e.STATUS_TOKEN },
+    ops: {
+      logLevel: e.LOG_LEVEL,
+      logFile: e.LOG_FILE,
+      metricsPerKey: e.METRICS_PER_KEY,
+      readyTimeoutMs: e.READY_TIMEOUT_MS,
+      statusToken: e.STATUS_TOKEN,
+    },
     webhooks,
   };
 }

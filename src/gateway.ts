@@ -151,9 +151,13 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   root.use('*', async (c, next) => {
     if (!CALL_PATH.test(c.req.path)) return next();
     if (work.draining) {
-      return c.json({ error: { code: V1Code.upstreamUnavailable, message: 'v1gate is shutting down: call again, another instance will answer.' } }, 200, {
-        connection: 'close',
-      });
+      return c.json(
+        { error: { code: V1Code.upstreamUnavailable, message: 'v1gate is shutting down: call again, another instance will answer.' } },
+        200,
+        {
+          connection: 'close',
+        },
+      );
     }
     return next();
   });
@@ -179,7 +183,12 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     // unless SANDBOX_PUBLIC=1 says the sandbox is meant to be shared.
     if (!config.sandbox.public) {
       root.use('/sandbox/*', async (c, next) =>
-        isLoopbackCaller(c) ? next() : c.json({ code: 200, message: 'The sandbox control API answers callers on this machine only (SANDBOX_PUBLIC=1 opens it).' }, 403),
+        isLoopbackCaller(c)
+          ? next()
+          : c.json(
+              { code: 200, message: 'The sandbox control API answers callers on this machine only (SANDBOX_PUBLIC=1 opens it).' },
+              403,
+            ),
       );
     }
     mountSandbox(root, sandbox);
@@ -188,7 +197,12 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     // the real caller is known (the primary sees every worker as a loopback caller).
     if (cluster.hubPaths.includes('/sandbox') && !config.sandbox.public) {
       root.use('/sandbox/*', async (c, next) =>
-        isLoopbackCaller(c) ? next() : c.json({ code: 200, message: 'The sandbox control API answers callers on this machine only (SANDBOX_PUBLIC=1 opens it).' }, 403),
+        isLoopbackCaller(c)
+          ? next()
+          : c.json(
+              { code: 200, message: 'The sandbox control API answers callers on this machine only (SANDBOX_PUBLIC=1 opens it).' },
+              403,
+            ),
       );
     }
     forwardToHub(root, cluster.hubOrigin, cluster.hubPaths);
@@ -202,9 +216,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   const limiters = createRateLimiters(config.rateLimits, cluster?.limiterStore ? { shared: cluster.limiterStore } : {});
   if (!(await limiters.ready())) {
     // Not fatal: until Redis answers, the failure policy decides (fail-open: this process's own buckets).
-    console.warn(
-      `v1gate: Redis at REDIS_URL is not reachable yet; rate limits fail ${config.rateLimits.redis.failure} until it is.`,
-    );
+    console.warn(`v1gate: Redis at REDIS_URL is not reachable yet; rate limits fail ${config.rateLimits.redis.failure} until it is.`);
   }
   const server = createServer(root.fetch, {
     keepAlive: config.keepAlive,
@@ -233,11 +245,16 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   const origin = `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${port}`;
   const v2BaseUrl = config.v2BaseUrl ?? `${origin}/v2`;
   // v1 webhooks (#12): the embedded sandbox sends every account's v2 events to this gateway's intake.
-  if (sandbox && webhooks && config.webhooks.token) sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
+  if (sandbox && webhooks && config.webhooks.token)
+    sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
 
   const v2 = new V2Client({
     baseUrl: v2BaseUrl,
-    minter: new TokenMinter({ ttlSeconds: config.upstream.jwtTtlSeconds, renewBeforeSeconds: Math.floor(config.upstream.jwtTtlSeconds / 3), maxCachedKeys: 10_000 }),
+    minter: new TokenMinter({
+      ttlSeconds: config.upstream.jwtTtlSeconds,
+      renewBeforeSeconds: Math.floor(config.upstream.jwtTtlSeconds / 3),
+      maxCachedKeys: 10_000,
+    }),
     // Limits off: no gate at all (nothing to classify, queue or await on the request path).
     gate: overrides.outbound ?? (config.rateLimits.v2.enabled ? outboundGate(limiters) : openGate),
     connections: config.upstream.connections,
@@ -293,20 +310,23 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   // --- end issue #13 ---
   // Routes added after listen: nothing is announced (or awaited by tests) before this line.
   const v1App = createV1App({
-      endpoints,
-      v2,
-      inbound,
-      outboundMaxWaitMs: config.rateLimits.v2.maxWaitMs,
-      // Reports fan out (issue #15): refuse at once a fan-out the v2 limits cannot admit within the wait.
-      ...(config.rateLimits.v2.enabled && !overrides.outbound
-        ? { fanOut: (method: string, path: string, calls: number, waitMs: number) => requireFanOutWithin(limiters.outbound, method, path, calls, waitMs) }
-        : {}),
-      allowedApiKeys: config.allowedApiKeys,
-      body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
-      keepAlive: config.keepAlive,
-      observers,
-      auxCacheTtlMs: config.cache.auxTtlMs,
-    });
+    endpoints,
+    v2,
+    inbound,
+    outboundMaxWaitMs: config.rateLimits.v2.maxWaitMs,
+    // Reports fan out (issue #15): refuse at once a fan-out the v2 limits cannot admit within the wait.
+    ...(config.rateLimits.v2.enabled && !overrides.outbound
+      ? {
+          fanOut: (method: string, path: string, calls: number, waitMs: number) =>
+            requireFanOutWithin(limiters.outbound, method, path, calls, waitMs),
+        }
+      : {}),
+    allowedApiKeys: config.allowedApiKeys,
+    body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
+    keepAlive: config.keepAlive,
+    observers,
+    auxCacheTtlMs: config.cache.auxTtlMs,
+  });
   // Shadow mode (V1_PRIMARY_URL): the real v1 answers; v1gate's own answers are compared behind it.
   const shadow = config.shadow.primaryUrl
     ? createShadow({

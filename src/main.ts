@@ -23,10 +23,14 @@ async function main(): Promise<void> {
     if (!isLoopbackHost(config.host)) {
       console.warn(
         `  WARNING: HOST=${config.host} serves the embedded sandbox beyond this machine: anyone who reaches it can use its v2 API` +
-          (config.sandbox.public ? ' and its control API (SANDBOX_PUBLIC=1), which lists every api_secret.' : '; its control API stays loopback-only.'),
+          (config.sandbox.public
+            ? ' and its control API (SANDBOX_PUBLIC=1), which lists every api_secret.'
+            : '; its control API stays loopback-only.'),
       );
     }
-    console.log(`  try: curl -s -X POST ${gateway.url}/v1/user/list -d api_key=${gateway.sandbox.credentials.apiKey} -d api_secret=${gateway.sandbox.credentials.apiSecret}`);
+    console.log(
+      `  try: curl -s -X POST ${gateway.url}/v1/user/list -d api_key=${gateway.sandbox.credentials.apiKey} -d api_secret=${gateway.sandbox.credentials.apiSecret}`,
+    );
   }
   // The first signal drains (calls in flight are answered, new ones refused, /readyz 503) for up
   // to SHUTDOWN_GRACE_MS; a second one stops at once.

@@ -110,7 +110,8 @@ function readToEnd(socket: Socket, head: string, first: Buffer, options: Unframe
   const onData = (chunk: Buffer) => {
     chunks.push(chunk);
     size += chunk.length;
-    if (size > options.maxBytes) finish(); // the facade's own body limit answers it
+    if (size > options.maxBytes)
+      finish(); // the facade's own body limit answers it
     else arm();
   };
   socket.on('data', onData);

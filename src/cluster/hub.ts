@@ -61,7 +61,8 @@ export async function startHub(config: GatewayConfig): Promise<Hub | undefined> 
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  if (sandbox && webhooks && config.webhooks.token) sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
+  if (sandbox && webhooks && config.webhooks.token)
+    sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
   const registry = new Registry();
   if (webhooks) for (const metric of webhookMetrics(() => webhooks.stats())) registry.registerMetric(metric);
   return {

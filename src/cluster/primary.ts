@@ -34,7 +34,11 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
   let announced = false;
 
   const clusterMetrics = async () => {
-    const parts = await Promise.all([...askers.values()].map((asker) => asker.call<MetricObjectWithValues<MetricValue<string>>[]>(METRICS_JSON, null, 3_000).catch(() => [])));
+    const parts = await Promise.all(
+      [...askers.values()].map((asker) =>
+        asker.call<MetricObjectWithValues<MetricValue<string>>[]>(METRICS_JSON, null, 3_000).catch(() => []),
+      ),
+    );
     if (hub) parts.push(await hub.registry.getMetricsAsJSON());
     const merged = AggregatorRegistry.aggregate(parts);
     return { contentType: merged.contentType, body: await merged.metrics() };
@@ -113,13 +117,16 @@ function announce(config: GatewayConfig, hub: Hub | undefined, port: number): vo
   console.log(`  rate limits shared through ${config.rateLimits.redis.url ? 'Redis' : 'the primary (IPC)'}`);
   if (!sandbox) return;
   // REDIS_URL: the workers own the webhook intake; the sandbox sends its events to their port.
-  if (!hub.webhooks && config.webhooks.file && config.webhooks.token) sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
+  if (!hub.webhooks && config.webhooks.file && config.webhooks.token)
+    sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
   console.log(`  sandbox API key:    ${sandbox.credentials.apiKey}`);
   console.log(`  sandbox API secret: ${sandbox.credentials.apiSecret}`);
   if (!isLoopbackHost(config.host)) {
     console.warn(
       `  WARNING: HOST=${config.host} serves the embedded sandbox beyond this machine: anyone who reaches it can use its v2 API` +
-        (config.sandbox.public ? ' and its control API (SANDBOX_PUBLIC=1), which lists every api_secret.' : '; its control API stays loopback-only.'),
+        (config.sandbox.public
+          ? ' and its control API (SANDBOX_PUBLIC=1), which lists every api_secret.'
+          : '; its control API stays loopback-only.'),
     );
   }
 }

@@ -33,7 +33,8 @@ export function callsFromHar(har: unknown): RecordedCall[] {
     };
     for (const [name, value] of url.searchParams) put(name, value);
     const post = entry.request.postData;
-    if (post?.params?.length) for (const p of post.params) put(decodeURIComponent(p.name), decodeURIComponent((p.value ?? '').replace(/\+/g, ' ')));
+    if (post?.params?.length)
+      for (const p of post.params) put(decodeURIComponent(p.name), decodeURIComponent((p.value ?? '').replace(/\+/g, ' ')));
     else if (post?.text) for (const [name, value] of new URLSearchParams(post.text)) put(name, value);
     const dataType = String(params.data_type ?? '').toUpperCase() === 'XML' ? 'XML' : 'JSON';
     delete params.data_type;
@@ -49,7 +50,10 @@ export function callsFromHar(har: unknown): RecordedCall[] {
     }
     calls.push({
       time: entry.startedDateTime ?? '',
-      path: url.pathname.slice(at + 3).toLowerCase().replace(/\/+$/, ''),
+      path: url.pathname
+        .slice(at + 3)
+        .toLowerCase()
+        .replace(/\/+$/, ''),
       params,
       dataType,
       answer,

@@ -11,7 +11,6 @@ export interface NoiseRule {
   applies(difference: Difference): boolean;
 }
 
-
 const ID_FIELD = /^(id|uuid|.*_id|.*_uuid|zak|token|password|pmi|h323_password|encrypted_password)$/;
 const URL_FIELD = /_url$/;
 const TIME_FIELD = /(_at|_time|^time)$/;

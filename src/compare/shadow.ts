@@ -68,7 +68,11 @@ export function createShadow(options: ShadowOptions) {
   async function compare(endpoint: string, url: string, call: PrimaryCall, bytes: Buffer, contentType: string | undefined): Promise<void> {
     try {
       const primaryAnswer = parseAnswer(bytes.toString('utf8'), contentType);
-      const request = new Request(url, { method: call.method, headers: call.headers, body: call.body.length ? new Uint8Array(call.body) : undefined });
+      const request = new Request(url, {
+        method: call.method,
+        headers: call.headers,
+        body: call.body.length ? new Uint8Array(call.body) : undefined,
+      });
       const response = await options.candidate(request);
       const candidate = parseAnswer(await response.text(), response.headers.get('content-type') ?? undefined);
       counts.compared++;
@@ -84,7 +88,9 @@ export function createShadow(options: ShadowOptions) {
       counts.dropped++;
       return;
     }
-    void queue.add(() => new Promise<void>((resolve) => setImmediate(() => void compare(endpoint, url, call, bytes, contentType).then(resolve))));
+    void queue.add(
+      () => new Promise<void>((resolve) => setImmediate(() => void compare(endpoint, url, call, bytes, contentType).then(resolve))),
+    );
   }
 
   async function handle(c: Context<{ Bindings: Bindings }>, next: Next): Promise<Response | void> {
@@ -143,7 +149,10 @@ export function createShadow(options: ShadowOptions) {
     }
     counts.forwarded++;
     if (keep && answer.status === 200) enqueue(endpoint, c.req.url, call, answer.bytes, answer.contentType);
-    return new Response(new Uint8Array(answer.bytes), { status: answer.status, headers: answer.contentType ? { 'content-type': answer.contentType } : {} });
+    return new Response(new Uint8Array(answer.bytes), {
+      status: answer.status,
+      headers: answer.contentType ? { 'content-type': answer.contentType } : {},
+    });
   }
 
   return {

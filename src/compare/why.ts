@@ -15,7 +15,8 @@ export function mappingIndex(endpoints: readonly EndpointDefinition[]): (path: s
       rows.set(row.v1, `${row.v1} ↔ ${row.v2} (${row.codec?.name ?? 'same'})${row.note ? `: ${row.note}` : ''}`);
     }
     for (const composite of endpoint.composites ?? []) {
-      for (const v1 of Object.keys(composite.fields)) rows.set(v1, `${Object.keys(composite.fields).join(' + ')} ↔ ${composite.v2} (${composite.name})`);
+      for (const v1 of Object.keys(composite.fields))
+        rows.set(v1, `${Object.keys(composite.fields).join(' + ')} ↔ ${composite.v2} (${composite.name})`);
     }
     for (const path of [endpoint.path, ...(endpoint.aliases ?? [])]) byPath.set(canonicalPath(path), rows);
   }

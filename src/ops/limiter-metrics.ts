@@ -32,7 +32,10 @@ export function limiterMetrics(options: LimiterMetricsOptions): Metric[] {
       labelNames: ['class'],
       registers: [],
       collect() {
-        mirrorCounter(this, inbound.refusals().map((r) => ({ labels: { class: r.limitClass }, value: r.count })));
+        mirrorCounter(
+          this,
+          inbound.refusals().map((r) => ({ labels: { class: r.limitClass }, value: r.count })),
+        );
       },
     }),
     new Counter({
@@ -41,7 +44,10 @@ export function limiterMetrics(options: LimiterMetricsOptions): Metric[] {
       labelNames: ['class', 'reason'],
       registers: [],
       collect() {
-        mirrorCounter(this, outbound.stats(0).refusals.map((r) => ({ labels: { class: r.limitClass, reason: r.reason }, value: r.count })));
+        mirrorCounter(
+          this,
+          outbound.stats(0).refusals.map((r) => ({ labels: { class: r.limitClass, reason: r.reason }, value: r.count })),
+        );
       },
     }),
     new Counter({
@@ -50,7 +56,10 @@ export function limiterMetrics(options: LimiterMetricsOptions): Metric[] {
       labelNames: ['class'],
       registers: [],
       collect() {
-        mirrorCounter(this, outbound.stats(0).waits.map((w) => ({ labels: { class: w.limitClass }, value: w.waits })));
+        mirrorCounter(
+          this,
+          outbound.stats(0).waits.map((w) => ({ labels: { class: w.limitClass }, value: w.waits })),
+        );
       },
     }),
     new Counter({
@@ -59,7 +68,10 @@ export function limiterMetrics(options: LimiterMetricsOptions): Metric[] {
       labelNames: ['class'],
       registers: [],
       collect() {
-        mirrorCounter(this, outbound.stats(0).waits.map((w) => ({ labels: { class: w.limitClass }, value: w.waitedMs / 1000 })));
+        mirrorCounter(
+          this,
+          outbound.stats(0).waits.map((w) => ({ labels: { class: w.limitClass }, value: w.waitedMs / 1000 })),
+        );
       },
     }),
     new Gauge({

@@ -32,7 +32,8 @@ export function createLogger(options: LoggerOptions): Logger {
   if (options.file) return pino(settings, pino.destination({ dest: options.file, sync: true, mkdir: true }));
   // A person at a terminal gets readable lines (redacted all the same: redaction runs before the
   // transport); a pipe or a log collector gets one JSON object per line.
-  if (options.pretty ?? process.stdout.isTTY) return pino({ ...settings, transport: { target: 'pino-pretty', options: { colorize: true } } });
+  if (options.pretty ?? process.stdout.isTTY)
+    return pino({ ...settings, transport: { target: 'pino-pretty', options: { colorize: true } } });
   // Buffered (4 KiB) and asynchronous: a synchronous write per line cost ~30 µs more CPU per v1
   // call than this (`LOG_LEVEL=info npm run bench:quick -- --only checkemail --no-write`); the
   // gateway flushes on close.

@@ -117,7 +117,11 @@ export class GatewayMetrics {
     const out = [];
     for (const metric of this.collectors) {
       const data = await metric.get();
-      out.push({ name: data.name, help: data.help, values: data.values.map((v) => ({ labels: { ...v.labels } as Record<string, string | number>, value: v.value })) });
+      out.push({
+        name: data.name,
+        help: data.help,
+        values: data.values.map((v) => ({ labels: { ...v.labels } as Record<string, string | number>, value: v.value })),
+      });
     }
     return out;
   }
@@ -128,7 +132,8 @@ export class GatewayMetrics {
    */
   async endpointTable(): Promise<EndpointRow[]> {
     const rows = new Map<string, EndpointRow>();
-    const row = (endpoint: string) => rows.get(endpoint) ?? rows.set(endpoint, { endpoint, calls: 0, errors: 0, p99Seconds: undefined }).get(endpoint)!;
+    const row = (endpoint: string) =>
+      rows.get(endpoint) ?? rows.set(endpoint, { endpoint, calls: 0, errors: 0, p99Seconds: undefined }).get(endpoint)!;
     for (const value of (await this.v1Calls.get()).values) {
       const r = row(String(value.labels.endpoint));
       r.calls += value.value;

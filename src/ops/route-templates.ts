@@ -19,7 +19,10 @@ function parseDeclaredCall(declared: string): Template | undefined {
   if (!match) return undefined;
   const method = match[1]!;
   const path = match[2]!.split('?')[0]!;
-  const segments = path.split('/').slice(1).map((segment) => (/^\{[^}]+\}$/.test(segment) ? undefined : segment));
+  const segments = path
+    .split('/')
+    .slice(1)
+    .map((segment) => (/^\{[^}]+\}$/.test(segment) ? undefined : segment));
   return { method, label: path, segments, literals: segments.filter((s) => s !== undefined).length };
 }
 

@@ -51,7 +51,6 @@ function packageVersion(): string {
   return 'unknown';
 }
 
-
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -74,7 +73,11 @@ export function mountStatusPage(root: Hono, deps: StatusDeps): void {
   const coverage = coverageSummary(deps.endpoints);
 
   async function data(): Promise<StatusData> {
-    const [readiness, endpoints, collectors] = await Promise.all([checkReadiness(deps.readiness), deps.metrics.endpointTable(), deps.metrics.collectorValues()]);
+    const [readiness, endpoints, collectors] = await Promise.all([
+      checkReadiness(deps.readiness),
+      deps.metrics.endpointTable(),
+      deps.metrics.collectorValues(),
+    ]);
     const totals = endpoints.reduce((t, r) => ({ calls: t.calls + r.calls, errors: t.errors + r.errors }), { calls: 0, errors: 0 });
     return {
       version,
@@ -91,7 +94,13 @@ export function mountStatusPage(root: Hono, deps: StatusDeps): void {
     };
   }
 
-  const refuse = (c: Context) => c.json({ error: deps.token === undefined ? 'the status page answers loopback callers only' : 'a valid STATUS_TOKEN is required' }, deps.token === undefined ? 403 : 401);
+  const refuse = (c: Context) =>
+    c.json(
+      { error: deps.token === undefined ? 'the status page answers loopback callers only' : 'a valid STATUS_TOKEN is required' },
+      deps.token === undefined ? 403 : 401,
+    );
   root.get('/status', (c) => (statusAllowed(c, deps.token) ? c.html(STATUS_PAGE_HTML, 200, { 'cache-control': 'no-store' }) : refuse(c)));
-  root.get('/status/data', async (c) => (statusAllowed(c, deps.token) ? c.json(await data(), 200, { 'cache-control': 'no-store' }) : refuse(c)));
+  root.get('/status/data', async (c) =>
+    statusAllowed(c, deps.token) ? c.json(await data(), 200, { 'cache-control': 'no-store' }) : refuse(c),
+  );
 }

@@ -9,7 +9,9 @@ import { statsGauge } from './metrics.js';
  */
 export function webhookMetrics(stats: () => WebhookStats): Metric[] {
   return [
-    statsGauge('v1gate_webhook_deliveries', 'v1 notifications delivered (2XX) since start', [], () => [{ labels: {}, value: stats().deliveries }]),
+    statsGauge('v1gate_webhook_deliveries', 'v1 notifications delivered (2XX) since start', [], () => [
+      { labels: {}, value: stats().deliveries },
+    ]),
     statsGauge('v1gate_webhook_retries', 'v1 notification attempts that failed and were retried, since start', [], () => [
       { labels: {}, value: stats().retries },
     ]),

@@ -45,7 +45,7 @@ describe('withSafetyMargin', () => {
     seed: number,
   ): number {
     let s = seed;
-    const random = () => ((s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const ours = upstream.map((spec) => withSafetyMargin(spec, margin));
     const ourStates: (BucketState | undefined)[] = ours.map(() => undefined);
     const arrivals: number[] = [];
@@ -77,7 +77,13 @@ describe('withSafetyMargin', () => {
     ['2/s', [{ ratePerSecond: 2, burst: 2 }]],
     ['5/s', [{ ratePerSecond: 5, burst: 5 }]],
     ['50/s (tests)', [{ ratePerSecond: 50, burst: 50 }]],
-    ['1/s + 2000/day', [{ ratePerSecond: 1, burst: 1 }, { ratePerSecond: 2000 / 86_400, burst: 2000 }]],
+    [
+      '1/s + 2000/day',
+      [
+        { ratePerSecond: 1, burst: 1 },
+        { ratePerSecond: 2000 / 86_400, burst: 2000 },
+      ],
+    ],
   ];
 
   it.each(cases)('never overruns an upstream %s with arrival jitter up to the allowance', (_, upstream) => {

@@ -1,9 +1,4 @@
-import {
-  V1_LIMIT_CLASSES,
-  V2_LIMIT_CLASSES,
-  type LimitDef,
-  type V2LimitClassName,
-} from '../../mappings/rate-limits.js';
+import { V1_LIMIT_CLASSES, V2_LIMIT_CLASSES, type LimitDef, type V2LimitClassName } from '../../mappings/rate-limits.js';
 
 /**
  * Which limit class a path falls in, compiled once from the tables in mappings/rate-limits.ts.

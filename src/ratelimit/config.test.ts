@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RateLimitConfigError, rateLimitConfig, readRateLimitConfig } from './config.js';
 
 describe('readRateLimitConfig', () => {
-  it('defaults to the specs\' limits, in memory, failing open', () => {
+  it("defaults to the specs' limits, in memory, failing open", () => {
     const config = readRateLimitConfig({});
     expect(config).toEqual(rateLimitConfig());
     expect(config).toMatchObject({

@@ -75,7 +75,12 @@ const EnvSchema = z.object({
   V2_RATE_LIMITS: onOff.optional(),
   RATE_LIMIT_SCALE: number.optional(),
   REDIS_URL: z.string().trim().optional(),
-  RATE_LIMIT_REDIS_FAILURE: z.string().trim().toLowerCase().pipe(z.enum(['open', 'closed'])).optional(),
+  RATE_LIMIT_REDIS_FAILURE: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(['open', 'closed']))
+    .optional(),
   RATE_LIMIT_REDIS_TIMEOUT_MS: number.optional(),
   RATE_LIMIT_REDIS_PREFIX: z.string().optional(),
   RATE_LIMIT_REDIS_LEASE_MS: number.optional(),

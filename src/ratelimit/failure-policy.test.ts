@@ -46,7 +46,7 @@ describe('FailoverBucketStore', () => {
     expect(logs).toEqual([]);
   });
 
-  it('fail-open: judges by this process\'s own buckets while the shared store errors', async () => {
+  it("fail-open: judges by this process's own buckets while the shared store errors", async () => {
     const { shared, store } = setup('open');
     shared.mode = 'error';
     const results = [await store.take([ref]), await store.take([ref]), await store.take([ref])];

@@ -122,7 +122,9 @@ export class FailoverBucketStore implements BucketStore {
     if (!this.degraded || now - this.lastLogAt >= this.logIntervalMs) {
       const cause = error instanceof Error ? error.message : error === undefined ? 'still failing' : JSON.stringify(error);
       const meaning = this.options.policy === 'open' ? 'limiting per process (fail-open)' : 'refusing requests (fail-closed)';
-      this.logger.warn(`rate limits: shared store unavailable (${cause}); ${meaning}; ${this.unloggedFailures} request(s) affected since last report`);
+      this.logger.warn(
+        `rate limits: shared store unavailable (${cause}); ${meaning}; ${this.unloggedFailures} request(s) affected since last report`,
+      );
       this.lastLogAt = now;
       this.unloggedFailures = 0;
     }

@@ -82,7 +82,6 @@ describe('rateLimitHeaders', () => {
       'Retry-After': '1',
     });
   });
-
 });
 
 describe('parseRetryAfter', () => {

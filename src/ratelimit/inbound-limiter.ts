@@ -44,10 +44,7 @@ export class InboundLimiter {
     this.enabled = options.enabled ?? true;
     const scale = options.scale ?? 1;
     this.specsByClass = new Map(
-      V1_LIMIT_CLASSES.map((c) => [
-        c.name,
-        { windows: c.limits.map((l) => l.per), specs: c.limits.map((l) => bucketSpecOf(l, scale)) },
-      ]),
+      V1_LIMIT_CLASSES.map((c) => [c.name, { windows: c.limits.map((l) => l.per), specs: c.limits.map((l) => bucketSpecOf(l, scale)) }]),
     );
   }
 

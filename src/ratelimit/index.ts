@@ -70,7 +70,12 @@ export function createRateLimiters(config: RateLimitConfig, deps: RateLimiterDep
   if (config.redis.url) {
     const redis = connectRedis(config.redis.url, { commandTimeoutMs: config.redis.timeoutMs });
     const shared = new RedisBucketStore(redis, { keyPrefix: config.redis.keyPrefix, ownsConnection: true });
-    ready = async (timeoutMs = 5_000) => (await redisReady(redis, timeoutMs)) && (await shared.preload().then(() => true, () => false));
+    ready = async (timeoutMs = 5_000) =>
+      (await redisReady(redis, timeoutMs)) &&
+      (await shared.preload().then(
+        () => true,
+        () => false,
+      ));
     // Leases sit under the failure policy: a lease call that fails or times out meets it like a take.
     const leased = config.redis.leaseMs > 0 ? new LeasingBucketStore(shared, { leaseMs: config.redis.leaseMs }) : shared;
     store = new FailoverBucketStore(leased, {

@@ -24,7 +24,7 @@ function channelPair(): [IpcEndpoint, IpcEndpoint] {
 const refs: BucketRef[] = [{ key: 'in:{k:general}:second', spec: { ratePerSecond: 0.001, burst: 5 } }];
 
 describe('IpcBucketStore', () => {
-  it('two workers taking at once from the primary\'s store admit the burst exactly, not twice', async () => {
+  it("two workers taking at once from the primary's store admit the burst exactly, not twice", async () => {
     const primaryStore = new MemoryBucketStore();
     const workers = [0, 1].map(() => {
       const [workerEnd, primaryEnd] = channelPair();
@@ -36,7 +36,7 @@ describe('IpcBucketStore', () => {
     expect(outcomes.find((o) => !o.allowed)!.retryAfterMs).toBeGreaterThan(0);
   });
 
-  it('a pause from one worker refuses the other\'s takes', async () => {
+  it("a pause from one worker refuses the other's takes", async () => {
     const primaryStore = new MemoryBucketStore();
     const [w1, p1] = channelPair();
     const [w2, p2] = channelPair();

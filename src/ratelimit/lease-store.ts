@@ -139,7 +139,17 @@ export class LeasingBucketStore implements BucketStore {
     if (!held) {
       const size = this.leaseSize(refs);
       if (size === 0) return undefined;
-      held = { refs, size, tokens: 0, pending: 0, grantedAt: 0, shared: refs.map(() => 0), refilling: undefined, usedAt: 0, pausedUntil: 0 };
+      held = {
+        refs,
+        size,
+        tokens: 0,
+        pending: 0,
+        grantedAt: 0,
+        shared: refs.map(() => 0),
+        refilling: undefined,
+        usedAt: 0,
+        pausedUntil: 0,
+      };
       this.groups.set(key, held);
     }
     return held;

@@ -32,7 +32,12 @@ export class MemoryBucketStore implements BucketStore {
     this.now = options.now ?? Date.now;
     // The cache's clock is ours, so "expired" means "full by now" under a test clock too.
     const clock = this.now;
-    this.buckets = new LRUCache<string, StoredBucket>({ max: options.maxBuckets ?? 100_000, ttlAutopurge: false, ttlResolution: 0, perf: { now: clock } });
+    this.buckets = new LRUCache<string, StoredBucket>({
+      max: options.maxBuckets ?? 100_000,
+      ttlAutopurge: false,
+      ttlResolution: 0,
+      perf: { now: clock },
+    });
   }
 
   /** How many buckets are held (for tests of memory staying flat). */

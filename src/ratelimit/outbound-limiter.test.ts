@@ -122,7 +122,7 @@ describe('OutboundLimiter', () => {
     await Promise.all(billing);
   });
 
-  it('penalize holds the key and class back for the upstream\'s Retry-After', async () => {
+  it("penalize holds the key and class back for the upstream's Retry-After", async () => {
     const { outbound } = limiter();
     await outbound.penalize('k', 'general', 400);
     const started = performance.now();
@@ -135,13 +135,13 @@ describe('OutboundLimiter', () => {
     expect(performance.now() - other).toBeLessThan(150);
   });
 
-  it('penalize also takes the call\'s method and path (the upstream client\'s view)', async () => {
+  it("penalize also takes the call's method and path (the upstream client's view)", async () => {
     const { outbound } = limiter({ maxWaitMs: 200 });
     await outbound.penalize('k', 'GET', '/report/daily', 2_000);
     await expect(outbound.schedule('k', 'GET', '/report/users', noop)).rejects.toMatchObject({ reason: 'deadline', limitClass: 'report' });
   });
 
-  it('stops waiting when the caller aborts, with the caller\'s reason', async () => {
+  it("stops waiting when the caller aborts, with the caller's reason", async () => {
     const { outbound } = limiter({ maxWaitMs: 60_000 });
     await outbound.penalize('k', 'general', 3_000);
     const controller = new AbortController();
@@ -173,19 +173,26 @@ describe('OutboundLimiter', () => {
     ]);
   });
 
-  it('lets an undo take the next token ahead of every waiter, on its own budget after the call\'s deadline', async () => {
+  it("lets an undo take the next token ahead of every waiter, on its own budget after the call's deadline", async () => {
     const { outbound } = limiter();
     const order: string[] = [];
     // billing ×5 = 5/s, burst 5: the burst goes at once, then 3 waiters queue.
-    const waiters = Array.from({ length: 8 }, (_, i) => outbound.schedule('k', 'GET', '/accounts/me/plans', async () => void order.push(`call ${i}`)));
+    const waiters = Array.from({ length: 8 }, (_, i) =>
+      outbound.schedule('k', 'GET', '/accounts/me/plans', async () => void order.push(`call ${i}`)),
+    );
     await new Promise((resolve) => setTimeout(resolve, 20));
     const spentDeadline = Date.now() - 1;
-    const undo = outbound.schedule('k', 'DELETE', '/accounts/me/plans', async () => void order.push('undo'), { priority: 'undo', deadlineMs: undefined });
+    const undo = outbound.schedule('k', 'DELETE', '/accounts/me/plans', async () => void order.push('undo'), {
+      priority: 'undo',
+      deadlineMs: undefined,
+    });
     await Promise.all([...waiters, undo]);
     // Only the waiter already taking its token (call 5) goes before it.
     expect(order.indexOf('undo')).toBe(6);
     // A normal call with a spent deadline is refused; an undo never carries one (its own maxWaitMs applies).
-    await expect(outbound.schedule('k', 'GET', '/accounts/me/plans', noop, { deadlineMs: spentDeadline })).rejects.toBeInstanceOf(RateLimitExceeded);
+    await expect(outbound.schedule('k', 'GET', '/accounts/me/plans', noop, { deadlineMs: spentDeadline })).rejects.toBeInstanceOf(
+      RateLimitExceeded,
+    );
   });
 
   it('never refuses an undo for a full queue', async () => {
@@ -202,7 +209,9 @@ describe('OutboundLimiter', () => {
     const { outbound } = limiter();
     await outbound.penalize('k', 'GET', '/report/users', 30_000);
     const started = performance.now();
-    await expect(outbound.schedule('k', 'GET', '/report/users', noop, { deadlineMs: Date.now() + 60_000 })).rejects.toMatchObject({ reason: 'paused' });
+    await expect(outbound.schedule('k', 'GET', '/report/users', noop, { deadlineMs: Date.now() + 60_000 })).rejects.toMatchObject({
+      reason: 'paused',
+    });
     expect(performance.now() - started).toBeLessThan(1_000);
     // Another class of the key runs.
     await expect(outbound.schedule('k', 'GET', '/users/me', noop)).resolves.toBe('done');
@@ -224,7 +233,9 @@ describe('OutboundLimiter', () => {
     // billing ×5 = 5/s: 200 ms of backlog is one queued call.
     const { outbound } = limiter({ maxBacklogMs: 200 });
     const running = Array.from({ length: 8 }, () => outbound.schedule('k', 'GET', '/accounts/me/plans', noop));
-    await expect(outbound.schedule('k', 'GET', '/accounts/me/plans', noop, { opensCall: true })).rejects.toMatchObject({ reason: 'queue-full' });
+    await expect(outbound.schedule('k', 'GET', '/accounts/me/plans', noop, { opensCall: true })).rejects.toMatchObject({
+      reason: 'queue-full',
+    });
     await expect(outbound.schedule('k', 'GET', '/accounts/me/plans', noop)).resolves.toBe('done');
     await Promise.all(running);
     // Drained: a new v1 call gets in again.

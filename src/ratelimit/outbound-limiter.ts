@@ -97,13 +97,7 @@ export class OutboundLimiter {
   }
 
   /** Wait for a token of the call's v2 class, then run `task` and return what it returns. */
-  async schedule<T>(
-    apiKey: string,
-    method: string,
-    path: string,
-    task: () => T | Promise<T>,
-    options: ScheduleOptions = {},
-  ): Promise<T> {
+  async schedule<T>(apiKey: string, method: string, path: string, task: () => T | Promise<T>, options: ScheduleOptions = {}): Promise<T> {
     const limitClass = this.enabled ? classifyV2Call(method, path).name : undefined;
     const atOnce = limitClass === undefined || this.takeAtOnce(apiKey, limitClass, options);
     if (atOnce === true) {
@@ -143,7 +137,8 @@ export class OutboundLimiter {
     const ahead = undo ? lane.queue.pending : lane.queue.size + lane.queue.pending;
     const earliestMs = this.earliestWaitMs(lane, ahead);
     if (!undo && ahead >= this.maxQueue) throw new RateLimitExceeded('queue-full', lane.limitClass, earliestMs);
-    if (options.opensCall && this.backlogMs(lane, ahead) > this.maxBacklogMs) throw new RateLimitExceeded('queue-full', lane.limitClass, this.backlogMs(lane, ahead));
+    if (options.opensCall && this.backlogMs(lane, ahead) > this.maxBacklogMs)
+      throw new RateLimitExceeded('queue-full', lane.limitClass, this.backlogMs(lane, ahead));
     // Even with every bucket full, the calls ahead use tokens first: refuse now what cannot make it.
     if (now + earliestMs > deadline) throw new RateLimitExceeded('deadline', lane.limitClass, earliestMs);
 
@@ -169,8 +164,7 @@ export class OutboundLimiter {
   penalize(apiKey: string, method: string, path: string, retryAfterMs: number): Promise<void>;
   async penalize(apiKey: string, classOrMethod: string, pathOrMs: string | number, maybeMs?: number): Promise<void> {
     if (!this.enabled) return;
-    const limitClass =
-      typeof pathOrMs === 'number' ? (classOrMethod as V2LimitClassName) : classifyV2Call(classOrMethod, pathOrMs).name;
+    const limitClass = typeof pathOrMs === 'number' ? (classOrMethod as V2LimitClassName) : classifyV2Call(classOrMethod, pathOrMs).name;
     const retryAfterMs = typeof pathOrMs === 'number' ? pathOrMs : (maybeMs ?? 1_000);
     if (!this.specs.has(limitClass)) throw new TypeError(`No v2 limit class named ${limitClass}`);
     try {
@@ -215,7 +209,8 @@ export class OutboundLimiter {
     for (const [key, lane] of this.lanes) {
       const waiting = lane.queue.size + lane.queue.pending;
       depthByClass.set(lane.limitClass, (depthByClass.get(lane.limitClass) ?? 0) + waiting);
-      if (waiting > 0) lanes.push({ apiKey: key.slice(0, key.lastIndexOf('\n')) /* laneKey's layout */, limitClass: lane.limitClass, waiting });
+      if (waiting > 0)
+        lanes.push({ apiKey: key.slice(0, key.lastIndexOf('\n')) /* laneKey's layout */, limitClass: lane.limitClass, waiting });
     }
     return {
       queueDepth: [...depthByClass].map(([limitClass, waiting]) => ({ limitClass, waiting })),

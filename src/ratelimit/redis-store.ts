@@ -26,7 +26,12 @@ const TAKE = 'v1gateRateLimitTake';
 const PAUSE = 'v1gateRateLimitPause';
 const LEASE = 'v1gateRateLimitLease';
 const GIVE_BACK = 'v1gateRateLimitGiveBack';
-const SCRIPTS: [string, string][] = [[TAKE, TAKE_SCRIPT], [PAUSE, PAUSE_SCRIPT], [LEASE, LEASE_SCRIPT], [GIVE_BACK, GIVE_BACK_SCRIPT]];
+const SCRIPTS: [string, string][] = [
+  [TAKE, TAKE_SCRIPT],
+  [PAUSE, PAUSE_SCRIPT],
+  [LEASE, LEASE_SCRIPT],
+  [GIVE_BACK, GIVE_BACK_SCRIPT],
+];
 
 export class RedisBucketStore implements BucketStore, LeaseSource {
   private readonly keyPrefix: string;

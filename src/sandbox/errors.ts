@@ -49,11 +49,9 @@ export const V2Code = {
   accountNotFound: 2001,
 } as const;
 
-export const badRequest = (message: string, errors?: V2FieldError[]) =>
-  new SandboxError(400, V2Code.invalidParameter, message, errors);
+export const badRequest = (message: string, errors?: V2FieldError[]) => new SandboxError(400, V2Code.invalidParameter, message, errors);
 
-export const validationFailed = (errors: V2FieldError[]) =>
-  new SandboxError(400, V2Code.invalidParameter, 'Validation Failed.', errors);
+export const validationFailed = (errors: V2FieldError[]) => new SandboxError(400, V2Code.invalidParameter, 'Validation Failed.', errors);
 
 export const invalidField = (field: string, message: string) => validationFailed([{ field, message }]);
 

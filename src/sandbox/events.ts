@@ -65,7 +65,11 @@ export class SandboxEventBus {
 async function send(target: EventSubscription, body: string): Promise<void> {
   for (let attempt = 1; attempt <= SEND_ATTEMPTS; attempt++) {
     try {
-      const response = await fetch(target.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: target.token }, body });
+      const response = await fetch(target.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: target.token },
+        body,
+      });
       await response.body?.cancel();
       if (response.ok) return;
     } catch {

@@ -56,6 +56,6 @@ export class SandboxRateLimiter {
 
 export class RateLimitedError extends SandboxError {
   constructor(readonly retryAfterMs: number) {
-    super(429, V2Code.rateLimited, "You have reached the maximum per-second rate limit for this API. Try again later.");
+    super(429, V2Code.rateLimited, 'You have reached the maximum per-second rate limit for this API. Try again later.');
   }
 }

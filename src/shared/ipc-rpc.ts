@@ -101,7 +101,11 @@ export function serveRpc(channel: IpcEndpoint, handlers: RpcHandlers): () => voi
     if (!handler) return reply({ error: `unknown method ${message.method}` });
     try {
       const result = handler(message.args as never);
-      if (result instanceof Promise) result.then((value) => reply({ result: value }), (error: Error) => reply({ error: error.message }));
+      if (result instanceof Promise)
+        result.then(
+          (value) => reply({ result: value }),
+          (error: Error) => reply({ error: error.message }),
+        );
       else reply({ result });
     } catch (error) {
       reply({ error: (error as Error).message });

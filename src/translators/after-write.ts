@@ -5,7 +5,11 @@ import { V1Error, toV1Error } from '../v1-facade/errors.js';
  * fails afterwards must not turn it into a bare error (a client would retry and write twice). The
  * error then says what was done, with the read's own code and message.
  */
-export async function answerAfterWrite<W, R>(write: Promise<W>, read: (written: W) => Promise<R>, done: (written: W) => string): Promise<R> {
+export async function answerAfterWrite<W, R>(
+  write: Promise<W>,
+  read: (written: W) => Promise<R>,
+  done: (written: W) => string,
+): Promise<R> {
   const written = await write;
   try {
     return await read(written);

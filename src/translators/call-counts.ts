@@ -15,7 +15,7 @@ export interface CallCount {
 }
 
 /** A session read with its host check: the host's own id costs nothing more; an email or another host one GET /users/{userId}. */
-const HOST_CHECKED = 'one more GET /users/{userId} when host_id is an email or not the session\'s host';
+const HOST_CHECKED = "one more GET /users/{userId} when host_id is an email or not the session's host";
 const ACCOUNT_ONCE = 'the account id (GET /users/me) is read once per api_key and secret, then kept';
 
 const sessionWrite: CallCount = { min: 2, typical: 2, max: 3, note: `GET the session, then the write; ${HOST_CHECKED}` };
@@ -40,7 +40,7 @@ export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
     min: 1,
     typical: '1 + n',
     max: '2 + n',
-    note: 'the page of scheduled meetings, the host\'s live meetings (aux cache), and one GET /meetings/{meetingId} per listed meeting (n ≤ page_size)',
+    note: "the page of scheduled meetings, the host's live meetings (aux cache), and one GET /meetings/{meetingId} per listed meeting (n ≤ page_size)",
   },
   '/meeting/live': {
     min: 1,
@@ -49,7 +49,12 @@ export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
     note: 'p pages of 300 live meetings up to the v1 page asked, then one GET /meetings/{meetingId} per listed meeting',
   },
   '/webinar/list': { min: 1, typical: '1 + n', max: '1 + n', note: 'the page, then one GET /webinars/{webinarId} per listed webinar' },
-  '/webinar/list/registration': { min: 1, typical: '1 + n', max: '1 + n', note: 'the page, then one GET /webinars/{webinarId} per listed webinar' },
+  '/webinar/list/registration': {
+    min: 1,
+    typical: '1 + n',
+    max: '1 + n',
+    note: 'the page, then one GET /webinars/{webinarId} per listed webinar',
+  },
   '/group/create': { min: 1, typical: 1, max: 2, note: ACCOUNT_ONCE },
   '/group/get': groupRead,
   '/group/list': groupRead,
@@ -64,7 +69,7 @@ export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
     min: 1,
     typical: '1 + n',
     max: '1 + n',
-    note: 'the user\'s meetings, then one participants report per meeting (checked against the report limits before it starts)',
+    note: "the user's meetings, then one participants report per meeting (checked against the report limits before it starts)",
   },
 };
 

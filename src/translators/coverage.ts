@@ -34,7 +34,10 @@ function compositeRow(composite: CompositeMapping): string {
   return `| ${fields.map((f) => `\`${f}\``).join(' + ')} | \`${cell(composite.v2)}\` | ${cell(`${composite.name}: ${combos}`)} | ${cell(defaults)} | ${cell(composite.note)} |`;
 }
 
-const cell = (text: string | number | boolean | null | undefined) => String(text ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const cell = (text: string | number | boolean | null | undefined) =>
+  String(text ?? '')
+    .replace(/\|/g, '\\|')
+    .replace(/\n/g, ' ');
 
 function renderEndpoint(path: string, endpoint: EndpointDefinition | undefined): string {
   if (!endpoint) {
@@ -54,7 +57,9 @@ function renderEndpoint(path: string, endpoint: EndpointDefinition | undefined):
     lines.push('| v1 field | v2 field | how | v1 default | note |', '|---|---|---|---|---|');
     for (const row of rows) {
       const v1Name = [row.v1, ...(row.aliases ?? [])].map((n) => `\`${n}\``).join(' / ');
-      lines.push(`| ${v1Name} | \`${cell(row.v2)}\` | ${cell(how(row))} | ${row.v1Default === undefined ? '' : cell(JSON.stringify(row.v1Default))} | ${cell(row.note)} |`);
+      lines.push(
+        `| ${v1Name} | \`${cell(row.v2)}\` | ${cell(how(row))} | ${row.v1Default === undefined ? '' : cell(JSON.stringify(row.v1Default))} | ${cell(row.note)} |`,
+      );
     }
     for (const composite of composites) lines.push(compositeRow(composite));
     lines.push('');
@@ -67,9 +72,9 @@ export function renderCoverage(endpoints: readonly EndpointDefinition[] = ALL_EN
   for (const e of endpoints) for (const p of [e.path, ...(e.aliases ?? [])]) byPath.set(canonicalPath(p), e);
   const specPaths = SPEC_ENDPOINT_PATHS.map(canonicalPath);
   const served = specPaths.filter((p) => byPath.has(p)).length;
-  const beyondSpec = [
-    ...new Set([...REFERENCE_ENDPOINT_PATHS.map(canonicalPath), ...endpoints.map((e) => canonicalPath(e.path))]),
-  ].filter((p) => !specPaths.includes(p));
+  const beyondSpec = [...new Set([...REFERENCE_ENDPOINT_PATHS.map(canonicalPath), ...endpoints.map((e) => canonicalPath(e.path))])].filter(
+    (p) => !specPaths.includes(p),
+  );
   const referenceServed = REFERENCE_ENDPOINT_PATHS.filter((p) => byPath.has(canonicalPath(p))).length;
   const sections = specPaths.map((p) => renderEndpoint(p, byPath.get(p)));
   const extras = beyondSpec.map((p) => renderEndpoint(p, byPath.get(p)));
@@ -116,7 +121,8 @@ export function coverageSummary(endpoints: readonly EndpointDefinition[] = ALL_E
   const kinds = new Map<string, 'mapped' | 'approximated' | 'dropped'>();
   for (const endpoint of endpoints) {
     for (const row of (endpoint.tables ?? []).flat()) {
-      const kind = row.codec === dropped || (row.v2 === NO_V2_FIELD && row.direction === 'in') ? 'dropped' : row.note ? 'approximated' : 'mapped';
+      const kind =
+        row.codec === dropped || (row.v2 === NO_V2_FIELD && row.direction === 'in') ? 'dropped' : row.note ? 'approximated' : 'mapped';
       kinds.set(`${endpoint.path} ${row.v1}`, kind);
     }
     for (const composite of endpoint.composites ?? []) {

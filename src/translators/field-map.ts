@@ -213,7 +213,8 @@ export function compositeInputShape(composites: readonly CompositeMapping[]): Re
 export function withCompositeDefaults(composites: readonly CompositeMapping[], params: Record<string, unknown>): Record<string, unknown> {
   const out = { ...params };
   for (const composite of composites) {
-    for (const [field, { v1Default }] of Object.entries(composite.fields)) if (v1Default !== undefined && out[field] === undefined) out[field] = v1Default;
+    for (const [field, { v1Default }] of Object.entries(composite.fields))
+      if (v1Default !== undefined && out[field] === undefined) out[field] = v1Default;
   }
   return out;
 }

@@ -32,7 +32,12 @@ export const ALL_ENDPOINTS: readonly EndpointDefinition[] = [
 
 /** The canonical form of a v1 path: lower case, no `/v1` prefix, no trailing slash. */
 export function canonicalPath(path: string): string {
-  return path.toLowerCase().replace(/^\/v1(?=\/)/, '').replace(/\/+$/, '') || '/';
+  return (
+    path
+      .toLowerCase()
+      .replace(/^\/v1(?=\/)/, '')
+      .replace(/\/+$/, '') || '/'
+  );
 }
 
 /** Path → definition, aliases included; a path served twice is a programming error. */

@@ -50,6 +50,9 @@ export class Rollback {
     }
     const remains = leftOver.length ? ` ${leftOver.join('; ')} remains done.` : '';
     const unsure = mayBeLeft.length ? ` Undoing ${mayBeLeft.join('; ')} may or may not have succeeded: check before retrying.` : '';
-    return new V1Error(failure.code, `${failure.message} The call was not completed, and undoing its earlier steps failed:${remains}${unsure}`);
+    return new V1Error(
+      failure.code,
+      `${failure.message} The call was not completed, and undoing its earlier steps failed:${remains}${unsure}`,
+    );
   }
 }

@@ -111,7 +111,11 @@ export const v1 = {
     return z
       .preprocess(
         (value: unknown) => {
-          const parts: unknown = Array.isArray(value) ? value.flatMap((v) => String(v).split(',')) : typeof value === 'string' ? value.split(',') : value;
+          const parts: unknown = Array.isArray(value)
+            ? value.flatMap((v) => String(v).split(','))
+            : typeof value === 'string'
+              ? value.split(',')
+              : value;
           if (!Array.isArray(parts)) return parts;
           const kept = (parts as string[]).map((p) => p.trim()).filter((p) => p !== '');
           return kept.length === 0 ? undefined : kept;
@@ -123,14 +127,22 @@ export const v1 = {
 
   /** An email address. */
   email() {
-    return z.preprocess(single, z.string({ error: 'Must be an email address.' }).max(128, 'Must be at most 128 characters.').regex(/^[^\s@]+@[^\s@]+$/, 'Must be an email address.'));
+    return z.preprocess(
+      single,
+      z
+        .string({ error: 'Must be an email address.' })
+        .max(128, 'Must be at most 128 characters.')
+        .regex(/^[^\s@]+@[^\s@]+$/, 'Must be an email address.'),
+    );
   },
 
   /** A date-time as v1 took it: `2012-11-25T12:00:00Z` (or without Z, with a timezone). */
   dateTime() {
     return z.preprocess(
       single,
-      z.string({ error: 'Must be a date-time such as 2012-11-25T12:00:00Z.' }).regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?Z?$/, 'Must be a date-time such as 2012-11-25T12:00:00Z.'),
+      z
+        .string({ error: 'Must be a date-time such as 2012-11-25T12:00:00Z.' })
+        .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?Z?$/, 'Must be a date-time such as 2012-11-25T12:00:00Z.'),
     );
   },
 

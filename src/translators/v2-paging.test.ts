@@ -17,13 +17,23 @@ describe('token paging with a fan-out check', () => {
   it('asks before reading more pages, with the first page in hand, and not when one page is enough', async () => {
     const seen: number[] = [];
     const list = tokenList(700, 300);
-    const { items } = await tokenPagesUpTo(list.page, (p) => p.items, 650, (first) => seen.push(morePagesNeeded(first.total_records, 650, 300)));
+    const { items } = await tokenPagesUpTo(
+      list.page,
+      (p) => p.items,
+      650,
+      (first) => seen.push(morePagesNeeded(first.total_records, 650, 300)),
+    );
     expect(items).toHaveLength(700);
     expect(seen).toEqual([2]);
     expect(list.reads).toHaveLength(3);
 
     const short = tokenList(700, 300);
-    await tokenPagesUpTo(short.page, (p) => p.items, 30, () => seen.push(-1));
+    await tokenPagesUpTo(
+      short.page,
+      (p) => p.items,
+      30,
+      () => seen.push(-1),
+    );
     expect(seen).toEqual([2]);
     expect(short.reads).toHaveLength(1);
   });
@@ -31,9 +41,14 @@ describe('token paging with a fan-out check', () => {
   it('reads nothing more when the check throws', async () => {
     const list = tokenList(900, 300);
     await expect(
-      tokenPagesUpTo(list.page, (p) => p.items, Infinity, () => {
-        throw new Error('refused');
-      }),
+      tokenPagesUpTo(
+        list.page,
+        (p) => p.items,
+        Infinity,
+        () => {
+          throw new Error('refused');
+        },
+      ),
     ).rejects.toThrow('refused');
     expect(list.reads).toHaveLength(1);
   });

@@ -146,7 +146,13 @@ export class V2Client {
     const attempts = safe ? this.options.maxAttempts : 1;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.gate.schedule(credentials.apiKey, request.method, request.path, () => this.send<T>(credentials, request), request);
+        return await this.gate.schedule(
+          credentials.apiKey,
+          request.method,
+          request.path,
+          () => this.send<T>(credentials, request),
+          request,
+        );
       } catch (error) {
         const retryInMs = this.retryDelay(error, attempt, attempts);
         if (error instanceof V2Error && error.status === 429) {
@@ -174,7 +180,9 @@ export class V2Client {
   private retryDelay(error: unknown, attempt: number, attempts: number): number | undefined {
     if (attempt >= attempts) {
       // A refused connection never reached the service: any method may try once more.
-      return error instanceof UpstreamUnavailable && error.reason === 'unreachable' && !error.mayHaveApplied && attempt < 2 ? 50 : undefined;
+      return error instanceof UpstreamUnavailable && error.reason === 'unreachable' && !error.mayHaveApplied && attempt < 2
+        ? 50
+        : undefined;
     }
     if (error instanceof V2Error) {
       // A short Retry-After (a per-second limit) is worth waiting for; a long one (a daily quota, a
@@ -237,7 +245,11 @@ export class V2Client {
       // Every v2 answer is a JSON object: a `[]` or a string where one is due is no answer at all,
       // never a success with nothing in it.
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        throw new UpstreamUnavailable('bad-response', 'The v2 service answered with something that is not a v2 answer.', !SAFE_METHODS.has(request.method));
+        throw new UpstreamUnavailable(
+          'bad-response',
+          'The v2 service answered with something that is not a v2 answer.',
+          !SAFE_METHODS.has(request.method),
+        );
       }
       return parsed as T;
     }
@@ -249,7 +261,11 @@ export class V2Client {
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /** The answer's text, reading no more than `maxBytes`: a huge answer must not take the process's memory. */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, maxBytes: number, mayHaveApplied: boolean): Promise<string> {
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  maxBytes: number,
+  mayHaveApplied: boolean,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -281,7 +297,12 @@ function queryString(query: Query | undefined): string {
  * a 431 from a load balancer) are "unavailable", saying whether a write may have happened; the
  * statuses v1 has its own answers for (401, 403, 429) and v2's coded errors stay V2Errors.
  */
-function toV2Failure(method: V2Request['method'], status: number, text: string, retryAfter: string | string[] | undefined): V2Error | UpstreamUnavailable {
+function toV2Failure(
+  method: V2Request['method'],
+  status: number,
+  text: string,
+  retryAfter: string | string[] | undefined,
+): V2Error | UpstreamUnavailable {
   const error = toV2Error(status, text, retryAfter);
   if (status === 401 || status === 403 || status === 429) return error;
   if (status >= 500) {
@@ -306,7 +327,9 @@ function toV2Error(status: number, text: string, retryAfter: string | string[] |
         return typeof item?.field === 'string' && typeof item?.message === 'string';
       })
     : [];
-  return Object.assign(new V2Error(status, code, message, fieldErrors, parseRetryAfter(retryAfter)), { hasV2Code: typeof body.code === 'number' });
+  return Object.assign(new V2Error(status, code, message, fieldErrors, parseRetryAfter(retryAfter)), {
+    hasV2Code: typeof body.code === 'number',
+  });
 }
 
 function toUnavailable(error: unknown): UpstreamUnavailable {

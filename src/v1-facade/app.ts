@@ -205,7 +205,8 @@ async function readBody(c: Context<{ Bindings: Bindings }>, limits: BodyLimits):
   const incoming = c.env?.incoming;
   if (!incoming) {
     const bytes = Buffer.from(await c.req.arrayBuffer());
-    if (bytes.length > limits.maxBytes) throw new BodyReadError('too-large', `The request body is larger than the ${limits.maxBytes} bytes v1gate accepts.`);
+    if (bytes.length > limits.maxBytes)
+      throw new BodyReadError('too-large', `The request body is larger than the ${limits.maxBytes} bytes v1gate accepts.`);
     return bytes;
   }
   const body = await readRawBody(incoming, limits);
@@ -307,7 +308,13 @@ class BoundV2 implements V2Api {
   private opened = false;
 
   /** One object literal of one shape per call (a spread of the caller's object made a new one each time). */
-  private request(method: V2Request['method'], path: string, query: Query | undefined, body: unknown, form: FormData | undefined): V2Request {
+  private request(
+    method: V2Request['method'],
+    path: string,
+    query: Query | undefined,
+    body: unknown,
+    form: FormData | undefined,
+  ): V2Request {
     const { line, waiting } = this;
     const opensCall = !this.opened && waiting.priority === undefined;
     this.opened = true;

@@ -58,7 +58,8 @@ export function toV1Error(error: unknown, v1FieldOf: (v2Path: string) => string 
 /** A refusal by v1gate's limiter or by v2 (429) knows when trying again is worth it; the v1 client is told. */
 function retryAfterHeader(error: unknown): Record<string, string> {
   if (error instanceof RateLimitExceeded) return { 'Retry-After': String(error.retryAfterSeconds) };
-  if (error instanceof V2Error && error.status === 429) return { 'Retry-After': String(Math.max(1, Math.ceil((error.retryAfterMs ?? 1000) / 1000))) };
+  if (error instanceof V2Error && error.status === 429)
+    return { 'Retry-After': String(Math.max(1, Math.ceil((error.retryAfterMs ?? 1000) / 1000))) };
   return {};
 }
 
@@ -72,7 +73,9 @@ function ownCodeAndMessage(error: unknown, v1FieldOf: (v2Path: string) => string
     return { code: error.code, message: error.message };
   }
   if (error instanceof UpstreamUnavailable) {
-    const outcome = error.mayHaveApplied ? 'The request may or may not have been applied; check before retrying a write.' : 'Nothing was changed.';
+    const outcome = error.mayHaveApplied
+      ? 'The request may or may not have been applied; check before retrying a write.'
+      : 'Nothing was changed.';
     return { code: V1Code.upstreamUnavailable, message: `${error.message} ${outcome}` };
   }
   if (error instanceof CallWithdrawn) return { code: V1Code.upstreamUnavailable, message: `${error.message} Nothing more was changed.` };

@@ -11,7 +11,10 @@ export type BodyProblem = 'too-large' | 'incomplete' | 'aborted';
 
 export class BodyReadError extends Error {
   override readonly name = 'BodyReadError';
-  constructor(readonly problem: BodyProblem, message: string) {
+  constructor(
+    readonly problem: BodyProblem,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -13,7 +13,10 @@ describe('XML answers', () => {
   });
 
   it('make valid, distinct element names from keys made of data', () => {
-    const xml = serialize({ answers: { 'What is your role?': 'dev', 'What_is_your_role_': 'x', '2nd question': 'y', xmlish: 'z', 'a b': '1', a_b: '2' } }, 'XML');
+    const xml = serialize(
+      { answers: { 'What is your role?': 'dev', What_is_your_role_: 'x', '2nd question': 'y', xmlish: 'z', 'a b': '1', a_b: '2' } },
+      'XML',
+    );
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(parse(xml).answers).toEqual({
       What_is_your_role_: 'dev',

@@ -32,7 +32,12 @@ const Schema = z.object({
   V1_WEBHOOKS_REDIS_PREFIX: z.string().min(1).default('v1gate:webhooks'),
   /** A pending job untouched this long belongs to a dead process and is taken over; tests scale it down. */
   V1_WEBHOOKS_CLAIM_IDLE_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
-  V1_WEBHOOKS_DEDUPE_TTL_MS: z.coerce.number().int().min(1_000).max(30 * 86_400_000).default(86_400_000),
+  V1_WEBHOOKS_DEDUPE_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(30 * 86_400_000)
+    .default(86_400_000),
   V1_WEBHOOKS_CONSUMER: z.string().min(1).optional(),
 });
 

@@ -24,7 +24,13 @@ export function startWebhooks(config: WebhookConfig): Webhooks | undefined {
   // REDIS_URL: several gateway processes share the work and the journal; else this process's file.
   const { redis } = config;
   const journal: Journal = redis.url
-    ? new RedisJournal({ url: redis.url, keyPrefix: redis.keyPrefix, claimIdleMs: redis.claimIdleMs, dedupeTtlMs: redis.dedupeTtlMs, consumer: redis.consumer })
+    ? new RedisJournal({
+        url: redis.url,
+        keyPrefix: redis.keyPrefix,
+        claimIdleMs: redis.claimIdleMs,
+        dedupeTtlMs: redis.dedupeTtlMs,
+        consumer: redis.consumer,
+      })
     : new FileJournal(config.journalFile);
   const dispatcher = new Dispatcher(journal, {
     maxAttempts: config.maxAttempts,

@@ -48,7 +48,8 @@ export function createWebhookIntake(options: { token: string; subscriptions: rea
       return c.json({ error: 'body must be JSON' }, 400);
     }
     const parsed = V2EventSchema.safeParse(raw);
-    if (!parsed.success) return c.json({ error: 'malformed event', issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) }, 400);
+    if (!parsed.success)
+      return c.json({ error: 'malformed event', issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) }, 400);
     const event = parsed.data;
     const status = v1StatusFor(event.event);
     if (!status) return c.json({ error: `unsupported event ${event.event}` }, 422);
@@ -57,7 +58,10 @@ export function createWebhookIntake(options: { token: string; subscriptions: rea
     let queued = 0;
     try {
       for (const [index, sub] of subscribersOf(options.subscriptions, event.payload.account_id).entries()) {
-        const id = createHash('sha256').update(`${event.event}|${event.event_ts}|${object.uuid}|${sub.api_key}|${sub.url}|${index}`).digest('hex').slice(0, 24);
+        const id = createHash('sha256')
+          .update(`${event.event}|${event.event_ts}|${object.uuid}|${sub.api_key}|${sub.url}|${index}`)
+          .digest('hex')
+          .slice(0, 24);
         // Awaited one by one: the 2XX below means every notification is journaled (fsynced, or acknowledged by Redis).
         await options.dispatcher.submit({
           id,

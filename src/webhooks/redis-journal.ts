@@ -81,7 +81,16 @@ export class RedisJournal implements Journal {
 
   async add(job: DeliveryJob): Promise<boolean> {
     const { attempts: _a, state: _s, lastError: _e, ...fixed } = job;
-    const added = await this.script('v1gateWebhookAdd', 3, this.key('seen', job.id), this.key('job', job.id), this.stream, job.id, JSON.stringify(fixed), this.dedupeTtlMs);
+    const added = await this.script(
+      'v1gateWebhookAdd',
+      3,
+      this.key('seen', job.id),
+      this.key('job', job.id),
+      this.stream,
+      job.id,
+      JSON.stringify(fixed),
+      this.dedupeTtlMs,
+    );
     return added === 1;
   }
 
@@ -165,7 +174,16 @@ export class RedisJournal implements Journal {
         await this.ensureGroup();
         const history = cursor !== '>';
         const reply = (await this.reader.xreadgroup(
-          'GROUP', GROUP, this.consumer, 'COUNT', 100, 'BLOCK', this.blockMs, 'STREAMS', this.stream, cursor,
+          'GROUP',
+          GROUP,
+          this.consumer,
+          'COUNT',
+          100,
+          'BLOCK',
+          this.blockMs,
+          'STREAMS',
+          this.stream,
+          cursor,
         )) as Array<[string, StreamEntry[]]> | null;
         const entries = reply?.[0]?.[1] ?? [];
         // History pages on from the last id read; once empty, new entries ('>', blocking).
@@ -189,7 +207,14 @@ export class RedisJournal implements Journal {
       await this.ensureGroup();
       const held = [...this.inHand.entries()];
       if (held.length > 0) {
-        const lost = (await this.script('v1gateWebhookHeartbeat', 1, this.stream, GROUP, this.consumer, ...held.map(([, e]) => e))) as string[];
+        const lost = (await this.script(
+          'v1gateWebhookHeartbeat',
+          1,
+          this.stream,
+          GROUP,
+          this.consumer,
+          ...held.map(([, e]) => e),
+        )) as string[];
         const gone = new Set(lost);
         for (const [id, entry] of held) if (gone.has(entry) && this.inHand.get(id) === entry) this.inHand.delete(id);
       }
@@ -204,7 +229,11 @@ export class RedisJournal implements Journal {
   private async claim(): Promise<void> {
     let start = '0-0';
     do {
-      const reply = (await this.redis.xautoclaim(this.stream, GROUP, this.consumer, this.claimIdleMs, start, 'COUNT', 100)) as [string, StreamEntry[], string[]?];
+      const reply = (await this.redis.xautoclaim(this.stream, GROUP, this.consumer, this.claimIdleMs, start, 'COUNT', 100)) as [
+        string,
+        StreamEntry[],
+        string[]?,
+      ];
       start = reply[0];
       await this.hand(reply[1]);
     } while (start !== '0-0' && !this.closed);
@@ -231,7 +260,12 @@ export class RedisJournal implements Journal {
       this.inHand.set(job.id, entry);
       fresh.push(job);
     });
-    if (stale.length > 0) await this.redis.multi().xack(this.stream, GROUP, ...stale).xdel(this.stream, ...stale).exec();
+    if (stale.length > 0)
+      await this.redis
+        .multi()
+        .xack(this.stream, GROUP, ...stale)
+        .xdel(this.stream, ...stale)
+        .exec();
     for (const job of fresh) this.deliver?.(job);
   }
 

@@ -40,7 +40,9 @@ export function parseSubscriptions(json: unknown, anyPort: boolean): Subscriptio
   }
   for (const [index, sub] of result.data.entries()) {
     if (!portAllowed(sub.url, anyPort)) {
-      throw new SubscriptionsError(`Invalid V1_WEBHOOKS_FILE:\n  [${index}.url]: v1 delivers to ports 80 and 443 only (set V1_WEBHOOKS_ANY_PORT=1 for local testing)`);
+      throw new SubscriptionsError(
+        `Invalid V1_WEBHOOKS_FILE:\n  [${index}.url]: v1 delivers to ports 80 and 443 only (set V1_WEBHOOKS_ANY_PORT=1 for local testing)`,
+      );
     }
   }
   return result.data;

@@ -12,9 +12,12 @@ describe('headless Chromium', () => {
     browser = await launchBrowser();
     site = await listen(
       () =>
-        new Response('<!doctype html><title>t</title><p id="out"></p><script>document.getElementById("out").textContent = String(6 * 7);</script>', {
-          headers: { 'content-type': 'text/html' },
-        }),
+        new Response(
+          '<!doctype html><title>t</title><p id="out"></p><script>document.getElementById("out").textContent = String(6 * 7);</script>',
+          {
+            headers: { 'content-type': 'text/html' },
+          },
+        ),
     );
   });
   afterAll(async () => {

@@ -35,7 +35,9 @@ beforeAll(async () => {
 </script>`;
   site = await listen((request) =>
     new URL(request.url).pathname === '/left'
-      ? new Response('<!doctype html><title>left</title><p id="bye">You left the meeting.</p>', { headers: { 'content-type': 'text/html' } })
+      ? new Response('<!doctype html><title>left</title><p id="bye">You left the meeting.</p>', {
+          headers: { 'content-type': 'text/html' },
+        })
       : new Response(page, { headers: { 'content-type': 'text/html' } }),
   );
   browser = await launchBrowser();
@@ -78,8 +80,20 @@ async function signature(meetingNumber: number, role: 0 | 1): Promise<string> {
   return body.signature;
 }
 
-const ok = (method: string, result: unknown = null) => ({ method, status: true, errorCode: 0, errorMessage: 'invoke function success', result });
-const failed = (method: string, errorCode: number) => ({ method, status: false, errorCode, errorMessage: expect.any(String), result: null });
+const ok = (method: string, result: unknown = null) => ({
+  method,
+  status: true,
+  errorCode: 0,
+  errorMessage: 'invoke function success',
+  result,
+});
+const failed = (method: string, errorCode: number) => ({
+  method,
+  status: false,
+  errorCode,
+  errorMessage: expect.any(String),
+  result: null,
+});
 
 async function createMeeting(topic: string): Promise<number> {
   const res = await gateway.v2('POST', '/users/me/meetings', { body: { topic, password: 'secret1' } });
@@ -103,14 +117,16 @@ describe('the offline meeting SDK in Chromium', () => {
       features: expect.arrayContaining(['computerAudio', 'chat']),
     });
     // Nothing works before init (2).
-    expect(await host.call('join', { meetingNumber: id, userName: 'Hana Host', passWord: 'secret1', apiKey, signature: await signature(id, 1) })).toEqual(failed('join', 2));
+    expect(
+      await host.call('join', { meetingNumber: id, userName: 'Hana Host', passWord: 'secret1', apiKey, signature: await signature(id, 1) }),
+    ).toEqual(failed('join', 2));
     await host.page.evaluate(() => (globalThis as any).MeetingSdk.prepareJssdk());
     expect(await host.page.locator('#zmmtg-root').count()).toBe(1);
     expect(await init(host.call)).toEqual(ok('init'));
 
-    expect(await host.call('join', { meetingNumber: id, userName: 'Hana Host', passWord: 'secret1', apiKey, signature: await signature(id, 1) })).toEqual(
-      ok('join', { status: 'in', role: 1 }),
-    );
+    expect(
+      await host.call('join', { meetingNumber: id, userName: 'Hana Host', passWord: 'secret1', apiKey, signature: await signature(id, 1) }),
+    ).toEqual(ok('join', { status: 'in', role: 1 }));
     expect(host.events.filter((e) => e.name === 'onMeetingStatus').map((e) => e.data.status)).toEqual([1, 2]);
     await host.page.locator('.meeting-topic', { hasText: 'Browser SDK meeting' }).waitFor();
     expect(await host.page.locator('.meeting-number').textContent()).toBe(String(id));
@@ -121,27 +137,46 @@ describe('the offline meeting SDK in Chromium', () => {
 
     const guest = await sdkPage();
     expect(await init(guest.call)).toEqual(ok('init'));
-    const guestJoin = { meetingNumber: id, userName: 'Gil Guest', userEmail: 'gil@example.com', passWord: 'secret1', apiKey, signature: await signature(id, 0) };
+    const guestJoin = {
+      meetingNumber: id,
+      userName: 'Gil Guest',
+      userEmail: 'gil@example.com',
+      passWord: 'secret1',
+      apiKey,
+      signature: await signature(id, 0),
+    };
     expect(await guest.call('join', { ...guestJoin, passWord: 'nope' })).toEqual(failed('join', 3004));
     expect(await guest.page.locator('[data-error-code="3004"]').count()).toBe(1);
     const plain = Buffer.from(guestJoin.signature, 'base64url').toString();
     const tampered = Buffer.from(plain.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))).toString('base64url');
     expect(await guest.call('join', { ...guestJoin, signature: tampered })).toEqual(failed('join', 3712));
-    const expired = signatureAt({ apiKey, apiSecret: gateway.credentials.api_secret, meetingNumber: String(id), role: 0 }, Date.now() - 3 * 3_600_000);
+    const expired = signatureAt(
+      { apiKey, apiSecret: gateway.credentials.api_secret, meetingNumber: String(id), role: 0 },
+      Date.now() - 3 * 3_600_000,
+    );
     expect(await guest.call('join', { ...guestJoin, signature: expired })).toEqual(failed('join', 3705));
     expect(await guest.call('join', guestJoin)).toEqual(ok('join', { status: 'in', role: 0 }));
 
     // The host hears the join, lists attendees (index 0 is the current user) and acts on the guest.
     const joined = await host.waitForEvent('onUserJoin', (u) => u.userName === 'Gil Guest');
     const list = await host.call('getAttendeeslist');
-    expect(list).toEqual(ok('getAttendeeslist', { attendeesList: [expect.objectContaining({ userName: 'Hana Host', isHost: true }), expect.objectContaining({ userName: 'Gil Guest', isHost: false })] }));
+    expect(list).toEqual(
+      ok('getAttendeeslist', {
+        attendeesList: [
+          expect.objectContaining({ userName: 'Hana Host', isHost: true }),
+          expect.objectContaining({ userName: 'Gil Guest', isHost: false }),
+        ],
+      }),
+    );
     const userId = joined.userId;
     expect((await guest.call('getCurrentUser')).result.currentUser).toMatchObject({ userId, userName: 'Gil Guest', isHost: false });
     expect(await guest.call('expel', { userId: list.result.attendeesList[0].userId })).toEqual(failed('expel', 3003));
     expect(await host.call('mute', { userId, mute: 'yes' })).toEqual(failed('mute', 4003));
     expect(await host.call('mute', { userId, mute: true })).toEqual(ok('mute', { userId, mute: true }));
     await guest.page.locator(`li[data-user-id="${userId}"][data-muted="true"]`).waitFor();
-    expect(await host.call('rename', { userId, oldName: 'Gil Guest', newName: 'Gil G.' })).toEqual(ok('rename', { userId, oldName: 'Gil Guest', newName: 'Gil G.' }));
+    expect(await host.call('rename', { userId, oldName: 'Gil Guest', newName: 'Gil G.' })).toEqual(
+      ok('rename', { userId, oldName: 'Gil Guest', newName: 'Gil G.' }),
+    );
     await guest.page.locator(`li[data-user-id="${userId}"] .name`, { hasText: 'Gil G.' }).waitFor();
     expect(await host.call('expel', { userId })).toEqual(ok('expel', { userId }));
     await host.waitForEvent('onUserLeave', (u) => u.userId === userId);
@@ -175,21 +210,35 @@ describe('the offline meeting SDK in Chromium', () => {
     const id = res.body.id;
     const attendee = await sdkPage();
     await init(attendee.call);
-    const answer = await attendee.call('join', { meetingNumber: id, userName: 'No Mail', passWord: 'secret1', apiKey: gateway.credentials.api_key, signature: await signature(id, 0) });
+    const answer = await attendee.call('join', {
+      meetingNumber: id,
+      userName: 'No Mail',
+      passWord: 'secret1',
+      apiKey: gateway.credentials.api_key,
+      signature: await signature(id, 0),
+    });
     expect(answer).toEqual(failed('join', 3005));
   });
   it('generateSignature in the page makes what the server verifies, byte for byte the same scheme', async () => {
     const { page } = await sdkPage();
     const { api_key: apiKey, api_secret: apiSecret } = gateway.credentials;
-    for (const [meetingNumber, role] of [['123456789', 0], ['98765432101', 1]] as const) {
-      const signature = await page.evaluate(([k, s, m, r]) => (globalThis as any).MeetingSdk.generateSignature({ apiKey: k, apiSecret: s, meetingNumber: m, role: r }), [
-        apiKey, apiSecret, meetingNumber, role,
-      ] as const);
+    for (const [meetingNumber, role] of [
+      ['123456789', 0],
+      ['98765432101', 1],
+    ] as const) {
+      const signature = await page.evaluate(
+        ([k, s, m, r]) => (globalThis as any).MeetingSdk.generateSignature({ apiKey: k, apiSecret: s, meetingNumber: m, role: r }),
+        [apiKey, apiSecret, meetingNumber, role] as const,
+      );
       expect(verifySignature(signature, { apiKey, apiSecret, meetingNumber, role })).toMatchObject({ ok: true });
     }
     // Unicode secrets are hashed as UTF-8, as the SDK does.
-    const unicode = await page.evaluate(() => (globalThis as any).MeetingSdk.generateSignature({ apiKey: 'k', apiSecret: 'sécret✓'.repeat(20), meetingNumber: '42', role: 0 }));
-    expect(verifySignature(unicode, { apiKey: 'k', apiSecret: 'sécret✓'.repeat(20), meetingNumber: '42', role: 0 })).toMatchObject({ ok: true });
+    const unicode = await page.evaluate(() =>
+      (globalThis as any).MeetingSdk.generateSignature({ apiKey: 'k', apiSecret: 'sécret✓'.repeat(20), meetingNumber: '42', role: 0 }),
+    );
+    expect(verifySignature(unicode, { apiKey: 'k', apiSecret: 'sécret✓'.repeat(20), meetingNumber: '42', role: 0 })).toMatchObject({
+      ok: true,
+    });
   });
 
   it('an attendee waits for the host; the host starts with a zak and leaves, which ends the meeting for everyone', async () => {
@@ -197,7 +246,13 @@ describe('the offline meeting SDK in Chromium', () => {
     const apiKey = gateway.credentials.api_key;
     const guest = await sdkPage();
     await init(guest.call);
-    const waiting = await guest.call('join', { meetingNumber: id, userName: 'Early Eve', passWord: 'secret1', apiKey, signature: await signature(id, 0) });
+    const waiting = await guest.call('join', {
+      meetingNumber: id,
+      userName: 'Early Eve',
+      passWord: 'secret1',
+      apiKey,
+      signature: await signature(id, 0),
+    });
     expect(waiting).toEqual(ok('join', { status: 'waiting', role: 0 }));
     expect(await guest.waitForEvent('onUserIsInWaitingRoom')).toMatchObject({ userName: 'Early Eve', self: true });
     await guest.page.locator('.waiting-room').waitFor();
@@ -252,7 +307,9 @@ describe('the offline meeting SDK in Chromium', () => {
     expect(await host.call('lockMeeting', { lockMeeting: true })).toEqual(ok('lockMeeting', { lockMeeting: true }));
     const late = await sdkPage();
     await init(late.call);
-    expect(await late.call('join', { meetingNumber: id, userName: 'Late Lou', passWord: 'secret1', apiKey, signature: await signature(id, 0) })).toEqual(failed('join', 1));
+    expect(
+      await late.call('join', { meetingNumber: id, userName: 'Late Lou', passWord: 'secret1', apiKey, signature: await signature(id, 0) }),
+    ).toEqual(failed('join', 1));
 
     expect(await host.call('callOut', { phoneNumber: 'not a number' })).toEqual(failed('callOut', 4003));
     expect(await host.call('callOut', { phoneNumber: '+4930123456' })).toEqual(ok('callOut', { phoneNumber: '+4930123456' }));
@@ -277,4 +334,3 @@ describe('the offline meeting SDK in Chromium', () => {
     expect(gateway.sandbox.state.instancesByUuid.get(uuid)!.instance.recording_files.length).toBeGreaterThan(0);
   });
 });
-

@@ -31,7 +31,9 @@ describe('the status page in headless Chromium', () => {
     expect((await page.locator('tr[data-endpoint="/user/get"] td').allTextContents()).slice(1, 3)).toEqual(['1', '1']);
     expect(await page.locator('#upstream').textContent()).toBe('ok');
     expect(await page.locator('#redis').textContent()).toBe('in memory');
-    expect(await page.locator('#coverage').textContent()).toMatch(/^\d+ of \d+ spec endpoints served .* mapped, \d+ approximated, \d+ dropped\.$/);
+    expect(await page.locator('#coverage').textContent()).toMatch(
+      /^\d+ of \d+ spec endpoints served .* mapped, \d+ approximated, \d+ dropped\.$/,
+    );
 
     // Live: more traffic shows up without reloading, with a rate and an error rate.
     for (let i = 0; i < 3; i++) await gateway.v1('/user/get', {});

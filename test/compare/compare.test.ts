@@ -47,7 +47,13 @@ beforeAll(async () => {
   b = await startTestGatewayOver(a, ALL_ENDPOINTS);
   const broken = ALL_ENDPOINTS.map((endpoint) =>
     endpoint.path === '/user/get'
-      ? { ...endpoint, handle: async (params: unknown, ctx: Parameters<typeof endpoint.handle>[1]) => ({ ...(await endpoint.handle(params, ctx)), type: 99 }) }
+      ? {
+          ...endpoint,
+          handle: async (params: unknown, ctx: Parameters<typeof endpoint.handle>[1]) => ({
+            ...(await endpoint.handle(params, ctx)),
+            type: 99,
+          }),
+        }
       : endpoint,
   );
   c = await startTestGatewayOver(a, broken);
@@ -85,7 +91,15 @@ describe('recording (V1_RECORD_FILE)', () => {
   });
 
   it('writes one JSON line per v1 call, with params, answer, v2 calls and latency', () => {
-    expect(calls.map((c) => c.path)).toEqual(['/user/getbyemail', '/user/checkemail', '/user/get', '/user/get', '/user/get', '/group/create', '/user/list']);
+    expect(calls.map((c) => c.path)).toEqual([
+      '/user/getbyemail',
+      '/user/checkemail',
+      '/user/get',
+      '/user/get',
+      '/user/get',
+      '/group/create',
+      '/user/list',
+    ]);
     const check = calls[1]!;
     expect(check.params).toEqual({ email: owner });
     expect(check.answer).toEqual({ existed_email: true });
@@ -133,7 +147,7 @@ describe('replay and diff', () => {
     expect(realDifferences(report)).toBe(0);
   });
 
-  it('replays a write sequence on two sandboxes, carrying each side\'s new ids into later calls', async () => {
+  it("replays a write sequence on two sandboxes, carrying each side's new ids into later calls", async () => {
     const name = `sequence-${Date.now()}`;
     const sequence: RecordedCall[] = [];
     const record = async (path: string, params: Record<string, string>) => {
@@ -171,19 +185,40 @@ describe('HAR import', () => {
           {
             startedDateTime: '2018-05-01T10:00:00.000Z',
             time: 120,
-            request: { method: 'POST', url: 'https://api.example.com/v1/user/checkemail', postData: { mimeType: 'application/x-www-form-urlencoded', text: 'api_key=K&api_secret=S&email=a%40b.c' } },
+            request: {
+              method: 'POST',
+              url: 'https://api.example.com/v1/user/checkemail',
+              postData: { mimeType: 'application/x-www-form-urlencoded', text: 'api_key=K&api_secret=S&email=a%40b.c' },
+            },
             response: { content: { mimeType: 'application/json', text: '{"existed_email":false}' } },
           },
           { request: { method: 'GET', url: 'https://example.com/index.html' }, response: { content: {} } },
           {
-            request: { method: 'POST', url: 'https://api.example.com/v1/Meeting/List/?data_type=XML', postData: { params: [{ name: 'api_key', value: 'K' }, { name: 'host_id', value: 'u1' }] } },
+            request: {
+              method: 'POST',
+              url: 'https://api.example.com/v1/Meeting/List/?data_type=XML',
+              postData: {
+                params: [
+                  { name: 'api_key', value: 'K' },
+                  { name: 'host_id', value: 'u1' },
+                ],
+              },
+            },
             response: { content: { text: '<response/>' } },
           },
         ],
       },
     };
     expect(callsFromHar(har)).toEqual([
-      { time: '2018-05-01T10:00:00.000Z', path: '/user/checkemail', params: { email: 'a@b.c' }, dataType: 'JSON', answer: { existed_email: false }, v2Calls: [], ms: 120 },
+      {
+        time: '2018-05-01T10:00:00.000Z',
+        path: '/user/checkemail',
+        params: { email: 'a@b.c' },
+        dataType: 'JSON',
+        answer: { existed_email: false },
+        v2Calls: [],
+        ms: 120,
+      },
       { time: '', path: '/meeting/list', params: { host_id: 'u1' }, dataType: 'XML', answer: '<response/>', v2Calls: [], ms: 0 },
     ]);
     expect(() => callsFromHar({})).toThrow(/HAR/);
@@ -192,15 +227,31 @@ describe('HAR import', () => {
 
 describe('npm run compare', () => {
   const run = promisify(execFile);
-  const cli = (args: string[]) => run(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/compare.ts', ...args], { cwd: ROOT }).then(
-    (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => e,
-  );
+  const cli = (args: string[]) =>
+    run(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/compare.ts', ...args], { cwd: ROOT }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
 
   it('writes the JSON and HTML reports and exits non-zero past --max-diff', async () => {
     const json = join(dir, 'report.json');
     const html = join(dir, 'report.html');
-    const args = ['--a', a.url, '--b', c.url, '--calls', snapshot, '--key', a.credentials.api_key, '--secret', a.credentials.api_secret, '--json', json, '--report', html];
+    const args = [
+      '--a',
+      a.url,
+      '--b',
+      c.url,
+      '--calls',
+      snapshot,
+      '--key',
+      a.credentials.api_key,
+      '--secret',
+      a.credentials.api_secret,
+      '--json',
+      json,
+      '--report',
+      html,
+    ];
     const failing = await cli(args);
     expect(failing.code).toBe(1);
     expect(failing.stdout).toMatch(/\/v1\/user\/get: 2\/3 differ: type \(value\)/);

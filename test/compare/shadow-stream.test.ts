@@ -32,7 +32,8 @@ const handlers: Record<string, Handler> = {
     for (let at = 0; at < big.length; at += 64 * 1024) res.write(big.subarray(at, at + 64 * 1024));
     res.end();
   },
-  '/v1/user/checkemail': (_req, res) => res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' }).end('{"existed_email":true}'),
+  '/v1/user/checkemail': (_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' }).end('{"existed_email":true}'),
 };
 
 let primary: Server;
@@ -44,7 +45,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => primary.listen(0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(primary.address() as AddressInfo).port}`;
-  shadow = await startGateway(loadConfig({ PORT: '0', V1_PRIMARY_URL: url, SHADOW_SAMPLE: '0', V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', LOG_LEVEL: 'silent' }));
+  shadow = await startGateway(
+    loadConfig({ PORT: '0', V1_PRIMARY_URL: url, SHADOW_SAMPLE: '0', V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', LOG_LEVEL: 'silent' }),
+  );
 });
 afterAll(async () => {
   await shadow?.close();
@@ -52,27 +55,36 @@ afterAll(async () => {
   await new Promise<void>((resolve) => primary?.close(() => resolve()));
 });
 
-const post = (path: string) => fetch(`${shadow.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'api_key=k&api_secret=s' });
+const post = (path: string) =>
+  fetch(`${shadow.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'api_key=k&api_secret=s',
+  });
 
 describe('shadow streaming', () => {
-  it('streams a large answer byte for byte, with the primary\'s length', async () => {
+  it("streams a large answer byte for byte, with the primary's length", async () => {
     const response = await post('/v1/report/getdailyreport');
     expect(response.headers.get('content-length')).toBe(String(big.length));
     const bytes = Buffer.from(await response.arrayBuffer());
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(createHash('sha256').update(big).digest('hex'));
   });
 
-  it('cuts the client\'s connection when the primary fails mid-answer, and keeps serving', async () => {
+  it("cuts the client's connection when the primary fails mid-answer, and keeps serving", async () => {
     const before = shadow.shadow!.stats().interrupted;
     // node:http's client, strict about chunked framing: it must see the answer end short, never a
     // truncated body taken for a whole one.
     const ending = await new Promise<string>((resolve) => {
-      const req = request(`${shadow.url}/v1/user/list`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
-        expect(res.statusCode).toBe(200);
-        res.on('data', () => {});
-        res.once('end', () => resolve(res.complete ? 'complete' : 'cut'));
-        res.once('error', () => resolve('cut'));
-      });
+      const req = request(
+        `${shadow.url}/v1/user/list`,
+        { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+        (res) => {
+          expect(res.statusCode).toBe(200);
+          res.on('data', () => {});
+          res.once('end', () => resolve(res.complete ? 'complete' : 'cut'));
+          res.once('error', () => resolve('cut'));
+        },
+      );
       req.once('error', () => resolve('cut'));
       req.end('api_key=k&api_secret=s');
     });
@@ -81,15 +93,19 @@ describe('shadow streaming', () => {
     expect(await (await post('/v1/user/checkemail')).text()).toBe('{"existed_email":true}');
   });
 
-  it('abandons the primary\'s answer when the client leaves mid-stream', async () => {
+  it("abandons the primary's answer when the client leaves mid-stream", async () => {
     const before = shadow.shadow!.stats().interrupted;
     await new Promise<void>((resolve, reject) => {
-      const req = request(`${shadow.url}/v1/meeting/list`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
-        res.once('data', () => {
-          req.destroy();
-          resolve();
-        });
-      });
+      const req = request(
+        `${shadow.url}/v1/meeting/list`,
+        { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+        (res) => {
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        },
+      );
       req.on('error', () => {});
       req.once('error', reject);
       req.end('api_key=k&api_secret=s');

@@ -26,7 +26,14 @@ describe('shadow in front of another v1 service over the same data', () => {
   beforeAll(async () => {
     primary = await startTestGateway();
     shadow = await startGateway(
-      loadConfig({ PORT: '0', V2_BASE_URL: primary.v2BaseUrl, V1_PRIMARY_URL: primary.url, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', LOG_LEVEL: 'silent' }),
+      loadConfig({
+        PORT: '0',
+        V2_BASE_URL: primary.v2BaseUrl,
+        V1_PRIMARY_URL: primary.url,
+        V1_RATE_LIMITS: 'off',
+        V2_RATE_LIMITS: 'off',
+        LOG_LEVEL: 'silent',
+      }),
     );
   });
   afterAll(async () => {
@@ -63,7 +70,7 @@ describe('shadow in front of another v1 service over the same data', () => {
   });
 });
 
-describe('shadow in front of a real-looking v1 (the reference\'s example answers)', () => {
+describe("shadow in front of a real-looking v1 (the reference's example answers)", () => {
   let fake: Awaited<ReturnType<typeof startFakeV1>>;
   let sandboxed: TestGateway;
   let shadow: RunningGateway;
@@ -72,7 +79,14 @@ describe('shadow in front of a real-looking v1 (the reference\'s example answers
     fake = await startFakeV1();
     sandboxed = await startTestGateway();
     shadow = await startGateway(
-      loadConfig({ PORT: '0', V2_BASE_URL: sandboxed.v2BaseUrl, V1_PRIMARY_URL: fake.url, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', LOG_LEVEL: 'silent' }),
+      loadConfig({
+        PORT: '0',
+        V2_BASE_URL: sandboxed.v2BaseUrl,
+        V1_PRIMARY_URL: fake.url,
+        V1_RATE_LIMITS: 'off',
+        V2_RATE_LIMITS: 'off',
+        LOG_LEVEL: 'silent',
+      }),
     );
   });
   afterAll(async () => {
@@ -81,7 +95,7 @@ describe('shadow in front of a real-looking v1 (the reference\'s example answers
     await fake?.close();
   });
 
-  it('returns the primary\'s bytes and counts the fields where v1gate would answer otherwise, with their mapping rows', async () => {
+  it("returns the primary's bytes and counts the fields where v1gate would answer otherwise, with their mapping rows", async () => {
     const me = await sandboxed.v1('/user/getbyemail', { email: owner });
     const answer = await post(shadow.url, '/user/get', { ...sandboxed.credentials, id: me.id });
     expect(answer.text).toBe(JSON.stringify((await import('../support/v1-answers.js')).v1Example('/user/get')));
@@ -90,7 +104,12 @@ describe('shadow in front of a real-looking v1 (the reference\'s example answers
     const stats = shadow.shadow!.stats();
     expect(stats).toMatchObject({ forwarded: 1, compared: 1, mismatchedCalls: 1 });
     const email = stats.mismatches.find((m) => m.field === 'email')!;
-    expect(email).toMatchObject({ endpoint: '/user/get', kind: 'value', count: 1, examples: [{ primary: expect.any(String), v1gate: owner }] });
+    expect(email).toMatchObject({
+      endpoint: '/user/get',
+      kind: 'value',
+      count: 1,
+      examples: [{ primary: expect.any(String), v1gate: owner }],
+    });
     expect(email.why).toMatch(/^email ↔ /);
     // Minted identifiers differ between the services by nature: noise, not counted.
     expect(stats.mismatches.find((m) => m.field === 'id')).toBeUndefined();
@@ -101,7 +120,13 @@ describe('shadow in front of a real-looking v1 (the reference\'s example answers
 
   it('answers the v1 unavailable error when the primary cannot be reached', async () => {
     const down = await startGateway(
-      loadConfig({ PORT: '0', V2_BASE_URL: sandboxed.v2BaseUrl, V1_PRIMARY_URL: 'http://127.0.0.1:9', UPSTREAM_TIMEOUT_MS: '1000', LOG_LEVEL: 'silent' }),
+      loadConfig({
+        PORT: '0',
+        V2_BASE_URL: sandboxed.v2BaseUrl,
+        V1_PRIMARY_URL: 'http://127.0.0.1:9',
+        UPSTREAM_TIMEOUT_MS: '1000',
+        LOG_LEVEL: 'silent',
+      }),
     );
     try {
       const answer = await post(down.url, '/user/checkemail', { ...sandboxed.credentials, email: owner });

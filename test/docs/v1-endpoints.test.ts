@@ -9,7 +9,9 @@ const swagger = JSON.parse(readFileSync(new URL('../../spec/reference/v1-swagger
 
 describe('mappings/v1-endpoints.ts', () => {
   it('marks exactly the paths of the v1 reference as inReference', () => {
-    const fixture = Object.keys(swagger.paths).map((p) => p.toLowerCase()).sort();
+    const fixture = Object.keys(swagger.paths)
+      .map((p) => p.toLowerCase())
+      .sort();
     expect([...REFERENCE_ENDPOINT_PATHS].sort()).toEqual(fixture);
   });
 

@@ -64,28 +64,54 @@ describe('/ma/account/plan/subscribe', () => {
       plan_base: JSON.stringify(BASE),
       plan_zoom_rooms: JSON.stringify({ type: 'zroom_monthly', hosts: 2 }),
       plan_room_connector: '{"type":"roomconnector_yearly","hosts":"3"}',
-      plan_large_meeting: JSON.stringify([{ type: 'large100_monthly', hosts: 1 }, { type: 'large500_yearly', hosts: 2 }]),
+      plan_large_meeting: JSON.stringify([
+        { type: 'large100_monthly', hosts: 1 },
+        { type: 'large500_yearly', hosts: 2 },
+      ]),
       plan_webinar: JSON.stringify({ type: 'webinar500_yearly', hosts: 1 }),
       plan_recording: 'cmr_monthly_commitment_500',
-      plan_audio: JSON.stringify({ type: 'tollfree_monthly_commitment_100', tollfree_country: 'AT', premium_country: 'TW', callout: 0, ddi_numbers: 66 }),
+      plan_audio: JSON.stringify({
+        type: 'tollfree_monthly_commitment_100',
+        tollfree_country: 'AT',
+        premium_country: 'TW',
+        callout: 0,
+        ddi_numbers: 66,
+      }),
     });
-    expectV1Shape(answer, {
-      ...CONTACT_SHAPE,
-      plan_base: 'object',
-      plan_vendor_rooms: 'object',
-      plan_room_connector: 'object',
-      plan_large_meeting: 'array',
-      plan_webinar: 'array',
-      plan_recording: 'string',
-      plan_audio: 'object',
-    }, { inOrder: true });
+    expectV1Shape(
+      answer,
+      {
+        ...CONTACT_SHAPE,
+        plan_base: 'object',
+        plan_vendor_rooms: 'object',
+        plan_room_connector: 'object',
+        plan_large_meeting: 'array',
+        plan_webinar: 'array',
+        plan_recording: 'string',
+        plan_audio: 'object',
+      },
+      { inOrder: true },
+    );
     expect(answer).toEqual({
       email,
-      ...{ first_name: 'Bill', last_name: 'Payer', phone_number: '+1 555 0100', address: '1 Main St', apt: 'Suite 2', city: 'Springfield', state: 'IL', zip: '62701', country: 'US' },
+      ...{
+        first_name: 'Bill',
+        last_name: 'Payer',
+        phone_number: '+1 555 0100',
+        address: '1 Main St',
+        apt: 'Suite 2',
+        city: 'Springfield',
+        state: 'IL',
+        zip: '62701',
+        country: 'US',
+      },
       plan_base: BASE,
       plan_vendor_rooms: { type: 'zroom_monthly', hosts: 2 },
       plan_room_connector: { type: 'roomconnector_yearly', hosts: 3 },
-      plan_large_meeting: [{ type: 'large100_monthly', hosts: 1 }, { type: 'large500_yearly', hosts: 2 }],
+      plan_large_meeting: [
+        { type: 'large100_monthly', hosts: 1 },
+        { type: 'large500_yearly', hosts: 2 },
+      ],
       plan_webinar: [{ type: 'webinar500_yearly', hosts: 1 }],
       plan_recording: 'cmr_monthly_commitment_500',
       plan_audio: { type: 'tollfree_monthly_commitment_100', tollfree_country: 'AT', premium_country: 'TW', callout: 0, ddi_numbers: 66 },
@@ -99,13 +125,25 @@ describe('/ma/account/plan/subscribe', () => {
   it('answers 300 naming the plan field whose JSON is bad, and subscribes nothing', async () => {
     const { id } = await createSubAccount();
     const base = { account_id: id, ...CONTACT };
-    expectV1Error(await gw.v1('/ma/account/plan/subscribe', { ...base, plan_base: '{type: monthly' }), 300, 'Invalid parameter: plan_base. Must be valid JSON.');
     expectV1Error(
-      await gw.v1('/ma/account/plan/subscribe', { ...base, plan_base: JSON.stringify(BASE), plan_webinar: '[{"type":"webinar100_monthly"' }),
+      await gw.v1('/ma/account/plan/subscribe', { ...base, plan_base: '{type: monthly' }),
+      300,
+      'Invalid parameter: plan_base. Must be valid JSON.',
+    );
+    expectV1Error(
+      await gw.v1('/ma/account/plan/subscribe', {
+        ...base,
+        plan_base: JSON.stringify(BASE),
+        plan_webinar: '[{"type":"webinar100_monthly"',
+      }),
       300,
       'Invalid parameter: plan_webinar. Must be valid JSON.',
     );
-    expectV1Error(await gw.v1('/ma/account/plan/subscribe', { ...base, plan_base: '{"type":"monthly"}' }), 300, /^Invalid parameter: plan_base\..*hosts/);
+    expectV1Error(
+      await gw.v1('/ma/account/plan/subscribe', { ...base, plan_base: '{"type":"monthly"}' }),
+      300,
+      /^Invalid parameter: plan_base\..*hosts/,
+    );
     expect(await gw.v1('/ma/account/plan/subscribe', base)).toEqual({ error: { code: 300, message: 'plan_base is required.' } });
     expect(await gw.v1('/ma/account/plan/subscribe', { account_id: id, plan_base: JSON.stringify(BASE) })).toEqual({
       error: { code: 300, message: 'first_name is required.' },
@@ -116,9 +154,16 @@ describe('/ma/account/plan/subscribe', () => {
   it('names the v1 field when v2 refuses a plan, and subscribes nothing', async () => {
     const { id } = await createSubAccount();
     const base = { account_id: id, ...CONTACT, plan_base: JSON.stringify(BASE) };
-    expectV1Error(await gw.v1('/ma/account/plan/subscribe', { ...base, plan_base: '{"type":"platinum","hosts":1}' }), 300, /^Invalid parameter: plan_base\. Unknown plan type/);
     expectV1Error(
-      await gw.v1('/ma/account/plan/subscribe', { ...base, plan_large_meeting: '[{"type":"large100_monthly","hosts":1},{"type":"webinar100_monthly","hosts":1}]' }),
+      await gw.v1('/ma/account/plan/subscribe', { ...base, plan_base: '{"type":"platinum","hosts":1}' }),
+      300,
+      /^Invalid parameter: plan_base\. Unknown plan type/,
+    );
+    expectV1Error(
+      await gw.v1('/ma/account/plan/subscribe', {
+        ...base,
+        plan_large_meeting: '[{"type":"large100_monthly","hosts":1},{"type":"webinar100_monthly","hosts":1}]',
+      }),
       300,
       /^Invalid parameter: plan_large_meeting\./,
     );
@@ -126,18 +171,31 @@ describe('/ma/account/plan/subscribe', () => {
   });
 
   it('answers 2001 for an unknown account', async () => {
-    expectV1Error(await gw.v1('/ma/account/plan/subscribe', { account_id: 'no-such-account', ...CONTACT, plan_base: JSON.stringify(BASE) }), 2001);
+    expectV1Error(
+      await gw.v1('/ma/account/plan/subscribe', { account_id: 'no-such-account', ...CONTACT, plan_base: JSON.stringify(BASE) }),
+      2001,
+    );
   });
 });
 
 describe('/ma/account/plan/get', () => {
   it('joins the plan set with the billing contact, in v1 names', async () => {
     const { id, email } = await paidSubAccount({
-      plan_audio: { type: 'tollfree_monthly_commitment_100', tollfree_countries: 'AT,DE', premium_countries: '', callout_countries: 'US', ddi_numbers: 2 },
+      plan_audio: {
+        type: 'tollfree_monthly_commitment_100',
+        tollfree_countries: 'AT,DE',
+        premium_countries: '',
+        callout_countries: 'US',
+        ddi_numbers: 2,
+      },
       plan_webinar: [{ type: 'webinar100_monthly', hosts: 1 }],
     });
     const answer = await gw.v1('/ma/account/plan/get', { account_id: id });
-    expectV1Shape(answer, { ...CONTACT_SHAPE, plan_base: 'object', plan_large_meeting: 'array', plan_webinar: 'array', plan_audio: 'object' }, { inOrder: true });
+    expectV1Shape(
+      answer,
+      { ...CONTACT_SHAPE, plan_base: 'object', plan_large_meeting: 'array', plan_webinar: 'array', plan_audio: 'object' },
+      { inOrder: true },
+    );
     expect(answer).toMatchObject({
       email,
       first_name: 'Bill',
@@ -165,16 +223,31 @@ describe('/ma/account/plan/add', () => {
   it('answers 300 naming plan for bad JSON or a plan v2 refuses, changing nothing', async () => {
     const { id } = await paidSubAccount();
     const before = await v2Plans(id);
-    expectV1Error(await gw.v1('/ma/account/plan/add', { account_id: id, plan: 'large200' }), 300, 'Invalid parameter: plan. Must be valid JSON.');
-    expectV1Error(await gw.v1('/ma/account/plan/add', { account_id: id, plan: '{"type":"nope","hosts":1}' }), 300, /^Invalid parameter: plan\. /);
+    expectV1Error(
+      await gw.v1('/ma/account/plan/add', { account_id: id, plan: 'large200' }),
+      300,
+      'Invalid parameter: plan. Must be valid JSON.',
+    );
+    expectV1Error(
+      await gw.v1('/ma/account/plan/add', { account_id: id, plan: '{"type":"nope","hosts":1}' }),
+      300,
+      /^Invalid parameter: plan\. /,
+    );
     expect(await gw.v1('/ma/account/plan/add', { account_id: id })).toEqual({ error: { code: 300, message: 'plan is required.' } });
     expect(await v2Plans(id)).toEqual(before);
   });
 
-  it('answers v2\'s refusal for a free account, and 2001 for an unknown one', async () => {
+  it("answers v2's refusal for a free account, and 2001 for an unknown one", async () => {
     const { id } = await createSubAccount();
-    expectV1Error(await gw.v1('/ma/account/plan/add', { account_id: id, plan: '{"type":"large200_monthly","hosts":4}' }), 300, /free account/);
-    expectV1Error(await gw.v1('/ma/account/plan/add', { account_id: 'no-such-account', plan: '{"type":"large200_monthly","hosts":4}' }), 2001);
+    expectV1Error(
+      await gw.v1('/ma/account/plan/add', { account_id: id, plan: '{"type":"large200_monthly","hosts":4}' }),
+      300,
+      /free account/,
+    );
+    expectV1Error(
+      await gw.v1('/ma/account/plan/add', { account_id: 'no-such-account', plan: '{"type":"large200_monthly","hosts":4}' }),
+      2001,
+    );
   });
 });
 
@@ -200,9 +273,21 @@ describe('/ma/account/plan/update', () => {
   it('answers 300 for a bad type or plan, changing nothing', async () => {
     const { id } = await paidSubAccount();
     const before = await v2Plans(id);
-    expectV1Error(await gw.v1('/ma/account/plan/update', { account_id: id, type: 3, plan: JSON.stringify(BASE) }), 300, /^Invalid parameter: type\./);
-    expectV1Error(await gw.v1('/ma/account/plan/update', { account_id: id, type: 1, plan: '{"type":"monthly","hosts":50}' }), 300, /^Invalid parameter: plan\. /);
-    expectV1Error(await gw.v1('/ma/account/plan/update', { account_id: id, plan: '{"type":"monthly","hosts":2,"extra":1}' }), 300, /^Invalid parameter: plan\./);
+    expectV1Error(
+      await gw.v1('/ma/account/plan/update', { account_id: id, type: 3, plan: JSON.stringify(BASE) }),
+      300,
+      /^Invalid parameter: type\./,
+    );
+    expectV1Error(
+      await gw.v1('/ma/account/plan/update', { account_id: id, type: 1, plan: '{"type":"monthly","hosts":50}' }),
+      300,
+      /^Invalid parameter: plan\. /,
+    );
+    expectV1Error(
+      await gw.v1('/ma/account/plan/update', { account_id: id, plan: '{"type":"monthly","hosts":2,"extra":1}' }),
+      300,
+      /^Invalid parameter: plan\./,
+    );
     expect(await v2Plans(id)).toEqual(before);
   });
 });
@@ -216,7 +301,7 @@ describe('/ma/account/billing/update', () => {
     expect(await v2Billing(id)).toEqual({ ...CONTACT, email, city: 'Shelbyville', zip: '12345' });
   });
 
-  it('answers 2001 for an unknown account and v2\'s refusal for a free one', async () => {
+  it("answers 2001 for an unknown account and v2's refusal for a free one", async () => {
     expectV1Error(await gw.v1('/ma/account/billing/update', { account_id: 'no-such-account', city: 'X' }), 2001);
     const { id } = await createSubAccount();
     expectV1Error(await gw.v1('/ma/account/billing/update', { account_id: id, city: 'X' }), 300, /free account/);

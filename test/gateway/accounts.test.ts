@@ -39,7 +39,13 @@ describe('/ma/account/create', () => {
     const answer = await gw.v1('/ma/account/create', { ...OWNER, email });
     expectV1Shape(answer, ACCOUNT_SHAPE, { inOrder: true });
     expect(answer).toMatchObject({ owner_email: email, created_at: expect.stringMatching(V1_TIME) });
-    expect((await v2Account(answer.id)).options).toEqual({ share_rc: false, room_connectors: '', share_mc: false, meeting_connectors: '', pay_mode: 'master' });
+    expect((await v2Account(answer.id)).options).toEqual({
+      share_rc: false,
+      room_connectors: '',
+      share_mc: false,
+      meeting_connectors: '',
+      pay_mode: 'master',
+    });
     const settings = await v2Settings(answer.id);
     // v1's default turns the cloud recording reminder on (v2's is off); pstn on keeps audio `both`.
     expect(settings.email_notification.cloud_recording_avaliable_reminder).toBe(true);
@@ -68,9 +74,20 @@ describe('/ma/account/create', () => {
       enable_same_account_access_cmr: true,
     });
     expectV1Shape(answer, ACCOUNT_SHAPE, { inOrder: true });
-    expect((await v2Account(answer.id)).options).toEqual({ share_rc: true, room_connectors: 'rc1,rc2', share_mc: true, meeting_connectors: 'mc1', pay_mode: 'sub' });
+    expect((await v2Account(answer.id)).options).toEqual({
+      share_rc: true,
+      room_connectors: 'rc1,rc2',
+      share_mc: true,
+      meeting_connectors: 'mc1',
+      pay_mode: 'sub',
+    });
     const settings = await v2Settings(answer.id);
-    expect(settings.schedule_meting).toMatchObject({ audio_type: 'voip', enforce_login: true, enforce_login_with_domains: true, enforce_login_domains: 'example.com' });
+    expect(settings.schedule_meting).toMatchObject({
+      audio_type: 'voip',
+      enforce_login: true,
+      enforce_login_with_domains: true,
+      enforce_login_domains: 'example.com',
+    });
     expect(settings.feature.meeting_capacity).toBe(50);
     expect(settings.email_notification.cloud_recording_avaliable_reminder).toBe(false);
     expect(settings.recording).toMatchObject({ cloud_recording_download_host: true, account_user_access_recording: true });
@@ -86,11 +103,21 @@ describe('/ma/account/create', () => {
   it('answers 300 naming the field for bad input, and creates nothing', async () => {
     const before = await accountCount();
     const email = uniqueEmail('sub');
-    expect(await gw.v1('/ma/account/create', { ...OWNER, password: undefined, email })).toEqual({ error: { code: 300, message: 'password is required.' } });
-    expectV1Error(await gw.v1('/ma/account/create', { ...OWNER, email, meeting_capacity: 101 }), 300, 'Invalid parameter: meeting_capacity. Must be at most 100.');
+    expect(await gw.v1('/ma/account/create', { ...OWNER, password: undefined, email })).toEqual({
+      error: { code: 300, message: 'password is required.' },
+    });
+    expectV1Error(
+      await gw.v1('/ma/account/create', { ...OWNER, email, meeting_capacity: 101 }),
+      300,
+      'Invalid parameter: meeting_capacity. Must be at most 100.',
+    );
     expectV1Error(await gw.v1('/ma/account/create', { ...OWNER, email, pay_mode: 2 }), 300, /^Invalid parameter: pay_mode\./);
     expectV1Error(await gw.v1('/ma/account/create', { ...OWNER, email, enable_pstn: 'yes' }), 300, /^Invalid parameter: enable_pstn\./);
-    expectV1Error(await gw.v1('/ma/account/create', { ...OWNER, email, collection_method: 5 }), 300, /^Invalid parameter: collection_method\./);
+    expectV1Error(
+      await gw.v1('/ma/account/create', { ...OWNER, email, collection_method: 5 }),
+      300,
+      /^Invalid parameter: collection_method\./,
+    );
     expectV1Error(await gw.v1('/ma/account/create', { ...OWNER, email: 'not-an-email' }), 300, /^Invalid parameter: email\./);
     // v2's own rule (password of at least 8 characters) comes back naming the v1 field.
     expectV1Error(await gw.v1('/ma/account/create', { ...OWNER, email, password: 'short' }), 300, /^Invalid parameter: password\./);
@@ -111,18 +138,26 @@ describe('/ma/account/list', () => {
   it('answers v1 paging and subAccounts items', async () => {
     await createSubAccount();
     const answer = await gw.v1('/ma/account/list', { page_size: 1 });
-    expectV1Shape(answer, { page_count: 'number', page_number: 'number', page_size: 'number', total_records: 'number', subAccounts: 'array' }, { inOrder: true });
+    expectV1Shape(
+      answer,
+      { page_count: 'number', page_number: 'number', page_size: 'number', total_records: 'number', subAccounts: 'array' },
+      { inOrder: true },
+    );
     expect(answer).toMatchObject({ page_number: 1, page_size: 1, total_records: await accountCount() });
-    expectV1Shape(answer.subAccounts[0], {
-      id: 'string',
-      owner_email: 'string',
-      account_name: 'string',
-      account_type: 'string',
-      seats: 'number',
-      subscription_start_time: 'string',
-      subscription_end_time: 'string',
-      created_at: 'string',
-    }, { inOrder: true });
+    expectV1Shape(
+      answer.subAccounts[0],
+      {
+        id: 'string',
+        owner_email: 'string',
+        account_name: 'string',
+        account_type: 'string',
+        seats: 'number',
+        subscription_start_time: 'string',
+        subscription_end_time: 'string',
+        created_at: 'string',
+      },
+      { inOrder: true },
+    );
   });
 });
 
@@ -143,10 +178,22 @@ describe('/ma/account/get', () => {
 describe('/ma/account/update', () => {
   it('changes only the options and settings given', async () => {
     const { id } = await createSubAccount({ share_rc: true, room_connectors: 'rc' });
-    const answer = await gw.v1('/ma/account/update', { account_id: id, pay_mode: 0, share_mc: 'mc9', enable_call_out: true, meeting_capacity: 80 });
+    const answer = await gw.v1('/ma/account/update', {
+      account_id: id,
+      pay_mode: 0,
+      share_mc: 'mc9',
+      enable_call_out: true,
+      meeting_capacity: 80,
+    });
     expectV1Shape(answer, ACTION_SHAPE, { inOrder: true });
     expect(answer).toEqual({ id, updated_at: expect.stringMatching(V1_TIME) });
-    expect((await v2Account(id)).options).toEqual({ share_rc: true, room_connectors: 'rc', share_mc: false, meeting_connectors: 'mc9', pay_mode: 'sub' });
+    expect((await v2Account(id)).options).toEqual({
+      share_rc: true,
+      room_connectors: 'rc',
+      share_mc: false,
+      meeting_connectors: 'mc9',
+      pay_mode: 'sub',
+    });
     const settings = await v2Settings(id);
     expect(settings.feature.meeting_capacity).toBe(80);
     // No v1 defaults on update: the reminder stays as v2 had it.
@@ -177,7 +224,11 @@ describe('/ma/account/update', () => {
     expectV1Error(await gw.v1('/ma/account/update', { account_id: 'no-such-account', meeting_capacity: 5 }), 2001);
     const { id } = await createSubAccount();
     const before = await v2Settings(id);
-    expectV1Error(await gw.v1('/ma/account/update', { account_id: id, meeting_capacity: 'lots' }), 300, /^Invalid parameter: meeting_capacity\./);
+    expectV1Error(
+      await gw.v1('/ma/account/update', { account_id: id, meeting_capacity: 'lots' }),
+      300,
+      /^Invalid parameter: meeting_capacity\./,
+    );
     expect(await v2Settings(id)).toEqual(before);
   });
 });

@@ -14,8 +14,22 @@ beforeAll(async () => {
   const ownerId = (await gw.v2('GET', '/users/me')).body.id;
   meeting = await meetingHappened(gw, ownerId, '2024-01-12T02:00:00Z', [], 60);
   const legs = [
-    { direction: 'call-out', phone_number: '+86 8208', start_time: '2024-01-12T02:25:34Z', end_time: '2024-01-12T02:26:48Z', total: 0.12, country_name: 'China' },
-    { direction: 'call-in', phone_number: '+1 555 0100', call_in_number: '+1 669 900 6833', start_time: '2024-01-12T02:05:00Z', end_time: '2024-01-12T02:35:00Z', total: 1.5 },
+    {
+      direction: 'call-out',
+      phone_number: '+86 8208',
+      start_time: '2024-01-12T02:25:34Z',
+      end_time: '2024-01-12T02:26:48Z',
+      total: 0.12,
+      country_name: 'China',
+    },
+    {
+      direction: 'call-in',
+      phone_number: '+1 555 0100',
+      call_in_number: '+1 669 900 6833',
+      start_time: '2024-01-12T02:05:00Z',
+      end_time: '2024-01-12T02:35:00Z',
+      total: 1.5,
+    },
   ];
   for (const leg of legs) expect((await gw.control('POST', `/meetings/${meeting.id}/phone-legs`, leg)).status).toBe(201);
 });
@@ -29,7 +43,14 @@ describe('/report/getaudioreport', () => {
     expect(answer).toMatchObject({ from: '2024-01-01', to: '2024-01-31', page_count: 1, page_number: 1, page_size: 30, total_records: 2 });
     const [callIn, callOut] = answer.telephony_usage;
     expect(callIn).toMatchObject({ meeting_id: meeting.id, phone_number: '+1 555 0100', type: 'call-in', duration: 30, total: 1.5 });
-    expect(callOut).toMatchObject({ phone_number: '+86 8208', type: 'call-out', start_time: '2024-01-12T02:25:34Z', end_time: '2024-01-12T02:26:48Z', duration: 2, total: 0.12 });
+    expect(callOut).toMatchObject({
+      phone_number: '+86 8208',
+      type: 'call-out',
+      start_time: '2024-01-12T02:25:34Z',
+      end_time: '2024-01-12T02:26:48Z',
+      duration: 2,
+      total: 0.12,
+    });
     expect(callOut.host_email).toBe((await gw.v2('GET', '/users/me')).body.email);
   });
 

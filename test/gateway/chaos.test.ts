@@ -49,7 +49,16 @@ beforeAll(async () => {
     for (const method of ['POST', 'PATCH', 'DELETE']) faults.rules.push({ method, path: /^\//, fault, probability: 0.06 });
   }
   faults.rules.push({ method: 'GET', path: /^\/users\/me$/, fault: { kind: 'answer', status: 503 }, probability: 0.15 });
-  gateway = await startGateway(loadConfig({ PORT: '0', V2_BASE_URL: faults.url, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', LOG_LEVEL: 'silent', UPSTREAM_MAX_ATTEMPTS: '1' }));
+  gateway = await startGateway(
+    loadConfig({
+      PORT: '0',
+      V2_BASE_URL: faults.url,
+      V1_RATE_LIMITS: 'off',
+      V2_RATE_LIMITS: 'off',
+      LOG_LEVEL: 'silent',
+      UPSTREAM_MAX_ATTEMPTS: '1',
+    }),
+  );
   creds = { api_key: sandbox.sandbox.credentials.apiKey, api_secret: sandbox.sandbox.credentials.apiSecret };
 });
 afterAll(async () => {
@@ -86,7 +95,8 @@ describe(`chaos (seed ${SEED})`, () => {
     // Each claim is checked when its answer has come (the state is final for that call by then):
     // a later call may rightly undo it (a meeting created, then deleted).
     const checks: { what: string; claim: Claim; present: boolean; answer: unknown }[] = [];
-    const check = (what: string, answer: unknown, present: () => boolean) => checks.push({ what, claim: claimOf(answer), present: present(), answer });
+    const check = (what: string, answer: unknown, present: () => boolean) =>
+      checks.push({ what, claim: claimOf(answer), present: present(), answer });
     const meetings: string[] = [];
 
     for (let i = 0; i < CALLS; i++) {

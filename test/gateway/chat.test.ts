@@ -35,7 +35,13 @@ describe('/chat/list', () => {
     expect(answer).toMatchObject({ from: '2019-03-01', to: '2019-03-31', page_size: 30, page_count: 1, next_page_token: '' });
     // Most recent first, by each session's last message (also one after the range).
     expect(answer.chat_list).toEqual([
-      { session_id: group.session_id, type: 'Group', participants: '', group_name: 'Support', last_message_send_time: '2019-04-02T09:00:00Z' },
+      {
+        session_id: group.session_id,
+        type: 'Group',
+        participants: '',
+        group_name: 'Support',
+        last_message_send_time: '2019-04-02T09:00:00Z',
+      },
       { session_id: direct.session_id, type: '1:1', participants: '', group_name: '', last_message_send_time: '2019-03-10T08:00:00Z' },
     ]);
   });
@@ -61,7 +67,7 @@ describe('/chat/list', () => {
 });
 
 describe('/chat/get', () => {
-  it('answers the session\'s messages in the range, with its group name, in the shape of the reference', async () => {
+  it("answers the session's messages in the range, with its group name, in the shape of the reference", async () => {
     const answer = await gw.v1('/chat/get', { session_id: group.session_id, ...range });
     expectV1Shape(answer, v1ExampleShape('/chat/get'), { inOrder: true });
     expect(answer).toEqual({

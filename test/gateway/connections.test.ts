@@ -83,7 +83,9 @@ describe('a body larger than V1_MAX_BODY_BYTES', () => {
         socket.on('error', (error) => (failed = error));
         const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
         await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
-        socket.write(`POST /v1/group/create HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`);
+        socket.write(
+          `POST /v1/group/create HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`,
+        );
         // Sent in chunks with back-pressure, as a client library streams a file upload.
         for (let at = 0; at < body.length && !socket.destroyed; at += 64 * 1024) {
           if (!socket.write(body.slice(at, at + 64 * 1024))) await new Promise((resolve) => socket.once('drain', resolve));
@@ -91,7 +93,9 @@ describe('a body larger than V1_MAX_BODY_BYTES', () => {
         socket.end();
         await closed;
         expect(failed, `attempt ${attempt}`).toBeUndefined();
-        expect(Buffer.concat(received).toString()).toMatch(/"error":\{"code":300,"message":"The request body is larger than the 2048 bytes/);
+        expect(Buffer.concat(received).toString()).toMatch(
+          /"error":\{"code":300,"message":"The request body is larger than the 2048 bytes/,
+        );
       }
     } finally {
       await small.close();

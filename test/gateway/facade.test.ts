@@ -44,7 +44,11 @@ afterAll(async () => {
 });
 
 const post = (g: TestGateway, path: string, body: string | FormData | undefined, headers: Record<string, string> = {}) =>
-  fetch(`${g.url}${path}`, { method: 'POST', body, headers }).then(async (r) => ({ headers: r.headers, status: r.status, text: await r.text() }));
+  fetch(`${g.url}${path}`, { method: 'POST', body, headers }).then(async (r) => ({
+    headers: r.headers,
+    status: r.status,
+    text: await r.text(),
+  }));
 
 describe('where parameters come from', () => {
   it('reads the query string of a POST with an empty body and no content type', async () => {
@@ -180,7 +184,9 @@ describe('bodies that do not match their Content-Length', () => {
   it('answers a clear v1 error instead of hanging when the body is shorter than announced', async () => {
     const body = `${form}&text=short`;
     const started = Date.now();
-    const reply = await rawExchange(gw.port, httpRequest({ path: '/v1/test/echo', body, contentLength: body.length + 25 }), { waitMs: 5000 });
+    const reply = await rawExchange(gw.port, httpRequest({ path: '/v1/test/echo', body, contentLength: body.length + 25 }), {
+      waitMs: 5000,
+    });
     expect(Date.now() - started).toBeLessThan(4000);
     expect(JSON.parse(reply.responses[0]!.body)).toEqual({
       error: { code: 300, message: expect.stringContaining(`ended after ${body.length} of the ${body.length + 25} bytes`) },
@@ -200,12 +206,16 @@ describe('bad input', () => {
     const reply = await post(small, '/v1/user/checkemail', `${form}&email=a@b.c&pad=${'x'.repeat(10_000)}`, {
       'content-type': 'application/x-www-form-urlencoded',
     });
-    expect(JSON.parse(reply.text)).toEqual({ error: { code: 300, message: 'The request body is larger than the 2048 bytes v1gate accepts.' } });
+    expect(JSON.parse(reply.text)).toEqual({
+      error: { code: 300, message: 'The request body is larger than the 2048 bytes v1gate accepts.' },
+    });
     expect(reply.headers.get('connection')).toBe('close');
   });
 
   it('refuses percent-escapes that are not valid in the declared charset, naming the parameter', async () => {
-    const reply = await post(gw, '/v1/test/echo', `${form}&text=%FF%FE`, { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' });
+    const reply = await post(gw, '/v1/test/echo', `${form}&text=%FF%FE`, {
+      'content-type': 'application/x-www-form-urlencoded; charset=utf-8',
+    });
     expect(JSON.parse(reply.text)).toEqual({ error: { code: 300, message: 'Parameter text is not valid utf-8 text.' } });
   });
 
@@ -220,7 +230,9 @@ describe('bad input', () => {
   });
 
   it('decodes the charset the client declares', async () => {
-    const reply = await post(gw, '/v1/test/echo', `${form}&text=Jos%E9`, { 'content-type': 'application/x-www-form-urlencoded; charset=ISO-8859-1' });
+    const reply = await post(gw, '/v1/test/echo', `${form}&text=Jos%E9`, {
+      'content-type': 'application/x-www-form-urlencoded; charset=ISO-8859-1',
+    });
     expect(JSON.parse(reply.text)).toEqual({ text: 'José' });
   });
 

@@ -17,7 +17,15 @@ let creds: { api_key: string; api_secret: string };
 
 async function start(env: Record<string, string> = {}) {
   gateway = await startGateway(
-    loadConfig({ PORT: '0', V2_BASE_URL: faults.url, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', LOG_LEVEL: 'silent', UPSTREAM_TIMEOUT_MS: '1000', ...env }),
+    loadConfig({
+      PORT: '0',
+      V2_BASE_URL: faults.url,
+      V1_RATE_LIMITS: 'off',
+      V2_RATE_LIMITS: 'off',
+      LOG_LEVEL: 'silent',
+      UPSTREAM_TIMEOUT_MS: '1000',
+      ...env,
+    }),
   );
 }
 
@@ -50,7 +58,7 @@ const sent = (method: string, path: RegExp) => faults.seen.filter((r) => r.metho
 const owner = () => sandbox.sandbox.master.ownerId;
 
 describe('undo always gets its turn', () => {
-  it('a custcreate whose second v2 call hangs past the call\'s deadline still sends its undo, and nothing remains', async () => {
+  it("a custcreate whose second v2 call hangs past the call's deadline still sends its undo, and nothing remains", async () => {
     await start({ V2_RATE_LIMITS: 'on', OUTBOUND_MAX_WAIT_MS: '300' });
     faults.rules.push({ method: 'PATCH', path: /^\/users\/[^/]+$/, fault: { kind: 'hang' }, times: 1 });
     const email = uniqueEmail('hang');
@@ -64,13 +72,20 @@ describe('undo always gets its turn', () => {
 describe('reads after a write never turn a done write into a bare error', () => {
   it('/group/create whose GET /users/me answers 500 says the group was created, and it exists', async () => {
     await start();
-    faults.rules.push({ method: 'GET', path: /^\/users\/me$/, fault: { kind: 'answer', status: 500, body: '{"code":500,"message":"boom"}' } });
+    faults.rules.push({
+      method: 'GET',
+      path: /^\/users\/me$/,
+      fault: { kind: 'answer', status: 500, body: '{"code":500,"message":"boom"}' },
+    });
     const name = `Faulty ${Date.now()}`;
     const answer = await v1('/group/create', { name });
     const groups = (await sandbox.v2('GET', '/groups')).body.groups as { id: string; name: string }[];
     const created = groups.find((g) => g.name === name);
     expect(created).toBeDefined();
-    expect(answer.error).toMatchObject({ code: 503, message: expect.stringMatching(new RegExp(`^The group ${created!.id} was created, but reading it back`)) });
+    expect(answer.error).toMatchObject({
+      code: 503,
+      message: expect.stringMatching(new RegExp(`^The group ${created!.id} was created, but reading it back`)),
+    });
   });
 
   it('/group/edit whose read-back fails says the edit was made, and it was', async () => {
@@ -84,7 +99,8 @@ describe('reads after a write never turn a done write into a bare error', () => 
 });
 
 describe('one error table: no raw HTTP status becomes a v1 code', () => {
-  const create = () => v1('/meeting/create', { host_id: owner(), type: '2', topic: `Faulty ${Date.now()}`, start_time: FUTURE, duration: '30' });
+  const create = () =>
+    v1('/meeting/create', { host_id: owner(), type: '2', topic: `Faulty ${Date.now()}`, start_time: FUTURE, duration: '30' });
   const meetingsNow = () => sandbox.sandbox.state.meetings.size;
 
   it.each([
@@ -116,7 +132,10 @@ describe('one error table: no raw HTTP status becomes a v1 code', () => {
     ['garbage', { kind: 'answer', status: 200, body: 'not json' } as const],
     ['an array where an object is due', { kind: 'answer', status: 200, body: '[]' } as const],
     ['a string', { kind: 'answer', status: 200, body: '"str"' } as const],
-    ['an answer past UPSTREAM_MAX_BODY_BYTES', { kind: 'answer', status: 200, body: `{"pad":"${'x'.repeat(64 * 1024)}`, repeatBodyTimes: 64 } as const],
+    [
+      'an answer past UPSTREAM_MAX_BODY_BYTES',
+      { kind: 'answer', status: 200, body: `{"pad":"${'x'.repeat(64 * 1024)}`, repeatBodyTimes: 64 } as const,
+    ],
   ])('a read answered with %s is an upstream error, never a success', async (_label, fault) => {
     await start({ UPSTREAM_MAX_BODY_BYTES: String(1024 * 1024) });
     faults.rules.push({ method: 'GET', path: /^\/users\/[^/]+$/, fault });
@@ -128,7 +147,12 @@ describe('one error table: no raw HTTP status becomes a v1 code', () => {
 describe('429 from the upstream', () => {
   it('a long Retry-After answers the v1 rate-limit error at once and pauses only that class', async () => {
     await start({ V2_RATE_LIMITS: 'on' });
-    faults.rules.push({ method: 'GET', path: /^\/report\//, fault: { kind: 'answer', status: 429, headers: { 'retry-after': '30' }, body: '{"code":429,"message":"Too many"}' }, times: 1 });
+    faults.rules.push({
+      method: 'GET',
+      path: /^\/report\//,
+      fault: { kind: 'answer', status: 429, headers: { 'retry-after': '30' }, body: '{"code":429,"message":"Too many"}' },
+      times: 1,
+    });
     const refused = await v1('/report/getaccountreport', { from: '2026-01-01', to: '2026-01-31' });
     expect(refused.error).toMatchObject({ code: 403 });
     expect(sent('GET', /^\/report\//)).toHaveLength(1); // not retried into the storm

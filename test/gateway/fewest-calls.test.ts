@@ -16,7 +16,9 @@ let gateway: RunningGateway;
 let creds: { api_key: string; api_secret: string };
 
 async function start(env: Record<string, string> = {}) {
-  gateway = await startGateway(loadConfig({ PORT: '0', V2_BASE_URL: proxy.url, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ...env }));
+  gateway = await startGateway(
+    loadConfig({ PORT: '0', V2_BASE_URL: proxy.url, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ...env }),
+  );
 }
 
 beforeAll(async () => {
@@ -53,8 +55,8 @@ async function createMeeting(topic: string): Promise<string> {
   return body.id;
 }
 
-describe('/meeting/get: the host\'s live meetings come from the aux cache', () => {
-  it('a repeated mix of gets of one host\'s meetings costs at most 1.1 v2 calls per v1 call, and x-v2-calls adds up to what was sent', async () => {
+describe("/meeting/get: the host's live meetings come from the aux cache", () => {
+  it("a repeated mix of gets of one host's meetings costs at most 1.1 v2 calls per v1 call, and x-v2-calls adds up to what was sent", async () => {
     // A TTL far longer than the test: counting, not timing (a slow box must not read twice).
     await start({ AUX_CACHE_TTL_MS: '60000' });
     const ids = [await createMeeting('A'), await createMeeting('B'), await createMeeting('C')];
@@ -104,7 +106,7 @@ describe('/meeting/get: the host\'s live meetings come from the aux cache', () =
     expect((await v1('/meeting/get', { id, host_id: owner() })).body.status).toBe(0);
   });
 
-  it('a wrong secret gets nothing from it: the key\'s kept answer is for the right pair only', async () => {
+  it("a wrong secret gets nothing from it: the key's kept answer is for the right pair only", async () => {
     await start({ AUX_CACHE_TTL_MS: '60000' });
     const id = await createMeeting('Pair');
     await v1('/meeting/get', { id, host_id: owner() });

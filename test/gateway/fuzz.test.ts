@@ -22,10 +22,20 @@ const pathChars = fc.stringMatching(/^[\x21-\x7e]{0,60}$/);
 const roughRequest = fc
   .record({
     method: fc.oneof(fc.constantFrom('POST', 'GET', 'HEAD', 'PUT', 'OPTIONS'), token),
-    path: fc.oneof(pathChars.map((p) => `/v1/${p}`), pathChars.map((p) => `/${p}`), fc.constantFrom('/v1/user/get', '/v1/user/checkemail', '/sandbox/accounts', '/v2/users/me')),
+    path: fc.oneof(
+      pathChars.map((p) => `/v1/${p}`),
+      pathChars.map((p) => `/${p}`),
+      fc.constantFrom('/v1/user/get', '/v1/user/checkemail', '/sandbox/accounts', '/v2/users/me'),
+    ),
     version: fc.constantFrom('HTTP/1.1', 'HTTP/1.0', 'HTTP/9.9'),
     headers: fc.array(fc.tuple(token, fc.uint8Array({ maxLength: 40 }).map(latin1)), { maxLength: 4 }),
-    contentType: fc.constantFrom('application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/plain', 'application/json', ''),
+    contentType: fc.constantFrom(
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'text/plain',
+      'application/json',
+      '',
+    ),
     body: fc.uint8Array({ maxLength: 300 }),
     lengthDelta: fc.constantFrom(0, 0, 0, -3, 5),
   })

@@ -10,14 +10,26 @@ beforeAll(async () => {
 });
 afterAll(() => gw.close());
 
-const v2Device = async (id: string) => (await gw.v2('GET', '/h323/devices', { query: { page_size: 300 } })).body.devices.find((d: any) => d.id === id);
+const v2Device = async (id: string) =>
+  (await gw.v2('GET', '/h323/devices', { query: { page_size: 300 } })).body.devices.find((d: any) => d.id === id);
 
 describe('/h323/device/*', () => {
-  it('creates a device in the shape of the reference, with v1\'s numbers as v2\'s names', async () => {
-    const created = await gw.v1('/h323/device/create', { name: 'Board room', ip: '192.168.1.10', protocol_type: '2', encryption_type: '1' });
+  it("creates a device in the shape of the reference, with v1's numbers as v2's names", async () => {
+    const created = await gw.v1('/h323/device/create', {
+      name: 'Board room',
+      ip: '192.168.1.10',
+      protocol_type: '2',
+      encryption_type: '1',
+    });
     expectExampleShape(created, '/h323/device/create', { inOrder: true });
     expect(created).toEqual({ id: expect.any(String), name: 'Board room', ip: '192.168.1.10', protocol_type: 2, encryption_type: 1 });
-    expect(await v2Device(created.id)).toEqual({ id: created.id, name: 'Board room', ip: '192.168.1.10', protocol: 'SIP', encryption: 'yes' });
+    expect(await v2Device(created.id)).toEqual({
+      id: created.id,
+      name: 'Board room',
+      ip: '192.168.1.10',
+      protocol: 'SIP',
+      encryption: 'yes',
+    });
   });
 
   it("fills in v1's defaults: H.323, encryption auto", async () => {
@@ -59,7 +71,11 @@ describe('/h323/device/*', () => {
   it('answers a v1 error for missing or bad fields, and changes nothing', async () => {
     const before = (await gw.v2('GET', '/h323/devices')).body.total_records;
     expect(await gw.v1('/h323/device/create', { ip: '10.0.0.1' })).toEqual({ error: { code: 300, message: 'name is required.' } });
-    for (const params of [{ name: 'X', ip: '10.0.0.1', protocol_type: '3' }, { name: 'X', ip: '10.0.0.1', encryption_type: 'yes' }, { name: 'X'.repeat(65), ip: '1' }]) {
+    for (const params of [
+      { name: 'X', ip: '10.0.0.1', protocol_type: '3' },
+      { name: 'X', ip: '10.0.0.1', encryption_type: 'yes' },
+      { name: 'X'.repeat(65), ip: '1' },
+    ]) {
       const reply = await gw.v1Raw('/h323/device/create', params);
       expectV1Error(reply.body, 300);
       expect(reply.headers.get('x-v2-calls')).toBe('0');

@@ -22,7 +22,9 @@ async function createImGroup(body: Record<string, unknown> = {}): Promise<string
 const imGroupCount = async () => (await gw.v2('GET', '/im/groups')).body.total_records as number;
 const v2ImGroup = async (id: string) => (await gw.v2('GET', `/im/groups/${id}`)).body;
 const memberIdsOf = async (id: string) =>
-  ((await gw.v2('GET', `/im/groups/${id}/members`, { query: { page_size: 300 } })).body.members as { id: string }[]).map((m) => m.id).sort();
+  ((await gw.v2('GET', `/im/groups/${id}/members`, { query: { page_size: 300 } })).body.members as { id: string }[])
+    .map((m) => m.id)
+    .sort();
 
 describe('/im/group/create', () => {
   it('creates with v1 defaults (Normal, every search option off) and answers the IM group output', async () => {
@@ -38,11 +40,21 @@ describe('/im/group/create', () => {
       option_search_by_account: false,
       option_search_by_ma_account: false,
     });
-    expect(await v2ImGroup(answer.group_id)).toMatchObject({ type: 'normal', search_by_domain: false, search_by_account: false, search_by_ma_account: false });
+    expect(await v2ImGroup(answer.group_id)).toMatchObject({
+      type: 'normal',
+      search_by_domain: false,
+      search_by_account: false,
+      search_by_ma_account: false,
+    });
   });
 
   it('maps the type (any letter case) and option_search_by_ma to v2', async () => {
-    const answer = await gw.v1('/im/group/create', { name: uniqueName('im'), type: 'restricted', option_search_by_ma: 'TRUE', option_search_by_domain: 1 });
+    const answer = await gw.v1('/im/group/create', {
+      name: uniqueName('im'),
+      type: 'restricted',
+      option_search_by_ma: 'TRUE',
+      option_search_by_domain: 1,
+    });
     expect(answer).toMatchObject({ option_search_by_domain: true, option_search_by_account: false, option_search_by_ma_account: true });
     expect(await v2ImGroup(answer.group_id)).toMatchObject({ type: 'restricted', search_by_domain: true, search_by_ma_account: true });
     const shared = await gw.v1('/im/group/create', { name: uniqueName('im'), type: 'Shared' });
@@ -51,8 +63,16 @@ describe('/im/group/create', () => {
 
   it('answers 300 naming the field for a bad type or boolean, and creates nothing', async () => {
     const before = await imGroupCount();
-    expectV1Error(await gw.v1('/im/group/create', { name: uniqueName('im'), type: 'Secret' }), 300, /^Invalid parameter: type\. Must be one of: Normal, Restricted, Shared\./);
-    expectV1Error(await gw.v1('/im/group/create', { name: uniqueName('im'), option_search_by_account: 'maybe' }), 300, /^Invalid parameter: option_search_by_account\./);
+    expectV1Error(
+      await gw.v1('/im/group/create', { name: uniqueName('im'), type: 'Secret' }),
+      300,
+      /^Invalid parameter: type\. Must be one of: Normal, Restricted, Shared\./,
+    );
+    expectV1Error(
+      await gw.v1('/im/group/create', { name: uniqueName('im'), option_search_by_account: 'maybe' }),
+      300,
+      /^Invalid parameter: option_search_by_account\./,
+    );
     expect(await gw.v1('/im/group/create', {})).toEqual({ error: { code: 300, message: 'name is required.' } });
     expect(await imGroupCount()).toBe(before);
   });
@@ -76,7 +96,11 @@ describe('/im/group/list', () => {
     expect(answer.groups).toHaveLength(answer.total_records);
     for (const group of answer.groups) expectV1Shape(group, { ...IM_GROUP_SHAPE, last_modified_time: 'string' }, { inOrder: true });
     const mine = answer.groups.find((g: any) => g.group_id === id);
-    expect(mine).toMatchObject({ account_id: accountId, option_search_by_account: true, last_modified_time: expect.stringMatching(V1_TIME) });
+    expect(mine).toMatchObject({
+      account_id: accountId,
+      option_search_by_account: true,
+      last_modified_time: expect.stringMatching(V1_TIME),
+    });
   });
 
   it('reads every v2 page: more than 300 IM groups come back whole', async () => {
@@ -96,7 +120,12 @@ describe('/im/group/get', () => {
     const id = await createImGroup({ search_by_domain: true, search_by_ma_account: true });
     const answer = await gw.v1('/im/group/get', { id });
     expectV1Shape(answer, IM_GROUP_SHAPE, { inOrder: true });
-    expect(answer).toMatchObject({ group_id: id, option_search_by_domain: true, option_search_by_account: false, option_search_by_ma_account: true });
+    expect(answer).toMatchObject({
+      group_id: id,
+      option_search_by_domain: true,
+      option_search_by_account: false,
+      option_search_by_ma_account: true,
+    });
   });
 
   it('answers 4130 for an unknown IM group (a plain group id is not one)', async () => {
@@ -145,9 +174,17 @@ describe('/im/group/member/list, /im/group/member/add, /im/group/member/delete',
     const users = await createUsers(gw, 2);
     await gw.v2('POST', `/im/groups/${id}/members`, { body: { members: users.map((u) => ({ id: u.id })) } });
     const answer = await gw.v1('/im/group/member/list', { id, page_size: 1 });
-    expectV1Shape(answer, { page_count: 'number', page_number: 'number', page_size: 'number', total_records: 'number', members: 'array' }, { inOrder: true });
+    expectV1Shape(
+      answer,
+      { page_count: 'number', page_number: 'number', page_size: 'number', total_records: 'number', members: 'array' },
+      { inOrder: true },
+    );
     expect(answer).toMatchObject({ page_count: 2, page_number: 1, page_size: 1, total_records: 2 });
-    expectV1Shape(answer.members[0], { id: 'string', email: 'string', first_name: 'string', last_name: 'string', pic_url: 'string' }, { inOrder: true });
+    expectV1Shape(
+      answer.members[0],
+      { id: 'string', email: 'string', first_name: 'string', last_name: 'string', pic_url: 'string' },
+      { inOrder: true },
+    );
     expectV1Error(await gw.v1('/im/group/member/list', { id: 'no-such-group' }), 4130);
   });
 

@@ -13,7 +13,9 @@ let connector: { id: number; uuid: string };
 let cloud: { id: number; uuid: string };
 
 async function recordedMeeting(start_time: string): Promise<{ id: number; uuid: string }> {
-  const created = await gw.v2('POST', `/users/${ownerId}/meetings`, { body: { topic: `Recorded ${start_time}`, type: 2, start_time, duration: 30 } });
+  const created = await gw.v2('POST', `/users/${ownerId}/meetings`, {
+    body: { topic: `Recorded ${start_time}`, type: 2, start_time, duration: 30 },
+  });
   const happened = await gw.control('POST', `/meetings/${created.body.id}/happen`, { start_time, duration_minutes: 30, recording: true });
   expect(happened.status, JSON.stringify(happened.body)).toBe(201);
   return { id: created.body.id, uuid: happened.body.uuid };
@@ -29,13 +31,14 @@ beforeAll(async () => {
 afterAll(() => gw.close());
 
 describe('/mc/recording/list', () => {
-  it('lists the connector\'s recordings in the shape of the reference, not the cloud\'s', async () => {
+  it("lists the connector's recordings in the shape of the reference, not the cloud's", async () => {
     const answer = await gw.v1('/mc/recording/list', { host_id: ownerId });
     expectExampleShape(answer, '/mc/recording/list', { inOrder: true });
     expect(answer).toMatchObject({ page_count: 1, page_number: 1, page_size: 30, total_records: 1 });
     const [meeting] = answer.meetings;
     expectExampleShape(meeting, '/mc/recording/list', { item: 'meetings', inOrder: true });
-    for (const file of meeting.recording_files) expectExampleShape(file, '/mc/recording/list', { item: 'meetings.recording_files', inOrder: true });
+    for (const file of meeting.recording_files)
+      expectExampleShape(file, '/mc/recording/list', { item: 'meetings.recording_files', inOrder: true });
     expect(meeting).toMatchObject({ uuid: connector.uuid, meeting_number: String(connector.id), host_id: ownerId, recording_count: 2 });
     // The cloud list no longer has it; it has the other one.
     expect((await gw.v1('/recording/list', { host_id: ownerId })).meetings.map((m: any) => m.uuid)).toEqual([cloud.uuid]);

@@ -35,31 +35,67 @@ describe('/meeting/create', () => {
     const answer = await createMeeting({ duration: '45', timezone: 'Europe/Paris', password: 'abc123' });
     expectV1Shape(answer, CREATE_TYPES);
     expect(answer).toMatchObject({
-      host_id: ownerId, topic: 'Weekly sync', type: 2, start_time: FUTURE, duration: 45, timezone: 'Europe/Paris',
-      password: 'abc123', option_jbh: false, option_start_type: 'video', option_host_video: true,
-      option_participants_video: true, option_audio: 'both', option_enforce_login: false,
-      option_enforce_login_domains: '', option_alternative_hosts: '', status: 0,
+      host_id: ownerId,
+      topic: 'Weekly sync',
+      type: 2,
+      start_time: FUTURE,
+      duration: 45,
+      timezone: 'Europe/Paris',
+      password: 'abc123',
+      option_jbh: false,
+      option_start_type: 'video',
+      option_host_video: true,
+      option_participants_video: true,
+      option_audio: 'both',
+      option_enforce_login: false,
+      option_enforce_login_domains: '',
+      option_alternative_hosts: '',
+      status: 0,
     });
     expect(answer.real_id).toBe(answer.id);
     expect(answer.created_at).toMatch(V1_TIME);
     const v2 = await v2Meeting(answer.id);
     expect(String(v2.id)).toBe(answer.id);
     // v1's defaults, not v2's: video on, local recording.
-    expect(v2.settings).toMatchObject({ host_video: true, participant_video: true, auto_recording: 'local', approval_type: 2, join_before_host: false });
+    expect(v2.settings).toMatchObject({
+      host_video: true,
+      participant_video: true,
+      auto_recording: 'local',
+      approval_type: 2,
+      join_before_host: false,
+    });
   });
 
   it('sets every meeting option through v1 and v2 holds it', async () => {
     const answer = await createMeeting({
-      option_jbh: 'true', option_host_video: 'false', option_participants_video: 'false', option_cn_meeting: 'true',
-      option_in_meeting: 'true', option_audio: 'voip', option_enforce_login: 'true', option_enforce_login_domains: 'example.com',
-      option_alternative_hosts: 'other-host@example.com', option_use_pmi: 'true', option_auto_record_type: 'cloud',
-      option_registration: 'true', option_start_type: 'screen_share',
+      option_jbh: 'true',
+      option_host_video: 'false',
+      option_participants_video: 'false',
+      option_cn_meeting: 'true',
+      option_in_meeting: 'true',
+      option_audio: 'voip',
+      option_enforce_login: 'true',
+      option_enforce_login_domains: 'example.com',
+      option_alternative_hosts: 'other-host@example.com',
+      option_use_pmi: 'true',
+      option_auto_record_type: 'cloud',
+      option_registration: 'true',
+      option_start_type: 'screen_share',
     });
     const v2 = await v2Meeting(answer.id);
     expect(v2.settings).toMatchObject({
-      join_before_host: true, host_video: false, participant_video: false, cn_meeting: true, in_meeting: true, audio: 'voip',
-      enforce_login: true, enforce_login_domains: 'example.com', alternative_hosts: 'other-host@example.com', use_pmi: true,
-      auto_recording: 'cloud', approval_type: 0,
+      join_before_host: true,
+      host_video: false,
+      participant_video: false,
+      cn_meeting: true,
+      in_meeting: true,
+      audio: 'voip',
+      enforce_login: true,
+      enforce_login_domains: 'example.com',
+      alternative_hosts: 'other-host@example.com',
+      use_pmi: true,
+      auto_recording: 'cloud',
+      approval_type: 0,
     });
     // option_start_type has no v2 home: accepted, answered as v1's `video`.
     expect(answer.option_start_type).toBe('video');
@@ -119,8 +155,12 @@ describe('/meeting/create', () => {
   });
 
   it('answers missing required fields by name, and 1001 for an unknown host', async () => {
-    expect(await gw.v1('/meeting/create', { host_id: ownerId, type: '2' })).toEqual({ error: { code: 300, message: 'topic is required.' } });
-    expect(await gw.v1('/meeting/create', { host_id: ownerId, topic: 'T' })).toEqual({ error: { code: 300, message: 'type is required.' } });
+    expect(await gw.v1('/meeting/create', { host_id: ownerId, type: '2' })).toEqual({
+      error: { code: 300, message: 'topic is required.' },
+    });
+    expect(await gw.v1('/meeting/create', { host_id: ownerId, topic: 'T' })).toEqual({
+      error: { code: 300, message: 'type is required.' },
+    });
     expect(await gw.v1('/meeting/create', { type: '2', topic: 'T' })).toEqual({ error: { code: 300, message: 'host_id is required.' } });
     const before = snapshot();
     expect((await gw.v1('/meeting/create', { host_id: 'no-such-user', type: '2', topic: 'T' })).error.code).toBe(1001);
@@ -133,26 +173,65 @@ describe('/meeting/get', () => {
     const created = await createMeeting({ type: '8', recurrence: '{"type":2,"weekly_days":"2,4","end_times":2}', option_use_pmi: 'false' });
     const answer = await gw.v1('/meeting/get', { id: created.id, host_id: ownerId });
     expectV1Shape(answer, GET_TYPES);
-    expect(answer).toMatchObject({ id: created.id, uuid: created.uuid, type: 8, status: 0, option_cn_meeting: false, option_in_meeting: false, option_use_pmi: false });
+    expect(answer).toMatchObject({
+      id: created.id,
+      uuid: created.uuid,
+      type: 8,
+      status: 0,
+      option_cn_meeting: false,
+      option_in_meeting: false,
+      option_use_pmi: false,
+    });
     expect(answer.occurrences).toHaveLength(2);
     for (const o of answer.occurrences) {
       expect(Object.keys(o).sort()).toEqual(['duration', 'occurrence_id', 'start_time', 'status']);
-      expect(o).toEqual({ occurrence_id: expect.stringMatching(/^\d+$/), start_time: expect.stringMatching(V1_TIME), duration: 60, status: 'available' });
+      expect(o).toEqual({
+        occurrence_id: expect.stringMatching(/^\d+$/),
+        start_time: expect.stringMatching(V1_TIME),
+        duration: 60,
+        status: 'available',
+      });
     }
   });
 
   it('reads options set through v2', async () => {
     const { body } = await gw.v2('POST', `/users/${ownerId}/meetings`, {
       body: {
-        topic: 'From v2', type: 2, start_time: FUTURE, password: '777',
-        settings: { join_before_host: true, host_video: false, participant_video: true, cn_meeting: true, in_meeting: true, use_pmi: true, audio: 'telephony', enforce_login: true, enforce_login_domains: 'a.com', alternative_hosts: 'other-host@example.com', approval_type: 1 },
+        topic: 'From v2',
+        type: 2,
+        start_time: FUTURE,
+        password: '777',
+        settings: {
+          join_before_host: true,
+          host_video: false,
+          participant_video: true,
+          cn_meeting: true,
+          in_meeting: true,
+          use_pmi: true,
+          audio: 'telephony',
+          enforce_login: true,
+          enforce_login_domains: 'a.com',
+          alternative_hosts: 'other-host@example.com',
+          approval_type: 1,
+        },
       },
     });
     const answer = await gw.v1('/meeting/get', { id: String(body.id), host_id: ownerId });
     expect(answer).toMatchObject({
-      topic: 'From v2', password: '777', h323_password: '777', option_jbh: true, option_host_video: false, option_participants_video: true,
-      option_cn_meeting: true, option_in_meeting: true, option_use_pmi: true, option_audio: 'telephony', option_enforce_login: true,
-      option_enforce_login_domains: 'a.com', option_alternative_hosts: 'other-host@example.com', occurrences: [],
+      topic: 'From v2',
+      password: '777',
+      h323_password: '777',
+      option_jbh: true,
+      option_host_video: false,
+      option_participants_video: true,
+      option_cn_meeting: true,
+      option_in_meeting: true,
+      option_use_pmi: true,
+      option_audio: 'telephony',
+      option_enforce_login: true,
+      option_enforce_login_domains: 'a.com',
+      option_alternative_hosts: 'other-host@example.com',
+      occurrences: [],
     });
   });
 
@@ -166,7 +245,7 @@ describe('/meeting/get', () => {
     expect((await gw.v1('/meeting/get', { id: created.id, host_id: ownerId })).status).toBe(0);
   });
 
-  it('answers 3001 for an unknown meeting, 3003 for another host\'s, 1001 for an unknown host', async () => {
+  it("answers 3001 for an unknown meeting, 3003 for another host's, 1001 for an unknown host", async () => {
     const created = await createMeeting();
     expect((await gw.v1('/meeting/get', { id: '99999999999', host_id: ownerId })).error.code).toBe(3001);
     expect((await gw.v1('/meeting/get', { id: created.id, host_id: otherId })).error.code).toBe(3003);
@@ -178,7 +257,13 @@ describe('/meeting/get', () => {
 describe('/meeting/update', () => {
   it('updates only the fields given and answers {id, updated_at}', async () => {
     const created = await createMeeting({ option_jbh: 'true' });
-    const answer = await gw.v1('/meeting/update', { id: created.id, host_id: ownerId, type: '2', topic: 'Renamed', option_host_video: 'false' });
+    const answer = await gw.v1('/meeting/update', {
+      id: created.id,
+      host_id: ownerId,
+      type: '2',
+      topic: 'Renamed',
+      option_host_video: 'false',
+    });
     expect(answer).toEqual({ id: created.id, updated_at: expect.stringMatching(V1_TIME) });
     const v2 = await v2Meeting(created.id);
     expect(v2.topic).toBe('Renamed');
@@ -187,7 +272,12 @@ describe('/meeting/update', () => {
 
   it('changes the type: to a fixed-time series with a recurrence, then back to one meeting', async () => {
     const created = await createMeeting();
-    const toSeries = await gw.v1('/meeting/update', { id: created.id, host_id: ownerId, type: '8', recurrence: '{"type":1,"end_times":4}' });
+    const toSeries = await gw.v1('/meeting/update', {
+      id: created.id,
+      host_id: ownerId,
+      type: '8',
+      recurrence: '{"type":1,"end_times":4}',
+    });
     expect(toSeries.error).toBeUndefined();
     expect((await v2Meeting(created.id)).occurrences).toHaveLength(4);
     await gw.v1('/meeting/update', { id: created.id, host_id: ownerId, type: '2' });
@@ -207,9 +297,11 @@ describe('/meeting/update', () => {
     expect(snapshot()).toBe(before);
   });
 
-  it('requires type, and answers 3003 for another host\'s meeting without changing it', async () => {
+  it("requires type, and answers 3003 for another host's meeting without changing it", async () => {
     const created = await createMeeting();
-    expect(await gw.v1('/meeting/update', { id: created.id, host_id: ownerId, topic: 'x' })).toEqual({ error: { code: 300, message: 'type is required.' } });
+    expect(await gw.v1('/meeting/update', { id: created.id, host_id: ownerId, topic: 'x' })).toEqual({
+      error: { code: 300, message: 'type is required.' },
+    });
     const before = snapshot();
     expect((await gw.v1('/meeting/update', { id: created.id, host_id: otherId, type: '2', topic: 'Hijack' })).error.code).toBe(3003);
     expect((await gw.v1('/meeting/update', { id: created.id, host_id: ownerId, type: '2', topic: 'y'.repeat(301) })).error.code).toBe(300);
@@ -221,7 +313,10 @@ describe('/meeting/update', () => {
 describe('/meeting/delete', () => {
   it('deletes and answers {id, deleted_at}', async () => {
     const created = await createMeeting();
-    expect(await gw.v1('/meeting/delete', { id: created.id, host_id: ownerId })).toEqual({ id: created.id, deleted_at: expect.stringMatching(V1_TIME) });
+    expect(await gw.v1('/meeting/delete', { id: created.id, host_id: ownerId })).toEqual({
+      id: created.id,
+      deleted_at: expect.stringMatching(V1_TIME),
+    });
     expect((await gw.v2('GET', `/meetings/${created.id}`)).status).toBe(404);
     expect((await gw.v1('/meeting/delete', { id: created.id, host_id: ownerId })).error.code).toBe(3001);
   });
@@ -233,7 +328,10 @@ describe('/meeting/delete', () => {
     expect(answer).toEqual({ id: created.id, deleted_at: expect.stringMatching(V1_TIME) });
     const statuses = (await v2Meeting(created.id)).occurrences.map((o: { status: string }) => o.status);
     expect(statuses).toEqual(['available', 'deleted', 'available']);
-    expect((await gw.v1('/meeting/delete', { id: created.id, host_id: ownerId, occurrence_id: '123' })).error).toMatchObject({ code: 300, message: expect.stringMatching(/occurrence_id/) });
+    expect((await gw.v1('/meeting/delete', { id: created.id, host_id: ownerId, occurrence_id: '123' })).error).toMatchObject({
+      code: 300,
+      message: expect.stringMatching(/occurrence_id/),
+    });
   });
 
   it('refuses another host, changing nothing', async () => {
@@ -267,12 +365,14 @@ describe('/meeting/end', () => {
 });
 
 describe('/meeting/list', () => {
-  it('pages the host\'s scheduled meetings in the v1 list shape', async () => {
+  it("pages the host's scheduled meetings in the v1 list shape", async () => {
     const g = await startTestGateway(NO_LIMITS);
     try {
-      const host = (await g.v2('POST', '/users', { body: { action: 'custCreate', user_info: { email: 'lister@example.com', type: 2 } } })).body.id;
+      const host = (await g.v2('POST', '/users', { body: { action: 'custCreate', user_info: { email: 'lister@example.com', type: 2 } } }))
+        .body.id;
       const ids: string[] = [];
-      for (let i = 0; i < 5; i++) ids.push((await g.v1('/meeting/create', { host_id: host, type: '2', topic: `M${i}`, start_time: FUTURE })).id);
+      for (let i = 0; i < 5; i++)
+        ids.push((await g.v1('/meeting/create', { host_id: host, type: '2', topic: `M${i}`, start_time: FUTURE })).id);
       await g.v1('/meeting/create', { host_id: host, type: '1', topic: 'Instant' });
       await g.control('POST', `/meetings/${ids[0]}/start`, {});
       const first = await g.v1('/meeting/list', { host_id: host, page_size: '2' });
@@ -292,19 +392,26 @@ describe('/meeting/list', () => {
   });
 
   it('refuses bad paging and unknown hosts', async () => {
-    expect((await gw.v1('/meeting/list', { host_id: ownerId, page_size: '301' })).error).toMatchObject({ code: 300, message: expect.stringMatching(/page_size/) });
-    expect((await gw.v1('/meeting/list', { host_id: ownerId, page_number: '0' })).error).toMatchObject({ code: 300, message: expect.stringMatching(/page_number/) });
+    expect((await gw.v1('/meeting/list', { host_id: ownerId, page_size: '301' })).error).toMatchObject({
+      code: 300,
+      message: expect.stringMatching(/page_size/),
+    });
+    expect((await gw.v1('/meeting/list', { host_id: ownerId, page_number: '0' })).error).toMatchObject({
+      code: 300,
+      message: expect.stringMatching(/page_number/),
+    });
     expect((await gw.v1('/meeting/list', { host_id: 'no-such-user' })).error.code).toBe(1001);
     expect(await gw.v1('/meeting/list', {})).toEqual({ error: { code: 300, message: 'host_id is required.' } });
   });
 });
 
 describe('/meeting/live', () => {
-  it('lists the account\'s meetings in progress, every host, in the v1 list shape', async () => {
+  it("lists the account's meetings in progress, every host, in the v1 list shape", async () => {
     const g = await startTestGateway(NO_LIMITS);
     try {
       const owner = (await g.v2('GET', '/users/me')).body.id;
-      const other = (await g.v2('POST', '/users', { body: { action: 'custCreate', user_info: { email: 'live2@example.com', type: 2 } } })).body.id;
+      const other = (await g.v2('POST', '/users', { body: { action: 'custCreate', user_info: { email: 'live2@example.com', type: 2 } } }))
+        .body.id;
       const a = await g.v1('/meeting/create', { host_id: owner, type: '2', topic: 'A', start_time: FUTURE });
       const b = await g.v1('/meeting/create', { host_id: other, type: '2', topic: 'B', start_time: FUTURE });
       const c = await g.v1('/meeting/create', { host_id: owner, type: '2', topic: 'C', start_time: FUTURE });

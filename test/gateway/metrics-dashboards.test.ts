@@ -22,17 +22,35 @@ beforeAll(async () => {
   gw = await startTestGateway(NO_LIMITS);
   accountId = gw.sandbox.state.accountsByKey.get(gw.credentials.api_key)!.id;
   ownerId = (await gw.v2('GET', '/users/me')).body.id;
-  room = (await gw.control('POST', `/accounts/${accountId}/zoom-rooms`, { room_name: 'Board room', email: 'board@example.com', microphone: 'Mic A', speaker: 'Spk B', camera: 'Cam C' })).body;
+  room = (
+    await gw.control('POST', `/accounts/${accountId}/zoom-rooms`, {
+      room_name: 'Board room',
+      email: 'board@example.com',
+      microphone: 'Mic A',
+      speaker: 'Spk B',
+      camera: 'Cam C',
+    })
+  ).body;
   idleRoom = (await gw.control('POST', `/accounts/${accountId}/zoom-rooms`, { room_name: 'Quiet room', status: 'Offline' })).body;
   past = await meetingHappened(gw, ownerId, '2024-05-02T10:00:00Z', [{ name: 'Ann' }], 10);
   liveId = (await gw.v2('POST', `/users/${ownerId}/meetings`, { body: { topic: 'In the room' } })).body.id;
   await gw.control('POST', `/meetings/${liveId}/start`);
-  for (const meeting_id of [past.id, liveId]) expect((await gw.control('POST', `/zoom-rooms/${room.id}/meetings`, { meeting_id })).status).toBe(200);
-  for (const [hour, max_usage, total_usage] of [[9, 2, 5], [0, 1, 3]]) {
-    expect((await gw.control('POST', `/accounts/${accountId}/crc-usage`, { date: '2024-05-03', hour, max_usage, total_usage })).status).toBe(201);
+  for (const meeting_id of [past.id, liveId])
+    expect((await gw.control('POST', `/zoom-rooms/${room.id}/meetings`, { meeting_id })).status).toBe(200);
+  for (const [hour, max_usage, total_usage] of [
+    [9, 2, 5],
+    [0, 1, 3],
+  ]) {
+    expect(
+      (await gw.control('POST', `/accounts/${accountId}/crc-usage`, { date: '2024-05-03', hour, max_usage, total_usage })).status,
+    ).toBe(201);
   }
   await gw.control('POST', `/accounts/${accountId}/crc-usage`, { date: '2024-06-01', hour: 1, max_usage: 1, total_usage: 1 });
-  await gw.control('POST', `/accounts/${accountId}/im-activity`, { user: ownerId, date: '2024-05-04', counts: { total_send: 4, total_receive: 2, emoji_send: 1 } });
+  await gw.control('POST', `/accounts/${accountId}/im-activity`, {
+    user: ownerId,
+    date: '2024-05-04',
+    counts: { total_send: 4, total_receive: 2, emoji_send: 1 },
+  });
   await gw.control('POST', `/accounts/${accountId}/im-activity`, { user: ownerId, date: '2024-05-05', counts: { total_send: 1 } });
 });
 afterAll(() => gw.close());
@@ -56,13 +74,28 @@ describe('/metrics/zoomrooms', () => {
     }
     expect(answer).toMatchObject({ page_count: 1, page_number: 1, page_size: 30, total_records: 2 });
     const [board, quiet] = answer.zoom_rooms;
-    expect(board).toMatchObject({ id: room.id, room_name: 'Board room', email: 'board@example.com', account_type: 'Work Email', passcode: '', status: 'In Meeting', meeting_id: '' });
-    expect(board.messages).toMatchObject({ running_time: '', selected_microphone: 'Mic A', selected_speaker: 'Spk B', selected_camera: 'Cam C' });
+    expect(board).toMatchObject({
+      id: room.id,
+      room_name: 'Board room',
+      email: 'board@example.com',
+      account_type: 'Work Email',
+      passcode: '',
+      status: 'In Meeting',
+      meeting_id: '',
+    });
+    expect(board.messages).toMatchObject({
+      running_time: '',
+      selected_microphone: 'Mic A',
+      selected_speaker: 'Spk B',
+      selected_camera: 'Cam C',
+    });
     expect(quiet).toMatchObject({ status: 'Offline', messages: { last_started_time: '' } });
   });
 
   it('pages by number, at most 30 a page; a wrong secret is 102', async () => {
-    expect((await gw.v1('/metrics/zoomrooms', { page_size: '1', page_number: '2' })).zoom_rooms.map((r: any) => r.id)).toEqual([idleRoom.id]);
+    expect((await gw.v1('/metrics/zoomrooms', { page_size: '1', page_number: '2' })).zoom_rooms.map((r: any) => r.id)).toEqual([
+      idleRoom.id,
+    ]);
     expectV1Error(await gw.v1('/metrics/zoomrooms', { page_size: '31' }), 300);
     expectV1Error(await gw.v1('/metrics/zoomrooms', { api_secret: 'wrong' }), 102);
   });
@@ -81,7 +114,7 @@ describe('/metrics/zoomroomdetail', () => {
     expect(answer.past_meetings[0]).toMatchObject({ uuid: past.uuid, id: String(past.id), duration: '10 mins', participants: 2 });
   });
 
-  it('answers an idle room with v1\'s empty live meeting', async () => {
+  it("answers an idle room with v1's empty live meeting", async () => {
     const answer = await gw.v1('/metrics/zoomroomdetail', { id: idleRoom.id, ...MAY });
     expectExampleShape(answer, '/metrics/zoomroomdetail', { inOrder: true });
     expect(answer.live_meeting).toEqual(v1Example('/metrics/zoomroomdetail').live_meeting);
@@ -105,10 +138,21 @@ describe('/metrics/crc', () => {
     expect(answer).toEqual({
       from: '2024-05-01',
       to: '2024-05-31',
-      crc_ports_usage: [{ date_time: '2024-05-03', crc_ports_hour_usage: [{ hour: '00', max_usage: 1, total_usage: 3 }, { hour: '09', max_usage: 2, total_usage: 5 }] }],
+      crc_ports_usage: [
+        {
+          date_time: '2024-05-03',
+          crc_ports_hour_usage: [
+            { hour: '00', max_usage: 1, total_usage: 3 },
+            { hour: '09', max_usage: 2, total_usage: 5 },
+          ],
+        },
+      ],
     });
     expectExampleShape(answer.crc_ports_usage[0], '/metrics/crc', { item: 'crc_ports_usage', inOrder: true });
-    expectExampleShape(answer.crc_ports_usage[0].crc_ports_hour_usage[0], '/metrics/crc', { item: 'crc_ports_usage.crc_ports_hour_usage', inOrder: true });
+    expectExampleShape(answer.crc_ports_usage[0].crc_ports_hour_usage[0], '/metrics/crc', {
+      item: 'crc_ports_usage.crc_ports_hour_usage',
+      inOrder: true,
+    });
   });
 
   it('answers v1 errors: a missing date, a backwards range, a wrong secret', async () => {
@@ -119,7 +163,7 @@ describe('/metrics/crc', () => {
 });
 
 describe('/metrics/im', () => {
-  it('answers every user\'s chat counts over the range in the shape of the reference', async () => {
+  it("answers every user's chat counts over the range in the shape of the reference", async () => {
     const answer = await gw.v1('/metrics/im', MAY);
     expectExampleShape(answer, '/metrics/im', { inOrder: true });
     for (const u of answer.users) expectExampleShape(u, '/metrics/im', { item: 'users', inOrder: true });

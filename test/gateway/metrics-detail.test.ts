@@ -17,7 +17,15 @@ let webinarId: number;
 const SAMPLE = {
   date_time: '2024-05-02T10:05:00Z',
   audio_input: { bitrate: '29 kbps', latency: '39 ms', jitter: '11 ms', avg_loss: '2.5%', max_loss: '5.0%' },
-  video_input: { bitrate: '77 kbps', latency: '84 ms', jitter: '4 ms', avg_loss: '28.3%', max_loss: '28.3%', resolution: '480*270', frame_rate: '3 fps' },
+  video_input: {
+    bitrate: '77 kbps',
+    latency: '84 ms',
+    jitter: '4 ms',
+    avg_loss: '28.3%',
+    max_loss: '28.3%',
+    resolution: '480*270',
+    frame_rate: '3 fps',
+  },
   cpu_usage: { zoom_min_cpu_usage: '1%', zoom_avg_cpu_usage: '3%', zoom_max_cpu_usage: '5%', system_max_cpu_usage: '20%' },
 };
 
@@ -33,7 +41,11 @@ beforeAll(async () => {
   liveId = (await gw.v2('POST', `/users/${ownerId}/meetings`, { body: { topic: 'On air' } })).body.id;
   expect((await gw.control('POST', `/meetings/${liveId}/start`)).status).toBe(201);
   webinarId = (await gw.v2('POST', `/users/${ownerId}/webinars`, { body: { topic: 'Town hall' } })).body.id;
-  await gw.control('POST', `/meetings/${webinarId}/happen`, { start_time: '2024-05-20T18:00:00Z', duration_minutes: 45, participants: [{ name: 'Dee' }] });
+  await gw.control('POST', `/meetings/${webinarId}/happen`, {
+    start_time: '2024-05-20T18:00:00Z',
+    duration_minutes: 45,
+    participants: [{ name: 'Dee' }],
+  });
 });
 afterAll(() => gw.close());
 
@@ -43,12 +55,28 @@ const expectDetailShape = (answer: any, path: string) => {
 };
 
 describe('/metrics/meetingdetail', () => {
-  it('answers a past meeting and its participants in the shape of the reference, with v2\'s values', async () => {
+  it("answers a past meeting and its participants in the shape of the reference, with v2's values", async () => {
     const answer = await gw.v1('/metrics/meetingdetail', { meeting_id: String(past.id), type: '2' });
     expectDetailShape(answer, '/metrics/meetingdetail');
-    expect(answer).toMatchObject({ uuid: past.uuid, id: String(past.id), type: 'Past Meeting', duration: '20 mins', participants_count: 3, page_count: 1, page_number: 1, page_size: 30 });
+    expect(answer).toMatchObject({
+      uuid: past.uuid,
+      id: String(past.id),
+      type: 'Past Meeting',
+      duration: '20 mins',
+      participants_count: 3,
+      page_count: 1,
+      page_number: 1,
+      page_size: 30,
+    });
     expect(answer.participants.find((p: any) => p.user_name === 'Ann')).toMatchObject({
-      id: ann.id, device: 'Mac', ip_address: '117.83.222.228', cn: 'CN', city: 'Nanjing', network_type: 'Wifi', join_time: ann.join_time, leave_time: ann.leave_time,
+      id: ann.id,
+      device: 'Mac',
+      ip_address: '117.83.222.228',
+      cn: 'CN',
+      city: 'Nanjing',
+      network_type: 'Wifi',
+      join_time: ann.join_time,
+      leave_time: ann.leave_time,
     });
     // By instance uuid too, as v1 took it.
     expect((await gw.v1('/metrics/meetingdetail', { meeting_id: past.uuid, type: '2' })).uuid).toBe(past.uuid);
@@ -92,13 +120,34 @@ describe('/metrics/webinardetail', () => {
 });
 
 describe('/metrics/qos', () => {
-  it('answers a participant\'s QoS in the shape of the reference', async () => {
+  it("answers a participant's QoS in the shape of the reference", async () => {
     const answer = await gw.v1('/metrics/qos', { meeting_id: String(past.id), type: '2', user_id: ann.id });
     expectExampleShape(answer, '/metrics/qos', { inOrder: true });
     expectExampleShape(answer.user_qos[0], '/metrics/qos', { item: 'user_qos', inOrder: true });
-    expect(answer).toMatchObject({ meeting_id: String(past.id), user_id: ann.user_id, type: 'Past Meeting', device: 'Mac', cn: 'CN', city: 'Nanjing', version: '3.5.35288.1217' });
-    expect(answer.user_qos[0]).toMatchObject({ dateTime: SAMPLE.date_time, audio_input: SAMPLE.audio_input, video_input: SAMPLE.video_input, cpu_usage: SAMPLE.cpu_usage });
-    expect(answer.user_qos[0].as_output).toEqual({ bitrate: '', latency: '', jitter: '', avg_loss: '', max_loss: '', resolution: '', frame_rate: '' });
+    expect(answer).toMatchObject({
+      meeting_id: String(past.id),
+      user_id: ann.user_id,
+      type: 'Past Meeting',
+      device: 'Mac',
+      cn: 'CN',
+      city: 'Nanjing',
+      version: '3.5.35288.1217',
+    });
+    expect(answer.user_qos[0]).toMatchObject({
+      dateTime: SAMPLE.date_time,
+      audio_input: SAMPLE.audio_input,
+      video_input: SAMPLE.video_input,
+      cpu_usage: SAMPLE.cpu_usage,
+    });
+    expect(answer.user_qos[0].as_output).toEqual({
+      bitrate: '',
+      latency: '',
+      jitter: '',
+      avg_loss: '',
+      max_loss: '',
+      resolution: '',
+      frame_rate: '',
+    });
   });
 
   it('answers the first participant when no user_id is given, with no samples when the client sent none', async () => {

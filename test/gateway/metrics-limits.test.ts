@@ -15,7 +15,10 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let gw: TestGateway;
 let meetingId: number;
 beforeAll(async () => {
-  gw = await startTestGateway({ V1_RATE_LIMITS: 'on', V2_RATE_LIMITS: 'on', UPSTREAM_MAX_ATTEMPTS: '1' }, { sandboxLimits: SPEC_SANDBOX_LIMITS });
+  gw = await startTestGateway(
+    { V1_RATE_LIMITS: 'on', V2_RATE_LIMITS: 'on', UPSTREAM_MAX_ATTEMPTS: '1' },
+    { sandboxLimits: SPEC_SANDBOX_LIMITS },
+  );
   const ownerId = (await gw.v2('GET', '/users/me')).body.id;
   meetingId = (await meetingHappened(gw, ownerId, '2024-05-02T10:00:00Z', [{ name: 'Ann' }])).id;
 });
@@ -43,7 +46,7 @@ describe('v1 inbound limits of the dashboards', () => {
     expect((await gw.v1Raw('/metrics/crc', MAY)).body.error).toBeUndefined();
   });
 
-  it('a detail\'s two report-class v2 calls are paced, never refused by v2', async () => {
+  it("a detail's two report-class v2 calls are paced, never refused by v2", async () => {
     await pause(1100);
     const answer = await gw.v1Raw('/metrics/meetingdetail', { meeting_id: String(meetingId), type: '2' });
     expect(answer.body.error, JSON.stringify(answer.body)).toBeUndefined();

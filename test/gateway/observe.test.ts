@@ -11,7 +11,17 @@ describe('call observers', () => {
   const records: V1CallRecord[] = [];
 
   beforeAll(async () => {
-    gateway = await startTestGateway({}, { observers: [(r) => records.push(r), () => { throw new Error('a broken observer'); }] });
+    gateway = await startTestGateway(
+      {},
+      {
+        observers: [
+          (r) => records.push(r),
+          () => {
+            throw new Error('a broken observer');
+          },
+        ],
+      },
+    );
   });
   afterAll(() => gateway.close());
 

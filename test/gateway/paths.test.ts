@@ -23,14 +23,29 @@ afterAll(() => gw.close());
 
 describe('request paths', () => {
   it('reach the endpoint with doubled slashes and an encoded slash, as concatenating clients send them', async () => {
-    for (const path of ['//v1/user/checkemail', '/v1//user/checkemail', '/v1/user%2Fcheckemail', '/v1/user%2fcheckemail/', '//V1//User//CheckEmail?x=1']) {
+    for (const path of [
+      '//v1/user/checkemail',
+      '/v1//user/checkemail',
+      '/v1/user%2Fcheckemail',
+      '/v1/user%2fcheckemail/',
+      '//V1//User//CheckEmail?x=1',
+    ]) {
       expect(await post(path), path).toEqual({ status: 200, body: { existed_email: true } });
     }
   });
 
   it('never reach another API through dot segments, plain or encoded', async () => {
-    for (const path of ['/v1/../v2/users/me', '/v1/%2e%2e/v2/users/me', '/v1/%2E./v2/users/me', '/v1/./user/checkemail', '/v1/user/%2e/checkemail']) {
-      expect(await post(path), path).toEqual({ status: 200, body: { error: { code: 300, message: expect.stringMatching(/^Invalid path/) } } });
+    for (const path of [
+      '/v1/../v2/users/me',
+      '/v1/%2e%2e/v2/users/me',
+      '/v1/%2E./v2/users/me',
+      '/v1/./user/checkemail',
+      '/v1/user/%2e/checkemail',
+    ]) {
+      expect(await post(path), path).toEqual({
+        status: 200,
+        body: { error: { code: 300, message: expect.stringMatching(/^Invalid path/) } },
+      });
     }
   });
 

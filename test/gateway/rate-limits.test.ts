@@ -28,7 +28,10 @@ beforeAll(async () => {
   gw = await startTestGateway(
     // The spec's limits on both sides, and no retries: an upstream 429 would surface as an error.
     { V1_RATE_LIMITS: 'on', V2_RATE_LIMITS: 'on', UPSTREAM_MAX_ATTEMPTS: '1' },
-    { endpoints: [...ALL_ENDPOINTS, fanOut, list], sandboxLimits: { generalPerSecond: 10, billingPerSecond: 1, reportPerSecond: 1, reportPerDay: 2000 } },
+    {
+      endpoints: [...ALL_ENDPOINTS, fanOut, list],
+      sandboxLimits: { generalPerSecond: 10, billingPerSecond: 1, reportPerSecond: 1, reportPerDay: 2000 },
+    },
   );
 });
 afterAll(() => gw.close());
@@ -48,7 +51,9 @@ describe('v1 inbound limits', () => {
     expect(admitted.length).toBeLessThanOrEqual(10 + Math.ceil(seconds * 10) + 1);
     expect(refused.length).toBeGreaterThan(0);
     for (const r of refused) {
-      expect(r.body).toEqual({ error: { code: 403, message: 'Sorry, the maximum number of api requests are already reached. Please try later.' } });
+      expect(r.body).toEqual({
+        error: { code: 403, message: 'Sorry, the maximum number of api requests are already reached. Please try later.' },
+      });
       expect(r.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
       expect(r.headers.get('x-ratelimit-limit')).toBe('10');
       expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
@@ -115,7 +120,7 @@ describe('v2 outbound limits', () => {
 });
 
 describe('credentials first, under the v1 limits', () => {
-  it('a flood of wrong secrets for a key takes none of the key\'s tokens', async () => {
+  it("a flood of wrong secrets for a key takes none of the key's tokens", async () => {
     const email = { email: 'owner@sandbox.v1gate.local' };
     // One good call proves the pair; then let the bucket refill.
     expect((await gw.v1Raw('/user/checkemail', { ...gw.credentials, ...email })).body).toEqual({ existed_email: true });

@@ -14,22 +14,35 @@ beforeAll(async () => {
 afterAll(() => gw.close());
 
 async function recorded(topic: string): Promise<{ id: number; uuid: string }> {
-  const created = await gw.v2('POST', `/users/${hostId}/meetings`, { body: { topic, type: 2, start_time: '2024-06-01T08:00:00Z', duration: 30 } });
-  const happened = await gw.control('POST', `/meetings/${created.body.id}/happen`, { start_time: '2024-06-01T08:00:00Z', duration_minutes: 30, recording: true });
+  const created = await gw.v2('POST', `/users/${hostId}/meetings`, {
+    body: { topic, type: 2, start_time: '2024-06-01T08:00:00Z', duration: 30 },
+  });
+  const happened = await gw.control('POST', `/meetings/${created.body.id}/happen`, {
+    start_time: '2024-06-01T08:00:00Z',
+    duration_minutes: 30,
+    recording: true,
+  });
   expect(happened.status, JSON.stringify(happened.body)).toBe(201);
   return { id: created.body.id, uuid: happened.body.uuid };
 }
 
 describe('/recording/get', () => {
-  it('answers the recording in the shape of the reference, by instance uuid or meeting number, with v2\'s values', async () => {
+  it("answers the recording in the shape of the reference, by instance uuid or meeting number, with v2's values", async () => {
     const meeting = await recorded('Recorded');
     const byUuid = await gw.v1('/recording/get', { meeting_id: meeting.uuid });
     expectExampleShape(byUuid, '/recording/get', { inOrder: true });
     for (const file of byUuid.recording_files) expectExampleShape(file, '/recording/get', { item: 'recording_files', inOrder: true });
     const v2 = (await gw.v2('GET', `/meetings/${meeting.id}/recordings`)).body;
     expect(byUuid).toMatchObject({
-      uuid: meeting.uuid, meeting_number: String(meeting.id), host_id: hostId, topic: 'Recorded', start_time: '2024-06-01T08:00:00Z',
-      timezone: 'Europe/Paris', duration: v2.duration, total_size: Number(v2.total_size), recording_count: Number(v2.recording_count),
+      uuid: meeting.uuid,
+      meeting_number: String(meeting.id),
+      host_id: hostId,
+      topic: 'Recorded',
+      start_time: '2024-06-01T08:00:00Z',
+      timezone: 'Europe/Paris',
+      duration: v2.duration,
+      total_size: Number(v2.total_size),
+      recording_count: Number(v2.recording_count),
     });
     expect(byUuid.recording_files.map((f: any) => [f.id, f.file_type, f.file_size, f.play_url])).toEqual(
       v2.recording_files.map((f: any) => [f.id, f.file_type, f.file_size, f.play_url]),
@@ -56,7 +69,10 @@ describe('/recording/delete', () => {
 
   it('deletes every file of the meeting otherwise', async () => {
     const meeting = await recorded('All files go');
-    expect(await gw.v1('/recording/delete', { meeting_id: String(meeting.id) })).toEqual({ id: String(meeting.id), deleted_at: expect.stringMatching(V1_TIME) });
+    expect(await gw.v1('/recording/delete', { meeting_id: String(meeting.id) })).toEqual({
+      id: String(meeting.id),
+      deleted_at: expect.stringMatching(V1_TIME),
+    });
     expect((await gw.v2('GET', `/meetings/${meeting.id}/recordings`)).status).toBe(404);
     expectV1Error(await gw.v1('/recording/get', { meeting_id: meeting.uuid }), 3301);
   });

@@ -11,9 +11,15 @@ let late: number;
 let unrecorded: number;
 
 async function meetingThatHappened(topic: string, start: string | undefined, recording: unknown): Promise<number> {
-  const created = await gw.v2('POST', `/users/${host.id}/meetings`, { body: { topic, type: 2, start_time: '2024-05-01T08:00:00Z', duration: 30 } });
+  const created = await gw.v2('POST', `/users/${host.id}/meetings`, {
+    body: { topic, type: 2, start_time: '2024-05-01T08:00:00Z', duration: 30 },
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const happened = await gw.control('POST', `/meetings/${created.body.id}/happen`, { ...(start ? { start_time: start } : {}), duration_minutes: 30, recording });
+  const happened = await gw.control('POST', `/meetings/${created.body.id}/happen`, {
+    ...(start ? { start_time: start } : {}),
+    duration_minutes: 30,
+    recording,
+  });
   expect(happened.status, JSON.stringify(happened.body)).toBe(201);
   return created.body.id;
 }
@@ -33,7 +39,7 @@ const MEETING_SHAPE = v1ExampleShape('/recording/list', 'meetings');
 const FILE_SHAPE = v1ExampleShape('/recording/list', 'meetings.recording_files');
 
 describe('/recording/list', () => {
-  it('answers the host\'s recorded meetings in v1\'s shape, newest first', async () => {
+  it("answers the host's recorded meetings in v1's shape, newest first", async () => {
     const answer = await gw.v1('/recording/list', { host_id: host.id });
     expectExampleShape(answer, '/recording/list', { inOrder: true });
     expect(answer).toMatchObject({ page_count: 1, page_number: 1, page_size: 30, total_records: 2 });
@@ -64,7 +70,7 @@ describe('/recording/list', () => {
     expect(answer.meetings[0].meeting_number).toBe(String(early));
   });
 
-  it('reads from and to (MM/dd/yyyy hh:mm a) in the host\'s timezone', async () => {
+  it("reads from and to (MM/dd/yyyy hh:mm a) in the host's timezone", async () => {
     // 12:00 pm in Los Angeles on 3 May is 19:00Z: only the late meeting (20:00Z) started after it.
     const after = await gw.v1('/recording/list', { host_id: host.id, from: '05/03/2024 12:00 pm' });
     expect(after.meetings.map((m: any) => m.topic)).toEqual(['Late']);

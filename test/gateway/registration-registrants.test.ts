@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { expectV1Error, expectV1Shape, NO_LIMITS, V1_TIME, v1ExampleShape, v2User } from '../support/v1-answers.js';
-import {
-  createWebinar,
-  registerV2,
-  snapshot,
-  v2Registrants,
-  type Session,
-} from './registration-support.js';
+import { createWebinar, registerV2, snapshot, v2Registrants, type Session } from './registration-support.js';
 
 let gw: TestGateway;
 let ownerId: string;
@@ -29,7 +23,8 @@ const ACTION_TYPES = v1ExampleShape('/webinar/registrants/approve');
 async function webinarWithPending(n: number, opts: { host?: string } = {}): Promise<{ webinar: Session; ids: string[] }> {
   const webinar = await createWebinar(gw, { approval: 1, ...opts });
   const ids: string[] = [];
-  for (let i = 0; i < n; i++) ids.push(await registerV2(gw, webinar.id, { email: `a${i}@example.com`, first_name: `First${i}`, last_name: `Last${i}` }));
+  for (let i = 0; i < n; i++)
+    ids.push(await registerV2(gw, webinar.id, { email: `a${i}@example.com`, first_name: `First${i}`, last_name: `Last${i}` }));
   return { webinar, ids };
 }
 
@@ -40,7 +35,7 @@ const ref = (webinar: Session, host = ownerId) => ({ id: String(webinar.id), hos
 
 /** The host-check errors every one of these endpoints answers, and that nothing changed. */
 function hostErrors(path: string, extra: (webinar: Session, ids: string[]) => Record<string, string>) {
-  it('answers 3001 for an unknown webinar, 1001 for an unknown host, 3003 for another host\'s webinar, and changes nothing', async () => {
+  it("answers 3001 for an unknown webinar, 1001 for an unknown host, 3003 for another host's webinar, and changes nothing", async () => {
     const { webinar, ids } = await webinarWithPending(2, { host: otherId });
     const before = snapshot(gw);
     expectV1Error(await gw.v1(path, { id: '999999999', host_id: ownerId, ...extra(webinar, ids) }), 3001);
@@ -87,7 +82,13 @@ describe('/webinar/registration', () => {
     expect(times).toEqual([...times].sort());
     const v2 = (await v2Registrants(gw, webinar.id, 'approved')).find((r) => r.id === ids[0])!;
     expect(answer.attendees.find((a: any) => a.id === ids[0])).toEqual({
-      id: v2.id, first_name: 'First0', last_name: 'Last0', create_time: v2.create_time, approval: 'approved', email: 'a0@example.com', registration_url: v2.join_url,
+      id: v2.id,
+      first_name: 'First0',
+      last_name: 'Last0',
+      create_time: v2.create_time,
+      approval: 'approved',
+      email: 'a0@example.com',
+      registration_url: v2.join_url,
     });
     for (const attendee of answer.attendees) expect(attendee.create_time).toMatch(V1_TIME);
   });
@@ -129,7 +130,9 @@ describe('/webinar/registrants/list', () => {
     const approved = await gw.v1('/webinar/registrants/list', { ...ref(webinar), type: '1' });
     expect(approved).toMatchObject({ total_records: 1, type: 1 });
     const v2 = (await v2Registrants(gw, webinar.id, 'approved'))[0]!;
-    expect(approved.users).toEqual([{ id: ids[1], first_name: 'First1', last_name: 'Last1', email: 'a1@example.com', registration_time: v2.create_time }]);
+    expect(approved.users).toEqual([
+      { id: ids[1], first_name: 'First1', last_name: 'Last1', email: 'a1@example.com', registration_time: v2.create_time },
+    ]);
   });
 
   it('pages through v2 pages', async () => {
@@ -141,7 +144,8 @@ describe('/webinar/registrants/list', () => {
 
   it('answers 300 naming type for a type other than 0 or 1', async () => {
     const { webinar } = await webinarWithPending(1);
-    for (const type of ['2', 'approved', '-1']) expectV1Error(await gw.v1('/webinar/registrants/list', { ...ref(webinar), type }), 300, /\btype\b/);
+    for (const type of ['2', 'approved', '-1'])
+      expectV1Error(await gw.v1('/webinar/registrants/list', { ...ref(webinar), type }), 300, /\btype\b/);
   });
 
   hostErrors('/webinar/registrants/list', () => ({}));
@@ -159,7 +163,7 @@ describe('/webinar/registration/cancel', () => {
     expect((await v2Registrants(gw, webinar.id, 'pending')).map((r) => r.id)).toEqual([ids[2]]);
   });
 
-  it('accepts the registrants_ids spelling of v1\'s own request example, and ids sent as registrant_ids[]', async () => {
+  it("accepts the registrants_ids spelling of v1's own request example, and ids sent as registrant_ids[]", async () => {
     const { webinar, ids } = await webinarWithPending(3);
     expectV1Shape(await gw.v1('/webinar/registration/cancel', { ...ref(webinar), registrants_ids: ids[0] }), ACTION_TYPES);
     expectV1Shape(await gw.v1('/webinar/registration/cancel', { ...ref(webinar), registrant_ids: [ids[1]!] }), ACTION_TYPES);
@@ -186,9 +190,16 @@ describe('/webinar/registration/cancel', () => {
     });
     const occurrence = String((await gw.v2('GET', `/webinars/${webinar.id}`)).body.occurrences[0].occurrence_id);
     const id = await registerV2(gw, webinar.id, { email: 'occ@example.com' });
-    expectV1Shape(await gw.v1('/webinar/registration/cancel', { ...ref(webinar), registrant_ids: id, occurrence_id: occurrence }), ACTION_TYPES);
+    expectV1Shape(
+      await gw.v1('/webinar/registration/cancel', { ...ref(webinar), registrant_ids: id, occurrence_id: occurrence }),
+      ACTION_TYPES,
+    );
     expect(await v2Registrants(gw, webinar.id, 'approved')).toEqual([]);
-    expectV1Error(await gw.v1('/webinar/registration/cancel', { ...ref(webinar), registrant_ids: id, occurrence_id: '1' }), 300, /\boccurrence_id\b/);
+    expectV1Error(
+      await gw.v1('/webinar/registration/cancel', { ...ref(webinar), registrant_ids: id, occurrence_id: '1' }),
+      300,
+      /\boccurrence_id\b/,
+    );
   });
 
   hostErrors('/webinar/registration/cancel', (_webinar, ids) => ({ registrant_ids: ids[0]! }));
@@ -204,7 +215,7 @@ describe('/webinar/registrants/approve', () => {
     expect((await v2Registrants(gw, webinar.id, 'pending')).map((r) => r.id)).toEqual([ids[1]]);
   });
 
-  it('approves more than v2\'s 30 per call, sent on in batches', async () => {
+  it("approves more than v2's 30 per call, sent on in batches", async () => {
     const { webinar, ids } = await webinarWithPending(35);
     expectV1Shape(await gw.v1('/webinar/registrants/approve', { ...ref(webinar), registrants_ids: ids.join(',') }), ACTION_TYPES);
     expect((await v2Registrants(gw, webinar.id, 'approved')).map((r) => r.id)).toEqual(ids);
@@ -214,25 +225,34 @@ describe('/webinar/registrants/approve', () => {
   it('answers 300 naming registrant_ids (and the unknown ids) for an unknown id, and approves nobody, in one batch or several', async () => {
     const { webinar, ids } = await webinarWithPending(35);
     const before = snapshot(gw);
-    for (const list of [[ids[0]!, 'ghost-1'], [...ids, 'ghost-1', 'ghost-2']]) {
+    for (const list of [
+      [ids[0]!, 'ghost-1'],
+      [...ids, 'ghost-1', 'ghost-2'],
+    ]) {
       const answer = await gw.v1('/webinar/registrants/approve', { ...ref(webinar), registrant_ids: list.join(',') });
       expectV1Error(answer, 300, /\bregistrant_ids\b/);
       expect(answer.error.message).toMatch(/ghost-1/);
     }
     expect(snapshot(gw)).toBe(before);
-    expect((await gw.v1('/webinar/registrants/approve', { ...ref(webinar), registrant_ids: [...ids, 'ghost-1', 'ghost-2'].join(',') })).error.message).toMatch(
-      /ghost-1, ghost-2/,
-    );
+    expect(
+      (await gw.v1('/webinar/registrants/approve', { ...ref(webinar), registrant_ids: [...ids, 'ghost-1', 'ghost-2'].join(',') })).error
+        .message,
+    ).toMatch(/ghost-1, ghost-2/);
   });
 
   hostErrors('/webinar/registrants/approve', (_webinar, ids) => ({ registrant_ids: ids[0]! }));
 });
 
 describe('/webinar/panelists', () => {
-  it('answers total_records and each panelist\'s name, email and join_url', async () => {
+  it("answers total_records and each panelist's name, email and join_url", async () => {
     const webinar = await createWebinar(gw, { approval: 2 });
     const added = await gw.v2('POST', `/webinars/${webinar.id}/panelists`, {
-      body: { panelists: [{ name: 'Pat Panel', email: 'pat@example.com' }, { name: 'Sam Speaker', email: 'sam@example.com' }] },
+      body: {
+        panelists: [
+          { name: 'Pat Panel', email: 'pat@example.com' },
+          { name: 'Sam Speaker', email: 'sam@example.com' },
+        ],
+      },
     });
     expect(added.status).toBe(201);
     const answer = await gw.v1('/webinar/panelists', ref(webinar));
@@ -247,7 +267,7 @@ describe('/webinar/panelists', () => {
     expect(await gw.v1('/webinar/panelists', ref(webinar))).toEqual({ total_records: 0, panelists: [] });
   });
 
-  it('answers 3001 for an unknown webinar or a meeting, 1001 for an unknown host, 3003 for another host\'s webinar', async () => {
+  it("answers 3001 for an unknown webinar or a meeting, 1001 for an unknown host, 3003 for another host's webinar", async () => {
     const webinar = await createWebinar(gw, { host: otherId });
     const meeting = (await gw.v2('POST', '/users/me/meetings', { body: { topic: 'M', type: 2 } })).body;
     expectV1Error(await gw.v1('/webinar/panelists', { id: '999999999', host_id: ownerId }), 3001);

@@ -32,7 +32,13 @@ export function createWebinar(gw: TestGateway, opts: { approval?: 0 | 1 | 2; hos
 }
 
 export function createMeeting(gw: TestGateway, approval: 0 | 1 | 2 = 0) {
-  return created(gw, '/users/me/meetings', { topic: 'Town hall', type: 2, start_time: FUTURE, duration: 30, settings: { approval_type: approval } });
+  return created(gw, '/users/me/meetings', {
+    topic: 'Town hall',
+    type: 2,
+    start_time: FUTURE,
+    duration: 30,
+    settings: { approval_type: approval },
+  });
 }
 
 /** A registration straight through v2 (the other direction from v1's register). */
@@ -43,7 +49,12 @@ export async function registerV2(gw: TestGateway, webinarId: number, who: Record
 }
 
 /** The v2 registrants of one status. */
-export async function v2Registrants(gw: TestGateway, webinarId: number, status: 'pending' | 'approved' | 'denied', query: Record<string, string> = {}) {
+export async function v2Registrants(
+  gw: TestGateway,
+  webinarId: number,
+  status: 'pending' | 'approved' | 'denied',
+  query: Record<string, string> = {},
+) {
   const res = await gw.v2('GET', `/webinars/${webinarId}/registrants`, { query: { status, page_size: 300, ...query } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.registrants as Record<string, any>[];

@@ -84,14 +84,26 @@ for (const kind of ['meeting', 'webinar'] as const) {
 
     it('registers with only the required fields', async () => {
       const session = await create();
-      const answer = await gw.v1(`/${kind}/register`, { id: String(session.id), email: 'min@example.com', first_name: 'Min', last_name: 'Imal' });
+      const answer = await gw.v1(`/${kind}/register`, {
+        id: String(session.id),
+        email: 'min@example.com',
+        first_name: 'Min',
+        last_name: 'Imal',
+      });
       expectV1Shape(answer, REGISTER_TYPES);
-      expect(await listV2(session.id)).toMatchObject([{ email: 'min@example.com', first_name: 'Min', last_name: 'Imal', custom_questions: [] }]);
+      expect(await listV2(session.id)).toMatchObject([
+        { email: 'min@example.com', first_name: 'Min', last_name: 'Imal', custom_questions: [] },
+      ]);
     });
 
     it('a manual-approval session registers as pending', async () => {
       const session = await create(1);
-      const answer = await gw.v1(`/${kind}/register`, { id: String(session.id), email: 'wait@example.com', first_name: 'W', last_name: 'Ait' });
+      const answer = await gw.v1(`/${kind}/register`, {
+        id: String(session.id),
+        email: 'wait@example.com',
+        first_name: 'W',
+        last_name: 'Ait',
+      });
       expectV1Shape(answer, REGISTER_TYPES);
       expect((await listV2(session.id, 'pending')).map((r) => r.id)).toEqual([answer.registrant_id]);
     });
@@ -114,7 +126,13 @@ for (const kind of ['meeting', 'webinar'] as const) {
       const session = await create();
       const before = snapshot(gw);
       for (const custom_questions of ['{"title":', '{"title":"a","value":"b"}', '[{"value":"b"}]', '["x"]']) {
-        const answer = await gw.v1(`/${kind}/register`, { id: String(session.id), email: 'a@example.com', first_name: 'A', last_name: 'B', custom_questions });
+        const answer = await gw.v1(`/${kind}/register`, {
+          id: String(session.id),
+          email: 'a@example.com',
+          first_name: 'A',
+          last_name: 'B',
+          custom_questions,
+        });
         expectV1Error(answer, 300, /\bcustom_questions\b/);
       }
       expect(snapshot(gw)).toBe(before);
@@ -132,7 +150,13 @@ for (const kind of ['meeting', 'webinar'] as const) {
         email: 'not-an-email',
       };
       for (const [field, value] of Object.entries(bad)) {
-        const answer = await gw.v1(`/${kind}/register`, { id: String(session.id), email: 'a@example.com', first_name: 'A', last_name: 'B', [field]: value });
+        const answer = await gw.v1(`/${kind}/register`, {
+          id: String(session.id),
+          email: 'a@example.com',
+          first_name: 'A',
+          last_name: 'B',
+          [field]: value,
+        });
         expectV1Error(answer, 300, new RegExp(`\\b${field}\\b`));
       }
       expect(snapshot(gw)).toBe(before);
@@ -163,7 +187,11 @@ describe('/webinar/register occurrences', () => {
     const occurrences = (await gw.v2('GET', `/webinars/${webinar.id}`)).body.occurrences.map((o: any) => String(o.occurrence_id));
     expect(occurrences).toHaveLength(3);
     const answer = await gw.v1('/webinar/register', {
-      id: String(webinar.id), email: 'occ@example.com', first_name: 'O', last_name: 'C', occurrence_ids: `${occurrences[0]},${occurrences[2]}`,
+      id: String(webinar.id),
+      email: 'occ@example.com',
+      first_name: 'O',
+      last_name: 'C',
+      occurrence_ids: `${occurrences[0]},${occurrences[2]}`,
     });
     expectV1Shape(answer, REGISTER_TYPES);
     const listed = async (occurrence_id: string) =>
@@ -175,7 +203,12 @@ describe('/webinar/register occurrences', () => {
 
   it('answers start_time "" for a recurring webinar with no fixed time', async () => {
     const webinar = await createWebinar(gw, { body: { type: 6, start_time: undefined } });
-    const answer = await gw.v1('/webinar/register', { id: String(webinar.id), email: 'nofix@example.com', first_name: 'N', last_name: 'F' });
+    const answer = await gw.v1('/webinar/register', {
+      id: String(webinar.id),
+      email: 'nofix@example.com',
+      first_name: 'N',
+      last_name: 'F',
+    });
     expectV1Shape(answer, REGISTER_TYPES);
     expect(answer.start_time).toBe('');
   });
@@ -185,7 +218,13 @@ describe('/webinar/register occurrences', () => {
       body: { type: 9, recurrence: { type: 1, repeat_interval: 1, end_times: 2 }, settings: { approval_type: 0, registration_type: 3 } },
     });
     const before = snapshot(gw);
-    const answer = await gw.v1('/webinar/register', { id: String(webinar.id), email: 'x@example.com', first_name: 'X', last_name: 'Y', occurrence_ids: '123' });
+    const answer = await gw.v1('/webinar/register', {
+      id: String(webinar.id),
+      email: 'x@example.com',
+      first_name: 'X',
+      last_name: 'Y',
+      occurrence_ids: '123',
+    });
     expectV1Error(answer, 300, /\boccurrence_ids\b/);
     expect(snapshot(gw)).toBe(before);
   });

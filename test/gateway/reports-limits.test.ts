@@ -16,7 +16,10 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let gw: TestGateway;
 let ownerId: string;
 beforeAll(async () => {
-  gw = await startTestGateway({ V1_RATE_LIMITS: 'on', V2_RATE_LIMITS: 'on', UPSTREAM_MAX_ATTEMPTS: '1' }, { sandboxLimits: SPEC_SANDBOX_LIMITS });
+  gw = await startTestGateway(
+    { V1_RATE_LIMITS: 'on', V2_RATE_LIMITS: 'on', UPSTREAM_MAX_ATTEMPTS: '1' },
+    { sandboxLimits: SPEC_SANDBOX_LIMITS },
+  );
   ownerId = (await gw.v2('GET', '/users/me')).body.id;
   for (const day of ['04', '11', '18', '25']) await meetingHappened(gw, ownerId, `2024-03-${day}T09:00:00Z`, [{ name: 'Guest' }]);
 });
@@ -81,7 +84,10 @@ describe('v2 outbound limits of the report class', () => {
 
   it('answers the v1 rate-limit error at once when the fan-out needs more report calls than the wait admits', async () => {
     // 2 s of wait admit ~3 report calls at v2's 1/s (minus v1gate's margin); this page needs 1 + 4.
-    const short = await startTestGateway({ V2_RATE_LIMITS: 'on', OUTBOUND_MAX_WAIT_MS: '2000', UPSTREAM_MAX_ATTEMPTS: '1' }, { sandboxLimits: SPEC_SANDBOX_LIMITS });
+    const short = await startTestGateway(
+      { V2_RATE_LIMITS: 'on', OUTBOUND_MAX_WAIT_MS: '2000', UPSTREAM_MAX_ATTEMPTS: '1' },
+      { sandboxLimits: SPEC_SANDBOX_LIMITS },
+    );
     try {
       const me = (await short.v2('GET', '/users/me')).body.id;
       for (const day of ['04', '11', '18', '25']) await meetingHappened(short, me, `2024-03-${day}T09:00:00Z`);

@@ -9,7 +9,9 @@ export async function meetingHappened(
   participants: { name: string; email?: string }[] = [],
   duration_minutes = 30,
 ): Promise<{ id: number; uuid: string }> {
-  const created = await gw.v2('POST', `/users/${hostId}/meetings`, { body: { topic: `Held ${start_time}`, type: 2, start_time, duration: 30 } });
+  const created = await gw.v2('POST', `/users/${hostId}/meetings`, {
+    body: { topic: `Held ${start_time}`, type: 2, start_time, duration: 30 },
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const happened = await gw.control('POST', `/meetings/${created.body.id}/happen`, { start_time, duration_minutes, participants });
   expect(happened.status, JSON.stringify(happened.body)).toBe(201);

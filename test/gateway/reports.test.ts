@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => gw.close());
 
 describe('/report/getdailyreport', () => {
-  it('answers one row per day of the month in the shape of the reference, with v2\'s counts', async () => {
+  it("answers one row per day of the month in the shape of the reference, with v2's counts", async () => {
     const answer = await gw.v1('/report/getdailyreport', { year: '2024', month: '3' });
     expectExampleShape(answer, '/report/getdailyreport', { inOrder: true });
     expect(answer).toMatchObject({ year: 2024, month: 3 });
@@ -39,7 +39,13 @@ describe('/report/getdailyreport', () => {
 
     const v2 = (await gw.v2('GET', '/report/daily', { query: { year: 2024, month: 3 } })).body;
     expect(answer.dates).toEqual(
-      v2.dates.map((d: any) => ({ meetings: d.meetings, date: d.date, new_user: d.new_users, participants: d.participants, meeting_minutes: d.meeting_minutes })),
+      v2.dates.map((d: any) => ({
+        meetings: d.meetings,
+        date: d.date,
+        new_user: d.new_users,
+        participants: d.participants,
+        meeting_minutes: d.meeting_minutes,
+      })),
     );
     const fourth = answer.dates.find((d: any) => d.date === '2024-03-04');
     // The host joins each meeting too: participants count them.
@@ -63,12 +69,19 @@ describe('/report/getdailyreport', () => {
 });
 
 describe('/report/getaccountreport', () => {
-  it('answers the hosts of the range with the account totals, in the shape of the reference, with v2\'s values', async () => {
+  it("answers the hosts of the range with the account totals, in the shape of the reference, with v2's values", async () => {
     const answer = await gw.v1('/report/getaccountreport', MARCH);
     expectExampleShape(answer, '/report/getaccountreport', { inOrder: true });
     expect(answer).toMatchObject({
-      page_count: 1, page_number: 1, page_size: 30, total_records: 2, from: '2024-3-1', to: '2024-3-31',
-      total_meetings: 4, total_participants: 11, total_meeting_minutes: 136,
+      page_count: 1,
+      page_number: 1,
+      page_size: 30,
+      total_records: 2,
+      from: '2024-3-1',
+      to: '2024-3-31',
+      total_meetings: 4,
+      total_participants: 11,
+      total_meeting_minutes: 136,
     });
     for (const user of answer.users) expectExampleShape(user, '/report/getaccountreport', { item: 'users', inOrder: true });
 
@@ -97,7 +110,11 @@ describe('/report/getaccountreport', () => {
 
   it('answers a v1 error for a missing, impossible or backwards range, and calls nothing', async () => {
     expect(await gw.v1('/report/getaccountreport', { from: '2024-03-01' })).toEqual({ error: { code: 300, message: 'to is required.' } });
-    for (const params of [{ from: '2024-02-30', to: '2024-03-31' }, { from: '2024-03-31', to: '2024-03-01' }, { ...MARCH, page_size: '301' }]) {
+    for (const params of [
+      { from: '2024-02-30', to: '2024-03-31' },
+      { from: '2024-03-31', to: '2024-03-01' },
+      { ...MARCH, page_size: '301' },
+    ]) {
       const reply = await gw.v1Raw('/report/getaccountreport', params);
       expectV1Error(reply.body, 300);
       expect(reply.headers.get('x-v2-calls')).toBe('0');
@@ -106,7 +123,7 @@ describe('/report/getaccountreport', () => {
 });
 
 describe('/report/getuserreport', () => {
-  it('answers the meetings the user hosted, each with its participants as v1 nested them, with v2\'s values', async () => {
+  it("answers the meetings the user hosted, each with its participants as v1 nested them, with v2's values", async () => {
     const answer = await gw.v1('/report/getuserreport', { user_id: ownerId, ...MARCH });
     expectExampleShape(answer, '/report/getuserreport', { inOrder: true });
     expect(answer).toMatchObject({ page_count: 1, page_number: 1, page_size: 30, total_records: 3, from: '2024-3-1', to: '2024-3-31' });
@@ -122,7 +139,9 @@ describe('/report/getuserreport', () => {
     );
     for (const [i, meeting] of v2.entries()) {
       const reported = (await gw.v2('GET', `/report/meetings/${encodeURIComponent(meeting.uuid)}/participants`)).body.participants;
-      expect(answer.meetings[i].participants).toEqual(reported.map((p: any) => ({ name: p.name, join_time: p.join_time, leave_time: p.leave_time })));
+      expect(answer.meetings[i].participants).toEqual(
+        reported.map((p: any) => ({ name: p.name, join_time: p.join_time, leave_time: p.leave_time })),
+      );
     }
     expect(answer.meetings.map((m: any) => m.participants.map((p: any) => p.name))).toEqual([
       ['Sandbox Owner', 'Ann', 'Bo'],
@@ -132,16 +151,22 @@ describe('/report/getuserreport', () => {
     expect(answer.meetings[0]).toMatchObject({ start_time: '2024-03-04T09:00:00Z', end_time: '2024-03-04T09:45:00Z', duration: 45 });
   });
 
-  it('pages by number over v2\'s token pages, reading participants only for the meetings on the page', async () => {
+  it("pages by number over v2's token pages, reading participants only for the meetings on the page", async () => {
     const reply = await gw.v1Raw('/report/getuserreport', { user_id: ownerId, ...MARCH, page_size: '2', page_number: '2' });
     expect(reply.body).toMatchObject({ page_count: 2, page_number: 2, page_size: 2, total_records: 3 });
     expect(reply.body.meetings.map((m: any) => m.start_time)).toEqual(['2024-03-20T23:30:00Z']);
     expect(reply.headers.get('x-v2-calls')).toBe('2'); // the meetings list, then one participant report
   });
 
-  it('answers an empty page for a user who hosted nothing, and v1\'s errors for unknown users and bad input', async () => {
+  it("answers an empty page for a user who hosted nothing, and v1's errors for unknown users and bad input", async () => {
     expect(await gw.v1('/report/getuserreport', { user_id: idle.id, ...MARCH })).toEqual({
-      page_count: 0, page_number: 1, page_size: 30, total_records: 0, from: '2024-3-1', to: '2024-3-31', meetings: [],
+      page_count: 0,
+      page_number: 1,
+      page_size: 30,
+      total_records: 0,
+      from: '2024-3-1',
+      to: '2024-3-31',
+      meetings: [],
     });
     expectV1Error(await gw.v1('/report/getuserreport', { user_id: 'nobody-here', ...MARCH }), 1001);
     expect(await gw.v1('/report/getuserreport', MARCH)).toEqual({ error: { code: 300, message: 'user_id is required.' } });

@@ -32,7 +32,7 @@ const checkEmail = (url: string, label = 'call', email = 'a@b.c') =>
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: `api_key=k&api_secret=s&email=${encodeURIComponent(email)}`,
   }).then(
-    async (r) => (await r.json()),
+    async (r) => await r.json(),
     (error: Error & { cause?: Error }) => ({ failed: label, cause: error.cause?.message }),
   );
 
@@ -41,7 +41,12 @@ const exited = (child: GatewayProcess) => new Promise<number | null>((resolve) =
 describe('SIGTERM', () => {
   it('answers every call in flight, refuses new ones, reports not ready, then exits 0', async () => {
     upstream = await slowUpstream(1_500);
-    gateway = await startGatewayProcess({ V2_BASE_URL: `${upstream.url}/v2`, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', LOG_LEVEL: 'silent' });
+    gateway = await startGatewayProcess({
+      V2_BASE_URL: `${upstream.url}/v2`,
+      V1_RATE_LIMITS: 'off',
+      V2_RATE_LIMITS: 'off',
+      LOG_LEVEL: 'silent',
+    });
     expect((await fetch(`${gateway.url}/readyz`)).status).toBe(200);
     // Distinct emails: identical calls in flight would share one v2 GET (coalescing).
     const inFlight = Array.from({ length: 4 }, (_, i) => checkEmail(gateway!.url, `in flight ${i}`, `a${i}@b.c`));

@@ -25,14 +25,28 @@ const expectTwin = (item: Record<string, unknown>, value: string) => {
 };
 
 describe('"option_enforce_login_domains " (with its trailing space)', () => {
-  it('is in meeting create, list and live, with the unspaced key\'s value, and not in meeting get', async () => {
-    const created = await gw.v1('/meeting/create', { host_id: hostId, type: 2, topic: 'Spaced', start_time: FUTURE, duration: 30, option_enforce_login: 'true', option_enforce_login_domains: 'example.com' });
+  it("is in meeting create, list and live, with the unspaced key's value, and not in meeting get", async () => {
+    const created = await gw.v1('/meeting/create', {
+      host_id: hostId,
+      type: 2,
+      topic: 'Spaced',
+      start_time: FUTURE,
+      duration: 30,
+      option_enforce_login: 'true',
+      option_enforce_login_domains: 'example.com',
+    });
     expectTwin(created, 'example.com');
     const listed = await gw.v1('/meeting/list', { host_id: hostId, page_size: 300 });
-    expectTwin(listed.meetings.find((m: { id: string }) => m.id === created.id), 'example.com');
+    expectTwin(
+      listed.meetings.find((m: { id: string }) => m.id === created.id),
+      'example.com',
+    );
     expect(await gw.control('POST', `/meetings/${created.id}/start`)).toMatchObject({ status: 201 });
     const live = await gw.v1('/meeting/live', {});
-    expectTwin(live.meetings.find((m: { id: string }) => m.id === created.id), 'example.com');
+    expectTwin(
+      live.meetings.find((m: { id: string }) => m.id === created.id),
+      'example.com',
+    );
     const got = await gw.v1('/meeting/get', { id: created.id, host_id: hostId });
     expect(got.option_enforce_login_domains).toBe('example.com');
     expect(got).not.toHaveProperty([SPACED]);
@@ -43,11 +57,21 @@ describe('"option_enforce_login_domains " (with its trailing space)', () => {
     expectTwin(created, '');
     expectTwin(await gw.v1('/webinar/get', { id: created.id, host_id: hostId }), '');
     const listed = await gw.v1('/webinar/list', { host_id: hostId, page_size: 300 });
-    expectTwin(listed.webinars.find((w: { id: string }) => w.id === created.id), '');
+    expectTwin(
+      listed.webinars.find((w: { id: string }) => w.id === created.id),
+      '',
+    );
   });
 
   it('is left out of XML, where an element name cannot end in a space', async () => {
-    const created = await gw.v1Raw('/webinar/create', { host_id: hostId, topic: 'Spaced xml', type: 5, start_time: FUTURE, duration: 60, data_type: 'XML' });
+    const created = await gw.v1Raw('/webinar/create', {
+      host_id: hostId,
+      topic: 'Spaced xml',
+      type: 5,
+      start_time: FUTURE,
+      duration: 60,
+      data_type: 'XML',
+    });
     expect(created.text.match(/<option_enforce_login_domains>/g)).toHaveLength(1);
     expect(created.text).not.toMatch(/option_enforce_login_domains_/);
   });

@@ -43,9 +43,15 @@ describe('/user/uploadpicture', () => {
     expect(await v1Multipart(gw, '/user/uploadpicture', { id })).toEqual({ error: { code: 300, message: 'pic_file is required.' } });
     expectV1Error(await v1Multipart(gw, '/user/uploadpicture', { id, pic_file: 'me.jpg' }), 300, /^Invalid parameter: pic_file\./);
     const notJpeg = 'Invalid parameter: pic_file. Must be a jpg/jpeg file.';
-    expect(await v1Multipart(gw, '/user/uploadpicture', { id, pic_file: new File([PNG_BYTES], 'me.png', { type: 'image/png' }) })).toEqual({ error: { code: 300, message: notJpeg } });
-    expect(await v1Multipart(gw, '/user/uploadpicture', { id, pic_file: new File([PNG_BYTES], 'me.jpg', { type: 'image/jpeg' }) })).toEqual({ error: { code: 300, message: notJpeg } });
-    expect(await v1Multipart(gw, '/user/uploadpicture', { id, pic_file: new File([JPEG_BYTES], 'me.gif') })).toEqual({ error: { code: 300, message: notJpeg } });
+    expect(await v1Multipart(gw, '/user/uploadpicture', { id, pic_file: new File([PNG_BYTES], 'me.png', { type: 'image/png' }) })).toEqual({
+      error: { code: 300, message: notJpeg },
+    });
+    expect(await v1Multipart(gw, '/user/uploadpicture', { id, pic_file: new File([PNG_BYTES], 'me.jpg', { type: 'image/jpeg' }) })).toEqual(
+      { error: { code: 300, message: notJpeg } },
+    );
+    expect(await v1Multipart(gw, '/user/uploadpicture', { id, pic_file: new File([JPEG_BYTES], 'me.gif') })).toEqual({
+      error: { code: 300, message: notJpeg },
+    });
     expect((await v2Get(gw, `/users/${id}`)).pic_url).toBe('');
   });
 
@@ -177,7 +183,8 @@ describe('assistants and scheduleforhost', () => {
     await gw.v1('/user/assistant/set', { id: hostB.id, assistant_email: assistant.email });
     const answer = await gw.v1('/user/scheduleforhost/list', { host_email: assistant.email });
     expectExampleShape(answer, '/user/scheduleforhost/list');
-    for (const item of answer.users) expect(Object.keys(item).sort()).toEqual(Object.keys(v1Example('/user/scheduleforhost/list').users[0]).sort());
+    for (const item of answer.users)
+      expect(Object.keys(item).sort()).toEqual(Object.keys(v1Example('/user/scheduleforhost/list').users[0]).sort());
     expect(answer.total_records).toBe(2);
     expect(answer.users.sort((x: { last_name: string }, y: { last_name: string }) => x.last_name.localeCompare(y.last_name))).toEqual([
       { id: hostA.id, email: hostA.email, first_name: 'Host', last_name: 'A' },
@@ -199,12 +206,18 @@ describe('assistants and scheduleforhost', () => {
   it('answer 300 without id or host_email, 300 without assistant_email, 1001 for unknown users, and change nothing', async () => {
     const host = await v2User(gw);
     for (const path of ['/user/assistant/set', '/user/assistant/delete', '/user/scheduleforhost/list']) {
-      expect(await gw.v1(path, { assistant_email: host.email })).toEqual({ error: { code: 300, message: 'id or host_email is required.' } });
+      expect(await gw.v1(path, { assistant_email: host.email })).toEqual({
+        error: { code: 300, message: 'id or host_email is required.' },
+      });
       expectV1Error(await gw.v1(path, { id: 'no-such-user', assistant_email: host.email }), 1001);
     }
     expect(await gw.v1('/user/assistant/set', { id: host.id })).toEqual({ error: { code: 300, message: 'assistant_email is required.' } });
     expectV1Error(await gw.v1('/user/assistant/set', { id: host.id, assistant_email: uniqueEmail('nobody') }), 1001);
-    expectV1Error(await gw.v1('/user/assistant/set', { id: host.id, assistant_email: host.email }), 300, /^Invalid parameter: assistant_email\./);
+    expectV1Error(
+      await gw.v1('/user/assistant/set', { id: host.id, assistant_email: host.email }),
+      300,
+      /^Invalid parameter: assistant_email\./,
+    );
     expect((await v2Get(gw, `/users/${host.id}/assistants`)).assistants).toEqual([]);
   });
 });

@@ -17,14 +17,33 @@ describe('/user/create', () => {
     const email = uniqueEmail('create');
     const answer = await gw.v1('/user/create', { email, type: 1, first_name: 'Zoom', last_name: 'User' });
     expectUserShape(answer, USER_ANSWERS.create);
-    expect(answer).toMatchObject({ email, type: 1, first_name: 'Zoom', last_name: 'User', status: 2, verified: 0, enable_webinar: false, enable_large: false, large_capacity: 0, webinar_capacity: 0 });
+    expect(answer).toMatchObject({
+      email,
+      type: 1,
+      first_name: 'Zoom',
+      last_name: 'User',
+      status: 2,
+      verified: 0,
+      enable_webinar: false,
+      enable_large: false,
+      large_capacity: 0,
+      webinar_capacity: 0,
+    });
     expect(answer.created_at).toMatch(V1_TIME);
 
     const user = await v2Get(gw, `/users/${answer.id}`);
     expect(user).toMatchObject({ email, status: 'pending' });
     // v1 defaults, not v2's: chat, feedback, group HD and local recording on, annotation on, no auto recording, no chime.
     const settings = await v2Get(gw, `/users/${answer.id}/settings`);
-    expect(settings.in_meeting).toMatchObject({ chat: true, private_chat: true, feedback: true, group_hd: true, annotation: true, entry_exit_chime: 'none', attendee_on_hold: false });
+    expect(settings.in_meeting).toMatchObject({
+      chat: true,
+      private_chat: true,
+      feedback: true,
+      group_hd: true,
+      annotation: true,
+      entry_exit_chime: 'none',
+      attendee_on_hold: false,
+    });
     expect(settings.recording).toMatchObject({ local_recording: true, cloud_recording: false, auto_recording: 'none' });
     expect(settings.email_notification).toMatchObject({ jbh_reminder: true, cancel_meeting_reminder: true });
   });
@@ -35,10 +54,26 @@ describe('/user/create', () => {
     expect(await gw.v1('/user/create', { email: uniqueEmail() })).toEqual({ error: { code: 300, message: 'type is required.' } });
     expectV1Error(await gw.v1('/user/create', { email: uniqueEmail(), type: 4 }), 300, /^Invalid parameter: type\./);
     expectV1Error(await gw.v1('/user/create', { email: 'not-an-email', type: 1 }), 300, /^Invalid parameter: email\./);
-    expectV1Error(await gw.v1('/user/create', { email: uniqueEmail(), type: 1, disable_chat: 'maybe' }), 300, /^Invalid parameter: disable_chat\./);
-    expectV1Error(await gw.v1('/user/create', { email: uniqueEmail(), type: 1, option_enter_exit_chime_type: 2 }), 300, /^Invalid parameter: option_enter_exit_chime_type\./);
-    expectV1Error(await gw.v1('/user/create', { email: uniqueEmail(), type: 1, webinar_capacity: 250 }), 300, /^Invalid parameter: webinar_capacity\./);
-    expectV1Error(await gw.v1('/user/create', { email: uniqueEmail(), type: 1, first_name: 'x'.repeat(65) }), 300, /^Invalid parameter: first_name\./);
+    expectV1Error(
+      await gw.v1('/user/create', { email: uniqueEmail(), type: 1, disable_chat: 'maybe' }),
+      300,
+      /^Invalid parameter: disable_chat\./,
+    );
+    expectV1Error(
+      await gw.v1('/user/create', { email: uniqueEmail(), type: 1, option_enter_exit_chime_type: 2 }),
+      300,
+      /^Invalid parameter: option_enter_exit_chime_type\./,
+    );
+    expectV1Error(
+      await gw.v1('/user/create', { email: uniqueEmail(), type: 1, webinar_capacity: 250 }),
+      300,
+      /^Invalid parameter: webinar_capacity\./,
+    );
+    expectV1Error(
+      await gw.v1('/user/create', { email: uniqueEmail(), type: 1, first_name: 'x'.repeat(65) }),
+      300,
+      /^Invalid parameter: first_name\./,
+    );
     expect(userCount()).toBe(before);
   });
 });
@@ -105,8 +140,14 @@ describe('/user/autocreate', () => {
 
   it('answers 300 for a missing password and 300 naming password when v2 refuses it, creating nothing', async () => {
     const before = userCount();
-    expect(await gw.v1('/user/autocreate', { email: uniqueEmail(), type: 1 })).toEqual({ error: { code: 300, message: 'password is required.' } });
-    expectV1Error(await gw.v1('/user/autocreate', { email: uniqueEmail(), type: 1, password: 'short' }), 300, /^Invalid parameter: password\./);
+    expect(await gw.v1('/user/autocreate', { email: uniqueEmail(), type: 1 })).toEqual({
+      error: { code: 300, message: 'password is required.' },
+    });
+    expectV1Error(
+      await gw.v1('/user/autocreate', { email: uniqueEmail(), type: 1, password: 'short' }),
+      300,
+      /^Invalid parameter: password\./,
+    );
     expect(userCount()).toBe(before);
   });
 });
@@ -116,7 +157,15 @@ describe('/user/custcreate', () => {
     const email = uniqueEmail('cust');
     const answer = await gw.v1('/user/custcreate', { email, type: 1 });
     expectUserShape(answer, USER_ANSWERS.full);
-    expect(answer).toMatchObject({ email, type: 1, disable_chat: false, enable_auto_recording: false, enable_cloud_auto_recording: false, enable_annotation: true, enable_enter_exit_chime: false });
+    expect(answer).toMatchObject({
+      email,
+      type: 1,
+      disable_chat: false,
+      enable_auto_recording: false,
+      enable_cloud_auto_recording: false,
+      enable_annotation: true,
+      enable_enter_exit_chime: false,
+    });
     expect(gw.sandbox.state.users.get(answer.id)).toMatchObject({ created_by: 'custCreate', password: null });
   });
 });
@@ -127,7 +176,14 @@ describe('/user/ssocreate', () => {
     const pmi = '3' + String(Date.now()).slice(-9);
     const answer = await gw.v1('/user/ssocreate', { email, type: 2, first_name: 'Sso', pmi, enable_large: 'true', large_capacity: 300 });
     expectUserShape(answer, USER_ANSWERS.ssocreate);
-    expect(answer).toMatchObject({ email, type: 2, pmi: Number(pmi), enable_large: true, large_capacity: 300, enable_record_speaker_view: false });
+    expect(answer).toMatchObject({
+      email,
+      type: 2,
+      pmi: Number(pmi),
+      enable_large: true,
+      large_capacity: 300,
+      enable_record_speaker_view: false,
+    });
     expect(answer.vanity_url).toMatch(/\/my\//);
     expect(gw.sandbox.state.users.get(answer.id)).toMatchObject({ created_by: 'ssoCreate' });
   });

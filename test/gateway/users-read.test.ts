@@ -11,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => gw.close());
 
 describe('/user/get', () => {
-  it('answers the full user with get\'s additions, read from the v2 user, settings and tokens', async () => {
+  it("answers the full user with get's additions, read from the v2 user, settings and tokens", async () => {
     const created = await v2User(gw, { first_name: 'Zoomie', last_name: 'Userton' });
     await gw.v2('PATCH', `/users/${created.id}`, { body: { timezone: 'America/Los_Angeles', dept: 'Engineer' } });
     const answer = await gw.v1('/user/get', { id: created.id });
@@ -85,7 +85,7 @@ describe('/user/get', () => {
 });
 
 describe('/user/getbyemail', () => {
-  it('answers the full user with getbyemail\'s additions (no account_id, no timezone)', async () => {
+  it("answers the full user with getbyemail's additions (no account_id, no timezone)", async () => {
     const created = await v2User(gw);
     const answer = await gw.v1('/user/getbyemail', { email: created.email, login_type: 100 });
     expectUserShape(answer, USER_ANSWERS.getbyemail);

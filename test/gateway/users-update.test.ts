@@ -41,15 +41,38 @@ describe('/user/update', () => {
     expect(answer.updated_at).toMatch(V1_TIME);
 
     const user = await v2Get(gw, `/users/${id}`);
-    expect(user).toMatchObject({ first_name: 'Grace', last_name: 'Hopper', type: 3, pmi, timezone: 'Europe/Paris', dept: 'Navy', host_key: '654321', cms_user_id: 'cms-42', use_pmi: true });
+    expect(user).toMatchObject({
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      type: 3,
+      pmi,
+      timezone: 'Europe/Paris',
+      dept: 'Navy',
+      host_key: '654321',
+      cms_user_id: 'cms-42',
+      use_pmi: true,
+    });
     expect(user.vanity_url).toMatch(/\/my\/grace\d+$/);
     const settings = await v2Get(gw, `/users/${id}/settings`);
     expect(settings.in_meeting).toMatchObject({ chat: false, waiting_room: true });
-    expect(settings.recording).toMatchObject({ cloud_recording: true, record_speaker_view: true, record_audio_file: true, record_gallery_view: false, auto_delete_cmr_days: 10 });
+    expect(settings.recording).toMatchObject({
+      cloud_recording: true,
+      record_speaker_view: true,
+      record_audio_file: true,
+      record_gallery_view: false,
+      auto_delete_cmr_days: 10,
+    });
     expect(settings.scheduled_meeting).toMatchObject({ pstn_password_protected: true });
 
     // And v1 reads back what it wrote.
-    expect(await gw.v1('/user/get', { id })).toMatchObject({ first_name: 'Grace', pmi: Number(pmi), disable_chat: true, enable_cmr: true, enable_record_speaker_view: true, timezone: 'Europe/Paris' });
+    expect(await gw.v1('/user/get', { id })).toMatchObject({
+      first_name: 'Grace',
+      pmi: Number(pmi),
+      disable_chat: true,
+      enable_cmr: true,
+      enable_record_speaker_view: true,
+      timezone: 'Europe/Paris',
+    });
   });
 
   it('applies no v1 defaults: fields left out stay as they are', async () => {
@@ -62,7 +85,9 @@ describe('/user/update', () => {
 
   it('completes a composite given in part from the current v2 value', async () => {
     const { id } = await v2User(gw);
-    await gw.v2('PATCH', `/users/${id}/settings`, { body: { in_meeting: { entry_exit_chime: 'all' }, recording: { auto_recording: 'cloud' } } });
+    await gw.v2('PATCH', `/users/${id}/settings`, {
+      body: { in_meeting: { entry_exit_chime: 'all' }, recording: { auto_recording: 'cloud' } },
+    });
     await gw.v1('/user/update', { id, option_enter_exit_chime_type: 1, enable_cloud_auto_recording: 'false' });
     let settings = await v2Get(gw, `/users/${id}/settings`);
     expect(settings.in_meeting.entry_exit_chime).toBe('host');
@@ -86,7 +111,15 @@ describe('/user/update', () => {
     const group = (await gw.v2('POST', '/groups', { body: { name: `g-${uniqueEmail()}` } })).body;
     const userBefore = await v2Get(gw, `/users/${id}`);
     const settingsBefore = await v2Get(gw, `/users/${id}/settings`);
-    const answer = await gw.v1('/user/update', { id, first_name: 'After', dept: 'X', disable_chat: 'true', enable_cloud_auto_recording: 'true', group_id: group.id, imgroup_id: 'no-such-im-group' });
+    const answer = await gw.v1('/user/update', {
+      id,
+      first_name: 'After',
+      dept: 'X',
+      disable_chat: 'true',
+      enable_cloud_auto_recording: 'true',
+      group_id: group.id,
+      imgroup_id: 'no-such-im-group',
+    });
     expectV1Error(answer, 4130);
     expect(await v2Get(gw, `/users/${id}`)).toEqual(userBefore);
     expect(await v2Get(gw, `/users/${id}/settings`)).toEqual(settingsBefore);

@@ -30,7 +30,7 @@ async function happen(webinar: Session, body: Record<string, unknown> = {}) {
 const ref = (webinar: Session, host = ownerId) => ({ id: String(webinar.id), host_id: host });
 
 function hostErrors(path: string) {
-  it('answers 3001 for an unknown webinar, 1001 for an unknown host, 3003 for another host\'s webinar', async () => {
+  it("answers 3001 for an unknown webinar, 1001 for an unknown host, 3003 for another host's webinar", async () => {
     const webinar = await createWebinar(gw, { host: otherId });
     await happen(webinar);
     expectV1Error(await gw.v1(path, { id: '999999999', host_id: ownerId }), 3001);
@@ -72,16 +72,32 @@ describe('/webinar/attendees/list', () => {
     const webinar = await createWebinar(gw, { approval: 0 });
     // Ada registers through v1 (v1 brackets), Bob straight through v2 (v2 brackets).
     const ada = await gw.v1('/webinar/register', {
-      id: String(webinar.id), email: 'ada@example.com', first_name: 'Ada', last_name: 'Lovelace', city: 'London', country: 'GB',
-      no_of_employees: '251-500', purchasing_time_frame: 'Within a month', custom_questions: '[{"title":"Why","value":"Engines"}]', language: 'en',
+      id: String(webinar.id),
+      email: 'ada@example.com',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      city: 'London',
+      country: 'GB',
+      no_of_employees: '251-500',
+      purchasing_time_frame: 'Within a month',
+      custom_questions: '[{"title":"Why","value":"Engines"}]',
+      language: 'en',
     });
     expect(ada.error).toBeUndefined();
     await registerV2(gw, webinar.id, {
-      email: 'bob@example.com', first_name: 'Bob', last_name: 'Babbage', org: 'Difference Co', no_of_employees: '101-500',
-      role_in_purchase_process: 'Influencer', custom_questions: [{ title: 'Why', value: 'Curious' }],
+      email: 'bob@example.com',
+      first_name: 'Bob',
+      last_name: 'Babbage',
+      org: 'Difference Co',
+      no_of_employees: '101-500',
+      role_in_purchase_process: 'Influencer',
+      custom_questions: [{ title: 'Why', value: 'Curious' }],
     });
     // A panelist: in the participant report, but not an attendee (nor is the host, who joins first).
-    expect((await gw.v2('POST', `/webinars/${webinar.id}/panelists`, { body: { panelists: [{ name: 'Pat Panel', email: 'pat@example.com' }] } })).status).toBe(201);
+    expect(
+      (await gw.v2('POST', `/webinars/${webinar.id}/panelists`, { body: { panelists: [{ name: 'Pat Panel', email: 'pat@example.com' }] } }))
+        .status,
+    ).toBe(201);
     const instance = await happen(webinar, {
       participants: [
         { name: 'Pat Panel', email: 'pat@example.com' },
@@ -95,24 +111,44 @@ describe('/webinar/attendees/list', () => {
     for (const attendee of answer.attendees) expectV1Shape(attendee, ATTENDEE_TYPES);
 
     const participants = (await gw.v2('GET', `/report/webinars/${webinar.id}/participants`)).body.participants as any[];
-    expect(participants.map((p) => p.user_email)).toEqual(['owner@sandbox.v1gate.local', 'pat@example.com', 'ada@example.com', 'carl@example.com']);
+    expect(participants.map((p) => p.user_email)).toEqual([
+      'owner@sandbox.v1gate.local',
+      'pat@example.com',
+      'ada@example.com',
+      'carl@example.com',
+    ]);
     const row = (email: string) => participants.find((p) => p.user_email === email);
     expect(answer.attendees).toEqual([
       {
-        first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com',
-        join_time: row('ada@example.com').join_time, leave_time: row('ada@example.com').leave_time,
-        time_in_session: '10', attended: 'Yes',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'ada@example.com',
+        join_time: row('ada@example.com').join_time,
+        leave_time: row('ada@example.com').leave_time,
+        time_in_session: '10',
+        attended: 'Yes',
         custom_questions: { Why: 'Engines' },
         questions: { city: 'London', country: 'GB', no_of_employees: '101-250', purchasing_time_frame: 'Within a month' },
       },
       {
-        first_name: 'Carl', last_name: 'Walk In', email: 'carl@example.com',
-        join_time: instance.start_time, leave_time: row('carl@example.com').leave_time,
-        time_in_session: '30', attended: 'Yes', custom_questions: {}, questions: {},
+        first_name: 'Carl',
+        last_name: 'Walk In',
+        email: 'carl@example.com',
+        join_time: instance.start_time,
+        leave_time: row('carl@example.com').leave_time,
+        time_in_session: '30',
+        attended: 'Yes',
+        custom_questions: {},
+        questions: {},
       },
       {
-        first_name: 'Bob', last_name: 'Babbage', email: 'bob@example.com', join_time: '', leave_time: '',
-        time_in_session: '0', attended: 'No',
+        first_name: 'Bob',
+        last_name: 'Babbage',
+        email: 'bob@example.com',
+        join_time: '',
+        leave_time: '',
+        time_in_session: '0',
+        attended: 'No',
         custom_questions: { Why: 'Curious' },
         // v2's 101-500 reads back as v1's 101-250 (docs/decisions.md).
         questions: { org: 'Difference Co', no_of_employees: '101-250', role_in_purchase_process: 'Influencer' },
@@ -148,11 +184,18 @@ for (const [path, report, key] of [
 ] as const) {
   describe(path, () => {
     const entries = (tag: string) => [
-      { name: 'Ada Lovelace', email: 'ada@example.com', question_details: [{ question: `${tag} one?`, answer: 'Yes' }, { question: `${tag} two?`, answer: 'No' }] },
+      {
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        question_details: [
+          { question: `${tag} one?`, answer: 'Yes' },
+          { question: `${tag} two?`, answer: 'No' },
+        ],
+      },
       { name: 'Anonymous', question_details: [{ question: `${tag} three?`, answer: '' }] },
     ];
 
-    it('answers id, uuid, start_time and each entry\'s name, email and question details, as the v2 report holds them', async () => {
+    it("answers id, uuid, start_time and each entry's name, email and question details, as the v2 report holds them", async () => {
       const webinar = await createWebinar(gw);
       const instance = await happen(webinar, { [key]: entries('Q') });
       const answer = await gw.v1(path, ref(webinar));
@@ -166,7 +209,14 @@ for (const [path, report, key] of [
         uuid: instance.uuid,
         start_time: instance.start_time,
         questions: [
-          { name: 'Ada Lovelace', email: 'ada@example.com', question_details: [{ question: 'Q one?', answer: 'Yes' }, { question: 'Q two?', answer: 'No' }] },
+          {
+            name: 'Ada Lovelace',
+            email: 'ada@example.com',
+            question_details: [
+              { question: 'Q one?', answer: 'Yes' },
+              { question: 'Q two?', answer: 'No' },
+            ],
+          },
           { name: 'Anonymous', email: '', question_details: [{ question: 'Q three?', answer: '' }] },
         ],
       });

@@ -36,36 +36,79 @@ describe('/webinar/create', () => {
     const answer = await createWebinar({ duration: '90', timezone: 'Asia/Tokyo', agenda: 'Roadmap' });
     expectV1Shape(answer, OUTPUT_TYPES);
     expect(answer).toMatchObject({
-      host_id: ownerId, topic: 'Launch', agenda: 'Roadmap', status: 0, option_start_type: 'video', option_audio: 'both',
-      option_enforce_login: false, option_enforce_login_domains: '', option_alternative_hosts: '', type: 5,
-      start_time: FUTURE, duration: 90, timezone: 'Asia/Tokyo', registration_url: '',
+      host_id: ownerId,
+      topic: 'Launch',
+      agenda: 'Roadmap',
+      status: 0,
+      option_start_type: 'video',
+      option_audio: 'both',
+      option_enforce_login: false,
+      option_enforce_login_domains: '',
+      option_alternative_hosts: '',
+      type: 5,
+      start_time: FUTURE,
+      duration: 90,
+      timezone: 'Asia/Tokyo',
+      registration_url: '',
     });
     expect(answer.created_at).toMatch(V1_TIME);
     const v2 = await v2Webinar(answer.id);
-    expect(v2.settings).toMatchObject({ host_video: true, panelists_video: true, auto_recording: 'local', approval_type: 2, practice_session: false, registration_type: 1 });
+    expect(v2.settings).toMatchObject({
+      host_video: true,
+      panelists_video: true,
+      auto_recording: 'local',
+      approval_type: 2,
+      practice_session: false,
+      registration_type: 1,
+    });
   });
 
   it('sets every webinar option through v1 and v2 holds it; dropped options are accepted', async () => {
     const answer = await createWebinar({
-      approval_type: '1', registration_type: '1', option_audio: 'telephony', option_host_video: 'false', option_panelist_video: 'false',
-      option_practice_session: 'true', option_enforce_login: 'true', option_enforce_login_domains: 'corp.com',
-      option_alternative_host_ids: otherId, option_auto_record_type: 'none', option_close_registration: 'true',
-      option_show_share_button: 'true', option_allow_multiple_devices: 'true', password: 'w3b', option_panelists_reminder: 'true',
-      language: 'fr-FR', option_start_type: 'screen_share',
+      approval_type: '1',
+      registration_type: '1',
+      option_audio: 'telephony',
+      option_host_video: 'false',
+      option_panelist_video: 'false',
+      option_practice_session: 'true',
+      option_enforce_login: 'true',
+      option_enforce_login_domains: 'corp.com',
+      option_alternative_host_ids: otherId,
+      option_auto_record_type: 'none',
+      option_close_registration: 'true',
+      option_show_share_button: 'true',
+      option_allow_multiple_devices: 'true',
+      password: 'w3b',
+      option_panelists_reminder: 'true',
+      language: 'fr-FR',
+      option_start_type: 'screen_share',
     });
     expect(answer.registration_url).toMatch(new RegExp(`/webinar/register/${answer.id}$`));
     expect(answer.option_alternative_hosts).toBe(otherId);
     const v2 = await v2Webinar(answer.id);
     expect(v2.settings).toMatchObject({
-      approval_type: 1, registration_type: 1, audio: 'telephony', host_video: false, panelists_video: false, practice_session: true,
-      enforce_login: true, enforce_login_domains: 'corp.com', alternative_hosts: otherId, auto_recording: 'none',
-      close_registration: true, show_share_button: true, allow_multiple_devices: true,
+      approval_type: 1,
+      registration_type: 1,
+      audio: 'telephony',
+      host_video: false,
+      panelists_video: false,
+      practice_session: true,
+      enforce_login: true,
+      enforce_login_domains: 'corp.com',
+      alternative_hosts: otherId,
+      auto_recording: 'none',
+      close_registration: true,
+      show_share_button: true,
+      allow_multiple_devices: true,
     });
     expect(gw.sandbox.state.meetings.get(Number(answer.id))!.password).toBe('w3b');
   });
 
   it('adds the panelists after the create', async () => {
-    const panelists = [{ name: 'Ada', email: 'ada@example.com' }, { name: 'Bob', email: 'bob@example.com' }];
+    const panelists = [
+      { name: 'Ada', email: 'ada@example.com' },
+      { name: 'Bob', email: 'bob@example.com' },
+    ];
     const answer = await createWebinar({ panelists: JSON.stringify(panelists) });
     const listed = (await gw.v2('GET', `/webinars/${answer.id}/panelists`)).body;
     expect(listed.total_records).toBe(2);
@@ -100,7 +143,9 @@ describe('/webinar/create', () => {
   it('answers 1001 for an unknown host, and names missing fields', async () => {
     const before = snapshot();
     expect((await gw.v1('/webinar/create', { host_id: 'no-such-user', type: '5', topic: 'T' })).error.code).toBe(1001);
-    expect(await gw.v1('/webinar/create', { host_id: ownerId, type: '5' })).toEqual({ error: { code: 300, message: 'topic is required.' } });
+    expect(await gw.v1('/webinar/create', { host_id: ownerId, type: '5' })).toEqual({
+      error: { code: 300, message: 'topic is required.' },
+    });
     expect(snapshot()).toBe(before);
   });
 
@@ -115,7 +160,12 @@ describe('/webinar/create', () => {
     const g = await startTestGateway(NO_LIMITS, { outbound: failPanelists });
     try {
       const owner = (await g.v2('GET', '/users/me')).body.id;
-      const answer = await g.v1('/webinar/create', { host_id: owner, type: '5', topic: 'T', panelists: '[{"name":"A","email":"a@example.com"}]' });
+      const answer = await g.v1('/webinar/create', {
+        host_id: owner,
+        type: '5',
+        topic: 'T',
+        panelists: '[{"name":"A","email":"a@example.com"}]',
+      });
       expect(answer.error).toEqual({ code: 503, message: 'Panelist service down.' });
       expect([...g.sandbox.state.meetings.values()].filter((m) => m.kind === 'webinar')).toEqual([]);
     } finally {
@@ -132,17 +182,34 @@ describe('/webinar/get', () => {
     expect(answer).toMatchObject({ id: created.id, type: 9, status: 0, registration_url: created.registration_url });
     expect(answer.registration_url).not.toBe('');
     expect(answer.occurrences).toHaveLength(3);
-    expect(answer.occurrences[0]).toEqual({ occurrence_id: expect.stringMatching(/^\d+$/), start_time: expect.stringMatching(V1_TIME), duration: 60, status: 'available' });
+    expect(answer.occurrences[0]).toEqual({
+      occurrence_id: expect.stringMatching(/^\d+$/),
+      start_time: expect.stringMatching(V1_TIME),
+      duration: 60,
+      status: 'available',
+    });
   });
 
   it('reads options set through v2', async () => {
     const { body } = await gw.v2('POST', `/users/${ownerId}/webinars`, {
-      body: { topic: 'From v2', type: 6, agenda: 'A', settings: { audio: 'voip', enforce_login: true, enforce_login_domains: 'x.org', alternative_hosts: 'webinar-other@example.com' } },
+      body: {
+        topic: 'From v2',
+        type: 6,
+        agenda: 'A',
+        settings: { audio: 'voip', enforce_login: true, enforce_login_domains: 'x.org', alternative_hosts: 'webinar-other@example.com' },
+      },
     });
     const answer = await gw.v1('/webinar/get', { id: String(body.id), host_id: ownerId });
     expect(answer).toMatchObject({
-      topic: 'From v2', type: 6, agenda: 'A', start_time: '', option_audio: 'voip', option_enforce_login: true,
-      option_enforce_login_domains: 'x.org', option_alternative_hosts: 'webinar-other@example.com', occurrences: [],
+      topic: 'From v2',
+      type: 6,
+      agenda: 'A',
+      start_time: '',
+      option_audio: 'voip',
+      option_enforce_login: true,
+      option_enforce_login_domains: 'x.org',
+      option_alternative_hosts: 'webinar-other@example.com',
+      occurrences: [],
     });
   });
 
@@ -184,7 +251,16 @@ describe('/webinar/update', () => {
     const refused = await gw.v1('/webinar/update', { id: created.id, host_id: ownerId, type: '9' });
     expect(refused.error).toMatchObject({ code: 300, message: expect.stringMatching(/^Invalid parameter: recurrence\./) });
     expect(snapshot()).toBe(before);
-    expect((await gw.v1('/webinar/update', { id: created.id, host_id: ownerId, type: '9', recurrence: '{"type":2,"weekly_days":"3","end_times":2}' })).error).toBeUndefined();
+    expect(
+      (
+        await gw.v1('/webinar/update', {
+          id: created.id,
+          host_id: ownerId,
+          type: '9',
+          recurrence: '{"type":2,"weekly_days":"3","end_times":2}',
+        })
+      ).error,
+    ).toBeUndefined();
     expect((await v2Webinar(created.id)).occurrences).toHaveLength(2);
   });
 
@@ -204,9 +280,15 @@ describe('/webinar/delete', () => {
   it('deletes the webinar or one occurrence, answering {id, deleted_at}', async () => {
     const series = await createWebinar({ type: '9', recurrence: '{"type":1,"end_times":2}' });
     const occurrenceId = (await gw.v1('/webinar/get', { id: series.id, host_id: ownerId })).occurrences[0].occurrence_id;
-    expect(await gw.v1('/webinar/delete', { id: series.id, host_id: ownerId, occurrence_id: occurrenceId })).toEqual({ id: series.id, deleted_at: expect.stringMatching(V1_TIME) });
+    expect(await gw.v1('/webinar/delete', { id: series.id, host_id: ownerId, occurrence_id: occurrenceId })).toEqual({
+      id: series.id,
+      deleted_at: expect.stringMatching(V1_TIME),
+    });
     expect((await v2Webinar(series.id)).occurrences[0].status).toBe('deleted');
-    expect(await gw.v1('/webinar/delete', { id: series.id, host_id: ownerId })).toEqual({ id: series.id, deleted_at: expect.stringMatching(V1_TIME) });
+    expect(await gw.v1('/webinar/delete', { id: series.id, host_id: ownerId })).toEqual({
+      id: series.id,
+      deleted_at: expect.stringMatching(V1_TIME),
+    });
     expect((await gw.v2('GET', `/webinars/${series.id}`)).status).toBe(404);
   });
 
@@ -222,7 +304,10 @@ describe('/webinar/end', () => {
   it('ends a webinar in progress and answers {id, ended_at}', async () => {
     const created = await createWebinar();
     await gw.control('POST', `/meetings/${created.id}/start`, {});
-    expect(await gw.v1('/webinar/end', { id: created.id, host_id: ownerId })).toEqual({ id: created.id, ended_at: expect.stringMatching(V1_TIME) });
+    expect(await gw.v1('/webinar/end', { id: created.id, host_id: ownerId })).toEqual({
+      id: created.id,
+      ended_at: expect.stringMatching(V1_TIME),
+    });
     expect(gw.sandbox.state.meetings.get(Number(created.id))!.live).toBeNull();
     const instances = (await gw.v2('GET', `/past_webinars/${created.id}/instances`)).body.webinars;
     expect(instances).toHaveLength(1);
@@ -239,15 +324,21 @@ describe('/webinar/end', () => {
 });
 
 describe('/webinar/list and /webinar/list/registration', () => {
-  it('split the host\'s webinars: registrationless ones, and upcoming ones with registration', async () => {
+  it("split the host's webinars: registrationless ones, and upcoming ones with registration", async () => {
     const g = await startTestGateway(NO_LIMITS);
     try {
-      const host = (await g.v2('POST', '/users', { body: { action: 'custCreate', user_info: { email: 'webinar-lister@example.com', type: 2 } } })).body.id;
+      const host = (
+        await g.v2('POST', '/users', { body: { action: 'custCreate', user_info: { email: 'webinar-lister@example.com', type: 2 } } })
+      ).body.id;
       const open1 = await createWebinar({ topic: 'Open 1' }, g, host);
       const open2 = await createWebinar({ topic: 'Open 2', type: '6' }, g, host);
       const open3 = await createWebinar({ topic: 'Open 3' }, g, host);
       const upcoming = await createWebinar({ topic: 'Reg upcoming', approval_type: '0' }, g, host);
-      const series = await createWebinar({ topic: 'Reg series', approval_type: '1', type: '9', recurrence: '{"type":1,"end_times":2}' }, g, host);
+      const series = await createWebinar(
+        { topic: 'Reg series', approval_type: '1', type: '9', recurrence: '{"type":1,"end_times":2}' },
+        g,
+        host,
+      );
       await createWebinar({ topic: 'Reg past', approval_type: '0', start_time: PAST }, g, host);
 
       // In progress, one of each list: still status 0 (webinars never read v2's report-class live list).
@@ -256,13 +347,21 @@ describe('/webinar/list and /webinar/list/registration', () => {
       const list = await g.v1('/webinar/list', { host_id: host, page_size: '2' });
       expect(Object.keys(list)).toEqual(['page_count', 'total_records', 'page_number', 'page_size', 'webinars']);
       expect(list).toMatchObject({ page_count: 2, total_records: 3, page_number: 1, page_size: 2 });
-      expect(list.webinars.map((w: { id: string; status: number }) => [w.id, w.status])).toEqual([[open1.id, 0], [open2.id, 0]]);
+      expect(list.webinars.map((w: { id: string; status: number }) => [w.id, w.status])).toEqual([
+        [open1.id, 0],
+        [open2.id, 0],
+      ]);
       for (const item of list.webinars) expectV1Shape(item, ITEM_TYPES);
-      expect((await g.v1('/webinar/list', { host_id: host, page_size: '2', page_number: '2' })).webinars.map((w: { id: string }) => w.id)).toEqual([open3.id]);
+      expect(
+        (await g.v1('/webinar/list', { host_id: host, page_size: '2', page_number: '2' })).webinars.map((w: { id: string }) => w.id),
+      ).toEqual([open3.id]);
 
       const registration = await g.v1('/webinar/list/registration', { host_id: host });
       expect(registration).toMatchObject({ page_count: 1, total_records: 2, page_number: 1, page_size: 30 });
-      expect(registration.webinars.map((w: { id: string; status: number }) => [w.id, w.status])).toEqual([[upcoming.id, 0], [series.id, 0]]);
+      expect(registration.webinars.map((w: { id: string; status: number }) => [w.id, w.status])).toEqual([
+        [upcoming.id, 0],
+        [series.id, 0],
+      ]);
       for (const item of registration.webinars) expectV1Shape(item, ITEM_TYPES);
     } finally {
       await g.close();
@@ -272,6 +371,9 @@ describe('/webinar/list and /webinar/list/registration', () => {
   it('answer 1001 for an unknown host and 300 for bad paging', async () => {
     expect((await gw.v1('/webinar/list', { host_id: 'no-such-user' })).error.code).toBe(1001);
     expect((await gw.v1('/webinar/list/registration', { host_id: 'no-such-user' })).error.code).toBe(1001);
-    expect((await gw.v1('/webinar/list', { host_id: ownerId, page_size: 'many' })).error).toMatchObject({ code: 300, message: expect.stringMatching(/page_size/) });
+    expect((await gw.v1('/webinar/list', { host_id: ownerId, page_size: 'many' })).error).toMatchObject({
+      code: 300,
+      message: expect.stringMatching(/page_size/),
+    });
   });
 });

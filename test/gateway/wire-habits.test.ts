@@ -23,7 +23,10 @@ let creds: string;
 
 /** POST a raw urlencoded body as the client family sends it; answers the status, the v1 body and the v2 call count. */
 async function send(path: string, body: string | Buffer, contentType = 'application/x-www-form-urlencoded') {
-  const reply = await rawExchange(gw.port, httpRequest({ path, body: typeof body === 'string' ? body : body.toString('latin1'), headers: { 'Content-Type': contentType } }));
+  const reply = await rawExchange(
+    gw.port,
+    httpRequest({ path, body: typeof body === 'string' ? body : body.toString('latin1'), headers: { 'Content-Type': contentType } }),
+  );
   const response = reply.responses[0]!;
   return { body: JSON.parse(response.body), v2Calls: Number(response.headers['x-v2-calls']) };
 }
@@ -54,7 +57,19 @@ describe('every endpoint with all its optional fields sent empty (PHP http_build
 describe('PHP http_build_query', () => {
   it('creates a user from a body with empty fields and 1/0 booleans', async () => {
     const email = uniqueEmail('php');
-    const body = httpBuildQuery({ ...gw.credentials, email, type: 1, first_name: 'Ada', last_name: '', dept: '', password: '', timezone: '', enable_webinar: false, disable_chat: true, pmi: '' });
+    const body = httpBuildQuery({
+      ...gw.credentials,
+      email,
+      type: 1,
+      first_name: 'Ada',
+      last_name: '',
+      dept: '',
+      password: '',
+      timezone: '',
+      enable_webinar: false,
+      disable_chat: true,
+      pmi: '',
+    });
     expect(body).toContain('enable_webinar=0&disable_chat=1&pmi=');
     const { body: answer } = await send('/v1/user/create', body);
     expect(answer).toMatchObject({ email, first_name: 'Ada' });
@@ -71,19 +86,45 @@ describe('PHP http_build_query', () => {
 
   it('reads custom_questions sent as a[0][title]= fields, as the JSON form reads', async () => {
     const session = await createMeeting(gw);
-    const custom_questions = [{ title: 'Favourite number', value: '42' }, { title: 'Newsletter', value: 'yes' }];
-    const body = httpBuildQuery({ ...gw.credentials, id: session.id, email: 'php@example.com', first_name: 'Pam', last_name: 'Hp', phone: '', custom_questions });
+    const custom_questions = [
+      { title: 'Favourite number', value: '42' },
+      { title: 'Newsletter', value: 'yes' },
+    ];
+    const body = httpBuildQuery({
+      ...gw.credentials,
+      id: session.id,
+      email: 'php@example.com',
+      first_name: 'Pam',
+      last_name: 'Hp',
+      phone: '',
+      custom_questions,
+    });
     expect(body).toContain('custom_questions%5B0%5D%5Btitle%5D=Favourite+number');
     const { body: answer } = await send('/v1/meeting/register', body);
     expect(answer.registrant_id).toEqual(expect.any(String));
-    const registrants = (await gw.v2('GET', `/meetings/${session.id}/registrants`)).body.registrants as { email: string; custom_questions: unknown }[];
+    const registrants = (await gw.v2('GET', `/meetings/${session.id}/registrants`)).body.registrants as {
+      email: string;
+      custom_questions: unknown;
+    }[];
     expect(registrants.find((r) => r.email === 'php@example.com')?.custom_questions).toEqual(custom_questions);
   });
 
   it('creates a webinar with panelists sent as a[0][name]= fields', async () => {
     const owner = (await gw.v1('/user/getbyemail', { email: 'owner@sandbox.v1gate.local' })).id as string;
-    const panelists = [{ name: 'Ada', email: 'ada@example.com' }, { name: 'Bob', email: 'bob@example.com' }];
-    const body = httpBuildQuery({ ...gw.credentials, host_id: owner, topic: 'PHP launch', type: 5, start_time: FUTURE, duration: 60, agenda: '', panelists });
+    const panelists = [
+      { name: 'Ada', email: 'ada@example.com' },
+      { name: 'Bob', email: 'bob@example.com' },
+    ];
+    const body = httpBuildQuery({
+      ...gw.credentials,
+      host_id: owner,
+      topic: 'PHP launch',
+      type: 5,
+      start_time: FUTURE,
+      duration: 60,
+      agenda: '',
+      panelists,
+    });
     const { body: answer } = await send('/v1/webinar/create', body);
     const listed = (await gw.v2('GET', `/webinars/${answer.id}/panelists`)).body.panelists as { name: string; email: string }[];
     expect(listed.map(({ name, email }) => ({ name, email }))).toEqual(panelists);
@@ -91,7 +132,14 @@ describe('PHP http_build_query', () => {
 
   it('refuses a nested list whose items lack a field, naming the param and registering nobody', async () => {
     const session = await createMeeting(gw);
-    const body = httpBuildQuery({ ...gw.credentials, id: session.id, email: 'half@example.com', first_name: 'Half', last_name: 'Done', custom_questions: [{ value: '42' }] });
+    const body = httpBuildQuery({
+      ...gw.credentials,
+      id: session.id,
+      email: 'half@example.com',
+      first_name: 'Half',
+      last_name: 'Done',
+      custom_questions: [{ value: '42' }],
+    });
     const { body: answer } = await send('/v1/meeting/register', body);
     expect(answer.error).toMatchObject({ code: 300, message: expect.stringMatching(/^Invalid parameter: custom_questions\./) });
     expect((await gw.v2('GET', `/meetings/${session.id}/registrants`)).body.registrants).toEqual([]);
@@ -102,7 +150,16 @@ describe('Node (qs, as the request library encodes forms)', () => {
   it("creates a webinar with panelists in qs's default indexed form, booleans as true/false", async () => {
     const owner = (await gw.v1('/user/getbyemail', { email: 'owner@sandbox.v1gate.local' })).id as string;
     const panelists = [{ name: 'Cy', email: 'cy@example.com' }];
-    const body = nodeFormEncode({ ...gw.credentials, host_id: owner, topic: 'Node launch', type: 5, start_time: FUTURE, duration: 60, option_host_video: false, panelists });
+    const body = nodeFormEncode({
+      ...gw.credentials,
+      host_id: owner,
+      topic: 'Node launch',
+      type: 5,
+      start_time: FUTURE,
+      duration: 60,
+      option_host_video: false,
+      panelists,
+    });
     const { body: answer } = await send('/v1/webinar/create', body);
     expect((await gw.v2('GET', `/webinars/${answer.id}`)).body.settings.host_video).toBe(false);
     const listed = (await gw.v2('GET', `/webinars/${answer.id}/panelists`)).body.panelists as { name: string; email: string }[];
@@ -167,7 +224,10 @@ describe('values as clients wrap them', () => {
   });
 
   it('ignores the unknown params of newer bindings', async () => {
-    const { body: answer } = await send('/v1/user/checkemail', `${creds}&email=owner%40sandbox.v1gate.local&token=abc&api_account_id=x&base_uri=https%3A%2F%2Fapi.example.com`);
+    const { body: answer } = await send(
+      '/v1/user/checkemail',
+      `${creds}&email=owner%40sandbox.v1gate.local&token=abc&api_account_id=x&base_uri=https%3A%2F%2Fapi.example.com`,
+    );
     expect(answer).toEqual({ existed_email: true });
   });
 });
@@ -176,7 +236,10 @@ describe('credentials first', () => {
   it('a wrong secret with a long id list makes one v2 call', async () => {
     const id = (await gw.v1('/group/create', { name: uniqueName() })).group_id as string;
     const ids = Array.from({ length: MAX_LIST_ITEMS }, (_, i) => `user${i}`).join(',');
-    const { body: answer, v2Calls } = await send('/v1/group/member/delete', `api_key=${gw.credentials.api_key}&api_secret=wrong&id=${id}&member_ids=${ids}`);
+    const { body: answer, v2Calls } = await send(
+      '/v1/group/member/delete',
+      `api_key=${gw.credentials.api_key}&api_secret=wrong&id=${id}&member_ids=${ids}`,
+    );
     expect(answer.error.code).toBe(102);
     expect(v2Calls).toBe(1);
   });
@@ -205,13 +268,21 @@ describe('HTTP/1.0 clients on raw sockets', () => {
 
   it('are answered without a Host header', async () => {
     const body = form();
-    const reply = await rawExchange(gw.port, head(['POST /v1/user/checkemail HTTP/1.0', 'Content-Type: application/x-www-form-urlencoded', `Content-Length: ${body.length}`]) + body);
+    const reply = await rawExchange(
+      gw.port,
+      head(['POST /v1/user/checkemail HTTP/1.0', 'Content-Type: application/x-www-form-urlencoded', `Content-Length: ${body.length}`]) +
+        body,
+    );
     expect(JSON.parse(reply.responses[0]!.body)).toEqual({ existed_email: true });
     expect(reply.closedByServer).toBe(true);
   });
 
   it('have a body without Content-Length read to the end they mark by closing their side', async () => {
-    const reply = await rawExchange(gw.port, head(['POST /v1/user/checkemail HTTP/1.0', 'Content-Type: application/x-www-form-urlencoded']) + form(), { halfClose: true });
+    const reply = await rawExchange(
+      gw.port,
+      head(['POST /v1/user/checkemail HTTP/1.0', 'Content-Type: application/x-www-form-urlencoded']) + form(),
+      { halfClose: true },
+    );
     expect(JSON.parse(reply.responses[0]!.body)).toEqual({ existed_email: true });
   });
 
@@ -222,7 +293,10 @@ describe('HTTP/1.0 clients on raw sockets', () => {
 
   it('get a v1 envelope whatever their Host header holds', async () => {
     const body = form();
-    const reply = await rawExchange(gw.port, head(['POST /v1/user/checkemail HTTP/1.1', 'Host: bad host/../x', 'Connection: close', `Content-Length: ${body.length}`]) + body);
+    const reply = await rawExchange(
+      gw.port,
+      head(['POST /v1/user/checkemail HTTP/1.1', 'Host: bad host/../x', 'Connection: close', `Content-Length: ${body.length}`]) + body,
+    );
     expect(JSON.parse(reply.responses[0]!.body)).toEqual({ existed_email: true });
   });
 });
@@ -237,7 +311,10 @@ describe('methods other than POST', () => {
       expect(JSON.parse(reply.responses[0]!.body), method).toMatchObject({ error: { code: 300 } });
       expect(reply.responses[0]!.headers['x-v2-calls'], method).toBe('0');
     }
-    const headReply = await rawExchange(gw.port, httpRequest({ method: 'HEAD', path: '/v1/user/checkemail', headers: { Connection: 'close' } }));
+    const headReply = await rawExchange(
+      gw.port,
+      httpRequest({ method: 'HEAD', path: '/v1/user/checkemail', headers: { Connection: 'close' } }),
+    );
     expect(headReply.responses[0]).toMatchObject({ status: 200, body: '' });
     expect(headReply.responses[0]!.headers['content-type']).toMatch(/^application\/json/);
   });

@@ -65,12 +65,16 @@ describe('WORKERS=2', () => {
   it('keeps the v1 limit exact across workers in memory mode: the burst, then refusals', async () => {
     // report/getuserreport: 1/s and 1/day, ×5: a burst of 5, then nothing more for hours.
     const [key, secret] = ['workerskey0000000000', 'workerssecret000000000000000000'];
-    gateway = await startGatewayProcess({ ...base, RATE_LIMIT_SCALE: '5', SANDBOX_RATE_LIMITS: 'off', SANDBOX_API_KEY: key, SANDBOX_API_SECRET: secret }, START);
+    gateway = await startGatewayProcess(
+      { ...base, RATE_LIMIT_SCALE: '5', SANDBOX_RATE_LIMITS: 'off', SANDBOX_API_KEY: key, SANDBOX_API_SECRET: secret },
+      START,
+    );
     const form = `api_key=${key}&api_secret=${secret}&user_id=u&from=2030-01-01&to=2030-01-02`;
     // Each worker limits a key on a bucket of its own until v2 has accepted its secret there once
     // (src/v1-facade/app.ts, verifiedPairs): a call on another class lets both workers know it.
     const verified = new Set<string | null>();
-    while (verified.size < 2) verified.add((await call(gateway.url, '/v1/user/checkemail', `api_key=${key}&api_secret=${secret}&email=a@b.c`)).worker);
+    while (verified.size < 2)
+      verified.add((await call(gateway.url, '/v1/user/checkemail', `api_key=${key}&api_secret=${secret}&email=a@b.c`)).worker);
     const answers = await Promise.all(Array.from({ length: 12 }, () => call(gateway!.url, '/v1/report/getuserreport', form)));
     const refused = answers.filter((a) => a.body.error?.code === 403);
     expect(new Set(answers.map((a) => a.worker)).size).toBe(2);
@@ -127,7 +131,14 @@ describe('WORKERS=2', () => {
     writeFileSync(join(dir, 'subs.json'), JSON.stringify([{ api_key: 'k', url: receiver.url }]));
     upstream = await stubUpstream();
     gateway = await startGatewayProcess(
-      { ...base, V2_BASE_URL: `${upstream.url}/v2`, V1_WEBHOOKS_FILE: join(dir, 'subs.json'), V1_WEBHOOKS_JOURNAL: join(dir, 'journal'), V2_WEBHOOK_TOKEN: TOKEN, V1_WEBHOOKS_ANY_PORT: '1' },
+      {
+        ...base,
+        V2_BASE_URL: `${upstream.url}/v2`,
+        V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
+        V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
+        V2_WEBHOOK_TOKEN: TOKEN,
+        V1_WEBHOOKS_ANY_PORT: '1',
+      },
       START,
     );
     const uuids = Array.from({ length: 8 }, (_, i) => `uuid-${i}`);
@@ -136,7 +147,11 @@ describe('WORKERS=2', () => {
         fetch(`${gateway!.url}/webhooks/v2`, {
           method: 'POST',
           headers: { authorization: TOKEN, 'content-type': 'application/json' },
-          body: JSON.stringify({ event: 'meeting.ended', event_ts: 1, payload: { account_id: 'a', object: { id: 123, uuid, host_id: 'h' } } }),
+          body: JSON.stringify({
+            event: 'meeting.ended',
+            event_ts: 1,
+            payload: { account_id: 'a', object: { id: 123, uuid, host_id: 'h' } },
+          }),
         }),
       ),
     );

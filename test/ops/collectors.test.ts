@@ -6,21 +6,41 @@ describe('collectors registered by other parts', () => {
   it('are read at each scrape and listed for the status page', async () => {
     const metrics = new GatewayMetrics({ declaredV2Calls: [], perKey: false, processMetrics: false });
     let journal = 3;
-    metrics.registerCollector(statsGauge('v1gate_webhook_journal_depth', 'Deliveries waiting.', ['state'], () => [{ labels: { state: 'pending' }, value: journal }]));
+    metrics.registerCollector(
+      statsGauge('v1gate_webhook_journal_depth', 'Deliveries waiting.', ['state'], () => [
+        { labels: { state: 'pending' }, value: journal },
+      ]),
+    );
     expect(sampleValue(parsePrometheusText((await metrics.render()).body), 'v1gate_webhook_journal_depth', { state: 'pending' })).toBe(3);
     journal = 7;
     expect(sampleValue(parsePrometheusText((await metrics.render()).body), 'v1gate_webhook_journal_depth', { state: 'pending' })).toBe(7);
-    expect(await metrics.collectorValues()).toEqual([{ name: 'v1gate_webhook_journal_depth', help: 'Deliveries waiting.', values: [{ labels: { state: 'pending' }, value: 7 }] }]);
+    expect(await metrics.collectorValues()).toEqual([
+      { name: 'v1gate_webhook_journal_depth', help: 'Deliveries waiting.', values: [{ labels: { state: 'pending' }, value: 7 }] },
+    ]);
   });
 });
 
 describe('p99 from histogram buckets', () => {
   it('interpolates inside the bucket as histogram_quantile does', () => {
-    const buckets = [{ le: 0.1, count: 50 }, { le: 0.2, count: 100 }, { le: Infinity, count: 100 }];
+    const buckets = [
+      { le: 0.1, count: 50 },
+      { le: 0.2, count: 100 },
+      { le: Infinity, count: 100 },
+    ];
     expect(quantileOfBuckets(0.99, buckets)).toBeCloseTo(0.198, 6);
     expect(quantileOfBuckets(0.5, buckets)).toBeCloseTo(0.1, 6);
-    expect(quantileOfBuckets(0.99, [{ le: 0.1, count: 0 }, { le: Infinity, count: 0 }])).toBeUndefined();
+    expect(
+      quantileOfBuckets(0.99, [
+        { le: 0.1, count: 0 },
+        { le: Infinity, count: 0 },
+      ]),
+    ).toBeUndefined();
     // Ranks beyond the last finite bound answer that bound.
-    expect(quantileOfBuckets(0.99, [{ le: 1, count: 1 }, { le: Infinity, count: 10 }])).toBe(1);
+    expect(
+      quantileOfBuckets(0.99, [
+        { le: 1, count: 1 },
+        { le: Infinity, count: 10 },
+      ]),
+    ).toBe(1);
   });
 });

@@ -17,7 +17,10 @@ describe('health', () => {
     expect(await (await fetch(`${gateway.url}/healthz`)).json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${gateway.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ready', checks: { draining: { ok: true }, limiter: { ok: true }, upstream: { ok: true } } });
+    expect(await ready.json()).toMatchObject({
+      status: 'ready',
+      checks: { draining: { ok: true }, limiter: { ok: true }, upstream: { ok: true } },
+    });
   });
 
   it('is not ready while draining, and alive all the same', async () => {
@@ -47,7 +50,16 @@ describe('health', () => {
 
   it('is not ready when the upstream does not answer within the deadline', async () => {
     const silent = await listen(() => new Promise<Response>(() => {}));
-    const running = await startGateway(loadConfig({ PORT: '0', V2_BASE_URL: `${silent.url}/v2`, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', READY_TIMEOUT_MS: '100', ...testLogEnv() }));
+    const running = await startGateway(
+      loadConfig({
+        PORT: '0',
+        V2_BASE_URL: `${silent.url}/v2`,
+        V1_RATE_LIMITS: 'off',
+        V2_RATE_LIMITS: 'off',
+        READY_TIMEOUT_MS: '100',
+        ...testLogEnv(),
+      }),
+    );
     try {
       const ready = await fetch(`${running.url}/readyz`);
       expect(ready.status).toBe(503);

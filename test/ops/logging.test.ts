@@ -12,7 +12,11 @@ describe('call logs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'v1gate-log-test-'));
   const file = join(dir, 'calls.log');
   let gateway: TestGateway;
-  const lines = () => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const lines = () =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
 
   beforeAll(async () => {
     gateway = await startTestGateway({ LOG_FILE: file, LOG_LEVEL: 'info' });
@@ -30,14 +34,21 @@ describe('call logs', () => {
     });
     expect(response.status).toBe(200);
     const line = lines().find((l) => l.reqId === 'log-trace-1');
-    expect(line).toMatchObject({ level: 30, service: 'v1gate', msg: 'v1 call', endpoint: '/user/checkemail', code: 0, keyHash: keyHash(gateway.credentials.api_key) });
+    expect(line).toMatchObject({
+      level: 30,
+      service: 'v1gate',
+      msg: 'v1 call',
+      endpoint: '/user/checkemail',
+      code: 0,
+      keyHash: keyHash(gateway.credentials.api_key),
+    });
     expect(line.ms).toBeGreaterThanOrEqual(0);
     expect(line.v2).toEqual([{ method: 'GET', path: '/users/email', status: 200, ms: expect.any(Number) }]);
     expect(JSON.stringify(line)).not.toContain(gateway.credentials.api_key);
   });
 
   it('redacts a password a v1 call carries, and logs a v1 error at warn', async () => {
-    await gateway.v1Raw('/user/updatepassword', { id: 'nobody-here', password: 'hunter2-secret' }, {}, );
+    await gateway.v1Raw('/user/updatepassword', { id: 'nobody-here', password: 'hunter2-secret' }, {});
     const line = lines().find((l) => l.endpoint === '/user/updatepassword');
     expect(line.params.password).toBe(REDACTED);
     expect(line.level).toBe(40);
@@ -54,7 +65,11 @@ describe('redaction by configuration', () => {
     logger.info({ api_secret: 's1', headers: { authorization: 'Bearer abc.def.ghi' }, a: { b: { password: 'p' } } }, 'x');
     const line = readFileSync(file, 'utf8').trim();
     rmSync(dir, { recursive: true, force: true });
-    expect(JSON.parse(line)).toMatchObject({ api_secret: REDACTED, headers: { authorization: REDACTED }, a: { b: { password: REDACTED } } });
+    expect(JSON.parse(line)).toMatchObject({
+      api_secret: REDACTED,
+      headers: { authorization: REDACTED },
+      a: { b: { password: REDACTED } },
+    });
     expect(auditLogLine(line, ['s1'])).toEqual([]);
     expect(auditLogLine('{"password":"p"}', [])).toEqual(['.password is not redacted']);
     expect(auditLogLine('{"m":"Bearer eyJhbGciOiJI.eyJzdWIiOiIx.sig"}', [])).toEqual(['contains a JWT', 'contains a bearer token']);

@@ -58,7 +58,12 @@ describe('/metrics after known traffic', () => {
 });
 
 describe('v2 route templates', () => {
-  const templates = new V2RouteTemplates(['GET /users/{userId}', 'GET /users/email', 'DELETE /meetings/{meetingId} (undo)', 'GET /users/{userId}/meetings?type=live']);
+  const templates = new V2RouteTemplates([
+    'GET /users/{userId}',
+    'GET /users/email',
+    'DELETE /meetings/{meetingId} (undo)',
+    'GET /users/{userId}/meetings?type=live',
+  ]);
   it('matches by segment, preferring literals, and calls anything else other', () => {
     expect(templates.labelOf('GET', '/users/abc123')).toBe('/users/{userId}');
     expect(templates.labelOf('GET', '/users/email')).toBe('/users/email');

@@ -18,7 +18,7 @@ export function bucketStoreContract(name: string, make: (clock: ContractClock) =
   const unique = (key: string) => `contract:${process.pid}:${Date.now()}:${++run}:${key}`;
 
   describe(`${name} (BucketStore contract)`, () => {
-    it('admits a fresh bucket\'s burst at once, then refuses with the time until the next token', async () => {
+    it("admits a fresh bucket's burst at once, then refuses with the time until the next token", async () => {
       const clock = { now: 1_000_000 };
       const store = await make(clock);
       const ref: BucketRef = { key: unique('a'), spec: { ratePerSecond: 5, burst: 3 } };
@@ -62,7 +62,7 @@ export function bucketStoreContract(name: string, make: (clock: ContractClock) =
         { ratePerSecond: 2000 / 86_400, burst: 2000 },
       ];
       let seed = 42;
-      const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+      const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
       for (const spec of specs) {
         const ref: BucketRef = { key: unique('same'), spec };
         let state: BucketState | undefined;

@@ -29,7 +29,7 @@ async function burstMs(outbound: OutboundLimiter, key: string, n: number): Promi
 }
 
 describe('fairness between api_keys', () => {
-  it('outbound: B completes promptly while A\'s queue is long', async () => {
+  it("outbound: B completes promptly while A's queue is long", async () => {
     const store = new RedisBucketStore(redis, { keyPrefix: `fair-${Math.random()}:` });
     const outbound = new OutboundLimiter({ store, scale: 5, maxQueue: 1_000, maxWaitMs: 60_000 });
     const baseline = await burstMs(outbound, 'B-warmup', 10);

@@ -82,7 +82,7 @@ describe('OutboundLimiter against the sandbox', () => {
     });
   });
 
-  it('an upstream 429 (another client spent the key\'s budget) is honoured: penalize, then the retry passes', async () => {
+  it("an upstream 429 (another client spent the key's budget) is honoured: penalize, then the retry passes", async () => {
     await withSandbox(SPEC_LIMITS, async (sb) => {
       const outbound = new OutboundLimiter({ store: new MemoryBucketStore(), maxWaitMs: 5_000 });
       const apiKey = sb.sandbox.credentials.apiKey;

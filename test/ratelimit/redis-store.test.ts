@@ -37,7 +37,7 @@ describe('RedisBucketStore on the server clock', () => {
     expect(ttl).toBeLessThanOrEqual(2_000);
   });
 
-  it('admits the burst, then refuses, on the server\'s own clock', async () => {
+  it("admits the burst, then refuses, on the server's own clock", async () => {
     const store = new RedisBucketStore(redis, { keyPrefix: 'gw-b:' });
     const ref = { key: 'burst', spec: { ratePerSecond: 1, burst: 3 } };
     const allowed = [];

@@ -43,7 +43,7 @@ describe.each([
   ['in memory', async () => new MemoryBucketStore()],
   ['in Redis', redisStore],
 ])('a one-second flood on one key, %s', (_, makeStore) => {
-  it('admits each class\'s limit, within one token of burst', async () => {
+  it("admits each class's limit, within one token of burst", async () => {
     const inbound = new InboundLimiter({ store: await makeStore(), scale: SCALE });
     const key = `flood-${Math.random()}`;
     const [general, list, metrics] = await Promise.all([

@@ -54,8 +54,16 @@ function expectNoPrivilege(res: { status: number; body: any }): void {
 }
 
 const CONTACT = {
-  first_name: 'Bill', last_name: 'Payer', email: 'billing@accounts.test', phone_number: '+1 555 0100',
-  address: '1 Main St', apt: 'Suite 2', city: 'Springfield', state: 'IL', zip: '62701', country: 'US',
+  first_name: 'Bill',
+  last_name: 'Payer',
+  email: 'billing@accounts.test',
+  phone_number: '+1 555 0100',
+  address: '1 Main St',
+  apt: 'Suite 2',
+  city: 'Springfield',
+  state: 'IL',
+  zip: '62701',
+  country: 'US',
 };
 
 async function subscribe(accountId: string, plans: Record<string, unknown> = {}) {
@@ -63,7 +71,7 @@ async function subscribe(accountId: string, plans: Record<string, unknown> = {})
 }
 
 describe('GET /accounts', () => {
-  it('lists the caller\'s sub accounts with paging and the list-item fields', async () => {
+  it("lists the caller's sub accounts with paging and the list-item fields", async () => {
     const sub = await createSubAccount();
     const res = await sb.v2('GET', '/accounts', { query: { page_size: 300 } });
     expect(res.status).toBe(200);
@@ -127,7 +135,13 @@ describe('POST /accounts', () => {
   it('keeps the given options', async () => {
     const sub = await createSubAccount({ options: { share_rc: true, room_connectors: 'rc1,rc2', pay_mode: 'sub' } });
     const res = await sb.v2('GET', `/accounts/${sub.id}`);
-    expect(res.body.options).toEqual({ share_rc: true, room_connectors: 'rc1,rc2', share_mc: false, meeting_connectors: '', pay_mode: 'sub' });
+    expect(res.body.options).toEqual({
+      share_rc: true,
+      room_connectors: 'rc1,rc2',
+      share_mc: false,
+      meeting_connectors: '',
+      pay_mode: 'sub',
+    });
   });
 
   it('answers 409 1005 for an email any user already has, whatever its case, and creates nothing', async () => {
@@ -231,7 +245,11 @@ describe('PATCH /accounts/{accountId}/options', () => {
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
     expect((await sb.v2('GET', `/accounts/${sub.id}`)).body.options).toEqual({
-      share_rc: false, room_connectors: '', share_mc: true, meeting_connectors: 'mc1', pay_mode: 'master',
+      share_rc: false,
+      room_connectors: '',
+      share_mc: true,
+      meeting_connectors: 'mc1',
+      pay_mode: 'master',
     });
   });
 
@@ -249,13 +267,23 @@ describe('PATCH /accounts/{accountId}/options', () => {
 });
 
 describe('GET /accounts/{accountId}/settings', () => {
-  it('answers the nested groups with the spec\'s spelling and defaults', async () => {
+  it("answers the nested groups with the spec's spelling and defaults", async () => {
     const sub = await createSubAccount();
     const res = await sb.v2('GET', `/accounts/${sub.id}/settings`);
     expect(res.status).toBe(200);
     expect(schemaProblems('GET', '/accounts/{accountId}/settings', 200, res.body)).toEqual([]);
     expect(Object.keys(res.body).sort()).toEqual(
-      ['schedule_meting', 'in_meeting', 'email_notification', 'vendor_rooms', 'security', 'recording', 'telephony', 'integration', 'feature'].sort(),
+      [
+        'schedule_meting',
+        'in_meeting',
+        'email_notification',
+        'vendor_rooms',
+        'security',
+        'recording',
+        'telephony',
+        'integration',
+        'feature',
+      ].sort(),
     );
     expect(res.body.schedule_meting).toMatchObject({ audio_type: 'both', host_video: false, enforce_login_domains: '' });
     expect(res.body.in_meeting).toMatchObject({ p2p_connetion: false, ports_range: '', dscp_audio: 46, dscp_video: 34 });
@@ -264,7 +292,7 @@ describe('GET /accounts/{accountId}/settings', () => {
     expect(res.body.feature).toEqual({ meeting_capacity: 100 });
   });
 
-  it('reaches the caller\'s own account as `me` or by its id', async () => {
+  it("reaches the caller's own account as `me` or by its id", async () => {
     const byMe = await sb.v2('GET', '/accounts/me/settings');
     expect(byMe.status).toBe(200);
     expect((await sb.v2('GET', `/accounts/${sb.sandbox.master.id}/settings`)).body).toEqual(byMe.body);
@@ -290,8 +318,19 @@ describe('PATCH /accounts/{accountId}/settings', () => {
     expect(res.body).toBeUndefined();
     const settings = (await sb.v2('GET', `/accounts/${sub.id}/settings`)).body;
     expect(settings.schedule_meting).toMatchObject({ host_video: true, audio_type: 'voip', participant_video: false });
-    expect(settings.in_meeting).toMatchObject({ ports_range: '8000-8100,9000', dscp_audio: 1, dscp_video: 63, p2p_connetion: true, chat: false });
-    expect(settings.recording).toMatchObject({ auto_recording: 'cloud', auto_delete_cmr: true, auto_delete_cmr_days: 60, local_recording: true });
+    expect(settings.in_meeting).toMatchObject({
+      ports_range: '8000-8100,9000',
+      dscp_audio: 1,
+      dscp_video: 63,
+      p2p_connetion: true,
+      chat: false,
+    });
+    expect(settings.recording).toMatchObject({
+      auto_recording: 'cloud',
+      auto_delete_cmr: true,
+      auto_delete_cmr_days: 60,
+      local_recording: true,
+    });
     expect(settings.feature).toEqual({ meeting_capacity: 50 });
   });
 
@@ -345,7 +384,16 @@ describe('GET and PATCH /accounts/{accountId}/billing', () => {
     expect(res.status).toBe(200);
     expect(schemaProblems('GET', '/accounts/{accountId}/billing', 200, res.body)).toEqual([]);
     expect(res.body).toEqual({
-      first_name: '', last_name: '', email: '', phone_number: '', address: '', apt: '', city: '', state: '', zip: '', country: '',
+      first_name: '',
+      last_name: '',
+      email: '',
+      phone_number: '',
+      address: '',
+      apt: '',
+      city: '',
+      state: '',
+      zip: '',
+      country: '',
     });
   });
 
@@ -398,7 +446,10 @@ describe('GET and POST /accounts/{accountId}/plans', () => {
       plan_vendor_rooms: { type: 'zroom_monthly', hosts: 2 },
       plan_room_connector: { type: 'roomconnector_yearly', hosts: 3 },
       plan_large_meeting: [{ type: 'large500_monthly', hosts: 1 }],
-      plan_webinar: [{ type: 'webinar100_monthly', hosts: 2 }, { type: 'webinar1000_yearly', hosts: 1 }],
+      plan_webinar: [
+        { type: 'webinar100_monthly', hosts: 2 },
+        { type: 'webinar1000_yearly', hosts: 1 },
+      ],
       plan_recording: 'cmr_monthly_commitment_500',
       plan_audio: { type: 'tollfree_monthly_commitment_100', tollfree_countries: 'AT,DE', ddi_numbers: 2 },
     };
@@ -406,13 +457,21 @@ describe('GET and POST /accounts/{accountId}/plans', () => {
     expect(res.status).toBe(201);
     const expected = {
       ...planSet,
-      plan_audio: { type: 'tollfree_monthly_commitment_100', tollfree_countries: 'AT,DE', premium_countries: '', callout_countries: '', ddi_numbers: 2 },
+      plan_audio: {
+        type: 'tollfree_monthly_commitment_100',
+        tollfree_countries: 'AT,DE',
+        premium_countries: '',
+        callout_countries: '',
+        ddi_numbers: 2,
+      },
     };
     expect(res.body).toEqual(expected);
     expect(schemaProblems('POST', '/accounts/{accountId}/plans', 201, res.body)).toEqual([]);
     expect((await sb.v2('GET', `/accounts/${sub.id}/plans`)).body).toEqual(expected);
 
-    const item = (await sb.v2('GET', '/accounts', { query: { page_size: 300 } })).body.accounts.find((a: { id: string }) => a.id === sub.id);
+    const item = (await sb.v2('GET', '/accounts', { query: { page_size: 300 } })).body.accounts.find(
+      (a: { id: string }) => a.id === sub.id,
+    );
     expect(item.seats).toBe(20);
     const start = new Date(item.subscription_start_time);
     const end = new Date(item.subscription_end_time);
@@ -425,7 +484,7 @@ describe('GET and POST /accounts/{accountId}/plans', () => {
     ['business_monthly', 10, 49],
     ['edu_yearly', 20, 149],
     ['trial', 1, 9999],
-  ])('enforces the %s base plan\'s host range %i to %i', async (type, min, max) => {
+  ])("enforces the %s base plan's host range %i to %i", async (type, min, max) => {
     for (const hosts of [min - 1, max + 1]) {
       const sub = await createSubAccount();
       expectFieldErrors(await subscribe(sub.id, { plan_base: { type, hosts } }), 'plan_base.hosts');
@@ -447,7 +506,15 @@ describe('GET and POST /accounts/{accountId}/plans', () => {
     ['plan_base.type', { plan_base: { type: 'platinum', hosts: 5 } }],
     ['plan_base.type', { plan_base: { type: 'webinar100_monthly', hosts: 5 } }],
     ['plan_vendor_rooms.type', { plan_vendor_rooms: { type: 'large100_monthly', hosts: 1 } }],
-    ['plan_webinar.1.type', { plan_webinar: [{ type: 'webinar100_monthly', hosts: 1 }, { type: 'webinar100_monthly', hosts: 2 }] }],
+    [
+      'plan_webinar.1.type',
+      {
+        plan_webinar: [
+          { type: 'webinar100_monthly', hosts: 1 },
+          { type: 'webinar100_monthly', hosts: 2 },
+        ],
+      },
+    ],
     ['plan_large_meeting.0.hosts', { plan_large_meeting: [{ type: 'large100_monthly', hosts: 0 }] }],
     ['plan_recording', { plan_recording: 'cmr_forever' }],
     ['plan_audio.type', { plan_audio: { type: 'cmr_monthly_commitment_100' } }],
@@ -490,14 +557,16 @@ describe('GET and POST /accounts/{accountId}/plans', () => {
     }
   });
 
-  it('lets a sub account read its own plans, billing and settings as `me`, but not buy on its master\'s bill', async () => {
+  it("lets a sub account read its own plans, billing and settings as `me`, but not buy on its master's bill", async () => {
     const sub = await createSubAccount();
     const as = sub.as;
     for (const path of ['/accounts/me/plans', '/accounts/me/billing', `/accounts/${sub.id}/settings`]) {
       expect((await sb.v2('GET', path, { as })).status).toBe(200);
     }
     expect((await sb.v2('PATCH', '/accounts/me/settings', { as, body: { feature: { meeting_capacity: 10 } } })).status).toBe(204);
-    expectNoPrivilege(await sb.v2('POST', '/accounts/me/plans', { as, body: { contact: CONTACT, plan_base: { type: 'monthly', hosts: 5 } } }));
+    expectNoPrivilege(
+      await sb.v2('POST', '/accounts/me/plans', { as, body: { contact: CONTACT, plan_base: { type: 'monthly', hosts: 5 } } }),
+    );
     expectNoPrivilege(await sb.v2('PATCH', '/accounts/me/billing', { as, body: { city: 'X' } }));
     expectNoPrivilege(await sb.v2('PUT', '/accounts/me/plans/base', { as, body: { type: 'monthly', hosts: 2 } }));
     expectNoPrivilege(await sb.v2('POST', '/accounts/me/plans/addons', { as, body: { type: 'large100_monthly', hosts: 1 } }));
@@ -519,7 +588,9 @@ describe('PUT /accounts/{accountId}/plans/base', () => {
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
     expect((await sb.v2('GET', `/accounts/${sub.id}/plans`)).body.plan_base).toEqual({ type: 'business_monthly', hosts: 30 });
-    const item = (await sb.v2('GET', '/accounts', { query: { page_size: 300 } })).body.accounts.find((a: { id: string }) => a.id === sub.id);
+    const item = (await sb.v2('GET', '/accounts', { query: { page_size: 300 } })).body.accounts.find(
+      (a: { id: string }) => a.id === sub.id,
+    );
     expect(item.seats).toBe(30);
   });
 
@@ -586,13 +657,19 @@ describe('POST and PUT /accounts/{accountId}/plans/addons', () => {
   it('updates an add-on in place with PUT', async () => {
     const sub = await createSubAccount();
     await subscribe(sub.id, {
-      plan_webinar: [{ type: 'webinar100_monthly', hosts: 1 }, { type: 'webinar500_monthly', hosts: 1 }],
+      plan_webinar: [
+        { type: 'webinar100_monthly', hosts: 1 },
+        { type: 'webinar500_monthly', hosts: 1 },
+      ],
       plan_vendor_rooms: { type: 'zroom_monthly', hosts: 1 },
     });
     expect((await sb.v2('PUT', `/accounts/${sub.id}/plans/addons`, { body: { type: 'webinar100_monthly', hosts: 7 } })).status).toBe(204);
     expect((await sb.v2('PUT', `/accounts/${sub.id}/plans/addons`, { body: { type: 'zroom_yearly', hosts: 3 } })).status).toBe(204);
     const plans = (await sb.v2('GET', `/accounts/${sub.id}/plans`)).body;
-    expect(plans.plan_webinar).toEqual([{ type: 'webinar100_monthly', hosts: 7 }, { type: 'webinar500_monthly', hosts: 1 }]);
+    expect(plans.plan_webinar).toEqual([
+      { type: 'webinar100_monthly', hosts: 7 },
+      { type: 'webinar500_monthly', hosts: 1 },
+    ]);
     expect(plans.plan_vendor_rooms).toEqual({ type: 'zroom_yearly', hosts: 3 });
   });
 

@@ -97,7 +97,11 @@ describe('POST /sandbox/meetings/{id}/start', () => {
     expect(fieldsOf(local.body)).toEqual(['start_time']);
     const unknownField = await sb.control('POST', `/meetings/${other}/start`, { when: 'now' });
     expect(fieldsOf(unknownField.body)).toEqual(['when']);
-    const notJson = await fetch(`${sb.url}/sandbox/meetings/${other}/start`, { method: 'POST', body: '{oops', headers: { 'content-type': 'application/json' } });
+    const notJson = await fetch(`${sb.url}/sandbox/meetings/${other}/start`, {
+      method: 'POST',
+      body: '{oops',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toEqual({ code: 300, message: 'Request Body should be a valid JSON object.' });
     expect(snapshot(id)).toBe(before);
@@ -109,7 +113,11 @@ describe('POST /sandbox/meetings/{id}/participants', () => {
   it('adds a participant to the live instance; a sandbox user keeps their id', async () => {
     const id = await createMeeting();
     const started = await sb.control('POST', `/meetings/${id}/start`, { start_time: isoAgo(5) });
-    const guest = await sb.control('POST', `/meetings/${id}/participants`, { name: 'Guest', email: 'guest@example.com', join_time: isoAgo(2) });
+    const guest = await sb.control('POST', `/meetings/${id}/participants`, {
+      name: 'Guest',
+      email: 'guest@example.com',
+      join_time: isoAgo(2),
+    });
     expect(guest.status).toBe(201);
     expect(guest.body).toEqual({
       uuid: started.body.uuid,
@@ -129,7 +137,9 @@ describe('POST /sandbox/meetings/{id}/participants', () => {
 
   it('links an approved webinar registrant by email', async () => {
     const id = await createWebinar({ settings: { approval_type: 0 } });
-    const registrant = await sb.v2('POST', `/webinars/${id}/registrants`, { body: { email: 'fan@example.com', first_name: 'Fan', last_name: 'One' } });
+    const registrant = await sb.v2('POST', `/webinars/${id}/registrants`, {
+      body: { email: 'fan@example.com', first_name: 'Fan', last_name: 'One' },
+    });
     expect(registrant.status).toBe(201);
     await sb.control('POST', `/meetings/${id}/start`);
     const joined = await sb.control('POST', `/meetings/${id}/participants`, { name: 'Fan One', email: 'Fan@Example.com' });
@@ -167,7 +177,10 @@ describe('POST /sandbox/meetings/{id}/polls and /questions', () => {
     expect(poll.status).toBe(201);
     expect(poll.body).toEqual({ uuid: started.body.uuid, ...entry });
     await sb.control('POST', `/meetings/${id}/end`);
-    const question = await sb.control('POST', `/meetings/${id}/questions`, { name: 'Bob', question_details: [{ question: 'Slides?', answer: 'Sent.' }] });
+    const question = await sb.control('POST', `/meetings/${id}/questions`, {
+      name: 'Bob',
+      question_details: [{ question: 'Slides?', answer: 'Sent.' }],
+    });
     expect(question.status).toBe(201);
     expect(question.body).toMatchObject({ uuid: started.body.uuid, email: '' });
 
@@ -224,7 +237,13 @@ describe('POST /sandbox/meetings/{id}/end', () => {
       recording: { files: [{ file_type: 'MP4', recording_type: 'gallery_view', file_size: 1234 }, { file_type: 'TRANSCRIPT' }] },
     });
     expect(res.body.recording_files).toEqual([
-      expect.objectContaining({ file_type: 'MP4', recording_type: 'gallery_view', file_size: 1234, status: 'completed', meeting_id: res.body.uuid }),
+      expect.objectContaining({
+        file_type: 'MP4',
+        recording_type: 'gallery_view',
+        file_size: 1234,
+        status: 'completed',
+        meeting_id: res.body.uuid,
+      }),
       expect.objectContaining({ file_type: 'TRANSCRIPT', recording_type: 'audio_transcript', recording_end: res.body.end_time }),
     ]);
     const defaults = await createMeeting();
@@ -261,14 +280,24 @@ describe('POST /sandbox/meetings/{id}/happen', () => {
     const res = await sb.control('POST', `/meetings/${id}/happen`, {
       start_time: '2024-09-01T10:00:00Z',
       duration_minutes: 60,
-      participants: [{ name: 'All along', email: 'along@example.com' }, { name: 'Brief', joined_after_minutes: 15, left_after_minutes: 25 }],
+      participants: [
+        { name: 'All along', email: 'along@example.com' },
+        { name: 'Brief', joined_after_minutes: 15, left_after_minutes: 25 },
+      ],
       recording: true,
       polls: [{ name: 'All along', question_details: [{ question: 'Q1', answer: 'A1' }] }],
       questions: [{ name: 'Brief', email: 'brief@example.com', question_details: [{ question: 'Why?', answer: 'Because.' }] }],
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ id, kind: 'webinar', start_time: '2024-09-01T10:00:00Z', end_time: '2024-09-01T11:00:00Z' });
-    expect(res.body.participants.map((p: { name: string; join_time: string; leave_time: string; duration: number }) => [p.name, p.join_time, p.leave_time, p.duration])).toEqual([
+    expect(
+      res.body.participants.map((p: { name: string; join_time: string; leave_time: string; duration: number }) => [
+        p.name,
+        p.join_time,
+        p.leave_time,
+        p.duration,
+      ]),
+    ).toEqual([
       ['Sandbox Owner', '2024-09-01T10:00:00Z', '2024-09-01T11:00:00Z', 3600],
       ['All along', '2024-09-01T10:00:00Z', '2024-09-01T11:00:00Z', 3600],
       ['Brief', '2024-09-01T10:15:00Z', '2024-09-01T10:25:00Z', 600],
@@ -319,7 +348,9 @@ describe('POST /sandbox/meetings/{id}/happen', () => {
 
 describe('GET /sandbox/accounts', () => {
   it('lists every account with API credentials that sign v2 tokens', async () => {
-    const created = await sb.v2('POST', '/accounts', { body: { first_name: 'Sub', last_name: 'One', email: 'sub-one@example.com', password: 'Secret123' } });
+    const created = await sb.v2('POST', '/accounts', {
+      body: { first_name: 'Sub', last_name: 'One', email: 'sub-one@example.com', password: 'Secret123' },
+    });
     expect(created.status).toBe(201);
     const res = await sb.control('GET', '/accounts');
     expect(res.status).toBe(200);

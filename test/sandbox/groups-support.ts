@@ -79,7 +79,9 @@ export function describeMemberEndpoints(base: '/groups' | '/im/groups', sandbox:
       const sb = sandbox();
       const groupId = await newGroup();
       const [a, b] = [await createUser(sb), await createUser(sb)];
-      const res = await sb.v2('POST', `${base}/${groupId}/members`, { body: { members: [{ id: a.id }, { email: b.email.toUpperCase() }] } });
+      const res = await sb.v2('POST', `${base}/${groupId}/members`, {
+        body: { members: [{ id: a.id }, { email: b.email.toUpperCase() }] },
+      });
       expect(res.status).toBe(201);
       expect(res.body).toEqual({ ids: `${a.id},${b.id}`, added_at: expect.stringMatching(ISO) });
       expect(schemaProblems('POST', refPath, 201, res.body)).toEqual([]);

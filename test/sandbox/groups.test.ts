@@ -75,7 +75,7 @@ describe('POST /groups', () => {
 });
 
 describe('GET /groups', () => {
-  it('lists the account\'s groups with their member counts, and only those', async () => {
+  it("lists the account's groups with their member counts, and only those", async () => {
     const group = await createGroup();
     const user = await createUser(sb);
     await sb.v2('POST', `/groups/${group.id}/members`, { body: { members: [{ id: user.id }] } });
@@ -101,7 +101,7 @@ describe('GET /groups/{groupId}', () => {
     expect(schemaProblems('GET', '/groups/{groupId}', 200, res.body)).toEqual([]);
   });
 
-  it('answers 404 4130 for an unknown group and for another account\'s group', async () => {
+  it("answers 404 4130 for an unknown group and for another account's group", async () => {
     expectGroupNotFound(await sb.v2('GET', '/groups/no-such-group'));
     const sub = await createSubAccount(sb);
     const foreign = (await sb.v2('POST', '/groups', { as: sub.as, body: { name: uniqueName() } })).body;
@@ -119,14 +119,14 @@ describe('PATCH /groups/{groupId}', () => {
     expect((await sb.v2('GET', `/groups/${group.id}`)).body.name).toBe(name);
   });
 
-  it('accepts the group\'s own name and an empty body', async () => {
+  it("accepts the group's own name and an empty body", async () => {
     const group = await createGroup();
     expect((await sb.v2('PATCH', `/groups/${group.id}`, { body: { name: group.name.toUpperCase() } })).status).toBe(204);
     expect((await sb.v2('PATCH', `/groups/${group.id}`, { rawBody: '' })).status).toBe(204);
     expect((await sb.v2('GET', `/groups/${group.id}`)).body.name).toBe(group.name.toUpperCase());
   });
 
-  it('answers 409 4132 for another group\'s name and keeps the old one', async () => {
+  it("answers 409 4132 for another group's name and keeps the old one", async () => {
     const [a, b] = [await createGroup(), await createGroup()];
     const res = await sb.v2('PATCH', `/groups/${a.id}`, { body: { name: b.name } });
     expect(res.status).toBe(409);

@@ -38,7 +38,7 @@ const getImGroup = async (id: string) => (await sb.v2('GET', `/im/groups/${id}`)
 const imGroupCount = () => sb.sandbox.state.imGroups.size;
 
 describe('POST /im/groups', () => {
-  it('creates a normal group by default and answers the spec\'s fields', async () => {
+  it("creates a normal group by default and answers the spec's fields", async () => {
     const name = uniqueName('im');
     const res = await sb.v2('POST', '/im/groups', { body: { name } });
     expect(res.status).toBe(201);
@@ -57,7 +57,10 @@ describe('POST /im/groups', () => {
   it('keeps the given type and search options', async () => {
     const group = await createImGroup({ type: 'restricted', search_by_domain: true, search_by_ma_account: true });
     expect(await getImGroup(group.id)).toMatchObject({
-      type: 'restricted', search_by_domain: true, search_by_account: false, search_by_ma_account: true,
+      type: 'restricted',
+      search_by_domain: true,
+      search_by_account: false,
+      search_by_ma_account: true,
     });
   });
 
@@ -94,7 +97,7 @@ describe('POST /im/groups', () => {
 });
 
 describe('GET /im/groups', () => {
-  it('pages the account\'s IM groups with type, search options and last_modified_time', async () => {
+  it("pages the account's IM groups with type, search options and last_modified_time", async () => {
     const group = await createImGroup({ type: 'shared', search_by_account: true });
     const sub = await createSubAccount(sb);
     const foreign = (await sb.v2('POST', '/im/groups', { as: sub.as, body: { name: uniqueName('im') } })).body;
@@ -139,11 +142,14 @@ describe('GET /im/groups/{groupId}', () => {
       search_by_domain: false,
       search_by_account: false,
       search_by_ma_account: false,
-      last_modified_time: clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      last_modified_time: clock
+        .now()
+        .toISOString()
+        .replace(/\.\d{3}Z$/, 'Z'),
     });
   });
 
-  it('answers 404 4130 for an unknown group and for a plain group\'s id', async () => {
+  it("answers 404 4130 for an unknown group and for a plain group's id", async () => {
     expectGroupNotFound(await sb.v2('GET', '/im/groups/no-such-group'));
     const plain = (await sb.v2('POST', '/groups', { body: { name: uniqueName() } })).body;
     expectGroupNotFound(await sb.v2('GET', `/im/groups/${plain.id}`));
@@ -172,7 +178,7 @@ describe('PATCH /im/groups/{groupId}', () => {
     expect(await getImGroup(group.id)).toEqual(before);
   });
 
-  it('rejects invalid fields and another group\'s name, and changes nothing', async () => {
+  it("rejects invalid fields and another group's name, and changes nothing", async () => {
     const [a, b] = [await createImGroup(), await createImGroup()];
     const before = await getImGroup(a.id);
     tick();

@@ -15,8 +15,22 @@ afterAll(() => sb.close());
 
 const FUTURE = '2035-06-03T15:00:00Z';
 const FULL_FIELDS = [
-  'uuid', 'id', 'host_id', 'topic', 'type', 'start_time', 'duration', 'timezone', 'created_at', 'agenda',
-  'start_url', 'join_url', 'password', 'h323_password', 'occurrences', 'settings',
+  'uuid',
+  'id',
+  'host_id',
+  'topic',
+  'type',
+  'start_time',
+  'duration',
+  'timezone',
+  'created_at',
+  'agenda',
+  'start_url',
+  'join_url',
+  'password',
+  'h323_password',
+  'occurrences',
+  'settings',
 ];
 const LIST_FIELDS = ['uuid', 'id', 'host_id', 'topic', 'type', 'start_time', 'duration', 'timezone', 'created_at', 'join_url'];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -262,7 +276,7 @@ describe('PATCH /meetings/{meetingId}', () => {
     expect((await sb.v2('PATCH', `/meetings/${m.id}`, { rawBody: '' })).status).toBe(204);
   });
 
-  it('reads a local start_time in the meeting\'s own timezone', async () => {
+  it("reads a local start_time in the meeting's own timezone", async () => {
     const m = await createMeeting({ timezone: 'Asia/Tokyo' });
     await sb.v2('PATCH', `/meetings/${m.id}`, { body: { start_time: '2035-06-03T09:00:00' } });
     expect(stored(m.id).start_time).toBe('2035-06-03T00:00:00Z');
@@ -364,8 +378,15 @@ describe('GET /users/{userId}/meetings', () => {
     ids.sooner = (await createMeeting({ topic: 'sooner', start_time: '2035-01-01T10:00:00Z' }, host.id)).id;
     ids.instant = (await createMeeting({ topic: 'instant', type: 1 }, host.id)).id;
     ids.floating = (await createMeeting({ topic: 'floating', type: 3 }, host.id)).id;
-    ids.series = (await createMeeting({ topic: 'series', type: 8, start_time: '2035-06-01T10:00:00Z', recurrence: { type: 1, end_times: 2 } }, host.id)).id;
-    ids.pastSeries = (await createMeeting({ topic: 'past series', type: 8, start_time: '2020-06-01T10:00:00Z', recurrence: { type: 1, end_times: 2 } }, host.id)).id;
+    ids.series = (
+      await createMeeting({ topic: 'series', type: 8, start_time: '2035-06-01T10:00:00Z', recurrence: { type: 1, end_times: 2 } }, host.id)
+    ).id;
+    ids.pastSeries = (
+      await createMeeting(
+        { topic: 'past series', type: 8, start_time: '2020-06-01T10:00:00Z', recurrence: { type: 1, end_times: 2 } },
+        host.id,
+      )
+    ).id;
     await startLive(ids.instant!);
   });
   const listed = async (query: Record<string, string | number>) => {
@@ -406,7 +427,7 @@ describe('GET /users/{userId}/meetings', () => {
     expect(topics(res.body)).toEqual(['series', 'past series']);
   });
 
-  it('lists only the user\'s own meetings', async () => {
+  it("lists only the user's own meetings", async () => {
     const other = (await sb.v2('GET', '/users/me/meetings', { query: { type: 'scheduled' } })).body;
     expect(other.meetings.some((m: { host_id: string }) => m.host_id === host.id)).toBe(false);
   });
@@ -469,13 +490,16 @@ describe('meeting registrants', () => {
 
   it('registers with automatic approval and answers registrant_id, id, topic, start_time, join_url', async () => {
     const m = await createMeeting({ settings: { approval_type: 0 } });
-    const res = await register(m.id, person('ada@example.com', {
-      city: 'London',
-      purchasing_time_frame: '1-3 months',
-      role_in_purchase_process: 'Influencer',
-      no_of_employees: '500-1,000',
-      custom_questions: [{ title: 'Why?', value: 'Because.' }],
-    }));
+    const res = await register(
+      m.id,
+      person('ada@example.com', {
+        city: 'London',
+        purchasing_time_frame: '1-3 months',
+        role_in_purchase_process: 'Influencer',
+        no_of_employees: '500-1,000',
+        custom_questions: [{ title: 'Why?', value: 'Because.' }],
+      }),
+    );
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       registrant_id: expect.any(String),
@@ -521,7 +545,9 @@ describe('meeting registrants', () => {
     await register(m.id, person('pending@example.com'));
     expect((await list(m.id)).body.total_records).toBe(0);
     const pending = (await list(m.id, { status: 'pending' })).body;
-    expect(pending.registrants.map((r: { email: string; status: string }) => [r.email, r.status])).toEqual([['pending@example.com', 'pending']]);
+    expect(pending.registrants.map((r: { email: string; status: string }) => [r.email, r.status])).toEqual([
+      ['pending@example.com', 'pending'],
+    ]);
   });
 
   it('answers 400 code 300 when the meeting has no registration, registering nobody', async () => {
@@ -581,7 +607,13 @@ describe('meeting registrants', () => {
     const m = await createMeeting({ settings: { approval_type: 0 } });
     for (const n of [1, 2, 3]) await register(m.id, person(`r${n}@example.com`));
     const page = (await list(m.id, { page_size: 2, page_number: 2 })).body;
-    expect(page).toEqual({ page_count: 2, page_size: 2, total_records: 3, next_page_token: '', registrants: [expect.objectContaining({ email: 'r3@example.com' })] });
+    expect(page).toEqual({
+      page_count: 2,
+      page_size: 2,
+      total_records: 3,
+      next_page_token: '',
+      registrants: [expect.objectContaining({ email: 'r3@example.com' })],
+    });
     expect((await list(m.id, { page_size: 301 })).status).toBe(400);
     expect((await list(m.id, { status: 'cancelled' })).status).toBe(400);
   });
@@ -594,7 +626,12 @@ describe('meeting registrants', () => {
     const first = await list(m.id, { page_size: 2 });
     expect(first.status).toBe(200);
     expect(schemaProblems('GET', '/meetings/{meetingId}/registrants', 200, first.body)).toEqual([]);
-    expect(first.body).toMatchObject({ page_count: 3, page_size: 2, total_records: 5, next_page_token: expect.stringMatching(/^[\w-]{16,}$/) });
+    expect(first.body).toMatchObject({
+      page_count: 3,
+      page_size: 2,
+      total_records: 5,
+      next_page_token: expect.stringMatching(/^[\w-]{16,}$/),
+    });
     expect(emails(first.body)).toEqual(['r1@example.com', 'r2@example.com']);
     const second = (await list(m.id, { page_size: 2, next_page_token: first.body.next_page_token })).body;
     expect(emails(second)).toEqual(['r3@example.com', 'r4@example.com']);
@@ -605,7 +642,9 @@ describe('meeting registrants', () => {
     // A page_number page issues a token for the page after it; a token, when given, wins over page_number.
     const numbered = (await list(m.id, { page_size: 2, page_number: 2 })).body;
     expect(emails(numbered)).toEqual(['r3@example.com', 'r4@example.com']);
-    expect(emails((await list(m.id, { page_size: 2, page_number: 1, next_page_token: numbered.next_page_token })).body)).toEqual(['r5@example.com']);
+    expect(emails((await list(m.id, { page_size: 2, page_number: 1, next_page_token: numbered.next_page_token })).body)).toEqual([
+      'r5@example.com',
+    ]);
     // Everything on one page: no token.
     expect((await list(m.id)).body).toMatchObject({ total_records: 5, next_page_token: '' });
   });
@@ -642,7 +681,9 @@ describe('PUT /meetings/{meetingId}/registrants/status', () => {
     const m = await createMeeting({ settings: { approval_type: 1 } });
     const ids: string[] = [];
     for (const email of emails) {
-      ids.push((await sb.v2('POST', `/meetings/${m.id}/registrants`, { body: { email, first_name: 'F', last_name: 'L' } })).body.registrant_id);
+      ids.push(
+        (await sb.v2('POST', `/meetings/${m.id}/registrants`, { body: { email, first_name: 'F', last_name: 'L' } })).body.registrant_id,
+      );
     }
     return { m, ids };
   }
@@ -673,7 +714,9 @@ describe('PUT /meetings/{meetingId}/registrants/status', () => {
       expect((await sb.v2('GET', `/meetings/${m.id}/registrants`, { query: { status } })).body.total_records).toBe(0);
     }
     expect((await setStatus(m.id, { action: 'approve', registrants: [{ id: ids[0] }] })).status).toBe(404);
-    const again = await sb.v2('POST', `/meetings/${m.id}/registrants`, { body: { email: 'a@example.com', first_name: 'F', last_name: 'L' } });
+    const again = await sb.v2('POST', `/meetings/${m.id}/registrants`, {
+      body: { email: 'a@example.com', first_name: 'F', last_name: 'L' },
+    });
     expect(again.body.registrant_id).not.toBe(ids[0]);
     expect(statuses(m.id)).toEqual({ 'a@example.com': 'pending' });
   });
@@ -701,7 +744,7 @@ describe('PUT /meetings/{meetingId}/registrants/status', () => {
     expect(snapshot()).toBe(before);
   });
 
-  it('limits the change to one occurrence\'s registrants with occurrence_id', async () => {
+  it("limits the change to one occurrence's registrants with occurrence_id", async () => {
     const m = await createMeeting({ type: 8, recurrence: { type: 1, end_times: 2 }, settings: { approval_type: 1, registration_type: 2 } });
     const [o1, o2] = m.occurrences.map((o: { occurrence_id: number }) => String(o.occurrence_id));
     const reg = (email: string, occ: string) =>

@@ -21,7 +21,9 @@ const once = (uuid: string) => encodeURIComponent(uuid);
 const withoutStringHostId = (problems: SchemaProblem[]) => problems.filter((p) => p.instancePath !== '/host_id');
 
 async function createMeeting(body: Record<string, unknown> = {}): Promise<number> {
-  const res = await sb.v2('POST', '/users/me/meetings', { body: { topic: 'Weekly sync', type: 2, start_time: '2030-01-01T10:00:00Z', duration: 45, ...body } });
+  const res = await sb.v2('POST', '/users/me/meetings', {
+    body: { topic: 'Weekly sync', type: 2, start_time: '2030-01-01T10:00:00Z', duration: 45, ...body },
+  });
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -45,7 +47,10 @@ describe('GET /past_meetings/{meetingUUID}', () => {
     const instance = await happen(id, {
       start_time: '2024-03-05T10:00:00Z',
       duration_minutes: 45,
-      participants: [{ name: 'Ada Guest', email: 'ada@example.com' }, { name: 'Bob', joined_after_minutes: 5, left_after_minutes: 20 }],
+      participants: [
+        { name: 'Ada Guest', email: 'ada@example.com' },
+        { name: 'Bob', joined_after_minutes: 5, left_after_minutes: 20 },
+      ],
     });
     const res = await sb.v2('GET', `/past_meetings/${twice(instance.uuid)}`);
     expect(res.status).toBe(200);
@@ -109,7 +114,9 @@ describe('GET /past_meetings/{meetingUUID}/participants', () => {
     let token: string | undefined;
     let pages = 0;
     do {
-      const res = await sb.v2('GET', `/past_meetings/${twice(instance.uuid)}/participants`, { query: { page_size: 2, next_page_token: token } });
+      const res = await sb.v2('GET', `/past_meetings/${twice(instance.uuid)}/participants`, {
+        query: { page_size: 2, next_page_token: token },
+      });
       expect(res.status).toBe(200);
       expect(schemaProblems('GET', '/past_meetings/{meetingUUID}/participants', 200, res.body)).toEqual([]);
       expect(res.body).toMatchObject({ page_count: 3, page_size: 2, total_records: 6 });
@@ -174,7 +181,9 @@ describe('GET /past_meetings/{meetingUUID}/participants', () => {
       // Tokens signed against the real clock; the sandbox's clock moves on its own below.
       const token = await signV2Token(creds.apiKey, creds.apiSecret, 10 * 365 * 86_400);
       const created = await timed.v2('POST', '/users/me/meetings', { token, body: { topic: 't' } });
-      const instance = (await timed.control('POST', `/meetings/${created.body.id}/happen`, { participants: [{ name: 'A' }, { name: 'B' }] })).body;
+      const instance = (
+        await timed.control('POST', `/meetings/${created.body.id}/happen`, { participants: [{ name: 'A' }, { name: 'B' }] })
+      ).body;
       const path = `/past_meetings/${twice(instance.uuid)}/participants`;
       const first = await timed.v2('GET', path, { token, query: { page_size: 1 } });
       nowMs += 14 * 60_000;
@@ -227,7 +236,11 @@ describe('GET /past_meetings/{meetingId}/instances and /past_webinars/{webinarId
   it('answers 404 (3001) for an unknown number or the other kind', async () => {
     const meeting = await createMeeting();
     const webinar = await createWebinar();
-    for (const path of ['/past_meetings/123456789/instances', `/past_meetings/${webinar}/instances`, `/past_webinars/${meeting}/instances`]) {
+    for (const path of [
+      '/past_meetings/123456789/instances',
+      `/past_meetings/${webinar}/instances`,
+      `/past_webinars/${meeting}/instances`,
+    ]) {
       const res = await sb.v2('GET', path);
       expect(res.status, path).toBe(404);
       expect(res.body.code).toBe(3001);
@@ -238,7 +251,9 @@ describe('GET /past_meetings/{meetingId}/instances and /past_webinars/{webinarId
 describe('GET /report/webinars/{webinarId}/participants', () => {
   it('reports the latest ended instance by webinar id, or the instance named by uuid', async () => {
     const id = await createWebinar({ settings: { approval_type: 0 } });
-    const registered = await sb.v2('POST', `/webinars/${id}/registrants`, { body: { email: 'reg@example.com', first_name: 'Reg', last_name: 'Istrant' } });
+    const registered = await sb.v2('POST', `/webinars/${id}/registrants`, {
+      body: { email: 'reg@example.com', first_name: 'Reg', last_name: 'Istrant' },
+    });
     expect(registered.status).toBe(201);
     const older = await happen(id, { start_time: '2024-04-01T10:00:00Z', duration_minutes: 60, participants: [{ name: 'Early' }] });
     await happen(id, {
@@ -262,7 +277,12 @@ describe('GET /report/webinars/{webinarId}/participants', () => {
       attentiveness_score: '',
       registrant_id: registered.body.registrant_id,
     });
-    expect(latest.body.participants[0]).toMatchObject({ name: 'Sandbox Owner', join_time: '2024-04-08T10:00:00Z', leave_time: '2024-04-08T11:00:00Z', duration: 3600 });
+    expect(latest.body.participants[0]).toMatchObject({
+      name: 'Sandbox Owner',
+      join_time: '2024-04-08T10:00:00Z',
+      leave_time: '2024-04-08T11:00:00Z',
+      duration: 3600,
+    });
 
     const byUuid = await sb.v2('GET', `/report/webinars/${twice(older.uuid)}/participants`);
     expect(byUuid.status).toBe(200);
@@ -275,7 +295,9 @@ describe('GET /report/webinars/{webinarId}/participants', () => {
     await happen(id, { participants: [{ name: 'A' }, { name: 'B' }] });
     const first = await sb.v2('GET', `/report/webinars/${id}/participants`, { query: { page_size: 2 } });
     expect(first.body.participants).toHaveLength(2);
-    const second = await sb.v2('GET', `/report/webinars/${id}/participants`, { query: { page_size: 2, next_page_token: first.body.next_page_token } });
+    const second = await sb.v2('GET', `/report/webinars/${id}/participants`, {
+      query: { page_size: 2, next_page_token: first.body.next_page_token },
+    });
     expect(second.body).toMatchObject({ total_records: 3, next_page_token: '' });
     expect(second.body.participants.map((p: { name: string }) => p.name)).toEqual(['B']);
     expect((await sb.v2('GET', `/report/webinars/${id}/participants`, { query: { page_size: 301 } })).status).toBe(400);
@@ -319,7 +341,16 @@ describe('GET /report/webinars/{webinarId}/polls and /qa', () => {
     await happen(id, {
       start_time: '2024-05-02T10:00:00Z',
       duration_minutes: 30,
-      polls: [{ name: 'Ann', email: 'ann@example.com', question_details: [{ question: 'Ready?', answer: 'Yes' }, { question: 'Size?', answer: 'L' }] }],
+      polls: [
+        {
+          name: 'Ann',
+          email: 'ann@example.com',
+          question_details: [
+            { question: 'Ready?', answer: 'Yes' },
+            { question: 'Size?', answer: 'L' },
+          ],
+        },
+      ],
       questions: [{ name: 'Bob', question_details: [{ question: 'When is the next one?', answer: 'In May.' }] }],
     });
 
@@ -330,13 +361,24 @@ describe('GET /report/webinars/{webinarId}/polls and /qa', () => {
       id,
       uuid: expect.any(String),
       start_time: '2024-05-02T10:00:00Z',
-      questions: [{ name: 'Ann', email: 'ann@example.com', question_details: [{ question: 'Ready?', answer: 'Yes' }, { question: 'Size?', answer: 'L' }] }],
+      questions: [
+        {
+          name: 'Ann',
+          email: 'ann@example.com',
+          question_details: [
+            { question: 'Ready?', answer: 'Yes' },
+            { question: 'Size?', answer: 'L' },
+          ],
+        },
+      ],
     });
 
     const qa = await sb.v2('GET', `/report/webinars/${id}/qa`);
     expect(qa.status).toBe(200);
     expect(schemaProblems('GET', '/report/webinars/{webinarId}/qa', 200, qa.body)).toEqual([]);
-    expect(qa.body.questions).toEqual([{ name: 'Bob', email: '', question_details: [{ question: 'When is the next one?', answer: 'In May.' }] }]);
+    expect(qa.body.questions).toEqual([
+      { name: 'Bob', email: '', question_details: [{ question: 'When is the next one?', answer: 'In May.' }] },
+    ]);
 
     const olderPolls = await sb.v2('GET', `/report/webinars/${twice(older.uuid)}/polls`);
     expect(olderPolls.body).toMatchObject({ uuid: older.uuid, start_time: '2024-05-01T10:00:00Z', questions: [{ name: 'Old' }] });
@@ -345,7 +387,12 @@ describe('GET /report/webinars/{webinarId}/polls and /qa', () => {
 
   it('answers 404 (3001) for an unknown webinar and one that never happened', async () => {
     const unheld = await createWebinar();
-    for (const path of ['/report/webinars/123123123/polls', '/report/webinars/123123123/qa', `/report/webinars/${unheld}/polls`, `/report/webinars/${unheld}/qa`]) {
+    for (const path of [
+      '/report/webinars/123123123/polls',
+      '/report/webinars/123123123/qa',
+      `/report/webinars/${unheld}/polls`,
+      `/report/webinars/${unheld}/qa`,
+    ]) {
       const res = await sb.v2('GET', path);
       expect(res.status, path).toBe(404);
       expect(res.body.code).toBe(3001);
@@ -418,7 +465,12 @@ describe('GET /metrics/meetings', () => {
       const id = (await metrics.v2('POST', '/users/me/meetings', { body: { topic: 'Past' } })).body.id;
       const happened = async (body: object) => (await metrics.control('POST', `/meetings/${id}/happen`, body)).body;
       const alone = await happened({ start_time: '2024-01-10T08:00:00Z', duration_minutes: 5 });
-      const busy = await happened({ start_time: '2024-01-20T08:00:00Z', duration_minutes: 64, participants: [{ name: 'X' }], recording: true });
+      const busy = await happened({
+        start_time: '2024-01-20T08:00:00Z',
+        duration_minutes: 64,
+        participants: [{ name: 'X' }],
+        recording: true,
+      });
       await happened({ start_time: '2024-02-01T08:00:00Z', duration_minutes: 5 });
 
       const past = await metrics.v2('GET', '/metrics/meetings', { query: { type: 'past', from: '2024-01-01', to: '2024-01-31' } });
@@ -426,12 +478,19 @@ describe('GET /metrics/meetings', () => {
       expect(schemaProblems('GET', '/metrics/meetings', 200, past.body)).toEqual([]);
       expect(past.body).toMatchObject({ from: '2024-01-01', to: '2024-01-31', total_records: 2 });
       expect(past.body.meetings.map((m: { uuid: string }) => m.uuid)).toEqual([busy.uuid, alone.uuid]);
-      expect(past.body.meetings[0]).toMatchObject({ end_time: '2024-01-20T09:04:00Z', duration: '01:04:00', participants: 2, has_recording: true });
+      expect(past.body.meetings[0]).toMatchObject({
+        end_time: '2024-01-20T09:04:00Z',
+        duration: '01:04:00',
+        participants: 2,
+        has_recording: true,
+      });
 
       const pastOne = await metrics.v2('GET', '/metrics/meetings', { query: { type: 'pastOne', from: '2024-01-01', to: '2024-01-31' } });
       expect(pastOne.body.meetings.map((m: { uuid: string }) => m.uuid)).toEqual([alone.uuid]);
 
-      const paged = await metrics.v2('GET', '/metrics/meetings', { query: { type: 'past', from: '2024-01-01', to: '2024-12-31', page_size: 2 } });
+      const paged = await metrics.v2('GET', '/metrics/meetings', {
+        query: { type: 'past', from: '2024-01-01', to: '2024-12-31', page_size: 2 },
+      });
       expect(paged.body).toMatchObject({ page_count: 2, total_records: 3 });
       const rest = await metrics.v2('GET', '/metrics/meetings', {
         query: { type: 'past', from: '2024-01-01', to: '2024-12-31', page_size: 2, next_page_token: paged.body.next_page_token },
@@ -465,7 +524,10 @@ describe('GET /metrics/meetings', () => {
       expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(fields);
     }
     const past = await sb.v2('GET', `/metrics/${collection}`, { query: { type: 'past' } });
-    expect(past.body.errors.map((e: { message: string }) => e.message)).toEqual([`Required for past ${collection}.`, `Required for past ${collection}.`]);
+    expect(past.body.errors.map((e: { message: string }) => e.message)).toEqual([
+      `Required for past ${collection}.`,
+      `Required for past ${collection}.`,
+    ]);
   });
 });
 
@@ -473,7 +535,9 @@ describe('GET /metrics/webinars', () => {
   it('lists live webinars (the default type), not meetings, with the WebinarMetric fields', async () => {
     const metrics = await startSandbox();
     try {
-      const created = await metrics.v2('POST', '/users/me/webinars', { body: { topic: 'Live webinar', settings: { host_video: false, panelists_video: true, auto_recording: 'cloud' } } });
+      const created = await metrics.v2('POST', '/users/me/webinars', {
+        body: { topic: 'Live webinar', settings: { host_video: false, panelists_video: true, auto_recording: 'cloud' } },
+      });
       const start = new Date(Date.now() - 90_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
       const started = await metrics.control('POST', `/meetings/${created.body.id}/start`, { start_time: start });
       await metrics.control('POST', `/meetings/${created.body.id}/participants`, { name: 'Attendee' });
@@ -539,18 +603,28 @@ describe('GET /metrics/webinars', () => {
       expect(schemaProblems('GET', '/metrics/webinars', 200, past.body)).toEqual([]);
       expect(past.body).toMatchObject({ from: '2024-01-01', to: '2024-01-31', total_records: 2, next_page_token: '' });
       expect(past.body.webinars.map((w: { uuid: string }) => w.uuid)).toEqual([busy.uuid, alone.uuid]);
-      expect(past.body.webinars[0]).toMatchObject({ id, end_time: '2024-01-20T08:30:00Z', duration: '00:30:00', participants: 2, has_recording: false });
+      expect(past.body.webinars[0]).toMatchObject({
+        id,
+        end_time: '2024-01-20T08:30:00Z',
+        duration: '00:30:00',
+        participants: 2,
+        has_recording: false,
+      });
       const pastOne = await metrics.v2('GET', '/metrics/webinars', { query: { ...range, type: 'pastOne' } });
       expect(pastOne.body.webinars.map((w: { uuid: string }) => w.uuid)).toEqual([alone.uuid]);
 
       const first = await metrics.v2('GET', '/metrics/webinars', { query: { ...range, page_size: 1 } });
       expect(first.body).toMatchObject({ page_count: 2, page_size: 1, total_records: 2 });
       expect(first.body.next_page_token).not.toBe('');
-      const second = await metrics.v2('GET', '/metrics/webinars', { query: { ...range, page_size: 1, next_page_token: first.body.next_page_token } });
+      const second = await metrics.v2('GET', '/metrics/webinars', {
+        query: { ...range, page_size: 1, next_page_token: first.body.next_page_token },
+      });
       expect(second.body.webinars.map((w: { uuid: string }) => w.uuid)).toEqual([alone.uuid]);
       expect(second.body.next_page_token).toBe('');
       // The meetings list with the same filters is another list: a webinars token is not its token.
-      const webinarsAll = await metrics.v2('GET', '/metrics/webinars', { query: { type: 'past', from: '2024-01-01', to: '2024-12-31', page_size: 1 } });
+      const webinarsAll = await metrics.v2('GET', '/metrics/webinars', {
+        query: { type: 'past', from: '2024-01-01', to: '2024-12-31', page_size: 1 },
+      });
       const crossed = await metrics.v2('GET', '/metrics/meetings', {
         query: { type: 'past', from: '2024-01-01', to: '2024-12-31', page_size: 1, next_page_token: webinarsAll.body.next_page_token },
       });
@@ -567,20 +641,34 @@ describe('GET /users/{userId}/recordings', () => {
     const id = await createMeeting({ topic: 'Recorded' });
     const webinar = await createWebinar({ topic: 'Recorded webinar' });
     const march = await happen(id, { start_time: '2023-03-05T10:00:00Z', duration_minutes: 10, recording: true });
-    const april = await happen(webinar, { start_time: '2023-04-10T10:00:00Z', duration_minutes: 20, recording: { files: [{ file_type: 'MP4', file_size: 1000 }, { file_type: 'CHAT' }] } });
+    const april = await happen(webinar, {
+      start_time: '2023-04-10T10:00:00Z',
+      duration_minutes: 20,
+      recording: { files: [{ file_type: 'MP4', file_size: 1000 }, { file_type: 'CHAT' }] },
+    });
     await happen(id, { start_time: '2023-03-20T10:00:00Z', duration_minutes: 10, recording: false });
     await happen(id, { start_time: '2023-06-01T10:00:00Z', duration_minutes: 10, recording: true });
 
     const res = await sb.v2('GET', '/users/me/recordings', { query: { from: '2023-03-01', to: '2023-04-30' } });
     expect(res.status).toBe(200);
     expect(schemaProblems('GET', '/users/{userId}/recordings', 200, res.body)).toEqual([]);
-    expect(res.body).toMatchObject({ from: '2023-03-01', to: '2023-04-30', page_count: 1, page_size: 30, total_records: 2, next_page_token: '' });
+    expect(res.body).toMatchObject({
+      from: '2023-03-01',
+      to: '2023-04-30',
+      page_count: 1,
+      page_size: 30,
+      total_records: 2,
+      next_page_token: '',
+    });
     expect(res.body.meetings.map((m: { uuid: string }) => m.uuid)).toEqual([april.uuid, march.uuid]);
 
     const [aprilItem, marchItem] = res.body.meetings;
     expect(aprilItem).toMatchObject({ id: webinar, topic: 'Recorded webinar', duration: 20, recording_count: '2' });
     expect(aprilItem.total_size).toBe(String(aprilItem.recording_files[0].file_size + aprilItem.recording_files[1].file_size));
-    expect(aprilItem.recording_files.map((f: { recording_type: string }) => f.recording_type)).toEqual(['shared_screen_with_speaker_view', 'chat_file']);
+    expect(aprilItem.recording_files.map((f: { recording_type: string }) => f.recording_type)).toEqual([
+      'shared_screen_with_speaker_view',
+      'chat_file',
+    ]);
     expect(marchItem).toEqual({
       uuid: march.uuid,
       id,
@@ -608,10 +696,14 @@ describe('GET /users/{userId}/recordings', () => {
       });
     }
 
-    const byEmail = await sb.v2('GET', '/users/owner@sandbox.v1gate.local/recordings', { query: { from: '2023-03-01', to: '2023-04-30', page_size: 1 } });
+    const byEmail = await sb.v2('GET', '/users/owner@sandbox.v1gate.local/recordings', {
+      query: { from: '2023-03-01', to: '2023-04-30', page_size: 1 },
+    });
     expect(byEmail.body).toMatchObject({ page_count: 2, total_records: 2 });
     expect(byEmail.body.next_page_token).not.toBe('');
-    expect((await sb.v2('GET', '/users/me/recordings', { query: { from: '2023-03-01', to: '2023-04-30', trash: 'true' } })).body.meetings).toEqual([]);
+    expect(
+      (await sb.v2('GET', '/users/me/recordings', { query: { from: '2023-03-01', to: '2023-04-30', trash: 'true' } })).body.meetings,
+    ).toEqual([]);
   });
 
   it('makes a cloud recording when a meeting set to record to the cloud ends', async () => {

@@ -62,7 +62,7 @@ describe('occurrences of a fixed-time series', () => {
     ]);
   });
 
-  it('starts a monthly series in the next month when this month\'s day has passed', () => {
+  it("starts a monthly series in the next month when this month's day has passed", () => {
     expect(starts({ type: 3, monthly_day: 5, end_times: 2 }, '2030-01-15T12:00:00Z')).toEqual([
       '2030-02-05T12:00:00Z',
       '2030-03-05T12:00:00Z',
@@ -112,7 +112,7 @@ describe('occurrences of a fixed-time series', () => {
     ]);
   });
 
-  it('picks weekdays in the meeting\'s timezone, not in UTC', () => {
+  it("picks weekdays in the meeting's timezone, not in UTC", () => {
     // Monday 2030-03-11 at 08:00 in Tokyo is Sunday 23:00 UTC.
     expect(starts({ type: 2, weekly_days: '2', end_times: 2 }, '2030-03-10T23:00:00Z', 'Asia/Tokyo')).toEqual([
       '2030-03-10T23:00:00Z',

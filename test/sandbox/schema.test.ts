@@ -30,7 +30,7 @@ const DELIBERATE_DEVIATIONS: { path: string; instancePath: RegExp; why: string }
   {
     path: '/past_meetings/{meetingUUID}',
     instancePath: /^\/host_id$/,
-    why: 'Both documents type an ended meeting\'s host_id as an integer, but a host id is the user\'s opaque string id in every other answer, and no integer could name the user.',
+    why: "Both documents type an ended meeting's host_id as an integer, but a host id is the user's opaque string id in every other answer, and no integer could name the user.",
   },
 ];
 
@@ -82,15 +82,35 @@ const survey = (name: string, email?: string) => ({
 });
 
 const REGISTRANT = {
-  first_name: 'Reg', last_name: 'Istrant', address: '1 Main St', city: 'Springfield', country: 'US', zip: '62701',
-  state: 'IL', phone: '+1 555 0100', industry: 'Software', org: 'Acme', job_title: 'CTO', comments: 'Looking forward',
-  purchasing_time_frame: 'Within a month', role_in_purchase_process: 'Decision Maker', no_of_employees: '21-50',
+  first_name: 'Reg',
+  last_name: 'Istrant',
+  address: '1 Main St',
+  city: 'Springfield',
+  country: 'US',
+  zip: '62701',
+  state: 'IL',
+  phone: '+1 555 0100',
+  industry: 'Software',
+  org: 'Acme',
+  job_title: 'CTO',
+  comments: 'Looking forward',
+  purchasing_time_frame: 'Within a month',
+  role_in_purchase_process: 'Decision Maker',
+  no_of_employees: '21-50',
   custom_questions: [{ title: 'Favourite colour', value: 'Blue' }],
 };
 
 const CONTACT = {
-  first_name: 'Bill', last_name: 'Payer', email: 'billing@schema.test', phone_number: '+1 555 0100',
-  address: '1 Main St', apt: 'Suite 2', city: 'Springfield', state: 'IL', zip: '62701', country: 'US',
+  first_name: 'Bill',
+  last_name: 'Payer',
+  email: 'billing@schema.test',
+  phone_number: '+1 555 0100',
+  address: '1 Main St',
+  apt: 'Suite 2',
+  city: 'Springfield',
+  state: 'IL',
+  zip: '62701',
+  country: 'US',
 };
 
 describe('users', () => {
@@ -102,7 +122,14 @@ describe('users', () => {
     await call('GET', '/users/{userId}', '/users/me', { query: { login_type: 100 } });
     const vanity = `ada${randomUUID().slice(0, 8)}`;
     await call('PATCH', '/users/{userId}', `/users/${user.id}`, {
-      body: { first_name: 'Ada', dept: 'Research', timezone: 'Europe/London', vanity_name: vanity, host_key: '123456', cms_user_id: 'cms-1' },
+      body: {
+        first_name: 'Ada',
+        dept: 'Research',
+        timezone: 'Europe/London',
+        vanity_name: vanity,
+        host_key: '123456',
+        cms_user_id: 'cms-1',
+      },
     });
     await call('GET', '/users/{userId}', `/users/${user.id}`);
     expect(await call('GET', '/users/email', '/users/email', { query: { email: user.email } })).toEqual({ existed_email: true });
@@ -113,7 +140,11 @@ describe('users', () => {
     const user = await newUser();
     await call('GET', '/users/{userId}/settings', `/users/${user.id}/settings`);
     await call('PATCH', '/users/{userId}/settings', `/users/${user.id}/settings`, {
-      body: { scheduled_meeting: { host_video: true }, in_meeting: { chat: true, entry_exit_chime: 'all' }, recording: { auto_delete_cmr: true, auto_delete_cmr_days: 30 } },
+      body: {
+        scheduled_meeting: { host_video: true },
+        in_meeting: { chat: true, entry_exit_chime: 'all' },
+        recording: { auto_delete_cmr: true, auto_delete_cmr_days: 30 },
+      },
     });
     await call('GET', '/users/{userId}/settings', `/users/${user.id}/settings`, { query: { login_type: 100 } });
     await call('PUT', '/users/{userId}/status', `/users/${user.id}/status`, { body: { action: 'deactivate' } });
@@ -147,11 +178,14 @@ describe('users', () => {
   it('assistants and schedulers', async () => {
     const [boss, first, second] = [await newUser(), await newUser(), await newUser()];
     const assistants = `/users/${boss.id}/assistants`;
-    const addBoth = () => call('POST', '/users/{userId}/assistants', assistants, { body: { assistants: [{ id: first.id }, { email: second.email }] } });
+    const addBoth = () =>
+      call('POST', '/users/{userId}/assistants', assistants, { body: { assistants: [{ id: first.id }, { email: second.email }] } });
     await addBoth();
     expect((await call('GET', '/users/{userId}/assistants', assistants)).assistants).toHaveLength(2);
     // The spec names the schedulers list `assistants` too.
-    expect((await call('GET', '/users/{userId}/schedulers', `/users/${first.id}/schedulers`)).assistants).toEqual([{ id: boss.id, email: expect.any(String) }]);
+    expect((await call('GET', '/users/{userId}/schedulers', `/users/${first.id}/schedulers`)).assistants).toEqual([
+      { id: boss.id, email: expect.any(String) },
+    ]);
     await call('DELETE', '/users/{userId}/schedulers/{schedulerId}', `/users/${first.id}/schedulers/${boss.id}`);
     await call('DELETE', '/users/{userId}/schedulers', `/users/${second.id}/schedulers`);
     await addBoth();
@@ -163,7 +197,13 @@ describe('users', () => {
     const [leaving, heir, removed] = [await newUser(), await newUser(), await newUser()];
     await call('POST', '/users/{userId}/meetings', `/users/${leaving.id}/meetings`, { body: { topic: 'Handover' } });
     await call('DELETE', '/users/{userId}', `/users/${leaving.id}`, {
-      query: { action: 'disassociate', transfer_email: heir.email, transfer_meeting: true, transfer_webinar: true, transfer_recording: true },
+      query: {
+        action: 'disassociate',
+        transfer_email: heir.email,
+        transfer_meeting: true,
+        transfer_webinar: true,
+        transfer_recording: true,
+      },
     });
     await call('DELETE', '/users/{userId}', `/users/${removed.id}`, { query: { action: 'delete' } });
   });
@@ -174,22 +214,31 @@ describe('meetings', () => {
     const host = await newUser();
     const created = await call('POST', '/users/{userId}/meetings', `/users/${host.id}/meetings`, {
       body: {
-        topic: 'Daily standup', type: 8, start_time: '2030-01-07T09:00:00', timezone: 'Europe/Berlin', duration: 15,
-        password: 'abc123', agenda: 'Blockers first',
+        topic: 'Daily standup',
+        type: 8,
+        start_time: '2030-01-07T09:00:00',
+        timezone: 'Europe/Berlin',
+        duration: 15,
+        password: 'abc123',
+        agenda: 'Blockers first',
         recurrence: { type: 2, repeat_interval: 1, weekly_days: '2,4', end_times: 4 },
         settings: { approval_type: 1, registration_type: 2, host_video: true, auto_recording: 'cloud', alternative_hosts: host.email },
       },
     });
     const meeting = `/meetings/${created.id}`;
     expect(created.occurrences).toHaveLength(4);
-    await call('POST', '/users/{userId}/meetings', `/users/${host.id}/meetings`, { body: { topic: 'Scheduled', type: 2, start_time: '2030-02-01T10:00:00Z' } });
+    await call('POST', '/users/{userId}/meetings', `/users/${host.id}/meetings`, {
+      body: { topic: 'Scheduled', type: 2, start_time: '2030-02-01T10:00:00Z' },
+    });
     await call('POST', '/users/{userId}/meetings', `/users/${host.id}/meetings`, { body: { topic: 'No fixed time', type: 3 } });
     await call('POST', '/users/{userId}/meetings', `/users/${host.id}/meetings`, { body: { topic: 'Right now', type: 1 } });
     for (const type of ['scheduled', 'upcoming', 'live']) {
       await call('GET', '/users/{userId}/meetings', `/users/${host.id}/meetings`, { query: { type } });
     }
     await call('GET', '/meetings/{meetingId}', meeting);
-    await call('PATCH', '/meetings/{meetingId}', meeting, { body: { topic: 'Daily standup (new)', settings: { mute_upon_entry: true, registrants_confirmation_email: true } } });
+    await call('PATCH', '/meetings/{meetingId}', meeting, {
+      body: { topic: 'Daily standup (new)', settings: { mute_upon_entry: true, registrants_confirmation_email: true } },
+    });
     await call('GET', '/meetings/{meetingId}', meeting);
 
     const occurrence = created.occurrences[1].occurrence_id as string;
@@ -202,7 +251,9 @@ describe('meetings', () => {
       query: { occurrence_id: occurrence },
       body: { action: 'approve', registrants: [{ id: registered.registrant_id }] },
     });
-    const approved = await call('GET', '/meetings/{meetingId}/registrants', `${meeting}/registrants`, { query: { occurrence_id: occurrence } });
+    const approved = await call('GET', '/meetings/{meetingId}/registrants', `${meeting}/registrants`, {
+      query: { occurrence_id: occurrence },
+    });
     expect(approved.registrants).toHaveLength(1);
 
     expect((await sb.control('POST', `/meetings/${created.id}/start`)).status).toBe(201);
@@ -219,20 +270,40 @@ describe('webinars', () => {
     const host = await newUser();
     const created = await call('POST', '/users/{userId}/webinars', `/users/${host.id}/webinars`, {
       body: {
-        topic: 'Launch', type: 9, start_time: '2030-03-01T16:00:00Z', duration: 90, agenda: 'What is new',
+        topic: 'Launch',
+        type: 9,
+        start_time: '2030-03-01T16:00:00Z',
+        duration: 90,
+        agenda: 'What is new',
         recurrence: { type: 3, monthly_day: 1, end_date_time: '2030-06-30T00:00:00Z' },
-        settings: { approval_type: 0, panelists_video: true, practice_session: true, hd_video: true, close_registration: true, show_share_button: true },
+        settings: {
+          approval_type: 0,
+          panelists_video: true,
+          practice_session: true,
+          hd_video: true,
+          close_registration: true,
+          show_share_button: true,
+        },
       },
     });
     const webinar = `/webinars/${created.id}`;
-    await call('POST', '/users/{userId}/webinars', `/users/${host.id}/webinars`, { body: { topic: 'Single', type: 5, start_time: '2030-04-01T16:00:00Z' } });
+    await call('POST', '/users/{userId}/webinars', `/users/${host.id}/webinars`, {
+      body: { topic: 'Single', type: 5, start_time: '2030-04-01T16:00:00Z' },
+    });
     await call('POST', '/users/{userId}/webinars', `/users/${host.id}/webinars`, { body: { topic: 'No fixed time', type: 6 } });
     await call('GET', '/users/{userId}/webinars', `/users/${host.id}/webinars`);
     await call('GET', '/webinars/{webinarId}', webinar);
-    await call('PATCH', '/webinars/{webinarId}', webinar, { body: { agenda: 'Everything new', settings: { allow_multiple_devices: true } } });
+    await call('PATCH', '/webinars/{webinarId}', webinar, {
+      body: { agenda: 'Everything new', settings: { allow_multiple_devices: true } },
+    });
 
     const added = await call('POST', '/webinars/{webinarId}/panelists', `${webinar}/panelists`, {
-      body: { panelists: [{ name: 'Pan One', email: unique('panelist') }, { name: 'Pan Two', email: unique('panelist') }] },
+      body: {
+        panelists: [
+          { name: 'Pan One', email: unique('panelist') },
+          { name: 'Pan Two', email: unique('panelist') },
+        ],
+      },
     });
     expect((await call('GET', '/webinars/{webinarId}/panelists', `${webinar}/panelists`)).total_records).toBe(2);
     await call('DELETE', '/webinars/{webinarId}/panelists/{panelistId}', `${webinar}/panelists/${added.id.split(',')[0]}`);
@@ -241,7 +312,9 @@ describe('webinars', () => {
     const email = unique('registrant');
     await call('POST', '/webinars/{webinarId}/registrants', `${webinar}/registrants`, { body: { ...REGISTRANT, email } });
     expect((await call('GET', '/webinars/{webinarId}/registrants', `${webinar}/registrants`)).registrants).toHaveLength(1);
-    await call('PUT', '/webinars/{webinarId}/registrants/status', `${webinar}/registrants/status`, { body: { action: 'deny', registrants: [{ email }] } });
+    await call('PUT', '/webinars/{webinarId}/registrants/status', `${webinar}/registrants/status`, {
+      body: { action: 'deny', registrants: [{ email }] },
+    });
     await call('GET', '/webinars/{webinarId}/registrants', `${webinar}/registrants`, { query: { status: 'denied' } });
 
     expect((await sb.control('POST', `/meetings/${created.id}/start`)).status).toBe(201);
@@ -258,7 +331,9 @@ describe('after meetings', () => {
       body: { topic: 'Retro', type: 2, start_time: '2030-01-01T10:00:00Z', duration: 60, settings: { approval_type: 0 } },
     });
     const registrantEmail = unique('attendee');
-    await call('POST', '/meetings/{meetingId}/registrants', `/meetings/${meeting.id}/registrants`, { body: { ...REGISTRANT, email: registrantEmail } });
+    await call('POST', '/meetings/{meetingId}/registrants', `/meetings/${meeting.id}/registrants`, {
+      body: { ...REGISTRANT, email: registrantEmail },
+    });
     const instance = await happen(meeting.id, {
       duration_minutes: 60,
       participants: [
@@ -270,13 +345,20 @@ describe('after meetings', () => {
       recording: true,
     });
     // A second, earlier instance, so the instance list has more than one.
-    await happen(meeting.id, { start_time: new Date(Date.now() - 3 * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z'), duration_minutes: 20 });
+    await happen(meeting.id, {
+      start_time: new Date(Date.now() - 3 * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+      duration_minutes: 20,
+    });
 
     await call('GET', '/past_meetings/{meetingUUID}', `/past_meetings/${encodedUuid(instance.uuid)}`);
-    await call('GET', '/past_meetings/{meetingUUID}/participants', `/past_meetings/${encodedUuid(instance.uuid)}/participants`, { query: { page_size: 2 } });
+    await call('GET', '/past_meetings/{meetingUUID}/participants', `/past_meetings/${encodedUuid(instance.uuid)}/participants`, {
+      query: { page_size: 2 },
+    });
     expect((await call('GET', '/past_meetings/{meetingId}/instances', `/past_meetings/${meeting.id}/instances`)).meetings).toHaveLength(2);
     await call('GET', '/report/meetings/{meetingId}/participants', `/report/meetings/${meeting.id}/participants`);
-    await call('GET', '/report/meetings/{meetingId}/participants', `/report/meetings/${encodedUuid(instance.uuid)}/participants`, { query: { page_size: 1 } });
+    await call('GET', '/report/meetings/{meetingId}/participants', `/report/meetings/${encodedUuid(instance.uuid)}/participants`, {
+      query: { page_size: 1 },
+    });
     await call('GET', '/report/meetings/{meetingId}/polls', `/report/meetings/${meeting.id}/polls`);
 
     const from = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
@@ -296,31 +378,44 @@ describe('after meetings', () => {
     await call('GET', '/report/users', '/report/users', { query: { type: 'inactive', from, to, page_size: 1 } });
     const hosted = await call('GET', '/report/users/{userId}/meetings', '/report/users/me/meetings', { query: { from, to, page_size: 1 } });
     expect(hosted.next_page_token).not.toBe('');
-    await call('GET', '/report/users/{userId}/meetings', '/report/users/me/meetings', { query: { from, to, next_page_token: hosted.next_page_token } });
+    await call('GET', '/report/users/{userId}/meetings', '/report/users/me/meetings', {
+      query: { from, to, next_page_token: hosted.next_page_token },
+    });
     const recordings = await call('GET', '/users/{userId}/recordings', '/users/me/recordings', { query: { from, to } });
     // A meeting connector's recordings (mc=true): another session, recorded on the connector.
     const onConnector = await call('POST', '/users/{userId}/meetings', '/users/me/meetings', { body: { topic: 'On the connector' } });
     await happen(onConnector.id, { recording: true });
     expect((await sb.control('POST', `/meetings/${onConnector.id}/meeting-connector-recording`, {})).status).toBe(200);
-    expect((await call('GET', '/users/{userId}/recordings', '/users/me/recordings', { query: { from, to, mc: 'true' } })).meetings).toHaveLength(1);
+    expect(
+      (await call('GET', '/users/{userId}/recordings', '/users/me/recordings', { query: { from, to, mc: 'true' } })).meetings,
+    ).toHaveLength(1);
     expect(recordings.meetings.length).toBeGreaterThan(0);
     // One meeting's recording, by number and by instance uuid; then its files deleted.
     const recorded = await call('GET', '/meetings/{meetingId}/recordings', `/meetings/${meeting.id}/recordings`);
     expect(recorded.uuid).toBe(instance.uuid);
     await call('GET', '/meetings/{meetingId}/recordings', `/meetings/${encodedUuid(instance.uuid)}/recordings`);
     const [firstFile] = recorded.recording_files;
-    await call('DELETE', '/meetings/{meetingId}/recordings/{recordingId}', `/meetings/${meeting.id}/recordings/${firstFile.id}`, { query: { action: 'delete' } });
+    await call('DELETE', '/meetings/{meetingId}/recordings/{recordingId}', `/meetings/${meeting.id}/recordings/${firstFile.id}`, {
+      query: { action: 'delete' },
+    });
     expect((await sb.v2('DELETE', `/meetings/${meeting.id}/recordings/${firstFile.id}`)).status).toBe(404);
     await call('DELETE', '/meetings/{meetingId}/recordings', `/meetings/${encodedUuid(instance.uuid)}/recordings`);
     expect((await sb.v2('GET', `/meetings/${meeting.id}/recordings`)).status).toBe(404);
   });
 
   it('a webinar that happened: instances and the participant, poll and Q&A reports', async () => {
-    const webinar = await call('POST', '/users/{userId}/webinars', '/users/me/webinars', { body: { topic: 'Town hall', settings: { approval_type: 0 } } });
+    const webinar = await call('POST', '/users/{userId}/webinars', '/users/me/webinars', {
+      body: { topic: 'Town hall', settings: { approval_type: 0 } },
+    });
     const registrantEmail = unique('attendee');
-    await call('POST', '/webinars/{webinarId}/registrants', `/webinars/${webinar.id}/registrants`, { body: { ...REGISTRANT, email: registrantEmail } });
+    await call('POST', '/webinars/{webinarId}/registrants', `/webinars/${webinar.id}/registrants`, {
+      body: { ...REGISTRANT, email: registrantEmail },
+    });
     const instance = await happen(webinar.id, {
-      participants: [{ name: 'Registered', email: registrantEmail }, { name: 'Walk-in', email: 'walk-in@schema.test' }],
+      participants: [
+        { name: 'Registered', email: registrantEmail },
+        { name: 'Walk-in', email: 'walk-in@schema.test' },
+      ],
       polls: [survey('Registered', registrantEmail)],
       questions: [survey('Walk-in', 'walk-in@schema.test')],
       recording: { files: [{ file_type: 'MP4' }, { file_type: 'TRANSCRIPT' }, { file_type: 'CHAT' }] },
@@ -334,7 +429,9 @@ describe('after meetings', () => {
 
     const from = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     const to = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-    expect((await call('GET', '/metrics/webinars', '/metrics/webinars', { query: { type: 'past', from, to } })).webinars.length).toBeGreaterThan(0);
+    expect(
+      (await call('GET', '/metrics/webinars', '/metrics/webinars', { query: { type: 'past', from, to } })).webinars.length,
+    ).toBeGreaterThan(0);
     await call('GET', '/metrics/webinars', '/metrics/webinars', { query: { type: 'pastOne', from, to } });
     expect((await sb.control('POST', `/meetings/${webinar.id}/start`)).status).toBe(201);
     expect((await call('GET', '/metrics/webinars', '/metrics/webinars')).webinars.map((w: { id: number }) => w.id)).toContain(webinar.id);
@@ -344,8 +441,13 @@ describe('after meetings', () => {
       const session = await call('POST', `/users/{userId}/${collection}`, `/users/me/${collection}`, { body: { topic: 'Dashboard' } });
       const instance = await happen(session.id, { participants: [{ name: 'Client' }] });
       const first = (instance as unknown as { participants: { id: string }[] }).participants[0]!;
-      expect((await sb.control('POST', `/meetings/${session.id}/participants/${first.id}/client`, { device: 'Mac', location: 'Nanjing (CN)' })).status).toBe(200);
-      expect((await sb.control('POST', `/meetings/${session.id}/participants/${first.id}/qos`, { audio_input: { bitrate: '29 kbps' } })).status).toBe(201);
+      expect(
+        (await sb.control('POST', `/meetings/${session.id}/participants/${first.id}/client`, { device: 'Mac', location: 'Nanjing (CN)' }))
+          .status,
+      ).toBe(200);
+      expect(
+        (await sb.control('POST', `/meetings/${session.id}/participants/${first.id}/qos`, { audio_input: { bitrate: '29 kbps' } })).status,
+      ).toBe(201);
       const id = collection === 'meetings' ? '{meetingId}' : '{webinarId}';
       const base = `/metrics/${collection}/${id}`;
       const past = { query: { type: 'past' } };
@@ -353,7 +455,12 @@ describe('after meetings', () => {
       await call('GET', base, `/metrics/${collection}/${encodedUuid(instance.uuid)}`, past);
       await call('GET', `${base}/participants`, `/metrics/${collection}/${session.id}/participants`, past);
       await call('GET', `${base}/participants/qos`, `/metrics/${collection}/${session.id}/participants/qos`, past);
-      await call('GET', `${base}/participants/{participantId}/qos`, `/metrics/${collection}/${session.id}/participants/${first.id}/qos`, past);
+      await call(
+        'GET',
+        `${base}/participants/{participantId}/qos`,
+        `/metrics/${collection}/${session.id}/participants/${first.id}/qos`,
+        past,
+      );
       expect((await sb.control('POST', `/meetings/${session.id}/start`)).status).toBe(201);
       await call('GET', base, `/metrics/${collection}/${session.id}`);
       // Someone still in has no leave time and no sample yet.
@@ -375,10 +482,16 @@ describe('account dashboards', () => {
     const idle = await call('GET', '/metrics/zoomrooms/{zoomroomId}', `/metrics/zoomrooms/${room.id}`, { query: { from, to } });
     expect(idle.past_meetings.meetings.length).toBe(1);
     expect((await sb.control('POST', `/meetings/${held.id}/start`)).status).toBe(201);
-    expect((await call('GET', '/metrics/zoomrooms/{zoomroomId}', `/metrics/zoomrooms/${room.id}`, { query: { from, to } })).live_meeting.id).toBe(held.id);
-    expect((await sb.control('POST', `/accounts/${accountId}/crc-usage`, { date: from, hour: 7, max_usage: 2, total_usage: 4 })).status).toBe(201);
+    expect(
+      (await call('GET', '/metrics/zoomrooms/{zoomroomId}', `/metrics/zoomrooms/${room.id}`, { query: { from, to } })).live_meeting.id,
+    ).toBe(held.id);
+    expect(
+      (await sb.control('POST', `/accounts/${accountId}/crc-usage`, { date: from, hour: 7, max_usage: 2, total_usage: 4 })).status,
+    ).toBe(201);
     expect((await call('GET', '/metrics/crc', '/metrics/crc', { query: { from, to } })).crc_ports_usage).toHaveLength(1);
-    expect((await sb.control('POST', `/accounts/${accountId}/im-activity`, { user: 'me', date: from, counts: { total_send: 3 } })).status).toBe(201);
+    expect(
+      (await sb.control('POST', `/accounts/${accountId}/im-activity`, { user: 'me', date: from, counts: { total_send: 3 } })).status,
+    ).toBe(201);
     expect((await call('GET', '/metrics/im', '/metrics/im', { query: { from, to, page_size: 1 } })).users).toHaveLength(1);
   });
 });
@@ -387,7 +500,14 @@ describe('telephone report', () => {
   it('the telephone legs of a meeting that happened', async () => {
     const held = await call('POST', '/users/{userId}/meetings', '/users/me/meetings', { body: { topic: 'Dial-in' } });
     const instance = (await happen(held.id, { duration_minutes: 30 })) as unknown as { start_time: string; end_time: string };
-    const leg = { direction: 'call-in', phone_number: '+1 555 0100', call_in_number: '+1 669 900 6833', start_time: instance.start_time, end_time: instance.end_time, total: 0.5 };
+    const leg = {
+      direction: 'call-in',
+      phone_number: '+1 555 0100',
+      call_in_number: '+1 669 900 6833',
+      start_time: instance.start_time,
+      end_time: instance.end_time,
+      total: 0.5,
+    };
     expect((await sb.control('POST', `/meetings/${held.id}/phone-legs`, leg)).status).toBe(201);
     const day = instance.start_time.slice(0, 10);
     const report = await call('GET', '/report/telephone', '/report/telephone', { query: { from: day, to: day } });
@@ -399,18 +519,28 @@ describe('accounts', () => {
   it('a sub account with options, settings, plans and billing, then disassociated', async () => {
     const created = await call('POST', '/accounts', '/accounts', {
       body: {
-        first_name: 'Sub', last_name: 'Owner', email: unique('sub'), password: 'secret-pass-1',
+        first_name: 'Sub',
+        last_name: 'Owner',
+        email: unique('sub'),
+        password: 'secret-pass-1',
         options: { share_rc: true, room_connectors: '10.0.0.1,10.0.0.2', share_mc: false, meeting_connectors: '', pay_mode: 'master' },
       },
     });
     const account = `/accounts/${created.id}`;
     await call('GET', '/accounts', '/accounts', { query: { page_size: 300 } });
     await call('GET', '/accounts/{accountId}', account);
-    await call('PATCH', '/accounts/{accountId}/options', `${account}/options`, { body: { share_mc: true, meeting_connectors: '10.0.1.1' } });
+    await call('PATCH', '/accounts/{accountId}/options', `${account}/options`, {
+      body: { share_mc: true, meeting_connectors: '10.0.1.1' },
+    });
     await call('GET', '/accounts/{accountId}/settings', `${account}/settings`);
     await call('GET', '/accounts/{accountId}/settings', '/accounts/me/settings');
     await call('PATCH', '/accounts/{accountId}/settings', `${account}/settings`, {
-      body: { schedule_meting: { host_video: true }, in_meeting: { chat: false, dscp_audio: 46 }, recording: { auto_recording: 'cloud' }, feature: { meeting_capacity: 50 } },
+      body: {
+        schedule_meting: { host_video: true },
+        in_meeting: { chat: false, dscp_audio: 46 },
+        recording: { auto_recording: 'cloud' },
+        feature: { meeting_capacity: 50 },
+      },
     });
 
     await call('POST', '/accounts/{accountId}/plans', `${account}/plans`, {
@@ -422,7 +552,13 @@ describe('accounts', () => {
         plan_large_meeting: [{ type: 'large100_monthly', hosts: 1 }],
         plan_webinar: [{ type: 'webinar100_monthly', hosts: 1 }],
         plan_recording: 'cmr_monthly_commitment_500',
-        plan_audio: { type: 'tollfree_monthly_commitment_100', tollfree_countries: 'US,CA', premium_countries: 'GB', callout_countries: 'US', ddi_numbers: 2 },
+        plan_audio: {
+          type: 'tollfree_monthly_commitment_100',
+          tollfree_countries: 'US,CA',
+          premium_countries: 'GB',
+          callout_countries: 'US',
+          ddi_numbers: 2,
+        },
       },
     });
     await call('GET', '/accounts/{accountId}/plans', `${account}/plans`);
@@ -441,13 +577,19 @@ describe('accounts', () => {
 describe('groups and IM groups', () => {
   for (const { base, reference, body } of [
     { base: '/groups', reference: '/groups', body: {} },
-    { base: '/im/groups', reference: '/im/groups', body: { type: 'shared', search_by_domain: true, search_by_account: false, search_by_ma_account: true } },
+    {
+      base: '/im/groups',
+      reference: '/im/groups',
+      body: { type: 'shared', search_by_domain: true, search_by_account: false, search_by_ma_account: true },
+    },
   ]) {
     it(`${base}: create, list, read, update, members, delete`, async () => {
       const [first, second] = [await newUser(), await newUser()];
       const created = await call('POST', reference, base, { body: { name: `Team ${randomUUID().slice(0, 8)}`, ...body } });
       const group = `${base}/${created.id}`;
-      await call('POST', `${reference}/{groupId}/members`, `${group}/members`, { body: { members: [{ id: first.id }, { email: second.email }] } });
+      await call('POST', `${reference}/{groupId}/members`, `${group}/members`, {
+        body: { members: [{ id: first.id }, { email: second.email }] },
+      });
       await call('GET', reference, base);
       await call('GET', `${reference}/{groupId}`, group);
       await call('PATCH', `${reference}/{groupId}`, group, { body: { name: `Renamed ${randomUUID().slice(0, 8)}` } });
@@ -490,7 +632,7 @@ describe('H.323/SIP devices', () => {
 });
 
 describe('IM chat history', () => {
-  it('lists the sessions of a date range and one session\'s messages', async () => {
+  it("lists the sessions of a date range and one session's messages", async () => {
     const accountId = sb.sandbox.state.accountsByKey.get(sb.sandbox.credentials.apiKey)!.id;
     const made = await sb.control('POST', `/accounts/${accountId}/chat-sessions`, {
       type: 'Group',
@@ -500,7 +642,12 @@ describe('IM chat history', () => {
     expect(made.status).toBe(201);
     const range = { from: '2019-03-01', to: '2019-03-31' };
     const listed = await call('GET', '/im/chat/sessions', '/im/chat/sessions', { query: range });
-    expect(listed.sessions).toContainEqual({ session_id: made.body.session_id, type: 'Group', name: 'schema chat', last_message_sent_time: '2019-03-04T10:00:00Z' });
+    expect(listed.sessions).toContainEqual({
+      session_id: made.body.session_id,
+      type: 'Group',
+      name: 'schema chat',
+      last_message_sent_time: '2019-03-04T10:00:00Z',
+    });
     const one = await call('GET', '/im/chat/sessions/{sessionId}', `/im/chat/sessions/${made.body.session_id}`, { query: range });
     expect(one.messages).toEqual([{ message: 'hello', sender: 'owner@sandbox.v1gate.local', date_time: '2019-03-04T10:00:00Z' }]);
     expect((await sb.v2('GET', '/im/chat/sessions/nope', { query: range })).status).toBe(404);

@@ -61,7 +61,11 @@ describe('POST /sandbox/sdk/join', () => {
     const id = await createMeeting();
     const host = await joinAs(id, 1);
     expect(host.status).toBe(201);
-    expect(host.body).toMatchObject({ status: 'in', role: 1, view: { currentUser: { userName: 'Host Page', isHost: true, muted: false } } });
+    expect(host.body).toMatchObject({
+      status: 'in',
+      role: 1,
+      view: { currentUser: { userName: 'Host Page', isHost: true, muted: false } },
+    });
     const meeting = sb.sandbox.state.meetings.get(id)!;
     expect(meeting.live?.participants.map((p) => p.name)).toEqual(['Host Page']);
     // v2 sees it live.
@@ -71,7 +75,10 @@ describe('POST /sandbox/sdk/join', () => {
     const guest = await joinAs(id, 0, { userEmail: 'guest@example.com' });
     expect(guest.status).toBe(201);
     expect(guest.body.view.attendees.map((a: any) => a.userName)).toEqual(['Guest Page', 'Host Page']);
-    expect((await sdk('GET', `/sessions/${host.body.session}`)).body.attendees.map((a: any) => a.userName)).toEqual(['Host Page', 'Guest Page']);
+    expect((await sdk('GET', `/sessions/${host.body.session}`)).body.attendees.map((a: any) => a.userName)).toEqual([
+      'Host Page',
+      'Guest Page',
+    ]);
   });
 
   it('answers the SDK error codes: parameters, key, signature, meeting, password', async () => {
@@ -80,7 +87,11 @@ describe('POST /sandbox/sdk/join', () => {
     expect((await joinAs(id, 0, { userName: '' })).body.errorCode).toBe(4003);
     expect((await joinAs(id, 0, { apiKey: 'nobody' })).body.errorCode).toBe(3704);
     const good = sign(id, 0);
-    const tampered = Buffer.from(Buffer.from(good, 'base64url').toString().replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))).toString('base64url');
+    const tampered = Buffer.from(
+      Buffer.from(good, 'base64url')
+        .toString()
+        .replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+    ).toString('base64url');
     expect((await joinAs(id, 0, { signature: tampered })).body).toEqual({ errorCode: 3712, errorMessage: 'Signature is invalid.' });
     const expired = signatureAt({ apiKey, apiSecret, meetingNumber: String(id), role: 0 }, Date.now() - 3 * 3_600_000);
     expect((await joinAs(id, 0, { signature: expired })).body.errorCode).toBe(3705);
@@ -132,7 +143,11 @@ describe('in the meeting', () => {
     expect((await act(guest.body.session, 'mute', { userId: ada - 1024, mute: true })).body.errorCode).toBe(3003);
     expect((await act(host, 'mute', { userId: ada, mute: true })).body.view.attendees[1]).toMatchObject({ userName: 'Ada', muted: true });
     expect((await act(host, 'rename', { userId: ada, oldName: 'Bob', newName: 'Ada L.' })).body.errorCode).toBe(4003);
-    expect((await act(host, 'rename', { userId: ada, oldName: 'Ada', newName: 'Ada L.' })).body.result).toEqual({ userId: ada, oldName: 'Ada', newName: 'Ada L.' });
+    expect((await act(host, 'rename', { userId: ada, oldName: 'Ada', newName: 'Ada L.' })).body.result).toEqual({
+      userId: ada,
+      oldName: 'Ada',
+      newName: 'Ada L.',
+    });
     expect((await act(host, 'record', { record: true })).status).toBe(200);
     expect((await act(host, 'expel', { userId: ada })).body.view.attendees.map((a: any) => a.userName)).toEqual(['Host Page']);
     expect((await sdk('GET', `/sessions/${guest.body.session}`)).body.status).toBe('removed');

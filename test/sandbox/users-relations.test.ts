@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaProblems } from '../support/openapi.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 import {
-  createUser, expectFieldError, expectUserNotFound, getUser, plantMeeting, plantSubAccount, type CreatedUser,
+  createUser,
+  expectFieldError,
+  expectUserNotFound,
+  getUser,
+  plantMeeting,
+  plantSubAccount,
+  type CreatedUser,
 } from './users-support.js';
 
 /** Assistants, schedulers, and what DELETE /users/{userId} does to everything that named the user. */
@@ -13,21 +19,30 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const assistantIdsOf = async (ref: string) => (await sb.v2('GET', `/users/${ref}/assistants`)).body.assistants.map((a: { id: string }) => a.id);
-const schedulerIdsOf = async (ref: string) => (await sb.v2('GET', `/users/${ref}/schedulers`)).body.assistants.map((a: { id: string }) => a.id);
+const assistantIdsOf = async (ref: string) =>
+  (await sb.v2('GET', `/users/${ref}/assistants`)).body.assistants.map((a: { id: string }) => a.id);
+const schedulerIdsOf = async (ref: string) =>
+  (await sb.v2('GET', `/users/${ref}/schedulers`)).body.assistants.map((a: { id: string }) => a.id);
 
 describe('assistants', () => {
   it('adds assistants by id or email and lists them', async () => {
     const boss = await createUser(sb);
     const [a, b] = [await createUser(sb), await createUser(sb)];
-    const res = await sb.v2('POST', `/users/${boss.id}/assistants`, { body: { assistants: [{ id: a.id }, { email: b.email.toUpperCase() }] } });
+    const res = await sb.v2('POST', `/users/${boss.id}/assistants`, {
+      body: { assistants: [{ id: a.id }, { email: b.email.toUpperCase() }] },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ ids: `${a.id},${b.id}`, add_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) });
     expect(schemaProblems('POST', '/users/{userId}/assistants', 201, res.body)).toEqual([]);
 
     const list = await sb.v2('GET', `/users/${boss.id}/assistants`);
     expect(list.status).toBe(200);
-    expect(list.body).toEqual({ assistants: [{ id: a.id, email: a.email }, { id: b.id, email: b.email }] });
+    expect(list.body).toEqual({
+      assistants: [
+        { id: a.id, email: a.email },
+        { id: b.id, email: b.email },
+      ],
+    });
     expect(schemaProblems('GET', '/users/{userId}/assistants', 200, list.body)).toEqual([]);
 
     // Adding one again does not list it twice.
@@ -142,16 +157,25 @@ describe('DELETE /users/{userId}', () => {
     await sb.v2('POST', `/users/${user.id}/assistants`, { body: { assistants: [{ id: assistant.id }] } });
     await sb.v2('POST', `/users/${scheduler.id}/assistants`, { body: { assistants: [{ id: user.id }, { id: assistant.id }] } });
     const { state } = sb.sandbox;
-    const meeting = plantMeeting(state, user.id, accountId(), 'meeting', { startUrl: `https://sandbox.v1gate.local/s/{id}?zak=${userZak}` });
+    const meeting = plantMeeting(state, user.id, accountId(), 'meeting', {
+      startUrl: `https://sandbox.v1gate.local/s/{id}?zak=${userZak}`,
+    });
     const webinar = plantMeeting(state, user.id, accountId(), 'webinar');
     const recorded = plantMeeting(state, user.id, accountId(), 'meeting', { recorded: true });
     const groupId = `g-${user.id}`;
     const imGroupId = `im-${user.id}`;
     state.groups.set(groupId, { id: groupId, account_id: accountId(), name: groupId, member_ids: [assistant.id, user.id] });
     state.imGroups.set(imGroupId, {
-      id: imGroupId, account_id: accountId(), name: imGroupId, type: 'normal', search_by_domain: false,
-      search_by_account: false, search_by_ma_account: false, member_ids: [user.id],
-      created_at: state.nowIso(), last_modified_time: state.nowIso(),
+      id: imGroupId,
+      account_id: accountId(),
+      name: imGroupId,
+      type: 'normal',
+      search_by_domain: false,
+      search_by_account: false,
+      search_by_ma_account: false,
+      member_ids: [user.id],
+      created_at: state.nowIso(),
+      last_modified_time: state.nowIso(),
     });
     return { user, assistant, scheduler, meeting, webinar, recorded, groupId, imGroupId };
   }
@@ -227,16 +251,24 @@ describe('DELETE /users/{userId}', () => {
 
   it('refuses to transfer to the user removed or to a user who is not active', async () => {
     const { user } = await busyUser();
-    expectFieldError(await sb.v2('DELETE', `/users/${user.id}`, { query: { transfer_email: user.email, transfer_meeting: true } }), 'transfer_email');
+    expectFieldError(
+      await sb.v2('DELETE', `/users/${user.id}`, { query: { transfer_email: user.email, transfer_meeting: true } }),
+      'transfer_email',
+    );
     const pending = await createUser(sb, { type: 1 }, 'create');
-    expectFieldError(await sb.v2('DELETE', `/users/${user.id}`, { query: { transfer_email: pending.email, transfer_meeting: true } }), 'transfer_email');
+    expectFieldError(
+      await sb.v2('DELETE', `/users/${user.id}`, { query: { transfer_email: pending.email, transfer_meeting: true } }),
+      'transfer_email',
+    );
     await getUser(sb, user.id);
   });
 
   it('answers 404 for an unknown user or an unknown transfer_email, and changes nothing', async () => {
     expectUserNotFound(await sb.v2('DELETE', '/users/nobody'));
     const { user, meeting } = await busyUser();
-    expectUserNotFound(await sb.v2('DELETE', `/users/${user.id}`, { query: { transfer_email: 'ghost@example.com', transfer_meeting: true } }));
+    expectUserNotFound(
+      await sb.v2('DELETE', `/users/${user.id}`, { query: { transfer_email: 'ghost@example.com', transfer_meeting: true } }),
+    );
     await getUser(sb, user.id);
     expect(sb.sandbox.state.meetings.get(meeting.id)?.host_id).toBe(user.id);
   });

@@ -23,7 +23,14 @@ describe('GET /users/{userId}/settings', () => {
     const res = await sb.v2('GET', `/users/${id}/settings`);
     expect(res.status).toBe(200);
     expect(schemaProblems('GET', '/users/{userId}/settings', 200, res.body)).toEqual([]);
-    expect(Object.keys(res.body).sort()).toEqual(['email_notification', 'feature', 'in_meeting', 'recording', 'scheduled_meeting', 'telephony']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'email_notification',
+      'feature',
+      'in_meeting',
+      'recording',
+      'scheduled_meeting',
+      'telephony',
+    ]);
     expect(res.body.scheduled_meeting).toMatchObject({ audio_type: 'voip', host_video: false });
     expect(res.body.recording).toMatchObject({ auto_recording: 'local', auto_delete_cmr: false, cloud_recording: false });
     expect(res.body.feature).toMatchObject({ cn_meeting: false, in_meeting: false, meeting_capacity: 100 });

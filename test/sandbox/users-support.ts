@@ -18,11 +18,7 @@ export interface CreatedUser {
 }
 
 /** POST /users and expect 201. */
-export async function createUser(
-  sb: RunningSandbox,
-  userInfo: Record<string, unknown> = {},
-  action = 'custCreate',
-): Promise<CreatedUser> {
+export async function createUser(sb: RunningSandbox, userInfo: Record<string, unknown> = {}, action = 'custCreate'): Promise<CreatedUser> {
   const email = (userInfo.email as string | undefined) ?? uniqueEmail();
   const res = await sb.v2('POST', '/users', { body: { action, user_info: { type: 2, ...userInfo, email } } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -40,7 +36,10 @@ export function expectFieldError(res: { status: number; body: any }, field: stri
   expect(res.status, JSON.stringify(res.body)).toBe(400);
   expect(res.body.code).toBe(300);
   expect(res.body.message).toBe('Validation Failed.');
-  expect(res.body.errors.map((e: { field: string }) => e.field), JSON.stringify(res.body)).toContain(field);
+  expect(
+    res.body.errors.map((e: { field: string }) => e.field),
+    JSON.stringify(res.body),
+  ).toContain(field);
 }
 
 export function expectUserNotFound(res: { status: number; body: any }): void {
@@ -53,7 +52,12 @@ export function plantSubAccount(sb: RunningSandbox): Account {
   const { state, master } = sb.sandbox;
   const createdAt = state.nowIso();
   const owner = newUser({
-    accountId: 'pending', email: uniqueEmail('sub-owner'), type: 2, createdBy: 'create', status: 'active', createdAt,
+    accountId: 'pending',
+    email: uniqueEmail('sub-owner'),
+    type: 2,
+    createdBy: 'create',
+    status: 'active',
+    createdAt,
     host: 'https://sandbox.v1gate.local',
   });
   const account = newAccount({ ownerId: owner.id, accountName: 'Sub', masterAccountId: master.id, createdAt });

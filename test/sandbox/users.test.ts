@@ -10,14 +10,45 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const SINGLE_USER_FIELDS = [
-  'id', 'first_name', 'last_name', 'email', 'type', 'pmi', 'timezone', 'dept', 'created_at', 'last_login_time',
-  'last_client_version', 'account_id', 'status', 'verified', 'language', 'use_pmi', 'vanity_url',
-  'personal_meeting_url', 'pic_url', 'cms_user_id', 'host_key', 'group_ids', 'im_group_ids',
+  'id',
+  'first_name',
+  'last_name',
+  'email',
+  'type',
+  'pmi',
+  'timezone',
+  'dept',
+  'created_at',
+  'last_login_time',
+  'last_client_version',
+  'account_id',
+  'status',
+  'verified',
+  'language',
+  'use_pmi',
+  'vanity_url',
+  'personal_meeting_url',
+  'pic_url',
+  'cms_user_id',
+  'host_key',
+  'group_ids',
+  'im_group_ids',
 ].sort();
 
 const LIST_ITEM_FIELDS = [
-  'id', 'first_name', 'last_name', 'email', 'type', 'pmi', 'timezone', 'dept', 'created_at', 'last_login_time',
-  'last_client_version', 'group_ids', 'im_group_ids',
+  'id',
+  'first_name',
+  'last_name',
+  'email',
+  'type',
+  'pmi',
+  'timezone',
+  'dept',
+  'created_at',
+  'last_login_time',
+  'last_client_version',
+  'group_ids',
+  'im_group_ids',
 ].sort();
 
 describe('POST /users', () => {
@@ -194,8 +225,16 @@ describe('GET /users/{userId}', () => {
     const accountId = sb.sandbox.master.id;
     sb.sandbox.state.groups.set('g-1', { id: 'g-1', account_id: accountId, name: 'Sales', member_ids: [id] });
     sb.sandbox.state.imGroups.set('im-1', {
-      id: 'im-1', account_id: accountId, name: 'Chat', type: 'normal', search_by_domain: false, search_by_account: false,
-      search_by_ma_account: false, member_ids: [id], created_at: '2020-01-01T00:00:00Z', last_modified_time: '2020-01-01T00:00:00Z',
+      id: 'im-1',
+      account_id: accountId,
+      name: 'Chat',
+      type: 'normal',
+      search_by_domain: false,
+      search_by_account: false,
+      search_by_ma_account: false,
+      member_ids: [id],
+      created_at: '2020-01-01T00:00:00Z',
+      last_modified_time: '2020-01-01T00:00:00Z',
     });
     expect(await getUser(sb, id)).toMatchObject({ group_ids: ['g-1'], im_group_ids: ['im-1'] });
     const item = (await sb.v2('GET', '/users', { query: { page_size: 300 } })).body.users.find((u: { id: string }) => u.id === id);
@@ -217,8 +256,16 @@ describe('PATCH /users/{userId}', () => {
   it('updates every field it names and answers 204 with no body', async () => {
     const { id } = await createUser(sb);
     const update = {
-      first_name: 'New', last_name: 'Name', type: 1, pmi: '5551234567', use_pmi: true, timezone: 'America/Los_Angeles',
-      language: 'fr-FR', dept: 'R&D', vanity_name: `room.${id.slice(0, 6).replace(/[^A-Za-z0-9]/g, 'x')}`, host_key: '012345',
+      first_name: 'New',
+      last_name: 'Name',
+      type: 1,
+      pmi: '5551234567',
+      use_pmi: true,
+      timezone: 'America/Los_Angeles',
+      language: 'fr-FR',
+      dept: 'R&D',
+      vanity_name: `room.${id.slice(0, 6).replace(/[^A-Za-z0-9]/g, 'x')}`,
+      host_key: '012345',
       cms_user_id: 'cms-1',
     };
     const res = await sb.v2('PATCH', `/users/${id}`, { body: update });
@@ -226,7 +273,11 @@ describe('PATCH /users/{userId}', () => {
     expect(res.body).toBeUndefined();
     const { vanity_name, ...fields } = update;
     const user = await getUser(sb, id);
-    expect(user).toMatchObject({ ...fields, vanity_url: `https://sandbox.v1gate.local/my/${vanity_name}`, personal_meeting_url: 'https://sandbox.v1gate.local/j/5551234567' });
+    expect(user).toMatchObject({
+      ...fields,
+      vanity_url: `https://sandbox.v1gate.local/my/${vanity_name}`,
+      personal_meeting_url: 'https://sandbox.v1gate.local/j/5551234567',
+    });
     expect((await sb.v2('GET', '/users/vanity_name', { query: { vanity_name } })).body).toEqual({ existed: true });
   });
 
@@ -267,7 +318,10 @@ describe('PATCH /users/{userId}', () => {
     const holderPmi = (await getUser(sb, holder.id)).pmi;
     const { id } = await createUser(sb);
     const before = await getUser(sb, id);
-    for (const body of [{ pmi: holderPmi, dept: 'x' }, { vanity_name: name.toUpperCase(), dept: 'x' }]) {
+    for (const body of [
+      { pmi: holderPmi, dept: 'x' },
+      { vanity_name: name.toUpperCase(), dept: 'x' },
+    ]) {
       const res = await sb.v2('PATCH', `/users/${id}`, { body });
       expect(res.status).toBe(409);
       expect(res.body.code).toBe(300);

@@ -15,8 +15,20 @@ afterAll(() => sb.close());
 
 const FUTURE = '2035-06-03T15:00:00Z';
 const FULL_FIELDS = [
-  'uuid', 'id', 'host_id', 'topic', 'type', 'start_time', 'duration', 'timezone', 'agenda', 'created_at',
-  'start_url', 'join_url', 'occurrences', 'settings',
+  'uuid',
+  'id',
+  'host_id',
+  'topic',
+  'type',
+  'start_time',
+  'duration',
+  'timezone',
+  'agenda',
+  'created_at',
+  'start_url',
+  'join_url',
+  'occurrences',
+  'settings',
 ];
 const LIST_FIELDS = ['uuid', 'id', 'host_id', 'topic', 'type', 'duration', 'timezone', 'created_at', 'join_url'];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -126,7 +138,9 @@ describe('POST /users/{userId}/webinars', () => {
   });
 
   it('answers 400 for invalid JSON and 404 1001 for an unknown user', async () => {
-    expect((await sb.v2('POST', '/users/me/webinars', { rawBody: 'nope' })).body.message).toBe('Request Body should be a valid JSON object.');
+    expect((await sb.v2('POST', '/users/me/webinars', { rawBody: 'nope' })).body.message).toBe(
+      'Request Body should be a valid JSON object.',
+    );
     expect((await sb.v2('POST', '/users/ghost@nowhere.example/webinars', { body: {} })).body.code).toBe(1001);
   });
 });
@@ -169,7 +183,12 @@ describe('GET, PATCH and DELETE /webinars/{webinarId}', () => {
   it('updates and answers 204 with no body', async () => {
     const w = await createWebinar();
     const res = await sb.v2('PATCH', `/webinars/${w.id}`, {
-      body: { topic: 'Relaunch', type: 9, recurrence: { type: 1, end_times: 2 }, settings: { practice_session: true, registrants_confirmation_email: false } },
+      body: {
+        topic: 'Relaunch',
+        type: 9,
+        recurrence: { type: 1, end_times: 2 },
+        settings: { practice_session: true, registrants_confirmation_email: false },
+      },
     });
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
@@ -235,7 +254,12 @@ describe('webinar panelists', () => {
   it('adds panelists (201 id, join_url) and lists them (total_records, panelists)', async () => {
     const w = await createWebinar();
     const res = await sb.v2('POST', path(w.id), {
-      body: { panelists: [{ name: 'Grace Hopper', email: 'grace@example.com' }, { name: 'Alan Turing', email: 'alan@example.com' }] },
+      body: {
+        panelists: [
+          { name: 'Grace Hopper', email: 'grace@example.com' },
+          { name: 'Alan Turing', email: 'alan@example.com' },
+        ],
+      },
     });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body)).toEqual(['id', 'join_url']);
@@ -281,7 +305,14 @@ describe('webinar panelists', () => {
 
   it('removes one panelist, then all; an unknown panelist is 404 3028', async () => {
     const w = await createWebinar();
-    await sb.v2('POST', path(w.id), { body: { panelists: [{ name: 'A', email: 'a@example.com' }, { name: 'B', email: 'b@example.com' }] } });
+    await sb.v2('POST', path(w.id), {
+      body: {
+        panelists: [
+          { name: 'A', email: 'a@example.com' },
+          { name: 'B', email: 'b@example.com' },
+        ],
+      },
+    });
     const [a] = (await sb.v2('GET', path(w.id))).body.panelists;
     const res = await sb.v2('DELETE', `${path(w.id)}/${a.id}`);
     expect(res.status).toBe(204);
@@ -328,9 +359,10 @@ describe('webinar registrants', () => {
     expect((await sb.v2('GET', `/webinars/${w.id}/registrants`)).body.total_records).toBe(1);
   });
 
-  it('pages registrants by token as meetings do; a token of a meeting\'s list is not one of the webinar\'s', async () => {
+  it("pages registrants by token as meetings do; a token of a meeting's list is not one of the webinar's", async () => {
     const w = await createWebinar({ settings: { approval_type: 0 } });
-    for (const n of [1, 2, 3]) await sb.v2('POST', `/webinars/${w.id}/registrants`, { body: { email: `w${n}@example.com`, first_name: 'F', last_name: 'L' } });
+    for (const n of [1, 2, 3])
+      await sb.v2('POST', `/webinars/${w.id}/registrants`, { body: { email: `w${n}@example.com`, first_name: 'F', last_name: 'L' } });
     const list = (query: Record<string, string | number>) => sb.v2('GET', `/webinars/${w.id}/registrants`, { query });
     const first = await list({ page_size: 2 });
     expect(schemaProblems('GET', '/webinars/{webinarId}/registrants', 200, first.body)).toEqual([]);
@@ -341,7 +373,8 @@ describe('webinar registrants', () => {
     expect(rest.next_page_token).toBe('');
 
     const meeting = (await sb.v2('POST', '/users/me/meetings', { body: { topic: 'M', settings: { approval_type: 0 } } })).body;
-    for (const n of [1, 2]) await sb.v2('POST', `/meetings/${meeting.id}/registrants`, { body: { email: `m${n}@example.com`, first_name: 'F', last_name: 'L' } });
+    for (const n of [1, 2])
+      await sb.v2('POST', `/meetings/${meeting.id}/registrants`, { body: { email: `m${n}@example.com`, first_name: 'F', last_name: 'L' } });
     const meetingToken = (await sb.v2('GET', `/meetings/${meeting.id}/registrants`, { query: { page_size: 1 } })).body.next_page_token;
     const crossed = await list({ page_size: 1, next_page_token: meetingToken });
     expect(crossed.status).toBe(400);

@@ -10,14 +10,17 @@ describe('POST /sdk/signature', () => {
   let refuse = false;
 
   beforeAll(async () => {
-    gateway = await startTestGateway({}, {
-      inbound: {
-        async check(apiKey, path): Promise<{ allowed: boolean; headers: Record<string, string> }> {
-          gateCalls.push({ apiKey, path });
-          return refuse ? { allowed: false, headers: { 'Retry-After': '1' } } : { allowed: true, headers: { 'X-RateLimit-Limit': '10' } };
+    gateway = await startTestGateway(
+      {},
+      {
+        inbound: {
+          async check(apiKey, path): Promise<{ allowed: boolean; headers: Record<string, string> }> {
+            gateCalls.push({ apiKey, path });
+            return refuse ? { allowed: false, headers: { 'Retry-After': '1' } } : { allowed: true, headers: { 'X-RateLimit-Limit': '10' } };
+          },
         },
       },
-    });
+    );
   });
   afterAll(async () => {
     await gateway.close();
@@ -48,7 +51,12 @@ describe('POST /sdk/signature', () => {
   it('takes JSON with the SDK’s own field name and numbers', async () => {
     const answer = await json({ ...gateway.credentials, meetingNumber: 987654321, role: 0 });
     expect(answer.body.signature).toMatch(/^[A-Za-z0-9_-]+$/);
-    const check = verifySignature(answer.body.signature, { apiKey: gateway.credentials.api_key, apiSecret: gateway.credentials.api_secret, meetingNumber: '987654321', role: 0 });
+    const check = verifySignature(answer.body.signature, {
+      apiKey: gateway.credentials.api_key,
+      apiSecret: gateway.credentials.api_secret,
+      meetingNumber: '987654321',
+      role: 0,
+    });
     expect(check.ok).toBe(true);
   });
 

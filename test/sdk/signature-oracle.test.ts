@@ -6,7 +6,11 @@ import { bundleSignature, loadBundleSignatureModules, type BundleSignatureModule
 const FIXED_TS = 1_615_248_000_000;
 
 // Keys and secrets as the service issues them, plus anything printable (the SDK does not restrict them).
-const credential = fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/), fc.string({ minLength: 1, maxLength: 40 }), fc.fullUnicodeString({ minLength: 1, maxLength: 20 }));
+const credential = fc.oneof(
+  fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/),
+  fc.string({ minLength: 1, maxLength: 40 }),
+  fc.fullUnicodeString({ minLength: 1, maxLength: 20 }),
+);
 const meetingNumber = fc.stringMatching(/^[0-9]{1,12}$/);
 const role = fc.constantFrom(0 as const, 1 as const);
 
@@ -35,7 +39,11 @@ describe('1.9.1 signature against the real @zoomus/websdk@1.9.1 bundle', () => {
     fc.assert(
       fc.property(credential, credential, meetingNumber, role, (apiKey, apiSecret, number, r) => {
         const signature = bundleSignature(bundle, { apiKey, apiSecret, meetingNumber: number, role: r }, FIXED_TS);
-        const result = verifySignature(signature, { apiKey, apiSecret, meetingNumber: number, role: r }, { maxAgeMs: 7_200_000, allowedSkewMs: 300_000, now: FIXED_TS + 60_000 });
+        const result = verifySignature(
+          signature,
+          { apiKey, apiSecret, meetingNumber: number, role: r },
+          { maxAgeMs: 7_200_000, allowedSkewMs: 300_000, now: FIXED_TS + 60_000 },
+        );
         expect(result).toEqual({ ok: true, ts: FIXED_TS });
       }),
       { numRuns: 200 },

@@ -39,8 +39,14 @@ describe('verifySignature', () => {
 
   it('rejects an expired ts and one too far in the future with 3705, inside the window it accepts', () => {
     expect(verifySignature(sdkForm, join, { ...options, now: TS + options.maxAgeMs })).toMatchObject({ ok: true });
-    expect(verifySignature(sdkForm, join, { ...options, now: TS + options.maxAgeMs + 1 })).toMatchObject({ ok: false, error: { code: 3705 } });
+    expect(verifySignature(sdkForm, join, { ...options, now: TS + options.maxAgeMs + 1 })).toMatchObject({
+      ok: false,
+      error: { code: 3705 },
+    });
     expect(verifySignature(sdkForm, join, { ...options, now: TS - options.allowedSkewMs })).toMatchObject({ ok: true });
-    expect(verifySignature(sdkForm, join, { ...options, now: TS - options.allowedSkewMs - 1 })).toMatchObject({ ok: false, error: { code: 3705 } });
+    expect(verifySignature(sdkForm, join, { ...options, now: TS - options.allowedSkewMs - 1 })).toMatchObject({
+      ok: false,
+      error: { code: 3705 },
+    });
   });
 });

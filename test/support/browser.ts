@@ -13,7 +13,7 @@ const EXECUTABLE_CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '
 
 export function chromiumPath(): string {
   const found = EXECUTABLE_CANDIDATES.find((path): path is string => !!path && existsSync(path));
-  if (!found) throw new Error('No Chromium: install Debian\'s `chromium` package (`.ci/run` does), or set CHROMIUM_PATH.');
+  if (!found) throw new Error("No Chromium: install Debian's `chromium` package (`.ci/run` does), or set CHROMIUM_PATH.");
   return found;
 }
 

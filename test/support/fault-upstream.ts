@@ -60,7 +60,11 @@ export async function startFaultUpstream(target: string, options: { random?: () 
     const path = (req.url ?? '/').slice(targetUrl.pathname.replace(/\/$/, '').length).split('?')[0]!;
     // The first rule that matches and, if it has a probability, draws its fault.
     const rule = rules.find(
-      (r) => (r.times ?? 1) > 0 && (!r.method || r.method === req.method) && r.path.test(path) && (r.probability === undefined || upstream.random() < r.probability),
+      (r) =>
+        (r.times ?? 1) > 0 &&
+        (!r.method || r.method === req.method) &&
+        r.path.test(path) &&
+        (r.probability === undefined || upstream.random() < r.probability),
     );
     if (rule?.times !== undefined) rule.times--;
     const fault = rule?.fault;
@@ -117,15 +121,16 @@ function readAll(req: IncomingMessage): Promise<Buffer> {
 }
 
 /** Send the request on to the sandbox and return its answer. */
-function apply(req: IncomingMessage, body: Buffer, target: URL): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+function apply(
+  req: IncomingMessage,
+  body: Buffer,
+  target: URL,
+): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const headers = { ...req.headers, host: target.host, 'content-length': String(body.length) };
     delete headers['transfer-encoding'];
     const out = forwardRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
-      readAll(answer).then(
-        (text) => resolve({ status: answer.statusCode ?? 502, headers: flatHeaders(answer), body: text }),
-        reject,
-      );
+      readAll(answer).then((text) => resolve({ status: answer.statusCode ?? 502, headers: flatHeaders(answer), body: text }), reject);
     });
     out.on('error', reject);
     out.end(body);

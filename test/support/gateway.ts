@@ -16,7 +16,11 @@ export interface TestGateway extends RunningGateway {
   credentials: { api_key: string; api_secret: string };
   v1<T = any>(path: string, params?: Record<string, string | number | boolean | string[] | undefined>, options?: V1CallOptions): Promise<T>;
   /** Like v1 but returns status, headers and the raw text too. */
-  v1Raw(path: string, params?: Record<string, string | number | boolean | string[] | undefined>, options?: V1CallOptions): Promise<{ status: number; headers: Headers; text: string; body: any }>;
+  v1Raw(
+    path: string,
+    params?: Record<string, string | number | boolean | string[] | undefined>,
+    options?: V1CallOptions,
+  ): Promise<{ status: number; headers: Headers; text: string; body: any }>;
   v2<T = any>(method: string, path: string, options?: V2CallOptions): Promise<V2Answer<T>>;
   control(method: string, path: string, body?: unknown): Promise<V2Answer>;
 }
@@ -30,7 +34,14 @@ export interface V1CallOptions {
 
 export async function startTestGateway(env: Record<string, string> = {}, overrides: GatewayOverrides = {}): Promise<TestGateway> {
   // Limits off unless a test asks for them: behaviour tests must not be throttled by their own pace.
-  const config = loadConfig({ PORT: '0', SANDBOX_RATE_LIMITS: 'off', V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', ...testLogEnv(), ...env });
+  const config = loadConfig({
+    PORT: '0',
+    SANDBOX_RATE_LIMITS: 'off',
+    V1_RATE_LIMITS: 'off',
+    V2_RATE_LIMITS: 'off',
+    ...testLogEnv(),
+    ...env,
+  });
   const gateway = await startGateway(config, overrides);
   if (!gateway.sandbox) throw new Error('startTestGateway needs the embedded sandbox (no V2_BASE_URL)');
   const sandbox = gateway.sandbox;

@@ -50,7 +50,9 @@ export interface AuditResult {
 
 export function auditLogFolder(dir: string): AuditResult {
   const files = readdirSync(dir);
-  const secrets = files.filter((f) => f.endsWith(SECRETS_SUFFIX)).flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean));
+  const secrets = files
+    .filter((f) => f.endsWith(SECRETS_SUFFIX))
+    .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean));
   let lines = 0;
   const problems: string[] = [];
   for (const file of files.filter((f) => f.endsWith(LOG_SUFFIX))) {

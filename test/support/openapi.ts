@@ -26,7 +26,7 @@ export const KNOWN_DISAGREEMENTS: { path: RegExp; instancePath: RegExp; why: str
     // meetings of a user's recording list.
     path: /^\/(users\/\{userId\}\/(meetings|webinars|recordings)|(meetings\/\{meetingId\}|webinars\/\{webinarId\})(\/registrants)?)$/,
     instancePath: /^(\/(meetings|webinars)\/\d+)?\/id$/,
-    why: 'The reference types meeting and webinar ids as strings; the real service and our spec answer integers (the ended meeting\'s `id` is an integer in both).',
+    why: "The reference types meeting and webinar ids as strings; the real service and our spec answer integers (the ended meeting's `id` is an integer in both).",
   },
 ];
 

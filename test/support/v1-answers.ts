@@ -45,7 +45,12 @@ export function v1ExampleShape(path: string, item?: string): V1Shape {
   }
   return Object.fromEntries(
     Object.entries(example as object).flatMap(([field, value]) =>
-      field === field.trim() ? [[field, jsonType(value)]] : [[field.trim(), jsonType(value)], [field, jsonType(value)]],
+      field === field.trim()
+        ? [[field, jsonType(value)]]
+        : [
+            [field.trim(), jsonType(value)],
+            [field, jsonType(value)],
+          ],
     ),
   );
 }
@@ -107,8 +112,14 @@ export const uniqueEmail = (tag = 'user') => `${tag}.${process.pid}.${Date.now()
  * A fresh active user made directly in v2 (the fixture side of side-by-side tests): a unique
  * email, type 2, Ada Lovelace, unless `info` says otherwise.
  */
-export async function v2User(gw: TestGateway, info: Record<string, unknown> = {}, action = 'custCreate'): Promise<{ id: string; email: string }> {
-  const answer = await gw.v2('POST', '/users', { body: { action, user_info: { email: uniqueEmail(), type: 2, first_name: 'Ada', last_name: 'Lovelace', ...info } } });
+export async function v2User(
+  gw: TestGateway,
+  info: Record<string, unknown> = {},
+  action = 'custCreate',
+): Promise<{ id: string; email: string }> {
+  const answer = await gw.v2('POST', '/users', {
+    body: { action, user_info: { email: uniqueEmail(), type: 2, first_name: 'Ada', last_name: 'Lovelace', ...info } },
+  });
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   return answer.body;
 }

@@ -28,7 +28,8 @@ const server = createServer((req, res) => {
       res.writeHead(status);
       res.end();
     };
-    const record = (decoded) => process.stdout.write(`${JSON.stringify({ url: req.url, body: decoded, contentType: req.headers['content-type'] })}\n`);
+    const record = (decoded) =>
+      process.stdout.write(`${JSON.stringify({ url: req.url, body: decoded, contentType: req.headers['content-type'] })}\n`);
     const form = new URLSearchParams(body);
     if (kind === 'fail') return answer(500);
     if (kind === 'redirect') {

@@ -65,7 +65,9 @@ describe('V2Client', () => {
     const up = await upstream((_req, res) =>
       json(res, 400, { code: 300, message: 'Validation Failed.', errors: [{ field: 'settings.audio', message: 'bad' }] }),
     );
-    const error = await client(up.url).call(creds, { method: 'PATCH', path: '/meetings/1', body: {} }).catch((e) => e);
+    const error = await client(up.url)
+      .call(creds, { method: 'PATCH', path: '/meetings/1', body: {} })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(V2Error);
     expect(error).toMatchObject({ status: 400, code: 300, fieldErrors: [{ field: 'settings.audio', message: 'bad' }] });
     expect(toV1Error(error, (p) => (p === 'settings.audio' ? 'option_audio' : undefined)).toBody()).toEqual({
@@ -74,10 +76,14 @@ describe('V2Client', () => {
   });
 
   it('retries a GET once on 503, but never a POST', async () => {
-    const up = await upstream((_req, res, hit) => (hit === 1 ? json(res, 503, { code: 503, message: 'busy' }) : json(res, 200, { ok: hit })));
+    const up = await upstream((_req, res, hit) =>
+      hit === 1 ? json(res, 503, { code: 503, message: 'busy' }) : json(res, 200, { ok: hit }),
+    );
     expect(await client(up.url).call(creds, { method: 'GET', path: '/x' })).toEqual({ ok: 2 });
     const up2 = await upstream((_req, res) => json(res, 503, { code: 503, message: 'busy' }));
-    const error = await client(up2.url).call(creds, { method: 'POST', path: '/x', body: {} }).catch((e: unknown) => e);
+    const error = await client(up2.url)
+      .call(creds, { method: 'POST', path: '/x', body: {} })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamUnavailable);
     expect(toV1Error(error).toBody().error).toEqual({ code: 503, message: expect.stringContaining('may or may not have been applied') });
     expect(up2.hits()).toBe(1);
@@ -86,7 +92,9 @@ describe('V2Client', () => {
   it('honours Retry-After on a 429 for a safe call, and tells the outbound gate', async () => {
     const penalties: number[] = [];
     const gate: OutboundGate = { schedule: (_k, _m, _p, task) => task(), penalize: (_k, _m, _p, ms) => penalties.push(ms) };
-    const up = await upstream((_req, res, hit) => (hit === 1 ? json(res, 429, { code: 429, message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, {})));
+    const up = await upstream((_req, res, hit) =>
+      hit === 1 ? json(res, 429, { code: 429, message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, {}),
+    );
     const started = Date.now();
     await client(up.url, { gate }).call(creds, { method: 'GET', path: '/x' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
@@ -95,7 +103,9 @@ describe('V2Client', () => {
 
   it('answers a 429 on a write with the v1 rate-limit error, without repeating the write', async () => {
     const up = await upstream((_req, res) => json(res, 429, { code: 429, message: 'slow down' }, { 'retry-after': '1' }));
-    const error = await client(up.url).call(creds, { method: 'POST', path: '/x', body: {} }).catch((e) => e);
+    const error = await client(up.url)
+      .call(creds, { method: 'POST', path: '/x', body: {} })
+      .catch((e) => e);
     expect(up.hits()).toBe(1);
     expect(toV1Error(error).toBody().error.code).toBe(403);
   });
@@ -117,7 +127,9 @@ describe('V2Client', () => {
   it('says nothing was changed when the upstream cannot be reached at all', async () => {
     const up = await upstream(() => {});
     for (const s of servers.splice(0)) s.close();
-    const error = await client(up.url).call(creds, { method: 'POST', path: '/x', body: {} }).catch((e) => e);
+    const error = await client(up.url)
+      .call(creds, { method: 'POST', path: '/x', body: {} })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(UpstreamUnavailable);
     expect(toV1Error(error).toBody().error).toEqual({ code: 503, message: 'The v2 service could not be reached. Nothing was changed.' });
   });
@@ -134,7 +146,9 @@ describe('V2Client', () => {
         res.end(body);
       });
       for (const method of ['GET', 'POST'] as const) {
-        const error = await client(up.url, { maxAttempts: 1 }).call(creds, { method, path: '/x', body: method === 'POST' ? {} : undefined }).catch((e: unknown) => e);
+        const error = await client(up.url, { maxAttempts: 1 })
+          .call(creds, { method, path: '/x', body: method === 'POST' ? {} : undefined })
+          .catch((e: unknown) => e);
         const v1 = toV1Error(error).toBody().error;
         expect(v1.code, `${status} ${method}`).toBe(503);
         const mayHaveApplied = status >= 500 && method === 'POST';
@@ -149,7 +163,9 @@ describe('V2Client', () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(body);
       });
-      const error = await client(up.url, { maxAttempts: 1 }).call(creds, { method: 'GET', path: '/x' }).catch((e: unknown) => e);
+      const error = await client(up.url, { maxAttempts: 1 })
+        .call(creds, { method: 'GET', path: '/x' })
+        .catch((e: unknown) => e);
       expect(error, body).toBeInstanceOf(UpstreamUnavailable);
       expect(toV1Error(error).toBody().error.code).toBe(503);
     }
@@ -168,7 +184,9 @@ describe('V2Client', () => {
       res.write('{"a":"');
       pump();
     });
-    const error = await client(up.url, { maxAttempts: 1, maxBodyBytes: 1024 * 1024 }).call(creds, { method: 'POST', path: '/x', body: {} }).catch((e: unknown) => e);
+    const error = await client(up.url, { maxAttempts: 1, maxBodyBytes: 1024 * 1024 })
+      .call(creds, { method: 'POST', path: '/x', body: {} })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamUnavailable);
     expect(toV1Error(error).toBody().error.message).toMatch(/more than 1048576 bytes.*may or may not have been applied/);
     // It stopped reading: far less than the 64 MiB the upstream meant to send went out.
@@ -177,7 +195,9 @@ describe('V2Client', () => {
 
   it('keeps the v2 errors that are v1 codes already (a coded 404)', async () => {
     const up = await upstream((_req, res) => json(res, 404, { code: 1001, message: 'User not exist: x.' }));
-    const error = await client(up.url).call(creds, { method: 'GET', path: '/x' }).catch((e: unknown) => e);
+    const error = await client(up.url)
+      .call(creds, { method: 'GET', path: '/x' })
+      .catch((e: unknown) => e);
     expect(toV1Error(error).toBody().error).toEqual({ code: 1001, message: 'User not exist: x.' });
   });
 

@@ -16,7 +16,10 @@ afterEach(() => {
 });
 
 /** An upstream that holds every answer `ms` so calls overlap, and records each request line. */
-async function slowUpstream(ms: number, answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; seen: string[] }> {
+async function slowUpstream(
+  ms: number,
+  answer: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ url: string; seen: string[] }> {
   const seen: string[] = [];
   const server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
@@ -33,7 +36,14 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
 };
 
 const client = (baseUrl: string, gate?: OutboundGate) =>
-  new V2Client({ baseUrl, minter: new TokenMinter({ ttlSeconds: 60, renewBeforeSeconds: 20, maxCachedKeys: 10 }), connections: 8, timeoutMs: 2000, maxAttempts: 1, gate });
+  new V2Client({
+    baseUrl,
+    minter: new TokenMinter({ ttlSeconds: 60, renewBeforeSeconds: 20, maxCachedKeys: 10 }),
+    connections: 8,
+    timeoutMs: 2000,
+    maxAttempts: 1,
+    gate,
+  });
 
 const creds = { apiKey: 'key', apiSecret: 'secret' };
 
@@ -42,9 +52,20 @@ describe('GET coalescing', () => {
     const up = await slowUpstream(50, (_req, res) => json(res, 200, { meetings: [{ id: 1 }] }));
     const v2 = client(up.url);
     let sent = 0;
-    const get = () => v2.call<{ meetings: { id: number }[] }>(creds, { method: 'GET', path: '/users/u/meetings', query: { type: 'live', page_size: 300 }, onSend: () => sent++ });
+    const get = () =>
+      v2.call<{ meetings: { id: number }[] }>(creds, {
+        method: 'GET',
+        path: '/users/u/meetings',
+        query: { type: 'live', page_size: 300 },
+        onSend: () => sent++,
+      });
     // The same query in another order is the same request.
-    const reordered = v2.call(creds, { method: 'GET', path: '/users/u/meetings', query: { page_size: 300, type: 'live' }, onSend: () => sent++ });
+    const reordered = v2.call(creds, {
+      method: 'GET',
+      path: '/users/u/meetings',
+      query: { page_size: 300, type: 'live' },
+      onSend: () => sent++,
+    });
     const answers = await Promise.all([get(), get(), get(), reordered]);
     expect(up.seen).toHaveLength(1);
     expect(sent).toBe(1);

@@ -35,7 +35,15 @@ async function until(check: () => boolean) {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'v1gate-webhooks-'));
-  const modes = { strict: 'strict', typeContent: 'type-content', basic: 'basic:ops:s3cret', flaky: 'flaky:2', fail: 'fail', redirect: 'redirect', sleeper: 'sleep:2000' };
+  const modes = {
+    strict: 'strict',
+    typeContent: 'type-content',
+    basic: 'basic:ops:s3cret',
+    flaky: 'flaky:2',
+    fail: 'fail',
+    redirect: 'redirect',
+    sleeper: 'sleep:2000',
+  };
   for (const [name, mode] of Object.entries(modes)) receivers[name] = await startReceiver(mode);
   const subs = [
     { api_key: 'k-strict', url: `${receivers.strict!.url}?secret=abc`, account_id: ACCOUNT },
@@ -133,8 +141,11 @@ describe('v1 webhooks', () => {
     const { execFile } = await import('node:child_process');
     const run = (...args: string[]) =>
       new Promise<string>((resolve, reject) =>
-        execFile('npm', ['run', '--silent', 'webhooks', '--', ...args], { env: { ...process.env, GATEWAY_URL: gateway.url, V2_WEBHOOK_TOKEN: TOKEN } }, (error, stdout, stderr) =>
-          error ? reject(new Error(stderr)) : resolve(stdout),
+        execFile(
+          'npm',
+          ['run', '--silent', 'webhooks', '--', ...args],
+          { env: { ...process.env, GATEWAY_URL: gateway.url, V2_WEBHOOK_TOKEN: TOKEN } },
+          (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout)),
         ),
       );
     const listed = await run('list');

@@ -26,7 +26,7 @@ afterAll(async () => {
   await redis?.close();
 });
 
-it('a SIGKILLed process\'s pending notifications are claimed and delivered by the other one', async () => {
+it("a SIGKILLed process's pending notifications are claimed and delivered by the other one", async () => {
   redis = await startRedis();
   const dir = mkdtempSync(join(tmpdir(), 'v1gate-redis-durable-'));
   const probe = await startReceiver('strict');

@@ -26,7 +26,14 @@ afterAll(async () => {
   await server?.close();
 });
 
-const job = (id: string): DeliveryJob => ({ id, url: 'http://r.example/hook', body: `n=${id}`, attempts: 0, state: 'pending', createdAt: Date.now() });
+const job = (id: string): DeliveryJob => ({
+  id,
+  url: 'http://r.example/hook',
+  body: `n=${id}`,
+  attempts: 0,
+  state: 'pending',
+  createdAt: Date.now(),
+});
 
 function journal(prefix: string, options: Partial<RedisJournalOptions> = {}): RedisJournal {
   const j = new RedisJournal({ url: server.url, keyPrefix: prefix, claimIdleMs: 300, blockMs: 100, ...options });
@@ -148,11 +155,19 @@ describe('RedisJournal', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
 
     const dispatcher = new Dispatcher(j, { maxAttempts: 3, deadlineMs: 1_000, backoffMs: 10, perReceiverConcurrency: 1 });
-    const intake = createWebhookIntake({ token: 'intake-token', subscriptions: [{ api_key: 'k', url: 'http://r.example/hook', format: 'status' }], dispatcher });
+    const intake = createWebhookIntake({
+      token: 'intake-token',
+      subscriptions: [{ api_key: 'k', url: 'http://r.example/hook', format: 'status' }],
+      dispatcher,
+    });
     const answer = await intake.request('/webhooks/v2', {
       method: 'POST',
       headers: { authorization: 'intake-token', 'content-type': 'application/json' },
-      body: JSON.stringify({ event: 'meeting.ended', event_ts: 1, payload: { account_id: 'a', object: { id: 1, uuid: 'u', host_id: 'h' } } }),
+      body: JSON.stringify({
+        event: 'meeting.ended',
+        event_ts: 1,
+        payload: { account_id: 'a', object: { id: 1, uuid: 'u', host_id: 'h' } },
+      }),
     });
     expect(answer.status).toBe(503);
   });

@@ -25,7 +25,16 @@ export const billingContactSchema = z.strictObject({
 const billingPatchSchema = billingContactSchema.partial();
 
 const EMPTY_CONTACT: BillingContact = {
-  first_name: '', last_name: '', email: '', phone_number: '', address: '', apt: '', city: '', state: '', zip: '', country: '',
+  first_name: '',
+  last_name: '',
+  email: '',
+  phone_number: '',
+  address: '',
+  apt: '',
+  city: '',
+  state: '',
+  zip: '',
+  country: '',
 };
 
 export function contactFrom(input: z.output<typeof billingContactSchema>): BillingContact {

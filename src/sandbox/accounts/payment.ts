@@ -20,6 +20,9 @@ export function requirePaidByMaster(account: Account, needs: PaidState): void {
     throw badRequest(`Account ${account.id} is a free account: subscribe plans with POST /accounts/${account.id}/plans first.`);
   }
   if (needs === 'free' && account.plans) {
-    throw conflict(V2Code.invalidParameter, `Account ${account.id} already has a paid plan: change it with PUT plans/base or plans/addons.`);
+    throw conflict(
+      V2Code.invalidParameter,
+      `Account ${account.id} already has a paid plan: change it with PUT plans/base or plans/addons.`,
+    );
   }
 }

@@ -9,12 +9,7 @@
  */
 
 export type AddonSlot =
-  | 'plan_vendor_rooms'
-  | 'plan_room_connector'
-  | 'plan_large_meeting'
-  | 'plan_webinar'
-  | 'plan_recording'
-  | 'plan_audio';
+  'plan_vendor_rooms' | 'plan_room_connector' | 'plan_large_meeting' | 'plan_webinar' | 'plan_recording' | 'plan_audio';
 
 export type PlanSlot = 'plan_base' | AddonSlot;
 
@@ -36,7 +31,12 @@ const ADDON_HOSTS = [1, 9999] as const;
 
 type Row = [type: string, kind: PlanKind];
 
-function both(name: (term: 'monthly' | 'yearly') => string, slot: PlanSlot, label: string, [minHosts, maxHosts]: readonly [number, number]): Row[] {
+function both(
+  name: (term: 'monthly' | 'yearly') => string,
+  slot: PlanSlot,
+  label: string,
+  [minHosts, maxHosts]: readonly [number, number],
+): Row[] {
   return (['monthly', 'yearly'] as const).map((term) => [name(term), { slot, label, minHosts, maxHosts, term }]);
 }
 
@@ -63,12 +63,17 @@ export function isListSlot(slot: PlanSlot): slot is ListSlot {
 }
 
 /** What is wrong with `{type, hosts}` as a plan for one of `slots` (hosts unchecked when absent); empty when it is fine. */
-export function planProblems(type: string, hosts: number | undefined, slots: readonly PlanSlot[]): { field: 'type' | 'hosts'; message: string }[] {
+export function planProblems(
+  type: string,
+  hosts: number | undefined,
+  slots: readonly PlanSlot[],
+): { field: 'type' | 'hosts'; message: string }[] {
   const kind = PLAN_CATALOG.get(type);
   if (!kind || !slots.includes(kind.slot)) {
     // One slot's types make a short, useful list; all add-on types together would not.
     const valid = [...PLAN_CATALOG].filter(([, k]) => slots.includes(k.slot)).map(([t]) => t);
-    const hint = slots.length === 1 ? ` Valid types: ${valid.join(', ')}.` : ' Add-on types look like large100_monthly or webinar500_yearly.';
+    const hint =
+      slots.length === 1 ? ` Valid types: ${valid.join(', ')}.` : ' Add-on types look like large100_monthly or webinar500_yearly.';
     return [{ field: 'type', message: `Unknown plan type for ${slots.length === 1 ? slots[0] : 'an add-on'}: ${type}.${hint}` }];
   }
   if (hosts !== undefined && (hosts < kind.minHosts || hosts > kind.maxHosts)) {

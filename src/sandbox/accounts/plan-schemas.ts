@@ -7,13 +7,23 @@ import { billingContactSchema } from './billing.js';
 /** Request bodies of the plan endpoints; every plan type is checked against the catalog for its slot. */
 
 const ADDON_SLOTS: readonly AddonSlot[] = [
-  'plan_vendor_rooms', 'plan_room_connector', 'plan_large_meeting', 'plan_webinar', 'plan_recording', 'plan_audio',
+  'plan_vendor_rooms',
+  'plan_room_connector',
+  'plan_large_meeting',
+  'plan_webinar',
+  'plan_recording',
+  'plan_audio',
 ];
 
 const planType = z.string(orRequired('Must be a string.'));
 
 /** `typeAt`: where the type is, relative to the schema (`[]` when the plan is just its type string). */
-function reportPlanProblems(ctx: z.core.$RefinementCtx, plan: { type: string; hosts?: number }, slots: readonly PlanSlot[], typeAt: string[] = ['type']) {
+function reportPlanProblems(
+  ctx: z.core.$RefinementCtx,
+  plan: { type: string; hosts?: number },
+  slots: readonly PlanSlot[],
+  typeAt: string[] = ['type'],
+) {
   for (const problem of planProblems(plan.type, plan.hosts, slots)) {
     ctx.addIssue({ code: 'custom', path: problem.field === 'type' ? typeAt : ['hosts'], message: problem.message });
   }

@@ -13,9 +13,7 @@ import { readQuery } from '../validation.js';
  * `from` and `to` are UTC dates, both included, as the usage reports take them.
  */
 
-const rangeQuery = z
-  .object({ from: queryDate, to: queryDate, ...tokenPagingQuery })
-  .superRefine((q, ctx) => rangeIssue(q.from, q.to, ctx));
+const rangeQuery = z.object({ from: queryDate, to: queryDate, ...tokenPagingQuery }).superRefine((q, ctx) => rangeIssue(q.from, q.to, ctx));
 
 /**
  * An unknown chat session: neither document names a code, so 404 with 300 (invalid parameter), as

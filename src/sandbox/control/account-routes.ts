@@ -37,7 +37,8 @@ export function registerAccountControlRoutes(app: Hono, { state }: SandboxContex
     const accountId = c.req.param('id');
     if (accountId !== '*' && !state.accounts.has(accountId)) throw invalidField('id', `No account ${accountId}.`);
     const body = (await c.req.json().catch(() => null)) as { url?: unknown; token?: unknown } | null;
-    const url = typeof body?.url === 'string' && URL.canParse(body.url) && /^https?:$/.test(new URL(body.url).protocol) ? body.url : undefined;
+    const url =
+      typeof body?.url === 'string' && URL.canParse(body.url) && /^https?:$/.test(new URL(body.url).protocol) ? body.url : undefined;
     if (!url) throw invalidField('url', 'Must be an http(s) URL.');
     if (typeof body?.token !== 'string' || body.token.length === 0) throw invalidField('token', 'Must be the verification token.');
     state.events.subscribe(accountId, { url, token: body.token });
@@ -58,7 +59,11 @@ export function registerAccountControlRoutes(app: Hono, { state }: SandboxContex
       type: body.type,
       name: body.type === 'Group' ? body.name : '',
       messages: body.messages
-        .map((m) => ({ message: m.message, sender: m.sender, date_time: m.date_time ? isoSeconds(new Date(m.date_time.endsWith('Z') ? m.date_time : `${m.date_time}Z`)) : state.nowIso() }))
+        .map((m) => ({
+          message: m.message,
+          sender: m.sender,
+          date_time: m.date_time ? isoSeconds(new Date(m.date_time.endsWith('Z') ? m.date_time : `${m.date_time}Z`)) : state.nowIso(),
+        }))
         .sort((a, b) => a.date_time.localeCompare(b.date_time)),
     };
     state.chatSessions.set(session.session_id, session);

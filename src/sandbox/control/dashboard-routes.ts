@@ -44,7 +44,9 @@ const crcBody = z.strictObject({ date: queryDate, hour: z.number().int().min(0).
 const imBody = z.strictObject({
   user: z.string().min(1),
   date: queryDate,
-  counts: z.strictObject(Object.fromEntries(IM_COUNTERS.map((k) => [k, count.optional()])) as Record<ImCounter, z.ZodOptional<typeof count>>),
+  counts: z.strictObject(
+    Object.fromEntries(IM_COUNTERS.map((k) => [k, count.optional()])) as Record<ImCounter, z.ZodOptional<typeof count>>,
+  ),
 });
 
 export function registerDashboardControlRoutes(app: Hono, { state }: SandboxContext): void {
@@ -67,7 +69,8 @@ export function registerDashboardControlRoutes(app: Hono, { state }: SandboxCont
     if (!room) throw notFound(V2Code.invalidParameter, `Zoom Room ${c.req.param('roomId')} not found.`);
     const { meeting_id } = await readBody(c, roomMeetingBody);
     const meeting = state.meetings.get(meeting_id);
-    if (!meeting || meeting.account_id !== room.account_id) throw invalidField('meeting_id', `No meeting ${meeting_id} in the room's account.`);
+    if (!meeting || meeting.account_id !== room.account_id)
+      throw invalidField('meeting_id', `No meeting ${meeting_id} in the room's account.`);
     if (!room.meeting_ids.includes(meeting_id)) room.meeting_ids.push(meeting_id);
     return c.json(room);
   });

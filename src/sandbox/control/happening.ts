@@ -43,14 +43,23 @@ export function happen(state: SandboxState, meeting: Meeting, body: HappenBody):
 function timingProblems(body: HappenBody, minutes: number, end: string, now: string): V2FieldError[] {
   const problems: V2FieldError[] = [];
   if (end > now) {
-    problems.push({ field: 'start_time', message: `The meeting must have ended by now, but start_time plus ${minutes} minutes is ${end}.` });
+    problems.push({
+      field: 'start_time',
+      message: `The meeting must have ended by now, but start_time plus ${minutes} minutes is ${end}.`,
+    });
   }
   body.participants.forEach((p, i) => {
     if ((p.joined_after_minutes ?? 0) >= minutes) {
-      problems.push({ field: `participants.${i}.joined_after_minutes`, message: `Must be before the end, ${minutes} minutes after the start.` });
+      problems.push({
+        field: `participants.${i}.joined_after_minutes`,
+        message: `Must be before the end, ${minutes} minutes after the start.`,
+      });
     }
     if ((p.left_after_minutes ?? 0) > minutes) {
-      problems.push({ field: `participants.${i}.left_after_minutes`, message: `Must not be after the end, ${minutes} minutes after the start.` });
+      problems.push({
+        field: `participants.${i}.left_after_minutes`,
+        message: `Must not be after the end, ${minutes} minutes after the start.`,
+      });
     }
   });
   return problems;

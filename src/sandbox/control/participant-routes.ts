@@ -49,7 +49,12 @@ const qosBody = z.strictObject({
   as_input: streamBody,
   as_output: streamBody,
   cpu_usage: z
-    .strictObject({ zoom_min_cpu_usage: text.default(''), zoom_avg_cpu_usage: text.default(''), zoom_max_cpu_usage: text.default(''), system_max_cpu_usage: text.default('') })
+    .strictObject({
+      zoom_min_cpu_usage: text.default(''),
+      zoom_avg_cpu_usage: text.default(''),
+      zoom_max_cpu_usage: text.default(''),
+      system_max_cpu_usage: text.default(''),
+    })
     .default({ zoom_min_cpu_usage: '', zoom_avg_cpu_usage: '', zoom_max_cpu_usage: '', system_max_cpu_usage: '' }),
 });
 

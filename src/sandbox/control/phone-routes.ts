@@ -29,8 +29,10 @@ const legBody = z
   })
   .superRefine((leg, ctx) => {
     if (leg.end_time < leg.start_time) ctx.addIssue({ code: 'custom', path: ['end_time'], message: 'Must not be before start_time.' });
-    if (leg.direction === 'call-in' && !leg.call_in_number) ctx.addIssue({ code: 'custom', path: ['call_in_number'], message: 'Required for a call-in.' });
-    if (leg.direction === 'call-out' && leg.call_in_number) ctx.addIssue({ code: 'custom', path: ['call_in_number'], message: 'A call-out rings no dial-in number.' });
+    if (leg.direction === 'call-in' && !leg.call_in_number)
+      ctx.addIssue({ code: 'custom', path: ['call_in_number'], message: 'Required for a call-in.' });
+    if (leg.direction === 'call-out' && leg.call_in_number)
+      ctx.addIssue({ code: 'custom', path: ['call_in_number'], message: 'A call-out rings no dial-in number.' });
   });
 
 export function registerPhoneControlRoutes(app: Hono, { state }: SandboxContext): void {
@@ -41,7 +43,9 @@ export function registerPhoneControlRoutes(app: Hono, { state }: SandboxContext)
     const body = await readBody(c, legBody);
     const now = state.nowIso();
     if (body.end_time > now) throw invalidField('end_time', `Must not be after now (${now}).`);
-    const instance = meeting.instances.find((i) => i.start_time <= body.start_time && (i.end_time === null || body.start_time <= i.end_time));
+    const instance = meeting.instances.find(
+      (i) => i.start_time <= body.start_time && (i.end_time === null || body.start_time <= i.end_time),
+    );
     if (!instance) throw conflict(V2Code.meetingNotFound, `No session of ${id} was running at ${body.start_time}.`);
     if (instance.end_time !== null && body.end_time > instance.end_time) {
       throw invalidField('end_time', `Must not be after the session's end (${instance.end_time}).`);

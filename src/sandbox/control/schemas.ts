@@ -6,7 +6,10 @@ import { RECORDING_FILE_TYPES } from '../report/recording-files.js';
 
 export const utcTime = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/, { message: 'Must be a UTC date-time such as 2012-11-25T12:00:00Z.', abort: true })
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/, {
+    message: 'Must be a UTC date-time such as 2012-11-25T12:00:00Z.',
+    abort: true,
+  })
   .refine((value) => !Number.isNaN(Date.parse(value)), 'Must be a real date-time.')
   .transform((value) => isoSeconds(new Date(value)));
 

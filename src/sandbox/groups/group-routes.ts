@@ -14,7 +14,11 @@ import { membersOf, registerMemberRoutes } from './members.js';
  * name could be neither told apart nor kept unique, and v1 requires it, so create requires it.
  * Length below 128 (v2 Limits).
  */
-const groupName = z.string(orRequired('Must be a string.')).trim().min(1, 'Name must not be empty.').max(127, 'Name must be shorter than 128 characters.');
+const groupName = z
+  .string(orRequired('Must be a string.'))
+  .trim()
+  .min(1, 'Name must not be empty.')
+  .max(127, 'Name must be shorter than 128 characters.');
 
 const createSchema = z.strictObject({ name: groupName });
 const patchSchema = z.strictObject({ name: groupName.optional() });

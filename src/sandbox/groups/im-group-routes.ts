@@ -11,7 +11,11 @@ import { assertNameFree, requireGroupIn } from './lookup.js';
 import { membersOf, registerMemberRoutes } from './members.js';
 
 /** Name: max 128 (v2 Limits); required on create for the reason given in group-routes.ts. */
-const imGroupName = z.string(orRequired('Must be a string.')).trim().min(1, 'Name must not be empty.').max(128, 'Name must be at most 128 characters.');
+const imGroupName = z
+  .string(orRequired('Must be a string.'))
+  .trim()
+  .min(1, 'Name must not be empty.')
+  .max(128, 'Name must be at most 128 characters.');
 
 const editableFields = {
   type: z.enum(['normal', 'shared', 'restricted'], 'Must be normal, shared or restricted.'),
@@ -55,7 +59,10 @@ export function registerImGroupRoutes(app: SandboxApp, ctx: SandboxContext): voi
 
   app.get('/im/groups', (c) => {
     const account = c.get('account');
-    const page = paginate(c, [...state.imGroups.values()].filter((g) => g.account_id === account.id));
+    const page = paginate(
+      c,
+      [...state.imGroups.values()].filter((g) => g.account_id === account.id),
+    );
     return c.json(pageBody({ ...page, items: page.items.map((g) => renderImGroup(state, g)) }, 'groups'));
   });
 

@@ -53,7 +53,11 @@ export interface MemberRoutesOptions<G extends AnyGroup> {
   changed?(group: G): void;
 }
 
-export function registerMemberRoutes<G extends AnyGroup>(app: SandboxApp, { state }: SandboxContext, options: MemberRoutesOptions<G>): void {
+export function registerMemberRoutes<G extends AnyGroup>(
+  app: SandboxApp,
+  { state }: SandboxContext,
+  options: MemberRoutesOptions<G>,
+): void {
   const { base, requireGroup, changed } = options;
 
   app.get(`${base}/:groupId/members`, (c) => {

@@ -45,7 +45,10 @@ export function registerH323Routes(app: SandboxApp, _ctx: SandboxContext): void 
 
   app.get('/h323/devices', (c) => {
     const account = c.var.account;
-    const page = paginate(c, [...devices.values()].filter((d) => d.account_id === account.id));
+    const page = paginate(
+      c,
+      [...devices.values()].filter((d) => d.account_id === account.id),
+    );
     return c.json(pageBody({ ...page, items: page.items.map(render) }, 'devices'));
   });
 

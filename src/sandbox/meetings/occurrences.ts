@@ -16,6 +16,13 @@ export function findOccurrence(meeting: Meeting, id: string, field: string): Occ
 /** A comma-separated `occurrence_ids`, each checked; none given is none (the whole series). */
 export function findOccurrences(meeting: Meeting, csv: string | undefined, field: string): Occurrence[] {
   if (csv === undefined || csv.trim() === '') return [];
-  const ids = [...new Set(csv.split(',').map((id) => id.trim()).filter(Boolean))];
+  const ids = [
+    ...new Set(
+      csv
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
+  ];
   return ids.map((id) => findOccurrence(meeting, id, field));
 }

@@ -23,7 +23,12 @@ export function requireRegistration(spec: KindSpec, meeting: Meeting): void {
  * back (the service keys registrations by email per session and answers a repeat with the same
  * registrant id and join url); newly chosen occurrences are added to it.
  */
-export function register(meeting: Meeting, input: RegistrantInput, occurrences: Occurrence[], ctx: { nowIso: string; publicUrl: string }): Registrant {
+export function register(
+  meeting: Meeting,
+  input: RegistrantInput,
+  occurrences: Occurrence[],
+  ctx: { nowIso: string; publicUrl: string },
+): Registrant {
   const occurrence_ids = registeredOccurrences(meeting, occurrences);
   const existing = findByEmail(meeting, input.email);
   if (existing) {

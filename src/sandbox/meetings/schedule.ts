@@ -49,11 +49,7 @@ export function planSchedule(body: SessionBody, { spec, current, hostTimeZone, n
     throw invalidField('timezone', 'Required when start_time is local time (has no Z).');
   }
   const startMs =
-    body.start_time !== undefined
-      ? startInstant(body.start_time, timezone)
-      : current?.start_time
-        ? Date.parse(current.start_time)
-        : nowMs;
+    body.start_time !== undefined ? startInstant(body.start_time, timezone) : current?.start_time ? Date.parse(current.start_time) : nowMs;
   const start_time = isoUtc(startMs);
   if (type !== spec.fixedTimeRecurringType) {
     return { type, start_time, timezone, duration, recurrence: null, occurrences: [] };

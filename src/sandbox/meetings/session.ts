@@ -65,7 +65,10 @@ export function updateSession(meeting: Meeting, body: SessionBody, host: User, {
 function checkAlternativeHosts(body: SessionBody, state: SandboxState, account: Account): void {
   const value = body.settings?.alternative_hosts;
   if (typeof value !== 'string') return;
-  for (const ref of value.split(/[,;]/).map((r) => r.trim()).filter(Boolean)) {
+  for (const ref of value
+    .split(/[,;]/)
+    .map((r) => r.trim())
+    .filter(Boolean)) {
     if (!state.findUser(account, ref)) throw invalidField('settings.alternative_hosts', `Not a user of this account: ${ref}.`);
   }
 }

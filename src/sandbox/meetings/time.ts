@@ -21,7 +21,12 @@ export function parseWallTime(value: string): WallTime | undefined {
   // Date.UTC rolls 2024-02-30 over into March; a real date survives the round trip unchanged.
   const back = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
   const real =
-    back.getUTCFullYear() === year && back.getUTCMonth() === month - 1 && back.getUTCDate() === day && hour < 24 && minute < 60 && second < 60;
+    back.getUTCFullYear() === year &&
+    back.getUTCMonth() === month - 1 &&
+    back.getUTCDate() === day &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60;
   return real ? wall : undefined;
 }
 

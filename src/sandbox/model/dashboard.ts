@@ -34,8 +34,22 @@ export interface CrcHourUsage {
 }
 
 export const IM_COUNTERS = [
-  'total_send', 'total_receive', 'group_send', 'group_receive', 'calls_send', 'calls_receive', 'files_send', 'files_receive',
-  'images_send', 'images_receive', 'voice_send', 'voice_receive', 'videos_send', 'videos_receive', 'emoji_send', 'emoji_receive',
+  'total_send',
+  'total_receive',
+  'group_send',
+  'group_receive',
+  'calls_send',
+  'calls_receive',
+  'files_send',
+  'files_receive',
+  'images_send',
+  'images_receive',
+  'voice_send',
+  'voice_receive',
+  'videos_send',
+  'videos_receive',
+  'emoji_send',
+  'emoji_receive',
 ] as const;
 
 export type ImCounter = (typeof IM_COUNTERS)[number];

@@ -46,7 +46,14 @@ const stream = (s: QosStream, video: boolean): QosStream => ({
 
 function renderSample(sample: QosSample | undefined) {
   if (!sample) {
-    return { audio_input: EMPTY_STREAM, audio_output: EMPTY_STREAM, video_input: EMPTY_VIDEO, video_output: EMPTY_VIDEO, as_input: EMPTY_VIDEO, as_output: EMPTY_VIDEO };
+    return {
+      audio_input: EMPTY_STREAM,
+      audio_output: EMPTY_STREAM,
+      video_input: EMPTY_VIDEO,
+      video_output: EMPTY_VIDEO,
+      as_input: EMPTY_VIDEO,
+      as_output: EMPTY_VIDEO,
+    };
   }
   return {
     date_time: sample.date_time,

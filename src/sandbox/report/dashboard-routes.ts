@@ -31,7 +31,11 @@ function roomSessions(state: SandboxState, room: ZoomRoom): { meeting: Meeting; 
 function renderZoomRoom(state: SandboxState, room: ZoomRoom) {
   const sessions = roomSessions(state, room);
   const live = sessions.some((s) => s.instance.end_time === null);
-  const lastStart = sessions.map((s) => s.instance.start_time).sort().at(-1) ?? '';
+  const lastStart =
+    sessions
+      .map((s) => s.instance.start_time)
+      .sort()
+      .at(-1) ?? '';
   return {
     id: room.id,
     room_name: room.room_name,
@@ -61,7 +65,8 @@ export function registerDashboardRoutes(app: SandboxApp, { state }: SandboxConte
   app.get('/metrics/zoomrooms/:zoomroomId', (c) => {
     const q = readQuery(c, roomQuery);
     const room = state.zoomRooms.get(c.req.param('zoomroomId'));
-    if (!room || room.account_id !== c.var.account.id) throw notFound(V2Code.invalidParameter, `Invalid Zoom Room id: no Zoom Room ${c.req.param('zoomroomId')} not found.`);
+    if (!room || room.account_id !== c.var.account.id)
+      throw notFound(V2Code.invalidParameter, `Invalid Zoom Room id: no Zoom Room ${c.req.param('zoomroomId')} not found.`);
     const sessions = roomSessions(state, room);
     const live = sessions.find((s) => s.instance.end_time === null);
     const past = sessions

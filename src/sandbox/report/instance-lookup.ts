@@ -29,7 +29,10 @@ const isMeetingNumber = (ref: string) => /^\d{1,16}$/.test(ref);
 export const endedInstancesOf = (meeting: Meeting) => meeting.instances.filter((i) => i.end_time !== null);
 
 const noEndedInstance = (kind: MeetingKind, ref: string) =>
-  notFound(kind === 'webinar' ? V2Code.webinarNotFound : V2Code.meetingNotFound, `${kind === 'webinar' ? 'Webinar' : 'Meeting'} ${ref} not found or has not ended.`);
+  notFound(
+    kind === 'webinar' ? V2Code.webinarNotFound : V2Code.meetingNotFound,
+    `${kind === 'webinar' ? 'Webinar' : 'Meeting'} ${ref} not found or has not ended.`,
+  );
 
 /** An ended instance of `kind` that `account` owns, by its (possibly twice-encoded) uuid. */
 export function requireEndedInstanceByUuid(state: SandboxState, account: Account, rawUuid: string, kind: MeetingKind): InstanceOf {

@@ -22,7 +22,8 @@ export const kindLabel = (meeting: Meeting) => (meeting.kind === 'webinar' ? 'We
 export const alreadyLive = (meeting: Meeting) =>
   conflict(CONFLICT_CODE, `${kindLabel(meeting)} ${meeting.id} is already in progress: end it first.`);
 
-export const notLive = (meeting: Meeting) => conflict(CONFLICT_CODE, `${kindLabel(meeting)} ${meeting.id} is not in progress: start it first.`);
+export const notLive = (meeting: Meeting) =>
+  conflict(CONFLICT_CODE, `${kindLabel(meeting)} ${meeting.id} is not in progress: start it first.`);
 
 export const neverHappened = (meeting: Meeting) =>
   conflict(CONFLICT_CODE, `${kindLabel(meeting)} ${meeting.id} has never started: start it first.`);

@@ -23,7 +23,12 @@ function requireRecordedInstance(state: SandboxState, account: Account, rawRef: 
   let found: InstanceOf | undefined;
   if (/^\d{1,16}$/.test(ref)) {
     const meeting = state.meetings.get(Number(ref));
-    const instance = meeting && meeting.account_id === account.id ? endedInstancesOf(meeting).filter((i) => i.recording_files.length > 0).at(-1) : undefined;
+    const instance =
+      meeting && meeting.account_id === account.id
+        ? endedInstancesOf(meeting)
+            .filter((i) => i.recording_files.length > 0)
+            .at(-1)
+        : undefined;
     found = meeting && instance ? { meeting, instance } : undefined;
   } else {
     const byUuid = state.instancesByUuid.get(ref);
@@ -57,7 +62,8 @@ export function registerMeetingRecordingRoutes(app: SandboxApp, { state }: Sandb
     const { instance } = requireRecordedInstance(state, c.var.account, c.req.param('meetingId'));
     const recordingId = c.req.param('recordingId');
     const kept = instance.recording_files.filter((f) => f.id !== recordingId);
-    if (kept.length === instance.recording_files.length) throw notFound(RECORDING_NOT_FOUND, `There is no recording file ${recordingId} in this meeting.`);
+    if (kept.length === instance.recording_files.length)
+      throw notFound(RECORDING_NOT_FOUND, `There is no recording file ${recordingId} in this meeting.`);
     instance.recording_files = kept;
     return c.body(null, 204);
   });

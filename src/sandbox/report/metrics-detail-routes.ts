@@ -30,7 +30,10 @@ const oneQosQuery = z.object(typeQuery);
 
 function sessionNotFound(kind: MeetingKind, ref: string, live: boolean) {
   const what = kind === 'webinar' ? 'Webinar' : 'Meeting';
-  return notFound(kind === 'webinar' ? V2Code.webinarNotFound : V2Code.meetingNotFound, `${what} ${ref} not found or not ${live ? 'live' : 'ended'}.`);
+  return notFound(
+    kind === 'webinar' ? V2Code.webinarNotFound : V2Code.meetingNotFound,
+    `${what} ${ref} not found or not ${live ? 'live' : 'ended'}.`,
+  );
 }
 
 function requireSession(state: SandboxState, account: Account, rawRef: string, kind: MeetingKind, type: string): InstanceOf {

@@ -51,7 +51,11 @@ const dailyQuery = z.object({ year: queryInt(1970, 9999).optional(), month: quer
 
 const dateRange = { from: queryDate, to: queryDate };
 const usersQuery = z
-  .object({ type: z.enum(['active', 'inactive'], { error: 'Must be active or inactive.' }).default('active'), ...dateRange, ...pagingQuery.shape })
+  .object({
+    type: z.enum(['active', 'inactive'], { error: 'Must be active or inactive.' }).default('active'),
+    ...dateRange,
+    ...pagingQuery.shape,
+  })
   .superRefine((q, ctx) => rangeIssue(q.from, q.to, ctx));
 const userMeetingsQuery = z.object({ ...dateRange, ...tokenPagingQuery }).superRefine((q, ctx) => rangeIssue(q.from, q.to, ctx));
 
@@ -86,7 +90,14 @@ export function registerUsageRoutes(app: SandboxApp, { state }: SandboxContext, 
       .map((user) => ({ user, usage: usageOf(inRange.filter((e) => e.meeting.host_id === user.id)) }))
       .filter(({ usage }) => (q.type === 'active') === usage.meetings > 0)
       .sort((a, b) => b.usage.meetings - a.usage.meetings || a.user.email.localeCompare(b.user.email))
-      .map(({ user, usage }) => ({ id: user.id, email: user.email, user_name: displayName(user), type: user.type, dept: user.dept, ...usage }));
+      .map(({ user, usage }) => ({
+        id: user.id,
+        email: user.email,
+        user_name: displayName(user),
+        type: user.type,
+        dept: user.dept,
+        ...usage,
+      }));
     const total = usageOf(inRange);
     const page = pageOf(rows, q.page_size ?? 30, q.page_number ?? 1);
     const { items, ...paging } = page;
@@ -105,7 +116,9 @@ export function registerUsageRoutes(app: SandboxApp, { state }: SandboxContext, 
   app.get('/report/users/:userId/meetings', (c) => {
     const q = readQuery(c, userMeetingsQuery);
     const user = state.requireUser(c.var.account, c.req.param('userId'));
-    const hosted = endedMeetings(state, c.var.account).filter((e) => e.meeting.host_id === user.id && onDateWithin(e.instance.start_time, q.from, q.to));
+    const hosted = endedMeetings(state, c.var.account).filter(
+      (e) => e.meeting.host_id === user.id && onDateWithin(e.instance.start_time, q.from, q.to),
+    );
     const page = pages.page(`report_user_meetings:${user.id}:${q.from}:${q.to}`, hosted, q);
     const items = page.items.map(({ meeting, instance }) => renderPastMeeting(state, meeting, instance));
     return c.json({ from: q.from, to: q.to, ...pageBody({ ...page, items }, 'meetings') });

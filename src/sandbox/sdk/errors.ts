@@ -33,6 +33,7 @@ export class SdkError extends Error {
   }
 }
 
-export const invalidParameter = (name: string, why: string) => new SdkError(SDK_CODES.invalidParameter, `Invalid parameter ${name}: ${why}`);
+export const invalidParameter = (name: string, why: string) =>
+  new SdkError(SDK_CODES.invalidParameter, `Invalid parameter ${name}: ${why}`);
 
 export const notHost = () => new SdkError(SDK_CODES.notHost, 'Only the host can do this.', 403);

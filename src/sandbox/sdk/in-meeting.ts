@@ -81,7 +81,12 @@ export function view(state: SandboxState, registry: SdkRegistry, session: SdkSes
 }
 
 function attendee(room: Room, p: Participant): Attendee {
-  return { userId: Number(p.user_id), userName: p.name, isHost: room.hostUserIds.has(p.user_id), muted: room.muted.get(p.user_id) ?? false };
+  return {
+    userId: Number(p.user_id),
+    userName: p.name,
+    isHost: room.hostUserIds.has(p.user_id),
+    muted: room.muted.get(p.user_id) ?? false,
+  };
 }
 
 function waitingList(registry: SdkRegistry, meeting: Meeting): SessionView['waitingRoom'] {
@@ -114,7 +119,8 @@ type Body = Record<string, unknown>;
 
 function userIdOf(body: Body): string {
   const value = body['userId'];
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw invalidParameter('userId', 'Expected a positive integer.');
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)
+    throw invalidParameter('userId', 'Expected a positive integer.');
   return String(value);
 }
 
@@ -169,7 +175,8 @@ export const ACTIONS: Record<string, Action> = {
     const userId = userIdOf(body);
     const { oldName, newName } = body;
     if (typeof oldName !== 'string') throw invalidParameter('oldName', 'Expected a string.');
-    if (typeof newName !== 'string' || newName.trim() === '' || newName.length > 64) throw invalidParameter('newName', 'Expected 1 to 64 characters.');
+    if (typeof newName !== 'string' || newName.trim() === '' || newName.length > 64)
+      throw invalidParameter('newName', 'Expected 1 to 64 characters.');
     const p = target(a, userId);
     if (userId !== a.me.user_id) requireHost(a);
     // The spec: userId and oldName must both be right.

@@ -41,7 +41,8 @@ export function join(state: SandboxState, registry: SdkRegistry, body: JoinBody)
   const meetingNumber = String(body.meetingNumber);
   const role = signatureRole(account, body.signature, meetingNumber);
   const meeting = state.meetings.get(Number(meetingNumber));
-  if (!meeting || meeting.account_id !== account.id) throw new SdkError(SDK_CODES.meetingNotFound, `Meeting ${meetingNumber} was not found.`, 404);
+  if (!meeting || meeting.account_id !== account.id)
+    throw new SdkError(SDK_CODES.meetingNotFound, `Meeting ${meetingNumber} was not found.`, 404);
   const email = body.userEmail?.trim() ?? '';
   if (meeting.kind === 'webinar') {
     if (role === 1) throw new SdkError(SDK_CODES.webinarStartNotAllowed, 'Starting a webinar from the web is not allowed.', 403);
@@ -49,12 +50,15 @@ export function join(state: SandboxState, registry: SdkRegistry, body: JoinBody)
   }
   if (meeting.password !== '' && body.passWord !== meeting.password) throw new SdkError(SDK_CODES.wrongPassword, 'Wrong password.', 403);
   if (body.zak !== undefined) checkZak(state, meeting, body.zak);
-  return role === 1 ? hostJoin(state, registry, meeting, body.userName, email) : attendeeJoin(state, registry, meeting, body.userName, email);
+  return role === 1
+    ? hostJoin(state, registry, meeting, body.userName, email)
+    : attendeeJoin(state, registry, meeting, body.userName, email);
 }
 
 /** The role the signature was made for. HMAC is checked before role, so a role error means the other role signed it. */
 function signatureRole(account: Account, signature: string, meetingNumber: string): SdkRole {
-  const expect = (role: SdkRole): VerifyResult => verifySignature(signature, { apiKey: account.apiKey, apiSecret: account.apiSecret, meetingNumber, role });
+  const expect = (role: SdkRole): VerifyResult =>
+    verifySignature(signature, { apiKey: account.apiKey, apiSecret: account.apiSecret, meetingNumber, role });
   let result = expect(1);
   let role: SdkRole = 1;
   if (!result.ok && result.error.code === SIGNATURE_ERRORS.role.code) {
@@ -69,7 +73,8 @@ function signatureRole(account: Account, signature: string, meetingNumber: strin
 function checkZak(state: SandboxState, meeting: Meeting, zak: string): void {
   const user = [...state.users.values()].find((u) => u.tokens.zak === zak);
   if (!user) throw new SdkError(SDK_CODES.hostNotFound, 'No user has this zak.', 403);
-  if (user.id !== meeting.host_id) throw new SdkError(SDK_CODES.cannotHostAnother, `The zak's user cannot host meeting ${meeting.id}.`, 403);
+  if (user.id !== meeting.host_id)
+    throw new SdkError(SDK_CODES.cannotHostAnother, `The zak's user cannot host meeting ${meeting.id}.`, 403);
 }
 
 function hostJoin(state: SandboxState, registry: SdkRegistry, meeting: Meeting, name: string, email: string): SdkSession {
@@ -87,8 +92,19 @@ function hostJoin(state: SandboxState, registry: SdkRegistry, meeting: Meeting, 
   }
   registry.room(instance).hostUserIds.add(userId);
   // Whoever waited for the host comes in with them.
-  for (const waiting of registry.ofMeeting(meeting.id)) if (waiting.waiting === 'host' && waiting.ended === null) admit(state, registry, meeting, waiting);
-  const session = registry.add({ meetingId: meeting.id, name, email, role: 1, instanceUuid: instance.uuid, participantUserId: userId, waiting: null, heldUserId: null, ended: null });
+  for (const waiting of registry.ofMeeting(meeting.id))
+    if (waiting.waiting === 'host' && waiting.ended === null) admit(state, registry, meeting, waiting);
+  const session = registry.add({
+    meetingId: meeting.id,
+    name,
+    email,
+    role: 1,
+    instanceUuid: instance.uuid,
+    participantUserId: userId,
+    waiting: null,
+    heldUserId: null,
+    ended: null,
+  });
   return session;
 }
 
@@ -99,12 +115,32 @@ function attendeeJoin(state: SandboxState, registry: SdkRegistry, meeting: Meeti
     // it), so join-before-host meetings answer "not started"; the others let the attendee wait.
     if (meeting.settings['join_before_host'] === true) throw new SdkError(SDK_CODES.notStarted, 'The meeting has not started.', 409);
     attendeeBeforeHost(state, meeting);
-    return registry.add({ meetingId: meeting.id, name, email, role: 0, instanceUuid: null, participantUserId: null, waiting: 'host', heldUserId: null, ended: null });
+    return registry.add({
+      meetingId: meeting.id,
+      name,
+      email,
+      role: 0,
+      instanceUuid: null,
+      participantUserId: null,
+      waiting: 'host',
+      heldUserId: null,
+      ended: null,
+    });
   }
   const room = registry.room(instance);
   if (room.removed.has(identityKey(name, email))) throw new SdkError(SDK_CODES.removed, 'You have been removed from this meeting.', 403);
   if (room.locked) throw new SdkError(SDK_CODES.error, 'The meeting is locked.', 409);
-  const session = registry.add({ meetingId: meeting.id, name, email, role: 0, instanceUuid: null, participantUserId: null, waiting: null, heldUserId: null, ended: null });
+  const session = registry.add({
+    meetingId: meeting.id,
+    name,
+    email,
+    role: 0,
+    instanceUuid: null,
+    participantUserId: null,
+    waiting: null,
+    heldUserId: null,
+    ended: null,
+  });
   admit(state, registry, meeting, session);
   return session;
 }
@@ -113,7 +149,11 @@ function attendeeJoin(state: SandboxState, registry: SdkRegistry, meeting: Meeti
 export function admit(state: SandboxState, registry: SdkRegistry, meeting: Meeting, session: SdkSession): void {
   const instance = meeting.live;
   if (!instance) return;
-  const participant = joinParticipant(state, meeting, instance, { name: session.name, email: session.email || undefined, joinTime: state.nowIso() });
+  const participant = joinParticipant(state, meeting, instance, {
+    name: session.name,
+    email: session.email || undefined,
+    joinTime: state.nowIso(),
+  });
   registry.room(instance).muted.set(participant.user_id, meeting.settings['mute_upon_entry'] === true);
   session.instanceUuid = instance.uuid;
   session.participantUserId = participant.user_id;

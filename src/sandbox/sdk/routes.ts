@@ -84,7 +84,8 @@ async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   } catch {
     throw new SdkError(SDK_CODES.invalidParameter, 'The body is not JSON.');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new SdkError(SDK_CODES.invalidParameter, 'The body must be a JSON object.');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new SdkError(SDK_CODES.invalidParameter, 'The body must be a JSON object.');
   return parsed as Record<string, unknown>;
 }
 

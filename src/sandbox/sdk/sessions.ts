@@ -64,7 +64,14 @@ export class SdkRegistry {
     let room = this.rooms.get(instance.uuid);
     if (!room) {
       const host = instance.participants[0];
-      room = { hostUserIds: new Set(host ? [host.user_id] : []), muted: new Map(), locked: false, recorded: false, recording: false, removed: new Set() };
+      room = {
+        hostUserIds: new Set(host ? [host.user_id] : []),
+        muted: new Map(),
+        locked: false,
+        recorded: false,
+        recording: false,
+        removed: new Set(),
+      };
       this.rooms.set(instance.uuid, room);
     }
     return room;

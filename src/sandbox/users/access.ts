@@ -14,11 +14,27 @@ import { userToken } from './tokens.js';
  * owner holds the administrator's; a member's role carries no administrative privilege.
  */
 const OWNER_PERMISSIONS = [
-  'AccountProfile:Read', 'AccountProfile:Edit', 'AccountSetting:Read', 'AccountSetting:Edit',
-  'BillingSubscription:Read', 'BillingSubscription:Edit', 'BillingInvoice:Read',
-  'User:Read', 'User:Edit', 'Group:Read', 'Group:Edit', 'IMGroup:Read', 'IMGroup:Edit',
-  'Recording:Read', 'Recording:Edit', 'Report:Read', 'Dashboard:Read', 'SubAccount:Read', 'SubAccount:Edit',
-  'VendorRooms:Read', 'VendorRooms:Edit',
+  'AccountProfile:Read',
+  'AccountProfile:Edit',
+  'AccountSetting:Read',
+  'AccountSetting:Edit',
+  'BillingSubscription:Read',
+  'BillingSubscription:Edit',
+  'BillingInvoice:Read',
+  'User:Read',
+  'User:Edit',
+  'Group:Read',
+  'Group:Edit',
+  'IMGroup:Read',
+  'IMGroup:Edit',
+  'Recording:Read',
+  'Recording:Edit',
+  'Report:Read',
+  'Dashboard:Read',
+  'SubAccount:Read',
+  'SubAccount:Edit',
+  'VendorRooms:Read',
+  'VendorRooms:Edit',
 ];
 
 const permissionsOf = (account: Account, user: User) => (user.id === account.ownerId ? OWNER_PERMISSIONS : []);

@@ -36,7 +36,8 @@ export function removalOptions(
   };
   const wantsTransfer = options.transferMeetings || options.transferWebinars || options.transferRecordings;
   if (!query.transfer_email) {
-    if (wantsTransfer) throw invalidField('transfer_email', 'Required when transfer_meeting, transfer_webinar or transfer_recording is true.');
+    if (wantsTransfer)
+      throw invalidField('transfer_email', 'Required when transfer_meeting, transfer_webinar or transfer_recording is true.');
     return options;
   }
   const transferTo = state.findUser(account, query.transfer_email);

@@ -43,10 +43,15 @@ export const hostKey = z.string(orRequired('Must be a string.')).regex(/^\d{6}$/
 export const VANITY_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9._-]{0,39}$/;
 export const vanityName = z
   .string(orRequired('Must be a string.'))
-  .refine((name) => name === '' || VANITY_NAME_PATTERN.test(name), 'Must start with a letter and hold at most 40 letters, digits, ".", "_" or "-".');
+  .refine(
+    (name) => name === '' || VANITY_NAME_PATTERN.test(name),
+    'Must start with a letter and hold at most 40 letters, digits, ".", "_" or "-".',
+  );
 
 /** A timezone id, region/city style (`America/Los_Angeles`), as the runtime's time zone database knows them. */
-export const timezone = z.string(orRequired('Must be a string.')).refine(isKnownTimeZone, 'Must be a timezone id such as America/Los_Angeles.');
+export const timezone = z
+  .string(orRequired('Must be a string.'))
+  .refine(isKnownTimeZone, 'Must be a timezone id such as America/Los_Angeles.');
 
 /** Query booleans arrive as text. */
 export const queryBoolean = z.enum(['true', 'false'], orRequired('Must be true or false.')).transform((v) => v === 'true');
@@ -110,7 +115,10 @@ export const deleteUserQuery = z.object({
 
 /** A user named by id or email in a list body (assistants); with an id, the email is ignored. */
 const userRef = z
-  .strictObject({ id: z.string('Must be a string.').min(1, 'Must not be empty.').optional(), email: z.string('Must be a string.').optional() })
+  .strictObject({
+    id: z.string('Must be a string.').min(1, 'Must not be empty.').optional(),
+    email: z.string('Must be a string.').optional(),
+  })
   .refine((ref) => ref.id !== undefined || ref.email !== undefined, 'Give the id or the email of a user.');
 
 export const assistantsBody = z.strictObject({

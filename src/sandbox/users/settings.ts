@@ -9,12 +9,10 @@ import { orRequired } from './schemas.js';
  */
 
 const bool = z.boolean(orRequired('Must be a boolean.'));
-const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, orRequired(`Must be one of ${values.join(', ')}.`));
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, orRequired(`Must be one of ${values.join(', ')}.`));
 const numberIn = <T extends readonly [number, ...number[]]>(values: T) =>
   z.literal(values, orRequired(`Must be one of ${values.join(', ')}.`));
-const booleans = <K extends string>(names: readonly K[]) =>
-  Object.fromEntries(names.map((name) => [name, bool])) as Record<K, typeof bool>;
+const booleans = <K extends string>(names: readonly K[]) => Object.fromEntries(names.map((name) => [name, bool])) as Record<K, typeof bool>;
 
 export const USER_SETTINGS_FIELDS = {
   scheduled_meeting: {
@@ -23,18 +21,43 @@ export const USER_SETTINGS_FIELDS = {
   },
   in_meeting: {
     ...booleans([
-      'e2e_encryption', 'chat', 'private_chat', 'auto_saving_chat', 'record_play_voice', 'file_transfer', 'feedback',
-      'co_host', 'polling', 'attendee_on_hold', 'annotation', 'remote_control', 'non_verbal_feedback',
-      'breakout_room', 'remote_support', 'closed_caption', 'group_hd', 'virtual_background',
-      'far_end_camera_control', 'share_dual_camera', 'attention_tracking', 'waiting_room',
+      'e2e_encryption',
+      'chat',
+      'private_chat',
+      'auto_saving_chat',
+      'record_play_voice',
+      'file_transfer',
+      'feedback',
+      'co_host',
+      'polling',
+      'attendee_on_hold',
+      'annotation',
+      'remote_control',
+      'non_verbal_feedback',
+      'breakout_room',
+      'remote_support',
+      'closed_caption',
+      'group_hd',
+      'virtual_background',
+      'far_end_camera_control',
+      'share_dual_camera',
+      'attention_tracking',
+      'waiting_room',
     ]),
     entry_exit_chime: oneOf(['host', 'all', 'none']),
   },
   email_notification: booleans(['jbh_reminder', 'cancel_meeting_reminder', 'alternative_host_reminder']),
   recording: {
     ...booleans([
-      'local_recording', 'cloud_recording', 'record_speaker_view', 'record_gallery_view', 'record_audio_file',
-      'save_chat_text', 'show_timestamp', 'recording_audio_transcript', 'auto_delete_cmr',
+      'local_recording',
+      'cloud_recording',
+      'record_speaker_view',
+      'record_gallery_view',
+      'record_audio_file',
+      'save_chat_text',
+      'show_timestamp',
+      'recording_audio_transcript',
+      'auto_delete_cmr',
     ]),
     auto_recording: oneOf(['local', 'cloud', 'none']),
     auto_delete_cmr_days: z.int(orRequired('Must be an integer.')).min(1, 'Must be at least 1.').max(60, 'Must be at most 60.'),
@@ -61,7 +84,10 @@ type GroupPatch<G extends Record<string, z.ZodType>> = { [K in keyof G]?: z.outp
 export type UserSettingsPatch = { [G in keyof Fields]?: GroupPatch<Fields[G]> };
 
 const groupSchema = (fields: Record<string, z.ZodType>) =>
-  z.strictObject(Object.fromEntries(Object.entries(fields).map(([name, rule]) => [name, rule.optional()])), orRequired('Must be an object.'));
+  z.strictObject(
+    Object.fromEntries(Object.entries(fields).map(([name, rule]) => [name, rule.optional()])),
+    orRequired('Must be an object.'),
+  );
 
 const groups = Object.fromEntries(Object.entries(USER_SETTINGS_FIELDS).map(([group, fields]) => [group, groupSchema(fields).optional()]));
 

@@ -4,8 +4,7 @@ import type { SandboxState } from '../state.js';
 import type { UserUpdate } from './schemas.js';
 import { userWithPmi, userWithVanityName } from './uniqueness.js';
 
-const taken = (field: string, message: string) =>
-  new SandboxError(409, V2Code.invalidParameter, message, [{ field, message }]);
+const taken = (field: string, message: string) => new SandboxError(409, V2Code.invalidParameter, message, [{ field, message }]);
 
 /**
  * PATCH /users/{userId}: check that the new pmi and room name are free, then apply every field at

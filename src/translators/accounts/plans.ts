@@ -56,7 +56,10 @@ export const accountPlanGet = defineEndpoint({
   v2Calls: ['GET /accounts/{accountId}/plans', 'GET /accounts/{accountId}/billing'],
   tables: [BILLING_CONTACT_ROWS, PLAN_SET_ROWS],
   async handle({ account_id }, ctx) {
-    const [plans, contact] = await Promise.all([ctx.v2.get(accountPath(account_id, '/plans')), ctx.v2.get(accountPath(account_id, '/billing'))]);
+    const [plans, contact] = await Promise.all([
+      ctx.v2.get(accountPath(account_id, '/plans')),
+      ctx.v2.get(accountPath(account_id, '/billing')),
+    ]);
     return v1PlanAnswer(contact, plans);
   },
 });

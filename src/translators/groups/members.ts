@@ -24,7 +24,10 @@ const isNotAMember = (error: unknown) => error instanceof V2Error && error.statu
  * Run `call` against the first kind; while v2 answers 404 4130 (no such group), try the next one.
  * /group/member/add serves plain groups and IM groups with one path (see docs/decisions.md).
  */
-async function onFirstKindThatHasIt<T>(kinds: readonly GroupKind[], call: (kind: GroupKind) => Promise<T>): Promise<{ kind: GroupKind; result: T }> {
+async function onFirstKindThatHasIt<T>(
+  kinds: readonly GroupKind[],
+  call: (kind: GroupKind) => Promise<T>,
+): Promise<{ kind: GroupKind; result: T }> {
   for (const [i, kind] of kinds.entries()) {
     try {
       return { kind, result: await call(kind) };
@@ -78,7 +81,11 @@ export function memberList(kind: GroupKind) {
  * the path serves, tried in order (/group/member/add: groups, then IM groups).
  */
 export function memberAdd(path: string, kinds: readonly GroupKind[]) {
-  const calls = kinds.flatMap((kind) => [`POST ${docPath(kind, '/members')}`, `GET ${docPath(kind, '/members')}`, `DELETE ${docPath(kind, '/members/{memberId}')}`]);
+  const calls = kinds.flatMap((kind) => [
+    `POST ${docPath(kind, '/members')}`,
+    `GET ${docPath(kind, '/members')}`,
+    `DELETE ${docPath(kind, '/members/{memberId}')}`,
+  ]);
   return defineEndpoint({
     path,
     params: v1Params({ id: v1.string(), member_ids: memberIds() }),
@@ -121,7 +128,9 @@ export function memberDelete(kind: GroupKind) {
     params: v1Params({ id: v1.string(), member_ids: memberIds() }),
     v2Calls: [`DELETE ${docPath(kind, '/members/{memberId}')}`, `POST ${docPath(kind, '/members')}`],
     async handle({ id, member_ids }, ctx) {
-      const outcomes = await Promise.allSettled(member_ids.map((memberId) => ctx.v2.delete(groupPath(kind, id, v2path`/members/${memberId}`))));
+      const outcomes = await Promise.allSettled(
+        member_ids.map((memberId) => ctx.v2.delete(groupPath(kind, id, v2path`/members/${memberId}`))),
+      );
       const removed = member_ids.filter((_, i) => outcomes[i]!.status === 'fulfilled');
       const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected' && !isNotAMember(o.reason));
       if (failure) {

@@ -51,8 +51,9 @@ export const metricsQos = defineEndpoint({
       user_id: head['user_id'],
       type: TYPE_LABELS[params.type - 1],
       ...head,
-      user_qos: itemsOnPage(samples, pagingOf({ page_size: params.page_size ?? 10, page_number: params.page_number })).map((s) => toV1(QOS_SAMPLE_ROWS, s)),
+      user_qos: itemsOnPage(samples, pagingOf({ page_size: params.page_size ?? 10, page_number: params.page_number })).map((s) =>
+        toV1(QOS_SAMPLE_ROWS, s),
+      ),
     };
   },
 });
-

@@ -62,7 +62,12 @@ function recordingListOf({ path, mc, fileRows }: { path: string; mc: boolean; fi
       };
       const [host, listed] = await Promise.all([
         ctx.v2.get<{ timezone?: string }>(v2path`/users/${params.host_id}`),
-        readRecordings(ctx, params.host_id, mc ? { ...range, mc: 'true' } : range, filtered ? Infinity : paging.page_number * paging.page_size),
+        readRecordings(
+          ctx,
+          params.host_id,
+          mc ? { ...range, mc: 'true' } : range,
+          filtered ? Infinity : paging.page_number * paging.page_size,
+        ),
       ]);
       const timezone = host.timezone ?? '';
       let meetings = listed.meetings;

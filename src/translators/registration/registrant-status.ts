@@ -36,7 +36,11 @@ const PAST: Record<Action, string> = { cancel: 'cancelled', approve: 'approved' 
 
 async function changeStatus(ctx: TranslatorContext, webinarId: string, action: Action, ids: string[], occurrenceId?: string) {
   const put = (batch: string[]) =>
-    ctx.v2.put(v2path`/webinars/${webinarId}/registrants/status`, { action, registrants: batch.map((id) => ({ id })) }, { occurrence_id: occurrenceId });
+    ctx.v2.put(
+      v2path`/webinars/${webinarId}/registrants/status`,
+      { action, registrants: batch.map((id) => ({ id })) },
+      { occurrence_id: occurrenceId },
+    );
   const batches = batchesOf(ids, V2_BATCH);
   if (batches.length === 1) {
     try {
@@ -56,14 +60,21 @@ async function changeStatus(ctx: TranslatorContext, webinarId: string, action: A
     } catch (error) {
       const failure = toV1Error(error);
       const notDone = ids.filter((id) => !done.includes(id));
-      throw new V1Error(failure.code, `${failure.message} Registrants ${done.join(', ')} were ${PAST[action]}; ${notDone.join(', ')} were not.`);
+      throw new V1Error(
+        failure.code,
+        `${failure.message} Registrants ${done.join(', ')} were ${PAST[action]}; ${notDone.join(', ')} were not.`,
+      );
     }
     done.push(...batch);
   }
 }
 
 /** Check the host, registration, and (when several v2 calls are needed) every id, before any change. */
-async function checkBeforeChange(ctx: TranslatorContext, params: { id: string; host_id: string; occurrence_id?: string | undefined }, ids: string[]) {
+async function checkBeforeChange(
+  ctx: TranslatorContext,
+  params: { id: string; host_id: string; occurrence_id?: string | undefined },
+  ids: string[],
+) {
   if (ids.length <= V2_BATCH) {
     requireRegistration(await requireOwnSession(ctx, WEBINAR, params.id, params.host_id));
     return;

@@ -25,7 +25,8 @@ export const audioReport = defineEndpoint({
   v2Calls: ['GET /report/telephone'],
   tables: [TELEPHONY_ROWS],
   async handle(params, ctx) {
-    if (params.type === 2) throw invalidParameter('type', 'Toll calls (type 2) have no report in v2: only type 1, toll-free call-in and call-out.');
+    if (params.type === 2)
+      throw invalidParameter('type', 'Toll calls (type 2) have no report in v2: only type 1, toll-free call-in and call-out.');
     const range = reportRange(params);
     const paging = pagingOf(params);
     const report = await ctx.v2.get<V2Telephone>('/report/telephone', { type: 1, ...range.v2, ...paging });

@@ -6,7 +6,11 @@ import type { SessionKind } from './kinds.js';
  * update sends only what it was given (PATCH). Alternative hosts arrive in two v1 fields (emails
  * and user ids) and land in v2's one comma list, so they are merged here after the table.
  */
-export function v2SessionBody(kind: SessionKind, params: Record<string, unknown>, { create }: { create: boolean }): Record<string, unknown> {
+export function v2SessionBody(
+  kind: SessionKind,
+  params: Record<string, unknown>,
+  { create }: { create: boolean },
+): Record<string, unknown> {
   const body = toV2(kind.table, create ? withV1Defaults(kind.table, params) : params);
   const alternativeHosts = mergeAlternativeHosts(params['option_alternative_hosts'], params['option_alternative_host_ids']);
   if (alternativeHosts !== undefined) setPath(body, 'settings.alternative_hosts', alternativeHosts);

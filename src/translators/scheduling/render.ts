@@ -34,8 +34,19 @@ const WHEN_ABSENT: Record<string, unknown> = {
 
 /** v2 session fields that are v1 fields of the same name. */
 const SAME_NAME = new Set([
-  'uuid', 'host_id', 'topic', 'type', 'start_time', 'duration', 'timezone', 'created_at', 'agenda', 'start_url', 'join_url',
-  'password', 'h323_password',
+  'uuid',
+  'host_id',
+  'topic',
+  'type',
+  'start_time',
+  'duration',
+  'timezone',
+  'created_at',
+  'agenda',
+  'start_url',
+  'join_url',
+  'password',
+  'h323_password',
 ]);
 
 /**

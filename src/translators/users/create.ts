@@ -7,7 +7,15 @@ import { withCompositeDefaults, withV1Defaults } from '../field-map.js';
 import { Rollback } from '../rollback.js';
 import { v1, v1Params } from '../v1-params.js';
 import { USER_ANSWERS, readV1User, type UserAnswer } from './user-output.js';
-import { USER_V2_FIELD_NAMES, membershipShape, optionFields, requiredUserField, sharedOptionSet, tablesFor, userFields } from './user-params.js';
+import {
+  USER_V2_FIELD_NAMES,
+  membershipShape,
+  optionFields,
+  requiredUserField,
+  sharedOptionSet,
+  tablesFor,
+  userFields,
+} from './user-params.js';
 import { applyWrites, planWrites } from './user-writes.js';
 
 /**
@@ -63,7 +71,12 @@ function createEndpoint(path: string, action: CreateAction, shape: Record<string
 export const userCreate = createEndpoint('/user/create', 'create', sharedOptionSet, USER_ANSWERS.create);
 
 /** /user/autocreate: a user of a managed domain, active at once, with the given password. */
-export const userAutoCreate = createEndpoint('/user/autocreate', 'autoCreate', { ...sharedOptionSet, password: v1.string() }, USER_ANSWERS.full);
+export const userAutoCreate = createEndpoint(
+  '/user/autocreate',
+  'autoCreate',
+  { ...sharedOptionSet, password: v1.string() },
+  USER_ANSWERS.full,
+);
 
 /** /user/custcreate: an API user without a password (cannot sign in). */
 export const userCustCreate = createEndpoint('/user/custcreate', 'custCreate', sharedOptionSet, USER_ANSWERS.full);

@@ -19,29 +19,77 @@ type Tokens = Record<(typeof TOKEN_TYPES)[number], string>;
 
 /** The option booleans every full user shows (the v1 spec: "the boolean fields of the shared option set"). */
 const OPTION_BOOLEANS = [
-  'disable_chat', 'enable_e2e_encryption', 'enable_silent_mode', 'disable_group_hd', 'disable_recording', 'enable_cmr',
-  'enable_auto_recording', 'enable_cloud_auto_recording',
+  'disable_chat',
+  'enable_e2e_encryption',
+  'enable_silent_mode',
+  'disable_group_hd',
+  'disable_recording',
+  'enable_cmr',
+  'enable_auto_recording',
+  'enable_cloud_auto_recording',
 ] as const;
 const FEATURES = ['meeting_capacity', 'enable_webinar', 'webinar_capacity', 'enable_large', 'large_capacity'] as const;
 const MORE_OPTION_BOOLEANS = [
-  'disable_feedback', 'disable_jbh_reminder', 'enable_breakout_room', 'enable_polling', 'enable_annotation',
-  'enable_share_dual_camera', 'enable_far_end_camera_control', 'disable_private_chat', 'enable_enter_exit_chime',
-  'disable_cancel_meeting_notification', 'enable_remote_support', 'enable_file_transfer', 'enable_virtual_background',
-  'enable_attention_tracking', 'enable_waiting_room', 'enable_closed_caption', 'enable_co_host', 'enable_auto_saving_chats',
-  'enable_phone_participants_password', 'enable_auto_delete_cmr',
+  'disable_feedback',
+  'disable_jbh_reminder',
+  'enable_breakout_room',
+  'enable_polling',
+  'enable_annotation',
+  'enable_share_dual_camera',
+  'enable_far_end_camera_control',
+  'disable_private_chat',
+  'enable_enter_exit_chime',
+  'disable_cancel_meeting_notification',
+  'enable_remote_support',
+  'enable_file_transfer',
+  'enable_virtual_background',
+  'enable_attention_tracking',
+  'enable_waiting_room',
+  'enable_closed_caption',
+  'enable_co_host',
+  'enable_auto_saving_chats',
+  'enable_phone_participants_password',
+  'enable_auto_delete_cmr',
 ] as const;
 const RECORDING_VIEWS = ['enable_record_speaker_view', 'enable_record_gallery_view', 'enable_record_audio_file'] as const;
 const ACTIVITY = ['lastClientVersion', 'lastLoginTime'] as const;
 
 /** Full user output (autocreate, custcreate): the v1 spec's list, in the v1 reference's order. */
 const FULL_USER = [
-  'email', 'id', 'created_at', 'first_name', 'last_name', 'pic_url', 'type', ...OPTION_BOOLEANS, 'verified', 'pmi', ...FEATURES,
-  ...MORE_OPTION_BOOLEANS, 'auto_delete_cmr_days', 'dept', ...ACTIVITY, ...TOKEN_TYPES,
+  'email',
+  'id',
+  'created_at',
+  'first_name',
+  'last_name',
+  'pic_url',
+  'type',
+  ...OPTION_BOOLEANS,
+  'verified',
+  'pmi',
+  ...FEATURES,
+  ...MORE_OPTION_BOOLEANS,
+  'auto_delete_cmr_days',
+  'dept',
+  ...ACTIVITY,
+  ...TOKEN_TYPES,
 ] as const;
 
 export const USER_ANSWERS = {
   /** /user/create: the user is pending, and v1 answered a short record. */
-  create: ['id', 'email', 'first_name', 'last_name', 'type', 'enable_large', 'large_capacity', 'enable_webinar', 'webinar_capacity', 'verified', 'created_at', 'status'],
+  create: [
+    'id',
+    'email',
+    'first_name',
+    'last_name',
+    'type',
+    'enable_large',
+    'large_capacity',
+    'enable_webinar',
+    'webinar_capacity',
+    'verified',
+    'created_at',
+    'status',
+  ],
   full: FULL_USER,
   /** "ssocreate adds vanity_url, timezone and the record view booleans." */
   ssocreate: [...FULL_USER, ...RECORDING_VIEWS, 'vanity_url', 'timezone'],
@@ -50,8 +98,25 @@ export const USER_ANSWERS = {
   get: [...FULL_USER, ...RECORDING_VIEWS, 'vanity_url', 'status', 'account_id', 'timezone'],
   /** A /user/list and /user/pending item: the v1 spec's list, with the booleans of the v1 reference's example. */
   listItem: [
-    'email', 'id', 'created_at', 'first_name', 'last_name', 'type', 'pic_url', ...OPTION_BOOLEANS, 'verified', 'pmi', ...FEATURES,
-    'disable_feedback', 'disable_jbh_reminder', 'enable_breakout_room', 'dept', 'timezone', ...ACTIVITY, 'status', ...TOKEN_TYPES,
+    'email',
+    'id',
+    'created_at',
+    'first_name',
+    'last_name',
+    'type',
+    'pic_url',
+    ...OPTION_BOOLEANS,
+    'verified',
+    'pmi',
+    ...FEATURES,
+    'disable_feedback',
+    'disable_jbh_reminder',
+    'enable_breakout_room',
+    'dept',
+    'timezone',
+    ...ACTIVITY,
+    'status',
+    ...TOKEN_TYPES,
   ],
 } as const satisfies Record<string, readonly string[]>;
 
@@ -80,7 +145,9 @@ export async function readUserParts(v2: V2Api, ref: string, answer: UserAnswer, 
   const [user, settings, ...tokens] = await Promise.all([
     v2.get<V2User>(v2path`/users/${ref}`, query),
     wantsSettings ? v2.get<V2Settings>(v2path`/users/${ref}/settings`, query) : undefined,
-    ...TOKEN_TYPES.map((type) => (wantsTokens ? v2.get<{ token: string }>(v2path`/users/${ref}/token`, { type }).then((t) => t.token) : undefined)),
+    ...TOKEN_TYPES.map((type) =>
+      wantsTokens ? v2.get<{ token: string }>(v2path`/users/${ref}/token`, { type }).then((t) => t.token) : undefined,
+    ),
   ]);
   return {
     user,
@@ -93,7 +160,13 @@ export async function readUserParts(v2: V2Api, ref: string, answer: UserAnswer, 
 export function v1UserOf(parts: V2UserParts): Record<string, unknown> {
   return {
     ...toV1(USER_FIELDS, parts.user),
-    ...(parts.settings ? { ...toV1(USER_OPTIONS, parts.settings), ...toV1(USER_RECORDING_VIEWS, parts.settings), ...compositesToV1(USER_OPTION_COMPOSITES, parts.settings) } : {}),
+    ...(parts.settings
+      ? {
+          ...toV1(USER_OPTIONS, parts.settings),
+          ...toV1(USER_RECORDING_VIEWS, parts.settings),
+          ...compositesToV1(USER_OPTION_COMPOSITES, parts.settings),
+        }
+      : {}),
     ...parts.tokens,
   };
 }

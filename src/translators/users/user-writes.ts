@@ -35,14 +35,23 @@ export interface BeforeWrites {
   settings?: V2Settings;
 }
 
-export async function applyWrites(ctx: TranslatorContext, userId: string, plan: PlannedWrites, rollback: Rollback, before?: BeforeWrites): Promise<void> {
+export async function applyWrites(
+  ctx: TranslatorContext,
+  userId: string,
+  plan: PlannedWrites,
+  rollback: Rollback,
+  before?: BeforeWrites,
+): Promise<void> {
   const writes: Promise<void>[] = [];
   const userPath = v2path`/users/${userId}`;
   const settingsPath = v2path`/users/${userId}/settings`;
   if (hasFields(plan.user)) {
     writes.push(
       ctx.v2.patch(userPath, plan.user).then(() => {
-        if (before) rollback.onFailure('the user fields were updated', (v2) => v2.patch(userPath, previousValues(plan.user, withVanityName(before.user))));
+        if (before)
+          rollback.onFailure('the user fields were updated', (v2) =>
+            v2.patch(userPath, previousValues(plan.user, withVanityName(before.user))),
+          );
       }),
     );
   }
@@ -59,7 +68,8 @@ export async function applyWrites(ctx: TranslatorContext, userId: string, plan: 
       ctx.v2.post(row.members(groupId), { members: [{ id: userId }] }).then(() => {
         // Adding a member twice is harmless, and taking back a membership the user already had is not.
         const hadIt = (before?.user[row.v2UserField] as string[] | undefined)?.includes(groupId) ?? false;
-        if (before && !hadIt) rollback.onFailure(`the user was added to ${row.v1} ${groupId}`, (v2) => v2.delete(row.member(groupId, userId)));
+        if (before && !hadIt)
+          rollback.onFailure(`the user was added to ${row.v1} ${groupId}`, (v2) => v2.delete(row.member(groupId, userId)));
       }),
     );
   }
@@ -100,7 +110,8 @@ function flatLeaves(object: Record<string, unknown>, prefix = ''): Record<string
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(object)) {
     const path = prefix ? `${prefix}.${key}` : key;
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) Object.assign(out, flatLeaves(value as Record<string, unknown>, path));
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      Object.assign(out, flatLeaves(value as Record<string, unknown>, path));
     else out[path] = value;
   }
   return out;

@@ -53,7 +53,10 @@ async function allParticipants(ctx: TranslatorContext, webinarId: string, uuid: 
 /** The standard answers the registrant gave (unanswered ones are left out), with v1's values. */
 function standardAnswers(registrant: V2Registrant): Record<string, string> {
   const given = toV1(STANDARD_QUESTION_ROWS, registrant);
-  return Object.fromEntries(Object.entries(given).filter(([, value]) => typeof value === 'string' && value !== '')) as Record<string, string>;
+  return Object.fromEntries(Object.entries(given).filter(([, value]) => typeof value === 'string' && value !== '')) as Record<
+    string,
+    string
+  >;
 }
 
 const customAnswers = (registrant: V2Registrant | undefined) =>
@@ -90,7 +93,8 @@ export function attendeeRows(participants: readonly V2Participant[], registrants
   const byEmail = new Map(registrants.map((r) => [r.email.toLowerCase(), r]));
   const attended = new Set<string>();
   const rows = participants.map((p) => {
-    const registrant = (p.registrant_id ? byId.get(p.registrant_id) : undefined) ?? (p.user_email ? byEmail.get(p.user_email.toLowerCase()) : undefined);
+    const registrant =
+      (p.registrant_id ? byId.get(p.registrant_id) : undefined) ?? (p.user_email ? byEmail.get(p.user_email.toLowerCase()) : undefined);
     if (registrant) attended.add(registrant.id);
     return attendeeRow(registrant, p);
   });
@@ -118,7 +122,11 @@ export const webinarAttendeesList = defineEndpoint({
       ]),
     );
     if (uuid !== undefined && !instances?.webinars.some((w) => w.uuid === uuid)) throw unknownInstance(id, uuid);
-    const attendees = attendeesOnly(participants, session.host_id, panelists.panelists.map((p) => p.email));
+    const attendees = attendeesOnly(
+      participants,
+      session.host_id,
+      panelists.panelists.map((p) => p.email),
+    );
     return { attendees: attendeeRows(attendees, registrants) };
   },
 });

@@ -44,4 +44,7 @@ function webinarListEndpoint(path: string, keep: (s: V2Session, nowMs: number) =
 
 export const webinarList = webinarListEndpoint('/webinar/list', (s) => !takesRegistration(s));
 
-export const webinarListRegistration = webinarListEndpoint('/webinar/list/registration', (s, nowMs) => takesRegistration(s) && isUpcoming(s, nowMs));
+export const webinarListRegistration = webinarListEndpoint(
+  '/webinar/list/registration',
+  (s, nowMs) => takesRegistration(s) && isUpcoming(s, nowMs),
+);

@@ -12,7 +12,10 @@ const panelistsParam = v1.json(
   z
     .array(
       z.object({
-        name: z.string({ error: 'Each panelist needs a name.' }).min(1, 'Each panelist needs a name.').max(64, 'A panelist name is at most 64 characters.'),
+        name: z
+          .string({ error: 'Each panelist needs a name.' })
+          .min(1, 'Each panelist needs a name.')
+          .max(64, 'A panelist name is at most 64 characters.'),
         email: z.email('Each panelist needs a valid email.').max(128),
       }),
       { error: 'Must be a JSON array of {"name", "email"}.' },
