@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -47,4 +50,25 @@ export function startReceiver(mode: string, port = 0, path = '/hook'): Promise<R
       }
     });
   });
+}
+
+/**
+ * A subscription whose receiver is down: a free port (probed, then closed) that a later
+ * `startReceiver(mode, port)` brings up, and the gateway settings that subscribe api_key `k` to it.
+ */
+export async function subscriptionToADownReceiver(token: string): Promise<{ port: number; env: Record<string, string> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'v1gate-durable-'));
+  const probe = await startReceiver('strict');
+  const port = probe.port;
+  await probe.stop();
+  writeFileSync(join(dir, 'subs.json'), JSON.stringify([{ api_key: 'k', url: `http://127.0.0.1:${port}/hook` }]));
+  return {
+    port,
+    env: {
+      V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
+      V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
+      V2_WEBHOOK_TOKEN: token,
+      V1_WEBHOOKS_ANY_PORT: '1',
+    },
+  };
 }

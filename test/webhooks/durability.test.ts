@@ -1,9 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
-import { startReceiver, type Receiver } from '../support/webhook-receivers.js';
+import { startReceiver, subscriptionToADownReceiver, type Receiver } from '../support/webhook-receivers.js';
 
 /**
  * Nothing acknowledged is lost: a gateway process is SIGKILLed with notifications pending (their
@@ -21,18 +18,8 @@ afterAll(async () => {
 });
 
 it('resumes pending notifications after a SIGKILL and delivers all of them', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'v1gate-durable-'));
-  // A free port for the receiver, which then stays down while the first gateway runs.
-  const probe = await startReceiver('strict');
-  const port = probe.port;
-  await probe.stop();
-  writeFileSync(join(dir, 'subs.json'), JSON.stringify([{ api_key: 'k', url: `http://127.0.0.1:${port}/hook` }]));
-  const env = {
-    V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
-    V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
-    V2_WEBHOOK_TOKEN: TOKEN,
-    V1_WEBHOOKS_ANY_PORT: '1',
-  };
+  // The receiver stays down while the first gateway runs.
+  const { port, env } = await subscriptionToADownReceiver(TOKEN);
 
   // A backoff far longer than the test: after its first refused attempt each job waits, pending.
   // Direct: the SIGKILL ends the gateway itself (under the tsx CLI it would survive as an orphan).

@@ -1,11 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, expect, it } from 'vitest';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
 import { startRedis, type RunningRedis } from '../support/redis.js';
-import { startReceiver, type Receiver } from '../support/webhook-receivers.js';
+import { startReceiver, subscriptionToADownReceiver, type Receiver } from '../support/webhook-receivers.js';
 
 /**
  * Nothing acknowledged is lost with Redis and two gateway processes: events reach process A's
@@ -28,17 +25,11 @@ afterAll(async () => {
 
 it("a SIGKILLed process's pending notifications are claimed and delivered by the other one", async () => {
   redis = await startRedis();
-  const dir = mkdtempSync(join(tmpdir(), 'v1gate-redis-durable-'));
-  const probe = await startReceiver('strict');
-  const port = probe.port;
-  await probe.stop();
-  writeFileSync(join(dir, 'subs.json'), JSON.stringify([{ api_key: 'k', url: `http://127.0.0.1:${port}/hook` }]));
+  const subscription = await subscriptionToADownReceiver(TOKEN);
+  const port = subscription.port;
   const env = {
-    V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
-    // Must stay unused: with REDIS_URL the journal is in Redis.
-    V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
-    V2_WEBHOOK_TOKEN: TOKEN,
-    V1_WEBHOOKS_ANY_PORT: '1',
+    // With REDIS_URL the journal is in Redis: the file journal it names must stay unused.
+    ...subscription.env,
     REDIS_URL: redis.url,
     V1_WEBHOOKS_REDIS_PREFIX: 'durable',
     V1_WEBHOOKS_CLAIM_IDLE_MS: '2000',
