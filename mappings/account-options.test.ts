@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAccountOptions, defaultAccountSettings } from '../src/sandbox/accounts/defaults.js';
-import { getPath, same, toV1, toV2, withV1Defaults, type FieldRow } from '../src/translators/field-map.js';
+import { getPath, same, toV1, toV2, withV1Defaults, type FieldRow } from '../src/v1/field-map.js';
 import { ACCOUNT_CREATE_DROPPED_ROWS, ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS, ACCOUNT_UPDATE_DROPPED_ROWS } from './account-options.js';
 
 /** The tables written out: v1 field → v2 path, a form text, its v1 value, that value in v2, and the v1 default. */

@@ -1,5 +1,5 @@
-import { droppedField, enumCodec, negate, type FieldTable } from '../src/translators/field-map.js';
-import { v1 } from '../src/translators/v1-params.js';
+import { droppedField, enumCodec, negate, type FieldTable } from '../src/v1/field-map.js';
+import { v1 } from '../src/v1/param-types.js';
 
 /**
  * The options of a v1 sub account (/ma/account/create and /ma/account/update) and where each one

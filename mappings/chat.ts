@@ -1,4 +1,4 @@
-import { NO_V2_FIELD, type FieldTable } from '../src/translators/field-map.js';
+import { NO_V2_FIELD, type FieldTable } from '../src/v1/field-map.js';
 
 /**
  * Chat history: v1's /chat/list and /chat/get items, read from v2's GET /im/chat/sessions and

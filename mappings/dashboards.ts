@@ -1,4 +1,4 @@
-import { NO_V2_FIELD, type FieldTable } from '../src/translators/field-map.js';
+import { NO_V2_FIELD, type FieldTable } from '../src/v1/field-map.js';
 
 /**
  * The account dashboards: v1's /metrics/zoomrooms, /metrics/zoomroomdetail, /metrics/crc and

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FAILURES, V1Code, V1_RATE_LIMIT_MESSAGE, v1ErrorOf, v2FailureKind, type FailureKind } from './errors.js';
+import { FAILURES, v1ErrorOf, v2FailureKind, type FailureKind } from './errors.js';
+import { V1Code, V1_RATE_LIMIT_MESSAGE } from '../src/v1/errors.js';
 
 /** Every row of the failure table, and the v2 codes that must pass through untouched. */
 describe('FAILURES', () => {

@@ -1,3 +1,5 @@
+import { V1Code, V1_RATE_LIMIT_MESSAGE } from '../src/v1/errors.js';
+
 /**
  * The one table that says how failures become v1 errors. v2 error codes are mostly the v1 codes
  * already (1001 user not exist, 1005 user already exists, 3001 meeting not found, 3003 not the
@@ -5,32 +7,10 @@
  * through; only what differs is translated. Each row says why.
  */
 
-export const V1_RATE_LIMIT_MESSAGE = 'Sorry, the maximum number of api requests are already reached. Please try later.';
-
-/** v1 codes v1gate itself answers with (see docs/decisions.md for the ones the specs leave open). */
-export const V1Code = {
-  /** api_key or api_secret missing from the request. Our choice: the specs name no code for it. */
-  missingCredentials: 101,
-  /** The v1 spec's code for a key and secret that do not match (v2 answers 401). */
-  invalidCredentials: 102,
-  noPrivilege: 200,
-  /** A missing, malformed or out-of-range parameter; the message names the v1 field. */
-  invalidParameter: 300,
-  /** v1's rate-limit error code. */
-  rateLimited: 403,
-  userNotExist: 1001,
-  userAlreadyExists: 1005,
-  meetingNotFound: 3001,
-  notMeetingHost: 3003,
-  groupNotExist: 4130,
-  /** The v2 service could not be reached or did not answer in time. Our choice, stable. */
-  upstreamUnavailable: 503,
-} as const;
-
 /**
  * Every way a v1 call can fail, one name each. The table below is a `Record` over this union, so
  * the compiler refuses a kind without a row (as tRPC keys its HTTP statuses by every error code),
- * and `src/v1-facade/errors.ts` names the kind of each failure in one place.
+ * and `src/translators/kit/failures.ts` names the kind of each failure in one place.
  */
 export type FailureKind =
   /** v2 answered 401: the JWT's key or secret is wrong. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getPath, NO_V2_FIELD, same, toV1, toV2, withV1Defaults, type FieldRow } from '../src/translators/field-map.js';
+import { getPath, NO_V2_FIELD, same, toV1, toV2, withV1Defaults, type FieldRow } from '../src/v1/field-map.js';
 import { GROUP_MEMBER_ROWS, GROUP_ROWS, IM_GROUP_LIST_ITEM_ROWS, IM_GROUP_ROWS } from './groups.js';
 
 /** The tables written out: v1 field → v2 field, a v1 form text (input rows), its v1 value and its v2 value. */

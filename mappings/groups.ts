@@ -1,5 +1,5 @@
-import { enumCodec, NO_V2_FIELD, type FieldTable } from '../src/translators/field-map.js';
-import { v1 } from '../src/translators/v1-params.js';
+import { enumCodec, NO_V2_FIELD, type FieldTable } from '../src/v1/field-map.js';
+import { v1 } from '../src/v1/param-types.js';
 
 /**
  * Groups and IM groups: the v1 group output and the fields v1 create/edit take. Every v1 group

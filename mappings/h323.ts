@@ -1,5 +1,5 @@
-import { enumCodec, type FieldTable } from '../src/translators/field-map.js';
-import { v1 } from '../src/translators/v1-params.js';
+import { enumCodec, type FieldTable } from '../src/v1/field-map.js';
+import { v1 } from '../src/v1/param-types.js';
 
 /**
  * H.323/SIP room devices: v1's /h323/device/* fields ↔ v2's `Device` (/h323/devices). v1 numbered

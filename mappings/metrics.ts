@@ -1,4 +1,4 @@
-import { type Codec, type FieldTable } from '../src/translators/field-map.js';
+import { type Codec, type FieldTable } from '../src/v1/field-map.js';
 import { meetingNumberCodec } from './recordings.js';
 
 /**

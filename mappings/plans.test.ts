@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { subscribeSchema } from '../src/sandbox/accounts/plan-schemas.js';
 import { billingContactSchema } from '../src/sandbox/accounts/billing.js';
-import { getPath, inputShape, same, toV1, toV2, type FieldRow } from '../src/translators/field-map.js';
+import { getPath, inputShape, same, toV1, toV2, type FieldRow } from '../src/v1/field-map.js';
 import { audioPlanCodec, BILLING_CONTACT_ROWS, PLAN_SET_ROWS } from './plans.js';
 
 const plan = (type: string, hosts: number) => ({ type, hosts });

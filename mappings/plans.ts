@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Codec, FieldTable } from '../src/translators/field-map.js';
-import { v1 } from '../src/translators/v1-params.js';
+import type { Codec, FieldTable } from '../src/v1/field-map.js';
+import { v1 } from '../src/v1/param-types.js';
 
 /**
  * Plans and the billing contact of a sub account. v1 sends each plan as JSON text inside a form

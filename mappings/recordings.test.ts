@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_V2_FIELD, same, toV1, type FieldRow } from '../src/translators/field-map.js';
+import { NO_V2_FIELD, same, toV1, type FieldRow } from '../src/v1/field-map.js';
 import { RECORDING_FILE_ROWS, RECORDING_MEETING_ROWS } from './recordings.js';
 
 /** A v2 GET /users/{userId}/recordings item, as the v2 reference types it (counts as strings). */

@@ -1,4 +1,4 @@
-import { NO_V2_FIELD, type Codec, type FieldTable } from '../src/translators/field-map.js';
+import { NO_V2_FIELD, type Codec, type FieldTable } from '../src/v1/field-map.js';
 
 /**
  * Cloud recordings: the v1 /recording/list item and its files, read from v2's

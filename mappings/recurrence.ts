@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Codec } from '../src/translators/field-map.js';
-import { v1 } from '../src/translators/v1-params.js';
+import type { Codec } from '../src/v1/field-map.js';
+import { v1 } from '../src/v1/param-types.js';
 
 /**
  * The v1 `recurrence` form field: a JSON text holding the recurrence object (fixed-time recurring

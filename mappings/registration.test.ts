@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getPath, NO_V2_FIELD, setPath, toV1, toV2, withV1Defaults, type FieldTable } from '../src/translators/field-map.js';
+import { getPath, NO_V2_FIELD, setPath, toV1, toV2, withV1Defaults, type FieldTable } from '../src/v1/field-map.js';
 import {
   LOSSY_NO_OF_EMPLOYEES,
   NO_OF_EMPLOYEES_TO_V2,

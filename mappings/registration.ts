@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { droppedField, enumCodec, type Codec, type FieldTable } from '../src/translators/field-map.js';
-import { v1 } from '../src/translators/v1-params.js';
+import { droppedField, enumCodec, type Codec, type FieldTable } from '../src/v1/field-map.js';
+import { v1 } from '../src/v1/param-types.js';
 
 /**
  * Registration: where each field of a v1 registration (/meeting/register, /webinar/register) lives

@@ -1,4 +1,4 @@
-import { NO_V2_FIELD, type Codec, type FieldTable } from '../src/translators/field-map.js';
+import { NO_V2_FIELD, type Codec, type FieldTable } from '../src/v1/field-map.js';
 
 /**
  * The account usage reports: v1's /report/getdailyreport, /report/getaccountreport and

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getPath, NO_V2_FIELD, toV1, toV2, withV1Defaults, type FieldTable } from '../src/translators/field-map.js';
-import { mergeAlternativeHosts } from '../src/translators/scheduling/body.js';
+import { getPath, NO_V2_FIELD, toV1, toV2, withV1Defaults, type FieldTable } from '../src/v1/field-map.js';
+import { mergeAlternativeHosts } from '../src/translators/sessions/body.js';
 import { MEETING_OPTIONS, WEBINAR_OPTIONS, registrationRequired } from './scheduling-options.js';
 
 /** A v1 form text for every row, and the v2 value it must become. */

@@ -1,5 +1,5 @@
-import { droppedField, type Codec, type FieldTable } from '../src/translators/field-map.js';
-import { v1 } from '../src/translators/v1-params.js';
+import { droppedField, type Codec, type FieldTable } from '../src/v1/field-map.js';
+import { v1 } from '../src/v1/param-types.js';
 import { recurrenceCodec, recurrenceParam } from './recurrence.js';
 
 /**

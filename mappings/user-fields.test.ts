@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getPath, toV1, toV2, v1FieldFor } from '../src/translators/field-map.js';
+import { getPath, toV1, toV2, v1FieldFor } from '../src/v1/field-map.js';
 import { USER_FIELDS, USER_MEMBERSHIPS, USER_STATUS } from './user-fields.js';
 
 /** Every row: the v2 path, a v1 form text, the parsed v1 value, and the v2 value it becomes. */

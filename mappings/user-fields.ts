@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { enumCodec, type Codec, type FieldTable } from '../src/translators/field-map.js';
-import { v1 } from '../src/translators/v1-params.js';
-import { v2path } from '../src/upstream/path.js';
+import { enumCodec, type Codec, type FieldTable } from '../src/v1/field-map.js';
+import { v1 } from '../src/v1/param-types.js';
+import { v2path } from '../src/shared/v2-path.js';
 
 /**
  * v1 user fields that live on the v2 user object (GET/PATCH /users/{userId}; first_name,

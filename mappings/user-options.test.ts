@@ -13,7 +13,7 @@ import {
   withCompositeDefaults,
   withV1Defaults,
   type FieldRow,
-} from '../src/translators/field-map.js';
+} from '../src/v1/field-map.js';
 import { AUTO_RECORDING, ENTRY_EXIT_CHIME, USER_OPTIONS, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from './user-options.js';
 
 /** The spec of the table, written out: v1 field → v2 settings path, and whether the value is negated. */

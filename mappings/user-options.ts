@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { droppedField, negate, type Codec, type CompositeMapping, type FieldRow, type FieldTable } from '../src/translators/field-map.js';
-import { v1 } from '../src/translators/v1-params.js';
+import { droppedField, negate, type Codec, type CompositeMapping, type FieldRow, type FieldTable } from '../src/v1/field-map.js';
+import { v1 } from '../src/v1/param-types.js';
 
 /**
  * The v1 "shared user option set" ↔ v2 user settings (GET/PATCH /users/{userId}/settings).

@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
-import { V1Code } from '../mappings/errors.js';
+import { V1Code } from './v1/errors.js';
 import { isLoopbackCaller } from './shared/loopback.js';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSandbox, mountSandbox, type Sandbox } from './sandbox/app.js';
 import type { GatewayConfig } from './config.js';
 import { createServer } from './server.js';
-import { ALL_ENDPOINTS } from './translators/registry.js';
-import type { EndpointDefinition } from './translators/define.js';
+import { ALL_ENDPOINTS } from './translators/kit/registry.js';
+import type { EndpointDefinition } from './translators/kit/define.js';
 import { V2Client, openGate, type OutboundGate } from './upstream/client.js';
 import { TokenMinter } from './upstream/jwt.js';
 import { createV1App, type InboundGate } from './v1-facade/app.js';

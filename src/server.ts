@@ -1,7 +1,7 @@
 import { createAdaptorServer, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { V1Code } from '../mappings/errors.js';
+import { V1Code } from './v1/errors.js';
 import { readUnframedBodies } from './unframed-bodies.js';
 import { BODY_OVERFLOW } from './v1-facade/app.js';
 

@@ -1,5 +1,5 @@
-import type { EndpointDefinition } from '../translators/define.js';
-import { canonicalPath } from '../translators/registry.js';
+import type { EndpointDefinition } from '../translators/kit/define.js';
+import { canonicalPath } from '../translators/kit/registry.js';
 import { leafField } from './diff.js';
 
 /**

@@ -1,5 +1,3 @@
-import { V1_RATE_LIMIT_MESSAGE } from '../../mappings/errors.js';
-
 /**
  * An outbound call v1gate will not make within its limits: the gateway answers the v1 rate-limit
  * error (code 403) with Retry-After, and nothing more reaches v2.
@@ -23,7 +21,8 @@ export class RateLimitExceeded extends Error {
     /** When it is worth trying again, as far as v1gate knows (ms). */
     readonly retryAfterMs: number,
   ) {
-    super(V1_RATE_LIMIT_MESSAGE);
+    // The words v1 clients see come from the failure table (mappings/errors.ts), not from here.
+    super(`Rate limit of ${limitClass} exceeded (${reason}).`);
   }
 
   get retryAfterSeconds(): number {

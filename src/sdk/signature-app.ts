@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
-import { V1Error, invalidParameter, missingParameter, rateLimited, toV1Error } from '../v1-facade/errors.js';
-import { V1Code } from '../../mappings/errors.js';
+import { toV1Error } from '../translators/kit/failures.js';
+import { V1Error, invalidParameter, missingParameter, rateLimited } from '../v1/errors.js';
+import { V1Code } from '../v1/errors.js';
 import { ParamDecodeError, readParams, type V1Params } from '../v1-facade/params.js';
 import type { InboundGate } from '../v1-facade/app.js';
 import type { CredentialsCheck } from './credentials-check.js';

@@ -25,7 +25,7 @@ const OBJECT_LIST_KEY = /^(.+?)\[(\d*)\]\[([^[\]]+)\]$/;
 /**
  * The fields of one form, as they are read. List spellings (`a[]`, `a[0]`) accumulate under `a`;
  * a plain key sent again (`a=x&a=y`, as Python's requests sends a list) becomes a list too: a list
- * param reads every value, a scalar param its last one (v1-params.ts). A list of objects sent as
+ * param reads every value, a scalar param its last one (src/v1/param-types.ts). A list of objects sent as
  * nested fields becomes the JSON text the other v1 clients send for it, so a param has one reading.
  */
 class FormFields {

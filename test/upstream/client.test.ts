@@ -5,7 +5,7 @@ import { jwtVerify } from 'jose';
 import { V2Client, type OutboundGate } from '../../src/upstream/client.js';
 import { UpstreamUnavailable, V2Error } from '../../src/upstream/errors.js';
 import { TokenMinter } from '../../src/upstream/jwt.js';
-import { toV1Error } from '../../src/v1-facade/errors.js';
+import { toV1Error } from '../../src/translators/kit/failures.js';
 
 /**
  * The v2 client against upstreams that misbehave in ways the sandbox never does: slow, down,

@@ -1,5 +1,5 @@
-import { v2path } from '../../upstream/path.js';
-import { v1 } from '../v1-params.js';
+import { v2path } from '../../shared/v2-path.js';
+import { v1 } from '../../v1/param-types.js';
 
 /** Every /ma/account call but create and list names its sub account. */
 export const accountIdParam = { account_id: v1.string() };

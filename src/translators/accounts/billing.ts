@@ -1,7 +1,7 @@
 import { BILLING_CONTACT_ROWS } from '../../../mappings/plans.js';
-import { defineEndpoint } from '../define.js';
-import { inputShape, toV2 } from '../field-map.js';
-import { v1Params } from '../v1-params.js';
+import { defineEndpoint } from '../kit/define.js';
+import { inputShape, toV2 } from '../../v1/field-map.js';
+import { v1Params } from '../../v1/param-types.js';
 import { accountIdParam, accountPath } from './account-path.js';
 
 /** /ma/account/billing/update → PATCH /accounts/{id}/billing with the contact fields given. */

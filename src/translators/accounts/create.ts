@@ -1,9 +1,10 @@
 import { ACCOUNT_CREATE_DROPPED_ROWS, ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS } from '../../../mappings/account-options.js';
-import { toV1Error, V1Error } from '../../v1-facade/errors.js';
-import { defineEndpoint } from '../define.js';
-import { inputShape, toV2, v1FieldFor, withV1Defaults } from '../field-map.js';
-import { Rollback } from '../rollback.js';
-import { v1, v1Params } from '../v1-params.js';
+import { toV1Error } from '../kit/failures.js';
+import { V1Error } from '../../v1/errors.js';
+import { defineEndpoint } from '../kit/define.js';
+import { inputShape, toV2, v1FieldFor, withV1Defaults } from '../../v1/field-map.js';
+import { Rollback } from '../kit/rollback.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 import { accountPath } from './account-path.js';
 
 interface CreatedAccount {

@@ -1,5 +1,5 @@
-import { defineEndpoint } from '../define.js';
-import { v1Params } from '../v1-params.js';
+import { defineEndpoint } from '../kit/define.js';
+import { v1Params } from '../../v1/param-types.js';
 import { accountIdParam, accountPath } from './account-path.js';
 
 /**

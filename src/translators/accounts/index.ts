@@ -1,4 +1,4 @@
-import type { EndpointDefinition } from '../define.js';
+import type { EndpointDefinition } from '../kit/define.js';
 import { accountCreate } from './create.js';
 import { accountBillingUpdate } from './billing.js';
 import { accountDelete } from './delete.js';

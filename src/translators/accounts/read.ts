@@ -1,6 +1,6 @@
-import { defineEndpoint } from '../define.js';
-import { pagingOf, v1PageFields, v1PagingParams, type V1Page } from '../v1-paging.js';
-import { v1Params } from '../v1-params.js';
+import { defineEndpoint } from '../kit/define.js';
+import { pagingOf, v1PageFields, v1PagingParams, type V1Page } from '../../v1/paging.js';
+import { v1Params } from '../../v1/param-types.js';
 import { accountIdParam, accountPath } from './account-path.js';
 
 /** The fields of a v1 subAccounts item; v2 list items carry the same names. */

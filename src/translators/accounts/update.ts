@@ -1,8 +1,8 @@
 import { ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS, ACCOUNT_UPDATE_DROPPED_ROWS } from '../../../mappings/account-options.js';
-import { defineEndpoint } from '../define.js';
-import { inputShape, toV2 } from '../field-map.js';
-import { Rollback } from '../rollback.js';
-import { v1Params } from '../v1-params.js';
+import { defineEndpoint } from '../kit/define.js';
+import { inputShape, toV2 } from '../../v1/field-map.js';
+import { Rollback } from '../kit/rollback.js';
+import { v1Params } from '../../v1/param-types.js';
 import { accountIdParam, accountPath } from './account-path.js';
 import { v2FieldNamesWith } from './v2-field-names.js';
 

@@ -1,4 +1,4 @@
-import type { FieldTable } from '../field-map.js';
+import type { FieldTable } from '../../v1/field-map.js';
 
 /**
  * How v2 field errors name a table's fields when the table's v2 paths are relative to another

@@ -1,9 +1,9 @@
 import { CHAT_MESSAGE_ROWS, CHAT_SESSION_ROWS } from '../../../mappings/chat.js';
-import { v2path } from '../../upstream/path.js';
-import { defineEndpoint } from '../define.js';
-import { NO_V2_FIELD, toV1 } from '../field-map.js';
+import { v2path } from '../../shared/v2-path.js';
+import { defineEndpoint } from '../kit/define.js';
+import { NO_V2_FIELD, toV1 } from '../../v1/field-map.js';
 import { reportRange, reportRangeParams } from '../reports/range.js';
-import { v1, v1Params } from '../v1-params.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 
 /**
  * v1's chat history, paged by token as v2 pages it (v1 did too: `page_size` up to 300 and the

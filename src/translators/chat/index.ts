@@ -1,4 +1,4 @@
-import type { EndpointDefinition } from '../define.js';
+import type { EndpointDefinition } from '../kit/define.js';
 import { chatGet, chatList } from './history.js';
 
 /** v1's chat history: the account's sessions, and one session's messages. */

@@ -1,8 +1,8 @@
-import { answerAfterWrite, startedEarly } from '../after-write.js';
-import { inputShape, toV2, withV1Defaults } from '../field-map.js';
-import { defineEndpoint, type TranslatorContext } from '../define.js';
-import { v1, v1Params } from '../v1-params.js';
-import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import { answerAfterWrite, startedEarly } from '../kit/after-write.js';
+import { inputShape, toV2, withV1Defaults } from '../../v1/field-map.js';
+import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
+import { v1, v1Params } from '../../v1/param-types.js';
+import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { CALLER_ACCOUNT_CALL, callerAccountId, docPath, groupPath, v1Group } from './group-output.js';
 import type { GroupKind } from './kind.js';
 

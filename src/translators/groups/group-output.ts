@@ -1,6 +1,6 @@
-import { v2path } from '../../upstream/path.js';
-import type { TranslatorContext, V1Answer } from '../define.js';
-import { toV1, type FieldTable } from '../field-map.js';
+import { v2path } from '../../shared/v2-path.js';
+import type { TranslatorContext, V1Answer } from '../kit/define.js';
+import { toV1, type FieldTable } from '../../v1/field-map.js';
 import type { GroupKind } from './kind.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { EndpointDefinition } from '../define.js';
+import type { EndpointDefinition } from '../kit/define.js';
 import { IM_GROUPS } from '../im-groups/kind.js';
 import { groupCreate, groupDelete, groupEdit, groupGet, groupList } from './crud.js';
 import { PLAIN_GROUPS } from './kind.js';

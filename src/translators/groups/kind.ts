@@ -1,5 +1,5 @@
 import { GROUP_ROWS } from '../../../mappings/groups.js';
-import type { FieldTable } from '../field-map.js';
+import type { FieldTable } from '../../v1/field-map.js';
 
 /**
  * Groups and IM groups are the same family in both versions: the same calls, the same answers, at

@@ -1,15 +1,15 @@
 import { GROUP_MEMBER_ROWS } from '../../../mappings/groups.js';
 import { V2Error } from '../../upstream/errors.js';
-import { v2path } from '../../upstream/path.js';
-import { batchesOf } from '../batches.js';
-import { defineEndpoint, type TranslatorContext, type V2Api } from '../define.js';
-import { toV1 } from '../field-map.js';
-import { Rollback } from '../rollback.js';
-import { v1, v1Params } from '../v1-params.js';
+import { v2path } from '../../shared/v2-path.js';
+import { batchesOf } from '../kit/batches.js';
+import { defineEndpoint, type TranslatorContext, type V2Api } from '../kit/define.js';
+import { toV1 } from '../../v1/field-map.js';
+import { Rollback } from '../kit/rollback.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 import { docPath, groupPath } from './group-output.js';
 import type { GroupKind } from './kind.js';
-import { pagingOf, v1PageFields, v1PagingParams, type V1Page } from '../v1-paging.js';
-import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import { pagingOf, v1PageFields, v1PagingParams, type V1Page } from '../../v1/paging.js';
+import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 
 /** v2 takes at most 30 members per POST members call. */
 export const MEMBERS_PER_CALL = 30;

@@ -1,9 +1,9 @@
 import { H323_DEVICE_ROWS } from '../../../mappings/h323.js';
-import { v2path } from '../../upstream/path.js';
-import { defineEndpoint } from '../define.js';
-import { inputShape, toV1, toV2, withV1Defaults } from '../field-map.js';
-import { pagingOf, v1PageFields, v1PagingParams, type V1Page } from '../v1-paging.js';
-import { v1, v1Params } from '../v1-params.js';
+import { v2path } from '../../shared/v2-path.js';
+import { defineEndpoint } from '../kit/define.js';
+import { inputShape, toV1, toV2, withV1Defaults } from '../../v1/field-map.js';
+import { pagingOf, v1PageFields, v1PagingParams, type V1Page } from '../../v1/paging.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 
 /**
  * v1's H.323/SIP devices of the account, over v2's /h323/devices: list and create answer the

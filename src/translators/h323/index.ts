@@ -1,4 +1,4 @@
-import type { EndpointDefinition } from '../define.js';
+import type { EndpointDefinition } from '../kit/define.js';
 import { h323DeviceCreate, h323DeviceDelete, h323DeviceList, h323DeviceUpdate } from './devices.js';
 
 /** v1's H.323/SIP room devices. */

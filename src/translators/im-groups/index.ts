@@ -1,4 +1,4 @@
-import type { EndpointDefinition } from '../define.js';
+import type { EndpointDefinition } from '../kit/define.js';
 import { groupCreate, groupDelete, groupEdit, groupGet, groupList } from '../groups/crud.js';
 import { memberAdd, memberDelete, memberList } from '../groups/members.js';
 import { IM_GROUPS } from './kind.js';

@@ -1,11 +1,11 @@
-import { defineEndpoint } from '../define.js';
-import { MEETING } from '../scheduling/kinds.js';
-import { readSessions, renderItems, v1ListAnswer } from '../scheduling/list.js';
-import { hostSessionsPath, v2CallNames } from '../scheduling/paths.js';
-import { liveIdsOf } from '../scheduling/status.js';
-import type { V2SessionListItem } from '../scheduling/v2-session.js';
-import { v1, v1Params } from '../v1-params.js';
-import { pagingOf, v1PagingParams } from '../v1-paging.js';
+import { defineEndpoint } from '../kit/define.js';
+import { MEETING } from '../sessions/kinds.js';
+import { readSessions, renderItems, v1ListAnswer } from '../sessions/list.js';
+import { hostSessionsPath, v2CallNames } from '../sessions/paths.js';
+import { liveIdsOf } from '../sessions/status.js';
+import type { V2SessionListItem } from '../sessions/v2-session.js';
+import { v1, v1Params } from '../../v1/param-types.js';
+import { pagingOf, v1PagingParams } from '../../v1/paging.js';
 
 /**
  * /meeting/list → GET /users/{host_id}/meetings?type=scheduled (v1 listed the host's scheduled

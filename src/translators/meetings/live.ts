@@ -1,11 +1,11 @@
-import { defineEndpoint, type TranslatorContext } from '../define.js';
-import { MEETING } from '../scheduling/kinds.js';
-import { readSessions, renderItems, v1ListAnswer } from '../scheduling/list.js';
-import { v2CallNames } from '../scheduling/paths.js';
-import type { V2SessionListItem } from '../scheduling/v2-session.js';
-import { v1Params } from '../v1-params.js';
-import { itemsOnPage, pagingOf, v1PagingParams, type Paging } from '../v1-paging.js';
-import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
+import { MEETING } from '../sessions/kinds.js';
+import { readSessions, renderItems, v1ListAnswer } from '../sessions/list.js';
+import { v2CallNames } from '../sessions/paths.js';
+import type { V2SessionListItem } from '../sessions/v2-session.js';
+import { v1Params } from '../../v1/param-types.js';
+import { itemsOnPage, pagingOf, v1PagingParams, type Paging } from '../../v1/paging.js';
+import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 
 interface MetricsPage {
   total_records: number;

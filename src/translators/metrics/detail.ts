@@ -1,11 +1,11 @@
 import { DASHBOARD_PARTICIPANT_ROWS, DETAIL_TYPE_LABELS, SESSION_DETAIL_ROWS } from '../../../mappings/metrics.js';
-import { v2path } from '../../upstream/path.js';
-import { defineEndpoint } from '../define.js';
-import { toV1 } from '../field-map.js';
-import { itemsOnPage, pageOf, pagingOf } from '../v1-paging.js';
-import { v1, v1Params } from '../v1-params.js';
+import { v2path } from '../../shared/v2-path.js';
+import { defineEndpoint } from '../kit/define.js';
+import { toV1 } from '../../v1/field-map.js';
+import { itemsOnPage, pageOf, pagingOf } from '../../v1/paging.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 import { uuidSegment } from '../webinar-reports/instances.js';
-import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 
 /**
  * /metrics/meetingdetail and /metrics/webinardetail → GET /metrics/{meetings|webinars}/{id} (the

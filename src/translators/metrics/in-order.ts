@@ -1,4 +1,4 @@
-import { NO_V2_FIELD, toV1, type FieldTable } from '../field-map.js';
+import { NO_V2_FIELD, toV1, type FieldTable } from '../../v1/field-map.js';
 
 /**
  * Every v1 field of an output table, in the table's (v1's) order: fields v2 lacks, or that have no

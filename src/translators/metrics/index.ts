@@ -1,4 +1,4 @@
-import type { EndpointDefinition } from '../define.js';
+import type { EndpointDefinition } from '../kit/define.js';
 import { metricsMeetingDetail, metricsWebinarDetail } from './detail.js';
 import { metricsQos } from './qos.js';
 import { metricsZoomRoomDetail, metricsZoomRooms } from './rooms.js';

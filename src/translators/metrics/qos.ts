@@ -1,11 +1,11 @@
 import { QOS_PARTICIPANT_ROWS, QOS_SAMPLE_ROWS } from '../../../mappings/metrics.js';
-import { V1Code } from '../../../mappings/errors.js';
-import { V1Error } from '../../v1-facade/errors.js';
-import { v2path } from '../../upstream/path.js';
-import { defineEndpoint } from '../define.js';
-import { toV1 } from '../field-map.js';
-import { itemsOnPage, pagingOf } from '../v1-paging.js';
-import { v1, v1Params } from '../v1-params.js';
+import { V1Code } from '../../v1/errors.js';
+import { V1Error } from '../../v1/errors.js';
+import { v2path } from '../../shared/v2-path.js';
+import { defineEndpoint } from '../kit/define.js';
+import { toV1 } from '../../v1/field-map.js';
+import { itemsOnPage, pagingOf } from '../../v1/paging.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 import { uuidSegment } from '../webinar-reports/instances.js';
 
 /**

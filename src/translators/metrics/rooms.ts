@@ -1,12 +1,12 @@
 import { NO_LIVE_MEETING, ROOM_LIVE_MEETING_ROWS, ZOOM_ROOM_MESSAGE_ROWS, ZOOM_ROOM_ROWS } from '../../../mappings/dashboards.js';
 import { SESSION_METRIC_ROWS } from '../../../mappings/metrics.js';
-import { invalidParameter } from '../../v1-facade/errors.js';
-import { v2path } from '../../upstream/path.js';
-import { defineEndpoint } from '../define.js';
-import { toV1 } from '../field-map.js';
-import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../v1-paging.js';
-import { v1, v1Params } from '../v1-params.js';
-import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import { invalidParameter } from '../../v1/errors.js';
+import { v2path } from '../../shared/v2-path.js';
+import { defineEndpoint } from '../kit/define.js';
+import { toV1 } from '../../v1/field-map.js';
+import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../../v1/paging.js';
+import { v1, v1Params } from '../../v1/param-types.js';
+import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { isBackwards, reportDateParam, v2Date } from '../reports/report-date.js';
 import { allFieldsV1 } from './in-order.js';
 

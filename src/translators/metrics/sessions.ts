@@ -1,10 +1,10 @@
 import { SESSION_METRIC_ROWS } from '../../../mappings/metrics.js';
-import { invalidParameter, missingParameter } from '../../v1-facade/errors.js';
-import { defineEndpoint, type TranslatorContext } from '../define.js';
-import { toV1 } from '../field-map.js';
-import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../v1-paging.js';
-import { v1, v1Params } from '../v1-params.js';
-import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import { invalidParameter, missingParameter } from '../../v1/errors.js';
+import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
+import { toV1 } from '../../v1/field-map.js';
+import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../../v1/paging.js';
+import { v1, v1Params } from '../../v1/param-types.js';
+import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { isBackwards, reportDateParam, v2Date, type ReportDate } from '../reports/report-date.js';
 
 /**

@@ -1,10 +1,10 @@
 import { CRC_HOUR_ROWS, IM_USER_ROWS } from '../../../mappings/dashboards.js';
-import { invalidParameter } from '../../v1-facade/errors.js';
-import { defineEndpoint } from '../define.js';
-import { toV1 } from '../field-map.js';
-import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../v1-paging.js';
-import { v1, v1Params } from '../v1-params.js';
-import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import { invalidParameter } from '../../v1/errors.js';
+import { defineEndpoint } from '../kit/define.js';
+import { toV1 } from '../../v1/field-map.js';
+import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../../v1/paging.js';
+import { v1, v1Params } from '../../v1/param-types.js';
+import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { isBackwards, reportDateParam, v2Date, type ReportDate } from '../reports/report-date.js';
 
 /**

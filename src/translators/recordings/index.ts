@@ -1,4 +1,4 @@
-import type { EndpointDefinition } from '../define.js';
+import type { EndpointDefinition } from '../kit/define.js';
 import { mcRecordingList, recordingList } from './list.js';
 import { recordingDelete, recordingGet } from './meeting.js';
 

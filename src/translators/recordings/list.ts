@@ -1,10 +1,10 @@
 import { MC_RECORDING_FILE_ROWS, RECORDING_FILE_ROWS, RECORDING_MEETING_ROWS } from '../../../mappings/recordings.js';
-import { v2path } from '../../upstream/path.js';
-import { defineEndpoint, type TranslatorContext } from '../define.js';
-import { toV1, type FieldTable } from '../field-map.js';
-import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
-import { v1, v1Params } from '../v1-params.js';
-import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import { v2path } from '../../shared/v2-path.js';
+import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
+import { toV1, type FieldTable } from '../../v1/field-map.js';
+import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
+import { v1, v1Params } from '../../v1/param-types.js';
+import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { instantOf, utcDate, v1TimeParam, type V1Time } from './v1-time.js';
 
 /** With no `from`, v1 listed every recording of the host: ask v2 from before the service recorded anything. */

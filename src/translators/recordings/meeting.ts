@@ -1,7 +1,7 @@
 import { RECORDING_GET_FILE_ROWS, RECORDING_MEETING_ROWS } from '../../../mappings/recordings.js';
-import { v2path } from '../../upstream/path.js';
-import { defineEndpoint } from '../define.js';
-import { v1, v1Params } from '../v1-params.js';
+import { v2path } from '../../shared/v2-path.js';
+import { defineEndpoint } from '../kit/define.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 import { uuidSegment } from '../webinar-reports/instances.js';
 import { v1RecordingMeeting, type V2RecordingMeeting } from './list.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { instantOfLocalMs, isKnownTimeZone } from '../../shared/time-zone.js';
-import { v1 } from '../v1-params.js';
+import { v1 } from '../../v1/param-types.js';
 import { isCalendarDate } from '../../shared/calendar.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { EndpointDefinition } from '../define.js';
+import type { EndpointDefinition } from '../kit/define.js';
 import { webinarPanelists } from './panelists.js';
 import { meetingRegister, webinarRegister } from './register.js';
 import { webinarRegistrantsList, webinarRegistration } from './registrant-lists.js';

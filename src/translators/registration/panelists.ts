@@ -1,11 +1,11 @@
 import { PANELIST } from '../../../mappings/registration.js';
-import { v2path } from '../../upstream/path.js';
-import { defineEndpoint } from '../define.js';
-import { toV1 } from '../field-map.js';
-import { readOwnSession } from '../scheduling/host-check.js';
-import { WEBINAR } from '../scheduling/kinds.js';
-import { sessionRefShape } from '../scheduling/params.js';
-import { v1Params } from '../v1-params.js';
+import { v2path } from '../../shared/v2-path.js';
+import { defineEndpoint } from '../kit/define.js';
+import { toV1 } from '../../v1/field-map.js';
+import { readOwnSession } from '../sessions/host-check.js';
+import { WEBINAR } from '../sessions/kinds.js';
+import { sessionRefShape } from '../sessions/params.js';
+import { v1Params } from '../../v1/param-types.js';
 
 interface V2Panelists {
   total_records: number;

@@ -1,9 +1,9 @@
 import { REGISTRANT_FIELDS } from '../../../mappings/registration.js';
-import { defineEndpoint } from '../define.js';
-import { inputShape, toV2 } from '../field-map.js';
-import { MEETING, WEBINAR, type SessionKind } from '../scheduling/kinds.js';
-import { sessionPath } from '../scheduling/paths.js';
-import { v1, v1Params } from '../v1-params.js';
+import { defineEndpoint } from '../kit/define.js';
+import { inputShape, toV2 } from '../../v1/field-map.js';
+import { MEETING, WEBINAR, type SessionKind } from '../sessions/kinds.js';
+import { sessionPath } from '../sessions/paths.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 
 /**
  * /meeting/register and /webinar/register → POST /{meetings|webinars}/{id}/registrants. One

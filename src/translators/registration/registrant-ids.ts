@@ -1,5 +1,5 @@
-import { invalidParameter, missingParameter } from '../../v1-facade/errors.js';
-import { v1 } from '../v1-params.js';
+import { invalidParameter, missingParameter } from '../../v1/errors.js';
+import { v1 } from '../../v1/param-types.js';
 
 /**
  * v1's registrant id lists: comma-separated `registrant_ids`, which v1's own request example spells

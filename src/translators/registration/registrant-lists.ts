@@ -1,11 +1,11 @@
 import { REGISTRANT_LIST_QUERY, REGISTRANT_LIST_USER, REGISTRATION_ATTENDEE } from '../../../mappings/registration.js';
-import { defineEndpoint } from '../define.js';
-import { inputShape, toV1, toV2, withV1Defaults } from '../field-map.js';
-import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
-import { readOwnSession } from '../scheduling/host-check.js';
-import { WEBINAR } from '../scheduling/kinds.js';
-import { sessionRefShape } from '../scheduling/params.js';
-import { v1, v1Params } from '../v1-params.js';
+import { defineEndpoint } from '../kit/define.js';
+import { inputShape, toV1, toV2, withV1Defaults } from '../../v1/field-map.js';
+import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
+import { readOwnSession } from '../sessions/host-check.js';
+import { WEBINAR } from '../sessions/kinds.js';
+import { sessionRefShape } from '../sessions/params.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 import { registrantPage, registrantsWithStatus, type RegistrantStatus } from './registrants.js';
 import { requireRegistration } from './registration-enabled.js';
 

@@ -1,6 +1,6 @@
-import { v2path } from '../../upstream/path.js';
-import type { TranslatorContext } from '../define.js';
-import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import { v2path } from '../../shared/v2-path.js';
+import type { TranslatorContext } from '../kit/define.js';
+import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 
 /** A registrant as v2 lists it (GET /webinars/{id}/registrants). */
 export interface V2Registrant {

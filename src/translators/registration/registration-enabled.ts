@@ -1,6 +1,6 @@
-import { V1Code } from '../../../mappings/errors.js';
-import { V1Error } from '../../v1-facade/errors.js';
-import type { V2Session } from '../scheduling/v2-session.js';
+import { V1Code } from '../../v1/errors.js';
+import { V1Error } from '../../v1/errors.js';
+import type { V2Session } from '../sessions/v2-session.js';
 
 /** Registration is on when the host asked for approval (v2 approval_type 0 automatic, 1 manual; 2 is none). */
 export function requireRegistration(session: V2Session): void {

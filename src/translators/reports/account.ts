@@ -1,9 +1,9 @@
 import { ACCOUNT_REPORT_USER_ROWS } from '../../../mappings/reports.js';
-import { defineEndpoint, type TranslatorContext } from '../define.js';
-import { toV1 } from '../field-map.js';
-import { pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
-import { v1Params } from '../v1-params.js';
-import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
+import { toV1 } from '../../v1/field-map.js';
+import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
+import { v1Params } from '../../v1/param-types.js';
+import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { reportRange, reportRangeParams } from './range.js';
 
 interface V2HostRow {

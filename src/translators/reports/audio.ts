@@ -1,9 +1,9 @@
 import { TELEPHONY_ROWS } from '../../../mappings/reports.js';
-import { invalidParameter } from '../../v1-facade/errors.js';
-import { defineEndpoint } from '../define.js';
-import { toV1 } from '../field-map.js';
-import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
-import { v1, v1Params } from '../v1-params.js';
+import { invalidParameter } from '../../v1/errors.js';
+import { defineEndpoint } from '../kit/define.js';
+import { toV1 } from '../../v1/field-map.js';
+import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 import { reportRange, reportRangeParams } from './range.js';
 
 interface V2Telephone {

@@ -1,7 +1,7 @@
 import { DAILY_REPORT_ROWS } from '../../../mappings/reports.js';
-import { defineEndpoint } from '../define.js';
-import { toV1 } from '../field-map.js';
-import { v1, v1Params } from '../v1-params.js';
+import { defineEndpoint } from '../kit/define.js';
+import { toV1 } from '../../v1/field-map.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 
 interface V2DailyReport {
   year: number;

@@ -1,4 +1,4 @@
-import type { EndpointDefinition } from '../define.js';
+import type { EndpointDefinition } from '../kit/define.js';
 import { accountReport } from './account.js';
 import { audioReport } from './audio.js';
 import { dailyReport } from './daily.js';

@@ -1,4 +1,4 @@
-import { invalidParameter } from '../../v1-facade/errors.js';
+import { invalidParameter } from '../../v1/errors.js';
 import { isBackwards, reportDateParam, v1Date, v2Date, type ReportDate } from './report-date.js';
 
 /** The required `from`..`to` of v1's usage reports. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { v1 } from '../v1-params.js';
+import { v1 } from '../../v1/param-types.js';
 import { isCalendarDate } from '../../shared/calendar.js';
 
 /**

@@ -1,10 +1,10 @@
 import { USER_REPORT_MEETING_ROWS, USER_REPORT_PARTICIPANT_ROWS } from '../../../mappings/reports.js';
-import { v2path } from '../../upstream/path.js';
-import { defineEndpoint, type TranslatorContext } from '../define.js';
-import { toV1 } from '../field-map.js';
-import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
-import { v1, v1Params } from '../v1-params.js';
-import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import { v2path } from '../../shared/v2-path.js';
+import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
+import { toV1 } from '../../v1/field-map.js';
+import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
+import { v1, v1Params } from '../../v1/param-types.js';
+import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { reportRef } from '../webinar-reports/instances.js';
 import { reportRange, reportRangeParams } from './range.js';
 

@@ -1,6 +1,6 @@
-import { v2path } from '../../upstream/path.js';
-import { defineEndpoint } from '../define.js';
-import { v1, v1Params } from '../v1-params.js';
+import { v2path } from '../../shared/v2-path.js';
+import { defineEndpoint } from '../kit/define.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 
 /** /user/checkemail → GET /users/email?email=: whether an email is taken. */
 export const userCheckEmail = defineEndpoint({

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import { USER_MEMBERSHIPS } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
-import { v2path } from '../../upstream/path.js';
-import { defineEndpoint } from '../define.js';
-import { withCompositeDefaults, withV1Defaults } from '../field-map.js';
-import { Rollback } from '../rollback.js';
-import { v1, v1Params } from '../v1-params.js';
+import { v2path } from '../../shared/v2-path.js';
+import { defineEndpoint } from '../kit/define.js';
+import { withCompositeDefaults, withV1Defaults } from '../../v1/field-map.js';
+import { Rollback } from '../kit/rollback.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 import { USER_ANSWERS, readV1User, type UserAnswer } from './user-output.js';
 import {
   USER_V2_FIELD_NAMES,

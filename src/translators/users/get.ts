@@ -1,6 +1,6 @@
 import { USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
-import { defineEndpoint } from '../define.js';
-import { v1, v1Params } from '../v1-params.js';
+import { defineEndpoint } from '../kit/define.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 import { USER_ANSWERS, readV1User } from './user-output.js';
 import { USER_V2_FIELD_NAMES, tablesFor, userId } from './user-params.js';
 

@@ -1,4 +1,4 @@
-import type { EndpointDefinition } from '../define.js';
+import type { EndpointDefinition } from '../kit/define.js';
 import { userAssistantDelete, userAssistantSet, userScheduleForHostList } from './assistants.js';
 import { userCheckEmail, userCheckZpk } from './check.js';
 import { userAutoCreate, userCreate, userCustCreate, userSsoCreate } from './create.js';

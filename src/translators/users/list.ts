@@ -1,10 +1,10 @@
 import { USER_FIELDS } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
-import { v2path } from '../../upstream/path.js';
-import { defineEndpoint } from '../define.js';
-import { toV1, withCompositeDefaults, withV1Defaults } from '../field-map.js';
-import { v1Params } from '../v1-params.js';
-import { pagingOf, v1PageFields, v1PagingParams } from '../v1-paging.js';
+import { v2path } from '../../shared/v2-path.js';
+import { defineEndpoint } from '../kit/define.js';
+import { toV1, withCompositeDefaults, withV1Defaults } from '../../v1/field-map.js';
+import { v1Params } from '../../v1/param-types.js';
+import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { USER_ANSWERS, answerWith, type V2User } from './user-output.js';
 
 /**

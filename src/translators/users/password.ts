@@ -1,6 +1,6 @@
-import { v2path } from '../../upstream/path.js';
-import { defineEndpoint } from '../define.js';
-import { v1, v1Params } from '../v1-params.js';
+import { v2path } from '../../shared/v2-path.js';
+import { defineEndpoint } from '../kit/define.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 import { userId } from './user-params.js';
 
 /** /user/updatepassword → PUT /users/{userId}/password. v2 owns the password rules (length) and names the field when it refuses. */

@@ -1,7 +1,7 @@
-import { v2path } from '../../upstream/path.js';
-import { invalidParameter } from '../../v1-facade/errors.js';
-import { defineEndpoint } from '../define.js';
-import { v1, v1Params } from '../v1-params.js';
+import { v2path } from '../../shared/v2-path.js';
+import { invalidParameter } from '../../v1/errors.js';
+import { defineEndpoint } from '../kit/define.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 import { userId } from './user-params.js';
 
 /**

@@ -1,8 +1,8 @@
-import { V1Code } from '../../../mappings/errors.js';
-import { v2path } from '../../upstream/path.js';
-import { V1Error } from '../../v1-facade/errors.js';
-import { defineEndpoint } from '../define.js';
-import { v1, v1Params } from '../v1-params.js';
+import { V1Code } from '../../v1/errors.js';
+import { v2path } from '../../shared/v2-path.js';
+import { V1Error } from '../../v1/errors.js';
+import { defineEndpoint } from '../kit/define.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 import type { V2User } from './user-output.js';
 import { idOrEmail, userId } from './user-params.js';
 

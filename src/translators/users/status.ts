@@ -1,6 +1,6 @@
-import { v2path } from '../../upstream/path.js';
-import { defineEndpoint } from '../define.js';
-import { v1Params } from '../v1-params.js';
+import { v2path } from '../../shared/v2-path.js';
+import { defineEndpoint } from '../kit/define.js';
+import { v1Params } from '../../v1/param-types.js';
 import { userId } from './user-params.js';
 
 /** /user/activate and /user/deactivate: PUT /users/{userId}/status; the answer names the time of the change. */

@@ -1,9 +1,9 @@
 import { USER_MEMBERSHIPS } from '../../../mappings/user-fields.js';
 import { USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
-import { v2path } from '../../upstream/path.js';
-import { defineEndpoint } from '../define.js';
-import { Rollback } from '../rollback.js';
-import { v1Params } from '../v1-params.js';
+import { v2path } from '../../shared/v2-path.js';
+import { defineEndpoint } from '../kit/define.js';
+import { Rollback } from '../kit/rollback.js';
+import { v1Params } from '../../v1/param-types.js';
 import { SETTINGS_FIELDS, type V2Settings, type V2User } from './user-output.js';
 import { USER_V2_FIELD_NAMES, tablesFor, updateOptionSet, userId } from './user-params.js';
 import { applyWrites, planWrites } from './user-writes.js';

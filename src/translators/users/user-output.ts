@@ -1,9 +1,9 @@
 import { USER_FIELDS } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from '../../../mappings/user-options.js';
 import type { Query } from '../../upstream/client.js';
-import { v2path } from '../../upstream/path.js';
-import type { V2Api } from '../define.js';
-import { compositesToV1, toV1 } from '../field-map.js';
+import { v2path } from '../../shared/v2-path.js';
+import type { V2Api } from '../kit/define.js';
+import { compositesToV1, toV1 } from '../../v1/field-map.js';
 
 /**
  * The v1 user as the v1 answers show it, assembled from the v2 user, its settings and its tokens

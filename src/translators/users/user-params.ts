@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { USER_FIELDS, USER_MEMBERSHIPS } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from '../../../mappings/user-options.js';
-import { missingParameter } from '../../v1-facade/errors.js';
-import { compositeInputShape, compositeV2FieldNames, inputShape, type FieldTable } from '../field-map.js';
-import { v1 } from '../v1-params.js';
+import { missingParameter } from '../../v1/errors.js';
+import { compositeInputShape, compositeV2FieldNames, inputShape, type FieldTable } from '../../v1/field-map.js';
+import { v1 } from '../../v1/param-types.js';
 
 /** The v1 parameters the user endpoints share, built from the mapping tables. */
 

@@ -1,9 +1,9 @@
 import { USER_FIELDS, USER_MEMBERSHIPS, type MembershipRow } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from '../../../mappings/user-options.js';
-import { v2path } from '../../upstream/path.js';
-import type { TranslatorContext } from '../define.js';
-import { compositesToV2, getPath, setPath, toV2 } from '../field-map.js';
-import type { Rollback } from '../rollback.js';
+import { v2path } from '../../shared/v2-path.js';
+import type { TranslatorContext } from '../kit/define.js';
+import { compositesToV2, getPath, setPath, toV2 } from '../../v1/field-map.js';
+import type { Rollback } from '../kit/rollback.js';
 import type { V2Settings, V2User } from './user-output.js';
 
 /**

@@ -1,13 +1,13 @@
 import { STANDARD_QUESTION_ROWS } from '../../../mappings/registration.js';
-import { v2path } from '../../upstream/path.js';
-import { defineEndpoint, type TranslatorContext } from '../define.js';
-import { toV1 } from '../field-map.js';
+import { v2path } from '../../shared/v2-path.js';
+import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
+import { toV1 } from '../../v1/field-map.js';
 import { allRegistrants, type V2Registrant } from '../registration/registrants.js';
-import { readOwnSession } from '../scheduling/host-check.js';
-import { WEBINAR } from '../scheduling/kinds.js';
-import { sessionRefShape } from '../scheduling/params.js';
-import { v1, v1Params } from '../v1-params.js';
-import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import { readOwnSession } from '../sessions/host-check.js';
+import { WEBINAR } from '../sessions/kinds.js';
+import { sessionRefShape } from '../sessions/params.js';
+import { v1, v1Params } from '../../v1/param-types.js';
+import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { pastInstances, reportPath, unknownInstance } from './instances.js';
 
 /**

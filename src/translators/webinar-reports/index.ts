@@ -1,4 +1,4 @@
-import type { EndpointDefinition } from '../define.js';
+import type { EndpointDefinition } from '../kit/define.js';
 import { webinarAttendeesList } from './attendees.js';
 import { webinarUuidList } from './instances.js';
 import { webinarPolls, webinarQuestions } from './surveys.js';

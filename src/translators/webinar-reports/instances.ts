@@ -1,11 +1,11 @@
-import { V1Code } from '../../../mappings/errors.js';
-import { v2path } from '../../upstream/path.js';
-import { V1Error } from '../../v1-facade/errors.js';
-import { defineEndpoint, type TranslatorContext } from '../define.js';
-import { readOwnSession } from '../scheduling/host-check.js';
-import { WEBINAR } from '../scheduling/kinds.js';
-import { sessionRefShape } from '../scheduling/params.js';
-import { v1Params } from '../v1-params.js';
+import { V1Code } from '../../v1/errors.js';
+import { v2path } from '../../shared/v2-path.js';
+import { V1Error } from '../../v1/errors.js';
+import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
+import { readOwnSession } from '../sessions/host-check.js';
+import { WEBINAR } from '../sessions/kinds.js';
+import { sessionRefShape } from '../sessions/params.js';
+import { v1Params } from '../../v1/param-types.js';
 
 /** An ended webinar instance, as GET /past_webinars/{id}/instances lists it. */
 export interface V2Instance {

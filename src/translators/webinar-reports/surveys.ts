@@ -1,8 +1,8 @@
-import { defineEndpoint } from '../define.js';
-import { readOwnSession } from '../scheduling/host-check.js';
-import { WEBINAR } from '../scheduling/kinds.js';
-import { sessionRefShape } from '../scheduling/params.js';
-import { v1, v1Params } from '../v1-params.js';
+import { defineEndpoint } from '../kit/define.js';
+import { readOwnSession } from '../sessions/host-check.js';
+import { WEBINAR } from '../sessions/kinds.js';
+import { sessionRefShape } from '../sessions/params.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 import { reportPath, unknownInstance } from './instances.js';
 
 /** GET /report/webinars/{id}/polls and /qa answer the same shape, which is v1's too. */

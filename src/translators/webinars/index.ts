@@ -1,9 +1,9 @@
-import type { EndpointDefinition } from '../define.js';
-import { createEndpoint } from '../scheduling/create.js';
-import { deleteEndpoint, endEndpoint } from '../scheduling/delete-end.js';
-import { getEndpoint } from '../scheduling/get.js';
-import { WEBINAR } from '../scheduling/kinds.js';
-import { updateEndpoint } from '../scheduling/update.js';
+import type { EndpointDefinition } from '../kit/define.js';
+import { createEndpoint } from '../sessions/create.js';
+import { deleteEndpoint, endEndpoint } from '../sessions/delete-end.js';
+import { getEndpoint } from '../sessions/get.js';
+import { WEBINAR } from '../sessions/kinds.js';
+import { updateEndpoint } from '../sessions/update.js';
 import { webinarList, webinarListRegistration } from './lists.js';
 import { addPanelistsAfterCreate, panelistsNotOnUpdate } from './panelists.js';
 

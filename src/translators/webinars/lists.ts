@@ -1,10 +1,10 @@
-import { defineEndpoint } from '../define.js';
-import { WEBINAR } from '../scheduling/kinds.js';
-import { allSessionsOf, readSessions, renderItems, v1ListAnswer } from '../scheduling/list.js';
-import { v2CallNames } from '../scheduling/paths.js';
-import type { V2Session } from '../scheduling/v2-session.js';
-import { v1, v1Params } from '../v1-params.js';
-import { itemsOnPage, pagingOf, v1PagingParams } from '../v1-paging.js';
+import { defineEndpoint } from '../kit/define.js';
+import { WEBINAR } from '../sessions/kinds.js';
+import { allSessionsOf, readSessions, renderItems, v1ListAnswer } from '../sessions/list.js';
+import { v2CallNames } from '../sessions/paths.js';
+import type { V2Session } from '../sessions/v2-session.js';
+import { v1, v1Params } from '../../v1/param-types.js';
+import { itemsOnPage, pagingOf, v1PagingParams } from '../../v1/paging.js';
 
 /** approval_type 2: no registration required. */
 const takesRegistration = (s: V2Session) => (s.settings?.['approval_type'] ?? 2) !== 2;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { v2path } from '../../upstream/path.js';
-import { batchesOf } from '../batches.js';
-import type { CreateFollowUp } from '../scheduling/create.js';
-import { v1 } from '../v1-params.js';
+import { v2path } from '../../shared/v2-path.js';
+import { batchesOf } from '../kit/batches.js';
+import type { CreateFollowUp } from '../sessions/create.js';
+import { v1 } from '../../v1/param-types.js';
 
 /** v2 takes at most 30 panelists per POST. */
 const V2_PANELISTS_PER_CALL = 30;

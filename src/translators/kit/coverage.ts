@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { UNSERVED_REFERENCE_PATHS } from '../../mappings/unserved-endpoints.js';
-import { REFERENCE_ENDPOINT_PATHS, SPEC_ENDPOINT_PATHS } from '../../mappings/v1-endpoints.js';
+import { UNSERVED_REFERENCE_PATHS } from '../../../mappings/unserved-endpoints.js';
+import { REFERENCE_ENDPOINT_PATHS, SPEC_ENDPOINT_PATHS } from '../../../mappings/v1-endpoints.js';
 import { callCountLine } from './call-counts.js';
 import type { EndpointDefinition } from './define.js';
-import { NO_V2_FIELD, dropped, type CompositeMapping, type FieldRow } from './field-map.js';
+import { NO_V2_FIELD, dropped, type CompositeMapping, type FieldRow } from '../../v1/field-map.js';
 import { ALL_ENDPOINTS, canonicalPath } from './registry.js';
 
 /**

@@ -1,4 +1,5 @@
-import { V1Error, toV1Error } from '../v1-facade/errors.js';
+import { toV1Error } from './failures.js';
+import { V1Error } from '../../v1/errors.js';
 
 /**
  * A v1 answer that needs reads after a write: once the write succeeded it stands, so a read that

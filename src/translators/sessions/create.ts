@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { defineEndpoint, type TranslatorContext } from '../define.js';
-import { Rollback } from '../rollback.js';
+import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
+import { Rollback } from '../kit/rollback.js';
 import { v2SessionBody } from './body.js';
 import type { SessionKind } from './kinds.js';
 import { NESTED_V2_FIELD_NAMES, createParams } from './params.js';

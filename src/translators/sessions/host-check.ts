@@ -1,9 +1,9 @@
-import { V1Code } from '../../../mappings/errors.js';
+import { V1Code } from '../../v1/errors.js';
 import { V2Error } from '../../upstream/errors.js';
-import { v2path } from '../../upstream/path.js';
-import { V1Error } from '../../v1-facade/errors.js';
-import type { TranslatorContext } from '../define.js';
-import { allInOrder } from './in-order.js';
+import { v2path } from '../../shared/v2-path.js';
+import { V1Error } from '../../v1/errors.js';
+import type { TranslatorContext } from '../kit/define.js';
+import { allInOrder } from '../kit/settle.js';
 import type { SessionKind } from './kinds.js';
 import { sessionPath } from './paths.js';
 import type { V2Session } from './v2-session.js';

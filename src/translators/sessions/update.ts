@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { defineEndpoint } from '../define.js';
+import { defineEndpoint } from '../kit/define.js';
 import { v2SessionBody } from './body.js';
 import { requireOwnSession } from './host-check.js';
 import type { SessionKind } from './kinds.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { inputShape } from '../field-map.js';
-import { v1, v1Params } from '../v1-params.js';
+import { inputShape } from '../../v1/field-map.js';
+import { v1, v1Params } from '../../v1/param-types.js';
 import type { SessionKind } from './kinds.js';
 
 /** The v1 params of the scheduling calls, built from the kind's option table. */

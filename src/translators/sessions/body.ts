@@ -1,4 +1,4 @@
-import { setPath, toV2, withV1Defaults } from '../field-map.js';
+import { setPath, toV2, withV1Defaults } from '../../v1/field-map.js';
 import type { SessionKind } from './kinds.js';
 
 /**

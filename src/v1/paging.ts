@@ -1,4 +1,4 @@
-import { v1 } from './v1-params.js';
+import { v1 } from './param-types.js';
 
 /**
  * v1 list paging, for every v1 list that pages: the params (`page_size` 1 to 300, default 30;

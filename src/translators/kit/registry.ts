@@ -1,17 +1,17 @@
-import { accountsEndpoints } from './accounts/index.js';
+import { accountsEndpoints } from '../accounts/index.js';
 import type { EndpointDefinition } from './define.js';
-import { chatEndpoints } from './chat/index.js';
-import { groupsEndpoints } from './groups/index.js';
-import { h323Endpoints } from './h323/index.js';
-import { imgroupsEndpoints } from './im-groups/index.js';
-import { meetingsEndpoints } from './meetings/index.js';
-import { metricsEndpoints } from './metrics/index.js';
-import { recordingsEndpoints } from './recordings/index.js';
-import { registrationEndpoints } from './registration/index.js';
-import { reportEndpoints } from './reports/index.js';
-import { usersEndpoints } from './users/index.js';
-import { webinarsEndpoints } from './webinars/index.js';
-import { webinarReportEndpoints } from './webinar-reports/index.js';
+import { chatEndpoints } from '../chat/index.js';
+import { groupsEndpoints } from '../groups/index.js';
+import { h323Endpoints } from '../h323/index.js';
+import { imgroupsEndpoints } from '../im-groups/index.js';
+import { meetingsEndpoints } from '../meetings/index.js';
+import { metricsEndpoints } from '../metrics/index.js';
+import { recordingsEndpoints } from '../recordings/index.js';
+import { registrationEndpoints } from '../registration/index.js';
+import { reportEndpoints } from '../reports/index.js';
+import { usersEndpoints } from '../users/index.js';
+import { webinarsEndpoints } from '../webinars/index.js';
+import { webinarReportEndpoints } from '../webinar-reports/index.js';
 
 /** Every v1 endpoint v1gate serves. */
 export const ALL_ENDPOINTS: readonly EndpointDefinition[] = [

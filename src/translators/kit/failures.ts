@@ -1,30 +1,7 @@
-import { V1Code, V1_RATE_LIMIT_MESSAGE, v1ErrorOf, v2FailureKind, type FailureKind } from '../../mappings/errors.js';
-import { RateLimitExceeded } from '../ratelimit/errors.js';
-import { CallWithdrawn, UpstreamUnavailable, V2Error } from '../upstream/errors.js';
-
-/** A v1 error: rendered as HTTP 200 `{"error":{"code":N,"message":"..."}}`, the way v1 answered. */
-export class V1Error extends Error {
-  override readonly name = 'V1Error';
-  constructor(
-    readonly code: number,
-    message: string,
-    /** Extra response headers (Retry-After and X-RateLimit-* on a rate-limit error). */
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-
-  toBody(): { error: { code: number; message: string } } {
-    return { error: { code: this.code, message: this.message } };
-  }
-}
-
-export const invalidParameter = (field: string, detail?: string) =>
-  new V1Error(V1Code.invalidParameter, detail ? `Invalid parameter: ${field}. ${detail}` : `Invalid parameter: ${field}.`);
-
-export const missingParameter = (field: string) => new V1Error(V1Code.invalidParameter, `${field} is required.`);
-
-export const rateLimited = (headers: Record<string, string> = {}) => new V1Error(V1Code.rateLimited, V1_RATE_LIMIT_MESSAGE, headers);
+import { v1ErrorOf, v2FailureKind, type FailureKind } from '../../../mappings/errors.js';
+import { V1Code, V1Error } from '../../v1/errors.js';
+import { RateLimitExceeded } from '../../ratelimit/errors.js';
+import { CallWithdrawn, UpstreamUnavailable, V2Error } from '../../upstream/errors.js';
 
 /** The kind of any failure, named once: its row in mappings/errors.ts says what v1 answers. */
 export function failureKindOf(error: unknown): FailureKind {

@@ -1,4 +1,4 @@
-import { v2path } from '../../upstream/path.js';
+import { v2path } from '../../shared/v2-path.js';
 import type { SessionKind } from './kinds.js';
 
 /** v2 paths of a kind's sessions, every value encoded as one segment. */

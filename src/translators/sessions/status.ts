@@ -1,6 +1,6 @@
-import { v2path } from '../../upstream/path.js';
-import type { TranslatorContext } from '../define.js';
-import { V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import { v2path } from '../../shared/v2-path.js';
+import type { TranslatorContext } from '../kit/define.js';
+import { V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import type { SessionKind } from './kinds.js';
 import type { V2SessionListItem } from './v2-session.js';
 

@@ -1,5 +1,5 @@
 import { MEETING_OPTIONS, WEBINAR_OPTIONS } from '../../../mappings/scheduling-options.js';
-import type { FieldTable } from '../field-map.js';
+import type { FieldTable } from '../../v1/field-map.js';
 
 /**
  * What differs between v1 meetings and v1 webinars. Every scheduling translator is written once

@@ -1,5 +1,5 @@
-import { toV1 } from '../field-map.js';
-import type { V1Answer } from '../define.js';
+import { toV1 } from '../../v1/field-map.js';
+import type { V1Answer } from '../kit/define.js';
 import { SPACED_LOGIN_DOMAINS, type SessionKind } from './kinds.js';
 import { v1Status } from './status.js';
 import type { V2Session } from './v2-session.js';

@@ -1,5 +1,6 @@
-import { UpstreamUnavailable } from '../upstream/errors.js';
-import { V1Error, toV1Error } from '../v1-facade/errors.js';
+import { UpstreamUnavailable } from '../../upstream/errors.js';
+import { toV1Error } from './failures.js';
+import { V1Error } from '../../v1/errors.js';
 import type { TranslatorContext, V2Api } from './define.js';
 
 /**

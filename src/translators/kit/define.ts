@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { Query } from '../upstream/client.js';
-import type { CompositeMapping, FieldTable } from './field-map.js';
+import type { Query } from '../../upstream/client.js';
+import type { CompositeMapping, FieldTable } from '../../v1/field-map.js';
 
 /**
  * The contract of a translator: one small definition per v1 endpoint. The facade finds it by

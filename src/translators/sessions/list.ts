@@ -1,7 +1,7 @@
 import { V2Error } from '../../upstream/errors.js';
-import type { TranslatorContext, V1Answer } from '../define.js';
-import { pageOf, v1PageFields, type Paging } from '../v1-paging.js';
-import { V2_MAX_PAGE_SIZE } from '../v2-paging.js';
+import type { TranslatorContext, V1Answer } from '../kit/define.js';
+import { pageOf, v1PageFields, type Paging } from '../../v1/paging.js';
+import { V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import type { SessionKind } from './kinds.js';
 import { hostSessionsPath, sessionPath } from './paths.js';
 import { renderSession } from './render.js';

@@ -1,0 +1,51 @@
+/**
+ * The v1 error, at the bottom of the v1 layers: its type, the codes v1gate answers with, and the
+ * helpers every part builds errors with. How each failure becomes one is the table in
+ * mappings/errors.ts.
+ */
+
+export const V1_RATE_LIMIT_MESSAGE = 'Sorry, the maximum number of api requests are already reached. Please try later.';
+
+/** v1 codes v1gate itself answers with (see docs/decisions.md for the ones the specs leave open). */
+export const V1Code = {
+  /** api_key or api_secret missing from the request. Our choice: the specs name no code for it. */
+  missingCredentials: 101,
+  /** The v1 spec's code for a key and secret that do not match (v2 answers 401). */
+  invalidCredentials: 102,
+  noPrivilege: 200,
+  /** A missing, malformed or out-of-range parameter; the message names the v1 field. */
+  invalidParameter: 300,
+  /** v1's rate-limit error code. */
+  rateLimited: 403,
+  userNotExist: 1001,
+  userAlreadyExists: 1005,
+  meetingNotFound: 3001,
+  notMeetingHost: 3003,
+  groupNotExist: 4130,
+  /** The v2 service could not be reached or did not answer in time. Our choice, stable. */
+  upstreamUnavailable: 503,
+} as const;
+
+/** A v1 error: rendered as HTTP 200 `{"error":{"code":N,"message":"..."}}`, the way v1 answered. */
+export class V1Error extends Error {
+  override readonly name = 'V1Error';
+  constructor(
+    readonly code: number,
+    message: string,
+    /** Extra response headers (Retry-After and X-RateLimit-* on a rate-limit error). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  toBody(): { error: { code: number; message: string } } {
+    return { error: { code: this.code, message: this.message } };
+  }
+}
+
+export const invalidParameter = (field: string, detail?: string) =>
+  new V1Error(V1Code.invalidParameter, detail ? `Invalid parameter: ${field}. ${detail}` : `Invalid parameter: ${field}.`);
+
+export const missingParameter = (field: string) => new V1Error(V1Code.invalidParameter, `${field} is required.`);
+
+export const rateLimited = (headers: Record<string, string> = {}) => new V1Error(V1Code.rateLimited, V1_RATE_LIMIT_MESSAGE, headers);
