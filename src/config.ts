@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { onOff, wholeNumber } from './shared/env.js';
 import { RateLimitConfigError, readRateLimitConfig, type RateLimitConfig } from './ratelimit/config.js';
 import { readWebhookConfig, type WebhookConfig } from './webhooks/config.js';
 
@@ -8,18 +9,7 @@ import { readWebhookConfig, type WebhookConfig } from './webhooks/config.js';
  * with a message naming the variable, never a surprise at the first request.
  */
 
-const int = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
-
-const onOff = z
-  .string()
-  .transform((v) => v.trim().toLowerCase())
-  .pipe(z.enum(['on', 'off', 'true', 'false', '1', '0'], { error: 'must be on or off' }))
-  .transform((v) => v === 'on' || v === 'true' || v === '1');
+const int = wholeNumber;
 
 const EnvSchema = z.object({
   PORT: int(0, 65_535).default(8080),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { onOff } from '../shared/env.js';
 import { DEFAULT_SAFETY_MARGIN } from './bucket-specs.js';
 import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from './outbound-limiter.js';
 
@@ -62,12 +63,6 @@ export function rateLimitConfig(input: RateLimitConfigInput = {}): RateLimitConf
   return RateLimitConfigSchema.parse(input);
 }
 
-const onOff = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.enum(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no']))
-  .transform((v) => ['on', 'true', '1', 'yes'].includes(v));
 const number = z.string().trim().pipe(z.coerce.number());
 
 const EnvSchema = z.object({

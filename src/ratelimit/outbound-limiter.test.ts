@@ -69,7 +69,7 @@ describe('OutboundLimiter', () => {
     for (const error of rejected) {
       expect(error).toBeInstanceOf(RateLimitExceeded);
       expect(error).toMatchObject({ reason: 'deadline', limitClass: 'report' });
-      expect(error.message).toBe('Sorry, the maximum number of api requests are already reached. Please try later.');
+      expect(error.message).toBe('Rate limit of report exceeded (deadline).'); // the v1 words come from the failure table
     }
     expect(performance.now() - started).toBeLessThan(1_000);
   });

@@ -102,6 +102,7 @@ export class RedisBucketStore implements BucketStore, LeaseSource {
       ...refs.flatMap((r) => [r.spec.ratePerSecond, r.spec.burst]),
       ...last,
     ];
+    // ioredis's defineCommand adds each script as a method at run time; its types cannot know them.
     const script = (this.redis as unknown as Record<string, ScriptCommand>)[command]!;
     return script.call(this.redis, refs.length, ...args);
   }

@@ -213,6 +213,7 @@ async function readBody(c: Context<{ Bindings: Bindings }>, limits: BodyLimits):
   const body = await readRawBody(incoming, limits);
   // The parser saw bytes past Content-Length (a client that counted characters, not bytes):
   // what we read is a truncated body, so refuse it rather than act on part of it.
+  // The server marks the socket itself (server.ts); Node's Socket type has no room for our mark.
   if ((incoming.socket as unknown as Record<symbol, unknown>)[BODY_OVERFLOW]) {
     throw new BodyReadError(
       'incomplete',

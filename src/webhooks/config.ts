@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { onOff, wholeNumber } from '../shared/env.js';
 
 /** V1 webhook settings from the environment; unset V1_WEBHOOKS_FILE: webhooks off. */
 export interface WebhookConfig {
@@ -23,21 +24,16 @@ const Schema = z.object({
   V1_WEBHOOKS_FILE: z.string().min(1).optional(),
   V1_WEBHOOKS_JOURNAL: z.string().min(1).default('data/webhooks.journal'),
   V2_WEBHOOK_TOKEN: z.string().min(8, 'must be at least 8 characters').optional(),
-  V1_WEBHOOKS_ANY_PORT: z.enum(['0', '1']).default('0'),
+  V1_WEBHOOKS_ANY_PORT: onOff.default(false),
   /** v1's 30 s; tests scale it down. */
-  V1_WEBHOOKS_DEADLINE_MS: z.coerce.number().int().min(10).max(120_000).default(30_000),
-  V1_WEBHOOKS_BACKOFF_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
+  V1_WEBHOOKS_DEADLINE_MS: wholeNumber(10, 120_000).default(30_000),
+  V1_WEBHOOKS_BACKOFF_MS: wholeNumber(1, 3_600_000).default(10_000),
   /** The same variable as the shared rate limits: one Redis for both. */
   REDIS_URL: z.string().trim().optional(),
   V1_WEBHOOKS_REDIS_PREFIX: z.string().min(1).default('v1gate:webhooks'),
   /** A pending job untouched this long belongs to a dead process and is taken over; tests scale it down. */
-  V1_WEBHOOKS_CLAIM_IDLE_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
-  V1_WEBHOOKS_DEDUPE_TTL_MS: z.coerce
-    .number()
-    .int()
-    .min(1_000)
-    .max(30 * 86_400_000)
-    .default(86_400_000),
+  V1_WEBHOOKS_CLAIM_IDLE_MS: wholeNumber(50, 3_600_000).default(60_000),
+  V1_WEBHOOKS_DEDUPE_TTL_MS: wholeNumber(1_000, 30 * 86_400_000).default(86_400_000),
   V1_WEBHOOKS_CONSUMER: z.string().min(1).optional(),
 });
 
@@ -50,7 +46,7 @@ export function readWebhookConfig(env: Record<string, string | undefined>): Webh
     file: e.V1_WEBHOOKS_FILE,
     journalFile: e.V1_WEBHOOKS_JOURNAL,
     token: e.V2_WEBHOOK_TOKEN,
-    anyPort: e.V1_WEBHOOKS_ANY_PORT === '1',
+    anyPort: e.V1_WEBHOOKS_ANY_PORT,
     deadlineMs: e.V1_WEBHOOKS_DEADLINE_MS,
     backoffMs: e.V1_WEBHOOKS_BACKOFF_MS,
     maxAttempts: 3,

@@ -274,6 +274,7 @@ export class RedisJournal implements Journal {
   }
 
   private script(name: keyof typeof SCRIPTS, numKeys: number, ...args: (string | number)[]): Promise<unknown> {
+    // ioredis's defineCommand adds each script as a method at run time; its types cannot know them.
     return (this.redis as unknown as Record<string, ScriptCommand>)[name]!(numKeys, ...args);
   }
 }

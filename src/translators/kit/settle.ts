@@ -7,5 +7,6 @@ export async function allInOrder<T extends readonly unknown[]>(reads: { [K in ke
   const settled = await Promise.allSettled(reads);
   const failed = settled.find((s) => s.status === 'rejected');
   if (failed) throw failed.reason;
+  // Array.map cannot keep a tuple's element types; the values are in the order and of the types given.
   return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }

@@ -57,6 +57,7 @@ const SAME_NAME = new Set([
  */
 export function renderSession(kind: SessionKind, shape: OutputShape, session: V2Session, live: boolean): V1Answer {
   const options = toV1(kind.table, session);
+  // Read by field name from the shape's list: a v2 session is an interface without an index signature.
   const own = session as unknown as Record<string, unknown>;
   const out: V1Answer = {};
   for (const field of kind.fields[shape]) {

@@ -4,6 +4,7 @@ import { v2path } from '../../shared/v2-path.js';
 import type { TranslatorContext } from '../kit/define.js';
 import { compositesToV2, getPath, setPath, toV2 } from '../../v1/field-map.js';
 import type { Rollback } from '../kit/rollback.js';
+import { allInOrder } from '../kit/settle.js';
 import type { V2Settings, V2User } from './user-output.js';
 
 /**
@@ -73,14 +74,8 @@ export async function applyWrites(
       }),
     );
   }
-  await allOrFirstError(writes);
-}
-
-/** Wait for every write (so each one that succeeded has registered its undo), then fail with the first failure. */
-async function allOrFirstError(writes: Promise<void>[]): Promise<void> {
-  const results = await Promise.allSettled(writes);
-  const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-  if (failed) throw failed.reason;
+  // Every write settles first, so each one that succeeded has registered its undo; then the first failure.
+  await allInOrder(writes);
 }
 
 const hasFields = (object: Record<string, unknown>) => Object.keys(object).length > 0;
