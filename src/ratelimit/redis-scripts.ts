@@ -25,6 +25,35 @@ local function expire_after(key, rate, burst, tokens, paused)
   if paused and paused - now > ttl then ttl = math.ceil(paused - now) end
   redis.call('PEXPIRE', key, ttl + 1000)
 end
+-- Bucket i of the group: its rate and burst (ARGV[1+2i], ARGV[2+2i]), what it stores, and its
+-- tokens refilled to now (a bucket never used is full).
+local function read_bucket(i)
+  local rate = tonumber(ARGV[1 + 2 * i])
+  local burst = tonumber(ARGV[2 + 2 * i])
+  local h = redis.call('HMGET', KEYS[i], 'tokens', 'updated', 'paused')
+  local tokens, updated, paused = tonumber(h[1]), tonumber(h[2]), tonumber(h[3])
+  local refilled = burst
+  if tokens and updated then
+    refilled = math.min(burst, tokens + math.max(0, now - updated) * rate / 1000)
+  end
+  return rate, burst, tokens, updated, paused, refilled
+end
+-- Takes \`amount\` from every bucket read (0: writes nothing) and answers { head, then per bucket:
+-- tokens after (string), retry after ms }.
+local function spend(head, amount, refilled, retry, rates, bursts, paused)
+  local out = { head }
+  for i = 1, #KEYS do
+    local tokens = refilled[i]
+    if amount > 0 then
+      tokens = tokens - amount
+      redis.call('HSET', KEYS[i], 'tokens', num(tokens), 'updated', num(now))
+      expire_after(KEYS[i], rates[i], bursts[i], tokens, paused[i])
+    end
+    out[#out + 1] = num(tokens)
+    out[#out + 1] = retry[i]
+  end
+  return out
+end
 `;
 
 /**
@@ -39,35 +68,15 @@ local n = #KEYS
 local refilled, retry, paused, rates, bursts = {}, {}, {}, {}, {}
 local allowed = 1
 for i = 1, n do
-  local rate = tonumber(ARGV[1 + 2 * i])
-  local burst = tonumber(ARGV[2 + 2 * i])
-  rates[i], bursts[i] = rate, burst
-  local h = redis.call('HMGET', KEYS[i], 'tokens', 'updated', 'paused')
-  local tokens, updated = tonumber(h[1]), tonumber(h[2])
-  paused[i] = tonumber(h[3])
-  local r = burst
-  if tokens and updated then
-    r = math.min(burst, tokens + math.max(0, now - updated) * rate / 1000)
-  end
-  refilled[i] = r
+  local rate, burst, _, _, p, r = read_bucket(i)
+  rates[i], bursts[i], paused[i], refilled[i] = rate, burst, p, r
   local wait = 0
   if r < cost then wait = math.ceil((cost - r) * 1000 / rate) end
   if paused[i] and paused[i] > now then wait = math.max(wait, math.ceil(paused[i] - now)) end
   retry[i] = wait
   if wait > 0 then allowed = 0 end
 end
-local out = { allowed }
-for i = 1, n do
-  local tokens = refilled[i]
-  if allowed == 1 then
-    tokens = tokens - cost
-    redis.call('HSET', KEYS[i], 'tokens', num(tokens), 'updated', num(now))
-    expire_after(KEYS[i], rates[i], bursts[i], tokens, paused[i])
-  end
-  out[#out + 1] = num(tokens)
-  out[#out + 1] = retry[i]
-end
-return out
+return spend(allowed, allowed == 1 and cost or 0, refilled, retry, rates, bursts, paused)
 `;
 
 /**
@@ -77,10 +86,7 @@ return out
 export const PAUSE_SCRIPT = `${PRELUDE}
 local untilMs = now + tonumber(ARGV[1])
 for i = 1, #KEYS do
-  local rate = tonumber(ARGV[1 + 2 * i])
-  local burst = tonumber(ARGV[2 + 2 * i])
-  local h = redis.call('HMGET', KEYS[i], 'tokens', 'updated', 'paused')
-  local tokens, updated, paused = tonumber(h[1]), tonumber(h[2]), tonumber(h[3])
+  local rate, burst, tokens, updated, paused = read_bucket(i)
   if not paused or paused < untilMs then paused = untilMs end
   if not tokens or not updated then tokens, updated = burst, now end
   redis.call('HSET', KEYS[i], 'tokens', num(tokens), 'updated', num(updated), 'paused', num(paused))
@@ -107,17 +113,8 @@ local refilled, retry, paused, rates, bursts = {}, {}, {}, {}, {}
 local grant = want
 local blocked = false
 for i = 1, n do
-  local rate = tonumber(ARGV[1 + 2 * i])
-  local burst = tonumber(ARGV[2 + 2 * i])
-  rates[i], bursts[i] = rate, burst
-  local h = redis.call('HMGET', KEYS[i], 'tokens', 'updated', 'paused')
-  local tokens, updated = tonumber(h[1]), tonumber(h[2])
-  paused[i] = tonumber(h[3])
-  local r = burst
-  if tokens and updated then
-    r = math.min(burst, tokens + math.max(0, now - updated) * rate / 1000)
-  end
-  refilled[i] = r
+  local rate, burst, _, _, p, r = read_bucket(i)
+  rates[i], bursts[i], paused[i], refilled[i] = rate, burst, p, r
   grant = math.min(grant, math.floor(r))
   local wait = 0
   if r < least then wait = math.ceil((least - r) * 1000 / rate) end
@@ -125,18 +122,7 @@ for i = 1, n do
   retry[i] = wait
 end
 if blocked or grant < least or grant <= 0 then grant = 0 end
-local out = { grant }
-for i = 1, n do
-  local tokens = refilled[i]
-  if grant > 0 then
-    tokens = tokens - grant
-    redis.call('HSET', KEYS[i], 'tokens', num(tokens), 'updated', num(now))
-    expire_after(KEYS[i], rates[i], bursts[i], tokens, paused[i])
-  end
-  out[#out + 1] = num(tokens)
-  out[#out + 1] = retry[i]
-end
-return out
+return spend(grant, grant, refilled, retry, rates, bursts, paused)
 `;
 
 /**
@@ -147,12 +133,10 @@ return out
 export const GIVE_BACK_SCRIPT = `${PRELUDE}
 local back = tonumber(ARGV[1])
 for i = 1, #KEYS do
-  local rate = tonumber(ARGV[1 + 2 * i])
-  local burst = tonumber(ARGV[2 + 2 * i])
-  local h = redis.call('HMGET', KEYS[i], 'tokens', 'updated', 'paused')
-  local tokens, updated, paused = tonumber(h[1]), tonumber(h[2]), tonumber(h[3])
+  local rate, burst, tokens, updated, paused, refilled = read_bucket(i)
+  -- A bucket never used (or expired) is full: nothing to give back to.
   if tokens and updated then
-    tokens = math.min(burst, tokens + math.max(0, now - updated) * rate / 1000 + back)
+    tokens = math.min(burst, refilled + back)
     redis.call('HSET', KEYS[i], 'tokens', num(tokens), 'updated', num(now))
     expire_after(KEYS[i], rate, burst, tokens, paused)
   end
