@@ -1,3 +1,5 @@
+import { retryAfterSeconds } from '../shared/retry-after.js';
+
 /**
  * An outbound call v1gate will not make within its limits: the gateway answers the v1 rate-limit
  * error (code 403) with Retry-After, and nothing more reaches v2.
@@ -26,6 +28,6 @@ export class RateLimitExceeded extends Error {
   }
 
   get retryAfterSeconds(): number {
-    return Math.max(1, Math.ceil(this.retryAfterMs / 1000));
+    return retryAfterSeconds(this.retryAfterMs);
   }
 }

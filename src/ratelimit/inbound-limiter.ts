@@ -1,3 +1,4 @@
+import { retryAfterSeconds } from '../shared/retry-after.js';
 import { V1_LIMIT_CLASSES } from '../../mappings/rate-limits.js';
 import { bucketSpecOf } from './bucket-specs.js';
 import { msUntilFull, type BucketRef, type BucketStore, type TakeOutcome } from './bucket-store.js';
@@ -104,6 +105,6 @@ function decisionOf(limitClass: string, refs: BucketRef[], outcome: TakeOutcome)
     limit: spec.burst,
     remaining: Math.max(0, Math.floor(tokens)),
     resetSeconds: Math.ceil(msUntilFull(spec, tokens) / 1000),
-    retryAfterSeconds: outcome.allowed ? 0 : Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)),
+    retryAfterSeconds: outcome.allowed ? 0 : retryAfterSeconds(outcome.retryAfterMs),
   };
 }

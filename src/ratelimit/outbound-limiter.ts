@@ -137,8 +137,10 @@ export class OutboundLimiter {
     const ahead = undo ? lane.queue.pending : lane.queue.size + lane.queue.pending;
     const earliestMs = this.earliestWaitMs(lane, ahead);
     if (!undo && ahead >= this.maxQueue) throw new RateLimitExceeded('queue-full', lane.limitClass, earliestMs);
-    if (options.opensCall && this.backlogMs(lane, ahead) > this.maxBacklogMs)
-      throw new RateLimitExceeded('queue-full', lane.limitClass, this.backlogMs(lane, ahead));
+    if (options.opensCall) {
+      const backlogMs = this.backlogMs(lane, ahead);
+      if (backlogMs > this.maxBacklogMs) throw new RateLimitExceeded('queue-full', lane.limitClass, backlogMs);
+    }
     // Even with every bucket full, the calls ahead use tokens first: refuse now what cannot make it.
     if (now + earliestMs > deadline) throw new RateLimitExceeded('deadline', lane.limitClass, earliestMs);
 

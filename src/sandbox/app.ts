@@ -1,3 +1,4 @@
+import { retryAfterSeconds } from '../shared/retry-after.js';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { registerAccountRoutes } from './accounts/routes.js';
@@ -94,7 +95,7 @@ function relativePath(path: string): string {
 
 function renderError(error: Error, c: import('hono').Context): Response {
   if (error instanceof RateLimitedError) {
-    c.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))));
+    c.header('Retry-After', String(retryAfterSeconds(error.retryAfterMs)));
   }
   if (error instanceof SandboxError) return c.json(error.toBody(), error.status);
   if (error instanceof HTTPException) return c.json({ code: error.status, message: error.message }, error.status);

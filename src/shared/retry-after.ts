@@ -1,3 +1,8 @@
+/** Whole seconds for a `Retry-After` header: at least 1, since 0 would invite an immediate retry. */
+export function retryAfterSeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
 /**
  * A `Retry-After` header (seconds, or an HTTP date) as milliseconds from now; undefined when it
  * is absent or not one of the two forms. One reading for the v2 client and the rate limiter: a

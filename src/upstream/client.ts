@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, errors as undiciErrors } from 'undici';
+import { v2FailureKind } from '../../mappings/errors.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
 import { GetCoalescer } from './coalesce.js';
 import { UpstreamUnavailable, V2Error, type V2FieldError } from './errors.js';
@@ -304,11 +305,11 @@ function toV2Failure(
   retryAfter: string | string[] | undefined,
 ): V2Error | UpstreamUnavailable {
   const error = toV2Error(status, text, retryAfter);
-  if (status === 401 || status === 403 || status === 429) return error;
-  if (status >= 500) {
-    return new UpstreamUnavailable('failed', `The v2 service failed (HTTP ${status}).`, !SAFE_METHODS.has(method));
-  }
-  if (!error.hasV2Code) return new UpstreamUnavailable('refused', `The v2 service answered HTTP ${status} without a v2 error.`, false);
+  // The failure table's own reading of a status decides which kind of error this is.
+  const kind = v2FailureKind(status, error.hasV2Code, error.fieldErrors.length > 0);
+  if (kind === 'v2-failed') return new UpstreamUnavailable('failed', `The v2 service failed (HTTP ${status}).`, !SAFE_METHODS.has(method));
+  if (kind === 'v2-refused-uncoded')
+    return new UpstreamUnavailable('refused', `The v2 service answered HTTP ${status} without a v2 error.`, false);
   return error;
 }
 

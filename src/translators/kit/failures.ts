@@ -1,4 +1,5 @@
 import { v1ErrorOf, v2FailureKind, type FailureKind } from '../../../mappings/errors.js';
+import { retryAfterSeconds } from '../../shared/retry-after.js';
 import { V1Code, V1Error } from '../../v1/errors.js';
 import { RateLimitExceeded } from '../../ratelimit/errors.js';
 import { CallWithdrawn, UpstreamUnavailable, V2Error } from '../../upstream/errors.js';
@@ -28,24 +29,26 @@ export function toV1Error(error: unknown, v1FieldOf: (v2Path: string) => string 
   if (error instanceof V1Error) return error;
   const kind = failureKindOf(error);
   if (kind === 'internal') console.error('v1gate: unexpected error', error);
-  const { code, message } = v1ErrorOf(kind, ownCodeAndMessage(error, v1FieldOf));
+  const { code, message } = v1ErrorOf(kind, ownCodeAndMessage(kind, error, v1FieldOf));
   return new V1Error(code, message, retryAfterHeader(error));
 }
 
 /** A refusal by v1gate's limiter or by v2 (429) knows when trying again is worth it; the v1 client is told. */
 function retryAfterHeader(error: unknown): Record<string, string> {
   if (error instanceof RateLimitExceeded) return { 'Retry-After': String(error.retryAfterSeconds) };
-  if (error instanceof V2Error && error.status === 429)
-    return { 'Retry-After': String(Math.max(1, Math.ceil((error.retryAfterMs ?? 1000) / 1000))) };
+  if (error instanceof V2Error && error.status === 429) return { 'Retry-After': String(retryAfterSeconds(error.retryAfterMs ?? 1000)) };
   return {};
 }
 
-function ownCodeAndMessage(error: unknown, v1FieldOf: (v2Path: string) => string | undefined): { code: number; message: string } {
+function ownCodeAndMessage(
+  kind: FailureKind,
+  error: unknown,
+  v1FieldOf: (v2Path: string) => string | undefined,
+): { code: number; message: string } {
   if (error instanceof V2Error) {
-    const first = error.fieldErrors[0];
-    if (error.status === 400 && first) {
+    if (kind === 'v2-invalid-fields') {
       const names = [...new Set(error.fieldErrors.map((e) => v1FieldOf(e.field) ?? e.field))];
-      return { code: error.code, message: `Invalid parameter: ${names.join(', ')}. ${first.message}` };
+      return { code: error.code, message: `Invalid parameter: ${names.join(', ')}. ${error.fieldErrors[0]!.message}` };
     }
     return { code: error.code, message: error.message };
   }
