@@ -9,10 +9,8 @@ import { readWebhookConfig, type WebhookConfig } from './webhooks/config.js';
  * with a message naming the variable, never a surprise at the first request.
  */
 
-const int = wholeNumber;
-
 const EnvSchema = z.object({
-  PORT: int(0, 65_535).default(8080),
+  PORT: wholeNumber(0, 65_535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   /** Gateway processes on the one port (node:cluster): a number, or `auto` for one per core. Unset: 1, a single process. */
   WORKERS: z
@@ -35,25 +33,25 @@ const EnvSchema = z.object({
   ALLOWED_API_KEYS: z.string().optional(),
   /** Keep v1 client connections alive between requests (off by default: see docs/decisions.md). */
   V1_KEEP_ALIVE: onOff.default(false),
-  V1_MAX_BODY_BYTES: int(1024, 64 * 1024 * 1024).default(4 * 1024 * 1024),
+  V1_MAX_BODY_BYTES: wholeNumber(1024, 64 * 1024 * 1024).default(4 * 1024 * 1024),
   /** How long a request body may stall before v1gate answers that it is incomplete. */
-  V1_BODY_TIMEOUT_MS: int(50, 120_000).default(3_000),
+  V1_BODY_TIMEOUT_MS: wholeNumber(50, 120_000).default(3_000),
   /** A request's headers must arrive within this; the whole request (headers and body) within the next. */
   /** On SIGTERM/SIGINT, how long calls in flight may take to finish before they are answered "unavailable". */
-  SHUTDOWN_GRACE_MS: int(0, 600_000).default(25_000),
-  V1_HEADERS_TIMEOUT_MS: int(100, 120_000).default(10_000),
-  V1_REQUEST_TIMEOUT_MS: int(100, 600_000).default(30_000),
-  UPSTREAM_TIMEOUT_MS: int(100, 300_000).default(15_000),
-  UPSTREAM_CONNECTIONS: int(1, 4096).default(128),
-  UPSTREAM_MAX_ATTEMPTS: int(1, 5).default(2),
+  SHUTDOWN_GRACE_MS: wholeNumber(0, 600_000).default(25_000),
+  V1_HEADERS_TIMEOUT_MS: wholeNumber(100, 120_000).default(10_000),
+  V1_REQUEST_TIMEOUT_MS: wholeNumber(100, 600_000).default(30_000),
+  UPSTREAM_TIMEOUT_MS: wholeNumber(100, 300_000).default(15_000),
+  UPSTREAM_CONNECTIONS: wholeNumber(1, 4096).default(128),
+  UPSTREAM_MAX_ATTEMPTS: wholeNumber(1, 5).default(2),
   /** The largest v2 answer read; a larger one is an upstream error (memory stays bounded). */
-  UPSTREAM_MAX_BODY_BYTES: int(65_536, 1024 * 1024 * 1024).default(8 * 1024 * 1024),
-  JWT_TTL_SECONDS: int(10, 3600).default(60),
+  UPSTREAM_MAX_BODY_BYTES: wholeNumber(65_536, 1024 * 1024 * 1024).default(8 * 1024 * 1024),
+  JWT_TTL_SECONDS: wholeNumber(10, 3600).default(60),
   /**
    * How long a read that only feeds a computed v1 field (a meeting's live status) is reused for
    * the same key; 0 turns it off. Writes through v1gate drop it at once (docs/decisions.md).
    */
-  AUX_CACHE_TTL_MS: int(0, 60_000).default(1_000),
+  AUX_CACHE_TTL_MS: wholeNumber(0, 60_000).default(1_000),
   /** Append every v1 call served to this JSONL file (credentials never written), for `npm run compare`. */
   V1_RECORD_FILE: z.string().min(1).optional(),
   /** Shadow mode: the real v1 (e.g. https://api.example.com) answers every call; v1gate compares its own. */
@@ -63,7 +61,7 @@ const EnvSchema = z.object({
     .regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'must be a number from 0 to 1')
     .transform(Number)
     .default(1),
-  V1_RECORD_MAX_BYTES: int(1024, 1024 * 1024 * 1024 * 16).default(64 * 1024 * 1024),
+  V1_RECORD_MAX_BYTES: wholeNumber(1024, 1024 * 1024 * 1024 * 16).default(64 * 1024 * 1024),
   // --- operators (#17): logs, metrics, readiness ---
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be a pino level' }).default('info'),
@@ -72,7 +70,7 @@ const EnvSchema = z.object({
   /** Count v1 calls per api_key too (as a 12-character hash). */
   METRICS_PER_KEY: onOff.default(false),
   /** How long /readyz waits for the upstream and the limiter store. */
-  READY_TIMEOUT_MS: int(50, 30_000).default(2_000),
+  READY_TIMEOUT_MS: wholeNumber(50, 30_000).default(2_000),
   /** Required (bearer or ?token=) to open /status from another machine; unset: loopback callers only. */
   STATUS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   // --- end operators ---
