@@ -1,11 +1,13 @@
 import autocannon from 'autocannon';
+import { runPacedLoad } from './paced-load.js';
 
 /**
- * One load run with autocannon, in the runner's process. Latency percentiles are computed here
- * from every response's own time (autocannon's `response` event, sub-millisecond), because
- * autocannon's histogram records whole milliseconds, too coarse for "under 2 ms added".
- * Every answer's body is checked for a v1 error envelope (v1 answers errors with HTTP 200, so
- * autocannon alone would count them as successes) and its x-v2-calls header is summed.
+ * One load run, in the runner's process: as fast as possible with autocannon (closed loop,
+ * `connections` requests in flight), or at a steady `overallRate` with the open-loop generator of
+ * bench/paced-load.ts. Latency percentiles are computed here from every response's own time
+ * (sub-millisecond), because autocannon's histogram records whole milliseconds, too coarse for
+ * "under 2 ms added". Every answer's body is checked for a v1 error envelope (v1 answers errors
+ * with HTTP 200, so autocannon alone would count them as successes) and its x-v2-calls header is summed.
  */
 
 export interface LoadOptions {
@@ -15,7 +17,7 @@ export interface LoadOptions {
   body: string;
   connections: number;
   durationSec: number;
-  /** Requests per second across all connections (autocannon overallRate); unset: as fast as possible. */
+  /** Requests per second, sent at a steady pace (open loop); unset: as fast as possible. */
   overallRate?: number;
 }
 
@@ -36,36 +38,53 @@ export interface LoadResult {
   v2CallsPerCall: number | undefined;
 }
 
-export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const latencies: number[] = [];
+/** The p-th percentile of sorted latencies. */
+export function percentile(sorted: readonly number[], p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Checks each answer (v1 error envelopes, x-v2-calls) and sums what it saw. */
+export function answerCheck() {
   let v2Calls = 0;
   let withHeader = 0;
   let envelopeErrors = 0;
   let firstEnvelopeError: string | undefined;
+  const check = (body: string, calls: string | string[] | undefined): void => {
+    if (typeof calls === 'string') {
+      withHeader++;
+      v2Calls += Number(calls);
+    }
+    if (body.startsWith('{"error"') || body.includes('<response><error>')) {
+      envelopeErrors++;
+      firstEnvelopeError ??= body.slice(0, 300);
+    }
+  };
+  const result = () => ({
+    envelopeErrors,
+    ...(firstEnvelopeError === undefined ? {} : { firstEnvelopeError }),
+    v2CallsPerCall: withHeader === 0 ? undefined : v2Calls / withHeader,
+  });
+  return Object.assign(check, { result });
+}
+
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  if (options.overallRate) return runPacedLoad({ ...options, overallRate: options.overallRate });
+  const latencies: number[] = [];
+  const check = answerCheck();
   const instance = autocannon({
     url: options.url,
     connections: options.connections,
     pipelining: 1,
     duration: options.durationSec,
     timeout: 10,
-    ...(options.overallRate ? { overallRate: Math.max(1, Math.round(options.overallRate)) } : {}),
     requests: [
       {
         method: 'POST',
         path: options.path,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: options.body,
-        onResponse: (_status: number, body: string, _context: unknown, headers: Record<string, string>) => {
-          const calls = headers['x-v2-calls'];
-          if (calls !== undefined) {
-            withHeader++;
-            v2Calls += Number(calls);
-          }
-          if (body.startsWith('{"error"') || body.includes('<response><error>')) {
-            envelopeErrors++;
-            firstEnvelopeError ??= body.slice(0, 300);
-          }
-        },
+        onResponse: (_status: number, body: string, _context: unknown, headers: Record<string, string>) =>
+          check(body, headers['x-v2-calls']),
       },
     ],
   });
@@ -74,19 +93,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   });
   const result = await instance;
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) =>
-    latencies.length === 0 ? NaN : latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
   return {
     rps: result.requests.total / options.durationSec,
-    p50: pct(50),
-    p99: pct(99),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
     mean: latencies.length === 0 ? NaN : latencies.reduce((a, b) => a + b, 0) / latencies.length,
     total: result.requests.total,
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
-    envelopeErrors,
-    ...(firstEnvelopeError === undefined ? {} : { firstEnvelopeError }),
-    v2CallsPerCall: withHeader === 0 ? undefined : v2Calls / withHeader,
+    ...check.result(),
   };
 }

@@ -1,0 +1,73 @@
+import { Pool } from 'undici';
+import type { LoadOptions, LoadResult } from './load.js';
+import { answerCheck, percentile } from './load.js';
+
+/**
+ * A steady, open-loop load: request i is due at start + i / rate, sent then whether or not the
+ * earlier ones have been answered, and its latency counts from the moment it was due (so a server
+ * that stalls is charged for the requests it kept waiting: no coordinated omission).
+ *
+ * Why not autocannon's `overallRate`: it paces each connection per second, so a "200 req/s" load
+ * arrives as a burst of 200 at each second boundary and p99 measures how long the burst queues,
+ * not what one request costs. Latency at a given rate is measured with this generator.
+ */
+export async function runPacedLoad(options: LoadOptions & { overallRate: number }): Promise<LoadResult> {
+  const pool = new Pool(options.url, { connections: options.connections, pipelining: 1, keepAliveTimeout: 30_000 });
+  const intervalMs = 1000 / options.overallRate;
+  const due = Math.floor(options.durationSec * options.overallRate);
+  const latencies: number[] = [];
+  const check = answerCheck();
+  let errors = 0;
+  let timeouts = 0;
+  let non2xx = 0;
+  const inFlight = new Set<Promise<void>>();
+
+  const send = (dueAt: number): void => {
+    const request = (async () => {
+      try {
+        const answer = await pool.request({
+          method: 'POST',
+          path: options.path,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: options.body,
+          headersTimeout: 10_000,
+          bodyTimeout: 10_000,
+        });
+        const body = await answer.body.text();
+        latencies.push(performance.now() - dueAt);
+        if (answer.statusCode < 200 || answer.statusCode > 299) non2xx++;
+        check(body, answer.headers['x-v2-calls']);
+      } catch (error) {
+        if ((error as { code?: string }).code?.includes('TIMEOUT')) timeouts++;
+        else errors++;
+      }
+    })();
+    inFlight.add(request);
+    void request.finally(() => inFlight.delete(request));
+  };
+
+  const start = performance.now();
+  let sent = 0;
+  while (sent < due) {
+    const now = performance.now();
+    // Everything due by now goes out in this turn (a timer fires at best every ~1 ms).
+    while (sent < due && start + sent * intervalMs <= now) send(start + sent++ * intervalMs);
+    const wait = start + sent * intervalMs - performance.now();
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait)));
+  }
+  await Promise.all(inFlight);
+  await pool.close();
+
+  latencies.sort((a, b) => a - b);
+  return {
+    rps: latencies.length / options.durationSec,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    mean: latencies.length === 0 ? NaN : latencies.reduce((a, b) => a + b, 0) / latencies.length,
+    total: latencies.length,
+    errors,
+    timeouts,
+    non2xx,
+    ...check.result(),
+  };
+}
