@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
  */
 export interface GatewayProcess {
   url: string;
+  /** The process id (memory tests read its /proc entry). */
+  pid: number;
   output(): string;
   stop(): Promise<void>;
   /** SIGKILL: no shutdown code runs (crash tests). */
@@ -53,6 +55,7 @@ export async function startGatewayProcess(env: Record<string, string>, options: 
   });
   return {
     url,
+    pid: child.pid!,
     output: () => output,
     stop: () =>
       new Promise<void>((resolve) => {
