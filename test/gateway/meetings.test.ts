@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { expectV1Shape, FUTURE, NO_LIMITS, v1ExampleShape, v2User, type V1Shape } from '../support/v1-answers.js';
+import { expectV1Shape, FUTURE, NO_LIMITS, v1ExampleShape, type V1Shape, gatewayWithTwoHosts } from '../support/v1-answers.js';
 
 /**
  * What only meetings do. What meetings and webinars do alike (create, get, update, delete, end,
@@ -11,9 +11,7 @@ let gw: TestGateway;
 let ownerId: string;
 let otherId: string;
 beforeAll(async () => {
-  gw = await startTestGateway(NO_LIMITS);
-  ownerId = (await gw.v2('GET', '/users/me')).body.id;
-  otherId = (await v2User(gw, { email: 'other-host@example.com' })).id;
+  ({ gw, ownerId, otherId } = await gatewayWithTwoHosts('other-host@example.com'));
 });
 afterAll(() => gw.close());
 

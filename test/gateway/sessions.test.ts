@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { expectV1Shape, FUTURE, NO_LIMITS, V1_TIME, v1ExampleShape, v2User, type V1Shape } from '../support/v1-answers.js';
+import { type TestGateway } from '../support/gateway.js';
+import { expectV1Shape, FUTURE, V1_TIME, v1ExampleShape, type V1Shape, gatewayWithTwoHosts } from '../support/v1-answers.js';
 
 /**
  * What /v1/meeting/* and /v1/webinar/* do alike, run once over both kinds, as the code is one
@@ -57,9 +57,7 @@ let gw: TestGateway;
 let ownerId: string;
 let otherId: string;
 beforeAll(async () => {
-  gw = await startTestGateway(NO_LIMITS);
-  ownerId = (await gw.v2('GET', '/users/me')).body.id;
-  otherId = (await v2User(gw, { email: 'session-other@example.com' })).id;
+  ({ gw, ownerId, otherId } = await gatewayWithTwoHosts('session-other@example.com'));
 });
 afterAll(() => gw.close());
 

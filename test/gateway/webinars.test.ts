@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { V2Error } from '../../src/upstream/errors.js';
 import { openGate, type OutboundGate } from '../../src/upstream/client.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { expectV1Shape, FUTURE, NO_LIMITS, V1_TIME, v1ExampleShape, v2User } from '../support/v1-answers.js';
+import { expectV1Shape, FUTURE, NO_LIMITS, V1_TIME, v1ExampleShape, gatewayWithTwoHosts } from '../support/v1-answers.js';
 
 /**
  * What only webinars do. What meetings and webinars do alike (create, get, update, delete, end,
@@ -12,9 +12,7 @@ let gw: TestGateway;
 let ownerId: string;
 let otherId: string;
 beforeAll(async () => {
-  gw = await startTestGateway(NO_LIMITS);
-  ownerId = (await gw.v2('GET', '/users/me')).body.id;
-  otherId = (await v2User(gw, { email: 'webinar-other@example.com' })).id;
+  ({ gw, ownerId, otherId } = await gatewayWithTwoHosts('webinar-other@example.com'));
 });
 afterAll(() => gw.close());
 
