@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +12,7 @@ import { renderHtmlReport } from '../../src/compare/html-report.js';
 import { liveTarget, recordedTarget } from '../../src/compare/replay.js';
 import { mappingIndex, readOnlyIndex } from '../../src/compare/why.js';
 import { ALL_ENDPOINTS } from '../../src/translators/kit/registry.js';
+import { startFakeV1 } from '../support/fake-v1.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 /**
@@ -117,6 +118,25 @@ describe('recording (V1_RECORD_FILE)', () => {
   });
 });
 
+describe('record rotation (V1_RECORD_MAX_BYTES)', () => {
+  it('rotates the file to <file>.1 before it would pass the size, keeping whole lines and no credentials', async () => {
+    const file = join(dir, 'rotating.jsonl');
+    const small = await startTestGateway({ V1_RECORD_FILE: file, V1_RECORD_MAX_BYTES: '1024' });
+    try {
+      const emails = Array.from({ length: 12 }, (_, i) => `rotation-${i}@example.com`);
+      for (const email of emails) await small.v1('/user/checkemail', { email });
+      for (const name of [file, `${file}.1`]) expect(statSync(name).size).toBeLessThanOrEqual(1024);
+      // One generation kept: the newest calls, in order, across the two files; none cut in half.
+      const kept = [...readCalls(`${file}.1`), ...readCalls(file)].map((c) => c.params.email);
+      expect(kept.length).toBeGreaterThan(2);
+      expect(kept).toEqual(emails.slice(-kept.length));
+      for (const name of [file, `${file}.1`]) expect(readFileSync(name, 'utf8')).not.toContain(small.credentials.api_secret);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe('replay and diff', () => {
   it('finds no real difference between two v1gate instances over one sandbox, and skips writes', async () => {
     const report = await compareCalls(readCalls(snapshot), base());
@@ -174,6 +194,39 @@ describe('replay and diff', () => {
     // With the noise target a copy of the broken one, A vs A' differs on `type` too: noise, not hidden.
     const type = report.endpoints.find((e) => e.path === '/user/get')!.fields.find((f) => f.field === 'type')!;
     expect(type.noise).toBe('differs between two runs of A');
+  });
+});
+
+describe("the report on real-looking differences (a fake v1 from the reference's example answers)", () => {
+  let fake: Awaited<ReturnType<typeof startFakeV1>>;
+  beforeAll(async () => {
+    fake = await startFakeV1();
+  });
+  afterAll(async () => {
+    await fake?.close();
+  });
+
+  it('names the real differences with their mapping rows, and keeps minted ids and times apart as noise', async () => {
+    // One /user/get (JSON, with an id): the fake answers its one example whatever is asked.
+    const calls = readCalls(snapshot).filter((c) => c.path !== '/user/get' || (c.dataType === 'JSON' && c.params.id !== undefined));
+    const report = await compareCalls(calls, base({ a: liveTarget(fake.url, creds()) }));
+    const fields = report.endpoints.find((e) => e.path === '/user/get')!.fields;
+    const field = (name: string) => fields.find((f) => f.field === name)!;
+    // A real difference, with the row that produces the field; an inverted flag names its codec.
+    expect(field('email')).toMatchObject({ kind: 'value', why: 'email ↔ email (same)', examples: [{ a: 'email_address', b: owner }] });
+    expect(field('email').noise).toBeUndefined();
+    expect(field('disable_chat')).toMatchObject({ why: 'disable_chat ↔ in_meeting.chat (negated)' });
+    // What each service mints is noise, reported with its rule; a field v2 has no home for says so.
+    expect(field('id').noise).toBe('minted identifier');
+    expect(field('pic_url').noise).toBe('link embedding an identifier');
+    expect(field('zpk')).toMatchObject({ why: 'no v2 home in the mapping tables' });
+    // A time years apart is not within the tolerance: real.
+    expect(field('created_at').noise).toBeUndefined();
+    expect(report.endpoints.find((e) => e.path === '/user/checkemail')).toMatchObject({ calls: 1, differing: 0 });
+    const html = renderHtmlReport(report);
+    expect(html).toContain('<code>/v1/user/get</code> — 1 of 1 calls differ');
+    expect(html).toMatch(/<tr class="noise"><td><code>id<\/code><\/td><td>value<\/td><td>1<\/td>\n<td>noise: minted identifier<\/td>/);
+    expect(html).toContain('<td>disable_chat ↔ in_meeting.chat (negated)</td>');
   });
 });
 
