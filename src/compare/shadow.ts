@@ -8,6 +8,7 @@ import { canonicalPath } from '../translators/kit/registry.js';
 import { primaryHop, type PrimaryCall } from './forward.js';
 import { parseV1Answer } from './replay.js';
 import { mismatchTally, type ShadowMismatch } from './shadow-tally.js';
+import { forwardingGate } from './yield-to-forwarding.js';
 
 export type { ShadowMismatch } from './shadow-tally.js';
 
@@ -59,7 +60,8 @@ const V1_PATH = /^\/v1\//i;
 
 export function createShadow(options: ShadowOptions) {
   const hop = primaryHop({ primaryUrl: options.primaryUrl, timeoutMs: options.timeoutMs });
-  const queue = new PQueue({ concurrency: options.maxConcurrent ?? 4 });
+  const queue = new PQueue({ concurrency: options.maxConcurrent ?? 2 });
+  const gate = forwardingGate();
   const maxQueued = options.maxQueued ?? 1_000;
   const random = options.random ?? Math.random;
   const tally = mismatchTally(options.why, options.examples ?? 3);
@@ -67,14 +69,18 @@ export function createShadow(options: ShadowOptions) {
 
   async function compare(endpoint: string, url: string, call: PrimaryCall, bytes: Buffer, contentType: string | undefined): Promise<void> {
     try {
+      await gate.quiet();
       const primaryAnswer = parseAnswer(bytes.toString('utf8'), contentType);
+      await gate.quiet();
       const request = new Request(url, {
         method: call.method,
         headers: call.headers,
         body: call.body.length ? new Uint8Array(call.body) : undefined,
       });
       const response = await options.candidate(request);
-      const candidate = parseAnswer(await response.text(), response.headers.get('content-type') ?? undefined);
+      const text = await response.text();
+      await gate.quiet();
+      const candidate = parseAnswer(text, response.headers.get('content-type') ?? undefined);
       counts.compared++;
       if (tally.add(endpoint, primaryAnswer, candidate)) counts.mismatchedCalls++;
     } catch {
@@ -82,20 +88,27 @@ export function createShadow(options: ShadowOptions) {
     }
   }
 
-  /** Queues a comparison for after the current answer's I/O: the client's bytes go out first. */
+  /** Queues a comparison; its steps wait for turns with no forward in flight (compare above). */
   function enqueue(endpoint: string, url: string, call: PrimaryCall, bytes: Buffer, contentType: string | undefined): void {
     if (queue.size >= maxQueued) {
       counts.dropped++;
       return;
     }
-    void queue.add(
-      () => new Promise<void>((resolve) => setImmediate(() => void compare(endpoint, url, call, bytes, contentType).then(resolve))),
-    );
+    void queue.add(() => compare(endpoint, url, call, bytes, contentType));
   }
 
   async function handle(c: Context<{ Bindings: Bindings }>, next: Next): Promise<Response | void> {
     const path = c.req.path;
     if (!V1_PATH.test(path)) return next();
+    gate.started();
+    try {
+      return await forward(c, path);
+    } finally {
+      gate.ended();
+    }
+  }
+
+  async function forward(c: Context<{ Bindings: Bindings }>, path: string): Promise<Response> {
     const incoming = c.env?.incoming;
     const outgoing = c.env?.outgoing;
     let body: Buffer;
