@@ -110,11 +110,16 @@ describe('recording (V1_RECORD_FILE)', () => {
     expect(calls[4]!.answer).toEqual({ error: { code: 300, message: 'id is required.' } });
   });
 
-  it('never writes the credentials', () => {
+  it('never writes the credentials, nor the tokens an answer carries', async () => {
     const text = readFileSync(recordFile, 'utf8');
     expect(text).not.toContain(a.credentials.api_secret);
     expect(text).not.toContain(a.credentials.api_key);
     expect(text).not.toContain('api_secret');
+    const served = await a.v1('/user/get', { id: calls[2]!.params.id as string });
+    expect(served.zak).toMatch(/^.{20,}$/);
+    expect(calls[2]!.answer).toMatchObject({ token: 'redacted', zak: 'redacted' });
+    expect(text).not.toContain(served.zak);
+    expect(text).not.toContain(served.token);
   });
 });
 
@@ -231,7 +236,7 @@ describe("the report on real-looking differences (a fake v1 from the reference's
 });
 
 describe('HAR import', () => {
-  it('turns v1 POSTs of a capture into recorded calls, without credentials', () => {
+  it('turns v1 POSTs of a capture into recorded calls, without credentials, passwords or tokens', () => {
     const har = {
       log: {
         entries: [
@@ -241,9 +246,9 @@ describe('HAR import', () => {
             request: {
               method: 'POST',
               url: 'https://api.example.com/v1/user/checkemail',
-              postData: { mimeType: 'application/x-www-form-urlencoded', text: 'api_key=K&api_secret=S&email=a%40b.c' },
+              postData: { mimeType: 'application/x-www-form-urlencoded', text: 'api_key=K&api_secret=S&email=a%40b.c&password=hunter22' },
             },
-            response: { content: { mimeType: 'application/json', text: '{"existed_email":false}' } },
+            response: { content: { mimeType: 'application/json', text: '{"existed_email":false,"zak":"eyJ.secret"}' } },
           },
           { request: { method: 'GET', url: 'https://example.com/index.html' }, response: { content: {} } },
           {
@@ -266,9 +271,9 @@ describe('HAR import', () => {
       {
         time: '2018-05-01T10:00:00.000Z',
         path: '/user/checkemail',
-        params: { email: 'a@b.c' },
+        params: { email: 'a@b.c', password: 'redacted' },
         dataType: 'JSON',
-        answer: { existed_email: false },
+        answer: { existed_email: false, zak: 'redacted' },
         v2Calls: [],
         ms: 120,
       },
