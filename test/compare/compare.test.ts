@@ -320,12 +320,48 @@ describe('npm run compare', () => {
     expect((await cli(['--a', a.url])).code).toBe(2);
   });
 
-  it('imports a HAR file', async () => {
+  it('imports the HAR capture of a real session, which then replays with no real difference', async () => {
+    // A capture as a browser or proxy saves one: the exact bytes a client sent and got back.
+    const me = await a.v1('/user/getbyemail', { email: owner });
+    const entries = [];
+    for (const [path, fields] of [
+      ['/v1/user/checkemail', { email: owner }],
+      ['/v1/user/get', { id: me.id }],
+      ['/v1/user/get', { id: me.id, data_type: 'XML' }],
+    ] as const) {
+      const text = new URLSearchParams({ ...a.credentials, ...fields }).toString();
+      const response = await fetch(`${a.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: text,
+      });
+      entries.push({
+        startedDateTime: new Date().toISOString(),
+        time: 5,
+        request: { method: 'POST', url: `${a.url}${path}`, postData: { mimeType: 'application/x-www-form-urlencoded', text } },
+        response: { content: { mimeType: response.headers.get('content-type'), text: await response.text() } },
+      });
+    }
     const harFile = join(dir, 'capture.har');
-    writeFileSync(harFile, JSON.stringify({ log: { entries: [] } }));
+    writeFileSync(harFile, JSON.stringify({ log: { version: '1.2', entries } }));
     const out = join(dir, 'imported.jsonl');
     const result = await cli(['import-har', harFile, '--out', out]);
-    expect(result.stdout).toContain('0 v1 calls written');
-    expect(readFileSync(out, 'utf8')).toBe('');
+    expect(result.stdout).toContain('3 v1 calls written');
+    const imported = readFileSync(out, 'utf8');
+    expect(imported).not.toContain(a.credentials.api_secret);
+    expect(imported).not.toContain(a.credentials.api_key);
+    const calls = readCalls(out);
+    expect(calls.map((c) => [c.path, c.dataType])).toEqual([
+      ['/user/checkemail', 'JSON'],
+      ['/user/get', 'JSON'],
+      ['/user/get', 'XML'],
+    ]);
+    // The captured answers against the live gateway now (XML is compared live against live).
+    const report = await compareCalls(
+      calls.filter((c) => c.dataType === 'JSON'),
+      base({ a: recordedTarget(), b: liveTarget(a.url, creds()) }),
+    );
+    expect(report.calls).toBe(2);
+    expect(realDifferences(report)).toBe(0);
   });
 });
