@@ -44,3 +44,15 @@ describe('forwardingGate', () => {
     expect(ran).toBe(true);
   });
 });
+
+describe('forwardingGate with a slow primary', () => {
+  it('runs a step after maxWaitMs even while a forward stays in flight, and keeps no stale waiter', async () => {
+    const gate = forwardingGate(5);
+    gate.started(); // a primary that takes far longer than the bound to answer
+    const start = performance.now();
+    await gate.quiet();
+    expect(performance.now() - start).toBeGreaterThanOrEqual(4);
+    expect(gate.waiting()).toBe(0);
+    gate.ended();
+  });
+});
