@@ -257,6 +257,14 @@ describe('OutboundLimiter', () => {
     expect(ran).toBe(5);
   });
 
+  it("counts a class's backlog at its per-second rate, not its daily one (which still has most of its day left)", async () => {
+    // report ×5 = 5/s and 10 000 a day; this store answers asynchronously, so all 8 queue: 1.6 s of work, not 8 × 8.6 s.
+    const { outbound } = limiter({ maxBacklogMs: 2_000 });
+    const running = Array.from({ length: 8 }, () => outbound.schedule('k', 'GET', '/report/daily', noop));
+    await expect(outbound.schedule('k', 'GET', '/report/daily', noop, { opensCall: true })).resolves.toBe('done');
+    await Promise.all(running);
+  });
+
   it('refuses a call that opens a v1 call once its class has more than maxBacklogMs queued, but never a call of a v1 call already running', async () => {
     // billing ×5 = 5/s: 200 ms of backlog is one queued call.
     const { outbound } = limiter({ maxBacklogMs: 200 });

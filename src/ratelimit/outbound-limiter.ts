@@ -293,9 +293,20 @@ export class OutboundLimiter {
     return this.store.takeNow(this.refsFor(apiKey, limitClass))?.allowed;
   }
 
-  /** The work queued ahead, as time at the class's rate (the buckets of a backed-up lane are empty). */
+  /**
+   * The work queued ahead, as time. A lane backs up at its fastest-refilling bucket (the per-second
+   * one), which is then empty: `ahead` calls take ahead / rate there. A slower bucket of the same
+   * class (report's 2000 a day) is usually far from empty and spends its burst first; counting it as
+   * empty made one call queued ahead look like 44 s of backlog, so every second v1 report call was
+   * refused.
+   */
   private backlogMs(lane: Lane, ahead: number): number {
-    return Math.max(0, ...this.specsOf(lane.limitClass).map((s) => Math.ceil((ahead * 1000) / s.ratePerSecond)));
+    const specs = this.specsOf(lane.limitClass);
+    const fastest = Math.max(...specs.map((s) => s.ratePerSecond));
+    return Math.max(
+      0,
+      ...specs.map((s) => Math.ceil((Math.max(0, s.ratePerSecond === fastest ? ahead : ahead - s.burst) * 1000) / s.ratePerSecond)),
+    );
   }
 
   /** A lower bound of the wait for a call with `ahead` calls before it: buckets full, every call ahead served first. */
