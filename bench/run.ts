@@ -1,10 +1,11 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { runBench, runSoak, machine, type BenchOptions } from './harness.js';
 import { buildServers, currentRuntime, setRuntime } from './procs.js';
 import { runQuota } from './quota.js';
-import { renderQuota, renderSoak, renderTable, replaceSection } from './report.js';
+import { machineLines, renderQuota, renderSoak, renderTable, replaceSection } from './report.js';
+import { renderWorkers, runWorkers, type WorkersRow } from './workers-case.js';
 
 /**
  * `npm run bench` — the full side-by-side run (3 pairs × 5 s per case, ~8 minutes), written to
@@ -12,7 +13,7 @@ import { renderQuota, renderSoak, renderTable, replaceSection } from './report.j
  *   --quick            ~1 minute: 1 pair × 1.5 s per case (numbers are rough; for a smoke check)
  *   --soak             the 5-minute memory soak instead (--soak-seconds N to change its length)
  *   --only a,b         only these case ids (meeting-get, meeting-get-nocache, checkemail, user-get, meeting-create, xml,
- *                      limiter-memory, limiter-redis, keepalive-off, sandbox, quota)
+ *                      limiter-memory, limiter-redis, keepalive-off, sandbox, workers, workers-redis, quota)
  *   --quota-seconds N  length of each run of the quota case (default 60; --quick: 15)
  *   --profile          start the gateway with --cpu-prof into bench/out/profiles/
  *   --pairs N --duration S --connections C --half-connections C   override the mode's settings
@@ -74,7 +75,8 @@ if (values.soak) {
 } else {
   const quick = values.quick;
   const only = values.only?.split(',');
-  const caseIds = only?.filter((id) => id !== 'quota');
+  const selected = (id: string) => !only || only.includes(id);
+  const caseIds = only?.filter((id) => !['quota', 'workers', 'workers-redis'].includes(id));
   if (!caseIds || caseIds.length > 0) {
     const options: BenchOptions = {
       pairs: num(values.pairs, quick ? 1 : 3),
@@ -96,7 +98,40 @@ if (values.soak) {
     console.log(`\n${text}`);
     await writeSection(quick ? 'quick' : 'table', text);
   }
-  if (!only || only.includes('quota')) {
+  if (selected('workers') || selected('workers-redis')) {
+    const started = machine();
+    const settings = {
+      durationSec: num(values.duration, quick ? 1.5 : 5),
+      warmupSec: quick ? 0.5 : 2,
+      connections: num(values.connections, 32),
+      log,
+    };
+    const rows: WorkersRow[] = [];
+    if (selected('workers')) {
+      log(`workers: one process vs WORKERS=${availableParallelism()}, in-memory limiter (shared over IPC with workers)`);
+      rows.push(...(await runWorkers({ counts: [1, availableParallelism()], limiter: 'memory', ...settings })));
+    }
+    if (selected('workers-redis')) {
+      log('workers-redis: the Redis limiter with one and two processes');
+      const { startRedis } = await import('../test/support/redis.js');
+      const redis = await startRedis();
+      try {
+        rows.push(...(await runWorkers({ counts: [1, 2], limiter: 'redis', redisUrl: redis.url, ...settings })));
+      } finally {
+        await redis.close();
+      }
+    }
+    await writeFile(new URL(`workers-${stamp}.json`, OUT), JSON.stringify(rows, null, 2));
+    const text = [
+      machineLines({ ...started, loadAvgEnd: loadavg()[0] ?? 0 }, command),
+      `- \`/v1/meeting/get\` over the fixed upstream, ${settings.connections} connections, ${settings.durationSec} s per row after ${settings.warmupSec} s warm-up; limits ×1 000 000 (all the work, no refusal); CPU summed over every gateway process from /proc`,
+      '',
+      renderWorkers(rows),
+    ].join('\n');
+    console.log(`\n${text}`);
+    await writeSection(quick ? 'workers-quick' : 'workers', text);
+  }
+  if (selected('quota')) {
     const started = machine();
     const quota = await runQuota({ durationSec: num(values['quota-seconds'], quick ? 15 : 60), log });
     await writeFile(new URL(`quota-${stamp}.json`, OUT), JSON.stringify(quota, null, 2));
