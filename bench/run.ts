@@ -8,9 +8,9 @@ import { machineLines, renderQuota, renderSoak, renderTable, replaceSection } fr
 import { renderWorkers, runWorkers, type WorkersRow } from './workers-case.js';
 
 /**
- * `npm run bench` — the full side-by-side run (3 pairs × 5 s per case, ~8 minutes), written to
- * bench/RESULTS.md (the table section only; the prose around it is kept).
- *   --quick            ~1 minute: 1 pair × 1.5 s per case (numbers are rough; for a smoke check)
+ * `npm run bench` — the full side-by-side run (3 pairs × 5 s per case, then workers and the 2 × 60 s quota case, ~12 minutes), written to
+ * bench/RESULTS.md (its table, workers and quota sections; the prose around them is kept).
+ *   --quick            ~2 minutes: 1 pair × 1.5 s per case, quota 15 s per class (numbers are rough; for a smoke check)
  *   --soak             the 5-minute memory soak instead (--soak-seconds N to change its length)
  *   --only a,b         only these case ids (meeting-get, meeting-get-nocache, checkemail, user-get, meeting-create, xml,
  *                      limiter-memory, limiter-redis, keepalive-off, sandbox, workers, workers-redis, quota)
