@@ -25,7 +25,7 @@ export interface BenchOptions {
   /** Pairs at half the floor's peak rate (0: skip). */
   halfLoadPairs: number;
   connections: number;
-  /** Connections of the half-load runs (autocannon paces each connection; fewer means smoother). */
+  /** Most connections of the half-load runs (the paced generator opens them as requests overlap). */
   halfLoadConnections: number;
   /** Only these case ids (default: all). */
   only?: string[];

@@ -1,4 +1,5 @@
 import type { BenchReport, CaseResult, Machine, SoakResult } from './harness.js';
+import type { QuotaResult } from './quota.js';
 
 /** Renders the harness's results as the markdown sections of bench/RESULTS.md. */
 
@@ -56,7 +57,7 @@ export function renderTable(report: BenchReport, command: string): string {
     machineLines(report.machine, command),
     `- runs: ${o.pairs} pair(s) floor/v1gate alternated (A B A B), ${o.durationSec} s each, ${o.connections} connections, after ${o.warmupSec} s warm-up each; ` +
       (o.halfLoadPairs > 0
-        ? `then ${o.halfLoadPairs} pair(s) at half the floor's median peak rate (autocannon overallRate, ${o.halfLoadConnections} connections). `
+        ? `then ${o.halfLoadPairs} pair(s) at half the floor's median peak rate, sent at a steady pace (open loop, bench/paced-load.ts: request i due at i / rate, its latency counted from then; up to ${o.halfLoadConnections} connections). `
         : 'no half-load runs. ') +
       'Medians over the pairs. Latency in ms, from every response (sub-ms). CPU µs per call: user+system CPU of the server process over the run ÷ calls answered (robust to other load on the machine; ratio = v1gate ÷ floor).',
     `- one-call endpoint of the targets: \`${report.oneCallPath}\``,
@@ -116,6 +117,43 @@ export function renderSoak(soak: SoakResult, m: Machine, command: string): strin
     `- target "memory flat over a 5-minute soak": ${soak.durationSec >= 300 ? (flat ? 'MET' : 'MISSED') : `not measured (only ${soak.durationSec} s)`} (flat = heap slope under 0.5 MB/min and growth under max(2 MB, 10%))`,
     '',
     `samples (s: heap MB / RSS MB): ${soak.samples.map((s) => `${s.atSec}: ${s.heapUsedMb.toFixed(1)}/${s.rssMb.toFixed(0)}`).join(', ')}`,
+  ].join('\n');
+}
+
+/** The quota case (bench/quota.ts): share of each class's v2 quota a saturated key got, and the upstream's 429s. */
+export function renderQuota(results: QuotaResult[], m: Machine, command: string): string {
+  const met = (r: QuotaResult) => r.share >= 0.95 && r.upstream429 === 0;
+  return [
+    machineLines(m, command),
+    '- v1gate (outbound limits on, inbound off, in-memory buckets) over the real sandbox with its v2 limits on (10/s general, 1/s report); every v1 call distinct (no coalescing, no cache), one v2 call each; v2 calls counted by the sandbox itself',
+    '',
+    '| case | v1 call | v2 class (quota) | connections | run s | v2 calls admitted | v2 calls/s | share of quota | upstream 429s | v1 answered / errors |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...results.map((r) =>
+      [
+        '',
+        r.id,
+        `\`${r.v1Path}\``,
+        `${r.limitClass} (${r.quotaPerSec}/s)`,
+        String(r.connections),
+        r.durationSec.toFixed(1),
+        String(r.v2Admitted),
+        r.v2PerSec.toFixed(2),
+        `**${(r.share * 100).toFixed(1)}%**`,
+        `**${r.upstream429}**`,
+        `${r.v1Answered} / ${r.v1Errors}`,
+        '',
+      ]
+        .join(' | ')
+        .trim(),
+    ),
+    '',
+    ...results.filter((r) => r.firstV1Error).map((r) => `- ${r.id}, first v1 error: \`${r.firstV1Error!.replace(/`/g, "'")}\``),
+    'Targets (computed by the runner):',
+    ...results.map(
+      (r) =>
+        `- ${r.id}: ≥ 95% of the ${r.quotaPerSec}/s quota with 0 upstream 429s: ${(r.share * 100).toFixed(1)}%, ${r.upstream429} — ${met(r) ? 'MET' : 'MISSED'}`,
+    ),
   ].join('\n');
 }
 

@@ -2,19 +2,37 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
 import { createSandbox, mountSandbox } from '../src/sandbox/app.js';
+import { SPEC_LIMITS, limitClassOf, type V2LimitClass } from '../src/sandbox/rate-limit.js';
 import { inProcessV2, seedV2 } from './seed.js';
 
 /**
  * The realistic upstream: the embedded v2 sandbox alone in its own process (as `npm run sandbox`
- * serves it), with its own rate limits OFF (the spec's 10 requests/s would measure the limit, not
- * the gateway) and fixed credentials from SANDBOX_API_KEY / SANDBOX_API_SECRET. It seeds the user
- * and meeting the benchmark reads (seed.ts) and reports them with `{ type: 'ready', port, seeded }`.
+ * serves it), with fixed credentials from SANDBOX_API_KEY / SANDBOX_API_SECRET. Its own rate
+ * limits are OFF by default (the spec's 10 requests/s would measure the limit, not the gateway);
+ * SANDBOX_LIMITS=spec turns them on (the quota case, bench/quota.ts). It seeds the user and
+ * meeting the benchmark reads (seed.ts) and reports them with `{ type: 'ready', port, seeded }`.
+ *
+ * It counts its v2 answers by limit class, admitted or refused with 429, and answers
+ * `{ type: 'counts' }` over IPC with them: the upstream's own view of how much quota was used.
  */
 
 const apiKey = process.env.SANDBOX_API_KEY ?? 'benchApiKey00000';
 const apiSecret = process.env.SANDBOX_API_SECRET ?? 'benchApiSecret0000000000000';
-const sandbox = createSandbox({ apiKey, apiSecret, limits: false });
+const sandbox = createSandbox({ apiKey, apiSecret, limits: process.env.SANDBOX_LIMITS === 'spec' ? SPEC_LIMITS : false });
 const root = new Hono();
+
+export type UpstreamCounts = Record<V2LimitClass, { admitted: number; refused429: number }>;
+const counts: UpstreamCounts = {
+  general: { admitted: 0, refused429: 0 },
+  billing: { admitted: 0, refused429: 0 },
+  report: { admitted: 0, refused429: 0 },
+};
+root.use('/v2/*', async (c, next) => {
+  await next();
+  const count = counts[limitClassOf(c.req.path.slice('/v2'.length))];
+  if (c.res.status === 429) count.refused429++;
+  else if (c.res.status !== 401) count.admitted++; // past the sandbox's limiter (it runs after the token check)
+});
 mountSandbox(root, sandbox);
 
 const seeded = await seedV2(inProcessV2(root, apiKey, apiSecret));
@@ -25,6 +43,7 @@ const server = serve({ fetch: root.fetch, port: Number(process.env.PORT ?? 0), h
 });
 
 process.on('message', (message: { type?: string }) => {
+  if (message?.type === 'counts') process.send?.({ type: 'counts', counts });
   if (message?.type === 'stop') server.close(() => process.exit(0));
 });
 process.on('disconnect', () => process.exit(0));

@@ -12,8 +12,15 @@ export function bucketSpecOf(limit: LimitDef, scale = 1): BucketSpec {
   return { ratePerSecond: count / WINDOW_SECONDS[limit.per], burst: Math.max(1, Math.floor(count)) };
 }
 
-/** v1gate's default (docs/decisions.md, "Rate limits"): 10% under the rate, 300 ms of jitter absorbed. */
-export const DEFAULT_SAFETY_MARGIN: SafetyMargin = { rateFactor: 0.9, jitterMs: 300 };
+/**
+ * v1gate's default (docs/decisions.md, "Rate limits"): 1% under the rate, at most 300 ms of jitter
+ * absorbed (all of it before the first answers and after an upstream 429; otherwise what the calls'
+ * own spreads measure, arrival-spread.ts, never less than DEFAULT_MIN_JITTER_MS).
+ */
+export const DEFAULT_SAFETY_MARGIN: SafetyMargin = { rateFactor: 0.99, jitterMs: 300 };
+
+/** The least jitter absorbed: both clocks count whole milliseconds, and a call may be a little slower than any measured. */
+export const DEFAULT_MIN_JITTER_MS = 10;
 
 export interface SafetyMargin {
   /** Our send rate as a fraction of the upstream's (0.9: 10% under). */
@@ -34,7 +41,10 @@ export interface SafetyMargin {
  *   the jitter: two calls sent 1/r' apart arrive at least 1/r' − J apart, and the upstream needs
  *   1/r, so r' ≤ 1 / (1/r + J) (or r' ≤ R / J when some R ≥ 1 is left).
  *
- * `rateFactor` keeps the long-run rate under the upstream's either way (clock drift, rounding).
+ * With the jitter covered this way, sending at the upstream's own rate is safe: in any interval of
+ * arrivals, the calls were sent in that interval widened by J, so at most b + r'·(T + J) ≤ B + r·T
+ * arrive. `rateFactor` keeps the long-run rate a little under the upstream's for what the
+ * arithmetic does not see (the two clocks' drift, floating-point rounding).
  * bucket-specs.test.ts replays this against the upstream's own bucket with random jitter.
  */
 export function withSafetyMargin(upstream: BucketSpec, margin: SafetyMargin): BucketSpec {

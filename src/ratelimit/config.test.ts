@@ -7,7 +7,7 @@ describe('readRateLimitConfig', () => {
     expect(config).toEqual(rateLimitConfig());
     expect(config).toMatchObject({
       v1: { enabled: true },
-      v2: { enabled: true, rateFactor: 0.9, jitterMs: 300, maxWaitMs: 30_000, maxQueue: 1_000 },
+      v2: { enabled: true, rateFactor: 0.99, jitterMs: 300, minJitterMs: 10, maxWaitMs: 30_000, maxQueue: 1_000 },
       scale: 1,
       redis: { url: undefined, failure: 'open', timeoutMs: 200, keyPrefix: 'v1gate:rl:', leaseMs: 100 },
     });
@@ -28,11 +28,12 @@ describe('readRateLimitConfig', () => {
       OUTBOUND_MAX_BACKLOG_MS: '750',
       OUTBOUND_RATE_FACTOR: '0.8',
       OUTBOUND_JITTER_MS: '200',
+      OUTBOUND_MIN_JITTER_MS: '20',
       RATE_LIMIT_MAX_BUCKETS: '5000',
     });
     expect(config).toEqual({
       v1: { enabled: false },
-      v2: { enabled: false, rateFactor: 0.8, jitterMs: 200, maxWaitMs: 2000, maxQueue: 10, maxBacklogMs: 750 },
+      v2: { enabled: false, rateFactor: 0.8, jitterMs: 200, minJitterMs: 20, maxWaitMs: 2000, maxQueue: 10, maxBacklogMs: 750 },
       scale: 100,
       redis: { url: 'redis://127.0.0.1:6390', failure: 'closed', timeoutMs: 80, keyPrefix: 'gw:', leaseMs: 0 },
       memory: { maxBuckets: 5000 },

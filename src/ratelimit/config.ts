@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { onOff } from '../shared/env.js';
-import { DEFAULT_SAFETY_MARGIN } from './bucket-specs.js';
+import { DEFAULT_MIN_JITTER_MS, DEFAULT_SAFETY_MARGIN } from './bucket-specs.js';
 import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from './outbound-limiter.js';
 
 /**
@@ -21,8 +21,9 @@ import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from './outbound-limiter.js';
  * | OUTBOUND_MAX_WAIT_MS | longest wait of a v2 call for its token | 30000 |
  * | OUTBOUND_MAX_QUEUE | v2 calls waiting per api_key and class before refusing | 1000 |
  * | OUTBOUND_MAX_BACKLOG_MS | a new v1 call is refused when its key's class already has this much queued work | 2000 |
- * | OUTBOUND_RATE_FACTOR | our v2 send rate as a fraction of the v2 limit | 0.9 |
- * | OUTBOUND_JITTER_MS | arrival jitter (ms) the v2 margin absorbs | 300 |
+ * | OUTBOUND_RATE_FACTOR | our v2 send rate as a fraction of the v2 limit | 0.99 |
+ * | OUTBOUND_JITTER_MS | the most arrival jitter (ms) the v2 margin absorbs: all of it before the first answers and after a 429 | 300 |
+ * | OUTBOUND_MIN_JITTER_MS | the least arrival jitter (ms) absorbed whatever the calls' send→answer spreads measure; = OUTBOUND_JITTER_MS: a fixed margin | 10 |
  * | RATE_LIMIT_MAX_BUCKETS | in-memory buckets kept (least recently used go first) | 100000 |
  */
 
@@ -33,6 +34,7 @@ export const RateLimitConfigSchema = z.object({
       enabled: z.boolean().default(true),
       rateFactor: z.number().gt(0).lte(1).default(DEFAULT_SAFETY_MARGIN.rateFactor),
       jitterMs: z.number().int().min(0).default(DEFAULT_SAFETY_MARGIN.jitterMs),
+      minJitterMs: z.number().int().min(0).default(DEFAULT_MIN_JITTER_MS),
       maxWaitMs: z.number().int().min(0).default(DEFAULT_OUTBOUND_MAX_WAIT_MS),
       maxQueue: z.number().int().min(1).default(1_000),
       maxBacklogMs: z.number().int().min(0).default(2_000),
@@ -84,6 +86,7 @@ const EnvSchema = z.object({
   OUTBOUND_MAX_BACKLOG_MS: number.optional(),
   OUTBOUND_RATE_FACTOR: number.optional(),
   OUTBOUND_JITTER_MS: number.optional(),
+  OUTBOUND_MIN_JITTER_MS: number.optional(),
   RATE_LIMIT_MAX_BUCKETS: number.optional(),
 });
 
@@ -102,6 +105,7 @@ const ENV_OF: Record<string, string> = {
   'v2.maxBacklogMs': 'OUTBOUND_MAX_BACKLOG_MS',
   'v2.rateFactor': 'OUTBOUND_RATE_FACTOR',
   'v2.jitterMs': 'OUTBOUND_JITTER_MS',
+  'v2.minJitterMs': 'OUTBOUND_MIN_JITTER_MS',
   'memory.maxBuckets': 'RATE_LIMIT_MAX_BUCKETS',
 };
 
@@ -124,6 +128,7 @@ export function readRateLimitConfig(env: Record<string, string | undefined> = pr
       maxBacklogMs: e.OUTBOUND_MAX_BACKLOG_MS,
       rateFactor: e.OUTBOUND_RATE_FACTOR,
       jitterMs: e.OUTBOUND_JITTER_MS,
+      minJitterMs: e.OUTBOUND_MIN_JITTER_MS,
     },
     scale: e.RATE_LIMIT_SCALE,
     redis: {

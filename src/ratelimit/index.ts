@@ -22,7 +22,7 @@ export { FailoverBucketStore, type FailoverStats, type RateLimitLogger, type Red
 export { parseRetryAfter, rateLimitHeaders } from './headers.js';
 export { InboundLimiter, type RateLimitDecision } from './inbound-limiter.js';
 export { MemoryBucketStore } from './memory-store.js';
-export { DEFAULT_SAFETY_MARGIN, bucketSpecOf, withSafetyMargin, type SafetyMargin } from './bucket-specs.js';
+export { DEFAULT_MIN_JITTER_MS, DEFAULT_SAFETY_MARGIN, bucketSpecOf, withSafetyMargin, type SafetyMargin } from './bucket-specs.js';
 export { OutboundLimiter, type ScheduleOptions } from './outbound-limiter.js';
 export { RedisBucketStore, connectRedis } from './redis-store.js';
 export { IpcBucketStore, bucketStoreHandlers } from './ipc-store.js';
@@ -91,6 +91,7 @@ export function createRateLimiters(config: RateLimitConfig, deps: RateLimiterDep
     enabled: config.v2.enabled,
     scale: config.scale,
     margin: { rateFactor: config.v2.rateFactor, jitterMs: config.v2.jitterMs },
+    minJitterMs: config.v2.minJitterMs,
     maxQueue: config.v2.maxQueue,
     maxWaitMs: config.v2.maxWaitMs,
     maxBacklogMs: config.v2.maxBacklogMs,

@@ -163,14 +163,42 @@ describe('OutboundLimiter', () => {
     expect(outbound.laneCount).toBe(0);
   });
 
-  it('applies the safety margin by default (10% under the rate, 300 ms of jitter absorbed)', () => {
+  it('applies the safety margin by default: 1% under the rate, the whole 300 ms of jitter absorbed before any answer', () => {
     const outbound = new OutboundLimiter({ store: new MemoryBucketStore() });
-    expect(outbound.specsOf('general')).toEqual([{ ratePerSecond: 9, burst: 7 }]);
+    expect(outbound.jitterMs).toBe(300);
+    expect(outbound.specsOf('general')).toEqual([{ ratePerSecond: 9.9, burst: 7 }]);
     expect(outbound.specsOf('billing')).toEqual([{ ratePerSecond: 1 / 1.3, burst: 1 }]);
     expect(outbound.specsOf('report')).toEqual([
       { ratePerSecond: 1 / 1.3, burst: 1 },
-      { ratePerSecond: (2000 / 86_400) * 0.9, burst: 1999 },
+      { ratePerSecond: (2000 / 86_400) * 0.99, burst: 1999 },
     ]);
+  });
+
+  it('absorbs the jitter the answers measure once they come, and the whole allowance again after an upstream 429', async () => {
+    const outbound = new OutboundLimiter({ store: new MemoryBucketStore() });
+    const quick = () => new Promise((resolve) => setTimeout(resolve, 1));
+    for (let i = 0; i < 5; i++) await outbound.schedule('k', 'GET', '/users/me', quick);
+    // Answers within a few ms: the least allowance (10 ms, or the next 5 ms step on a slow machine).
+    expect(outbound.jitterMs).toBeLessThanOrEqual(50);
+    expect(outbound.specsOf('general')).toEqual([{ ratePerSecond: 9.9, burst: 9 }]);
+    expect(outbound.specsOf('billing')[0]!.ratePerSecond).toBeGreaterThanOrEqual(0.95);
+    // A call still unanswered counts with its age: it may yet arrive late.
+    let answer = () => {};
+    const slow = outbound.schedule('k', 'GET', '/users/me', () => new Promise<void>((resolve) => (answer = resolve)));
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(outbound.jitterMs).toBeGreaterThanOrEqual(120);
+    expect(outbound.specsOf('general')[0]!.burst).toBeLessThan(9);
+    answer();
+    await slow;
+    await outbound.penalize('k', 'GET', '/users/me', 10);
+    expect(outbound.jitterMs).toBe(300);
+    expect(outbound.specsOf('general')).toEqual([{ ratePerSecond: 9.9, burst: 7 }]);
+  });
+
+  it('keeps a fixed margin when the least allowance is the whole one', async () => {
+    const outbound = new OutboundLimiter({ store: new MemoryBucketStore(), minJitterMs: 300 });
+    for (let i = 0; i < 5; i++) await outbound.schedule('k', 'GET', '/users/me', noop);
+    expect(outbound.jitterMs).toBe(300);
   });
 
   it("lets an undo take the next token ahead of every waiter, on its own budget after the call's deadline", async () => {
@@ -227,6 +255,14 @@ describe('OutboundLimiter', () => {
     await expect(withdrawn).rejects.toThrow('client left');
     await Promise.all(burst);
     expect(ran).toBe(5);
+  });
+
+  it("counts a class's backlog at its per-second rate, not its daily one (which still has most of its day left)", async () => {
+    // report ×5 = 5/s and 10 000 a day; this store answers asynchronously, so all 8 queue: 1.6 s of work, not 8 × 8.6 s.
+    const { outbound } = limiter({ maxBacklogMs: 2_000 });
+    const running = Array.from({ length: 8 }, () => outbound.schedule('k', 'GET', '/report/daily', noop));
+    await expect(outbound.schedule('k', 'GET', '/report/daily', noop, { opensCall: true })).resolves.toBe('done');
+    await Promise.all(running);
   });
 
   it('refuses a call that opens a v1 call once its class has more than maxBacklogMs queued, but never a call of a v1 call already running', async () => {

@@ -1,7 +1,8 @@
 import PQueue from 'p-queue';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { V2_LIMIT_CLASSES, type V2LimitClassName } from '../../mappings/rate-limits.js';
-import { DEFAULT_SAFETY_MARGIN, bucketSpecOf, withSafetyMargin, type SafetyMargin } from './bucket-specs.js';
+import { ArrivalSpread } from './arrival-spread.js';
+import { DEFAULT_MIN_JITTER_MS, DEFAULT_SAFETY_MARGIN, bucketSpecOf, withSafetyMargin, type SafetyMargin } from './bucket-specs.js';
 import type { BucketRef, BucketStore } from './bucket-store.js';
 import { classifyV2Call } from './classify.js';
 import { RateLimitExceeded } from './errors.js';
@@ -18,7 +19,9 @@ import type { BucketSpec } from './token-bucket.js';
  * - A waiter sleeps until the time the store names, it does not poll.
  * - Each key and class has its own queue and buckets: one key's flood never delays another key.
  * - Buckets run at the upstream's limits minus a safety margin (bucket-specs.ts), so jitter
- *   between our send and the upstream's arrival never turns into an upstream 429.
+ *   between our send and the upstream's arrival never turns into an upstream 429. The jitter the
+ *   margin absorbs is measured from the calls' own send→answer spreads (arrival-spread.ts), within
+ *   [minJitterMs, margin.jitterMs], so the margin costs only what the upstream's answers show it must.
  */
 
 export interface OutboundLimiterOptions {
@@ -27,7 +30,10 @@ export interface OutboundLimiterOptions {
   enabled?: boolean;
   /** Multiplies every v2 limit (RATE_LIMIT_SCALE); must match the upstream's real limits. */
   scale?: number;
+  /** Rate factor, and the most arrival jitter absorbed (before any answer, and after an upstream 429). */
   margin?: SafetyMargin;
+  /** The least arrival jitter absorbed, whatever the answers measure (ms); `margin.jitterMs` or more: a fixed margin. */
+  minJitterMs?: number;
   /** Calls waiting per key and class beyond which new ones are refused at once. */
   maxQueue?: number;
   /** Default longest wait for a token (ms). */
@@ -61,8 +67,9 @@ export interface ScheduleOptions {
 interface Lane {
   limitClass: V2LimitClassName;
   queue: PQueue;
-  refs: BucketRef[];
 }
+
+type ClassSpecs = Map<V2LimitClassName, { windows: string[]; specs: BucketSpec[] }>;
 
 export class OutboundLimiter {
   private readonly store: BucketStore;
@@ -71,7 +78,12 @@ export class OutboundLimiter {
   private readonly maxWaitMs: number;
   private readonly maxBacklogMs: number;
   private readonly now: () => number;
-  private readonly specs: Map<V2LimitClassName, { windows: string[]; specs: BucketSpec[] }>;
+  private readonly scale: number;
+  private readonly margin: SafetyMargin;
+  /** The jitter the margin absorbs now, from the calls' own spreads. */
+  private readonly spread: ArrivalSpread;
+  /** Every class's buckets for each jitter value met so far (the spread moves in 5 ms steps, so few). */
+  private readonly specsByJitter = new Map<number, ClassSpecs>();
   private readonly lanes = new Map<string, Lane>();
 
   constructor(options: OutboundLimiterOptions) {
@@ -81,40 +93,63 @@ export class OutboundLimiter {
     this.maxWaitMs = options.maxWaitMs ?? DEFAULT_OUTBOUND_MAX_WAIT_MS;
     this.maxBacklogMs = options.maxBacklogMs ?? Infinity;
     this.now = options.now ?? Date.now;
-    const scale = options.scale ?? 1;
-    const margin = options.margin ?? DEFAULT_SAFETY_MARGIN;
-    this.specs = new Map(
-      V2_LIMIT_CLASSES.map((c) => [
-        c.name,
-        { windows: c.limits.map((l) => l.per), specs: c.limits.map((l) => withSafetyMargin(bucketSpecOf(l, scale), margin)) },
-      ]),
-    );
+    this.scale = options.scale ?? 1;
+    this.margin = options.margin ?? DEFAULT_SAFETY_MARGIN;
+    this.spread = new ArrivalSpread({
+      ceilingMs: this.margin.jitterMs,
+      floorMs: options.minJitterMs ?? DEFAULT_MIN_JITTER_MS,
+      now: this.now,
+    });
   }
 
-  /** The buckets a key's calls of this class are held to (after scale and safety margin). */
+  /** The buckets a key's calls of this class are held to now (after scale and safety margin). */
   specsOf(limitClass: V2LimitClassName): readonly BucketSpec[] {
-    return this.specs.get(limitClass)!.specs;
+    return this.classSpecs().get(limitClass)!.specs;
+  }
+
+  /** The arrival jitter the margin absorbs now (ms). */
+  get jitterMs(): number {
+    return this.spread.currentMs();
+  }
+
+  private classSpecs(): ClassSpecs {
+    const jitterMs = this.spread.currentMs();
+    let specs = this.specsByJitter.get(jitterMs);
+    if (!specs) {
+      const margin = { rateFactor: this.margin.rateFactor, jitterMs };
+      specs = new Map(
+        V2_LIMIT_CLASSES.map((c) => [
+          c.name,
+          { windows: c.limits.map((l) => l.per), specs: c.limits.map((l) => withSafetyMargin(bucketSpecOf(l, this.scale), margin)) },
+        ]),
+      );
+      this.specsByJitter.set(jitterMs, specs);
+    }
+    return specs;
   }
 
   /** Wait for a token of the call's v2 class, then run `task` and return what it returns. */
   async schedule<T>(apiKey: string, method: string, path: string, task: () => T | Promise<T>, options: ScheduleOptions = {}): Promise<T> {
-    const limitClass = this.enabled ? classifyV2Call(method, path).name : undefined;
-    const atOnce = limitClass === undefined || this.takeAtOnce(apiKey, limitClass, options);
-    if (atOnce === true) {
-      // Admitted without waiting: run the call now, no queue hop.
-      try {
-        return Promise.resolve(task());
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    }
+    if (!this.enabled) return run(task);
+    const limitClass = classifyV2Call(method, path).name;
+    const atOnce = this.takeAtOnce(apiKey, limitClass, options);
+    // Admitted without waiting: run the call now, no queue hop.
+    if (atOnce === true) return this.timed(task);
     const queued = () =>
       this.counted(limitClass, this.waitInQueue(apiKey, limitClass, options)).then(() => {
         options.signal?.throwIfAborted(); // withdrawn while its token came: the token is spent, the call never sent
-        return task();
+        return this.timed(task);
       });
-    if (atOnce === undefined) return this.takeDirect(apiKey, limitClass).then((taken) => (taken ? task() : queued()));
+    if (atOnce === undefined) return this.takeDirect(apiKey, limitClass).then((taken) => (taken ? this.timed(task) : queued()));
     return queued();
+  }
+
+  /** Run a call that has its token, its send→answer spread measured for the margin. */
+  private timed<T>(task: () => T | Promise<T>): Promise<T> {
+    const answered = this.spread.sent();
+    const result = run(task);
+    result.then(answered, answered);
+    return result;
   }
 
   /**
@@ -124,8 +159,7 @@ export class OutboundLimiter {
    * back to the synchronous path. Refused: the caller queues as before.
    */
   private async takeDirect(apiKey: string, limitClass: V2LimitClassName): Promise<boolean> {
-    const lane = this.lanes.get(laneKey(apiKey, limitClass));
-    return (await this.store.take(lane?.refs ?? this.refsFor(apiKey, limitClass))).allowed;
+    return (await this.store.take(this.refsFor(apiKey, limitClass))).allowed;
   }
 
   /** The slow path: wait in the key and class's FIFO queue for a token, until the deadline. */
@@ -151,7 +185,7 @@ export class OutboundLimiter {
     );
     const signal = options.signal ? AbortSignal.any([timeout.signal, options.signal]) : timeout.signal;
     try {
-      await lane.queue.add(() => this.waitForToken(lane, deadline, signal), { signal, priority: undo ? 1 : 0 });
+      await lane.queue.add(() => this.waitForToken(apiKey, lane, deadline, signal), { signal, priority: undo ? 1 : 0 });
     } finally {
       clearTimeout(timer);
     }
@@ -168,7 +202,8 @@ export class OutboundLimiter {
     if (!this.enabled) return;
     const limitClass = typeof pathOrMs === 'number' ? (classOrMethod as V2LimitClassName) : classifyV2Call(classOrMethod, pathOrMs).name;
     const retryAfterMs = typeof pathOrMs === 'number' ? pathOrMs : (maybeMs ?? 1_000);
-    if (!this.specs.has(limitClass)) throw new TypeError(`No v2 limit class named ${limitClass}`);
+    if (!V2_LIMIT_CLASSES.some((c) => c.name === limitClass)) throw new TypeError(`No v2 limit class named ${limitClass}`);
+    this.spread.upstreamRefused();
     try {
       await this.store.pause(this.refsFor(apiKey, limitClass), Math.min(retryAfterMs, MAX_PAUSE_MS));
     } catch {
@@ -231,10 +266,10 @@ export class OutboundLimiter {
     return this.lanes.size;
   }
 
-  private async waitForToken(lane: Lane, deadline: number, signal: AbortSignal): Promise<void> {
+  private async waitForToken(apiKey: string, lane: Lane, deadline: number, signal: AbortSignal): Promise<void> {
     for (;;) {
       signal.throwIfAborted();
-      const outcome = await this.store.take(lane.refs);
+      const outcome = await this.store.take(this.refsFor(apiKey, lane.limitClass));
       if (outcome.allowed) return;
       const waitMs = Math.max(1, outcome.retryAfterMs);
       if (waitMs > MAX_SINGLE_WAIT_MS) throw new RateLimitExceeded('paused', lane.limitClass, waitMs);
@@ -255,18 +290,28 @@ export class OutboundLimiter {
     if ((options.deadlineMs !== undefined && options.deadlineMs < this.now()) || (options.maxWaitMs ?? this.maxWaitMs) < 0) return false;
     const lane = this.lanes.get(laneKey(apiKey, limitClass));
     if (lane && options.priority !== 'undo' && lane.queue.size + lane.queue.pending > 0) return false;
-    return this.store.takeNow(lane?.refs ?? this.refsFor(apiKey, limitClass))?.allowed;
+    return this.store.takeNow(this.refsFor(apiKey, limitClass))?.allowed;
   }
 
-  /** The work queued ahead, as time at the class's rate (the buckets of a backed-up lane are empty). */
+  /**
+   * The work queued ahead, as time. A lane backs up at its fastest-refilling bucket (the per-second
+   * one), which is then empty: `ahead` calls take ahead / rate there. A slower bucket of the same
+   * class (report's 2000 a day) is usually far from empty and spends its burst first; counting it as
+   * empty made one call queued ahead look like 44 s of backlog, so every second v1 report call was
+   * refused.
+   */
   private backlogMs(lane: Lane, ahead: number): number {
-    return Math.max(0, ...this.specs.get(lane.limitClass)!.specs.map((s) => Math.ceil((ahead * 1000) / s.ratePerSecond)));
+    const specs = this.specsOf(lane.limitClass);
+    const fastest = Math.max(...specs.map((s) => s.ratePerSecond));
+    return Math.max(
+      0,
+      ...specs.map((s) => Math.ceil((Math.max(0, s.ratePerSecond === fastest ? ahead : ahead - s.burst) * 1000) / s.ratePerSecond)),
+    );
   }
 
   /** A lower bound of the wait for a call with `ahead` calls before it: buckets full, every call ahead served first. */
   private earliestWaitMs(lane: Lane, ahead: number): number {
-    const specs = this.specs.get(lane.limitClass)!.specs;
-    return Math.max(0, ...specs.map((s) => Math.ceil(((ahead + 1 - s.burst) * 1000) / s.ratePerSecond)));
+    return Math.max(0, ...this.specsOf(lane.limitClass).map((s) => Math.ceil(((ahead + 1 - s.burst) * 1000) / s.ratePerSecond)));
   }
 
   private laneFor(apiKey: string, limitClass: V2LimitClassName): Lane {
@@ -274,7 +319,7 @@ export class OutboundLimiter {
     let lane = this.lanes.get(key);
     if (!lane) {
       const queue = new PQueue({ concurrency: 1 });
-      const created: Lane = { limitClass, queue, refs: this.refsFor(apiKey, limitClass) };
+      const created: Lane = { limitClass, queue };
       queue.on('idle', () => {
         if (this.lanes.get(key) === created && queue.size === 0 && queue.pending === 0) this.lanes.delete(key);
       });
@@ -285,7 +330,7 @@ export class OutboundLimiter {
   }
 
   private refsFor(apiKey: string, limitClass: V2LimitClassName): BucketRef[] {
-    const { windows, specs } = this.specs.get(limitClass)!;
+    const { windows, specs } = this.classSpecs().get(limitClass)!;
     return specs.map((spec, i) => ({ key: `out:{${apiKey}:${limitClass}}:${windows[i]}`, spec }));
   }
 }
@@ -307,6 +352,15 @@ export const MAX_SINGLE_WAIT_MS = 5_000;
 
 /** How long one v1 call's v2 calls may wait for outbound tokens, unless OUTBOUND_MAX_WAIT_MS says otherwise: the one default. */
 export const DEFAULT_OUTBOUND_MAX_WAIT_MS = 30_000;
+
+/** A task's outcome as a promise, its synchronous throw included. */
+function run<T>(task: () => T | Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(task());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
 
 function laneKey(apiKey: string, limitClass: string): string {
   return `${apiKey}\n${limitClass}`;

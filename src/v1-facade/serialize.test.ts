@@ -1,4 +1,4 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { serialize } from './serialize.js';
 
@@ -36,5 +36,102 @@ describe('XML answers', () => {
 
   it('keep JSON answers exactly as the object (control characters escaped by JSON itself)', () => {
     expect(serialize({ topic: 'a\u0001b' }, 'JSON')).toBe('{"topic":"a\\u0001b"}');
+  });
+});
+
+/**
+ * The XML writer against what answers were before it: the answer reshaped, then built by
+ * fast-xml-parser's XMLBuilder (kept here as the reference), over random answers of every shape
+ * v1 answers have: nested objects, lists of records, of values and of lists, empty lists, nulls,
+ * numbers, booleans, text with markup and forbidden characters, keys made of data.
+ */
+describe('XML writer', () => {
+  const builder = new XMLBuilder({ ignoreAttributes: true, suppressEmptyNode: false, format: false });
+  const reference = (body: unknown) => `<?xml version="1.0" encoding="UTF-8"?>${builder.build({ response: shape(body, 'response') })}`;
+  const SINGULAR: Record<string, string> = { occurrences: 'occurrence', attendees: 'attendee', recording_files: 'recording_file' };
+  const singular = (key: string) => SINGULAR[key] ?? (key.endsWith('s') && key.length > 1 ? key.slice(0, -1) : 'item');
+  // eslint-disable-next-line no-control-regex
+  const NOT_XML_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+  const safeName = (key: string) => {
+    const cleaned = key.replace(/[^A-Za-z0-9_.-]/g, '_');
+    return /^[A-Za-z_]/.test(cleaned) && !/^xml/i.test(cleaned) ? cleaned : `_${cleaned}`;
+  };
+  function shape(value: unknown, key: string): unknown {
+    if (Array.isArray(value)) return { [singular(key)]: value.map((item) => shape(item, singular(key))) };
+    if (value === null || value === undefined) return '';
+    if (typeof value === 'string') return value.replace(NOT_XML_CHAR, '');
+    if (typeof value === 'object') {
+      const record = value as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(record)) {
+        if (k !== k.trim() && k.trim() in record) continue;
+        let name = safeName(k);
+        if (name in out) {
+          let n = 2;
+          while (`${name}_${n}` in out) n++;
+          name = `${name}_${n}`;
+        }
+        out[name] = shape(v, k);
+      }
+      return out;
+    }
+    return value;
+  }
+
+  let seed = 7;
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const KEYS = [
+    'XMLx',
+    'Xml',
+    '_x',
+    'a.b-c',
+    'é',
+    'id',
+    'topic',
+    'occurrences',
+    'attendees',
+    'recording_files',
+    'users',
+    'status',
+    'a b',
+    'a_b',
+    '2nd',
+    'xmlish',
+    'q?',
+    'name ',
+    'name',
+    's',
+  ];
+  const TEXTS = [
+    '',
+    'plain',
+    'a & b <c> "d" \'e\'',
+    'x\u0001y\uFFFEz',
+    'line\nbreak\ttab',
+    '\u{1F600} smile',
+    '&amp; already',
+    'say "hi"',
+    "it's",
+    'XmlFoo',
+    '\uD83D alone',
+  ];
+  function answer(depth: number): unknown {
+    const kind = depth > 3 ? pick(['text', 'number', 'bool', 'null']) : pick(['text', 'number', 'bool', 'null', 'object', 'list', 'list']);
+    if (kind === 'text') return pick(TEXTS);
+    if (kind === 'number') return pick([0, 1, 42, -7, 1.5, 1e21, 123_456_789]);
+    if (kind === 'bool') return random() < 0.5;
+    if (kind === 'null') return null;
+    if (kind === 'list') return Array.from({ length: Math.floor(random() * 4) }, () => answer(depth + 1));
+    const record: Record<string, unknown> = {};
+    for (let i = Math.floor(random() * 6); i > 0; i--) record[pick(KEYS)] = answer(depth + 1);
+    return record;
+  }
+
+  it('writes the bytes the builder wrote, for 2 000 random answers', () => {
+    for (let i = 0; i < 2_000; i++) {
+      const body = { [pick(KEYS)]: answer(0), [pick(KEYS)]: answer(0) };
+      expect(serialize(body, 'XML')).toBe(reference(body));
+    }
   });
 });

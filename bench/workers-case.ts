@@ -1,0 +1,162 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { API_KEY, API_SECRET } from './harness.js';
+import { runLoad, type LoadResult } from './load.js';
+import { REPO_ROOT, startChild } from './procs.js';
+import type { Seeded } from './seed.js';
+
+/**
+ * One gateway process against several (`WORKERS=N`, node:cluster), the same `/v1/meeting/get` load
+ * over the fixed upstream, started as `npm start` runs v1gate (compiled,
+ * bench/out/dist/src/main.js). req/s and CPU µs per call are summed over every process of the
+ * gateway (the primary and its workers), read from /proc before and after each run: the harness's
+ * own CPU reading (over IPC from one process) would miss the workers. Used by `npm run bench`
+ * (cases `workers` and `workers-redis`) and by `npm run bench:workers`.
+ */
+
+export type WorkersLimiter = 'off' | 'memory' | 'redis';
+
+export interface WorkersOptions {
+  /** Process counts to compare, e.g. [1, 2]. */
+  counts: number[];
+  limiter: WorkersLimiter;
+  /** Required with limiter 'redis'. */
+  redisUrl?: string;
+  durationSec: number;
+  warmupSec: number;
+  connections: number;
+  log?: (line: string) => void;
+}
+
+export interface WorkersRow {
+  workers: number;
+  limiter: WorkersLimiter;
+  /** Gateway processes measured (with WORKERS>1: the primary and its workers). */
+  processes: number;
+  load: LoadResult;
+  cpuUsPerCall: number;
+}
+
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+interface Gateway {
+  url: string;
+  pids(): number[];
+  stop(): Promise<void>;
+}
+
+async function startGateway(workers: number, v2BaseUrl: string, options: WorkersOptions): Promise<Gateway> {
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    NODE_ENV: 'production',
+    PORT: '0',
+    V2_BASE_URL: v2BaseUrl,
+    V1_KEEP_ALIVE: 'on',
+    LOG_LEVEL: 'silent',
+    V1_RATE_LIMITS: options.limiter === 'off' ? 'off' : 'on',
+    V2_RATE_LIMITS: options.limiter === 'off' ? 'off' : 'on',
+    // The limiters do all their work (an IPC round trip per take with WORKERS>1 in memory, leases
+    // and Lua scripts with Redis) but never refuse.
+    RATE_LIMIT_SCALE: '1000000',
+  };
+  if (options.limiter === 'redis') env.REDIS_URL = options.redisUrl!;
+  else delete env.REDIS_URL;
+  if (workers > 1) env.WORKERS = String(workers);
+  else delete env.WORKERS;
+  const child: ChildProcess = spawn(process.execPath, ['bench/out/dist/src/main.js'], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      output += d.toString();
+      const match = /v1gate listening on (http:\/\/\S+)\/v1/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`gateway exited (${code}):\n${output}`)));
+  });
+  const workerPids = () => [...output.matchAll(/started \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+  return {
+    url,
+    pids: () => [child.pid!, ...workerPids()],
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.removeAllListeners('exit');
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** user+system CPU seconds of these processes, from /proc/<pid>/stat (fields 14 and 15). */
+function cpuSeconds(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // exited
+    }
+  }
+  return ticks / CLOCK_TICKS;
+}
+
+async function measure(workers: number, v2BaseUrl: string, seeded: Seeded, options: WorkersOptions): Promise<WorkersRow> {
+  const gateway = await startGateway(workers, v2BaseUrl, options);
+  try {
+    const form = new URLSearchParams({ api_key: API_KEY, api_secret: API_SECRET, id: seeded.meetingId, host_id: seeded.userId }).toString();
+    const load = (durationSec: number) =>
+      runLoad({ url: gateway.url, path: '/v1/meeting/get', body: form, connections: options.connections, durationSec });
+    await load(options.warmupSec);
+    const pids = gateway.pids();
+    const before = cpuSeconds(pids);
+    const result = await load(options.durationSec);
+    const cpu = cpuSeconds(pids) - before;
+    return { workers, limiter: options.limiter, processes: pids.length, load: result, cpuUsPerCall: (cpu * 1e6) / result.total };
+  } finally {
+    await gateway.stop();
+  }
+}
+
+/** Measure each process count in turn over one fixed upstream. The servers must be compiled (procs.ts buildServers). */
+export async function runWorkers(options: WorkersOptions): Promise<WorkersRow[]> {
+  const upstream = await startChild('fixed upstream', './fixed-upstream.ts', { PORT: '0' });
+  const seeded = (JSON.parse(readFileSync(new URL('./fixtures/v2-answers.json', import.meta.url), 'utf8')) as { seeded: Seeded }).seeded;
+  const v2 = `http://127.0.0.1:${upstream.ready.port}/v2`;
+  const rows: WorkersRow[] = [];
+  try {
+    for (const workers of options.counts) {
+      const row = await measure(workers, v2, seeded, options);
+      rows.push(row);
+      options.log?.(
+        `  WORKERS=${workers} (limiter ${options.limiter}): ${row.load.rps.toFixed(0)} req/s, ${row.cpuUsPerCall.toFixed(0)} µs CPU per call over ${row.processes} process(es), p99 ${row.load.p99.toFixed(2)} ms, problems ${problemsOf(row)}`,
+      );
+    }
+  } finally {
+    await upstream.stop();
+  }
+  return rows;
+}
+
+export function problemsOf(row: WorkersRow): number {
+  return row.load.errors + row.load.timeouts + row.load.non2xx + row.load.envelopeErrors;
+}
+
+/** The rows as a markdown table, with each row's req/s relative to the first of its limiter. */
+export function renderWorkers(rows: WorkersRow[]): string {
+  const firstOf = new Map<WorkersLimiter, WorkersRow>();
+  for (const r of rows) if (!firstOf.has(r.limiter)) firstOf.set(r.limiter, r);
+  return [
+    '| WORKERS | limiter | processes | req/s | × one process | CPU µs per call (all processes) | p50 ms | p99 ms | problems |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => {
+      const first = firstOf.get(r.limiter)!;
+      return `| ${r.workers} | ${r.limiter} | ${r.processes} | ${r.load.rps.toFixed(0)} | ${(r.load.rps / first.load.rps).toFixed(2)}x | ${r.cpuUsPerCall.toFixed(0)} | ${r.load.p50.toFixed(2)} | ${r.load.p99.toFixed(2)} | ${problemsOf(r)} |`;
+    }),
+  ].join('\n');
+}
