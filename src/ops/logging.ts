@@ -1,18 +1,24 @@
 import pino, { type Logger } from 'pino';
 import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
+import { censorSecrets } from '../shared/secrets.js';
 import { keyHash } from './metrics.js';
 
 /**
- * Structured logs: one JSON line per v1 call. Secrets are removed by pino's `redact`
- * configuration, so a field added to a log line later is covered by the same list, not by
+ * Structured logs: one JSON line per v1 call. Secrets are removed where every line passes (pino's
+ * `formatters.log`), so a field added to a log line later is covered by the same list, not by
  * whoever remembers to strip it.
  */
 
 export const REDACTED = '[Redacted]';
 
-/** Any field with one of these names, at the top or one/two levels down, never reaches a log line. */
-const SECRET_FIELDS = ['api_secret', 'apiSecret', 'password', 'token', 'jwt', 'authorization', 'Authorization', 'access_token', 'secret'];
-export const REDACT_PATHS = SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]);
+/**
+ * Every line passes through this: each secret-named field (src/shared/secrets.ts), at any depth,
+ * becomes `[Redacted]`. One walk of the line instead of pino's `redact` with wildcard paths (each
+ * name at three depths): those cost ~50 µs per line against ~6 µs for the walk, about a sixth of a
+ * v1 call's CPU (100 000 call lines written to a null stream in a loop; the walk costs about as
+ * much as no redaction at all).
+ */
+const redactLine = (line: Record<string, unknown>) => censorSecrets(line, REDACTED) as Record<string, unknown>;
 
 export interface LoggerOptions {
   level: string;
@@ -26,12 +32,12 @@ export function createLogger(options: LoggerOptions): Logger {
   const settings = {
     level: options.level,
     base: { service: 'v1gate' },
-    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    formatters: { log: redactLine },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   if (options.file) return pino(settings, pino.destination({ dest: options.file, sync: true, mkdir: true }));
-  // A person at a terminal gets readable lines (redacted all the same: redaction runs before the
-  // transport); a pipe or a log collector gets one JSON object per line.
+  // A person at a terminal gets readable lines (redacted all the same: the formatter runs before
+  // the transport); a pipe or a log collector gets one JSON object per line.
   if (options.pretty ?? process.stdout.isTTY)
     return pino({ ...settings, transport: { target: 'pino-pretty', options: { colorize: true } } });
   // Buffered (4 KiB) and asynchronous: a synchronous write per line cost ~30 µs more CPU per v1

@@ -7,7 +7,7 @@ import { keyHash } from '../../src/ops/metrics.js';
 import { auditLogLine } from '../support/log-audit.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
-/** One JSON line per v1 call, secrets redacted by pino's configuration. */
+/** One JSON line per v1 call, secrets redacted where every line passes. */
 describe('call logs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'v1gate-log-test-'));
   const file = join(dir, 'calls.log');
@@ -58,17 +58,21 @@ describe('call logs', () => {
 });
 
 describe('redaction by configuration', () => {
-  it('covers secret-named fields at any of three depths, and the audit sees what it missed', () => {
+  it('covers secret-named fields at any depth, in arrays too, and the audit sees what it missed', () => {
     const dir = mkdtempSync(join(tmpdir(), 'v1gate-log-test-'));
     const file = join(dir, 'x.log');
     const logger = createLogger({ level: 'info', file });
-    logger.info({ api_secret: 's1', headers: { authorization: 'Bearer abc.def.ghi' }, a: { b: { password: 'p' } } }, 'x');
+    logger.info(
+      { api_secret: 's1', headers: { authorization: 'Bearer abc.def.ghi' }, a: { b: { c: { password: 'p' } } }, list: [{ token: 't' }] },
+      'x',
+    );
     const line = readFileSync(file, 'utf8').trim();
     rmSync(dir, { recursive: true, force: true });
     expect(JSON.parse(line)).toMatchObject({
       api_secret: REDACTED,
       headers: { authorization: REDACTED },
-      a: { b: { password: REDACTED } },
+      a: { b: { c: { password: REDACTED } } },
+      list: [{ token: REDACTED }],
     });
     expect(auditLogLine(line, ['s1'])).toEqual([]);
     expect(auditLogLine('{"password":"p"}', [])).toEqual(['.password is not redacted']);

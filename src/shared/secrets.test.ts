@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { censorSecrets, isSecretField } from './secrets.js';
+
+describe('censorSecrets', () => {
+  it('censors secret-named fields whatever their case, at any depth and in arrays, and copies the rest', () => {
+    const line = {
+      apiSecret: 's',
+      headers: { Authorization: 'Bearer x' },
+      a: { b: { c: { password: 'p' } } },
+      users: [{ zak: 'z', id: 'u1' }],
+    };
+    expect(censorSecrets(line, 'X')).toEqual({
+      apiSecret: 'X',
+      headers: { Authorization: 'X' },
+      a: { b: { c: { password: 'X' } } },
+      users: [{ zak: 'X', id: 'u1' }],
+    });
+    expect(line.a.b.c.password).toBe('p'); // a copy: the caller's object is left alone
+  });
+
+  it('leaves empty secrets empty and other objects as they are', () => {
+    const error = new Error('boom');
+    expect(censorSecrets({ password: '', token: null, err: error }, 'X')).toEqual({ password: '', token: null, err: error });
+  });
+
+  it('knows the names v1 and v2 carry secrets under', () => {
+    for (const name of ['api_secret', 'password', 'h323_password', 'token', 'zak', 'jwt', 'access_token', 'Authorization'])
+      expect(isSecretField(name)).toBe(true);
+    for (const name of ['api_key', 'email', 'id', 'token_type']) expect(isSecretField(name)).toBe(false);
+  });
+});
