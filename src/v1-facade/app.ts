@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { V1Code } from '../v1/errors.js';
 import { isoSeconds } from '../shared/iso-time.js';
 import type { CallMemo, EndpointDefinition, TranslatorContext, V2Api } from '../translators/kit/define.js';
@@ -53,7 +53,8 @@ export interface V1AppOptions {
 /** Set on a socket whose request body ran past its Content-Length (see server.ts). */
 export const BODY_OVERFLOW = Symbol.for('v1gate.bodyOverflow');
 
-type Bindings = { incoming?: IncomingMessage };
+/** What @hono/node-server hands each request: Node's own request and response (absent under `app.request`). */
+type Bindings = { incoming?: IncomingMessage; outgoing?: ServerResponse };
 
 const V1_PREFIX = /^\/v1\//i;
 
@@ -133,7 +134,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
         onWrite: () => memo.wrote(credentials.apiKey),
       };
       const ctx = new CallContext(
-        new BoundV2(line, { deadlineMs, signal: withdrawnWhenGone(c.req.raw.signal) }, verifiedPairs.has(pairKey)),
+        new BoundV2(line, { deadlineMs, signal: withdrawnWhenGone(c) }, verifiedPairs.has(pairKey)),
         line,
         new BoundMemo(memo, credentials.apiKey, pairKey),
         now,
@@ -421,10 +422,16 @@ class BoundMemo implements CallMemo {
 /**
  * A signal that fires when the v1 client's connection closes before its answer, with a reason the
  * error table knows: the call's v2 requests still waiting for a token are withdrawn, never sent.
+ * Read from Node's response where there is one: asking the adaptor for the web request's signal
+ * makes it build a full `Request` per call, which nothing else needs (~2.5% of the gateway's CPU in
+ * the checkemail profile).
  */
-function withdrawnWhenGone(clientSignal: AbortSignal): AbortSignal {
+function withdrawnWhenGone(c: Context<{ Bindings: Bindings }>): AbortSignal {
   const withdrawn = new AbortController();
-  clientSignal.addEventListener('abort', () => withdrawn.abort(new CallWithdrawn()), { once: true });
+  const withdraw = () => withdrawn.abort(new CallWithdrawn());
+  const outgoing = c.env?.outgoing;
+  if (outgoing) outgoing.once('close', () => outgoing.writableFinished || withdraw());
+  else c.req.raw.signal.addEventListener('abort', withdraw, { once: true });
   return withdrawn.signal;
 }
 
