@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { UpstreamUnavailable } from '../../upstream/errors.js';
-import { NOT_READ, checkedAnswer, declaredTemplateOf } from './answer-shape.js';
+import { NOT_READ, OBJECT_READ_BY_KEY, checkedAnswer, declaredTemplateOf } from './answer-shape.js';
 
 const USER = z.looseObject({ id: z.string(), email: z.string(), nick: z.string().optional() });
 const PAGE = z.looseObject({ total_records: z.number(), meetings: z.array(z.looseObject({ id: z.union([z.number(), z.string()]) })) });
@@ -65,6 +65,15 @@ describe('checkedAnswer', () => {
   it('a call the endpoint did not declare is named by its path', () => {
     expect(failure(() => checkedAnswer(USER, {}, 'GET', '/groups/g1?x=1', DECLARED)).message).toBe(
       'The v2 service answered GET /groups/g1 without a string `id`.',
+    );
+  });
+
+  it('OBJECT_READ_BY_KEY checks an object and no deeper, and hands on the same object', () => {
+    const SESSION = z.looseObject({ settings: OBJECT_READ_BY_KEY.optional() });
+    const settings = { approval_type: 2, nested: { anything: [1] } };
+    expect(checkedAnswer(SESSION, { settings }, 'GET', '/meetings/1').settings).toBe(settings);
+    expect(failure(() => checkedAnswer(SESSION, { settings: ['x'] }, 'GET', '/meetings/1')).message).toBe(
+      'The v2 service answered GET /meetings/1 without an object `settings`.',
     );
   });
 
