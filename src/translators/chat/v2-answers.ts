@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OBJECT_READ_BY_KEY } from '../kit/answer-shape.js';
+import { looseFields, OBJECT_READ_BY_KEY } from '../kit/answer-shape.js';
 
 /**
  * The v2 IM chat answers /chat/list and /chat/get read. Sessions and messages are read through the
@@ -15,9 +15,9 @@ const V2_CHAT_PAGE = {
 };
 
 /** GET /im/chat/sessions. */
-export const V2_CHAT_SESSIONS = z.looseObject({ ...V2_CHAT_PAGE, sessions: z.array(OBJECT_READ_BY_KEY) });
+export const V2_CHAT_SESSIONS = looseFields({ ...V2_CHAT_PAGE, sessions: z.array(OBJECT_READ_BY_KEY) });
 
 /** GET /im/chat/sessions/{sessionId}. */
-export const V2_CHAT_MESSAGES = z.looseObject({ ...V2_CHAT_PAGE, messages: z.array(OBJECT_READ_BY_KEY) });
+export const V2_CHAT_MESSAGES = looseFields({ ...V2_CHAT_PAGE, messages: z.array(OBJECT_READ_BY_KEY) });
 
 export type V2ChatPage = z.output<typeof V2_CHAT_SESSIONS> | z.output<typeof V2_CHAT_MESSAGES>;

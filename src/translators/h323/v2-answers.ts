@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { V2_NUMBERED_PAGE } from '../kit/v2-paging.js';
-import { OBJECT_READ_BY_KEY } from '../kit/answer-shape.js';
+import { looseFields, OBJECT_READ_BY_KEY } from '../kit/answer-shape.js';
 
 /** The v2 H.323/SIP device answers: a device is read through the device table by name. */
 
@@ -8,4 +8,4 @@ import { OBJECT_READ_BY_KEY } from '../kit/answer-shape.js';
 export const V2_H323_DEVICE = OBJECT_READ_BY_KEY;
 
 /** GET /h323/devices, paged by number. */
-export const V2_H323_DEVICE_PAGE = z.looseObject({ ...V2_NUMBERED_PAGE, devices: z.array(V2_H323_DEVICE) });
+export const V2_H323_DEVICE_PAGE = looseFields({ ...V2_NUMBERED_PAGE, devices: z.array(V2_H323_DEVICE) });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { UpstreamUnavailable } from '../../upstream/errors.js';
-import { NOT_READ, OBJECT_READ_BY_KEY, checkedAnswer, declaredTemplateOf } from './answer-shape.js';
+import { NOT_READ, OBJECT_READ_BY_KEY, checkedAnswer, declaredTemplateOf, looseFields } from './answer-shape.js';
 
-const USER = z.looseObject({ id: z.string(), email: z.string(), nick: z.string().optional() });
-const PAGE = z.looseObject({ total_records: z.number(), meetings: z.array(z.looseObject({ id: z.union([z.number(), z.string()]) })) });
+const USER = looseFields({ id: z.string(), email: z.string(), nick: z.string().optional() });
+const PAGE = looseFields({ total_records: z.number(), meetings: z.array(looseFields({ id: z.union([z.number(), z.string()]) })) });
 const DECLARED = ['GET /users/{userId}', 'GET /users/me', 'POST /users/{userId}/meetings', 'GET /users/{userId}/meetings?type=live'];
 
 function failure(run: () => unknown): UpstreamUnavailable {
@@ -18,12 +18,13 @@ function failure(run: () => unknown): UpstreamUnavailable {
 }
 
 describe('checkedAnswer', () => {
-  it('answers the parsed answer, unknown keys kept', () => {
-    expect(checkedAnswer(USER, { id: 'u1', email: 'a@b.c', pmi: '123' }, 'GET', '/users/u1', DECLARED)).toEqual({
-      id: 'u1',
-      email: 'a@b.c',
-      pmi: '123',
-    });
+  it('hands on the answer as it came, unknown keys kept, nested objects too', () => {
+    const user = { id: 'u1', email: 'a@b.c', pmi: '123' };
+    expect(checkedAnswer(USER, user, 'GET', '/users/u1', DECLARED)).toBe(user);
+    const page = { total_records: 1, next_page_token: '', meetings: [{ id: 7, topic: 'kept' }] };
+    const checked = checkedAnswer(PAGE, page, 'GET', '/users/u1/meetings', DECLARED);
+    expect(checked).toBe(page);
+    expect(checked.meetings[0]).toEqual({ id: 7, topic: 'kept' });
   });
 
   it('a field of the wrong type: a bad answer naming the declared call and the field, not the value', () => {
@@ -69,7 +70,7 @@ describe('checkedAnswer', () => {
   });
 
   it('OBJECT_READ_BY_KEY checks an object and no deeper, and hands on the same object', () => {
-    const SESSION = z.looseObject({ settings: OBJECT_READ_BY_KEY.optional() });
+    const SESSION = looseFields({ settings: OBJECT_READ_BY_KEY.optional() });
     const settings = { approval_type: 2, nested: { anything: [1] } };
     expect(checkedAnswer(SESSION, { settings }, 'GET', '/meetings/1').settings).toBe(settings);
     expect(failure(() => checkedAnswer(SESSION, { settings: ['x'] }, 'GET', '/meetings/1')).message).toBe(

@@ -24,6 +24,22 @@ export const OBJECT_READ_BY_KEY = z.custom<Record<string, unknown>>(
 );
 
 /**
+ * The schema of a v2 object of which the translator reads `fields`: those are checked (with
+ * z.object's compiled fast path), and the answer itself is handed on as it came, unknown keys and
+ * all (the mapping tables read fields by name). What `z.looseObject(fields)` checks and types, without
+ * its cost: it copies every key of every object, 3.4 µs for one v2 user of 23 keys and over a
+ * millisecond for a page of 300, against 0.25 µs and 46 µs here.
+ */
+export function looseFields<Fields extends z.ZodRawShape>(fields: Fields) {
+  const check = z.object(fields);
+  return z.custom<z.output<z.ZodObject<Fields, z.core.$loose>>>().superRefine((value, ctx) => {
+    const result = check.safeParse(value);
+    // A copy: an issue literal, as addIssue takes, rather than the interface zod reports it as.
+    if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ ...issue });
+  });
+}
+
+/**
  * The answer parsed by `schema`, or the upstream error for "a 2xx that is not a v2 answer" naming
  * the call (`GET /users/{userId}`, from the endpoint's declared v2 calls) and the first field that
  * does not fit. The message never carries the answer's values. A call other than a GET may have been

@@ -7,9 +7,10 @@ import { z } from 'zod';
 import { v1Params } from '../../v1/param-types.js';
 import { itemsOnPage, pagingOf, v1PagingParams, type Paging } from '../../v1/paging.js';
 import { tokenPagesUpTo, V2_MAX_PAGE_SIZE, V2_TOKEN_PAGE } from '../kit/v2-paging.js';
+import { looseFields } from '../kit/answer-shape.js';
 
 /** GET /metrics/meetings?type=live, paged by token: the listed meetings are read in full by id. */
-const V2_LIVE_MEETINGS_PAGE = z.looseObject({ ...V2_TOKEN_PAGE, meetings: z.array(V2_SESSION_LIST_ITEM) });
+const V2_LIVE_MEETINGS_PAGE = looseFields({ ...V2_TOKEN_PAGE, meetings: z.array(V2_SESSION_LIST_ITEM) });
 
 /**
  * /meeting/live is account-wide in v1 (no host_id): GET /metrics/meetings?type=live, which pages

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { V2_TOKEN_PAGE } from '../kit/v2-paging.js';
-import { OBJECT_READ_BY_KEY } from '../kit/answer-shape.js';
+import { looseFields, OBJECT_READ_BY_KEY } from '../kit/answer-shape.js';
 
 /**
  * The v2 dashboard answers the /metrics translators read. Items are read through the metrics
@@ -12,37 +12,37 @@ const RANGE = { from: z.string().optional(), to: z.string().optional() };
 
 /** GET /metrics/meetings and /metrics/webinars (by token), the items under the collection. */
 export const V2_METRICS_SESSION_PAGES = {
-  meetings: z.looseObject({ ...RANGE, ...V2_TOKEN_PAGE, meetings: ITEMS }),
-  webinars: z.looseObject({ ...RANGE, ...V2_TOKEN_PAGE, webinars: ITEMS }),
+  meetings: looseFields({ ...RANGE, ...V2_TOKEN_PAGE, meetings: ITEMS }),
+  webinars: looseFields({ ...RANGE, ...V2_TOKEN_PAGE, webinars: ITEMS }),
 } as const;
 
 /** GET /metrics/meetings|webinars/{id}: read through the detail table. */
 export const V2_METRICS_SESSION = OBJECT_READ_BY_KEY;
 
 /** GET /metrics/meetings|webinars/{id}/participants (by token). */
-export const V2_METRICS_PARTICIPANT_PAGE = z.looseObject({ ...V2_TOKEN_PAGE, participants: ITEMS });
+export const V2_METRICS_PARTICIPANT_PAGE = looseFields({ ...V2_TOKEN_PAGE, participants: ITEMS });
 
 /** A participant's QoS (GET .../participants/{participantId}/qos): `user_qos` is one sample, read by key. */
-export const V2_QOS = z.looseObject({ user_qos: OBJECT_READ_BY_KEY.optional() });
+export const V2_QOS = looseFields({ user_qos: OBJECT_READ_BY_KEY.optional() });
 
 /** GET .../participants/qos: the first participant is read. */
-export const V2_QOS_PAGE = z.looseObject({ participants: z.array(V2_QOS) });
+export const V2_QOS_PAGE = looseFields({ participants: z.array(V2_QOS) });
 
 /** GET /metrics/crc: each day's hours. */
-export const V2_CRC = z.looseObject({
+export const V2_CRC = looseFields({
   ...RANGE,
-  crc_ports_usage: z.array(z.looseObject({ date_time: z.string(), crc_ports_hour_usage: ITEMS })),
+  crc_ports_usage: z.array(looseFields({ date_time: z.string(), crc_ports_hour_usage: ITEMS })),
 });
 
 /** GET /metrics/im (by token). */
-export const V2_IM_PAGE = z.looseObject({ ...RANGE, ...V2_TOKEN_PAGE, users: ITEMS });
+export const V2_IM_PAGE = looseFields({ ...RANGE, ...V2_TOKEN_PAGE, users: ITEMS });
 
 /** GET /metrics/zoomrooms: v1gate pages the v1 answer by the total. */
-export const V2_ROOM_PAGE = z.looseObject({ total_records: z.number(), zoom_rooms: ITEMS });
+export const V2_ROOM_PAGE = looseFields({ total_records: z.number(), zoom_rooms: ITEMS });
 
 /** GET /metrics/zoomrooms/{zoomroomId}: the room, its live meeting if any, and its past meetings by token. */
-export const V2_ROOM_DETAIL = z.looseObject({
+export const V2_ROOM_DETAIL = looseFields({
   live_meeting: OBJECT_READ_BY_KEY.optional(),
-  past_meetings: z.looseObject({ ...RANGE, ...V2_TOKEN_PAGE, meetings: ITEMS }),
+  past_meetings: looseFields({ ...RANGE, ...V2_TOKEN_PAGE, meetings: ITEMS }),
 });
 export type V2RoomDetail = z.output<typeof V2_ROOM_DETAIL>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { V2_NUMBERED_PAGE } from '../kit/v2-paging.js';
-import { OBJECT_READ_BY_KEY } from '../kit/answer-shape.js';
+import { looseFields, OBJECT_READ_BY_KEY } from '../kit/answer-shape.js';
 
 /**
  * The v2 meeting / webinar answers the session translators read. The renderer reads the other
@@ -11,7 +11,7 @@ import { OBJECT_READ_BY_KEY } from '../kit/answer-shape.js';
 const SESSION_NUMBER = z.union([z.number(), z.string()]);
 
 /** The occurrence object of the v2 spec: all four fields are always there. */
-const V2_OCCURRENCE = z.looseObject({
+const V2_OCCURRENCE = looseFields({
   occurrence_id: SESSION_NUMBER,
   start_time: z.string(),
   duration: z.number(),
@@ -19,7 +19,7 @@ const V2_OCCURRENCE = z.looseObject({
 });
 
 /** GET /meetings/{id}, GET /webinars/{id}, POST /users/{userId}/meetings|webinars: the full object. */
-export const V2_SESSION = z.looseObject({
+export const V2_SESSION = looseFields({
   id: SESSION_NUMBER,
   host_id: z.string(),
   type: z.number(),
@@ -33,11 +33,11 @@ export const V2_SESSION = z.looseObject({
 export type V2Session = z.output<typeof V2_SESSION>;
 
 /** A v2 list item (GET /users/{userId}/meetings|webinars, GET /metrics/meetings): only the id is used, to read the full object. */
-export const V2_SESSION_LIST_ITEM = z.looseObject({ id: SESSION_NUMBER });
+export const V2_SESSION_LIST_ITEM = looseFields({ id: SESSION_NUMBER });
 export type V2SessionListItem = z.output<typeof V2_SESSION_LIST_ITEM>;
 
 /** GET /users/{userId}/meetings and /webinars: the paging fields and the items under the kind's collection. */
 export const V2_SESSION_PAGES = {
-  meetings: z.looseObject({ ...V2_NUMBERED_PAGE, meetings: z.array(V2_SESSION_LIST_ITEM) }),
-  webinars: z.looseObject({ ...V2_NUMBERED_PAGE, webinars: z.array(V2_SESSION_LIST_ITEM) }),
+  meetings: looseFields({ ...V2_NUMBERED_PAGE, meetings: z.array(V2_SESSION_LIST_ITEM) }),
+  webinars: looseFields({ ...V2_NUMBERED_PAGE, webinars: z.array(V2_SESSION_LIST_ITEM) }),
 } as const;
