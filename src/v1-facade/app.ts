@@ -12,6 +12,8 @@ import { CallWithdrawn, V2Error } from '../upstream/errors.js';
 import { DotSegmentValue } from '../shared/v2-path.js';
 import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from '../ratelimit/outbound-limiter.js';
 import { toV1Error } from '../translators/kit/failures.js';
+import { checkedAnswer } from '../translators/kit/answer-shape.js';
+import type { z } from 'zod';
 import { V1Error, invalidParameter, missingParameter, rateLimited } from '../v1/errors.js';
 import { paramsWithoutCredentials, requestIdOf, type CallObserver } from './observe.js';
 import { ParamDecodeError, readParams, withoutBlankFields, type V1Params } from './params.js';
@@ -132,6 +134,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
           memo.refused(pairKey);
         },
         onWrite: () => memo.wrote(credentials.apiKey),
+        declaredCalls: endpoint.v2Calls,
       };
       const ctx = new CallContext(
         new BoundV2(line, { deadlineMs, signal: withdrawnWhenGone(c) }, verifiedPairs.has(pairKey)),
@@ -286,11 +289,11 @@ class BoundV2 implements V2Api {
   /** While the pair is unproven, the first v2 call goes alone; the others wait for its outcome. */
   private first: Promise<unknown> | undefined;
 
-  get<T = unknown>(path: string, query?: Query): Promise<T> {
-    return this.call<T>('GET', path, query, undefined);
+  get<S extends z.ZodType>(path: string, answer: S, query?: Query): Promise<z.output<S>> {
+    return this.checked('GET', path, answer, this.call('GET', path, query, undefined));
   }
-  post<T = unknown>(path: string, body?: unknown, query?: Query): Promise<T> {
-    return this.call<T>('POST', path, query, body);
+  post<S extends z.ZodType>(path: string, body: unknown, answer: S, query?: Query): Promise<z.output<S>> {
+    return this.checked('POST', path, answer, this.call('POST', path, query, body));
   }
   patch(path: string, body: unknown): Promise<void> {
     return this.call<void>('PATCH', path, undefined, body);
@@ -301,11 +304,15 @@ class BoundV2 implements V2Api {
   delete(path: string, query?: Query): Promise<void> {
     return this.call<void>('DELETE', path, query, undefined);
   }
-  upload<T = unknown>(path: string, form: FormData): Promise<T> {
-    return this.send<T>(this.request('POST', path, undefined, undefined, form));
+  upload<S extends z.ZodType>(path: string, form: FormData, answer: S): Promise<z.output<S>> {
+    return this.checked('POST', path, answer, this.send<unknown>(this.request('POST', path, undefined, undefined, form)));
   }
-  private call<T>(method: V2Request['method'], path: string, query: Query | undefined, body: unknown): Promise<T> {
+  private call<T = unknown>(method: V2Request['method'], path: string, query: Query | undefined, body: unknown): Promise<T> {
     return this.send<T>(this.request(method, path, query, body, undefined));
+  }
+  /** The answer as the translator reads it: checked here, after coalescing, so each waiter on a shared GET checks its own copy. */
+  private checked<S extends z.ZodType>(method: string, path: string, schema: S, pending: Promise<unknown>): Promise<z.output<S>> {
+    return pending.then((answer) => checkedAnswer(schema, answer, method, path, this.line.declaredCalls));
   }
   /** Whether a request of this call has been made yet (its first one opens the call at the outbound limiter). */
   private opened = false;
@@ -400,6 +407,8 @@ interface CallLine {
   onVerdict: (accepted: boolean) => void;
   /** The call writes through v2 (any method but GET): the key's short-lived reads are stale. */
   onWrite: () => void;
+  /** The endpoint's declared v2 calls (`GET /users/{userId}`), to name a call whose answer does not fit. */
+  declaredCalls: readonly string[];
 }
 
 /** The key memo seen by one v1 call: the caller's key and pair hash on every entry. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOT_READ } from '../../src/translators/kit/answer-shape.js';
 import { defineEndpoint } from '../../src/translators/kit/define.js';
 import { ALL_ENDPOINTS } from '../../src/translators/kit/registry.js';
 import { v1, v1Params } from '../../src/v1/param-types.js';
@@ -16,7 +17,7 @@ const fanOut = defineEndpoint({
   v2Calls: ['GET /users/{userId}'],
   async handle({ calls }, ctx) {
     // Distinct queries: identical GETs in flight would be coalesced into one (src/upstream/coalesce.ts).
-    const answers = await Promise.all(Array.from({ length: calls }, (_, i) => ctx.v2.get('/users/me', { fan_out: i })));
+    const answers = await Promise.all(Array.from({ length: calls }, (_, i) => ctx.v2.get('/users/me', NOT_READ, { fan_out: i })));
     return { calls: answers.length };
   },
 });

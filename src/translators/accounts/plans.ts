@@ -4,6 +4,8 @@ import { inputShape, toV1, toV2 } from '../../v1/field-map.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { accountIdParam, accountPath } from './account-path.js';
 import { namingV1Fields } from './v1-field-errors.js';
+import { NOT_READ } from '../kit/answer-shape.js';
+import { V2_ACCOUNT, V2_BILLING_CONTACT, V2_PLAN_SET } from './v2-answers.js';
 
 /**
  * The plan calls of a sub account. Plans travel as JSON text in v1 form fields (parsed and checked
@@ -39,10 +41,10 @@ export const accountPlanSubscribe = defineEndpoint({
   v2Calls: ['GET /accounts/{accountId}', 'POST /accounts/{accountId}/plans'],
   tables: [BILLING_CONTACT_ROWS, PLAN_SET_ROWS],
   async handle(params, ctx) {
-    const { owner_email } = await ctx.v2.get<{ owner_email: string }>(accountPath(params.account_id));
+    const { owner_email } = await ctx.v2.get(accountPath(params.account_id), V2_ACCOUNT);
     const contact = { ...toV2(BILLING_CONTACT_ROWS, params), email: owner_email };
     const plans = await namingV1Fields(
-      ctx.v2.post(accountPath(params.account_id, '/plans'), { contact, ...toV2(PLAN_SET_ROWS, params) }),
+      ctx.v2.post(accountPath(params.account_id, '/plans'), { contact, ...toV2(PLAN_SET_ROWS, params) }, V2_PLAN_SET),
       subscribeFieldOf,
     );
     return v1PlanAnswer(contact, plans);
@@ -57,8 +59,8 @@ export const accountPlanGet = defineEndpoint({
   tables: [BILLING_CONTACT_ROWS, PLAN_SET_ROWS],
   async handle({ account_id }, ctx) {
     const [plans, contact] = await Promise.all([
-      ctx.v2.get(accountPath(account_id, '/plans')),
-      ctx.v2.get(accountPath(account_id, '/billing')),
+      ctx.v2.get(accountPath(account_id, '/plans'), V2_PLAN_SET),
+      ctx.v2.get(accountPath(account_id, '/billing'), V2_BILLING_CONTACT),
     ]);
     return v1PlanAnswer(contact, plans);
   },
@@ -74,7 +76,7 @@ export const accountPlanAdd = defineEndpoint({
   params: v1Params({ ...accountIdParam, ...planParam }),
   v2Calls: ['POST /accounts/{accountId}/plans/addons'],
   async handle({ account_id, plan }, ctx) {
-    await namingV1Fields(ctx.v2.post(accountPath(account_id, '/plans/addons'), plan), planFieldOf);
+    await namingV1Fields(ctx.v2.post(accountPath(account_id, '/plans/addons'), plan, NOT_READ), planFieldOf);
     return { id: account_id, updated_at: ctx.nowIso() };
   },
 });

@@ -1,7 +1,8 @@
 import { defineEndpoint } from '../kit/define.js';
-import { pagingOf, v1PageFields, v1PagingParams, type V1Page } from '../../v1/paging.js';
+import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1Params } from '../../v1/param-types.js';
 import { accountIdParam, accountPath } from './account-path.js';
+import { V2_ACCOUNT, V2_ACCOUNT_PAGE } from './v2-answers.js';
 
 /** The fields of a v1 subAccounts item; v2 list items carry the same names. */
 const LIST_ITEM_FIELDS = [
@@ -24,7 +25,7 @@ export const accountList = defineEndpoint({
   params: v1Params(v1PagingParams),
   v2Calls: ['GET /accounts'],
   async handle(params, ctx) {
-    const page = await ctx.v2.get<V1Page & { accounts: Record<string, unknown>[] }>('/accounts', pagingOf(params));
+    const page = await ctx.v2.get('/accounts', V2_ACCOUNT_PAGE, pagingOf(params));
     return { ...v1PageFields(page), subAccounts: page.accounts.map((a) => pick(a, LIST_ITEM_FIELDS)) };
   },
 });
@@ -35,7 +36,7 @@ export const accountGet = defineEndpoint({
   params: v1Params(accountIdParam),
   v2Calls: ['GET /accounts/{accountId}'],
   async handle({ account_id }, ctx) {
-    const account = await ctx.v2.get<Record<string, unknown>>(accountPath(account_id));
+    const account = await ctx.v2.get(accountPath(account_id), V2_ACCOUNT);
     return pick(account, ['id', 'owner_id', 'owner_email', 'created_at']);
   },
 });

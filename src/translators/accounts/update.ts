@@ -5,6 +5,8 @@ import { Rollback } from '../kit/rollback.js';
 import { v1Params } from '../../v1/param-types.js';
 import { accountIdParam, accountPath } from './account-path.js';
 import { v2FieldNamesWith } from './v2-field-names.js';
+import { NOT_READ } from '../kit/answer-shape.js';
+import { V2_ACCOUNT } from './v2-answers.js';
 
 type Options = Record<string, unknown>;
 
@@ -32,7 +34,7 @@ export const accountUpdate = defineEndpoint({
     const hasSettings = Object.keys(settings).length > 0;
 
     if (hasOptions && hasSettings) {
-      const before = (await ctx.v2.get<{ options: Options }>(accountPath(account_id))).options;
+      const before = (await ctx.v2.get(accountPath(account_id), V2_ACCOUNT)).options;
       await ctx.v2.patch(accountPath(account_id, '/options'), options);
       const rollback = new Rollback(ctx);
       const restore = Object.fromEntries(Object.keys(options).map((key) => [key, before[key]]));
@@ -46,7 +48,7 @@ export const accountUpdate = defineEndpoint({
       await ctx.v2.patch(accountPath(account_id, '/settings'), settings);
     } else {
       // Nothing to change: still answer an unknown account as v1 did.
-      await ctx.v2.get(accountPath(account_id));
+      await ctx.v2.get(accountPath(account_id), NOT_READ);
     }
     return { id: account_id, updated_at: ctx.nowIso() };
   },

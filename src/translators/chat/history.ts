@@ -4,6 +4,7 @@ import { defineEndpoint } from '../kit/define.js';
 import { NO_V2_FIELD, toV1 } from '../../v1/field-map.js';
 import { reportRange, reportRangeParams } from '../reports/range.js';
 import { v1, v1Params } from '../../v1/param-types.js';
+import { V2_CHAT_MESSAGES, V2_CHAT_SESSIONS, type V2ChatPage } from './v2-answers.js';
 
 /**
  * v1's chat history, paged by token as v2 pages it (v1 did too: `page_size` up to 300 and the
@@ -11,23 +12,8 @@ import { v1, v1Params } from '../../v1/param-types.js';
  * (`2016-01-16`), the form of the reference's examples.
  */
 
-interface V2Page {
-  from: string;
-  to: string;
-  page_count: number;
-  page_size: number;
-  next_page_token: string;
-}
-interface V2Sessions extends V2Page {
-  sessions: Record<string, unknown>[];
-}
-interface V2Messages extends V2Page {
-  session_id: string;
-  messages: Record<string, unknown>[];
-}
-
 const pagingParams = { page_size: v1.int({ min: 1, max: 300 }).default(30), next_page_token: v1.string({ max: 256 }).optional() };
-const v1Paging = (page: V2Page) => ({
+const v1Paging = (page: V2ChatPage) => ({
   from: page.from,
   to: page.to,
   page_size: page.page_size,
@@ -49,7 +35,7 @@ export const chatList = defineEndpoint({
   tables: [CHAT_SESSION_ROWS],
   async handle(params, ctx) {
     const range = reportRange(params);
-    const page = await ctx.v2.get<V2Sessions>('/im/chat/sessions', {
+    const page = await ctx.v2.get('/im/chat/sessions', V2_CHAT_SESSIONS, {
       ...range.v2,
       page_size: params.page_size,
       next_page_token: params.next_page_token,
@@ -71,12 +57,12 @@ export const chatGet = defineEndpoint({
   async handle(params, ctx) {
     const range = reportRange(params);
     const [page, sessions] = await Promise.all([
-      ctx.v2.get<V2Messages>(v2path`/im/chat/sessions/${params.session_id}`, {
+      ctx.v2.get(v2path`/im/chat/sessions/${params.session_id}`, V2_CHAT_MESSAGES, {
         ...range.v2,
         page_size: params.page_size,
         next_page_token: params.next_page_token,
       }),
-      ctx.v2.get<V2Sessions>('/im/chat/sessions', { ...range.v2, page_size: 300 }),
+      ctx.v2.get('/im/chat/sessions', V2_CHAT_SESSIONS, { ...range.v2, page_size: 300 }),
     ]);
     const name = sessions.sessions.find((s) => s.session_id === params.session_id)?.name;
     const { from, to, ...paging } = v1Paging(page);

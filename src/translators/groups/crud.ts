@@ -5,6 +5,7 @@ import { v1, v1Params } from '../../v1/param-types.js';
 import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { CALLER_ACCOUNT_CALL, callerAccountId, docPath, groupPath, v1Group } from './group-output.js';
 import type { GroupKind } from './kind.js';
+import { V2_GROUP, V2_GROUP_LIST, V2_GROUP_PAGE } from './v2-answers.js';
 
 /**
  * Create, list, get, edit and delete of groups and IM groups: one factory per call, applied to
@@ -23,7 +24,7 @@ export function groupCreate(kind: GroupKind) {
       const body = toV2(kind.table, withV1Defaults(kind.table, params));
       const accountId = startedEarly(callerAccountId(ctx));
       return answerAfterWrite(
-        ctx.v2.post<{ id: string }>(kind.v2Base, body),
+        ctx.v2.post(kind.v2Base, body, V2_GROUP),
         async (created) => v1Group(kind.table, created, await accountId),
         (created) => `The ${kind.label} ${created.id} was created`,
       );
@@ -33,9 +34,10 @@ export function groupCreate(kind: GroupKind) {
 
 /** Every group of the kind; IM groups come from v2 in pages, read in full (v1's list has no paging). */
 async function allGroups(kind: GroupKind, ctx: TranslatorContext): Promise<{ total_records: number; groups: unknown[] }> {
-  type GroupPage = { total_records: number; page_count: number; groups: unknown[] };
-  if (!kind.pagedList) return ctx.v2.get<GroupPage>(kind.v2Base);
-  const pages = await everyNumberedPage((page_number) => ctx.v2.get<GroupPage>(kind.v2Base, { page_size: V2_MAX_PAGE_SIZE, page_number }));
+  if (!kind.pagedList) return ctx.v2.get(kind.v2Base, V2_GROUP_LIST);
+  const pages = await everyNumberedPage((page_number) =>
+    ctx.v2.get(kind.v2Base, V2_GROUP_PAGE, { page_size: V2_MAX_PAGE_SIZE, page_number }),
+  );
   return { total_records: pages[0]!.total_records, groups: pages.flatMap((page) => page.groups) };
 }
 
@@ -61,7 +63,7 @@ export function groupGet(kind: GroupKind) {
     v2Calls: [`GET ${docPath(kind)}`, CALLER_ACCOUNT_CALL],
     tables: [kind.table],
     async handle({ id }, ctx) {
-      const [group, accountId] = await Promise.all([ctx.v2.get(groupPath(kind, id)), callerAccountId(ctx)]);
+      const [group, accountId] = await Promise.all([ctx.v2.get(groupPath(kind, id), V2_GROUP), callerAccountId(ctx)]);
       return v1Group(kind.table, group, accountId);
     },
   });
@@ -80,14 +82,14 @@ export function groupEdit(kind: GroupKind) {
     async handle(params, ctx) {
       const changes = toV2(kind.table, params);
       if (Object.keys(changes).length === 0) {
-        const [group, accountId] = await Promise.all([ctx.v2.get(groupPath(kind, params.id)), callerAccountId(ctx)]);
+        const [group, accountId] = await Promise.all([ctx.v2.get(groupPath(kind, params.id), V2_GROUP), callerAccountId(ctx)]);
         return v1Group(kind.table, group, accountId);
       }
       const accountId = startedEarly(callerAccountId(ctx));
       return answerAfterWrite(
         ctx.v2.patch(groupPath(kind, params.id), changes),
         async () => {
-          const [group, account] = await Promise.all([ctx.v2.get(groupPath(kind, params.id)), accountId]);
+          const [group, account] = await Promise.all([ctx.v2.get(groupPath(kind, params.id), V2_GROUP), accountId]);
           return v1Group(kind.table, group, account);
         },
         () => `The ${kind.label} ${params.id} was edited`,

@@ -2,6 +2,7 @@ import { v2path } from '../../shared/v2-path.js';
 import type { TranslatorContext, V1Answer } from '../kit/define.js';
 import { toV1, type FieldTable } from '../../v1/field-map.js';
 import type { GroupKind } from './kind.js';
+import { V2_USER_ACCOUNT } from '../users/v2-answers.js';
 
 /**
  * v1 group answers carry the account id, v2 group objects do not. The caller's account is the
@@ -10,7 +11,7 @@ import type { GroupKind } from './kind.js';
  */
 export async function callerAccountId(ctx: TranslatorContext): Promise<string> {
   return ctx.memo.fact('account-id', async () => {
-    const owner = await ctx.v2.get<{ account_id: string }>(v2path`/users/me`);
+    const owner = await ctx.v2.get(v2path`/users/me`, V2_USER_ACCOUNT);
     return owner.account_id;
   });
 }

@@ -8,8 +8,9 @@ import { Rollback } from '../kit/rollback.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { docPath, groupPath } from './group-output.js';
 import type { GroupKind } from './kind.js';
-import { pagingOf, v1PageFields, v1PagingParams, type V1Page } from '../../v1/paging.js';
+import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
+import { V2_MEMBER_PAGE, V2_MEMBERS_ADDED } from './v2-answers.js';
 
 /** v2 takes at most 30 members per POST members call. */
 export const MEMBERS_PER_CALL = 30;
@@ -38,18 +39,15 @@ async function onFirstKindThatHasIt<T>(
   throw new Error('onFirstKindThatHasIt needs at least one kind');
 }
 
-/** A page of a group's members, as v2 answers it. */
-type MemberPage = V1Page & { members: { id: string }[] };
-
 /** Every member id of a group, read 300 at a time. */
 async function allMemberIds(kind: GroupKind, ctx: TranslatorContext, id: string): Promise<Set<string>> {
   const path = groupPath(kind, id, '/members');
-  const pages = await everyNumberedPage((page_number) => ctx.v2.get<MemberPage>(path, { page_size: V2_MAX_PAGE_SIZE, page_number }));
+  const pages = await everyNumberedPage((page_number) => ctx.v2.get(path, V2_MEMBER_PAGE, { page_size: V2_MAX_PAGE_SIZE, page_number }));
   return new Set(pages.flatMap((page) => page.members.map((m) => m.id)));
 }
 
 async function addBatch(kind: GroupKind, v2: V2Api, id: string, batch: readonly string[]): Promise<string[]> {
-  const answer = await v2.post<{ ids: string }>(groupPath(kind, id, '/members'), { members: batch.map((memberId) => ({ id: memberId })) });
+  const answer = await v2.post(groupPath(kind, id, '/members'), { members: batch.map((memberId) => ({ id: memberId })) }, V2_MEMBERS_ADDED);
   return answer.ids.split(',').filter(Boolean);
 }
 
@@ -65,7 +63,7 @@ export function memberList(kind: GroupKind) {
     v2Calls: [`GET ${docPath(kind, '/members')}`],
     tables: [GROUP_MEMBER_ROWS],
     async handle(params, ctx) {
-      const page = await ctx.v2.get<MemberPage>(groupPath(kind, params.id, '/members'), pagingOf(params));
+      const page = await ctx.v2.get(groupPath(kind, params.id, '/members'), V2_MEMBER_PAGE, pagingOf(params));
       return {
         ...v1PageFields(page),
         members: page.members.map((m) => ({ ...toV1(GROUP_MEMBER_ROWS, m), pic_url: '' })),

@@ -2,8 +2,9 @@ import { H323_DEVICE_ROWS } from '../../../mappings/h323.js';
 import { v2path } from '../../shared/v2-path.js';
 import { defineEndpoint } from '../kit/define.js';
 import { inputShape, toV1, toV2, withV1Defaults } from '../../v1/field-map.js';
-import { pagingOf, v1PageFields, v1PagingParams, type V1Page } from '../../v1/paging.js';
+import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
+import { V2_H323_DEVICE, V2_H323_DEVICE_PAGE } from './v2-answers.js';
 
 /**
  * v1's H.323/SIP devices of the account, over v2's /h323/devices: list and create answer the
@@ -20,7 +21,7 @@ export const h323DeviceList = defineEndpoint({
   v2Calls: ['GET /h323/devices'],
   tables: [H323_DEVICE_ROWS],
   async handle(params, ctx) {
-    const page = await ctx.v2.get<V1Page & { devices: unknown[] }>('/h323/devices', pagingOf(params));
+    const page = await ctx.v2.get('/h323/devices', V2_H323_DEVICE_PAGE, pagingOf(params));
     return { ...v1PageFields(page), devices: page.devices.map((device) => toV1(H323_DEVICE_ROWS, device)) };
   },
 });
@@ -32,7 +33,7 @@ export const h323DeviceCreate = defineEndpoint({
   v2Calls: ['POST /h323/devices'],
   tables: [H323_DEVICE_ROWS],
   async handle(params, ctx) {
-    const created = await ctx.v2.post('/h323/devices', toV2(H323_DEVICE_ROWS, withV1Defaults(H323_DEVICE_ROWS, params)));
+    const created = await ctx.v2.post('/h323/devices', toV2(H323_DEVICE_ROWS, withV1Defaults(H323_DEVICE_ROWS, params)), V2_H323_DEVICE);
     return toV1(H323_DEVICE_ROWS, created);
   },
 });

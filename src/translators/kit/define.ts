@@ -9,15 +9,20 @@ import type { CompositeMapping, FieldTable } from '../../v1/field-map.js';
  * answers the v1 error envelope.
  */
 
-/** The v2 calls a translator may make, bound to the caller's credentials. Paths: use `v2path`. */
+/**
+ * The v2 calls a translator may make, bound to the caller's credentials. Paths: use `v2path`. A call
+ * whose answer is read names the zod schema of what it reads (the `v2-answers.ts` of its area): the
+ * answer is checked against it before the translator sees it, and one that does not fit is an
+ * upstream error (kit/answer-shape.ts). A POST or GET whose answer is not read passes `NOT_READ`.
+ */
 export interface V2Api {
-  get<T = unknown>(path: string, query?: Query): Promise<T>;
-  post<T = unknown>(path: string, body?: unknown, query?: Query): Promise<T>;
+  get<S extends z.ZodType>(path: string, answer: S, query?: Query): Promise<z.output<S>>;
+  post<S extends z.ZodType>(path: string, body: unknown, answer: S, query?: Query): Promise<z.output<S>>;
   patch(path: string, body: unknown): Promise<void>;
   put(path: string, body?: unknown, query?: Query): Promise<void>;
   delete(path: string, query?: Query): Promise<void>;
   /** multipart/form-data POST (picture upload). */
-  upload<T = unknown>(path: string, form: FormData): Promise<T>;
+  upload<S extends z.ZodType>(path: string, form: FormData, answer: S): Promise<z.output<S>>;
 }
 
 /**

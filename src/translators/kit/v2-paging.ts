@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Reading v2 lists whole (or up to a point) when one v1 answer needs more than one v2 page. v2
  * pages some lists by number (`page_count`) and others by token (`next_page_token`).
@@ -19,7 +21,7 @@ export async function everyNumberedPage<P extends { page_count: number }>(pageNu
  * the token query of the next page (none for the first). Answers the items and the last page read.
  * `beforeMore` is told of the first page when more must be read (the place for a fan-out check).
  */
-export async function tokenPagesUpTo<P extends { next_page_token: string }, T>(
+export async function tokenPagesUpTo<P extends { next_page_token?: string | undefined }, T>(
   page: (token: { next_page_token?: string }) => Promise<P>,
   itemsOf: (page: P) => readonly T[],
   enough = Infinity,
@@ -32,7 +34,7 @@ export async function tokenPagesUpTo<P extends { next_page_token: string }, T>(
   do {
     last = await page(token ? { next_page_token: token } : {});
     items.push(...itemsOf(last));
-    token = last.next_page_token;
+    token = last.next_page_token ?? '';
     if (first && token && items.length < enough) beforeMore?.(last);
     first = false;
   } while (token && items.length < enough);
@@ -46,3 +48,20 @@ export async function tokenPagesUpTo<P extends { next_page_token: string }, T>(
 export function morePagesNeeded(totalRecords: number, enough: number, pageSize: number): number {
   return Math.max(0, Math.ceil(Math.min(totalRecords, enough) / pageSize) - 1);
 }
+
+/** The paging fields of a v2 list v2 pages by number (the v2 spec's shared conventions: always there, integers). */
+export const V2_NUMBERED_PAGE = {
+  page_count: z.number(),
+  page_number: z.number(),
+  page_size: z.number(),
+  total_records: z.number(),
+};
+
+/**
+ * The fields of a v2 list v2 pages by token that the readers use: the total, and the token of the
+ * next page, which v2 leaves out when there is none ("returned whenever results exceed the page size").
+ */
+export const V2_TOKEN_PAGE = {
+  total_records: z.number(),
+  next_page_token: z.string().optional(),
+};

@@ -3,7 +3,7 @@ import { MEETING } from '../sessions/kinds.js';
 import { readSessions, renderItems, v1ListAnswer } from '../sessions/list.js';
 import { hostSessionsPath, v2CallNames } from '../sessions/paths.js';
 import { liveIdsOf } from '../sessions/status.js';
-import type { V2SessionListItem } from '../sessions/v2-session.js';
+import { V2_SESSION_PAGES } from '../sessions/v2-session.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { pagingOf, v1PagingParams } from '../../v1/paging.js';
 
@@ -20,7 +20,7 @@ export const meetingList = defineEndpoint({
   async handle(params, ctx) {
     const paging = pagingOf(params);
     const [page, liveIds] = await Promise.all([
-      ctx.v2.get<{ total_records: number; meetings: V2SessionListItem[] }>(hostSessionsPath(MEETING, params.host_id), {
+      ctx.v2.get(hostSessionsPath(MEETING, params.host_id), V2_SESSION_PAGES.meetings, {
         type: 'scheduled',
         ...paging,
       }),

@@ -6,6 +6,7 @@ import { itemsOnPage, pageOf, pagingOf } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { uuidSegment } from '../webinar-reports/instances.js';
 import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
+import { V2_METRICS_PARTICIPANT_PAGE, V2_METRICS_SESSION } from './v2-answers.js';
 
 /**
  * /metrics/meetingdetail and /metrics/webinardetail → GET /metrics/{meetings|webinars}/{id} (the
@@ -14,12 +15,6 @@ import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-pag
  * most 100), v2 by token: page n needs the v2 items before it. The answer carries
  * `participants_count` (the list's total) where a list would carry `total_records`.
  */
-
-interface V2ParticipantPage {
-  total_records: number;
-  next_page_token: string;
-  participants: Record<string, unknown>[];
-}
 
 const V2_TYPES = ['live', 'past'] as const;
 
@@ -38,12 +33,12 @@ function sessionDetail(collection: 'meetings' | 'webinars') {
     async handle(params, ctx) {
       const type = V2_TYPES[params.type - 1]!;
       const sessionPath = v2path`/metrics/${collection}/${uuidSegment(params.meeting_id)}`;
-      const session = await ctx.v2.get<Record<string, unknown>>(sessionPath, { type });
+      const session = await ctx.v2.get(sessionPath, V2_METRICS_SESSION, { type });
       const paging = pagingOf(params);
       const enough = paging.page_number * paging.page_size;
       const participantsPath = `${sessionPath}/participants`;
       const { items, last } = await tokenPagesUpTo(
-        (token) => ctx.v2.get<V2ParticipantPage>(participantsPath, { type, page_size: V2_MAX_PAGE_SIZE, ...token }),
+        (token) => ctx.v2.get(participantsPath, V2_METRICS_PARTICIPANT_PAGE, { type, page_size: V2_MAX_PAGE_SIZE, ...token }),
         (page) => page.participants,
         enough,
         (first) => ctx.requireFanOut('GET', participantsPath, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),

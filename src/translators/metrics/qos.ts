@@ -7,6 +7,7 @@ import { toV1 } from '../../v1/field-map.js';
 import { itemsOnPage, pagingOf } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { uuidSegment } from '../webinar-reports/instances.js';
+import { V2_QOS, V2_QOS_PAGE } from './v2-answers.js';
 
 /**
  * /metrics/qos → GET /metrics/meetings/{meetingId}/participants/{participantId}/qos for the
@@ -15,11 +16,6 @@ import { uuidSegment } from '../webinar-reports/instances.js';
  * series), so v1's `user_qos` list holds that sample; `page_size` (at most 10) and `page_number`
  * page that list, as v1 paged the samples.
  */
-
-interface V2Qos {
-  user_qos?: Record<string, unknown>;
-  [field: string]: unknown;
-}
 
 const V2_TYPES = ['live', 'past'] as const;
 const TYPE_LABELS = ['Live Meeting', 'Past Meeting'] as const;
@@ -39,8 +35,8 @@ export const metricsQos = defineEndpoint({
     const type = V2_TYPES[params.type - 1]!;
     const base = v2path`/metrics/meetings/${uuidSegment(params.meeting_id)}/participants`;
     const participant = params.user_id
-      ? await ctx.v2.get<V2Qos>(`${base}${v2path`/${params.user_id}`}/qos`, { type })
-      : (await ctx.v2.get<{ participants: V2Qos[] }>(`${base}/qos`, { type, page_size: 1 })).participants[0];
+      ? await ctx.v2.get(`${base}${v2path`/${params.user_id}`}/qos`, V2_QOS, { type })
+      : (await ctx.v2.get(`${base}/qos`, V2_QOS_PAGE, { type, page_size: 1 })).participants[0];
     // A session nobody is in has no QoS to show: v1 said so with "meeting not found" for it too.
     if (!participant) throw new V1Error(V1Code.meetingNotFound, `No participant of meeting ${params.meeting_id} has QoS data.`);
     const samples = participant.user_qos?.date_time ? [participant.user_qos] : [];

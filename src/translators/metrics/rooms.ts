@@ -9,6 +9,7 @@ import { v1, v1Params } from '../../v1/param-types.js';
 import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { isBackwards, reportDateParam, v2Date } from '../reports/report-date.js';
 import { allFieldsV1 } from './in-order.js';
+import { V2_ROOM_DETAIL, V2_ROOM_PAGE, type V2RoomDetail } from './v2-answers.js';
 
 /**
  * /metrics/zoomrooms → GET /metrics/zoomrooms (both page by number, v1 up to 30 a page) and
@@ -32,15 +33,10 @@ export const metricsZoomRooms = defineEndpoint({
   tables: [ZOOM_ROOM_ROWS, ZOOM_ROOM_MESSAGE_ROWS],
   async handle(params, ctx) {
     const paging = pagingOf(params);
-    const page = await ctx.v2.get<{ total_records: number; zoom_rooms: V2Room[] }>('/metrics/zoomrooms', paging);
+    const page = await ctx.v2.get('/metrics/zoomrooms', V2_ROOM_PAGE, paging);
     return { ...v1PageFields(pageOf(paging, page.total_records)), zoom_rooms: page.zoom_rooms.map((room) => v1Room(room)) };
   },
 });
-
-interface V2RoomDetail extends V2Room {
-  live_meeting?: Record<string, unknown>;
-  past_meetings: { from: string; to: string; total_records: number; next_page_token: string; meetings: Record<string, unknown>[] };
-}
 
 const LIVE_ROWS = ROOM_LIVE_MEETING_ROWS(SESSION_METRIC_ROWS);
 
@@ -58,7 +54,7 @@ export const metricsZoomRoomDetail = defineEndpoint({
     let room: V2RoomDetail | undefined;
     const { items, last } = await tokenPagesUpTo(
       async (token) => {
-        const answer = await ctx.v2.get<V2RoomDetail>(path, { ...range, page_size: V2_MAX_PAGE_SIZE, ...token });
+        const answer = await ctx.v2.get(path, V2_ROOM_DETAIL, { ...range, page_size: V2_MAX_PAGE_SIZE, ...token });
         room ??= answer;
         return answer.past_meetings;
       },

@@ -6,6 +6,7 @@ import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../../v1/paging.js'
 import { v1, v1Params } from '../../v1/param-types.js';
 import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { isBackwards, reportDateParam, v2Date, type ReportDate } from '../reports/report-date.js';
+import { V2_METRICS_SESSION_PAGES } from './v2-answers.js';
 
 /**
  * /metrics/meetings and /metrics/webinars → GET /metrics/meetings and /metrics/webinars: the
@@ -14,14 +15,6 @@ import { isBackwards, reportDateParam, v2Date, type ReportDate } from '../report
  * first is a report-class call, checked as a fan-out before it is read. Both v1 lists answer their
  * items under `meetings`, as the reference shows.
  */
-
-interface V2SessionPage {
-  from: string;
-  to: string;
-  total_records: number;
-  next_page_token: string;
-  [list: string]: unknown;
-}
 
 const TYPE_LABELS = { meetings: ['Live Meetings', 'Past Meetings'], webinars: ['Live Webinars', 'Past Webinars'] } as const;
 const V2_TYPES = ['live', 'past'] as const;
@@ -45,7 +38,13 @@ function sessionList(collection: 'meetings' | 'webinars') {
       const paging = pagingOf(params);
       const enough = paging.page_number * paging.page_size;
       const { items, last } = await tokenPagesUpTo(
-        (token) => ctx.v2.get<V2SessionPage>(v2Path, { type: V2_TYPES[params.type - 1]!, ...range, page_size: V2_MAX_PAGE_SIZE, ...token }),
+        (token) =>
+          ctx.v2.get(v2Path, V2_METRICS_SESSION_PAGES[collection], {
+            type: V2_TYPES[params.type - 1]!,
+            ...range,
+            page_size: V2_MAX_PAGE_SIZE,
+            ...token,
+          }),
         (page) => page[collection] as Record<string, unknown>[],
         enough,
         (first) => requireMorePages(ctx, v2Path, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),

@@ -6,6 +6,7 @@ import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../../v1/paging.js'
 import { v1, v1Params } from '../../v1/param-types.js';
 import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { isBackwards, reportDateParam, v2Date, type ReportDate } from '../reports/report-date.js';
+import { V2_CRC, V2_IM_PAGE } from './v2-answers.js';
 
 /**
  * /metrics/crc → GET /metrics/crc (CRC port usage per day and hour) and /metrics/im →
@@ -18,19 +19,13 @@ function v2Range(from: ReportDate, to: ReportDate) {
   return { from: v2Date(from), to: v2Date(to) };
 }
 
-interface V2Crc {
-  from: string;
-  to: string;
-  crc_ports_usage: { date_time: string; crc_ports_hour_usage: Record<string, unknown>[] }[];
-}
-
 export const metricsCrc = defineEndpoint({
   path: '/metrics/crc',
   params: v1Params({ from: reportDateParam(), to: reportDateParam() }),
   v2Calls: ['GET /metrics/crc'],
   tables: [CRC_HOUR_ROWS],
   async handle(params, ctx) {
-    const usage = await ctx.v2.get<V2Crc>('/metrics/crc', v2Range(params.from, params.to));
+    const usage = await ctx.v2.get('/metrics/crc', V2_CRC, v2Range(params.from, params.to));
     return {
       from: usage.from,
       to: usage.to,
@@ -41,14 +36,6 @@ export const metricsCrc = defineEndpoint({
     };
   },
 });
-
-interface V2ImPage {
-  from: string;
-  to: string;
-  total_records: number;
-  next_page_token: string;
-  users: Record<string, unknown>[];
-}
 
 export const metricsIm = defineEndpoint({
   path: '/metrics/im',
@@ -65,7 +52,7 @@ export const metricsIm = defineEndpoint({
     const paging = pagingOf(params);
     const enough = paging.page_number * paging.page_size;
     const { items, last } = await tokenPagesUpTo(
-      (token) => ctx.v2.get<V2ImPage>('/metrics/im', { ...range, page_size: V2_MAX_PAGE_SIZE, ...token }),
+      (token) => ctx.v2.get('/metrics/im', V2_IM_PAGE, { ...range, page_size: V2_MAX_PAGE_SIZE, ...token }),
       (page) => page.users,
       enough,
       (first) => ctx.requireFanOut('GET', '/metrics/im', morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),

@@ -6,21 +6,13 @@ import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../
 import { v1, v1Params } from '../../v1/param-types.js';
 import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { instantOf, utcDate, v1TimeParam, type V1Time } from './v1-time.js';
+import { V2_RECORDING_PAGE, type V2RecordingMeeting } from './v2-answers.js';
+import { V2_USER_TIMEZONE } from '../users/v2-answers.js';
 
 /** With no `from`, v1 listed every recording of the host: ask v2 from before the service recorded anything. */
 const EARLIEST_DATE = '2010-01-01';
 
-export interface V2RecordingMeeting {
-  id: number | string;
-  start_time: string;
-  recording_files: unknown[];
-}
-
-interface V2RecordingPage {
-  total_records: number;
-  next_page_token: string;
-  meetings: V2RecordingMeeting[];
-}
+export type { V2RecordingMeeting } from './v2-answers.js';
 
 /**
  * Read v2's token pages (300 at a time) until `enough` items are in hand or the list ends. v1
@@ -28,7 +20,7 @@ interface V2RecordingPage {
  */
 async function readRecordings(ctx: TranslatorContext, hostId: string, query: { from: string; to: string; mc?: string }, enough: number) {
   const { items, last } = await tokenPagesUpTo(
-    (token) => ctx.v2.get<V2RecordingPage>(v2path`/users/${hostId}/recordings`, { ...query, page_size: V2_MAX_PAGE_SIZE, ...token }),
+    (token) => ctx.v2.get(v2path`/users/${hostId}/recordings`, V2_RECORDING_PAGE, { ...query, page_size: V2_MAX_PAGE_SIZE, ...token }),
     (page) => page.meetings,
     enough,
   );
@@ -61,7 +53,7 @@ function recordingListOf({ path, mc, fileRows }: { path: string; mc: boolean; fi
         to: params.to ? utcDate(roughInstant(params.to), 1) : utcDate(Date.parse(ctx.nowIso())),
       };
       const [host, listed] = await Promise.all([
-        ctx.v2.get<{ timezone?: string }>(v2path`/users/${params.host_id}`),
+        ctx.v2.get(v2path`/users/${params.host_id}`, V2_USER_TIMEZONE),
         readRecordings(
           ctx,
           params.host_id,

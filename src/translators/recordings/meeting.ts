@@ -3,7 +3,9 @@ import { v2path } from '../../shared/v2-path.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { uuidSegment } from '../webinar-reports/instances.js';
-import { v1RecordingMeeting, type V2RecordingMeeting } from './list.js';
+import { v1RecordingMeeting } from './list.js';
+import { V2_MEETING_RECORDINGS } from './v2-answers.js';
+import { V2_USER_TIMEZONE } from '../users/v2-answers.js';
 
 /**
  * One meeting's cloud recording. v1's `meeting_id` is an instance uuid (`ucc69C82Q5mTNyCRWE29Aw==`)
@@ -22,8 +24,8 @@ export const recordingGet = defineEndpoint({
   v2Calls: ['GET /meetings/{meetingId}/recordings', 'GET /users/{userId}'],
   tables: [RECORDING_MEETING_ROWS, RECORDING_GET_FILE_ROWS],
   async handle({ meeting_id }, ctx) {
-    const recording = await ctx.v2.get<V2RecordingMeeting & { host_id: string }>(recordingsPath(meeting_id));
-    const host = await ctx.v2.get<{ timezone?: string }>(v2path`/users/${recording.host_id}`);
+    const recording = await ctx.v2.get(recordingsPath(meeting_id), V2_MEETING_RECORDINGS);
+    const host = await ctx.v2.get(v2path`/users/${recording.host_id}`, V2_USER_TIMEZONE);
     return v1RecordingMeeting(recording, host.timezone ?? '', RECORDING_GET_FILE_ROWS);
   },
 });

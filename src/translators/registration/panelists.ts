@@ -6,11 +6,7 @@ import { readOwnSession } from '../sessions/host-check.js';
 import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
 import { v1Params } from '../../v1/param-types.js';
-
-interface V2Panelists {
-  total_records: number;
-  panelists: { id: string; name: string; email: string; join_url: string }[];
-}
+import { V2_PANELISTS } from './v2-answers.js';
 
 /** /webinar/panelists → GET /webinars/{id}/panelists, read alongside the host check. */
 export const webinarPanelists = defineEndpoint({
@@ -19,7 +15,7 @@ export const webinarPanelists = defineEndpoint({
   v2Calls: ['GET /webinars/{webinarId}', 'GET /webinars/{webinarId}/panelists'],
   tables: [PANELIST],
   async handle({ id, host_id }, ctx) {
-    const [, answer] = await readOwnSession(ctx, WEBINAR, id, host_id, () => ctx.v2.get<V2Panelists>(v2path`/webinars/${id}/panelists`));
+    const [, answer] = await readOwnSession(ctx, WEBINAR, id, host_id, () => ctx.v2.get(v2path`/webinars/${id}/panelists`, V2_PANELISTS));
     return { total_records: answer.total_records, panelists: answer.panelists.map((p) => toV1(PANELIST, p)) };
   },
 });

@@ -4,6 +4,7 @@ import { inputShape, toV2 } from '../../v1/field-map.js';
 import { MEETING, WEBINAR, type SessionKind } from '../sessions/kinds.js';
 import { sessionPath } from '../sessions/paths.js';
 import { v1, v1Params } from '../../v1/param-types.js';
+import { V2_REGISTERED } from './v2-answers.js';
 
 /**
  * /meeting/register and /webinar/register → POST /{meetings|webinars}/{id}/registrants. One
@@ -20,14 +21,6 @@ function registrationShape() {
   return shape;
 }
 
-interface V2RegisterAnswer {
-  registrant_id: string;
-  id: number;
-  topic: string;
-  start_time?: string;
-  join_url: string;
-}
-
 function registerEndpoint(kind: SessionKind) {
   return defineEndpoint({
     path: `/${kind.noun}/register`,
@@ -40,7 +33,7 @@ function registerEndpoint(kind: SessionKind) {
     v2Calls: [`POST /${kind.collection}/{${kind.noun}Id}/registrants`],
     tables: [REGISTRANT_FIELDS],
     async handle(params, ctx) {
-      const answer = await ctx.v2.post<V2RegisterAnswer>(`${sessionPath(kind, params.id)}/registrants`, toV2(REGISTRANT_FIELDS, params), {
+      const answer = await ctx.v2.post(`${sessionPath(kind, params.id)}/registrants`, toV2(REGISTRANT_FIELDS, params), V2_REGISTERED, {
         occurrence_ids: params.occurrence_ids?.join(','),
       });
       return {

@@ -1,26 +1,9 @@
 import { v2path } from '../../shared/v2-path.js';
 import type { TranslatorContext } from '../kit/define.js';
 import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
+import { V2_REGISTRANT_PAGE, type V2Registrant, type V2RegistrantPage } from './v2-answers.js';
 
-/** A registrant as v2 lists it (GET /webinars/{id}/registrants). */
-export interface V2Registrant {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  status: string;
-  create_time: string;
-  join_url: string;
-  custom_questions?: { title: string; value: string }[];
-  [field: string]: unknown;
-}
-
-export interface V2RegistrantPage {
-  page_count: number;
-  page_size: number;
-  total_records: number;
-  registrants: V2Registrant[];
-}
+export type { V2Registrant, V2RegistrantPage } from './v2-answers.js';
 
 export type RegistrantStatus = 'pending' | 'approved' | 'denied';
 
@@ -32,7 +15,7 @@ export function registrantPage(
   webinarId: string,
   query: { status: RegistrantStatus; page_size: number; page_number: number; occurrence_id?: string | undefined },
 ): Promise<V2RegistrantPage> {
-  return ctx.v2.get<V2RegistrantPage>(registrantsPath(webinarId), query);
+  return ctx.v2.get(registrantsPath(webinarId), V2_REGISTRANT_PAGE, query);
 }
 
 /** Every registrant of one status: the first page, then the others in parallel. */

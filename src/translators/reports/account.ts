@@ -5,34 +5,12 @@ import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1Params } from '../../v1/param-types.js';
 import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { reportRange, reportRangeParams } from './range.js';
-
-interface V2HostRow {
-  id: string;
-  [field: string]: unknown;
-}
-
-interface V2HostsReport {
-  page_count: number;
-  page_number: number;
-  page_size: number;
-  total_records: number;
-  total_meetings: number;
-  total_participants: number;
-  total_meeting_minutes: number;
-  users: V2HostRow[];
-}
-
-interface V2UserListItem {
-  id: string;
-  last_login_time?: string;
-  last_client_version?: string;
-}
+import { V2_HOSTS_REPORT } from './v2-answers.js';
+import { V2_USER_PAGE, type V2User } from '../users/v2-answers.js';
 
 /** The account's active users, by id: where v1's last login and client version now live. */
-async function activeUsersById(ctx: TranslatorContext): Promise<Map<string, V2UserListItem>> {
-  const pages = await everyNumberedPage((page_number) =>
-    ctx.v2.get<{ page_count: number; users: V2UserListItem[] }>('/users', { page_size: V2_MAX_PAGE_SIZE, page_number }),
-  );
+async function activeUsersById(ctx: TranslatorContext): Promise<Map<string, V2User>> {
+  const pages = await everyNumberedPage((page_number) => ctx.v2.get('/users', V2_USER_PAGE, { page_size: V2_MAX_PAGE_SIZE, page_number }));
   return new Map(pages.flatMap((page) => page.users).map((user) => [user.id, user]));
 }
 
@@ -50,7 +28,7 @@ export const accountReport = defineEndpoint({
     const range = reportRange(params);
     const paging = pagingOf(params);
     const [report, users] = await Promise.all([
-      ctx.v2.get<V2HostsReport>('/report/users', { type: 'active', ...range.v2, ...paging }),
+      ctx.v2.get('/report/users', V2_HOSTS_REPORT, { type: 'active', ...range.v2, ...paging }),
       activeUsersById(ctx),
     ]);
     return {

@@ -5,13 +5,7 @@ import { toV1 } from '../../v1/field-map.js';
 import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { reportRange, reportRangeParams } from './range.js';
-
-interface V2Telephone {
-  from: string;
-  to: string;
-  total_records: number;
-  telephony_usage: Record<string, unknown>[];
-}
+import { V2_TELEPHONE_REPORT } from './v2-answers.js';
 
 /**
  * /report/getaudioreport → GET /report/telephone: the account's telephone legs between `from` and
@@ -29,7 +23,7 @@ export const audioReport = defineEndpoint({
       throw invalidParameter('type', 'Toll calls (type 2) have no report in v2: only type 1, toll-free call-in and call-out.');
     const range = reportRange(params);
     const paging = pagingOf(params);
-    const report = await ctx.v2.get<V2Telephone>('/report/telephone', { type: 1, ...range.v2, ...paging });
+    const report = await ctx.v2.get('/report/telephone', V2_TELEPHONE_REPORT, { type: 1, ...range.v2, ...paging });
     return {
       from: report.from,
       to: report.to,

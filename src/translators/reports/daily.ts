@@ -2,12 +2,7 @@ import { DAILY_REPORT_ROWS } from '../../../mappings/reports.js';
 import { defineEndpoint } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-
-interface V2DailyReport {
-  year: number;
-  month: number;
-  dates: Record<string, unknown>[];
-}
+import { V2_DAILY_REPORT } from './v2-answers.js';
 
 /** /report/getdailyreport → GET /report/daily: one row per day of the month (`new_users` is v1's `new_user`). */
 export const dailyReport = defineEndpoint({
@@ -16,7 +11,7 @@ export const dailyReport = defineEndpoint({
   v2Calls: ['GET /report/daily'],
   tables: [DAILY_REPORT_ROWS],
   async handle({ year, month }, ctx) {
-    const report = await ctx.v2.get<V2DailyReport>('/report/daily', { year, month });
+    const report = await ctx.v2.get('/report/daily', V2_DAILY_REPORT, { year, month });
     return { year: report.year, month: report.month, dates: report.dates.map((day) => toV1(DAILY_REPORT_ROWS, day)) };
   },
 });

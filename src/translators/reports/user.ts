@@ -7,29 +7,13 @@ import { v1, v1Params } from '../../v1/param-types.js';
 import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { reportRef } from '../webinar-reports/instances.js';
 import { reportRange, reportRangeParams } from './range.js';
-
-interface V2HostedMeeting {
-  uuid: string;
-  id: number;
-  [field: string]: unknown;
-}
-
-interface V2HostedPage {
-  total_records: number;
-  next_page_token: string;
-  meetings: V2HostedMeeting[];
-}
-
-interface V2ParticipantPage {
-  next_page_token: string;
-  participants: Record<string, unknown>[];
-}
+import { V2_HOSTED_PAGE, V2_MEETING_PARTICIPANT_PAGE, type V2HostedMeeting } from './v2-answers.js';
 
 /** Every participant row of one ended meeting's report (by its instance uuid). */
 async function participantsOf(ctx: TranslatorContext, meeting: V2HostedMeeting) {
   const path = v2path`/report/meetings/${reportRef(String(meeting.id), meeting.uuid)}/participants`;
   const { items } = await tokenPagesUpTo(
-    (token) => ctx.v2.get<V2ParticipantPage>(path, { page_size: V2_MAX_PAGE_SIZE, ...token }),
+    (token) => ctx.v2.get(path, V2_MEETING_PARTICIPANT_PAGE, { page_size: V2_MAX_PAGE_SIZE, ...token }),
     (page) => page.participants,
   );
   return items.map((p) => toV1(USER_REPORT_PARTICIPANT_ROWS, p));
@@ -51,7 +35,7 @@ export const userReport = defineEndpoint({
     const paging = pagingOf(params);
     const listPath = v2path`/report/users/${params.user_id}/meetings`;
     const { items, last } = await tokenPagesUpTo(
-      (token) => ctx.v2.get<V2HostedPage>(listPath, { ...range.v2, page_size: V2_MAX_PAGE_SIZE, ...token }),
+      (token) => ctx.v2.get(listPath, V2_HOSTED_PAGE, { ...range.v2, page_size: V2_MAX_PAGE_SIZE, ...token }),
       (page) => page.meetings,
       paging.page_number * paging.page_size,
     );

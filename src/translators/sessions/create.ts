@@ -6,7 +6,7 @@ import type { SessionKind } from './kinds.js';
 import { NESTED_V2_FIELD_NAMES, createParams } from './params.js';
 import { hostSessionsPath, sessionPath, v2CallNames } from './paths.js';
 import { renderSession } from './render.js';
-import type { V2Session } from './v2-session.js';
+import { V2_SESSION, type V2Session } from './v2-session.js';
 
 /** More v2 writes a kind's create makes after the session exists (webinar panelists). */
 export interface CreateFollowUp {
@@ -32,7 +32,7 @@ export function createEndpoint(kind: SessionKind, followUp?: CreateFollowUp) {
     async handle(params, ctx) {
       const given = params as Record<string, unknown>;
       const hostId = given['host_id'] as string;
-      const session = await ctx.v2.post<V2Session>(hostSessionsPath(kind, hostId), v2SessionBody(kind, given, { create: true }));
+      const session = await ctx.v2.post(hostSessionsPath(kind, hostId), v2SessionBody(kind, given, { create: true }), V2_SESSION);
       if (followUp) {
         const rollback = new Rollback(ctx);
         rollback.onFailure(`the ${kind.noun} ${session.id} was created`, (v2) => v2.delete(sessionPath(kind, session.id)));

@@ -6,7 +6,8 @@ import type { TranslatorContext } from '../kit/define.js';
 import { allInOrder } from '../kit/settle.js';
 import type { SessionKind } from './kinds.js';
 import { sessionPath } from './paths.js';
-import type { V2Session } from './v2-session.js';
+import { V2_SESSION, type V2Session } from './v2-session.js';
+import { V2_USER } from '../users/v2-answers.js';
 
 /**
  * v1 calls on one meeting or webinar carry the host's id; v2 calls need only the number. The
@@ -18,7 +19,7 @@ import type { V2Session } from './v2-session.js';
 export async function requireOwnSession(ctx: TranslatorContext, kind: SessionKind, id: string, hostId: string): Promise<V2Session> {
   let session: V2Session;
   try {
-    session = await ctx.v2.get<V2Session>(sessionPath(kind, id));
+    session = await ctx.v2.get(sessionPath(kind, id), V2_SESSION);
   } catch (error) {
     if (error instanceof V2Error && error.status === 404) await requireHostId(ctx, hostId);
     throw error;
@@ -47,7 +48,7 @@ export async function readOwnSession<T>(
   { keyedByHost = false }: { keyedByHost?: boolean } = {},
 ): Promise<[V2Session, T]> {
   if (keyedByHost) {
-    const [byHost, session] = await allInOrder<[T, V2Session]>([read(), ctx.v2.get<V2Session>(sessionPath(kind, id))]);
+    const [byHost, session] = await allInOrder<[T, V2Session]>([read(), ctx.v2.get(sessionPath(kind, id), V2_SESSION)]);
     await ensureOwner(ctx, kind, session, hostId);
     return [session, byHost];
   }
@@ -63,6 +64,6 @@ async function ensureOwner(ctx: TranslatorContext, kind: SessionKind, session: V
 
 /** The user id of `hostId` (an id, or an email as v2 also takes); 1001 when there is no such user. */
 export async function requireHostId(ctx: TranslatorContext, hostId: string): Promise<string> {
-  const user = await ctx.v2.get<{ id: string }>(v2path`/users/${hostId}`);
+  const user = await ctx.v2.get(v2path`/users/${hostId}`, V2_USER);
   return user.id;
 }

@@ -5,7 +5,7 @@ import { V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import type { SessionKind } from './kinds.js';
 import { hostSessionsPath, sessionPath } from './paths.js';
 import { renderSession } from './render.js';
-import type { V2Session, V2SessionListItem } from './v2-session.js';
+import { V2_SESSION, V2_SESSION_PAGES, type V2Session, type V2SessionListItem } from './v2-session.js';
 
 /**
  * What the v1 lists share. v2 list items lack most v1 item fields (password, start_url, the
@@ -13,7 +13,7 @@ import type { V2Session, V2SessionListItem } from './v2-session.js';
  * them within v2's limits). A session deleted between the list and its read is left out.
  */
 export async function readSessions(ctx: TranslatorContext, kind: SessionKind, items: readonly V2SessionListItem[]): Promise<V2Session[]> {
-  const reads = await Promise.allSettled(items.map((item) => ctx.v2.get<V2Session>(sessionPath(kind, item.id))));
+  const reads = await Promise.allSettled(items.map((item) => ctx.v2.get(sessionPath(kind, item.id), V2_SESSION)));
   return reads.flatMap((read) => {
     if (read.status === 'fulfilled') return [read.value];
     if (read.reason instanceof V2Error && read.reason.status === 404) return [];
@@ -25,7 +25,7 @@ export async function readSessions(ctx: TranslatorContext, kind: SessionKind, it
 export async function allSessionsOf(ctx: TranslatorContext, kind: SessionKind, hostId: string): Promise<V2SessionListItem[]> {
   const items: V2SessionListItem[] = [];
   for (let page = 1; ; page++) {
-    const answer = await ctx.v2.get<Record<string, unknown> & { page_count: number }>(hostSessionsPath(kind, hostId), {
+    const answer = await ctx.v2.get(hostSessionsPath(kind, hostId), V2_SESSION_PAGES[kind.collection], {
       page_size: V2_MAX_PAGE_SIZE,
       page_number: page,
     });

@@ -2,7 +2,8 @@ import { v2path } from '../../shared/v2-path.js';
 import type { TranslatorContext } from '../kit/define.js';
 import { V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import type { SessionKind } from './kinds.js';
-import type { V2SessionListItem } from './v2-session.js';
+import { V2_SESSION_PAGES } from './v2-session.js';
+import { NOT_READ } from '../kit/answer-shape.js';
 
 /**
  * v1's integer `status` of a meeting or webinar (docs/decisions.md, "Meetings and webinars"):
@@ -26,13 +27,13 @@ const LIVE_PAGE_SIZE = V2_MAX_PAGE_SIZE;
  */
 export async function liveIdsOf(ctx: TranslatorContext, kind: SessionKind, hostId: string): Promise<Set<string>> {
   if (kind.noun === 'webinar') {
-    await ctx.v2.get(v2path`/users/${hostId}`);
+    await ctx.v2.get(v2path`/users/${hostId}`, NOT_READ);
     return new Set();
   }
   // Only `status` comes of it (and the host check, which a cached answer already passed): a short-
   // lived per-key cache serves repeated gets of a host's meetings (docs/decisions.md, "Reads kept").
   const ids = await ctx.memo.aux(`live-meetings ${hostId}`, async () => {
-    const { meetings } = await ctx.v2.get<{ meetings: V2SessionListItem[] }>(v2path`/users/${hostId}/meetings`, {
+    const { meetings } = await ctx.v2.get(v2path`/users/${hostId}/meetings`, V2_SESSION_PAGES.meetings, {
       type: 'live',
       page_size: LIVE_PAGE_SIZE,
     });

@@ -1,8 +1,9 @@
 import { v2path } from '../../shared/v2-path.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import type { V2User } from './user-output.js';
 import { idOrEmail, userId } from './user-params.js';
+import { NOT_READ } from '../kit/answer-shape.js';
+import { V2_ASSISTANTS, V2_USER } from './v2-answers.js';
 
 /**
  * Assistants (users who may schedule for a host) and the reverse list. The host is named by id or
@@ -13,7 +14,7 @@ import { idOrEmail, userId } from './user-params.js';
 const hostParams = { id: userId().optional(), host_email: v1.email().optional() };
 
 const readHost = (ctx: TranslatorContext, id: string | undefined, hostEmail: string | undefined) =>
-  ctx.v2.get<V2User>(v2path`/users/${idOrEmail(id, hostEmail, 'host_email')}`);
+  ctx.v2.get(v2path`/users/${idOrEmail(id, hostEmail, 'host_email')}`, V2_USER);
 
 /** /user/assistant/set: adds the assistant (v2 keeps the host's other assistants; see docs/decisions.md). */
 export const userAssistantSet = defineEndpoint({
@@ -23,7 +24,7 @@ export const userAssistantSet = defineEndpoint({
   v2FieldNames: { 'assistants.0': 'assistant_email', 'assistants.0.email': 'assistant_email' },
   async handle({ id, host_email, assistant_email }, ctx) {
     const host = await readHost(ctx, id, host_email);
-    await ctx.v2.post(v2path`/users/${host.id}/assistants`, { assistants: [{ email: assistant_email }] });
+    await ctx.v2.post(v2path`/users/${host.id}/assistants`, { assistants: [{ email: assistant_email }] }, NOT_READ);
     return { id: host.id, host_email: host.email, updated_at: ctx.nowIso() };
   },
 });
@@ -46,10 +47,8 @@ export const userScheduleForHostList = defineEndpoint({
   params: v1Params(hostParams),
   v2Calls: ['GET /users/{userId}/schedulers', 'GET /users/{userId}'],
   async handle({ id, host_email }, ctx) {
-    const { assistants } = await ctx.v2.get<{ assistants: { id: string; email: string }[] }>(
-      v2path`/users/${idOrEmail(id, host_email, 'host_email')}/schedulers`,
-    );
-    const users = await Promise.all(assistants.map((ref) => ctx.v2.get<V2User>(v2path`/users/${ref.id}`)));
+    const { assistants } = await ctx.v2.get(v2path`/users/${idOrEmail(id, host_email, 'host_email')}/schedulers`, V2_ASSISTANTS);
+    const users = await Promise.all(assistants.map((ref) => ctx.v2.get(v2path`/users/${ref.id}`, V2_USER)));
     return {
       total_records: users.length,
       users: users.map((user) => ({ id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name })),

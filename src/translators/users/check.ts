@@ -1,6 +1,7 @@
 import { v2path } from '../../shared/v2-path.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
+import { V2_EMAIL_EXISTS, V2_ZPK } from './v2-answers.js';
 
 /** /user/checkemail → GET /users/email?email=: whether an email is taken. */
 export const userCheckEmail = defineEndpoint({
@@ -8,7 +9,7 @@ export const userCheckEmail = defineEndpoint({
   params: v1Params({ email: v1.email() }),
   v2Calls: ['GET /users/email'],
   async handle({ email }, ctx) {
-    const { existed_email } = await ctx.v2.get<{ existed_email: boolean }>(v2path`/users/email`, { email });
+    const { existed_email } = await ctx.v2.get(v2path`/users/email`, V2_EMAIL_EXISTS, { email });
     return { existed_email };
   },
 });
@@ -19,7 +20,7 @@ export const userCheckZpk = defineEndpoint({
   params: v1Params({ zpk: v1.string() }),
   v2Calls: ['GET /users/zpk'],
   async handle({ zpk }, ctx) {
-    const { expire_in } = await ctx.v2.get<{ expire_in: number }>(v2path`/users/zpk`, { zpk });
+    const { expire_in } = await ctx.v2.get(v2path`/users/zpk`, V2_ZPK, { zpk });
     return { expire_in };
   },
 });

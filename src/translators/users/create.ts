@@ -17,6 +17,7 @@ import {
   userFields,
 } from './user-params.js';
 import { applyWrites, planWrites } from './user-writes.js';
+import { V2_CREATED_USER } from './v2-answers.js';
 
 /**
  * The four v1 creates, one v2 `POST /users` action each. The new user then gets the rest of its
@@ -58,7 +59,7 @@ function createEndpoint(path: string, action: CreateAction, shape: Record<string
 
       const rollback = new Rollback(ctx);
       return rollback.run(async () => {
-        const created = await ctx.v2.post<{ id: string }>(v2path`/users`, { action, user_info: userInfo });
+        const created = await ctx.v2.post(v2path`/users`, { action, user_info: userInfo }, V2_CREATED_USER);
         rollback.onFailure(`the user ${email} was created`, (v2) => v2.delete(v2path`/users/${created.id}`, { action: 'delete' }));
         await applyWrites(ctx, created.id, plan, rollback);
         return readV1User(ctx.v2, created.id, answer);

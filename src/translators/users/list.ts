@@ -5,7 +5,8 @@ import { defineEndpoint } from '../kit/define.js';
 import { toV1, withCompositeDefaults, withV1Defaults } from '../../v1/field-map.js';
 import { v1Params } from '../../v1/param-types.js';
 import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
-import { USER_ANSWERS, answerWith, type V2User } from './user-output.js';
+import { USER_ANSWERS, answerWith } from './user-output.js';
+import { V2_USER_PAGE } from './v2-answers.js';
 
 /**
  * /user/list and /user/pending: one GET /users page each (status active or pending), paged as
@@ -17,14 +18,6 @@ import { USER_ANSWERS, answerWith, type V2User } from './user-output.js';
  */
 
 type ListStatus = 'active' | 'pending';
-
-interface V2UserPage {
-  page_count: number;
-  page_number: number;
-  page_size: number;
-  total_records: number;
-  users: V2User[];
-}
 
 /** What a list item shows where the v2 list is silent. */
 const ASSUMED_IN_LIST: Record<string, unknown> = {
@@ -46,7 +39,7 @@ function listEndpoint(path: string, status: ListStatus) {
     // Only the user-object rows are read from v2; the option fields of an item are v1 defaults (above).
     tables: [USER_FIELDS.filter((row) => (USER_ANSWERS.listItem as readonly string[]).includes(row.v1))],
     async handle(params, ctx) {
-      const page = await ctx.v2.get<V2UserPage>(v2path`/users`, { status, ...pagingOf(params) });
+      const page = await ctx.v2.get(v2path`/users`, V2_USER_PAGE, { status, ...pagingOf(params) });
       return {
         ...v1PageFields(page, 'total second'),
         users: page.users.map((user) =>

@@ -3,6 +3,7 @@ import { invalidParameter } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { userId } from './user-params.js';
+import { NOT_READ } from '../kit/answer-shape.js';
 
 /**
  * /user/uploadpicture: the v1 multipart `pic_file` is passed on as the `pic_file` field of a
@@ -23,7 +24,7 @@ export const userUploadPicture = defineEndpoint({
     if (namedOtherwise || !isJpeg(bytes)) throw invalidParameter('pic_file', 'Must be a jpg/jpeg file.');
     const form = new FormData();
     form.append('pic_file', new File([bytes], pic_file.name || 'picture.jpg', { type: 'image/jpeg' }));
-    await ctx.v2.upload(v2path`/users/${id}/picture`, form);
+    await ctx.v2.upload(v2path`/users/${id}/picture`, form, NOT_READ);
     return { id, updated_at: ctx.nowIso() };
   },
 });

@@ -3,8 +3,8 @@ import { v2path } from '../../shared/v2-path.js';
 import { V1Error } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import type { V2User } from './user-output.js';
 import { idOrEmail, userId } from './user-params.js';
+import { V2_USER, V2_USER_WITH_STATUS } from './v2-answers.js';
 
 /**
  * Removing users. v1 `delete` took a user out of the account (v2 `disassociate`: the person keeps
@@ -25,7 +25,7 @@ export const userDelete = defineEndpoint({
   v2Calls: ['GET /users/{userId}', 'DELETE /users/{userId}'],
   async handle({ id, type = 0 }, ctx) {
     const kind = DELETE_TYPES[type];
-    const user = await ctx.v2.get<V2User & { account_id: string; status: string }>(v2path`/users/${id}`);
+    const user = await ctx.v2.get(v2path`/users/${id}`, V2_USER_WITH_STATUS);
     if ((user.status === 'pending') !== kind.pending) throw new V1Error(V1Code.userNotExist, `User not exist: ${id} ${kind.wrongKind}.`);
     await ctx.v2.delete(v2path`/users/${user.id}`, { action: kind.action });
     return { id, account_id: user.account_id, deleted_at: ctx.nowIso() };
@@ -37,7 +37,7 @@ export const userPermanentDelete = defineEndpoint({
   params: v1Params({ id: userId().optional(), email: v1.email().optional() }),
   v2Calls: ['GET /users/{userId}', 'DELETE /users/{userId}'],
   async handle({ id, email }, ctx) {
-    const user = await ctx.v2.get<V2User>(v2path`/users/${idOrEmail(id, email, 'email')}`);
+    const user = await ctx.v2.get(v2path`/users/${idOrEmail(id, email, 'email')}`, V2_USER);
     await ctx.v2.delete(v2path`/users/${user.id}`, { action: 'delete' });
     return { id: user.id, email: user.email, deleted_at: ctx.nowIso() };
   },

@@ -4,9 +4,10 @@ import { v2path } from '../../shared/v2-path.js';
 import { defineEndpoint } from '../kit/define.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1Params } from '../../v1/param-types.js';
-import { SETTINGS_FIELDS, type V2Settings, type V2User } from './user-output.js';
+import { SETTINGS_FIELDS } from './user-output.js';
 import { USER_V2_FIELD_NAMES, tablesFor, updateOptionSet, userId } from './user-params.js';
 import { applyWrites, planWrites } from './user-writes.js';
+import { V2_SETTINGS, V2_USER } from './v2-answers.js';
 
 /**
  * /user/update: the user object, the settings and the memberships, written in parallel. The user
@@ -31,8 +32,8 @@ export const userUpdate = defineEndpoint({
     const given = params as Record<string, unknown>;
     const writesSettings = Object.keys(given).some((field) => given[field] !== undefined && SETTINGS_FIELDS.has(field));
     const [user, settings] = await Promise.all([
-      ctx.v2.get<V2User>(v2path`/users/${params.id}`),
-      writesSettings ? ctx.v2.get<V2Settings>(v2path`/users/${params.id}/settings`) : undefined,
+      ctx.v2.get(v2path`/users/${params.id}`, V2_USER),
+      writesSettings ? ctx.v2.get(v2path`/users/${params.id}/settings`, V2_SETTINGS) : undefined,
     ]);
     const plan = planWrites(given, settings);
     const rollback = new Rollback(ctx);

@@ -4,6 +4,7 @@ import type { Query } from '../../upstream/client.js';
 import { v2path } from '../../shared/v2-path.js';
 import type { V2Api } from '../kit/define.js';
 import { compositesToV1, toV1 } from '../../v1/field-map.js';
+import { V2_SETTINGS, V2_TOKEN, V2_USER, type V2Settings, type V2User } from './v2-answers.js';
 
 /**
  * The v1 user as the v1 answers show it, assembled from the v2 user, its settings and its tokens
@@ -11,8 +12,7 @@ import { compositesToV1, toV1 } from '../../v1/field-map.js';
  * reference's example); the parts to read follow from the fields it shows.
  */
 
-export type V2User = Record<string, unknown> & { id: string; email: string };
-export type V2Settings = Record<string, unknown>;
+export type { V2Settings, V2User } from './v2-answers.js';
 
 const TOKEN_TYPES = ['token', 'zpk', 'zak'] as const;
 type Tokens = Record<(typeof TOKEN_TYPES)[number], string>;
@@ -143,11 +143,9 @@ export async function readUserParts(v2: V2Api, ref: string, answer: UserAnswer, 
   const wantsSettings = answer.some((field) => SETTINGS_FIELDS.has(field));
   const wantsTokens = answer.includes('token');
   const [user, settings, ...tokens] = await Promise.all([
-    v2.get<V2User>(v2path`/users/${ref}`, query),
-    wantsSettings ? v2.get<V2Settings>(v2path`/users/${ref}/settings`, query) : undefined,
-    ...TOKEN_TYPES.map((type) =>
-      wantsTokens ? v2.get<{ token: string }>(v2path`/users/${ref}/token`, { type }).then((t) => t.token) : undefined,
-    ),
+    v2.get(v2path`/users/${ref}`, V2_USER, query),
+    wantsSettings ? v2.get(v2path`/users/${ref}/settings`, V2_SETTINGS, query) : undefined,
+    ...TOKEN_TYPES.map((type) => (wantsTokens ? v2.get(v2path`/users/${ref}/token`, V2_TOKEN, { type }).then((t) => t.token) : undefined)),
   ]);
   return {
     user,

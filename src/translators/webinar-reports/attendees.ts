@@ -9,6 +9,8 @@ import { sessionRefShape } from '../sessions/params.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { pastInstances, reportPath, unknownInstance } from './instances.js';
+import { V2_WEBINAR_PARTICIPANT_PAGE, type V2WebinarParticipant } from './v2-answers.js';
+import { V2_PANELISTS } from '../registration/v2-answers.js';
 
 /**
  * /webinar/attendees/list: v1's attendee report of one ended instance (the latest when `uuid` is
@@ -24,27 +26,13 @@ import { pastInstances, reportPath, unknownInstance } from './instances.js';
  * - GET /past_webinars/{id}/instances, only when a uuid is given: it must be an instance of this webinar.
  */
 
-interface V2Participant {
-  /** The user id of a signed-in user of the account; an opaque id otherwise. */
-  id: string;
-  name: string;
-  user_email: string;
-  join_time: string;
-  leave_time: string | null;
-  /** Seconds in the session. */
-  duration: number;
-  registrant_id?: string;
-}
-
-interface V2ParticipantPage {
-  next_page_token: string;
-  participants: V2Participant[];
-}
+type V2Participant = V2WebinarParticipant;
 
 /** Every participant row of the report (token paging: one page after another). */
 async function allParticipants(ctx: TranslatorContext, webinarId: string, uuid: string | undefined): Promise<V2Participant[]> {
   const { items } = await tokenPagesUpTo(
-    (token) => ctx.v2.get<V2ParticipantPage>(reportPath(webinarId, uuid, 'participants'), { page_size: V2_MAX_PAGE_SIZE, ...token }),
+    (token) =>
+      ctx.v2.get(reportPath(webinarId, uuid, 'participants'), V2_WEBINAR_PARTICIPANT_PAGE, { page_size: V2_MAX_PAGE_SIZE, ...token }),
     (page) => page.participants,
   );
   return items;
@@ -117,7 +105,7 @@ export const webinarAttendeesList = defineEndpoint({
       Promise.all([
         allParticipants(ctx, id, uuid),
         allRegistrants(ctx, id, 'approved'),
-        ctx.v2.get<{ panelists: { email: string }[] }>(v2path`/webinars/${id}/panelists`),
+        ctx.v2.get(v2path`/webinars/${id}/panelists`, V2_PANELISTS),
         uuid === undefined ? undefined : pastInstances(ctx, id),
       ]),
     );

@@ -6,15 +6,12 @@ import { readOwnSession } from '../sessions/host-check.js';
 import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
 import { v1Params } from '../../v1/param-types.js';
+import { V2_INSTANCES } from './v2-answers.js';
 
-/** An ended webinar instance, as GET /past_webinars/{id}/instances lists it. */
-export interface V2Instance {
-  uuid: string;
-  start_time: string;
-}
+export type { V2Instance } from './v2-answers.js';
 
 export const pastInstances = (ctx: TranslatorContext, webinarId: string) =>
-  ctx.v2.get<{ webinars: V2Instance[] }>(v2path`/past_webinars/${webinarId}/instances`);
+  ctx.v2.get(v2path`/past_webinars/${webinarId}/instances`, V2_INSTANCES);
 
 /**
  * The `{webinarId}` segment of the v2 report endpoints: the webinar number (v2 then reports its

@@ -4,14 +4,7 @@ import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { reportPath, unknownInstance } from './instances.js';
-
-/** GET /report/webinars/{id}/polls and /qa answer the same shape, which is v1's too. */
-interface V2Survey {
-  id: number;
-  uuid: string;
-  start_time: string;
-  questions: { name: string; email: string; question_details: { question: string; answer: string }[] }[];
-}
+import { V2_SURVEY } from './v2-answers.js';
 
 /**
  * /webinar/polls and /webinar/questions → the v2 poll and Q&A reports of one ended instance (the
@@ -24,7 +17,7 @@ function surveyEndpoint(path: string, report: 'polls' | 'qa') {
     params: v1Params({ ...sessionRefShape, uuid: v1.string().optional() }),
     v2Calls: ['GET /webinars/{webinarId}', `GET /report/webinars/{webinarId}/${report}`],
     async handle({ id, host_id, uuid }, ctx) {
-      const [session, survey] = await readOwnSession(ctx, WEBINAR, id, host_id, () => ctx.v2.get<V2Survey>(reportPath(id, uuid, report)));
+      const [session, survey] = await readOwnSession(ctx, WEBINAR, id, host_id, () => ctx.v2.get(reportPath(id, uuid, report), V2_SURVEY));
       if (uuid !== undefined && survey.id !== session.id) throw unknownInstance(id, uuid);
       return {
         id: String(survey.id),

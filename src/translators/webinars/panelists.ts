@@ -3,6 +3,7 @@ import { v2path } from '../../shared/v2-path.js';
 import { batchesOf } from '../kit/batches.js';
 import type { CreateFollowUp } from '../sessions/create.js';
 import { v1 } from '../../v1/param-types.js';
+import { NOT_READ } from '../kit/answer-shape.js';
 
 /** v2 takes at most 30 panelists per POST. */
 const V2_PANELISTS_PER_CALL = 30;
@@ -34,7 +35,7 @@ export const addPanelistsAfterCreate: CreateFollowUp = {
     const panelists = params['panelists'] as z.output<typeof panelistsParam> | undefined;
     if (!panelists) return;
     for (const batch of batchesOf(panelists, V2_PANELISTS_PER_CALL)) {
-      await ctx.v2.post(v2path`/webinars/${session.id}/panelists`, { panelists: batch });
+      await ctx.v2.post(v2path`/webinars/${session.id}/panelists`, { panelists: batch }, NOT_READ);
     }
   },
 };

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { V2_NUMBERED_PAGE } from '../kit/v2-paging.js';
+import { looseFields, OBJECT_READ_BY_KEY } from '../kit/answer-shape.js';
+
+/**
+ * The v2 user answers the user translators read, as zod schemas of the fields they read (the rest
+ * are kept: the mapping tables read the user and its settings by name). `id` is required although
+ * the v2 OpenAPI marks no field of a user but `email` and `type` required: every v2 user answer
+ * names its user, and the translators address the user's further calls by it.
+ */
+
+/** GET /users/{userId}, and an item of GET /users. */
+const USER_FIELDS = {
+  id: z.string(),
+  email: z.string(),
+  first_name: z.string().optional(),
+  last_name: z.string().optional(),
+};
+export const V2_USER = looseFields(USER_FIELDS);
+export type V2User = z.output<typeof V2_USER>;
+
+/** GET /users/{userId} where the translator decides by the user's account and status (/user/delete). */
+export const V2_USER_WITH_STATUS = looseFields({ ...USER_FIELDS, account_id: z.string(), status: z.string() });
+
+/** GET /users/{userId}/settings: read through the settings tables by path, so only its being an object is checked. */
+export const V2_SETTINGS = OBJECT_READ_BY_KEY;
+export type V2Settings = z.output<typeof V2_SETTINGS>;
+
+/** GET /users/{userId}/token. */
+export const V2_TOKEN = looseFields({ token: z.string() });
+
+/** GET /users (paging by number). */
+export const V2_USER_PAGE = looseFields({ ...V2_NUMBERED_PAGE, users: z.array(V2_USER) });
+
+/** GET /users/email. */
+export const V2_EMAIL_EXISTS = looseFields({ existed_email: z.boolean() });
+
+/** GET /users/zpk. */
+export const V2_ZPK = looseFields({ expire_in: z.number() });
+
+/** POST /users: the new user's id (the rest is read back with GET /users/{userId}). */
+export const V2_CREATED_USER = looseFields({ id: z.string() });
+
+/** GET /users/{userId}/schedulers (and /assistants): the users named, by id. */
+export const V2_ASSISTANTS = looseFields({ assistants: z.array(looseFields({ id: z.string() })) });
+
+/** GET /users/me where only the caller's account is read (the group answers carry it). */
+export const V2_USER_ACCOUNT = looseFields({ account_id: z.string() });
+
+/** GET /users/{userId} where only the user's time zone is read (recordings print times in it); a user may have none. */
+export const V2_USER_TIMEZONE = looseFields({ timezone: z.string().optional() });
