@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
-import { V2RouteTemplates } from './route-templates.js';
+import { V2RouteTemplates } from '../shared/v2-route-templates.js';
 
 /**
  * The gateway's Prometheus registry and the call observer that feeds it. One registry per gateway
@@ -22,6 +22,8 @@ export interface GatewayMetricsOptions {
 /** Labels for calls that matched no endpoint (unknown paths): one label, not the raw path. */
 export const UNMATCHED_ENDPOINT = 'unmatched';
 export const SUCCESS_CODE = 'ok';
+/** The label of a v2 call that matches no declared template. */
+export const OTHER_ROUTE = 'other';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -99,7 +101,7 @@ export class GatewayMetrics {
     this.v1Duration.observe({ endpoint }, record.ms / 1000);
     this.v2PerV1.observe({ endpoint }, record.v2Calls.length);
     for (const call of record.v2Calls) {
-      const route = this.routes.labelOf(call.method, call.path);
+      const route = this.routes.templateOf(call.method, call.path) ?? OTHER_ROUTE;
       this.v2Calls.inc({ route, method: call.method, status: String(call.status) });
       this.v2Duration.observe({ route, method: call.method }, call.ms / 1000);
     }

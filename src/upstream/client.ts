@@ -241,7 +241,11 @@ export class V2Client {
       try {
         parsed = JSON.parse(text);
       } catch {
-        throw new UpstreamUnavailable('bad-response', 'The v2 service answered with a body that is not JSON.', true);
+        throw new UpstreamUnavailable(
+          'bad-response',
+          'The v2 service answered with a body that is not JSON.',
+          !SAFE_METHODS.has(request.method),
+        );
       }
       // Every v2 answer is a JSON object: a `[]` or a string where one is due is no answer at all,
       // never a success with nothing in it.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_ENDPOINTS } from '../../src/translators/kit/registry.js';
-import { V2RouteTemplates } from '../../src/ops/route-templates.js';
+import { V2RouteTemplates } from '../../src/shared/v2-route-templates.js';
 import { keyHash } from '../../src/ops/metrics.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { parsePrometheusText, sampleValue, type Sample } from '../support/prometheus.js';
@@ -65,11 +65,11 @@ describe('v2 route templates', () => {
     'GET /users/{userId}/meetings?type=live',
   ]);
   it('matches by segment, preferring literals, and calls anything else other', () => {
-    expect(templates.labelOf('GET', '/users/abc123')).toBe('/users/{userId}');
-    expect(templates.labelOf('GET', '/users/email')).toBe('/users/email');
-    expect(templates.labelOf('DELETE', '/meetings/9876')).toBe('/meetings/{meetingId}');
-    expect(templates.labelOf('GET', '/users/u1/meetings')).toBe('/users/{userId}/meetings');
-    expect(templates.labelOf('POST', '/users/abc123')).toBe('other');
-    expect(templates.labelOf('GET', '/accounts/1/users')).toBe('other');
+    expect(templates.templateOf('GET', '/users/abc123')).toBe('/users/{userId}');
+    expect(templates.templateOf('GET', '/users/email')).toBe('/users/email');
+    expect(templates.templateOf('DELETE', '/meetings/9876')).toBe('/meetings/{meetingId}');
+    expect(templates.templateOf('GET', '/users/u1/meetings')).toBe('/users/{userId}/meetings');
+    expect(templates.templateOf('POST', '/users/abc123')).toBeUndefined();
+    expect(templates.templateOf('GET', '/accounts/1/users')).toBeUndefined();
   });
 });

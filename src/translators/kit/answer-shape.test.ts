@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { UpstreamUnavailable } from '../../upstream/errors.js';
-import { NOT_READ, OBJECT_READ_BY_KEY, checkedAnswer, declaredTemplateOf, looseFields } from './answer-shape.js';
+import { NOT_READ, OBJECT_READ_BY_KEY, checkedAnswer, looseFields } from './answer-shape.js';
 
 const USER = looseFields({ id: z.string(), email: z.string(), nick: z.string().optional() });
 const PAGE = looseFields({ total_records: z.number(), meetings: z.array(looseFields({ id: z.union([z.number(), z.string()]) })) });
@@ -80,13 +80,5 @@ describe('checkedAnswer', () => {
 
   it('NOT_READ takes any answer', () => {
     for (const answer of [undefined, {}, [], 'text']) expect(checkedAnswer(NOT_READ, answer, 'POST', '/x')).toBe(answer);
-  });
-});
-
-describe('declaredTemplateOf', () => {
-  it('prefers the template with more literal segments, and matches the method', () => {
-    expect(declaredTemplateOf('GET', '/users/me', DECLARED)).toBe('/users/me');
-    expect(declaredTemplateOf('GET', '/users/someone', DECLARED)).toBe('/users/{userId}');
-    expect(declaredTemplateOf('DELETE', '/users/someone', DECLARED)).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { V2RouteTemplates } from '../../shared/v2-route-templates.js';
 import { z } from 'zod';
 import { UpstreamUnavailable } from '../../upstream/errors.js';
 
@@ -54,7 +55,8 @@ export function checkedAnswer<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(answer);
   if (result.success) return result.data;
-  const call = `${method} ${declaredTemplateOf(method, path, declaredCalls) ?? path.split('?')[0]}`;
+  // Only on a failed check: the templates are not worth keeping between calls.
+  const call = `${method} ${new V2RouteTemplates(declaredCalls).templateOf(method, path) ?? path.split('?')[0]}`;
   throw new UpstreamUnavailable('bad-response', `The v2 service answered ${call} ${misfitOf(result.error.issues[0])}.`, method !== 'GET');
 }
 
@@ -99,28 +101,4 @@ function fieldName(path: readonly PropertyKey[]): string {
     else name += name ? `.${String(key)}` : String(key);
   }
   return name;
-}
-
-/**
- * The declared template (`/users/{userId}`) a sent path matches, preferring more literal segments
- * (`/users/me` over `/users/{userId}`). Only on a failed check, so it is not worth precomputing.
- */
-export function declaredTemplateOf(method: string, path: string, declaredCalls: readonly string[]): string | undefined {
-  const sent = path.split('?')[0]!.split('/');
-  let best: { template: string; literals: number } | undefined;
-  for (const declared of declaredCalls) {
-    const match = /^([A-Z]+)\s+(\/\S*)/.exec(declared.trim());
-    if (!match || match[1] !== method) continue;
-    const template = match[2]!.split('?')[0]!;
-    const segments = template.split('/');
-    if (segments.length !== sent.length) continue;
-    let literals = 0;
-    const fits = segments.every((segment, i) => {
-      if (/^\{[^}]+\}$/.test(segment)) return true;
-      literals++;
-      return segment === sent[i];
-    });
-    if (fits && (!best || literals > best.literals)) best = { template, literals };
-  }
-  return best?.template;
 }

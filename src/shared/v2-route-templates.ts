@@ -1,7 +1,8 @@
 /**
- * Bounded metric labels for v2 calls. Each endpoint declares the v2 calls it makes as templates
- * (`GET /users/{userId}`); a sent path is labelled with the template whose segments it matches, so
- * the label set is the declared set plus `other`, never a raw id.
+ * The declared v2 call a sent one is an instance of. Each endpoint declares the v2 calls it makes as
+ * templates (`GET /users/{userId}`); a sent path matches the template whose segments it fits, more
+ * literal segments first. Metrics label v2 calls with it (a bounded set, never a raw id), and a
+ * failed answer check names the call with it.
  */
 
 interface Template {
@@ -26,8 +27,6 @@ function parseDeclaredCall(declared: string): Template | undefined {
   return { method, label: path, segments, literals: segments.filter((s) => s !== undefined).length };
 }
 
-export const OTHER_ROUTE = 'other';
-
 export class V2RouteTemplates {
   private readonly byMethodAndLength = new Map<string, Template[]>();
 
@@ -45,13 +44,13 @@ export class V2RouteTemplates {
     }
   }
 
-  /** The declared template a sent `method path` matches, or `other`. */
-  labelOf(method: string, path: string): string {
+  /** The declared template (`/users/{userId}`) a sent `method path` matches, if any. */
+  templateOf(method: string, path: string): string | undefined {
     const segments = path.split('?')[0]!.split('/').slice(1);
     const candidates = this.byMethodAndLength.get(`${method} ${segments.length}`) ?? [];
     for (const template of candidates) {
       if (template.segments.every((literal, i) => literal === undefined || literal === segments[i])) return template.label;
     }
-    return OTHER_ROUTE;
+    return undefined;
   }
 }
