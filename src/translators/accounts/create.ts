@@ -1,4 +1,6 @@
 import { ACCOUNT_CREATE_DROPPED_ROWS, ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS } from '../../../mappings/account-options.js';
+import { ACCOUNT_ANSWER } from '../../../mappings/account-answers.js';
+import { answer } from '../../v1/answer.js';
 import { toV1Error } from '../kit/failures.js';
 import { V1Error } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
@@ -56,7 +58,6 @@ export const accountCreate = defineEndpoint({
           `from the master account instead: it lives on as a standalone account and its owner email ${email} stays in use.`,
       );
     }
-    const { id, owner_id, owner_email, created_at } = account;
-    return { id, owner_id, owner_email, created_at };
+    return answer(ACCOUNT_ANSWER, account);
   },
 });

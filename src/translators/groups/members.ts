@@ -1,4 +1,5 @@
-import { GROUP_MEMBER_ROWS } from '../../../mappings/groups.js';
+import { GROUP_MEMBER_ANSWER, GROUP_MEMBER_ROWS } from '../../../mappings/groups.js';
+import { answer } from '../../v1/answer.js';
 import { V2Error } from '../../upstream/errors.js';
 import { v2path } from '../../shared/v2-path.js';
 import { batchesOf } from '../kit/batches.js';
@@ -68,7 +69,7 @@ export function memberList(kind: GroupKind) {
       const page = await ctx.v2.get<MemberPage>(groupPath(kind, params.id, '/members'), pagingOf(params));
       return {
         ...v1PageFields(page),
-        members: page.members.map((m) => ({ ...toV1(GROUP_MEMBER_ROWS, m), pic_url: '' })),
+        members: page.members.map((m) => answer(GROUP_MEMBER_ANSWER, toV1(GROUP_MEMBER_ROWS, m))),
       };
     },
   });

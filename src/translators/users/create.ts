@@ -6,7 +6,9 @@ import { defineEndpoint } from '../kit/define.js';
 import { withCompositeDefaults, withV1Defaults } from '../../v1/field-map.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { USER_ANSWERS, readV1User, type UserAnswer } from './user-output.js';
+import { USER_ANSWERS } from '../../../mappings/user-answers.js';
+import type { AnswerShape } from '../../v1/answer.js';
+import { readV1User } from './user-output.js';
 import {
   USER_V2_FIELD_NAMES,
   membershipShape,
@@ -28,7 +30,7 @@ type CreateAction = 'create' | 'autoCreate' | 'custCreate' | 'ssoCreate';
 
 const required = { email: v1.email(), type: requiredUserField('type') };
 
-function createEndpoint(path: string, action: CreateAction, shape: Record<string, z.ZodType>, answer: UserAnswer) {
+function createEndpoint(path: string, action: CreateAction, shape: Record<string, z.ZodType>, answer: AnswerShape) {
   const paramShape = { ...shape, ...required };
   return defineEndpoint({
     path,
@@ -40,10 +42,10 @@ function createEndpoint(path: string, action: CreateAction, shape: Record<string
       ...USER_MEMBERSHIPS.map((row) => row.v2Calls[0]!),
       'GET /users/{userId}',
       'GET /users/{userId}/settings',
-      ...(answer.includes('token') ? ['GET /users/{userId}/token'] : []),
+      ...(answer.fields.includes('token') ? ['GET /users/{userId}/token'] : []),
       'DELETE /users/{userId} (undo)',
     ],
-    tables: tablesFor(paramShape, answer),
+    tables: tablesFor(paramShape, answer.fields),
     composites: USER_OPTION_COMPOSITES,
     v2FieldNames: USER_V2_FIELD_NAMES,
     async handle(input, ctx) {
