@@ -3,8 +3,8 @@ import { z } from 'zod';
 /**
  * The engine behind the mapping tables in mappings/: each row says where one v1 field lives in
  * v2 and how its value changes on the way, and the engine reads the table in both directions —
- * v1 input → v2 body, v2 answer → v1 output, v2 error path → v1 field name — and renders it into
- * docs/coverage.md. When a field moves, one row changes.
+ * v1 input → v2 body, v2 answer → v1 output, v2 error path → v1 field name (field-naming.ts) — and
+ * renders it into docs/coverage.md. When a field moves, one row changes.
  */
 
 /** How a value changes between v1 and v2; `toV1` must undo `toV2`. */
@@ -144,11 +144,6 @@ export function toV1(table: FieldTable, v2: unknown): Record<string, unknown> {
   return out;
 }
 
-/** Which v1 field a v2 error path names (`settings.audio` → `option_audio`). */
-export function v1FieldFor(table: FieldTable, v2Path: string): string | undefined {
-  return table.find((row) => row.v2 === v2Path && usedOnInput(row))?.v1;
-}
-
 /**
  * Dotted paths split once: tables are read on every answer, and their paths never change. Bounded,
  * so a caller passing paths from data can never grow it without limit.
@@ -273,9 +268,4 @@ export function compositesToV1(composites: readonly CompositeMapping[], v2: unkn
     if (value !== undefined) Object.assign(out, compositeToV1(composite, value));
   }
   return out;
-}
-
-/** v2 field path → the v1 field names, for naming a composite in a v2 field error (an endpoint's `v2FieldNames`). */
-export function compositeV2FieldNames(composites: readonly CompositeMapping[]): Record<string, string> {
-  return Object.fromEntries(composites.map((composite) => [composite.v2, Object.keys(composite.fields).join(', ')]));
 }

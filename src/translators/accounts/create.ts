@@ -4,7 +4,7 @@ import { answer } from '../../v1/answer.js';
 import { toV1Error } from '../kit/failures.js';
 import { V1Error } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
-import { inputShape, toV2, v1FieldFor, withV1Defaults } from '../../v1/field-map.js';
+import { inputShape, toV2, withV1Defaults } from '../../v1/field-map.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { accountPath } from './account-path.js';
@@ -51,7 +51,7 @@ export const accountCreate = defineEndpoint({
       await rollback.run(() => ctx.v2.patch(accountPath(account.id, '/settings'), settings));
     } catch (error) {
       if (!disassociated) throw error;
-      const failure = toV1Error(error, (v2Path) => v1FieldFor(ACCOUNT_SETTING_ROWS, v2Path));
+      const failure = toV1Error(error, accountCreate.v1FieldOf);
       throw new V1Error(
         failure.code,
         `${failure.message} The sub account ${account.id} had been created; v2 cannot delete an account, so it was disassociated ` +

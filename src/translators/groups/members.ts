@@ -91,7 +91,7 @@ export function memberAdd(path: string, kinds: readonly GroupKind[]) {
     path,
     params: v1Params({ id: v1.string(), member_ids: memberIds() }),
     v2Calls: calls,
-    v2FieldNames: { members: 'member_ids' },
+    v2Naming: { overrides: { members: 'member_ids' } },
     async handle({ id, member_ids }, ctx) {
       const batches = batchesOf(member_ids, MEMBERS_PER_CALL);
       const rollback = new Rollback(ctx);

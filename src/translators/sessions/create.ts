@@ -3,7 +3,7 @@ import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { Rollback } from '../kit/rollback.js';
 import { v2SessionBody } from './body.js';
 import type { SessionKind } from './kinds.js';
-import { NESTED_V2_FIELD_NAMES, createParams } from './params.js';
+import { SESSION_V2_NAMING, createParams } from './params.js';
 import { hostSessionsPath, sessionPath, v2CallNames } from './paths.js';
 import { renderSession } from './render.js';
 import type { V2Session } from './v2-session.js';
@@ -28,7 +28,7 @@ export function createEndpoint(kind: SessionKind, followUp?: CreateFollowUp) {
     params: createParams(kind, followUp?.params),
     v2Calls: [calls.create, ...(followUp ? [...followUp.v2Calls, `${calls.delete} (undo)`] : [])],
     tables: [kind.table],
-    v2FieldNames: NESTED_V2_FIELD_NAMES,
+    v2Naming: SESSION_V2_NAMING,
     async handle(params, ctx) {
       const given = params as Record<string, unknown>;
       const hostId = given['host_id'] as string;

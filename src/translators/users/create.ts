@@ -9,15 +9,7 @@ import { v1, v1Params } from '../../v1/param-types.js';
 import { USER_ANSWERS } from '../../../mappings/user-answers.js';
 import type { AnswerShape } from '../../v1/answer.js';
 import { readV1User } from './user-output.js';
-import {
-  USER_V2_FIELD_NAMES,
-  membershipShape,
-  optionFields,
-  requiredUserField,
-  sharedOptionSet,
-  tablesFor,
-  userFields,
-} from './user-params.js';
+import { USER_V2_NAMING, membershipShape, optionFields, requiredUserField, sharedOptionSet, tablesFor, userFields } from './user-params.js';
 import { applyWrites, planWrites } from './user-writes.js';
 
 /**
@@ -47,7 +39,7 @@ function createEndpoint(path: string, action: CreateAction, shape: Record<string
     ],
     tables: tablesFor(paramShape, answer.fields),
     composites: USER_OPTION_COMPOSITES,
-    v2FieldNames: USER_V2_FIELD_NAMES,
+    v2Naming: USER_V2_NAMING,
     async handle(input, ctx) {
       const params = input as Record<string, unknown> & { email: string; password?: string };
       const given = withCompositeDefaults(USER_OPTION_COMPOSITES, withV1Defaults(USER_OPTIONS, params));

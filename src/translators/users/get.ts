@@ -3,7 +3,7 @@ import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { USER_ANSWERS } from '../../../mappings/user-answers.js';
 import { readV1User } from './user-output.js';
-import { USER_V2_FIELD_NAMES, tablesFor, userId } from './user-params.js';
+import { USER_V2_NAMING, tablesFor, userId } from './user-params.js';
 
 /** The full user: GET /users/{userId}, its settings and its three tokens, read in parallel. */
 const v2Calls = ['GET /users/{userId}', 'GET /users/{userId}/settings', 'GET /users/{userId}/token'];
@@ -15,7 +15,7 @@ export const userGet = defineEndpoint({
   v2Calls,
   tables: tablesFor({}, USER_ANSWERS.get.fields),
   composites: USER_OPTION_COMPOSITES,
-  v2FieldNames: USER_V2_FIELD_NAMES,
+  v2Naming: USER_V2_NAMING,
   handle: ({ id }, ctx) => readV1User(ctx.v2, id, USER_ANSWERS.get),
 });
 
@@ -26,6 +26,6 @@ export const userGetByEmail = defineEndpoint({
   v2Calls,
   tables: tablesFor({}, USER_ANSWERS.getbyemail.fields),
   composites: USER_OPTION_COMPOSITES,
-  v2FieldNames: USER_V2_FIELD_NAMES,
+  v2Naming: USER_V2_NAMING,
   handle: ({ email, login_type }, ctx) => readV1User(ctx.v2, email, USER_ANSWERS.getbyemail, login_type),
 });

@@ -5,7 +5,7 @@ import { defineEndpoint } from '../kit/define.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1Params } from '../../v1/param-types.js';
 import { SETTINGS_FIELDS, type V2Settings, type V2User } from './user-output.js';
-import { USER_V2_FIELD_NAMES, tablesFor, updateOptionSet, userId } from './user-params.js';
+import { USER_V2_NAMING, tablesFor, updateOptionSet, userId } from './user-params.js';
 import { applyWrites, planWrites } from './user-writes.js';
 
 /**
@@ -26,7 +26,7 @@ export const userUpdate = defineEndpoint({
   ],
   tables: tablesFor(updateOptionSet),
   composites: USER_OPTION_COMPOSITES,
-  v2FieldNames: USER_V2_FIELD_NAMES,
+  v2Naming: USER_V2_NAMING,
   async handle(params, ctx) {
     const given = params as Record<string, unknown>;
     const writesSettings = Object.keys(given).some((field) => given[field] !== undefined && SETTINGS_FIELDS.has(field));

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { USER_FIELDS, USER_MEMBERSHIPS } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from '../../../mappings/user-options.js';
 import { missingParameter } from '../../v1/errors.js';
-import { compositeInputShape, compositeV2FieldNames, inputShape, type FieldTable } from '../../v1/field-map.js';
+import { compositeInputShape, inputShape, type FieldTable } from '../../v1/field-map.js';
 import { v1 } from '../../v1/param-types.js';
 
 /** The v1 parameters the user endpoints share, built from the mapping tables. */
@@ -64,16 +64,15 @@ export function tablesFor(params: Record<string, z.ZodType>, answer: readonly st
   return USER_TABLES.map((table) => table.filter((row) => used.has(row.v1))).filter((table) => table.length > 0);
 }
 
-/** v2 field paths that are not table rows: POST /users `user_info`, and the composites. */
-export const USER_V2_FIELD_NAMES: Readonly<Record<string, string>> = {
-  'user_info.email': 'email',
-  'user_info.type': 'type',
-  'user_info.first_name': 'first_name',
-  'user_info.last_name': 'last_name',
-  'user_info.password': 'password',
-  password: 'password',
-  pic_file: 'pic_file',
-  ...compositeV2FieldNames(USER_OPTION_COMPOSITES),
+/** v2 field paths that are not table rows: POST /users sends the names, type and password in `user_info`. */
+export const USER_V2_NAMING = {
+  overrides: {
+    'user_info.email': 'email',
+    'user_info.type': 'type',
+    'user_info.first_name': 'first_name',
+    'user_info.last_name': 'last_name',
+    'user_info.password': 'password',
+  },
 };
 
 /**
