@@ -37,7 +37,7 @@ describe('USER_FIELDS: every row', () => {
     it(`${row.v1} ↔ ${expected.v2} (${row.direction ?? 'both'})`, () => {
       expect(row.v2).toBe(expected.v2);
       if (row.direction !== 'out') {
-        expect(row.type!.parse(expected.text)).toEqual(expected.v1);
+        expect(row.type.parse(expected.text)).toEqual(expected.v1);
         const v2 = toV2([row], { [row.v1]: expected.v1 });
         expect(getPath(v2, row.v2)).toEqual(expected.v2Value);
         expect(v1FieldNamer({ tables: [USER_FIELDS] })(row.v2)).toBe(row.v1);

@@ -29,9 +29,8 @@ export function createEndpoint(kind: SessionKind, followUp?: CreateFollowUp) {
     v2Calls: [calls.create, ...(followUp ? [...followUp.v2Calls, `${calls.delete} (undo)`] : [])],
     tables: [kind.table],
     v2Naming: SESSION_V2_NAMING,
-    async handle(params, ctx) {
-      const given = params as Record<string, unknown>;
-      const hostId = given['host_id'] as string;
+    async handle(given, ctx) {
+      const hostId = given.host_id;
       const session = await ctx.v2.post<V2Session>(hostSessionsPath(kind, hostId), v2SessionBody(kind, given, { create: true }));
       if (followUp) {
         const rollback = new Rollback(ctx);

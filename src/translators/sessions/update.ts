@@ -21,9 +21,8 @@ export function updateEndpoint(kind: SessionKind, opts: { typeRequired: boolean;
     v2Calls: [calls.get, calls.patch],
     tables: [kind.table],
     v2Naming: SESSION_V2_NAMING,
-    async handle(params, ctx) {
-      const given = params as Record<string, unknown>;
-      const session = await requireOwnSession(ctx, kind, given['id'] as string, given['host_id'] as string);
+    async handle(given, ctx) {
+      const session = await requireOwnSession(ctx, kind, given.id, given.host_id);
       await ctx.v2.patch(sessionPath(kind, session.id), v2SessionBody(kind, given, { create: false }));
       return { id: String(session.id), updated_at: ctx.nowIso() };
     },

@@ -9,7 +9,7 @@ import { v1, v1Params } from '../../v1/param-types.js';
 import { USER_ANSWERS } from '../../../mappings/user-answers.js';
 import type { AnswerShape } from '../../v1/answer.js';
 import { readV1User } from './user-output.js';
-import { USER_V2_NAMING, membershipShape, optionFields, requiredUserField, sharedOptionSet, tablesFor, userFields } from './user-params.js';
+import { USER_V2_NAMING, membershipShape, optionFields, requiredUserType, sharedOptionSet, tablesFor, userFields } from './user-params.js';
 import { applyWrites, planWrites } from './user-writes.js';
 
 /**
@@ -20,7 +20,7 @@ import { applyWrites, planWrites } from './user-writes.js';
 
 type CreateAction = 'create' | 'autoCreate' | 'custCreate' | 'ssoCreate';
 
-const required = { email: v1.email(), type: requiredUserField('type') };
+const required = { email: v1.email(), type: requiredUserType() };
 
 function createEndpoint(path: string, action: CreateAction, shape: Record<string, z.ZodType>, answer: AnswerShape) {
   const paramShape = { ...shape, ...required };
@@ -40,14 +40,15 @@ function createEndpoint(path: string, action: CreateAction, shape: Record<string
     tables: tablesFor(paramShape, answer.fields),
     composites: USER_OPTION_COMPOSITES,
     v2Naming: USER_V2_NAMING,
-    async handle(input, ctx) {
-      const params = input as Record<string, unknown> & { email: string; password?: string };
+    async handle(params, ctx) {
       const given = withCompositeDefaults(USER_OPTION_COMPOSITES, withV1Defaults(USER_OPTIONS, params));
       // Names and type travel in POST /users; the other user-object fields (dept, pmi) in a PATCH after it.
       const planned = planWrites(given);
       const { first_name, last_name, type, ...userPatch } = planned.user;
       const plan = { ...planned, user: userPatch };
-      const { email, password } = params;
+      const { email } = params;
+      // Only /user/autocreate takes a password (its shape adds it to the shared option set).
+      const password = 'password' in params ? params.password : undefined;
       const userInfo = { email, type, first_name, last_name, ...(password === undefined ? {} : { password }) };
 
       const rollback = new Rollback(ctx);

@@ -28,13 +28,12 @@ export const userUpdate = defineEndpoint({
   composites: USER_OPTION_COMPOSITES,
   v2Naming: USER_V2_NAMING,
   async handle(params, ctx) {
-    const given = params as Record<string, unknown>;
-    const writesSettings = Object.keys(given).some((field) => given[field] !== undefined && SETTINGS_FIELDS.has(field));
+    const writesSettings = Object.entries(params).some(([field, value]) => value !== undefined && SETTINGS_FIELDS.has(field));
     const [user, settings] = await Promise.all([
       ctx.v2.get<V2User>(v2path`/users/${params.id}`),
       writesSettings ? ctx.v2.get<V2Settings>(v2path`/users/${params.id}/settings`) : undefined,
     ]);
-    const plan = planWrites(given, settings);
+    const plan = planWrites(params, settings);
     const rollback = new Rollback(ctx);
     await rollback.run(() => applyWrites(ctx, user.id, plan, rollback, settings ? { user, settings } : { user }));
     return { id: user.id, updated_at: ctx.nowIso() };

@@ -13,22 +13,18 @@ export const userId = () => v1.string({ max: 128 });
 const userFieldShape = inputShape(USER_FIELDS);
 
 /** Some of the user-object fields (`first_name`, `dept`, ...), by v1 name. */
-export function userFields<K extends string>(...names: K[]): Record<K, z.ZodType> {
-  return Object.fromEntries(names.map((name) => [name, userFieldShape[name]!])) as Record<K, z.ZodType>;
+export function userFields<K extends keyof typeof userFieldShape>(...names: K[]): Pick<typeof userFieldShape, K> {
+  return Object.fromEntries(names.map((name) => [name, userFieldShape[name]])) as Pick<typeof userFieldShape, K>;
 }
 
-/** A user-object field the call must give (`type` of the creates): the table's type, not optional. */
-export function requiredUserField(name: string): z.ZodType {
-  const row = USER_FIELDS.find((r) => r.v1 === name);
-  if (!row?.type) throw new Error(`USER_FIELDS has no input row ${name}`);
-  return row.type;
-}
+/** The user `type` the creates require: the table's type, not optional. */
+export const requiredUserType = () => userFieldShape.type.unwrap();
 
 const optionShape = inputShape(USER_OPTIONS);
 
 /** Some of the option-set fields, by v1 name (ssocreate takes only the capacities). */
-export function optionFields<K extends string>(...names: K[]): Record<K, z.ZodType> {
-  return Object.fromEntries(names.map((name) => [name, optionShape[name]!])) as Record<K, z.ZodType>;
+export function optionFields<K extends keyof typeof optionShape>(...names: K[]): Pick<typeof optionShape, K> {
+  return Object.fromEntries(names.map((name) => [name, optionShape[name]])) as Pick<typeof optionShape, K>;
 }
 
 /** `group_id` and `imgroup_id`. */
@@ -38,7 +34,7 @@ export const membershipShape: Record<string, z.ZodType> = Object.fromEntries(USE
  * The v1 "shared user option set" (inputs of the create variants and of update): the settings
  * table (with the dropped `track_id`), its composites, the memberships, `dept`, `first_name`, `last_name`.
  */
-export const sharedOptionSet: Record<string, z.ZodType> = {
+export const sharedOptionSet = {
   ...optionShape,
   ...compositeInputShape(USER_OPTION_COMPOSITES),
   ...membershipShape,
@@ -46,7 +42,7 @@ export const sharedOptionSet: Record<string, z.ZodType> = {
 };
 
 /** /user/update also takes the recording views and the rest of the user object's fields. */
-export const updateOptionSet: Record<string, z.ZodType> = {
+export const updateOptionSet = {
   ...sharedOptionSet,
   ...inputShape(USER_RECORDING_VIEWS),
   ...userFieldShape,
