@@ -24,6 +24,7 @@ import { forwardToHub } from './cluster/forward.js';
 import { GatewayMetrics } from './ops/metrics.js';
 import { callLogObserver, createLogger } from './ops/logging.js';
 import { mountOpsRoutes } from './ops/routes.js';
+import { statusAllowed } from './ops/status.js';
 import { limiterMetrics } from './ops/limiter-metrics.js';
 import { webhookMetrics } from './ops/webhook-metrics.js';
 import { FailoverBucketStore } from './ratelimit/index.js';
@@ -337,6 +338,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
         candidate: async (request) => v1App.fetch(request),
         body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
         timeoutMs: config.upstream.timeoutMs,
+        reportAllowed: (c) => statusAllowed(c, config.ops.statusToken),
       })
     : undefined;
   if (shadow) {

@@ -1,21 +1,23 @@
 import { closeSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
+import { recordableAnswer, recordableParams } from './secrets.js';
 
 /**
  * Recorded v1 calls: one JSON line each (`calls.jsonl`), written by the gateway with
  * V1_RECORD_FILE, imported from HAR captures (har.ts), and replayed by `npm run compare`.
- * Credentials are never part of a record: the facade hands observers the params without
- * `api_key`/`api_secret`, and a replay substitutes the caller's own.
+ * Credentials are never part of a record (the facade hands observers the params without
+ * `api_key`/`api_secret`, and a replay substitutes the caller's own), and passwords and tokens are
+ * replaced (secrets.ts).
  */
 export interface RecordedCall {
   /** ISO time the call arrived. */
   time: string;
   /** The v1 path without `/v1`, as the endpoint is named (`/user/get`), or as sent when none matched. */
   path: string;
-  /** The v1 params, credentials left out. Lists as arrays of strings. */
+  /** The v1 params, credentials left out, secrets replaced. Lists as arrays of strings. */
   params: Record<string, string | string[]>;
   dataType: 'JSON' | 'XML';
-  /** The v1 answer as served (the parsed object; the error envelope on failure). */
+  /** The v1 answer as served (the parsed object; the error envelope on failure), secrets replaced. */
   answer: unknown;
   /** The v2 calls made for it (method, path, status, ms); empty for imported calls. */
   v2Calls: { method: string; path: string; status: number; ms: number }[];
@@ -30,9 +32,9 @@ export function toRecordedCall(record: V1CallRecord): RecordedCall {
   return {
     time: record.startedAt.toISOString(),
     path: record.endpoint ?? record.rawPath.replace(/^\/v1/i, ''),
-    params,
+    params: recordableParams(params),
     dataType: record.dataType,
-    answer: record.answer,
+    answer: recordableAnswer(record.answer),
     v2Calls: record.v2Calls.map((c) => ({ method: c.method, path: c.path, status: c.status, ms: round(c.ms) })),
     ms: round(record.ms),
   };

@@ -1,9 +1,11 @@
 import type { RecordedCall } from './calls.js';
+import { CREDENTIAL_PARAMS, recordableAnswer, recordableParams } from './secrets.js';
 
 /**
  * HAR (HTTP Archive) captures of a legacy integration's v1 traffic, from a browser or a proxy,
  * turned into recorded calls: each `POST .../v1/<path>` entry, its form fields (query string and
- * urlencoded body, body wins) without the credentials, and its answer.
+ * urlencoded body, body wins) without the credentials, and its answer; secrets replaced as the
+ * recorder replaces them (secrets.ts).
  */
 interface HarEntry {
   startedDateTime?: string;
@@ -11,8 +13,6 @@ interface HarEntry {
   request: { method: string; url: string; postData?: { mimeType?: string; text?: string; params?: { name: string; value?: string }[] } };
   response?: { content?: { mimeType?: string; text?: string; encoding?: string } };
 }
-
-const CREDENTIALS = new Set(['api_key', 'api_secret']);
 
 export function callsFromHar(har: unknown): RecordedCall[] {
   const entries = (har as { log?: { entries?: HarEntry[] } }).log?.entries;
@@ -24,7 +24,7 @@ export function callsFromHar(har: unknown): RecordedCall[] {
     if (entry.request.method.toUpperCase() !== 'POST' || at < 0) continue;
     const params: Record<string, string | string[]> = {};
     const put = (name: string, value: string) => {
-      if (CREDENTIALS.has(name)) return;
+      if (CREDENTIAL_PARAMS.has(name)) return;
       if (name.endsWith('[]')) {
         const key = name.slice(0, -2);
         const list = params[key];
@@ -54,9 +54,9 @@ export function callsFromHar(har: unknown): RecordedCall[] {
         .slice(at + 3)
         .toLowerCase()
         .replace(/\/+$/, ''),
-      params,
+      params: recordableParams(params),
       dataType,
-      answer,
+      answer: recordableAnswer(answer),
       v2Calls: [],
       ms: entry.time ?? 0,
     });

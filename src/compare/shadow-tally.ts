@@ -1,15 +1,17 @@
-import { diffAnswers } from './diff.js';
+import type { CompareReport, EndpointReport } from './compare.js';
+import { diffAnswers, type DifferenceKind } from './diff.js';
 import { builtInNoise, noiseReason } from './noise.js';
 
 /**
  * Shadow mode's mismatch report: real (not noise) differences between the primary's answer and
  * v1gate's, counted per endpoint × field × kind with a few examples each. Rows are capped so a
  * primary with ever-new keys cannot grow memory; past the cap a call still counts as mismatched.
+ * The same tally reads as a `compare` report (`asReport`), so the shadow's page is compare's.
  */
 export interface ShadowMismatch {
   endpoint: string;
   field: string;
-  kind: string;
+  kind: DifferenceKind;
   count: number;
   why: string;
   examples: { primary: unknown; v1gate: unknown }[];
@@ -21,6 +23,9 @@ const MAX_MISMATCH_ROWS = 2_000;
 export function mismatchTally(why: (path: string, field: string) => string, examplesPerRow: number) {
   const rules = builtInNoise();
   const rows = new Map<string, ShadowMismatch>();
+  // Compared and mismatched calls per endpoint: read-only v1 endpoints only, so bounded by the registry.
+  const endpoints = new Map<string, { calls: number; differing: number }>();
+  const rowList = (): ShadowMismatch[] => [...rows.values()].sort((a, b) => b.count - a.count);
   return {
     /** Records the real differences of one compared call; true when there was at least one. */
     add(endpoint: string, primary: unknown, candidate: unknown): boolean {
@@ -38,8 +43,36 @@ export function mismatchTally(why: (path: string, field: string) => string, exam
         row.count++;
         if (row.examples.length < examplesPerRow) row.examples.push({ primary: difference.a, v1gate: difference.b });
       }
+      let counts = endpoints.get(endpoint);
+      if (!counts) endpoints.set(endpoint, (counts = { calls: 0, differing: 0 }));
+      counts.calls++;
+      if (real) counts.differing++;
       return real;
     },
-    rows: (): ShadowMismatch[] => [...rows.values()].sort((a, b) => b.count - a.count),
+    rows: rowList,
+    /** The tally as `npm run compare`'s report: A is the primary, B v1gate; `writes`: sampled writes, never compared. */
+    asReport(primaryUrl: string, writes: number): CompareReport {
+      const reports = new Map<string, EndpointReport>();
+      for (const [path, counts] of endpoints) reports.set(path, { path, ...counts, fields: [] });
+      for (const row of rowList()) {
+        reports.get(row.endpoint)?.fields.push({
+          field: row.field,
+          kind: row.kind,
+          count: row.count,
+          why: row.why,
+          // The shadow keeps no params (they may carry personal data); the answers are the example.
+          examples: row.examples.map((x) => ({ a: x.primary, b: x.v1gate, params: {} })),
+        });
+      }
+      const list = [...reports.values()].sort((x, y) => y.differing - x.differing || x.path.localeCompare(y.path));
+      return {
+        a: primaryUrl,
+        b: 'v1gate (shadow)',
+        calls: list.reduce((n, e) => n + e.calls, 0),
+        skipped_writes: writes,
+        differing_calls: list.reduce((n, e) => n + e.differing, 0),
+        endpoints: list,
+      };
+    },
   };
 }

@@ -1,13 +1,16 @@
 import type { Context, Next } from 'hono';
+import { isLoopbackCaller } from '../shared/loopback.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import PQueue from 'p-queue';
 import { V1Code } from '../v1/errors.js';
 import { readRawBody, type BodyLimits } from '../v1-facade/raw-body.js';
 import { canonicalPath } from '../translators/kit/registry.js';
+import { renderHtmlReport } from './html-report.js';
 import { primaryHop, type PrimaryCall } from './forward.js';
 import { parseV1Answer } from './replay.js';
 import { mismatchTally, type ShadowMismatch } from './shadow-tally.js';
+import { forwardingGate } from './yield-to-forwarding.js';
 
 export type { ShadowMismatch } from './shadow-tally.js';
 
@@ -36,6 +39,11 @@ export interface ShadowOptions {
   /** Examples kept per endpoint and field. */
   examples?: number;
   random?: () => number;
+  /**
+   * Who may read the mismatch report (`GET /shadow/report`, `/shadow/report.json`): its examples
+   * are real answers. Default: callers on this machine only.
+   */
+  reportAllowed?: (c: Context) => boolean;
 }
 
 export interface ShadowStats {
@@ -56,25 +64,38 @@ type Bindings = { incoming?: IncomingMessage; outgoing?: ServerResponse };
 
 const FORWARDED_HEADERS = ['content-type', 'user-agent', 'accept', 'accept-language'] as const;
 const V1_PATH = /^\/v1\//i;
+const REPORT_PATHS = new Set(['/shadow/report', '/shadow/report.json']);
+const NO_STORE = { 'cache-control': 'no-store' };
 
 export function createShadow(options: ShadowOptions) {
   const hop = primaryHop({ primaryUrl: options.primaryUrl, timeoutMs: options.timeoutMs });
-  const queue = new PQueue({ concurrency: options.maxConcurrent ?? 4 });
-  const maxQueued = options.maxQueued ?? 1_000;
+  const queue = new PQueue({ concurrency: options.maxConcurrent ?? 2 });
+  const gate = forwardingGate();
+  // A queue of 100 is half a second behind at 200 compared calls/s: past it a sample is dropped (counted), not kept waiting.
+  const maxQueued = options.maxQueued ?? 100;
   const random = options.random ?? Math.random;
   const tally = mismatchTally(options.why, options.examples ?? 3);
   const counts = { forwarded: 0, compared: 0, mismatchedCalls: 0, dropped: 0, errors: 0, interrupted: 0 };
+  /** Sampled calls to write endpoints: forwarded, never compared (the report's `skipped_writes`). */
+  let sampledWrites = 0;
+  const reportAllowed = options.reportAllowed ?? isLoopbackCaller;
+  const primary = new URL(options.primaryUrl);
+  const primaryName = primary.origin + primary.pathname.replace(/\/+$/, ''); // no user info in a report
 
   async function compare(endpoint: string, url: string, call: PrimaryCall, bytes: Buffer, contentType: string | undefined): Promise<void> {
     try {
+      await gate.quiet();
       const primaryAnswer = parseAnswer(bytes.toString('utf8'), contentType);
+      await gate.quiet();
       const request = new Request(url, {
         method: call.method,
         headers: call.headers,
         body: call.body.length ? new Uint8Array(call.body) : undefined,
       });
       const response = await options.candidate(request);
-      const candidate = parseAnswer(await response.text(), response.headers.get('content-type') ?? undefined);
+      const text = await response.text();
+      await gate.quiet();
+      const candidate = parseAnswer(text, response.headers.get('content-type') ?? undefined);
       counts.compared++;
       if (tally.add(endpoint, primaryAnswer, candidate)) counts.mismatchedCalls++;
     } catch {
@@ -82,20 +103,27 @@ export function createShadow(options: ShadowOptions) {
     }
   }
 
-  /** Queues a comparison for after the current answer's I/O: the client's bytes go out first. */
+  /** Queues a comparison; its steps wait for turns with no forward in flight (compare above). */
   function enqueue(endpoint: string, url: string, call: PrimaryCall, bytes: Buffer, contentType: string | undefined): void {
     if (queue.size >= maxQueued) {
       counts.dropped++;
       return;
     }
-    void queue.add(
-      () => new Promise<void>((resolve) => setImmediate(() => void compare(endpoint, url, call, bytes, contentType).then(resolve))),
-    );
+    void queue.add(() => compare(endpoint, url, call, bytes, contentType));
   }
 
   async function handle(c: Context<{ Bindings: Bindings }>, next: Next): Promise<Response | void> {
     const path = c.req.path;
-    if (!V1_PATH.test(path)) return next();
+    if (!V1_PATH.test(path)) return REPORT_PATHS.has(path) && c.req.method === 'GET' ? report(c, path) : next();
+    gate.started();
+    try {
+      return await forward(c, path);
+    } finally {
+      gate.ended();
+    }
+  }
+
+  async function forward(c: Context<{ Bindings: Bindings }>, path: string): Promise<Response> {
     const incoming = c.env?.incoming;
     const outgoing = c.env?.outgoing;
     let body: Buffer;
@@ -126,7 +154,9 @@ export function createShadow(options: ShadowOptions) {
     const call: PrimaryCall = { method, pathAndQuery, headers, body };
     // Decided before forwarding, so only a call that will be compared keeps the primary's bytes.
     const endpoint = method === 'POST' && options.sample > 0 && random() < options.sample ? canonicalPath(path) : undefined;
-    const keep = endpoint !== undefined && options.isRead(endpoint) && queue.size < maxQueued;
+    const read = endpoint !== undefined && options.isRead(endpoint);
+    if (endpoint !== undefined && !read) sampledWrites++;
+    const keep = read && queue.size < maxQueued;
 
     if (incoming && outgoing) {
       const outcome = await hop.stream(call, outgoing, keep);
@@ -137,7 +167,7 @@ export function createShadow(options: ShadowOptions) {
       }
       counts.forwarded++;
       if (keep && outcome.status === 200 && outcome.bytes) enqueue(endpoint, c.req.url, call, outcome.bytes, outcome.contentType);
-      else if (endpoint !== undefined && !keep && outcome.status === 200 && options.isRead(endpoint)) counts.dropped++; // the queue was full
+      else if (read && !keep && outcome.status === 200) counts.dropped++; // the queue was full
       return RESPONSE_ALREADY_SENT;
     }
     // In process (no Node response to stream to): the answer is buffered.
@@ -153,6 +183,13 @@ export function createShadow(options: ShadowOptions) {
       status: answer.status,
       headers: answer.contentType ? { 'content-type': answer.contentType } : {},
     });
+  }
+
+  /** The mismatch report, as `npm run compare` renders one: HTML, or its JSON. */
+  function report(c: Context, path: string): Response {
+    if (!reportAllowed(c)) return c.json({ error: 'the shadow report answers callers allowed to read the status page' }, 403);
+    const body = tally.asReport(primaryName, sampledWrites);
+    return path.endsWith('.json') ? c.json(body, 200, NO_STORE) : c.html(renderHtmlReport(body), 200, NO_STORE);
   }
 
   return {

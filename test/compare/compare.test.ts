@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +12,7 @@ import { renderHtmlReport } from '../../src/compare/html-report.js';
 import { liveTarget, recordedTarget } from '../../src/compare/replay.js';
 import { mappingIndex, readOnlyIndex } from '../../src/compare/why.js';
 import { ALL_ENDPOINTS } from '../../src/translators/kit/registry.js';
+import { startFakeV1 } from '../support/fake-v1.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 /**
@@ -109,11 +110,35 @@ describe('recording (V1_RECORD_FILE)', () => {
     expect(calls[4]!.answer).toEqual({ error: { code: 300, message: 'id is required.' } });
   });
 
-  it('never writes the credentials', () => {
+  it('never writes the credentials, nor the tokens an answer carries', async () => {
     const text = readFileSync(recordFile, 'utf8');
     expect(text).not.toContain(a.credentials.api_secret);
     expect(text).not.toContain(a.credentials.api_key);
     expect(text).not.toContain('api_secret');
+    const served = await a.v1('/user/get', { id: calls[2]!.params.id as string });
+    expect(served.zak).toMatch(/^.{20,}$/);
+    expect(calls[2]!.answer).toMatchObject({ token: 'redacted', zak: 'redacted' });
+    expect(text).not.toContain(served.zak);
+    expect(text).not.toContain(served.token);
+  });
+});
+
+describe('record rotation (V1_RECORD_MAX_BYTES)', () => {
+  it('rotates the file to <file>.1 before it would pass the size, keeping whole lines and no credentials', async () => {
+    const file = join(dir, 'rotating.jsonl');
+    const small = await startTestGateway({ V1_RECORD_FILE: file, V1_RECORD_MAX_BYTES: '1024' });
+    try {
+      const emails = Array.from({ length: 12 }, (_, i) => `rotation-${i}@example.com`);
+      for (const email of emails) await small.v1('/user/checkemail', { email });
+      for (const name of [file, `${file}.1`]) expect(statSync(name).size).toBeLessThanOrEqual(1024);
+      // One generation kept: the newest calls, in order, across the two files; none cut in half.
+      const kept = [...readCalls(`${file}.1`), ...readCalls(file)].map((c) => c.params.email);
+      expect(kept.length).toBeGreaterThan(2);
+      expect(kept).toEqual(emails.slice(-kept.length));
+      for (const name of [file, `${file}.1`]) expect(readFileSync(name, 'utf8')).not.toContain(small.credentials.api_secret);
+    } finally {
+      await small.close();
+    }
   });
 });
 
@@ -177,8 +202,41 @@ describe('replay and diff', () => {
   });
 });
 
+describe("the report on real-looking differences (a fake v1 from the reference's example answers)", () => {
+  let fake: Awaited<ReturnType<typeof startFakeV1>>;
+  beforeAll(async () => {
+    fake = await startFakeV1();
+  });
+  afterAll(async () => {
+    await fake?.close();
+  });
+
+  it('names the real differences with their mapping rows, and keeps minted ids and times apart as noise', async () => {
+    // One /user/get (JSON, with an id): the fake answers its one example whatever is asked.
+    const calls = readCalls(snapshot).filter((c) => c.path !== '/user/get' || (c.dataType === 'JSON' && c.params.id !== undefined));
+    const report = await compareCalls(calls, base({ a: liveTarget(fake.url, creds()) }));
+    const fields = report.endpoints.find((e) => e.path === '/user/get')!.fields;
+    const field = (name: string) => fields.find((f) => f.field === name)!;
+    // A real difference, with the row that produces the field; an inverted flag names its codec.
+    expect(field('email')).toMatchObject({ kind: 'value', why: 'email ↔ email (same)', examples: [{ a: 'email_address', b: owner }] });
+    expect(field('email').noise).toBeUndefined();
+    expect(field('disable_chat')).toMatchObject({ why: 'disable_chat ↔ in_meeting.chat (negated)' });
+    // What each service mints is noise, reported with its rule; a field v2 has no home for says so.
+    expect(field('id').noise).toBe('minted identifier');
+    expect(field('pic_url').noise).toBe('link embedding an identifier');
+    expect(field('zpk')).toMatchObject({ why: 'no v2 home in the mapping tables' });
+    // A time years apart is not within the tolerance: real.
+    expect(field('created_at').noise).toBeUndefined();
+    expect(report.endpoints.find((e) => e.path === '/user/checkemail')).toMatchObject({ calls: 1, differing: 0 });
+    const html = renderHtmlReport(report);
+    expect(html).toContain('<code>/v1/user/get</code> — 1 of 1 calls differ');
+    expect(html).toMatch(/<tr class="noise"><td><code>id<\/code><\/td><td>value<\/td><td>1<\/td>\n<td>noise: minted identifier<\/td>/);
+    expect(html).toContain('<td>disable_chat ↔ in_meeting.chat (negated)</td>');
+  });
+});
+
 describe('HAR import', () => {
-  it('turns v1 POSTs of a capture into recorded calls, without credentials', () => {
+  it('turns v1 POSTs of a capture into recorded calls, without credentials, passwords or tokens', () => {
     const har = {
       log: {
         entries: [
@@ -188,9 +246,9 @@ describe('HAR import', () => {
             request: {
               method: 'POST',
               url: 'https://api.example.com/v1/user/checkemail',
-              postData: { mimeType: 'application/x-www-form-urlencoded', text: 'api_key=K&api_secret=S&email=a%40b.c' },
+              postData: { mimeType: 'application/x-www-form-urlencoded', text: 'api_key=K&api_secret=S&email=a%40b.c&password=hunter22' },
             },
-            response: { content: { mimeType: 'application/json', text: '{"existed_email":false}' } },
+            response: { content: { mimeType: 'application/json', text: '{"existed_email":false,"zak":"eyJ.secret"}' } },
           },
           { request: { method: 'GET', url: 'https://example.com/index.html' }, response: { content: {} } },
           {
@@ -213,9 +271,9 @@ describe('HAR import', () => {
       {
         time: '2018-05-01T10:00:00.000Z',
         path: '/user/checkemail',
-        params: { email: 'a@b.c' },
+        params: { email: 'a@b.c', password: 'redacted' },
         dataType: 'JSON',
-        answer: { existed_email: false },
+        answer: { existed_email: false, zak: 'redacted' },
         v2Calls: [],
         ms: 120,
       },
@@ -262,12 +320,48 @@ describe('npm run compare', () => {
     expect((await cli(['--a', a.url])).code).toBe(2);
   });
 
-  it('imports a HAR file', async () => {
+  it('imports the HAR capture of a real session, which then replays with no real difference', async () => {
+    // A capture as a browser or proxy saves one: the exact bytes a client sent and got back.
+    const me = await a.v1('/user/getbyemail', { email: owner });
+    const entries = [];
+    for (const [path, fields] of [
+      ['/v1/user/checkemail', { email: owner }],
+      ['/v1/user/get', { id: me.id }],
+      ['/v1/user/get', { id: me.id, data_type: 'XML' }],
+    ] as const) {
+      const text = new URLSearchParams({ ...a.credentials, ...fields }).toString();
+      const response = await fetch(`${a.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: text,
+      });
+      entries.push({
+        startedDateTime: new Date().toISOString(),
+        time: 5,
+        request: { method: 'POST', url: `${a.url}${path}`, postData: { mimeType: 'application/x-www-form-urlencoded', text } },
+        response: { content: { mimeType: response.headers.get('content-type'), text: await response.text() } },
+      });
+    }
     const harFile = join(dir, 'capture.har');
-    writeFileSync(harFile, JSON.stringify({ log: { entries: [] } }));
+    writeFileSync(harFile, JSON.stringify({ log: { version: '1.2', entries } }));
     const out = join(dir, 'imported.jsonl');
     const result = await cli(['import-har', harFile, '--out', out]);
-    expect(result.stdout).toContain('0 v1 calls written');
-    expect(readFileSync(out, 'utf8')).toBe('');
+    expect(result.stdout).toContain('3 v1 calls written');
+    const imported = readFileSync(out, 'utf8');
+    expect(imported).not.toContain(a.credentials.api_secret);
+    expect(imported).not.toContain(a.credentials.api_key);
+    const calls = readCalls(out);
+    expect(calls.map((c) => [c.path, c.dataType])).toEqual([
+      ['/user/checkemail', 'JSON'],
+      ['/user/get', 'JSON'],
+      ['/user/get', 'XML'],
+    ]);
+    // The captured answers against the live gateway now (XML is compared live against live).
+    const report = await compareCalls(
+      calls.filter((c) => c.dataType === 'JSON'),
+      base({ a: recordedTarget(), b: liveTarget(a.url, creds()) }),
+    );
+    expect(report.calls).toBe(2);
+    expect(realDifferences(report)).toBe(0);
   });
 });

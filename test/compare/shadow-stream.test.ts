@@ -115,3 +115,42 @@ describe('shadow streaming', () => {
     expect(await (await post('/v1/user/checkemail')).text()).toBe('{"existed_email":true}');
   });
 });
+
+describe('comparisons behind a slow primary', () => {
+  it('still run while a forward stays in flight: waiting for a quiet turn is bounded', async () => {
+    const comparing = await startGateway(
+      loadConfig({
+        PORT: '0',
+        V1_PRIMARY_URL: `http://127.0.0.1:${(primary.address() as AddressInfo).port}`,
+        SHADOW_SAMPLE: '1',
+        UPSTREAM_TIMEOUT_MS: '60000',
+        V1_RATE_LIMITS: 'off',
+        V2_RATE_LIMITS: 'off',
+        LOG_LEVEL: 'silent',
+      }),
+    );
+    // A forward that stays in flight (the primary sends a first chunk, then nothing), as forwards
+    // to a real v1 nearly always are at a steady rate.
+    const hanging = request(`${comparing.url}/v1/meeting/list`, { method: 'POST' });
+    hanging.on('error', () => {});
+    const firstChunk = new Promise<void>((resolve) => hanging.once('response', (res) => res.once('data', () => resolve())));
+    hanging.end('api_key=k&api_secret=s');
+    try {
+      await firstChunk;
+      const answer = await fetch(`${comparing.url}/v1/user/checkemail`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'api_key=k&api_secret=s&email=a%40b.c',
+      });
+      expect(await answer.text()).toBe('{"existed_email":true}');
+      // Long before the hanging forward ends (the primary timeout is a minute).
+      const start = performance.now();
+      await comparing.shadow!.idle();
+      expect(performance.now() - start).toBeLessThan(5_000);
+      expect(comparing.shadow!.stats()).toMatchObject({ compared: 1, dropped: 0 });
+    } finally {
+      hanging.destroy();
+      await comparing.close();
+    }
+  });
+});

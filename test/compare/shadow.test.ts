@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import type { CompareReport } from '../../src/compare/compare.js';
 import { startGateway, type RunningGateway } from '../../src/gateway.js';
 import { startFakeV1 } from '../support/fake-v1.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -67,6 +68,8 @@ describe('shadow in front of another v1 service over the same data', () => {
     await shadow.shadow!.idle();
     expect(await groups()).toBe(count + 1); // created once, by the primary
     expect(shadow.shadow!.stats().compared).toBe(before);
+    const report = (await (await fetch(`${shadow.url}/shadow/report.json`)).json()) as CompareReport;
+    expect(report).toMatchObject({ calls: before, skipped_writes: 1, differing_calls: 0 });
   });
 });
 
@@ -116,6 +119,17 @@ describe("shadow in front of a real-looking v1 (the reference's example answers)
     const metrics = await (await fetch(`${shadow.url}/metrics`)).text();
     expect(metrics).toMatch(/v1gate_shadow_calls\{outcome="mismatched"\} 1/);
     expect(metrics).toMatch(/v1gate_shadow_mismatches\{endpoint="\/user\/get",field="email"\} 1/);
+    // The report, as `npm run compare` writes one: per endpoint and field, examples side by side.
+    const report = (await (await fetch(`${shadow.url}/shadow/report.json`)).json()) as CompareReport;
+    expect(report).toMatchObject({ a: fake.url, calls: 1, differing_calls: 1, endpoints: [{ path: '/user/get', calls: 1, differing: 1 }] });
+    expect(report.endpoints[0]!.fields.find((f) => f.field === 'email')).toMatchObject({
+      kind: 'value',
+      count: 1,
+      why: email.why,
+      examples: [{ a: expect.any(String), b: owner }],
+    });
+    const html = await (await fetch(`${shadow.url}/shadow/report`)).text();
+    expect(html).toContain('<code>/v1/user/get</code> — 1 of 1 calls differ');
   });
 
   it('answers the v1 unavailable error when the primary cannot be reached', async () => {
@@ -126,11 +140,15 @@ describe("shadow in front of a real-looking v1 (the reference's example answers)
         V1_PRIMARY_URL: 'http://127.0.0.1:9',
         UPSTREAM_TIMEOUT_MS: '1000',
         LOG_LEVEL: 'silent',
+        STATUS_TOKEN: 'shadow-report-token',
       }),
     );
     try {
       const answer = await post(down.url, '/user/checkemail', { ...sandboxed.credentials, email: owner });
       expect(JSON.parse(answer.text)).toMatchObject({ error: { code: 503 } });
+      // With STATUS_TOKEN set, the report (real answers as examples) asks for it, as the status page does.
+      expect((await fetch(`${down.url}/shadow/report.json`)).status).toBe(403);
+      expect((await fetch(`${down.url}/shadow/report.json?token=shadow-report-token`)).status).toBe(200);
     } finally {
       await down.close();
     }

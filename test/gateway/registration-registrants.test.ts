@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { expectV1Error, expectV1Shape, NO_LIMITS, V1_TIME, v1ExampleShape, v2User } from '../support/v1-answers.js';
+import { type TestGateway } from '../support/gateway.js';
+import { expectV1Error, expectV1Shape, V1_TIME, v1ExampleShape, gatewayWithTwoHosts } from '../support/v1-answers.js';
 import { createWebinar, registerV2, snapshot, v2Registrants, type Session } from './registration-support.js';
 
 let gw: TestGateway;
 let ownerId: string;
 let otherId: string;
 beforeAll(async () => {
-  gw = await startTestGateway(NO_LIMITS);
-  ownerId = (await gw.v2('GET', '/users/me')).body.id;
-  otherId = (await v2User(gw, { email: 'registrants-other@example.com' })).id;
+  ({ gw, ownerId, otherId } = await gatewayWithTwoHosts('registrants-other@example.com'));
 });
 afterAll(() => gw.close());
 

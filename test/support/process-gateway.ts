@@ -2,11 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /**
- * A gateway in its own OS process, run by node itself over the TypeScript sources, for
- * tests that need several real gateway processes (shared limits through Redis), signals or a crash.
+ * A gateway in its own OS process, run as `npm start` runs it (`node dist/src/main.js`, built by
+ * the suite's global setup), for tests that need several real gateway processes (shared limits
+ * through Redis), signals or a crash.
  */
 export interface GatewayProcess {
   url: string;
+  /** The process id (memory tests read its /proc entry). */
+  pid: number;
   output(): string;
   stop(): Promise<void>;
   /** SIGKILL: no shutdown code runs (crash tests). */
@@ -20,14 +23,14 @@ export interface GatewayProcess {
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * The gateway runs as node itself (`node --import tsx src/main.ts`), not under the tsx CLI: the
- * CLI is a parent process, so a SIGKILL would end it and leave the gateway running as an orphan,
+ * The gateway runs as node itself on the compiled entry point, with no wrapper process between: a
+ * wrapper such as the tsx CLI would take the SIGKILL and leave the gateway running as an orphan,
  * and a crash or shutdown test would not be testing the gateway at all.
  */
 export async function startGatewayProcess(env: Record<string, string>, options: { startTimeoutMs?: number } = {}): Promise<GatewayProcess> {
-  // WORKERS>1 starts several processes, each loading the sources: give them longer.
+  // WORKERS>1 starts several processes: give them longer.
   const startTimeoutMs = options.startTimeoutMs ?? 20_000;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['dist/src/main.js'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -52,6 +55,7 @@ export async function startGatewayProcess(env: Record<string, string>, options: 
   });
   return {
     url,
+    pid: child.pid!,
     output: () => output,
     stop: () =>
       new Promise<void>((resolve) => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import type { TestGateway } from './gateway.js';
+import { startTestGateway, type TestGateway } from './gateway.js';
 
 /**
  * What a v1 answer must look like, for the gateway tests of every area: the v1 reference's
@@ -122,4 +122,15 @@ export async function v2User(
   });
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   return answer.body;
+}
+
+/**
+ * A gateway without limits over a fresh sandbox, with two hosts of its account: the owner, and
+ * another user (`otherEmail`) for the "another host's session" errors.
+ */
+export async function gatewayWithTwoHosts(otherEmail: string): Promise<{ gw: TestGateway; ownerId: string; otherId: string }> {
+  const gw = await startTestGateway(NO_LIMITS);
+  const ownerId = (await gw.v2('GET', '/users/me')).body.id as string;
+  const otherId = (await v2User(gw, { email: otherEmail })).id;
+  return { gw, ownerId, otherId };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayMetrics, quantileOfBuckets, statsGauge } from '../../src/ops/metrics.js';
-import { parsePrometheusText, sampleValue } from '../support/prometheus.js';
+import { GatewayMetrics, quantileOfBuckets, statsGauge } from './metrics.js';
+import { parsePrometheusText, sampleValue } from '../../test/support/prometheus.js';
 
 describe('collectors registered by other parts', () => {
   it('are read at each scrape and listed for the status page', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyMemo } from '../../src/v1-facade/key-memo.js';
+import { KeyMemo } from './key-memo.js';
 
 /** The per-key memo on its own: what is kept, for whom, and what drops it. */
 describe('KeyMemo', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Recurrence } from '../../src/sandbox/model/meeting.js';
-import { computeOccurrences, DEFAULT_END_TIMES, MAX_OCCURRENCES } from '../../src/sandbox/meetings/recurrence.js';
-import { instantOf, isKnownTimeZone, parseWallTime, startInstant, wallTimeAt } from '../../src/sandbox/meetings/time.js';
+import type { Recurrence } from '../model/meeting.js';
+import { computeOccurrences, DEFAULT_END_TIMES, MAX_OCCURRENCES } from './recurrence.js';
+import { instantOf, isKnownTimeZone, parseWallTime, startInstant, wallTimeAt } from './time.js';
 
 const at = (iso: string) => Date.parse(iso);
 const starts = (recurrence: Recurrence, start: string, timeZone = 'UTC') =>
