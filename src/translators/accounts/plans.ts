@@ -1,4 +1,5 @@
-import { BILLING_CONTACT_ROWS, PLAN_SET_ROWS, planObject } from '../../../mappings/plans.js';
+import { BILLING_CONTACT_ROWS, PLAN_ANSWER, PLAN_SET_ROWS, planObject } from '../../../mappings/plans.js';
+import { answer } from '../../v1/answer.js';
 import { defineEndpoint } from '../kit/define.js';
 import { inputShape, toV1, toV2 } from '../../v1/field-map.js';
 import { v1, v1Params } from '../../v1/param-types.js';
@@ -9,8 +10,8 @@ import { accountIdParam, accountPath } from './account-path.js';
  * by the PLAN_SET_ROWS types: bad JSON is a 300 naming the field) and as JSON objects in v2.
  */
 
-/** The v1 answer of subscribe and plan/get: the contact fields, then the plan set. */
-const v1PlanAnswer = (contact: unknown, plans: unknown) => ({ ...toV1(BILLING_CONTACT_ROWS, contact), ...toV1(PLAN_SET_ROWS, plans) });
+const v1PlanAnswer = (contact: unknown, plans: unknown) =>
+  answer(PLAN_ANSWER, toV1(PLAN_SET_ROWS, plans), toV1(BILLING_CONTACT_ROWS, contact));
 
 const contactInput = inputShape(BILLING_CONTACT_ROWS);
 const required = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, v1.string()]));
