@@ -142,3 +142,12 @@ export const SESSION_DETAIL_ANSWER: AnswerShape = {
 export const QOS_ANSWER: AnswerShape = {
   fields: [...new Set(['meeting_id', 'user_id', 'type', ...outputFieldsOf(QOS_PARTICIPANT_ROWS), 'user_qos'])],
 };
+
+/** A session of the metrics lists (and a Zoom Room's live meeting): a live session has no end_time in v2, v1 answered it empty. */
+export const SESSION_METRIC_ANSWER: AnswerShape = { fields: outputFieldsOf(SESSION_METRIC_ROWS), whenAbsent: { end_time: '' } };
+
+/** A participant of the detail answers: v2 leaves leave_time out while the participant is in, v1 answered it empty. */
+export const DASHBOARD_PARTICIPANT_ANSWER: AnswerShape = {
+  fields: outputFieldsOf(DASHBOARD_PARTICIPANT_ROWS),
+  whenAbsent: { leave_time: '' },
+};

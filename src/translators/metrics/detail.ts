@@ -1,4 +1,10 @@
-import { DASHBOARD_PARTICIPANT_ROWS, DETAIL_TYPE_LABELS, SESSION_DETAIL_ANSWER, SESSION_DETAIL_ROWS } from '../../../mappings/metrics.js';
+import {
+  DASHBOARD_PARTICIPANT_ANSWER,
+  DASHBOARD_PARTICIPANT_ROWS,
+  DETAIL_TYPE_LABELS,
+  SESSION_DETAIL_ANSWER,
+  SESSION_DETAIL_ROWS,
+} from '../../../mappings/metrics.js';
 import { answer } from '../../v1/answer.js';
 import { v2path } from '../../shared/v2-path.js';
 import { defineEndpoint } from '../kit/define.js';
@@ -56,7 +62,7 @@ function sessionDetail(collection: 'meetings' | 'webinars') {
         page_count: page.page_count,
         page_number: page.page_number,
         page_size: page.page_size,
-        participants: itemsOnPage(items, paging).map((p) => toV1(DASHBOARD_PARTICIPANT_ROWS, { leave_time: '', ...p })),
+        participants: itemsOnPage(items, paging).map((p) => answer(DASHBOARD_PARTICIPANT_ANSWER, toV1(DASHBOARD_PARTICIPANT_ROWS, p))),
       });
     },
   });
