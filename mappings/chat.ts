@@ -1,3 +1,4 @@
+import { outputFieldsOf, type AnswerShape } from '../src/v1/answer.js';
 import { NO_V2_FIELD, type FieldTable } from '../src/v1/field-map.js';
 
 /**
@@ -25,3 +26,6 @@ export const CHAT_MESSAGE_ROWS: FieldTable = [
   { v1: 'sender', v2: 'sender', direction: 'out' },
   { v1: 'date_time', v2: 'date_time', direction: 'out' },
 ];
+
+/** A /chat/list session in v1's field order; `participants`, which v2 does not list, as "" (see its row's note). */
+export const CHAT_SESSION_ANSWER: AnswerShape = { fields: outputFieldsOf(CHAT_SESSION_ROWS), whenAbsent: { participants: '' } };

@@ -1,3 +1,4 @@
+import { everyFieldOf, type AnswerShape } from '../src/v1/answer.js';
 import { NO_V2_FIELD, type FieldTable } from '../src/v1/field-map.js';
 
 /**
@@ -90,3 +91,7 @@ export const NO_LIVE_MEETING = {
   has_screen_share: false,
   recording: 0,
 } as const;
+
+/** A v1 Zoom Room answers every field, `""` for what v2 lacks (`messages` is the object below, `meeting_id` its live meeting's). */
+export const ZOOM_ROOM_ANSWER: AnswerShape = everyFieldOf(ZOOM_ROOM_ROWS);
+export const ZOOM_ROOM_MESSAGES_ANSWER: AnswerShape = everyFieldOf(ZOOM_ROOM_MESSAGE_ROWS);

@@ -1,4 +1,5 @@
 import { enumCodec, NO_V2_FIELD, type FieldTable } from '../src/v1/field-map.js';
+import { outputFieldsOf, type AnswerShape } from '../src/v1/answer.js';
 import { v1 } from '../src/v1/param-types.js';
 
 /**
@@ -73,3 +74,16 @@ export const GROUP_MEMBER_ROWS: FieldTable = [
       "30 s at v2's 10 calls a second). Answered as an empty string, so the field keeps its v1 type.",
   },
 ];
+
+/**
+ * The v1 group answers: `group_id` and `account_id` (which v2 groups do not carry: the caller's
+ * account), then the rest of the table's output fields in its order.
+ */
+const groupAnswer = (table: FieldTable): AnswerShape => ({ fields: [...new Set(['group_id', 'account_id', ...outputFieldsOf(table)])] });
+
+export const GROUP_ANSWER = groupAnswer(GROUP_ROWS);
+export const IM_GROUP_ANSWER = groupAnswer(IM_GROUP_ROWS);
+export const IM_GROUP_LIST_ITEM_ANSWER = groupAnswer(IM_GROUP_LIST_ITEM_ROWS);
+
+/** A member of the member lists; `pic_url` (no v2 home, see its row) answered empty. */
+export const GROUP_MEMBER_ANSWER: AnswerShape = { fields: outputFieldsOf(GROUP_MEMBER_ROWS), whenAbsent: { pic_url: '' } };

@@ -1,3 +1,4 @@
+import { outputFieldsOf, type AnswerShape } from '../src/v1/answer.js';
 import { type Codec, type FieldTable } from '../src/v1/field-map.js';
 import { meetingNumberCodec } from './recordings.js';
 
@@ -114,3 +115,39 @@ export const QOS_SAMPLE_ROWS: FieldTable = [
   { v1: 'as_output', v2: 'as_output', direction: 'out' },
   { v1: 'cpu_usage', v2: 'cpu_usage', direction: 'out' },
 ];
+
+/**
+ * The v1 detail answer: `uuid`, `id`, the session `type` label, the rest of the head, then the
+ * participants page (`participants_count` is its total). A live session has no end_time in v2: v1
+ * answered it empty, in its place.
+ */
+export const SESSION_DETAIL_ANSWER: AnswerShape = {
+  fields: [
+    ...new Set([
+      'uuid',
+      'id',
+      'type',
+      ...outputFieldsOf(SESSION_DETAIL_ROWS),
+      'participants_count',
+      'page_count',
+      'page_number',
+      'page_size',
+      'participants',
+    ]),
+  ],
+  whenAbsent: { end_time: '' },
+};
+
+/** The v1 /metrics/qos answer: v1 put `user_id` before `type`, the rest of the participant after it, then the samples. */
+export const QOS_ANSWER: AnswerShape = {
+  fields: [...new Set(['meeting_id', 'user_id', 'type', ...outputFieldsOf(QOS_PARTICIPANT_ROWS), 'user_qos'])],
+};
+
+/** A session of the metrics lists (and a Zoom Room's live meeting): a live session has no end_time in v2, v1 answered it empty. */
+export const SESSION_METRIC_ANSWER: AnswerShape = { fields: outputFieldsOf(SESSION_METRIC_ROWS), whenAbsent: { end_time: '' } };
+
+/** A participant of the detail answers: v2 leaves leave_time out while the participant is in, v1 answered it empty. */
+export const DASHBOARD_PARTICIPANT_ANSWER: AnswerShape = {
+  fields: outputFieldsOf(DASHBOARD_PARTICIPANT_ROWS),
+  whenAbsent: { leave_time: '' },
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { outputFieldsOf, type AnswerShape } from '../src/v1/answer.js';
 import type { Codec, FieldTable } from '../src/v1/field-map.js';
 import { v1 } from '../src/v1/param-types.js';
 
@@ -106,3 +107,6 @@ export const BILLING_CONTACT_ROWS: FieldTable = [
   { v1: 'zip', v2: 'zip', type: v1.string() },
   { v1: 'country', v2: 'country', type: v1.string(), note: 'A country id.' },
 ];
+
+/** The v1 answer of subscribe and plan/get: the contact fields, then the plan set. */
+export const PLAN_ANSWER: AnswerShape = { fields: [...outputFieldsOf(BILLING_CONTACT_ROWS), ...outputFieldsOf(PLAN_SET_ROWS)] };

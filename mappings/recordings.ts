@@ -1,3 +1,4 @@
+import { outputFieldsOf, type AnswerShape } from '../src/v1/answer.js';
 import { NO_V2_FIELD, type Codec, type FieldTable } from '../src/v1/field-map.js';
 
 /**
@@ -37,6 +38,9 @@ export const RECORDING_MEETING_ROWS: FieldTable = [
   { v1: 'total_size', v2: 'total_size', codec: decimalStringCodec, direction: 'out' },
   { v1: 'recording_count', v2: 'recording_count', codec: decimalStringCodec, direction: 'out' },
 ];
+
+/** A recorded meeting's v1 answer: the table's fields, then its files (read through one of the file tables below). */
+export const RECORDING_MEETING_ANSWER: AnswerShape = { fields: [...outputFieldsOf(RECORDING_MEETING_ROWS), 'recording_files'] };
 
 /** One recording file; v2's `recording_type` has no v1 field and is left out. */
 export const RECORDING_FILE_ROWS: FieldTable = [

@@ -1,3 +1,4 @@
+import { outputFieldsOf, type AnswerShape } from '../src/v1/answer.js';
 import { NO_V2_FIELD, type Codec, type FieldTable } from '../src/v1/field-map.js';
 
 /**
@@ -79,3 +80,12 @@ export const TELEPHONY_ROWS: FieldTable = [
   { v1: 'duration', v2: 'duration', direction: 'out', note: 'Minutes, every started minute counts (v1 and v2 alike).' },
   { v1: 'total', v2: 'total', direction: 'out' },
 ];
+
+/** A host of /report/getaccountreport; the two fields v2's report lacks are empty for a host no longer active. */
+export const ACCOUNT_REPORT_USER_ANSWER: AnswerShape = {
+  fields: outputFieldsOf(ACCOUNT_REPORT_USER_ROWS),
+  whenAbsent: { last_client_version: '', last_login_time: '' },
+};
+
+/** A meeting of /report/getuserreport: the table's fields, then its participants. */
+export const USER_REPORT_MEETING_ANSWER: AnswerShape = { fields: [...outputFieldsOf(USER_REPORT_MEETING_ROWS), 'participants'] };

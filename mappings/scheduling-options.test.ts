@@ -114,19 +114,19 @@ describe('special rows', () => {
 
   it('password: at most 10 of a-z A-Z 0-9 @ - _ *', () => {
     const row = MEETING_OPTIONS.find((r) => r.v1 === 'password')!;
-    expect(row.type!.safeParse('abc def').success).toBe(false);
-    expect(row.type!.safeParse('12345678901').success).toBe(false);
+    expect(row.type.safeParse('abc def').success).toBe(false);
+    expect(row.type.safeParse('12345678901').success).toBe(false);
   });
 
   it('topic: at most 300 characters', () => {
     const row = MEETING_OPTIONS.find((r) => r.v1 === 'topic')!;
-    expect(row.type!.safeParse('x'.repeat(300)).success).toBe(true);
-    expect(row.type!.safeParse('x'.repeat(301)).success).toBe(false);
+    expect(row.type.safeParse('x'.repeat(300)).success).toBe(true);
+    expect(row.type.safeParse('x'.repeat(301)).success).toBe(false);
   });
 
   it('type numbers: 1/2/3/8 meetings, 5/6/9 webinars', () => {
-    const meetingType = MEETING_OPTIONS.find((r) => r.v1 === 'type')!.type!;
-    const webinarType = WEBINAR_OPTIONS.find((r) => r.v1 === 'type')!.type!;
+    const meetingType = MEETING_OPTIONS.find((r) => r.v1 === 'type')!.type;
+    const webinarType = WEBINAR_OPTIONS.find((r) => r.v1 === 'type')!.type;
     for (const t of ['1', '2', '3', '8']) expect(meetingType.safeParse(t).success).toBe(true);
     for (const t of ['5', '4', '9x']) expect(meetingType.safeParse(t).success).toBe(false);
     for (const t of ['5', '6', '9']) expect(webinarType.safeParse(t).success).toBe(true);
@@ -140,7 +140,7 @@ describe('special rows', () => {
       expect(row.direction).toBe('in');
       expect(row.note).toMatch(/accepted and dropped/);
     }
-    const startType = droppedRows.find((r) => r.v1 === 'option_start_type')!.type!;
+    const startType = droppedRows.find((r) => r.v1 === 'option_start_type')!.type;
     expect(startType.safeParse('screen_share').success).toBe(true);
     expect(startType.safeParse('audio').success).toBe(false);
   });

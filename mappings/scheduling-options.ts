@@ -1,4 +1,4 @@
-import { droppedField, type Codec, type FieldTable } from '../src/v1/field-map.js';
+import { droppedField, fieldTable, type Codec } from '../src/v1/field-map.js';
 import { v1 } from '../src/v1/param-types.js';
 import { recurrenceCodec, recurrenceParam } from './recurrence.js';
 
@@ -24,7 +24,7 @@ export const registrationRequired: Codec<boolean, number> = {
 const audio = () => v1.oneOf(['both', 'telephony', 'voip']);
 
 /** Rows both kinds share. */
-export const COMMON_SCHEDULING_ROWS: FieldTable = [
+export const COMMON_SCHEDULING_ROWS = fieldTable([
   { v1: 'topic', v2: 'topic', type: v1.string({ max: 300 }) },
   {
     v1: 'start_time',
@@ -61,7 +61,7 @@ export const COMMON_SCHEDULING_ROWS: FieldTable = [
     note: 'User ids, merged into settings.alternative_hosts with option_alternative_hosts (v2 takes emails or ids); v1 outputs show them in option_alternative_hosts.',
   },
   { v1: 'option_auto_record_type', v2: 'settings.auto_recording', type: v1.oneOf(['local', 'cloud', 'none']), v1Default: 'local' },
-];
+]);
 
 const optionStartType = droppedField({
   v1: 'option_start_type',
@@ -70,7 +70,7 @@ const optionStartType = droppedField({
 });
 
 /** Meeting-only rows. */
-const MEETING_ROWS: FieldTable = [
+const MEETING_ROWS = fieldTable([
   {
     v1: 'type',
     v2: 'type',
@@ -84,10 +84,10 @@ const MEETING_ROWS: FieldTable = [
   { v1: 'option_use_pmi', v2: 'settings.use_pmi', type: v1.bool(), v1Default: false },
   { v1: 'option_registration', v2: 'settings.approval_type', type: v1.bool(), codec: registrationRequired, v1Default: false },
   optionStartType,
-];
+]);
 
 /** Webinar-only rows. */
-const WEBINAR_ROWS: FieldTable = [
+const WEBINAR_ROWS = fieldTable([
   {
     v1: 'type',
     v2: 'type',
@@ -112,7 +112,7 @@ const WEBINAR_ROWS: FieldTable = [
     type: v1.oneOf(['en-US', 'en', 'zh-CN', 'zh', 'en-ES', 'es', 'fr-FR', 'fr']),
     note: 'Language of the email to panelists; v2 POST /webinars/{id}/panelists takes no language: accepted and dropped.',
   }),
-];
+]);
 
-export const MEETING_OPTIONS: FieldTable = [...COMMON_SCHEDULING_ROWS, ...MEETING_ROWS];
-export const WEBINAR_OPTIONS: FieldTable = [...COMMON_SCHEDULING_ROWS, ...WEBINAR_ROWS];
+export const MEETING_OPTIONS = fieldTable([...COMMON_SCHEDULING_ROWS, ...MEETING_ROWS]);
+export const WEBINAR_OPTIONS = fieldTable([...COMMON_SCHEDULING_ROWS, ...WEBINAR_ROWS]);

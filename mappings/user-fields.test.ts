@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getPath, toV1, toV2, v1FieldFor } from '../src/v1/field-map.js';
+import { getPath, toV1, toV2 } from '../src/v1/field-map.js';
+import { v1FieldNamer } from '../src/v1/field-naming.js';
 import { USER_FIELDS, USER_MEMBERSHIPS, USER_STATUS } from './user-fields.js';
 
 /** Every row: the v2 path, a v1 form text, the parsed v1 value, and the v2 value it becomes. */
@@ -36,10 +37,10 @@ describe('USER_FIELDS: every row', () => {
     it(`${row.v1} ↔ ${expected.v2} (${row.direction ?? 'both'})`, () => {
       expect(row.v2).toBe(expected.v2);
       if (row.direction !== 'out') {
-        expect(row.type!.parse(expected.text)).toEqual(expected.v1);
+        expect(row.type.parse(expected.text)).toEqual(expected.v1);
         const v2 = toV2([row], { [row.v1]: expected.v1 });
         expect(getPath(v2, row.v2)).toEqual(expected.v2Value);
-        expect(v1FieldFor(USER_FIELDS, row.v2)).toBe(row.v1);
+        expect(v1FieldNamer({ tables: [USER_FIELDS] })(row.v2)).toBe(row.v1);
       }
       const back = toV1([row], { [row.v2]: expected.v2Value });
       if (row.direction === 'in') expect(back).toEqual({});

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { enumCodec, type Codec, type FieldTable } from '../src/v1/field-map.js';
+import { enumCodec, fieldTable, type Codec } from '../src/v1/field-map.js';
 import { v1 } from '../src/v1/param-types.js';
 import { v2path } from '../src/shared/v2-path.js';
 
@@ -21,7 +21,7 @@ export const USER_STATUS = enumCodec<number, string>([
   [2, 'pending'],
 ]);
 
-export const USER_FIELDS: FieldTable = [
+export const USER_FIELDS = fieldTable([
   { v1: 'first_name', v2: 'first_name', type: v1.string({ max: 64 }) },
   { v1: 'last_name', v2: 'last_name', type: v1.string({ max: 64 }) },
   { v1: 'type', v2: 'type', type: v1.intOneOf([1, 2, 3]) },
@@ -57,7 +57,7 @@ export const USER_FIELDS: FieldTable = [
   { v1: 'status', v2: 'status', codec: USER_STATUS, direction: 'out', note: 'v1 0 active, 1 inactive, 2 pending (our choice).' },
   { v1: 'lastClientVersion', v2: 'last_client_version', direction: 'out' },
   { v1: 'lastLoginTime', v2: 'last_login_time', direction: 'out', note: 'Empty until the user first signs in, as v1 printed it.' },
-];
+]);
 
 /**
  * v1 `group_id` / `imgroup_id`: the user's group and IM group. v2 has memberships instead, written

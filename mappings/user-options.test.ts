@@ -213,7 +213,7 @@ describe('dropped fields', () => {
   it('track_id is accepted, never written, never shown, and says why', () => {
     const row = USER_OPTIONS.find((r) => r.v1 === 'track_id')!;
     expect(row.direction).toBe('in');
-    expect(row.type!.parse('partner-7')).toBe('partner-7');
+    expect(row.type.parse('partner-7')).toBe('partner-7');
     expect(toV2(USER_OPTIONS, { track_id: 'partner-7' })).toEqual({});
     expect(toV1([row], { '(none)': 'x' })).toEqual({});
     expect(row.note).toMatch(/dropped/);

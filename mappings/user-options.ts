@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { droppedField, negate, type Codec, type CompositeMapping, type FieldRow, type FieldTable } from '../src/v1/field-map.js';
+import { droppedField, fieldTable, negate, type Codec, type CompositeMapping, type FieldRow } from '../src/v1/field-map.js';
 import { v1 } from '../src/v1/param-types.js';
 
 /**
@@ -9,7 +9,10 @@ import { v1 } from '../src/v1/param-types.js';
  * start with chat, feedback, group HD and local recording on, and auto recording off).
  */
 
-const flag = (v1Name: string, v2: string, v1Default: boolean | undefined, extra: Partial<FieldRow> = {}): FieldRow => ({
+/** What a row helper may add to the row it builds (never its name or type, which the helper keeps literal). */
+type RowExtras = Omit<Partial<FieldRow>, 'v1' | 'type'>;
+
+const flag = <const V extends string>(v1Name: V, v2: string, v1Default: boolean | undefined, extra: RowExtras = {}) => ({
   v1: v1Name,
   v2,
   type: v1.bool(),
@@ -18,9 +21,10 @@ const flag = (v1Name: string, v2: string, v1Default: boolean | undefined, extra:
 });
 
 /** v1 `disable_x` = false means v2 `x` = true. */
-const disabled = (v1Name: string, v2: string, extra: Partial<FieldRow> = {}) => flag(v1Name, v2, false, { codec: negate, ...extra });
+const disabled = <const V extends string>(v1Name: V, v2: string, extra: RowExtras = {}) =>
+  flag(v1Name, v2, false, { codec: negate, ...extra });
 /** v1 `enable_x` (default false) is v2 `x`. */
-const enabled = (v1Name: string, v2: string, extra: Partial<FieldRow> = {}) => flag(v1Name, v2, false, extra);
+const enabled = <const V extends string>(v1Name: V, v2: string, extra: RowExtras = {}) => flag(v1Name, v2, false, extra);
 
 /**
  * v1 capacities: 0 (the v1 default) means "no capacity of its own" (meeting: inherit the
@@ -32,7 +36,7 @@ const zeroKeeps: Codec<number, number | undefined> = {
   toV1: (value) => value ?? 0,
 };
 
-const capacity = (v1Name: string, v2: string, type: z.ZodType, note: string): FieldRow => ({
+const capacity = <const V extends string, T extends z.ZodType>(v1Name: V, v2: string, type: T, note: string) => ({
   v1: v1Name,
   v2,
   type,
@@ -41,7 +45,7 @@ const capacity = (v1Name: string, v2: string, type: z.ZodType, note: string): Fi
   note,
 });
 
-export const USER_OPTIONS: FieldTable = [
+export const USER_OPTIONS = fieldTable([
   disabled('disable_chat', 'in_meeting.chat'),
   enabled('enable_e2e_encryption', 'in_meeting.e2e_encryption'),
   enabled('enable_silent_mode', 'in_meeting.attendee_on_hold', { note: 'v1 "silent mode" is attendee on-hold.' }),
@@ -94,17 +98,17 @@ export const USER_OPTIONS: FieldTable = [
     type: v1.string({ max: 256 }),
     note: 'Referral partner track id: v2 has no such field. Accepted and dropped.',
   }),
-];
+]);
 
 /**
  * The recording views: inputs of /user/update only, outputs of get, getbyemail and ssocreate
  * (not part of the shared option set, so no v1 default on create).
  */
-export const USER_RECORDING_VIEWS: FieldTable = [
+export const USER_RECORDING_VIEWS = fieldTable([
   flag('enable_record_speaker_view', 'recording.record_speaker_view', undefined),
   flag('enable_record_gallery_view', 'recording.record_gallery_view', undefined),
   flag('enable_record_audio_file', 'recording.record_audio_file', undefined),
-];
+]);
 
 /**
  * v1 automatic recording is two booleans; v2 one enum. v1: "enable_auto_recording becomes true

@@ -5,7 +5,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { V1Code } from '../v1/errors.js';
 import { isoSeconds } from '../shared/iso-time.js';
 import type { CallMemo, EndpointDefinition, TranslatorContext, V2Api } from '../translators/kit/define.js';
-import { v1FieldFor } from '../v1/field-map.js';
 import { buildRegistry, canonicalPath } from '../translators/kit/registry.js';
 import type { Credentials, Query, V2CallObservation, V2Client, V2Request } from '../upstream/client.js';
 import { CallWithdrawn, V2Error } from '../upstream/errors.js';
@@ -251,13 +250,7 @@ function parseParams(endpoint: EndpointDefinition, params: V1Params): unknown {
 }
 
 function v1FieldName(endpoint: EndpointDefinition, v2Path: string): string | undefined {
-  const named = endpoint.v2FieldNames?.[v2Path];
-  if (named) return named;
-  for (const table of endpoint.tables ?? []) {
-    const found = v1FieldFor(table, v2Path);
-    if (found) return found;
-  }
-  return undefined;
+  return endpoint.v1FieldOf(v2Path);
 }
 
 function toKnownError(error: unknown, params?: V1Params): V1Error {

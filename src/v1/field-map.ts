@@ -3,8 +3,8 @@ import { z } from 'zod';
 /**
  * The engine behind the mapping tables in mappings/: each row says where one v1 field lives in
  * v2 and how its value changes on the way, and the engine reads the table in both directions —
- * v1 input → v2 body, v2 answer → v1 output, v2 error path → v1 field name — and renders it into
- * docs/coverage.md. When a field moves, one row changes.
+ * v1 input → v2 body, v2 answer → v1 output, v2 error path → v1 field name (field-naming.ts) — and
+ * renders it into docs/coverage.md. When a field moves, one row changes.
  */
 
 /** How a value changes between v1 and v2; `toV1` must undo `toV2`. */
@@ -81,26 +81,50 @@ export interface FieldRow {
 export type FieldTable = readonly FieldRow[];
 
 /**
+ * A table that keeps each row's literal v1 name and parameter type (so `inputShape` types the
+ * params it builds field by field), each row still read as a FieldRow.
+ */
+export function fieldTable<const T extends FieldTable>(rows: T): { readonly [K in keyof T]: T[K] & FieldRow } {
+  // Each row already is a FieldRow (the constraint): the intersection only lets its unset optional fields be read.
+  return rows as { readonly [K in keyof T]: T[K] & FieldRow };
+}
+
+/**
  * "Accepted and dropped": a v1 input with no v2 home, kept so old clients keep working. It is
  * parsed (a bad value is still a v1 300 naming the field), then dropped — never written to v2,
- * never answered. `note` says why v2 has no place for it.
+ * never answered. `note` says why v2 has no place for it. Keeps the row's name and type literal.
  */
-export function droppedField(row: { v1: string; type: z.ZodType; note: string }): FieldRow {
-  return { v1: row.v1, v2: NO_V2_FIELD, type: row.type, codec: dropped, direction: 'in', note: row.note };
+export function droppedField<const V1 extends string, T extends z.ZodType>(row: { v1: V1; type: T; note: string }) {
+  return { v1: row.v1, v2: NO_V2_FIELD, type: row.type, codec: dropped, direction: 'in', note: row.note } as const satisfies FieldRow;
 }
 
 const usedOnInput = (row: FieldRow) => row.direction !== 'out';
 const usedOnOutput = (row: FieldRow) => row.direction !== 'in';
 
+/** The rows of a table a v1 call sends, with their parameter types. */
+type InputRowOf<T extends FieldTable> = Extract<Exclude<T[number], { direction: 'out' }>, { type: z.ZodType }>;
+type AliasesOf<R> = R extends { aliases: infer L extends readonly string[] } ? L[number] : never;
+
+/**
+ * The zod shape `inputShape` builds from a table: each input row's v1 name (and its aliases) with
+ * the row's type, optional. A table declared `as const satisfies FieldTable` keeps its rows' names
+ * and types, so params built from it are typed field by field; a table typed only `FieldTable`
+ * gives a shape of any names.
+ */
+export type InputShape<T extends FieldTable> = string extends T[number]['v1']
+  ? Record<string, z.ZodType>
+  : { [R in InputRowOf<T> as R['v1'] | AliasesOf<R>]: z.ZodOptional<R['type']> };
+
 /** The zod shape of a table's input fields, all optional (defaults are applied separately). */
-export function inputShape(table: FieldTable): Record<string, z.ZodType> {
+export function inputShape<const T extends FieldTable>(table: T): InputShape<T> {
   const shape: Record<string, z.ZodType> = {};
   for (const row of table.filter(usedOnInput)) {
     if (!row.type) throw new Error(`Mapping row ${row.v1} is used on input but has no type`);
     shape[row.v1] = row.type.optional();
     for (const alias of row.aliases ?? []) shape[alias] = row.type.optional();
   }
-  return shape;
+  // Built field by field from the rows, which is what InputShape<T> says of them.
+  return shape as InputShape<T>;
 }
 
 /** The v1 value of a row in parsed params, looking at its aliases too (the canonical name wins). */
@@ -142,11 +166,6 @@ export function toV1(table: FieldTable, v2: unknown): Record<string, unknown> {
     out[row.v1] = (row.codec ?? same).toV1(value);
   }
   return out;
-}
-
-/** Which v1 field a v2 error path names (`settings.audio` → `option_audio`). */
-export function v1FieldFor(table: FieldTable, v2Path: string): string | undefined {
-  return table.find((row) => row.v2 === v2Path && usedOnInput(row))?.v1;
 }
 
 /**
@@ -273,9 +292,4 @@ export function compositesToV1(composites: readonly CompositeMapping[], v2: unkn
     if (value !== undefined) Object.assign(out, compositeToV1(composite, value));
   }
   return out;
-}
-
-/** v2 field path → the v1 field names, for naming a composite in a v2 field error (an endpoint's `v2FieldNames`). */
-export function compositeV2FieldNames(composites: readonly CompositeMapping[]): Record<string, string> {
-  return Object.fromEntries(composites.map((composite) => [composite.v2, Object.keys(composite.fields).join(', ')]));
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { USER_ANSWERS } from '../../src/translators/users/user-output.js';
+import { USER_ANSWERS } from '../../mappings/user-answers.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { expectV1Error, uniqueEmail, V1_TIME, v2User } from '../support/v1-answers.js';
 import { expectUserShape, v2Get } from './users-support.js';
@@ -16,7 +16,7 @@ describe('/user/create', () => {
   it('creates a pending user with the v1 defaults and answers the short v1 record', async () => {
     const email = uniqueEmail('create');
     const answer = await gw.v1('/user/create', { email, type: 1, first_name: 'Zoom', last_name: 'User' });
-    expectUserShape(answer, USER_ANSWERS.create);
+    expectUserShape(answer, USER_ANSWERS.create.fields);
     expect(answer).toMatchObject({
       email,
       type: 1,
@@ -105,7 +105,7 @@ describe('/user/autocreate', () => {
       imgroup_id: imGroup.id,
       track_id: 'partner-7',
     });
-    expectUserShape(answer, USER_ANSWERS.full);
+    expectUserShape(answer, USER_ANSWERS.full.fields);
     expect(answer).toMatchObject({
       email,
       type: 2,
@@ -156,7 +156,7 @@ describe('/user/custcreate', () => {
   it('creates an active user without password and answers the full v1 user', async () => {
     const email = uniqueEmail('cust');
     const answer = await gw.v1('/user/custcreate', { email, type: 1 });
-    expectUserShape(answer, USER_ANSWERS.full);
+    expectUserShape(answer, USER_ANSWERS.full.fields);
     expect(answer).toMatchObject({
       email,
       type: 1,
@@ -175,7 +175,7 @@ describe('/user/ssocreate', () => {
     const email = uniqueEmail('sso');
     const pmi = '3' + String(Date.now()).slice(-9);
     const answer = await gw.v1('/user/ssocreate', { email, type: 2, first_name: 'Sso', pmi, enable_large: 'true', large_capacity: 300 });
-    expectUserShape(answer, USER_ANSWERS.ssocreate);
+    expectUserShape(answer, USER_ANSWERS.ssocreate.fields);
     expect(answer).toMatchObject({
       email,
       type: 2,

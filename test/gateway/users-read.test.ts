@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { USER_ANSWERS } from '../../src/translators/users/user-output.js';
+import { USER_ANSWERS } from '../../mappings/user-answers.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { expectV1Error, uniqueEmail, v2User } from '../support/v1-answers.js';
 import { expectUserShape, v2Get } from './users-support.js';
@@ -15,7 +15,7 @@ describe('/user/get', () => {
     const created = await v2User(gw, { first_name: 'Zoomie', last_name: 'Userton' });
     await gw.v2('PATCH', `/users/${created.id}`, { body: { timezone: 'America/Los_Angeles', dept: 'Engineer' } });
     const answer = await gw.v1('/user/get', { id: created.id });
-    expectUserShape(answer, USER_ANSWERS.get);
+    expectUserShape(answer, USER_ANSWERS.get.fields);
     const v2 = await v2Get(gw, `/users/${created.id}`);
     expect(answer).toMatchObject({
       id: created.id,
@@ -88,7 +88,7 @@ describe('/user/getbyemail', () => {
   it("answers the full user with getbyemail's additions (no account_id, no timezone)", async () => {
     const created = await v2User(gw);
     const answer = await gw.v1('/user/getbyemail', { email: created.email, login_type: 100 });
-    expectUserShape(answer, USER_ANSWERS.getbyemail);
+    expectUserShape(answer, USER_ANSWERS.getbyemail.fields);
     expect(answer).toMatchObject({ id: created.id, email: created.email, status: 0 });
   });
 
@@ -110,7 +110,7 @@ describe('/user/list and /user/pending', () => {
     expect(answer).toMatchObject({ page_number: 2, page_size: 2, total_records: total, page_count: Math.ceil(total / 2) });
     expect(answer.users).toHaveLength(2);
     for (const item of answer.users) {
-      expectUserShape(item, USER_ANSWERS.listItem);
+      expectUserShape(item, USER_ANSWERS.listItem.fields);
       expect(item).toMatchObject({ status: 0, verified: 1, token: '', zpk: '', zak: '' });
     }
     const v2Page = (await v2Get(gw, '/users', { page_size: '2', page_number: '2' })).users;
@@ -127,7 +127,7 @@ describe('/user/list and /user/pending', () => {
     const { id } = await gw.v1('/user/create', { email, type: 1 });
     const pending = await gw.v1('/user/pending', { page_size: 300 });
     const item = pending.users.find((u: { id: string }) => u.id === id);
-    expectUserShape(item, USER_ANSWERS.listItem);
+    expectUserShape(item, USER_ANSWERS.listItem.fields);
     expect(item).toMatchObject({ email, status: 2, verified: 0 });
     const active = await gw.v1('/user/list', { page_size: 300 });
     expect(active.users.some((u: { id: string }) => u.id === id)).toBe(false);

@@ -1,8 +1,10 @@
 import { ACCOUNT_CREATE_DROPPED_ROWS, ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS } from '../../../mappings/account-options.js';
+import { ACCOUNT_ANSWER } from '../../../mappings/account-answers.js';
+import { answer } from '../../v1/answer.js';
 import { toV1Error } from '../kit/failures.js';
 import { V1Error } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
-import { inputShape, toV2, v1FieldFor, withV1Defaults } from '../../v1/field-map.js';
+import { inputShape, toV2, withV1Defaults } from '../../v1/field-map.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { accountPath } from './account-path.js';
@@ -43,14 +45,13 @@ export const accountCreate = defineEndpoint({
       await rollback.run(() => ctx.v2.patch(accountPath(account.id, '/settings'), settings));
     } catch (error) {
       if (!disassociated) throw error;
-      const failure = toV1Error(error, (v2Path) => v1FieldFor(ACCOUNT_SETTING_ROWS, v2Path));
+      const failure = toV1Error(error, accountCreate.v1FieldOf);
       throw new V1Error(
         failure.code,
         `${failure.message} The sub account ${account.id} had been created; v2 cannot delete an account, so it was disassociated ` +
           `from the master account instead: it lives on as a standalone account and its owner email ${email} stays in use.`,
       );
     }
-    const { id, owner_id, owner_email, created_at } = account;
-    return { id, owner_id, owner_email, created_at };
+    return answer(ACCOUNT_ANSWER, account);
   },
 });

@@ -1,9 +1,9 @@
-import { BILLING_CONTACT_ROWS, PLAN_SET_ROWS, planObject } from '../../../mappings/plans.js';
+import { BILLING_CONTACT_ROWS, PLAN_ANSWER, PLAN_SET_ROWS, planObject } from '../../../mappings/plans.js';
+import { answer } from '../../v1/answer.js';
 import { defineEndpoint } from '../kit/define.js';
 import { inputShape, toV1, toV2 } from '../../v1/field-map.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { accountIdParam, accountPath } from './account-path.js';
-import { namingV1Fields } from './v1-field-errors.js';
 import { NOT_READ } from '../kit/answer-shape.js';
 import { V2_ACCOUNT, V2_BILLING_CONTACT, V2_PLAN_SET } from './v2-answers.js';
 
@@ -12,15 +12,8 @@ import { V2_ACCOUNT, V2_BILLING_CONTACT, V2_PLAN_SET } from './v2-answers.js';
  * by the PLAN_SET_ROWS types: bad JSON is a 300 naming the field) and as JSON objects in v2.
  */
 
-/** The v1 answer of subscribe and plan/get: the contact fields, then the plan set. */
-const v1PlanAnswer = (contact: unknown, plans: unknown) => ({ ...toV1(BILLING_CONTACT_ROWS, contact), ...toV1(PLAN_SET_ROWS, plans) });
-
-/** A v2 field error inside a plan (`plan_webinar.1.type`) or the contact (`contact.zip`) → the v1 field. */
-function subscribeFieldOf(v2Field: string): string {
-  const [head, next] = v2Field.split('.');
-  if (head === 'contact' && next) return next;
-  return PLAN_SET_ROWS.find((row) => row.v2 === head)?.v1 ?? v2Field;
-}
+const v1PlanAnswer = (contact: unknown, plans: unknown) =>
+  answer(PLAN_ANSWER, toV1(PLAN_SET_ROWS, plans), toV1(BILLING_CONTACT_ROWS, contact));
 
 const contactInput = inputShape(BILLING_CONTACT_ROWS);
 const required = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, v1.string()]));
@@ -40,13 +33,12 @@ export const accountPlanSubscribe = defineEndpoint({
   }),
   v2Calls: ['GET /accounts/{accountId}', 'POST /accounts/{accountId}/plans'],
   tables: [BILLING_CONTACT_ROWS, PLAN_SET_ROWS],
+  // The contact rows describe the `contact` object of the v2 body (`contact.zip` → zip).
+  v2Naming: { moved: [{ table: BILLING_CONTACT_ROWS, add: 'contact.' }] },
   async handle(params, ctx) {
     const { owner_email } = await ctx.v2.get(accountPath(params.account_id), V2_ACCOUNT);
     const contact = { ...toV2(BILLING_CONTACT_ROWS, params), email: owner_email };
-    const plans = await namingV1Fields(
-      ctx.v2.post(accountPath(params.account_id, '/plans'), { contact, ...toV2(PLAN_SET_ROWS, params) }, V2_PLAN_SET),
-      subscribeFieldOf,
-    );
+    const plans = await ctx.v2.post(accountPath(params.account_id, '/plans'), { contact, ...toV2(PLAN_SET_ROWS, params) }, V2_PLAN_SET);
     return v1PlanAnswer(contact, plans);
   },
 });
@@ -66,17 +58,19 @@ export const accountPlanGet = defineEndpoint({
   },
 });
 
-/** `plan`: one plan as JSON text, `{"type": ..., "hosts": ...}`; v2 field errors on it name `plan`. */
+/** `plan`: one plan as JSON text, `{"type": ..., "hosts": ...}`, sent as the whole v2 body. */
 const planParam = { plan: v1.json(planObject) };
-const planFieldOf = () => 'plan';
+/** v2 field errors on the plan's fields (`hosts`) name `plan`, the v1 field that carried them. */
+const PLAN_BODY_NAMING = { overrides: Object.fromEntries(Object.keys(planObject.shape).map((field) => [field, 'plan'])) };
 
 /** /ma/account/plan/add → POST /accounts/{id}/plans/addons: an additional plan. */
 export const accountPlanAdd = defineEndpoint({
   path: '/ma/account/plan/add',
   params: v1Params({ ...accountIdParam, ...planParam }),
   v2Calls: ['POST /accounts/{accountId}/plans/addons'],
+  v2Naming: PLAN_BODY_NAMING,
   async handle({ account_id, plan }, ctx) {
-    await namingV1Fields(ctx.v2.post(accountPath(account_id, '/plans/addons'), plan, NOT_READ), planFieldOf);
+    await ctx.v2.post(accountPath(account_id, '/plans/addons'), plan, NOT_READ);
     return { id: account_id, updated_at: ctx.nowIso() };
   },
 });
@@ -92,8 +86,9 @@ export const accountPlanUpdate = defineEndpoint({
   path: '/ma/account/plan/update',
   params: v1Params({ ...accountIdParam, ...planParam, type: v1.intOneOf([1, 2]).optional() }),
   v2Calls: ['PUT /accounts/{accountId}/plans/base', 'PUT /accounts/{accountId}/plans/addons'],
+  v2Naming: PLAN_BODY_NAMING,
   async handle({ account_id, plan, type = 1 }, ctx) {
-    await namingV1Fields(ctx.v2.put(accountPath(account_id, PLAN_UPDATE_TARGET[type]), plan), planFieldOf);
+    await ctx.v2.put(accountPath(account_id, PLAN_UPDATE_TARGET[type]), plan);
     return { id: account_id, updated_at: ctx.nowIso() };
   },
 });

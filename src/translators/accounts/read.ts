@@ -1,23 +1,10 @@
+import { ACCOUNT_ANSWER, ACCOUNT_LIST_ITEM } from '../../../mappings/account-answers.js';
+import { answer } from '../../v1/answer.js';
 import { defineEndpoint } from '../kit/define.js';
 import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1Params } from '../../v1/param-types.js';
 import { accountIdParam, accountPath } from './account-path.js';
 import { V2_ACCOUNT, V2_ACCOUNT_PAGE } from './v2-answers.js';
-
-/** The fields of a v1 subAccounts item; v2 list items carry the same names. */
-const LIST_ITEM_FIELDS = [
-  'id',
-  'owner_email',
-  'account_name',
-  'account_type',
-  'seats',
-  'subscription_start_time',
-  'subscription_end_time',
-  'created_at',
-] as const;
-
-const pick = <K extends string>(object: Record<string, unknown>, keys: readonly K[]) =>
-  Object.fromEntries(keys.map((key) => [key, object[key]])) as Record<K, unknown>;
 
 /** /ma/account/list → GET /accounts: v1's paging (optional, as v1 accepted it) and `subAccounts`. */
 export const accountList = defineEndpoint({
@@ -26,7 +13,7 @@ export const accountList = defineEndpoint({
   v2Calls: ['GET /accounts'],
   async handle(params, ctx) {
     const page = await ctx.v2.get('/accounts', V2_ACCOUNT_PAGE, pagingOf(params));
-    return { ...v1PageFields(page), subAccounts: page.accounts.map((a) => pick(a, LIST_ITEM_FIELDS)) };
+    return { ...v1PageFields(page), subAccounts: page.accounts.map((account) => answer(ACCOUNT_LIST_ITEM, account)) };
   },
 });
 
@@ -37,6 +24,6 @@ export const accountGet = defineEndpoint({
   v2Calls: ['GET /accounts/{accountId}'],
   async handle({ account_id }, ctx) {
     const account = await ctx.v2.get(accountPath(account_id), V2_ACCOUNT);
-    return pick(account, ['id', 'owner_id', 'owner_email', 'created_at']);
+    return answer(ACCOUNT_ANSWER, account);
   },
 });

@@ -4,7 +4,6 @@ import { inputShape, toV2 } from '../../v1/field-map.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1Params } from '../../v1/param-types.js';
 import { accountIdParam, accountPath } from './account-path.js';
-import { v2FieldNamesWith } from './v2-field-names.js';
 import { NOT_READ } from '../kit/answer-shape.js';
 import { V2_ACCOUNT } from './v2-answers.js';
 
@@ -25,7 +24,8 @@ export const accountUpdate = defineEndpoint({
   }),
   v2Calls: ['GET /accounts/{accountId}', 'PATCH /accounts/{accountId}/options', 'PATCH /accounts/{accountId}/settings'],
   tables: [ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS, ACCOUNT_UPDATE_DROPPED_ROWS],
-  v2FieldNames: v2FieldNamesWith(ACCOUNT_OPTION_ROWS, { strip: 'options.' }),
+  // The option rows are written under `options`, but PATCH /accounts/{id}/options is sent them flat.
+  v2Naming: { moved: [{ table: ACCOUNT_OPTION_ROWS, strip: 'options.' }] },
   async handle(params, ctx) {
     const { account_id } = params;
     const options = (toV2(ACCOUNT_OPTION_ROWS, params).options ?? {}) as Options;

@@ -1,7 +1,8 @@
-import { CHAT_MESSAGE_ROWS, CHAT_SESSION_ROWS } from '../../../mappings/chat.js';
+import { CHAT_MESSAGE_ROWS, CHAT_SESSION_ANSWER, CHAT_SESSION_ROWS } from '../../../mappings/chat.js';
+import { answer } from '../../v1/answer.js';
 import { v2path } from '../../shared/v2-path.js';
 import { defineEndpoint } from '../kit/define.js';
-import { NO_V2_FIELD, toV1 } from '../../v1/field-map.js';
+import { toV1 } from '../../v1/field-map.js';
 import { reportRange, reportRangeParams } from '../reports/range.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { V2_CHAT_MESSAGES, V2_CHAT_SESSIONS, type V2ChatPage } from './v2-answers.js';
@@ -21,11 +22,7 @@ const v1Paging = (page: V2ChatPage) => ({
   next_page_token: page.next_page_token ?? '',
 });
 
-/** A session in v1's field order; `participants`, which v2 does not list, as "" (see the table's note). */
-function v1Session(session: Record<string, unknown>): Record<string, unknown> {
-  const mapped = toV1(CHAT_SESSION_ROWS, session);
-  return Object.fromEntries(CHAT_SESSION_ROWS.map((row) => [row.v1, row.v2 === NO_V2_FIELD ? '' : mapped[row.v1]]));
-}
+const v1Session = (session: Record<string, unknown>) => answer(CHAT_SESSION_ANSWER, toV1(CHAT_SESSION_ROWS, session));
 
 /** /chat/list → GET /im/chat/sessions. `email` (a user's chats) has no v2 filter: accepted and dropped. */
 export const chatList = defineEndpoint({

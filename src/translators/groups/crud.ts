@@ -25,7 +25,7 @@ export function groupCreate(kind: GroupKind) {
       const accountId = startedEarly(callerAccountId(ctx));
       return answerAfterWrite(
         ctx.v2.post(kind.v2Base, body, V2_GROUP),
-        async (created) => v1Group(kind.table, created, await accountId),
+        async (created) => v1Group(kind.table, kind.answer, created, await accountId),
         (created) => `The ${kind.label} ${created.id} was created`,
       );
     },
@@ -50,7 +50,10 @@ export function groupList(kind: GroupKind) {
     tables: [kind.listItemTable],
     async handle(_params, ctx) {
       const [list, accountId] = await Promise.all([allGroups(kind, ctx), callerAccountId(ctx)]);
-      return { total_records: list.total_records, groups: list.groups.map((g) => v1Group(kind.listItemTable, g, accountId)) };
+      return {
+        total_records: list.total_records,
+        groups: list.groups.map((g) => v1Group(kind.listItemTable, kind.listItemAnswer, g, accountId)),
+      };
     },
   });
 }
@@ -64,7 +67,7 @@ export function groupGet(kind: GroupKind) {
     tables: [kind.table],
     async handle({ id }, ctx) {
       const [group, accountId] = await Promise.all([ctx.v2.get(groupPath(kind, id), V2_GROUP), callerAccountId(ctx)]);
-      return v1Group(kind.table, group, accountId);
+      return v1Group(kind.table, kind.answer, group, accountId);
     },
   });
 }
@@ -83,14 +86,14 @@ export function groupEdit(kind: GroupKind) {
       const changes = toV2(kind.table, params);
       if (Object.keys(changes).length === 0) {
         const [group, accountId] = await Promise.all([ctx.v2.get(groupPath(kind, params.id), V2_GROUP), callerAccountId(ctx)]);
-        return v1Group(kind.table, group, accountId);
+        return v1Group(kind.table, kind.answer, group, accountId);
       }
       const accountId = startedEarly(callerAccountId(ctx));
       return answerAfterWrite(
         ctx.v2.patch(groupPath(kind, params.id), changes),
         async () => {
           const [group, account] = await Promise.all([ctx.v2.get(groupPath(kind, params.id), V2_GROUP), accountId]);
-          return v1Group(kind.table, group, account);
+          return v1Group(kind.table, kind.answer, group, account);
         },
         () => `The ${kind.label} ${params.id} was edited`,
       );

@@ -1,5 +1,6 @@
 import { v2path } from '../../shared/v2-path.js';
 import type { TranslatorContext, V1Answer } from '../kit/define.js';
+import { answer, type AnswerShape } from '../../v1/answer.js';
 import { toV1, type FieldTable } from '../../v1/field-map.js';
 import type { GroupKind } from './kind.js';
 import { V2_USER_ACCOUNT } from '../users/v2-answers.js';
@@ -18,11 +19,9 @@ export async function callerAccountId(ctx: TranslatorContext): Promise<string> {
 
 export const CALLER_ACCOUNT_CALL = 'GET /users/{userId}';
 
-/** A v2 group (or IM group) → the v1 group output: `group_id`, `account_id`, then the table's fields. */
-export function v1Group(table: FieldTable, v2Group: unknown, accountId: string): V1Answer {
-  const fields = toV1(table, v2Group);
-  // Spread after group_id and account_id so the answer keeps v1's field order.
-  return { group_id: fields.group_id, account_id: accountId, ...fields };
+/** A v2 group (or IM group) read through `table` → the v1 answer `shape` (`group_id`, `account_id`, then the table's fields). */
+export function v1Group(table: FieldTable, shape: AnswerShape, v2Group: unknown, accountId: string): V1Answer {
+  return answer(shape, toV1(table, v2Group), { account_id: accountId });
 }
 
 /** `/groups/{id}` or `/im/groups/{id}` plus `rest`, the id encoded as one segment. */

@@ -1,4 +1,5 @@
-import { GROUP_ROWS } from '../../../mappings/groups.js';
+import { GROUP_ANSWER, GROUP_ROWS } from '../../../mappings/groups.js';
+import type { AnswerShape } from '../../v1/answer.js';
 import type { FieldTable } from '../../v1/field-map.js';
 
 /**
@@ -14,8 +15,11 @@ export interface GroupKind {
   v2Base: '/groups' | '/im/groups';
   /** The v1 group output and the fields create and edit take. */
   table: FieldTable;
+  /** The v1 group answer (mappings/groups.ts). */
+  answer: AnswerShape;
   /** The fields of a v1 list item. */
   listItemTable: FieldTable;
+  listItemAnswer: AnswerShape;
   /** Whether the v2 list is paged (IM groups) or answers every group at once (groups). */
   pagedList: boolean;
 }
@@ -25,6 +29,8 @@ export const PLAIN_GROUPS: GroupKind = {
   v1Prefix: '/group',
   v2Base: '/groups',
   table: GROUP_ROWS,
+  answer: GROUP_ANSWER,
   listItemTable: GROUP_ROWS,
+  listItemAnswer: GROUP_ANSWER,
   pagedList: false,
 };

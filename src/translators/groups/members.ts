@@ -1,4 +1,5 @@
-import { GROUP_MEMBER_ROWS } from '../../../mappings/groups.js';
+import { GROUP_MEMBER_ANSWER, GROUP_MEMBER_ROWS } from '../../../mappings/groups.js';
+import { answer } from '../../v1/answer.js';
 import { V2Error } from '../../upstream/errors.js';
 import { v2path } from '../../shared/v2-path.js';
 import { batchesOf } from '../kit/batches.js';
@@ -66,7 +67,7 @@ export function memberList(kind: GroupKind) {
       const page = await ctx.v2.get(groupPath(kind, params.id, '/members'), V2_MEMBER_PAGE, pagingOf(params));
       return {
         ...v1PageFields(page),
-        members: page.members.map((m) => ({ ...toV1(GROUP_MEMBER_ROWS, m), pic_url: '' })),
+        members: page.members.map((m) => answer(GROUP_MEMBER_ANSWER, toV1(GROUP_MEMBER_ROWS, m))),
       };
     },
   });
@@ -88,7 +89,7 @@ export function memberAdd(path: string, kinds: readonly GroupKind[]) {
     path,
     params: v1Params({ id: v1.string(), member_ids: memberIds() }),
     v2Calls: calls,
-    v2FieldNames: { members: 'member_ids' },
+    v2Naming: { overrides: { members: 'member_ids' } },
     async handle({ id, member_ids }, ctx) {
       const batches = batchesOf(member_ids, MEMBERS_PER_CALL);
       const rollback = new Rollback(ctx);

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Query } from '../../upstream/client.js';
 import type { CompositeMapping, FieldTable } from '../../v1/field-map.js';
+import { v1FieldNamer, type V1FieldNaming, type V1FieldOf } from '../../v1/field-naming.js';
 
 /**
  * The contract of a translator: one small definition per v1 endpoint. The facade finds it by
@@ -69,14 +70,24 @@ export interface EndpointDefinition<S extends z.ZodType = z.ZodType> {
   v2Calls: readonly string[];
   /** The mapping tables it uses (for naming v1 fields in v2 field errors, and for the docs). */
   tables?: readonly FieldTable[];
-  /** The composite mappings it uses (several v1 fields ↔ one v2 field), for the docs. */
+  /** The composite mappings it uses (several v1 fields ↔ one v2 field), for the same. */
   composites?: readonly CompositeMapping[];
-  /** v2 field paths that are not in a table but map to a v1 field (`user_info.email` → `email`). */
-  v2FieldNames?: Readonly<Record<string, string>>;
+  /** The v1 field a v2 field error's path names: the facade's only way to name one (src/v1/field-naming.ts). */
+  v1FieldOf: V1FieldOf;
   handle(params: z.output<S>, ctx: TranslatorContext): Promise<V1Answer>;
 }
 
-/** Identity, for type inference of `params` in `handle`. */
-export function defineEndpoint<S extends z.ZodType>(definition: EndpointDefinition<S>): EndpointDefinition<S> {
-  return definition;
+/** What a translator writes: the definition, with what its tables do not say about naming v1 fields in v2 errors. */
+export interface EndpointSpec<S extends z.ZodType = z.ZodType> extends Omit<EndpointDefinition<S>, 'v1FieldOf'> {
+  /**
+   * Tables whose v2 paths are relative to another object than the body sent (`moved`), and v2
+   * paths no table names (`overrides`, `members` → `member_ids`).
+   */
+  v2Naming?: Pick<V1FieldNaming, 'moved' | 'overrides'>;
+}
+
+/** The definition, with its `v1FieldOf` built once from its tables, composites and `v2Naming` (and `params` inferred for `handle`). */
+export function defineEndpoint<S extends z.ZodType>(spec: EndpointSpec<S>): EndpointDefinition<S> {
+  const { v2Naming, ...definition } = spec;
+  return { ...definition, v1FieldOf: v1FieldNamer({ tables: spec.tables, composites: spec.composites, ...v2Naming }) };
 }

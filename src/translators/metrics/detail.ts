@@ -1,4 +1,11 @@
-import { DASHBOARD_PARTICIPANT_ROWS, DETAIL_TYPE_LABELS, SESSION_DETAIL_ROWS } from '../../../mappings/metrics.js';
+import {
+  DASHBOARD_PARTICIPANT_ANSWER,
+  DASHBOARD_PARTICIPANT_ROWS,
+  DETAIL_TYPE_LABELS,
+  SESSION_DETAIL_ANSWER,
+  SESSION_DETAIL_ROWS,
+} from '../../../mappings/metrics.js';
+import { answer } from '../../v1/answer.js';
 import { v2path } from '../../shared/v2-path.js';
 import { defineEndpoint } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
@@ -44,19 +51,14 @@ function sessionDetail(collection: 'meetings' | 'webinars') {
         (first) => ctx.requireFanOut('GET', participantsPath, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
       );
       const page = pageOf(paging, last.total_records);
-      // A live session has no end_time in v2: v1 answers it empty, in its place.
-      const { uuid, id, ...head } = toV1(SESSION_DETAIL_ROWS, { end_time: '', ...session });
-      return {
-        uuid,
-        id,
+      return answer(SESSION_DETAIL_ANSWER, toV1(SESSION_DETAIL_ROWS, session), {
         type: DETAIL_TYPE_LABELS[collection][params.type - 1],
-        ...head,
         participants_count: page.total_records,
         page_count: page.page_count,
         page_number: page.page_number,
         page_size: page.page_size,
-        participants: itemsOnPage(items, paging).map((p) => toV1(DASHBOARD_PARTICIPANT_ROWS, { leave_time: '', ...p })),
-      };
+        participants: itemsOnPage(items, paging).map((p) => answer(DASHBOARD_PARTICIPANT_ANSWER, toV1(DASHBOARD_PARTICIPANT_ROWS, p))),
+      });
     },
   });
 }

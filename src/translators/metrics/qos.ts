@@ -1,4 +1,5 @@
-import { QOS_PARTICIPANT_ROWS, QOS_SAMPLE_ROWS } from '../../../mappings/metrics.js';
+import { QOS_ANSWER, QOS_PARTICIPANT_ROWS, QOS_SAMPLE_ROWS } from '../../../mappings/metrics.js';
+import { answer } from '../../v1/answer.js';
 import { V1Code } from '../../v1/errors.js';
 import { V1Error } from '../../v1/errors.js';
 import { v2path } from '../../shared/v2-path.js';
@@ -40,16 +41,12 @@ export const metricsQos = defineEndpoint({
     // A session nobody is in has no QoS to show: v1 said so with "meeting not found" for it too.
     if (!participant) throw new V1Error(V1Code.meetingNotFound, `No participant of meeting ${params.meeting_id} has QoS data.`);
     const samples = participant.user_qos?.date_time ? [participant.user_qos] : [];
-    const head = toV1(QOS_PARTICIPANT_ROWS, participant);
-    // v1 put `user_id` before `type`, the rest of the participant after it (a spread keeps a key's first place).
-    return {
+    return answer(QOS_ANSWER, toV1(QOS_PARTICIPANT_ROWS, participant), {
       meeting_id: params.meeting_id,
-      user_id: head['user_id'],
       type: TYPE_LABELS[params.type - 1],
-      ...head,
       user_qos: itemsOnPage(samples, pagingOf({ page_size: params.page_size ?? 10, page_number: params.page_number })).map((s) =>
         toV1(QOS_SAMPLE_ROWS, s),
       ),
-    };
+    });
   },
 });

@@ -1,5 +1,13 @@
-import { NO_LIVE_MEETING, ROOM_LIVE_MEETING_ROWS, ZOOM_ROOM_MESSAGE_ROWS, ZOOM_ROOM_ROWS } from '../../../mappings/dashboards.js';
-import { SESSION_METRIC_ROWS } from '../../../mappings/metrics.js';
+import {
+  NO_LIVE_MEETING,
+  ROOM_LIVE_MEETING_ROWS,
+  ZOOM_ROOM_ANSWER,
+  ZOOM_ROOM_MESSAGE_ROWS,
+  ZOOM_ROOM_MESSAGES_ANSWER,
+  ZOOM_ROOM_ROWS,
+} from '../../../mappings/dashboards.js';
+import { answer } from '../../v1/answer.js';
+import { SESSION_METRIC_ANSWER, SESSION_METRIC_ROWS } from '../../../mappings/metrics.js';
 import { invalidParameter } from '../../v1/errors.js';
 import { v2path } from '../../shared/v2-path.js';
 import { defineEndpoint } from '../kit/define.js';
@@ -8,7 +16,6 @@ import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../../v1/paging.js'
 import { v1, v1Params } from '../../v1/param-types.js';
 import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { isBackwards, reportDateParam, v2Date } from '../reports/report-date.js';
-import { allFieldsV1 } from './in-order.js';
 import { V2_ROOM_DETAIL, V2_ROOM_PAGE, type V2RoomDetail } from './v2-answers.js';
 
 /**
@@ -19,10 +26,11 @@ import { V2_ROOM_DETAIL, V2_ROOM_PAGE, type V2RoomDetail } from './v2-answers.js
 
 type V2Room = Record<string, unknown>;
 
-const v1Room = (room: V2Room, meetingId: unknown = '') => ({
-  ...allFieldsV1(ZOOM_ROOM_ROWS, room, { meeting_id: meetingId }),
-  messages: allFieldsV1(ZOOM_ROOM_MESSAGE_ROWS, room),
-});
+const v1Room = (room: V2Room, meetingId = '') =>
+  answer(ZOOM_ROOM_ANSWER, toV1(ZOOM_ROOM_ROWS, room), {
+    meeting_id: meetingId,
+    messages: answer(ZOOM_ROOM_MESSAGES_ANSWER, toV1(ZOOM_ROOM_MESSAGE_ROWS, room)),
+  });
 
 const v1PageSize = { page_size: v1.int({ min: 1, max: 30 }).optional(), page_number: v1.int({ min: 1 }).optional() };
 
@@ -62,8 +70,7 @@ export const metricsZoomRoomDetail = defineEndpoint({
       enough,
       (first) => ctx.requireFanOut('GET', path, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
     );
-    // A live session has no end_time in v2: v1 answers it empty, in its place.
-    const live = room!.live_meeting ? toV1(LIVE_ROWS, { end_time: '', ...room!.live_meeting }) : NO_LIVE_MEETING;
+    const live = room!.live_meeting ? answer(SESSION_METRIC_ANSWER, toV1(LIVE_ROWS, room!.live_meeting)) : NO_LIVE_MEETING;
     return {
       from: last.from,
       to: last.to,

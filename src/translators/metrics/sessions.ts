@@ -1,4 +1,5 @@
-import { SESSION_METRIC_ROWS } from '../../../mappings/metrics.js';
+import { SESSION_METRIC_ANSWER, SESSION_METRIC_ROWS } from '../../../mappings/metrics.js';
+import { answer } from '../../v1/answer.js';
 import { invalidParameter, missingParameter } from '../../v1/errors.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
@@ -54,8 +55,7 @@ function sessionList(collection: 'meetings' | 'webinars') {
         to: last.to,
         ...v1PageFields(pageOf(paging, last.total_records)),
         type: TYPE_LABELS[collection][params.type - 1],
-        // A live session has no end_time in v2: v1 answers it empty, in its place.
-        meetings: itemsOnPage(items, paging).map((item) => toV1(SESSION_METRIC_ROWS, { end_time: '', ...item })),
+        meetings: itemsOnPage(items, paging).map((item) => answer(SESSION_METRIC_ANSWER, toV1(SESSION_METRIC_ROWS, item))),
       };
     },
   });

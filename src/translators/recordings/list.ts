@@ -1,4 +1,10 @@
-import { MC_RECORDING_FILE_ROWS, RECORDING_FILE_ROWS, RECORDING_MEETING_ROWS } from '../../../mappings/recordings.js';
+import {
+  MC_RECORDING_FILE_ROWS,
+  RECORDING_FILE_ROWS,
+  RECORDING_MEETING_ANSWER,
+  RECORDING_MEETING_ROWS,
+} from '../../../mappings/recordings.js';
+import { answer } from '../../v1/answer.js';
 import { v2path } from '../../shared/v2-path.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { toV1, type FieldTable } from '../../v1/field-map.js';
@@ -95,16 +101,8 @@ const roughInstant = (time: V1Time) => instantOf(time, '');
 
 /** A v2 recorded meeting as v1 printed it, `timezone` (the host's) in its place, its files per `fileRows`. */
 export function v1RecordingMeeting(meeting: V2RecordingMeeting, timezone: string, fileRows: FieldTable = RECORDING_FILE_ROWS) {
-  const { uuid, meeting_number, host_id, account_id, topic, start_time, ...rest } = toV1(RECORDING_MEETING_ROWS, meeting);
-  return {
-    uuid,
-    meeting_number,
-    host_id,
-    account_id,
-    topic,
-    start_time,
+  return answer(RECORDING_MEETING_ANSWER, toV1(RECORDING_MEETING_ROWS, meeting), {
     timezone,
-    ...rest,
     recording_files: meeting.recording_files.map((file) => toV1(fileRows, file)),
-  };
+  });
 }

@@ -1,4 +1,5 @@
-import { ACCOUNT_REPORT_USER_ROWS } from '../../../mappings/reports.js';
+import { ACCOUNT_REPORT_USER_ANSWER, ACCOUNT_REPORT_USER_ROWS } from '../../../mappings/reports.js';
+import { answer } from '../../v1/answer.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
@@ -39,11 +40,10 @@ export const accountReport = defineEndpoint({
       total_meeting_minutes: report.total_meeting_minutes,
       users: report.users.map((host) => {
         const user = users.get(host.id);
-        return {
-          ...toV1(ACCOUNT_REPORT_USER_ROWS, host),
-          last_client_version: user?.last_client_version ?? '',
-          last_login_time: user?.last_login_time ?? '',
-        };
+        return answer(ACCOUNT_REPORT_USER_ANSWER, toV1(ACCOUNT_REPORT_USER_ROWS, host), {
+          last_client_version: user?.last_client_version,
+          last_login_time: user?.last_login_time,
+        });
       }),
     };
   },

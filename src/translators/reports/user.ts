@@ -1,4 +1,5 @@
-import { USER_REPORT_MEETING_ROWS, USER_REPORT_PARTICIPANT_ROWS } from '../../../mappings/reports.js';
+import { USER_REPORT_MEETING_ANSWER, USER_REPORT_MEETING_ROWS, USER_REPORT_PARTICIPANT_ROWS } from '../../../mappings/reports.js';
+import { answer } from '../../v1/answer.js';
 import { v2path } from '../../shared/v2-path.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
@@ -46,7 +47,9 @@ export const userReport = defineEndpoint({
     return {
       ...v1PageFields(pageOf(paging, last.total_records)),
       ...range.v1,
-      meetings: meetings.map((meeting, i) => ({ ...toV1(USER_REPORT_MEETING_ROWS, meeting), participants: participants[i] })),
+      meetings: meetings.map((meeting, i) =>
+        answer(USER_REPORT_MEETING_ANSWER, toV1(USER_REPORT_MEETING_ROWS, meeting), { participants: participants[i] }),
+      ),
     };
   },
 });

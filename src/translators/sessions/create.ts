@@ -3,7 +3,7 @@ import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { Rollback } from '../kit/rollback.js';
 import { v2SessionBody } from './body.js';
 import type { SessionKind } from './kinds.js';
-import { NESTED_V2_FIELD_NAMES, createParams } from './params.js';
+import { SESSION_V2_NAMING, createParams } from './params.js';
 import { hostSessionsPath, sessionPath, v2CallNames } from './paths.js';
 import { renderSession } from './render.js';
 import { V2_SESSION, type V2Session } from './v2-session.js';
@@ -28,10 +28,9 @@ export function createEndpoint(kind: SessionKind, followUp?: CreateFollowUp) {
     params: createParams(kind, followUp?.params),
     v2Calls: [calls.create, ...(followUp ? [...followUp.v2Calls, `${calls.delete} (undo)`] : [])],
     tables: [kind.table],
-    v2FieldNames: NESTED_V2_FIELD_NAMES,
-    async handle(params, ctx) {
-      const given = params as Record<string, unknown>;
-      const hostId = given['host_id'] as string;
+    v2Naming: SESSION_V2_NAMING,
+    async handle(given, ctx) {
+      const hostId = given.host_id;
       const session = await ctx.v2.post(hostSessionsPath(kind, hostId), v2SessionBody(kind, given, { create: true }), V2_SESSION);
       if (followUp) {
         const rollback = new Rollback(ctx);

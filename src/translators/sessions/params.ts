@@ -42,12 +42,7 @@ export function updateParams(kind: SessionKind, opts: { typeRequired: boolean },
 export const sessionRefShape = { id: v1.string(), host_id: v1.string() };
 
 /**
- * v2 error paths under the recurrence object or the panelists array all name one v1 form field
- * (the JSON text it was sent in).
+ * v2 error paths under the panelists array name the one v1 form field (the JSON text it was sent
+ * in); those under `recurrence` name it through its table row.
  */
-export const NESTED_V2_FIELD_NAMES: Readonly<Record<string, string>> = Object.fromEntries<string>([
-  ...['type', 'repeat_interval', 'weekly_days', 'monthly_day', 'monthly_week', 'monthly_week_day', 'end_times', 'end_date_time'].map(
-    (f): [string, string] => [`recurrence.${f}`, 'recurrence'],
-  ),
-  ['panelists', 'panelists'],
-]);
+export const SESSION_V2_NAMING = { overrides: { panelists: 'panelists' } };

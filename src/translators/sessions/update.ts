@@ -3,7 +3,7 @@ import { defineEndpoint } from '../kit/define.js';
 import { v2SessionBody } from './body.js';
 import { requireOwnSession } from './host-check.js';
 import type { SessionKind } from './kinds.js';
-import { NESTED_V2_FIELD_NAMES, updateParams } from './params.js';
+import { SESSION_V2_NAMING, updateParams } from './params.js';
 import { sessionPath, v2CallNames } from './paths.js';
 
 /**
@@ -20,10 +20,9 @@ export function updateEndpoint(kind: SessionKind, opts: { typeRequired: boolean;
     params: updateParams(kind, opts, opts.refused),
     v2Calls: [calls.get, calls.patch],
     tables: [kind.table],
-    v2FieldNames: NESTED_V2_FIELD_NAMES,
-    async handle(params, ctx) {
-      const given = params as Record<string, unknown>;
-      const session = await requireOwnSession(ctx, kind, given['id'] as string, given['host_id'] as string);
+    v2Naming: SESSION_V2_NAMING,
+    async handle(given, ctx) {
+      const session = await requireOwnSession(ctx, kind, given.id, given.host_id);
       await ctx.v2.patch(sessionPath(kind, session.id), v2SessionBody(kind, given, { create: false }));
       return { id: String(session.id), updated_at: ctx.nowIso() };
     },

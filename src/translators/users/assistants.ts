@@ -21,7 +21,7 @@ export const userAssistantSet = defineEndpoint({
   path: '/user/assistant/set',
   params: v1Params({ ...hostParams, assistant_email: v1.email() }),
   v2Calls: ['GET /users/{userId}', 'POST /users/{userId}/assistants'],
-  v2FieldNames: { 'assistants.0': 'assistant_email', 'assistants.0.email': 'assistant_email' },
+  v2Naming: { overrides: { assistants: 'assistant_email' } },
   async handle({ id, host_email, assistant_email }, ctx) {
     const host = await readHost(ctx, id, host_email);
     await ctx.v2.post(v2path`/users/${host.id}/assistants`, { assistants: [{ email: assistant_email }] }, NOT_READ);

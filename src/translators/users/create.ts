@@ -6,16 +6,10 @@ import { defineEndpoint } from '../kit/define.js';
 import { withCompositeDefaults, withV1Defaults } from '../../v1/field-map.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { USER_ANSWERS, readV1User, type UserAnswer } from './user-output.js';
-import {
-  USER_V2_FIELD_NAMES,
-  membershipShape,
-  optionFields,
-  requiredUserField,
-  sharedOptionSet,
-  tablesFor,
-  userFields,
-} from './user-params.js';
+import { USER_ANSWERS } from '../../../mappings/user-answers.js';
+import type { AnswerShape } from '../../v1/answer.js';
+import { readV1User } from './user-output.js';
+import { USER_V2_NAMING, membershipShape, optionFields, requiredUserType, sharedOptionSet, tablesFor, userFields } from './user-params.js';
 import { applyWrites, planWrites } from './user-writes.js';
 import { V2_CREATED_USER } from './v2-answers.js';
 
@@ -27,9 +21,9 @@ import { V2_CREATED_USER } from './v2-answers.js';
 
 type CreateAction = 'create' | 'autoCreate' | 'custCreate' | 'ssoCreate';
 
-const required = { email: v1.email(), type: requiredUserField('type') };
+const required = { email: v1.email(), type: requiredUserType() };
 
-function createEndpoint(path: string, action: CreateAction, shape: Record<string, z.ZodType>, answer: UserAnswer) {
+function createEndpoint(path: string, action: CreateAction, shape: Record<string, z.ZodType>, answer: AnswerShape) {
   const paramShape = { ...shape, ...required };
   return defineEndpoint({
     path,
@@ -41,20 +35,21 @@ function createEndpoint(path: string, action: CreateAction, shape: Record<string
       ...USER_MEMBERSHIPS.map((row) => row.v2Calls[0]!),
       'GET /users/{userId}',
       'GET /users/{userId}/settings',
-      ...(answer.includes('token') ? ['GET /users/{userId}/token'] : []),
+      ...(answer.fields.includes('token') ? ['GET /users/{userId}/token'] : []),
       'DELETE /users/{userId} (undo)',
     ],
-    tables: tablesFor(paramShape, answer),
+    tables: tablesFor(paramShape, answer.fields),
     composites: USER_OPTION_COMPOSITES,
-    v2FieldNames: USER_V2_FIELD_NAMES,
-    async handle(input, ctx) {
-      const params = input as Record<string, unknown> & { email: string; password?: string };
+    v2Naming: USER_V2_NAMING,
+    async handle(params, ctx) {
       const given = withCompositeDefaults(USER_OPTION_COMPOSITES, withV1Defaults(USER_OPTIONS, params));
       // Names and type travel in POST /users; the other user-object fields (dept, pmi) in a PATCH after it.
       const planned = planWrites(given);
       const { first_name, last_name, type, ...userPatch } = planned.user;
       const plan = { ...planned, user: userPatch };
-      const { email, password } = params;
+      const { email } = params;
+      // Only /user/autocreate takes a password (its shape adds it to the shared option set).
+      const password = 'password' in params ? params.password : undefined;
       const userInfo = { email, type, first_name, last_name, ...(password === undefined ? {} : { password }) };
 
       const rollback = new Rollback(ctx);

@@ -5,7 +5,8 @@ import { defineEndpoint } from '../kit/define.js';
 import { toV1, withCompositeDefaults, withV1Defaults } from '../../v1/field-map.js';
 import { v1Params } from '../../v1/param-types.js';
 import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
-import { USER_ANSWERS, answerWith } from './user-output.js';
+import { USER_ANSWERS } from '../../../mappings/user-answers.js';
+import { answer } from '../../v1/answer.js';
 import { V2_USER_PAGE } from './v2-answers.js';
 
 /**
@@ -37,13 +38,13 @@ function listEndpoint(path: string, status: ListStatus) {
     params: v1Params(v1PagingParams),
     v2Calls: ['GET /users'],
     // Only the user-object rows are read from v2; the option fields of an item are v1 defaults (above).
-    tables: [USER_FIELDS.filter((row) => (USER_ANSWERS.listItem as readonly string[]).includes(row.v1))],
+    tables: [USER_FIELDS.filter((row) => (USER_ANSWERS.listItem.fields as readonly string[]).includes(row.v1))],
     async handle(params, ctx) {
       const page = await ctx.v2.get(v2path`/users`, V2_USER_PAGE, { status, ...pagingOf(params) });
       return {
         ...v1PageFields(page, 'total second'),
         users: page.users.map((user) =>
-          answerWith({ ...ASSUMED_IN_LIST, verified: VERIFIED[status], ...toV1(USER_FIELDS, { ...user, status }) }, USER_ANSWERS.listItem),
+          answer(USER_ANSWERS.listItem, toV1(USER_FIELDS, { ...user, status }), { verified: VERIFIED[status] }, ASSUMED_IN_LIST),
         ),
       };
     },

@@ -5,7 +5,7 @@ import { defineEndpoint } from '../kit/define.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1Params } from '../../v1/param-types.js';
 import { SETTINGS_FIELDS } from './user-output.js';
-import { USER_V2_FIELD_NAMES, tablesFor, updateOptionSet, userId } from './user-params.js';
+import { USER_V2_NAMING, tablesFor, updateOptionSet, userId } from './user-params.js';
 import { applyWrites, planWrites } from './user-writes.js';
 import { V2_SETTINGS, V2_USER } from './v2-answers.js';
 
@@ -27,15 +27,14 @@ export const userUpdate = defineEndpoint({
   ],
   tables: tablesFor(updateOptionSet),
   composites: USER_OPTION_COMPOSITES,
-  v2FieldNames: USER_V2_FIELD_NAMES,
+  v2Naming: USER_V2_NAMING,
   async handle(params, ctx) {
-    const given = params as Record<string, unknown>;
-    const writesSettings = Object.keys(given).some((field) => given[field] !== undefined && SETTINGS_FIELDS.has(field));
+    const writesSettings = Object.entries(params).some(([field, value]) => value !== undefined && SETTINGS_FIELDS.has(field));
     const [user, settings] = await Promise.all([
       ctx.v2.get(v2path`/users/${params.id}`, V2_USER),
       writesSettings ? ctx.v2.get(v2path`/users/${params.id}/settings`, V2_SETTINGS) : undefined,
     ]);
-    const plan = planWrites(given, settings);
+    const plan = planWrites(params, settings);
     const rollback = new Rollback(ctx);
     await rollback.run(() => applyWrites(ctx, user.id, plan, rollback, settings ? { user, settings } : { user }));
     return { id: user.id, updated_at: ctx.nowIso() };

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { USER_FIELDS, USER_MEMBERSHIPS } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from '../../../mappings/user-options.js';
 import { missingParameter } from '../../v1/errors.js';
-import { compositeInputShape, compositeV2FieldNames, inputShape, type FieldTable } from '../../v1/field-map.js';
+import { compositeInputShape, inputShape, type FieldTable } from '../../v1/field-map.js';
 import { v1 } from '../../v1/param-types.js';
 
 /** The v1 parameters the user endpoints share, built from the mapping tables. */
@@ -13,22 +13,18 @@ export const userId = () => v1.string({ max: 128 });
 const userFieldShape = inputShape(USER_FIELDS);
 
 /** Some of the user-object fields (`first_name`, `dept`, ...), by v1 name. */
-export function userFields<K extends string>(...names: K[]): Record<K, z.ZodType> {
-  return Object.fromEntries(names.map((name) => [name, userFieldShape[name]!])) as Record<K, z.ZodType>;
+export function userFields<K extends keyof typeof userFieldShape>(...names: K[]): Pick<typeof userFieldShape, K> {
+  return Object.fromEntries(names.map((name) => [name, userFieldShape[name]])) as Pick<typeof userFieldShape, K>;
 }
 
-/** A user-object field the call must give (`type` of the creates): the table's type, not optional. */
-export function requiredUserField(name: string): z.ZodType {
-  const row = USER_FIELDS.find((r) => r.v1 === name);
-  if (!row?.type) throw new Error(`USER_FIELDS has no input row ${name}`);
-  return row.type;
-}
+/** The user `type` the creates require: the table's type, not optional. */
+export const requiredUserType = () => userFieldShape.type.unwrap();
 
 const optionShape = inputShape(USER_OPTIONS);
 
 /** Some of the option-set fields, by v1 name (ssocreate takes only the capacities). */
-export function optionFields<K extends string>(...names: K[]): Record<K, z.ZodType> {
-  return Object.fromEntries(names.map((name) => [name, optionShape[name]!])) as Record<K, z.ZodType>;
+export function optionFields<K extends keyof typeof optionShape>(...names: K[]): Pick<typeof optionShape, K> {
+  return Object.fromEntries(names.map((name) => [name, optionShape[name]])) as Pick<typeof optionShape, K>;
 }
 
 /** `group_id` and `imgroup_id`. */
@@ -38,7 +34,7 @@ export const membershipShape: Record<string, z.ZodType> = Object.fromEntries(USE
  * The v1 "shared user option set" (inputs of the create variants and of update): the settings
  * table (with the dropped `track_id`), its composites, the memberships, `dept`, `first_name`, `last_name`.
  */
-export const sharedOptionSet: Record<string, z.ZodType> = {
+export const sharedOptionSet = {
   ...optionShape,
   ...compositeInputShape(USER_OPTION_COMPOSITES),
   ...membershipShape,
@@ -46,7 +42,7 @@ export const sharedOptionSet: Record<string, z.ZodType> = {
 };
 
 /** /user/update also takes the recording views and the rest of the user object's fields. */
-export const updateOptionSet: Record<string, z.ZodType> = {
+export const updateOptionSet = {
   ...sharedOptionSet,
   ...inputShape(USER_RECORDING_VIEWS),
   ...userFieldShape,
@@ -64,16 +60,15 @@ export function tablesFor(params: Record<string, z.ZodType>, answer: readonly st
   return USER_TABLES.map((table) => table.filter((row) => used.has(row.v1))).filter((table) => table.length > 0);
 }
 
-/** v2 field paths that are not table rows: POST /users `user_info`, and the composites. */
-export const USER_V2_FIELD_NAMES: Readonly<Record<string, string>> = {
-  'user_info.email': 'email',
-  'user_info.type': 'type',
-  'user_info.first_name': 'first_name',
-  'user_info.last_name': 'last_name',
-  'user_info.password': 'password',
-  password: 'password',
-  pic_file: 'pic_file',
-  ...compositeV2FieldNames(USER_OPTION_COMPOSITES),
+/** v2 field paths that are not table rows: POST /users sends the names, type and password in `user_info`. */
+export const USER_V2_NAMING = {
+  overrides: {
+    'user_info.email': 'email',
+    'user_info.type': 'type',
+    'user_info.first_name': 'first_name',
+    'user_info.last_name': 'last_name',
+    'user_info.password': 'password',
+  },
 };
 
 /**
