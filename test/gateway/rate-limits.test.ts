@@ -99,6 +99,30 @@ describe('v2 outbound limits', () => {
     }
   });
 
+  it('refuses a list page whose full reads the wait cannot admit before reading any, and serves a page that fits', async () => {
+    // ~500 ms of wait admit the general class's burst and a few more: 30 reads do not fit, 5 do.
+    const short = await startTestGateway({ V2_RATE_LIMITS: 'on', OUTBOUND_MAX_WAIT_MS: '500', UPSTREAM_MAX_ATTEMPTS: '1' });
+    try {
+      const host = (await short.v2('GET', '/users/me')).body.id as string;
+      for (let i = 0; i < 30; i++) {
+        const created = await short.v2('POST', `/users/${host}/meetings`, {
+          body: { topic: `M${i}`, type: 2, start_time: '2035-01-01T10:00:00Z' },
+        });
+        expect(created.status).toBe(201);
+      }
+      const refused = await short.v1Raw('/meeting/list', { host_id: host, page_size: '30' });
+      expect(refused.body).toEqual({ error: { code: 403, message: expect.stringContaining('maximum number of api requests') } });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers.get('x-v2-calls'))).toBeLessThanOrEqual(2); // the page and the live list, no meeting read
+      await new Promise((r) => setTimeout(r, 1100));
+      const fits = await short.v1Raw('/meeting/list', { host_id: host, page_size: '5' });
+      expect(fits.body.error, JSON.stringify(fits.body)).toBeUndefined();
+      expect(fits.body.meetings).toHaveLength(5);
+    } finally {
+      await short.close();
+    }
+  });
+
   it("does not slow another key's calls while one key's fan-out waits", async () => {
     await new Promise((r) => setTimeout(r, 1100));
     const created = await gw.v2('POST', '/accounts', {

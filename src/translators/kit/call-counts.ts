@@ -17,6 +17,10 @@ export interface CallCount {
 /** A session read with its host check: the host's own id costs nothing more; an email or another host one GET /users/{userId}. */
 const HOST_CHECKED = "one more GET /users/{userId} when host_id is an email or not the session's host";
 const ACCOUNT_ONCE = 'the account id (GET /users/me) is read once per api_key and secret, then kept';
+/** Why the session lists read each item: v2's list items lack most of v1's. */
+const READ_IN_FULL =
+  "for the fields a v2 list item lacks (start_url, password, h323_password, every option_*); a page whose reads the call's outbound wait cannot admit is refused before any is sent";
+const WEBINARS_FILTERED = `p pages of the host's webinars (300 each), then one GET /webinars/{webinarId} per webinar of the host (n: v2 cannot filter them by registration, which only the full webinar shows), ${READ_IN_FULL}`;
 
 const sessionWrite: CallCount = { min: 2, typical: 2, max: 3, note: `GET the session, then the write; ${HOST_CHECKED}` };
 const groupRead: CallCount = { min: 1, typical: 1, max: 2, note: ACCOUNT_ONCE };
@@ -40,21 +44,16 @@ export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
     min: 1,
     typical: '1 + n',
     max: '2 + n',
-    note: "the page of scheduled meetings, the host's live meetings (aux cache), and one GET /meetings/{meetingId} per listed meeting (n ≤ page_size)",
+    note: `the page of scheduled meetings, the host's live meetings (aux cache), and one GET /meetings/{meetingId} per listed meeting (n ≤ page_size) ${READ_IN_FULL}`,
   },
   '/meeting/live': {
     min: 1,
     typical: '1 + n',
     max: 'p + n',
-    note: 'p pages of 300 live meetings up to the v1 page asked, then one GET /meetings/{meetingId} per listed meeting',
+    note: `p pages of 300 live meetings up to the v1 page asked, then one GET /meetings/{meetingId} per listed meeting ${READ_IN_FULL}`,
   },
-  '/webinar/list': { min: 1, typical: '1 + n', max: '1 + n', note: 'the page, then one GET /webinars/{webinarId} per listed webinar' },
-  '/webinar/list/registration': {
-    min: 1,
-    typical: '1 + n',
-    max: '1 + n',
-    note: 'the page, then one GET /webinars/{webinarId} per listed webinar',
-  },
+  '/webinar/list': { min: 1, typical: 'p + n', max: 'p + n', note: WEBINARS_FILTERED },
+  '/webinar/list/registration': { min: 1, typical: 'p + n', max: 'p + n', note: WEBINARS_FILTERED },
   '/group/create': { min: 1, typical: 1, max: 2, note: ACCOUNT_ONCE },
   '/group/get': groupRead,
   '/group/list': groupRead,

@@ -8,11 +8,15 @@ import { renderSession } from './render.js';
 import { V2_SESSION, V2_SESSION_PAGES, type V2Session, type V2SessionListItem } from './v2-session.js';
 
 /**
- * What the v1 lists share. v2 list items lack most v1 item fields (password, start_url, the
- * options), so each listed session is read in full, all in parallel (the outbound limiter paces
- * them within v2's limits). A session deleted between the list and its read is left out.
+ * What the v1 lists share. v2 list items lack most v1 item fields (start_url, password,
+ * h323_password and every option_* field), so each listed session is read in full, all in parallel
+ * (the outbound limiter paces them within v2's limits). A page whose reads cannot all be admitted
+ * within the call's outbound wait is refused before any is sent (the v1 rate-limit error, with the
+ * Retry-After it needs), rather than spending the key's tokens on reads that would come too late.
+ * A session deleted between the list and its read is left out.
  */
 export async function readSessions(ctx: TranslatorContext, kind: SessionKind, items: readonly V2SessionListItem[]): Promise<V2Session[]> {
+  if (items.length > 0) ctx.requireFanOut('GET', sessionPath(kind, items[0]!.id), items.length);
   const reads = await Promise.allSettled(items.map((item) => ctx.v2.get(sessionPath(kind, item.id), V2_SESSION)));
   return reads.flatMap((read) => {
     if (read.status === 'fulfilled') return [read.value];
