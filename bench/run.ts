@@ -84,7 +84,10 @@ if (values.soak) {
       warmupSec: quick ? 0.5 : 2,
       halfLoadPairs: quick ? 1 : 2,
       connections: num(values.connections, 32),
-      halfLoadConnections: num(values['half-connections'], 8),
+      // The steady load is open loop: it needs as many connections as requests in flight at once
+      // (rate × latency, with room for a slow moment), or requests queue in the load generator and
+      // p99 measures that queue. 8 (autocannon's closed-loop setting) left ~3 000 req/s waiting on 8 sockets.
+      halfLoadConnections: num(values['half-connections'], 64),
       ...(caseIds ? { only: caseIds } : {}),
       ...(values.profile ? { cpuProfDir: new URL('./profiles/', OUT).pathname } : {}),
       log,
