@@ -45,16 +45,12 @@ export interface SessionAnswers {
   listItem: AnswerShape;
 }
 
+/** How both kinds' list items begin, in the v1 reference's order. */
+const LIST_ITEM_HEAD = ['uuid', 'id', 'start_url', 'join_url', 'created_at', 'host_id', 'topic', 'type'];
+
 /** Meeting list item, as the v1 swagger example orders it (create adds real_id). */
 const MEETING_ITEM = [
-  'uuid',
-  'id',
-  'start_url',
-  'join_url',
-  'created_at',
-  'host_id',
-  'topic',
-  'type',
+  ...LIST_ITEM_HEAD,
   'option_jbh',
   'option_start_type',
   'start_time',
@@ -132,14 +128,7 @@ export const WEBINAR_ANSWERS: SessionAnswers = {
   create: sessionAnswer(WEBINAR_OUTPUT),
   get: sessionAnswer([...WEBINAR_OUTPUT, 'occurrences']),
   listItem: sessionAnswer([
-    'uuid',
-    'id',
-    'start_url',
-    'join_url',
-    'created_at',
-    'host_id',
-    'topic',
-    'type',
+    ...LIST_ITEM_HEAD,
     'start_time',
     'duration',
     'timezone',
