@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startGateway, type RunningGateway } from '../../src/gateway.js';
+import { postV1 } from '../support/v1-form.js';
 import { startFaultUpstream, type Fault, type FaultUpstream } from '../support/fault-upstream.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { FUTURE } from '../support/v1-answers.js';
@@ -68,12 +69,7 @@ afterAll(async () => {
 });
 
 async function v1(path: string, params: Record<string, string>): Promise<any> {
-  const response = await fetch(`${gateway.url}/v1${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ ...creds, ...params }).toString(),
-  });
-  return response.json();
+  return (await postV1(gateway.url, path, { ...creds, ...params })).json();
 }
 
 /** What a v1 answer claims about the write it was asked for. */

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startGateway, type RunningGateway } from '../../src/gateway.js';
+import { postV1 } from '../support/v1-form.js';
 import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { FUTURE, uniqueEmail } from '../support/v1-answers.js';
@@ -45,13 +46,7 @@ afterAll(async () => {
 });
 
 async function v1(path: string, params: Record<string, string>, init: RequestInit = {}): Promise<any> {
-  const response = await fetch(`${gateway.url}/v1${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ ...creds, ...params }).toString(),
-    ...init,
-  });
-  return response.json();
+  return (await postV1(gateway.url, path, { ...creds, ...params }, init)).json();
 }
 
 const sent = (method: string, path: RegExp) => faults.seen.filter((r) => r.method === method && path.test(r.path));

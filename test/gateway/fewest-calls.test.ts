@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startGateway, type RunningGateway } from '../../src/gateway.js';
+import { postV1 } from '../support/v1-form.js';
 import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { FUTURE } from '../support/v1-answers.js';
@@ -37,11 +38,7 @@ afterAll(async () => {
 });
 
 async function v1(path: string, params: Record<string, string>, as = creds): Promise<{ body: any; v2Calls: number }> {
-  const response = await fetch(`${gateway.url}/v1${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ ...as, ...params }).toString(),
-  });
+  const response = await postV1(gateway.url, path, { ...as, ...params });
   return { body: await response.json(), v2Calls: Number(response.headers.get('x-v2-calls')) };
 }
 
