@@ -69,15 +69,7 @@ describe('withSafetyMargin', () => {
         t += Math.max(...results.map((r) => r.retryAfterMs));
       }
     }
-    arrivals.sort((a, b) => a - b);
-    const upStates: (BucketState | undefined)[] = upstream.map(() => undefined);
-    let refused = 0;
-    for (const at of arrivals) {
-      const results = upstream.map((spec, i) => takeToken(upStates[i], spec, at));
-      if (results.every((r) => r.allowed)) results.forEach((r, i) => (upStates[i] = r.state));
-      else refused++;
-    }
-    return refused;
+    return refusedByUpstream(upstream, arrivals);
   }
 
   const cases: [string, BucketSpec[]][] = [
@@ -153,15 +145,7 @@ describe('withSafetyMargin', () => {
         t += Math.max(...results.map((r) => r.retryAfterMs));
       }
     }
-    arrivals.sort((a, b) => a - b);
-    const upStates: (BucketState | undefined)[] = upstream.map(() => undefined);
-    let refused = 0;
-    for (const at of arrivals) {
-      const results = upstream.map((spec, i) => takeToken(upStates[i], spec, at));
-      if (results.every((r) => r.allowed)) results.forEach((r, i) => (upStates[i] = r.state));
-      else refused++;
-    }
-    return { refused, jitters };
+    return { refused: refusedByUpstream(upstream, arrivals), jitters };
   }
 
   describe('with the jitter measured from the calls (arrival-spread.ts)', () => {
@@ -185,3 +169,16 @@ describe('withSafetyMargin', () => {
     });
   });
 });
+
+/** How many of these arrivals the upstream's own buckets refuse, taken in time order. */
+function refusedByUpstream(upstream: readonly BucketSpec[], arrivals: number[]): number {
+  arrivals.sort((a, b) => a - b);
+  const states: (BucketState | undefined)[] = upstream.map(() => undefined);
+  let refused = 0;
+  for (const at of arrivals) {
+    const results = upstream.map((spec, i) => takeToken(states[i], spec, at));
+    if (results.every((r) => r.allowed)) results.forEach((r, i) => (states[i] = r.state));
+    else refused++;
+  }
+  return refused;
+}
