@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { V1Code } from './v1/errors.js';
 import { isLoopbackCaller } from './shared/loopback.js';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -145,6 +145,15 @@ function outboundGate(limiters: RateLimiters): OutboundGate {
   };
 }
 
+/**
+ * The sandbox's control API changes any account's state and lists every api_secret: it answers
+ * callers on this machine only, unless SANDBOX_PUBLIC=1 says the sandbox is meant to be shared.
+ */
+const sandboxForThisMachineOnly: MiddlewareHandler = async (c, next) =>
+  isLoopbackCaller(c)
+    ? next()
+    : c.json({ code: 200, message: 'The sandbox control API answers callers on this machine only (SANDBOX_PUBLIC=1 opens it).' }, 403);
+
 export async function startGateway(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<RunningGateway> {
   const root = new Hono();
   // Shutdown: first of all routes, so no new v1 call (or SDK signature) starts while draining.
@@ -180,32 +189,12 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
       apiSecret: config.sandbox.apiSecret,
       limits: overrides.sandboxLimits ?? (config.sandbox.rateLimits ? undefined : false),
     });
-    // The control API changes any account's state and lists every api_secret: this machine only,
-    // unless SANDBOX_PUBLIC=1 says the sandbox is meant to be shared.
-    if (!config.sandbox.public) {
-      root.use('/sandbox/*', async (c, next) =>
-        isLoopbackCaller(c)
-          ? next()
-          : c.json(
-              { code: 200, message: 'The sandbox control API answers callers on this machine only (SANDBOX_PUBLIC=1 opens it).' },
-              403,
-            ),
-      );
-    }
+    if (!config.sandbox.public) root.use('/sandbox/*', sandboxForThisMachineOnly);
     mountSandbox(root, sandbox);
   } else if (cluster) {
     // The cluster's one sandbox lives in the primary: the loopback-only rule is applied here, where
     // the real caller is known (the primary sees every worker as a loopback caller).
-    if (cluster.hubPaths.includes('/sandbox') && !config.sandbox.public) {
-      root.use('/sandbox/*', async (c, next) =>
-        isLoopbackCaller(c)
-          ? next()
-          : c.json(
-              { code: 200, message: 'The sandbox control API answers callers on this machine only (SANDBOX_PUBLIC=1 opens it).' },
-              403,
-            ),
-      );
-    }
+    if (cluster.hubPaths.includes('/sandbox') && !config.sandbox.public) root.use('/sandbox/*', sandboxForThisMachineOnly);
     forwardToHub(root, cluster.hubOrigin, cluster.hubPaths);
   }
   // v1 webhooks (#12): the v2 event intake at /webhooks/v2; a bad subscriptions file stops the
