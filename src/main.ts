@@ -3,7 +3,7 @@ import { runPrimary } from './cluster/primary.js';
 import { runWorker } from './cluster/worker.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startGateway } from './gateway.js';
-import { isLoopbackHost } from './shared/loopback.js';
+import { announceSandbox } from './sandbox-banner.js';
 
 /**
  * `npm start`: the gateway on PORT (default 8080), over the embedded sandbox unless V2_BASE_URL is
@@ -17,21 +17,7 @@ async function main(): Promise<void> {
   const gateway = await startGateway(config);
   console.log(`v1gate listening on ${gateway.url}/v1`);
   console.log(`  upstream v2: ${gateway.v2BaseUrl}${gateway.sandbox ? ' (embedded sandbox)' : ''}`);
-  if (gateway.sandbox) {
-    console.log(`  sandbox API key:    ${gateway.sandbox.credentials.apiKey}`);
-    console.log(`  sandbox API secret: ${gateway.sandbox.credentials.apiSecret}`);
-    if (!isLoopbackHost(config.host)) {
-      console.warn(
-        `  WARNING: HOST=${config.host} serves the embedded sandbox beyond this machine: anyone who reaches it can use its v2 API` +
-          (config.sandbox.public
-            ? ' and its control API (SANDBOX_PUBLIC=1), which lists every api_secret.'
-            : '; its control API stays loopback-only.'),
-      );
-    }
-    console.log(
-      `  try: curl -s -X POST ${gateway.url}/v1/user/list -d api_key=${gateway.sandbox.credentials.apiKey} -d api_secret=${gateway.sandbox.credentials.apiSecret}`,
-    );
-  }
+  if (gateway.sandbox) announceSandbox(config, gateway.sandbox.credentials, `${gateway.url}/v1`);
   // The first signal drains (calls in flight are answered, new ones refused, /readyz 503) for up
   // to SHUTDOWN_GRACE_MS; a second one stops at once.
   const stop = (signal: NodeJS.Signals) => {

@@ -3,7 +3,7 @@ import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } fro
 import type { GatewayConfig } from '../config.js';
 import { MemoryBucketStore, bucketStoreHandlers } from '../ratelimit/index.js';
 import { IpcRpcClient, serveRpc } from '../shared/ipc-rpc.js';
-import { isLoopbackHost } from '../shared/loopback.js';
+import { announceSandbox } from '../sandbox-banner.js';
 import { startHub, type Hub } from './hub.js';
 import { CLUSTER_ENV, METRICS_CLUSTER, METRICS_JSON } from './protocol.js';
 
@@ -119,14 +119,5 @@ function announce(config: GatewayConfig, hub: Hub | undefined, port: number): vo
   // REDIS_URL: the workers own the webhook intake; the sandbox sends its events to their port.
   if (!hub.webhooks && config.webhooks.file && config.webhooks.token)
     sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
-  console.log(`  sandbox API key:    ${sandbox.credentials.apiKey}`);
-  console.log(`  sandbox API secret: ${sandbox.credentials.apiSecret}`);
-  if (!isLoopbackHost(config.host)) {
-    console.warn(
-      `  WARNING: HOST=${config.host} serves the embedded sandbox beyond this machine: anyone who reaches it can use its v2 API` +
-        (config.sandbox.public
-          ? ' and its control API (SANDBOX_PUBLIC=1), which lists every api_secret.'
-          : '; its control API stays loopback-only.'),
-    );
-  }
+  announceSandbox(config, sandbox.credentials, `${origin}/v1`);
 }
