@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { startGateway, type RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway.js';
 import { postV1 } from '../support/v1-form.js';
-import { startFaultUpstream, type Fault, type FaultUpstream } from '../support/fault-upstream.js';
+import { startFaultUpstream, startGatewayOver, type Fault, type FaultUpstream } from '../support/fault-upstream.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { FUTURE } from '../support/v1-answers.js';
 
@@ -22,9 +21,7 @@ beforeAll(async () => {
   sandbox = await startSandbox();
   faults = await startFaultUpstream(`${sandbox.url}/v2`);
   creds = { api_key: sandbox.sandbox.credentials.apiKey, api_secret: sandbox.sandbox.credentials.apiSecret };
-  gateway = await startGateway(
-    loadConfig({ PORT: '0', V2_BASE_URL: faults.url, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', LOG_LEVEL: 'silent' }),
-  );
+  gateway = await startGatewayOver(faults.url);
   const created = await v1('/meeting/create', { host_id: owner(), type: '2', topic: 'Shapes', start_time: FUTURE, duration: '30' });
   meetingId = created.id;
 });

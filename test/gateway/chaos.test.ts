@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { startGateway, type RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway.js';
 import { postV1 } from '../support/v1-form.js';
-import { startFaultUpstream, type Fault, type FaultUpstream } from '../support/fault-upstream.js';
+import { startFaultUpstream, startGatewayOver, type Fault, type FaultUpstream } from '../support/fault-upstream.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { FUTURE } from '../support/v1-answers.js';
 
@@ -50,16 +49,7 @@ beforeAll(async () => {
     for (const method of ['POST', 'PATCH', 'DELETE']) faults.rules.push({ method, path: /^\//, fault, probability: 0.06 });
   }
   faults.rules.push({ method: 'GET', path: /^\/users\/me$/, fault: { kind: 'answer', status: 503 }, probability: 0.15 });
-  gateway = await startGateway(
-    loadConfig({
-      PORT: '0',
-      V2_BASE_URL: faults.url,
-      V1_RATE_LIMITS: 'off',
-      V2_RATE_LIMITS: 'off',
-      LOG_LEVEL: 'silent',
-      UPSTREAM_MAX_ATTEMPTS: '1',
-    }),
-  );
+  gateway = await startGatewayOver(faults.url, { UPSTREAM_MAX_ATTEMPTS: '1' });
   creds = { api_key: sandbox.sandbox.credentials.apiKey, api_secret: sandbox.sandbox.credentials.apiSecret };
 });
 afterAll(async () => {

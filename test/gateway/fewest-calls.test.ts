@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { startGateway, type RunningGateway } from '../../src/gateway.js';
+import type { RunningGateway } from '../../src/gateway.js';
 import { postV1 } from '../support/v1-form.js';
-import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
+import { startFaultUpstream, startGatewayOver, type FaultUpstream } from '../support/fault-upstream.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { FUTURE } from '../support/v1-answers.js';
 
@@ -17,9 +16,7 @@ let gateway: RunningGateway;
 let creds: { api_key: string; api_secret: string };
 
 async function start(env: Record<string, string> = {}) {
-  gateway = await startGateway(
-    loadConfig({ PORT: '0', V2_BASE_URL: proxy.url, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ...env }),
-  );
+  gateway = await startGatewayOver(proxy.url, env);
 }
 
 beforeAll(async () => {

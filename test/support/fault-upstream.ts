@@ -1,5 +1,7 @@
 import { createServer, request as forwardRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { loadConfig } from '../../src/config.js';
+import { startGateway, type RunningGateway } from '../../src/gateway.js';
 
 /**
  * A v2 service with faults: a real HTTP proxy in front of a real sandbox that, for the requests
@@ -154,4 +156,14 @@ function flatHeaders(message: IncomingMessage): Record<string, string> {
     headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;
+}
+
+/**
+ * A gateway whose v2 is `upstream` (the fault proxy's URL), with both rate limits off and no log
+ * output unless `env` says otherwise: what the fault tests put in front of the proxy.
+ */
+export function startGatewayOver(upstream: string, env: Record<string, string> = {}): Promise<RunningGateway> {
+  return startGateway(
+    loadConfig({ PORT: '0', V2_BASE_URL: upstream, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ...env }),
+  );
 }
