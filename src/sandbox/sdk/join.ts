@@ -94,18 +94,7 @@ function hostJoin(state: SandboxState, registry: SdkRegistry, meeting: Meeting, 
   // Whoever waited for the host comes in with them.
   for (const waiting of registry.ofMeeting(meeting.id))
     if (waiting.waiting === 'host' && waiting.ended === null) admit(state, registry, meeting, waiting);
-  const session = registry.add({
-    meetingId: meeting.id,
-    name,
-    email,
-    role: 1,
-    instanceUuid: instance.uuid,
-    participantUserId: userId,
-    waiting: null,
-    heldUserId: null,
-    ended: null,
-  });
-  return session;
+  return registry.add({ meetingId: meeting.id, name, email, role: 1, instanceUuid: instance.uuid, participantUserId: userId });
 }
 
 function attendeeJoin(state: SandboxState, registry: SdkRegistry, meeting: Meeting, name: string, email: string): SdkSession {
@@ -115,32 +104,12 @@ function attendeeJoin(state: SandboxState, registry: SdkRegistry, meeting: Meeti
     // it), so join-before-host meetings answer "not started"; the others let the attendee wait.
     if (meeting.settings['join_before_host'] === true) throw new SdkError(SDK_CODES.notStarted, 'The meeting has not started.', 409);
     attendeeBeforeHost(state, meeting);
-    return registry.add({
-      meetingId: meeting.id,
-      name,
-      email,
-      role: 0,
-      instanceUuid: null,
-      participantUserId: null,
-      waiting: 'host',
-      heldUserId: null,
-      ended: null,
-    });
+    return registry.add({ meetingId: meeting.id, name, email, role: 0, waiting: 'host' });
   }
   const room = registry.room(instance);
   if (room.removed.has(identityKey(name, email))) throw new SdkError(SDK_CODES.removed, 'You have been removed from this meeting.', 403);
   if (room.locked) throw new SdkError(SDK_CODES.error, 'The meeting is locked.', 409);
-  const session = registry.add({
-    meetingId: meeting.id,
-    name,
-    email,
-    role: 0,
-    instanceUuid: null,
-    participantUserId: null,
-    waiting: null,
-    heldUserId: null,
-    ended: null,
-  });
+  const session = registry.add({ meetingId: meeting.id, name, email, role: 0 });
   admit(state, registry, meeting, session);
   return session;
 }

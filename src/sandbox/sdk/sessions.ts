@@ -49,8 +49,20 @@ export class SdkRegistry {
 
   constructor(readonly state: SandboxState) {}
 
-  add(session: Omit<SdkSession, 'id'>): SdkSession {
-    const full = { ...session, id: randomBytes(18).toString('base64url') };
+  /** A session as it begins: never held nor ended yet, and outside the meeting unless the join says where it is. */
+  add(
+    join: Pick<SdkSession, 'meetingId' | 'name' | 'email' | 'role'> &
+      Partial<Pick<SdkSession, 'instanceUuid' | 'participantUserId' | 'waiting'>>,
+  ): SdkSession {
+    const full: SdkSession = {
+      instanceUuid: null,
+      participantUserId: null,
+      waiting: null,
+      heldUserId: null,
+      ended: null,
+      ...join,
+      id: randomBytes(18).toString('base64url'),
+    };
     this.sessions.set(full.id, full);
     return full;
   }
