@@ -196,15 +196,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   const startMachine = machine();
   try {
     for (const c of cases) {
-      const base = {
-        id: c.id,
-        title: c.title,
-        v1Path: c.v1Path,
-        upstream: c.upstream,
-        limiter: c.limiter,
-        keepAlive: c.keepAlive,
-        problems: { floor: 0, gateway: 0 },
-      };
+      const base = { ...caseIdentity(c), problems: { floor: 0, gateway: 0 } };
       if (!isServed(c.v1Path)) {
         log(`${c.id}: ${c.v1Path} not served yet`);
         results.push({ ...base, status: 'not served yet' });
@@ -223,6 +215,16 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   }
   return { options, machine: { ...startMachine, loadAvgEnd: loadavg()[0] ?? 0 }, oneCallPath, cases: results };
 }
+
+/** What a case's result repeats of the case, whatever became of it. */
+const caseIdentity = ({ id, title, v1Path, upstream, limiter, keepAlive }: BenchCase) => ({
+  id,
+  title,
+  v1Path,
+  upstream,
+  limiter,
+  keepAlive,
+});
 
 async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams, log: (line: string) => void): Promise<CaseResult> {
   const up = await upstreams.get(c.upstream);
@@ -296,12 +298,7 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
     const sample =
       allGateway.find((r) => r.firstEnvelopeError)?.firstEnvelopeError ?? allFloor.find((r) => r.firstEnvelopeError)?.firstEnvelopeError;
     return {
-      id: c.id,
-      title: c.title,
-      v1Path: c.v1Path,
-      upstream: c.upstream,
-      limiter: c.limiter,
-      keepAlive: c.keepAlive,
+      ...caseIdentity(c),
       status: 'ok',
       floor: floorSide,
       gateway: gatewaySide,
