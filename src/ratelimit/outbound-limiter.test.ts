@@ -3,6 +3,7 @@ import type { BucketRef, BucketStore, TakeOutcome } from './bucket-store.js';
 import { RateLimitExceeded } from './errors.js';
 import { MemoryBucketStore } from './memory-store.js';
 import { OutboundLimiter, type OutboundLimiterOptions } from './outbound-limiter.js';
+import { leavingOf } from '../shared/leaving.js';
 
 /** Counts the store's takes, to prove waiting sleeps instead of polling. */
 class CountingStore implements BucketStore {
@@ -96,7 +97,7 @@ describe('OutboundLimiter', () => {
     const { outbound } = limiter({ maxQueue: 1_000, maxWaitMs: 60_000 });
     const stopFlood = new AbortController();
     const flood = Array.from({ length: 300 }, () =>
-      outbound.schedule('flooder', 'GET', '/users', noop, { signal: stopFlood.signal }).catch(() => {}),
+      outbound.schedule('flooder', 'GET', '/users', noop, { leaving: leavingOf(stopFlood.signal) }).catch(() => {}),
     );
     await new Promise((r) => setTimeout(r, 20));
     expect(outbound.waiting('flooder', 'general')).toBeGreaterThan(200);
@@ -113,7 +114,7 @@ describe('OutboundLimiter', () => {
     const { outbound } = limiter({ maxWaitMs: 60_000 });
     const stop = new AbortController();
     const billing = Array.from({ length: 20 }, () =>
-      outbound.schedule('k', 'GET', '/accounts/me/billing', noop, { signal: stop.signal }).catch(() => {}),
+      outbound.schedule('k', 'GET', '/accounts/me/billing', noop, { leaving: leavingOf(stop.signal) }).catch(() => {}),
     );
     const started = performance.now();
     await outbound.schedule('k', 'GET', '/users/me', noop);
@@ -145,7 +146,7 @@ describe('OutboundLimiter', () => {
     const { outbound } = limiter({ maxWaitMs: 60_000 });
     await outbound.penalize('k', 'general', 3_000);
     const controller = new AbortController();
-    const pending = outbound.schedule('k', 'GET', '/users', noop, { signal: controller.signal });
+    const pending = outbound.schedule('k', 'GET', '/users', noop, { leaving: leavingOf(controller.signal) });
     setTimeout(() => controller.abort(new Error('client went away')), 20);
     await expect(pending).rejects.toThrow('client went away');
   });
@@ -250,7 +251,7 @@ describe('OutboundLimiter', () => {
     let ran = 0;
     const burst = Array.from({ length: 5 }, () => outbound.schedule('k', 'GET', '/accounts/me/plans', async () => void ran++));
     const gone = new AbortController();
-    const withdrawn = outbound.schedule('k', 'POST', '/accounts/me/plans', async () => void ran++, { signal: gone.signal });
+    const withdrawn = outbound.schedule('k', 'POST', '/accounts/me/plans', async () => void ran++, { leaving: leavingOf(gone.signal) });
     gone.abort(new Error('client left'));
     await expect(withdrawn).rejects.toThrow('client left');
     await Promise.all(burst);

@@ -5,6 +5,7 @@ import { ArrivalSpread } from './arrival-spread.js';
 import { DEFAULT_MIN_JITTER_MS, DEFAULT_SAFETY_MARGIN, bucketSpecOf, withSafetyMargin, type SafetyMargin } from './bucket-specs.js';
 import type { BucketRef, BucketStore } from './bucket-store.js';
 import { classifyV2Call } from './classify.js';
+import type { Leaving } from '../shared/leaving.js';
 import { RateLimitExceeded } from './errors.js';
 import type { BucketSpec } from './token-bucket.js';
 
@@ -52,8 +53,8 @@ export interface ScheduleOptions {
   deadlineMs?: number;
   /** Give up after waiting this long (ms); defaults to the limiter's maxWaitMs. The earlier of the two applies. */
   maxWaitMs?: number;
-  /** Stop waiting when this fires (rejects with the signal's reason). */
-  signal?: AbortSignal;
+  /** Stop waiting when the caller leaves (rejects with its signal's reason); a call whose caller has left is never run. */
+  leaving?: Leaving;
   /**
    * `undo`: a compensating call. It takes the next token of its key and class ahead of every
    * waiter, is never refused for a full queue, and waits on its own budget (`maxWaitMs`), since
@@ -137,7 +138,7 @@ export class OutboundLimiter {
     if (atOnce === true) return this.timed(task);
     const queued = () =>
       this.counted(limitClass, this.waitInQueue(apiKey, limitClass, options)).then(() => {
-        options.signal?.throwIfAborted(); // withdrawn while its token came: the token is spent, the call never sent
+        options.leaving?.signal.throwIfAborted(); // withdrawn while its token came: the token is spent, the call never sent
         return this.timed(task);
       });
     if (atOnce === undefined) return this.takeDirect(apiKey, limitClass).then((taken) => (taken ? this.timed(task) : queued()));
@@ -183,7 +184,7 @@ export class OutboundLimiter {
       () => timeout.abort(new RateLimitExceeded('deadline', lane.limitClass, this.earliestWaitMs(lane, lane.queue.size))),
       Math.max(0, deadline - now),
     );
-    const signal = options.signal ? AbortSignal.any([timeout.signal, options.signal]) : timeout.signal;
+    const signal = options.leaving ? AbortSignal.any([timeout.signal, options.leaving.signal]) : timeout.signal;
     try {
       await lane.queue.add(() => this.waitForToken(apiKey, lane, deadline, signal), { signal, priority: undo ? 1 : 0 });
     } finally {
@@ -286,7 +287,7 @@ export class OutboundLimiter {
    */
   private takeAtOnce(apiKey: string, limitClass: V2LimitClassName, options: ScheduleOptions): boolean | undefined {
     if (!this.store.takeNow || this.maxQueue <= 0) return false;
-    if (options.signal?.aborted) return false;
+    if (options.leaving?.left) return false;
     if ((options.deadlineMs !== undefined && options.deadlineMs < this.now()) || (options.maxWaitMs ?? this.maxWaitMs) < 0) return false;
     const lane = this.lanes.get(laneKey(apiKey, limitClass));
     if (lane && options.priority !== 'undo' && lane.queue.size + lane.queue.pending > 0) return false;

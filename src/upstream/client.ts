@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, errors as undiciErrors } from 'undici';
 import { v2FailureKind } from '../../mappings/errors.js';
+import type { Leaving } from '../shared/leaving.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
 import { GetCoalescer } from './coalesce.js';
 import { UpstreamUnavailable, V2Error, type V2FieldError } from './errors.js';
@@ -44,7 +45,7 @@ export interface V2Request {
    * The v1 client has gone (its connection closed): a call still waiting for an outbound token is
    * withdrawn, never sent, so no write starts after the client left. Undo calls carry none.
    */
-  signal?: AbortSignal;
+  leaving?: Leaving;
   /** Called each time the request is really sent (not when refused by the limiter): for x-v2-calls. */
   onSend?: () => void;
   /** Called when a sent request has an outcome (an answer or a failure): for logs and metrics. */
@@ -71,7 +72,7 @@ export interface GateOptions {
   deadlineMs?: number;
   priority?: 'undo';
   opensCall?: boolean;
-  signal?: AbortSignal;
+  leaving?: Leaving;
 }
 
 export interface OutboundGate {

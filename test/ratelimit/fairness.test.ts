@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InboundLimiter } from '../../src/ratelimit/inbound-limiter.js';
 import { OutboundLimiter } from '../../src/ratelimit/outbound-limiter.js';
 import { RedisBucketStore } from '../../src/ratelimit/redis-store.js';
+import { leavingOf } from '../../src/shared/leaving.js';
 import { startRedis, type RunningRedis } from '../support/redis.js';
 import { flood, readyRedis } from './helpers.js';
 
@@ -36,7 +37,7 @@ describe('fairness between api_keys', () => {
 
     const stopA = new AbortController();
     const aCalls = Array.from({ length: 400 }, () =>
-      outbound.schedule('A', 'GET', '/users', task, { signal: stopA.signal }).catch(() => 'stopped'),
+      outbound.schedule('A', 'GET', '/users', task, { leaving: leavingOf(stopA.signal) }).catch(() => 'stopped'),
     );
     await new Promise((r) => setTimeout(r, 100));
     expect(outbound.waiting('A', 'general')).toBeGreaterThan(300);

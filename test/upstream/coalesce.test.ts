@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { V2Client, type OutboundGate } from '../../src/upstream/client.js';
 import { CallWithdrawn, V2Error } from '../../src/upstream/errors.js';
 import { TokenMinter } from '../../src/upstream/jwt.js';
+import { leavingOf } from '../../src/shared/leaving.js';
 
 /**
  * Identical concurrent GETs are sent once: proven by counting the requests a real loopback
@@ -122,14 +123,14 @@ describe('GET coalescing', () => {
     const gate: OutboundGate = {
       schedule: async (_k, _m, _p, task, options) => {
         await new Promise((resolve) => setTimeout(resolve, 30));
-        if (options?.signal?.aborted) throw new CallWithdrawn();
+        if (options?.leaving?.left) throw new CallWithdrawn();
         return task();
       },
       penalize: () => {},
     };
     const v2 = client(up.url, gate);
     const leaving = new AbortController();
-    const first = v2.call(creds, { method: 'GET', path: '/users/me', signal: leaving.signal });
+    const first = v2.call(creds, { method: 'GET', path: '/users/me', leaving: leavingOf(leaving.signal) });
     let waiterSent = 0;
     const waiter = v2.call(creds, { method: 'GET', path: '/users/me', onSend: () => waiterSent++ });
     leaving.abort();
