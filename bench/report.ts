@@ -102,6 +102,16 @@ export function targetLines(report: BenchReport): string[] {
   if (one?.status === 'ok' && memory?.status === 'ok') {
     lines.push(`- (in-memory limiter cost, same measure: ${((1 - memory.ratio! / one.ratio!) * 100).toFixed(1)}%)`);
   }
+  const xml = byId.get('xml');
+  const json = byId.get('meeting-get');
+  if (xml?.status === 'ok' && json?.status === 'ok') {
+    // The two cases run minutes apart; each one's floor, measured beside it, shows how far the machine drifted between them.
+    const raw = xml.gateway!.cpuUs / json.gateway!.cpuUs;
+    const drift = xml.floor!.cpuUs / json.floor!.cpuUs;
+    lines.push(
+      `- XML within 1.2x of JSON's CPU per call (\`${xml.v1Path}\`, v1gate): ${raw.toFixed(2)}x (${(raw / drift).toFixed(2)}x against each case's own floor) — ${verdict(raw <= 1.2)}`,
+    );
+  }
   lines.push('- memory flat over a 5-minute soak: see the soak section (`npm run bench -- --soak`).');
   return lines;
 }

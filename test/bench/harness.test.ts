@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { runBench } from '../../bench/harness.js';
 import { buildServers } from '../../bench/procs.js';
-import { renderTable } from '../../bench/report.js';
+import type { BenchReport, CaseResult } from '../../bench/harness.js';
+import { renderTable, targetLines } from '../../bench/report.js';
 
 /**
  * The benchmark still works end to end: floor, gateway and fixed upstream each in its own process,
@@ -37,5 +38,32 @@ describe('bench harness', () => {
     expect(c.memory!.after.heapUsed).toBeGreaterThan(0);
     const table = renderTable(report, 'test');
     expect(table).toContain('| checkemail |');
+  });
+});
+
+describe('bench targets', () => {
+  const side = (rps: number, cpuUs: number) => ({ runs: [], rps, p50: 1, p99: 2, cpuUs });
+  const result = (id: string, floorCpu: number, gatewayCpu: number): CaseResult => ({
+    id,
+    title: id,
+    v1Path: '/v1/meeting/get',
+    upstream: 'fixed',
+    limiter: 'off',
+    keepAlive: true,
+    status: 'ok',
+    floor: side(1000, floorCpu),
+    gateway: side(900, gatewayCpu),
+    ratio: 0.9,
+    problems: { floor: 0, gateway: 0 },
+  });
+  const linesFor = (cases: CaseResult[]) =>
+    targetLines({ options: {} as BenchReport['options'], machine: {} as BenchReport['machine'], oneCallPath: '/v1/meeting/get', cases });
+
+  it("judges XML by its CPU per call against JSON's, and shows the floors' drift between the two cases", () => {
+    const met = linesFor([result('meeting-get', 100, 150), result('xml', 110, 170)]).find((l) => l.includes('XML'));
+    expect(met).toContain('1.13x (1.03x against each case');
+    expect(met).toMatch(/— MET$/);
+    const missed = linesFor([result('meeting-get', 100, 150), result('xml', 100, 200)]).find((l) => l.includes('XML'));
+    expect(missed).toMatch(/1\.33x .*— MISSED$/);
   });
 });
