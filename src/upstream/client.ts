@@ -15,6 +15,8 @@ import type { TokenMinter } from './jwt.js';
 export interface Credentials {
   apiKey: string;
   apiSecret: string;
+  /** Kept by pairProofOf (pair-proof.ts): the pair's hash, made once. */
+  proof?: string;
 }
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -210,7 +212,7 @@ export class V2Client {
   }
 
   private async sendOnce<T>(credentials: Credentials, request: V2Request, onStatus?: (status: number) => void): Promise<T> {
-    const token = await this.options.minter.tokenFor(credentials.apiKey, credentials.apiSecret);
+    const token = await this.options.minter.tokenFor(credentials);
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
     if (request.requestId !== undefined) headers['x-request-id'] = request.requestId;
     let body: string | Buffer | undefined;

@@ -1,6 +1,6 @@
-import { hash } from 'node:crypto';
 import type { Credentials, Query } from './client.js';
 import { CallWithdrawn } from './errors.js';
+import { pairProofOf } from './pair-proof.js';
 
 /**
  * Identical v2 GETs in flight at once become one v2 call: the same api_key and secret (so no
@@ -67,7 +67,7 @@ function joined<T>(shared: Promise<T>, send: () => Promise<T>): Promise<T> {
 
 /** The pair's proof (a hash: no secret kept as text), the path and the query in a stable order. */
 function requestKey(credentials: Credentials, path: string, query: Query | undefined): string {
-  const proof = hash('sha256', `${credentials.apiKey}\n${credentials.apiSecret}`, 'base64');
+  const proof = pairProofOf(credentials);
   if (!query) return `${proof} ${path}`;
   const entries = Object.entries(query)
     .filter(([, v]) => v !== undefined)

@@ -1,5 +1,6 @@
-import { hash } from 'node:crypto';
+import type { Credentials } from './client.js';
 import { SignJWT } from 'jose';
+import { pairProofOf } from './pair-proof.js';
 import { LRUCache } from 'lru-cache';
 
 /**
@@ -39,8 +40,9 @@ export class TokenMinter {
     this.now = options.now ?? Date.now;
   }
 
-  async tokenFor(apiKey: string, apiSecret: string): Promise<string> {
-    const cacheKey = cacheKeyOf(apiKey, apiSecret);
+  async tokenFor(credentials: Credentials): Promise<string> {
+    const { apiKey, apiSecret } = credentials;
+    const cacheKey = pairProofOf(credentials);
     const nowSeconds = Math.floor(this.now() / 1000);
     const cached = this.cache.get(cacheKey);
     if (cached && cached.expSeconds - nowSeconds > this.options.renewBeforeSeconds) return cached.token;
@@ -49,9 +51,4 @@ export class TokenMinter {
     this.cache.set(cacheKey, { token, expSeconds });
     return token;
   }
-}
-
-/** sha256(key NUL secret): the secret itself is never kept. One-shot `hash` (no Hash object per call: this runs on every v2 call). */
-function cacheKeyOf(apiKey: string, apiSecret: string): string {
-  return hash('sha256', `${apiKey}\0${apiSecret}`, 'base64');
 }

@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { hash } from 'node:crypto';
+import { pairProofOf } from '../upstream/pair-proof.js';
 import { LRUCache } from 'lru-cache';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { V1Code } from '../v1/errors.js';
@@ -107,7 +107,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
       if (!endpoint) throw new V1Error(V1Code.invalidParameter, `Unknown v1 endpoint: ${path}.`);
       endpointPath = v1Path;
       const credentials = credentialsOf(params, options.allowedApiKeys);
-      const pairKey = pairKeyOf(credentials);
+      const pairKey = pairProofOf(credentials);
       if (options.inbound) {
         // A pair v2 has not accepted lately is limited in a bucket of its own: anyone who knows an
         // api_key (it is public in every browser-SDK page) can flood it with wrong secrets without
@@ -190,11 +190,6 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
   });
 
   return app;
-}
-
-/** The verified-credentials cache's key: a hash of the pair, so no secret is kept in memory as text. */
-function pairKeyOf(credentials: Credentials): string {
-  return hash('sha256', `${credentials.apiKey}\n${credentials.apiSecret}`, 'base64');
 }
 
 /** The query string of a request URL, without its `?` ('' when none). */

@@ -218,10 +218,10 @@ describe('TokenMinter', () => {
   it('reuses a token within its life, and never across secrets', async () => {
     let now = 1_000_000_000_000;
     const minter = new TokenMinter({ ttlSeconds: 60, renewBeforeSeconds: 20, maxCachedKeys: 10, now: () => now });
-    const a = await minter.tokenFor('k', 's1');
-    expect(await minter.tokenFor('k', 's1')).toBe(a);
-    expect(await minter.tokenFor('k', 's2')).not.toBe(a);
+    const a = await minter.tokenFor({ apiKey: 'k', apiSecret: 's1' });
+    expect(await minter.tokenFor({ apiKey: 'k', apiSecret: 's1' })).toBe(a);
+    expect(await minter.tokenFor({ apiKey: 'k', apiSecret: 's2' })).not.toBe(a);
     now += 41_000; // within renewBefore of exp: a fresh one
-    expect(await minter.tokenFor('k', 's1')).not.toBe(a);
+    expect(await minter.tokenFor({ apiKey: 'k', apiSecret: 's1' })).not.toBe(a);
   });
 });
