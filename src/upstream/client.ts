@@ -3,6 +3,7 @@ import { Pool, errors as undiciErrors } from 'undici';
 import { v2FailureKind } from '../../mappings/errors.js';
 import type { Leaving } from '../shared/leaving.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
+import { parseAnswer } from './answer-copies.js';
 import { GetCoalescer } from './coalesce.js';
 import { UpstreamUnavailable, V2Error, type V2FieldError } from './errors.js';
 import type { TokenMinter } from './jwt.js';
@@ -242,7 +243,7 @@ export class V2Client {
       if (text === '') return undefined as T;
       let parsed: unknown;
       try {
-        parsed = JSON.parse(text);
+        parsed = parseAnswer(text);
       } catch {
         throw new UpstreamUnavailable(
           'bad-response',

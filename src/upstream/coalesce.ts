@@ -1,4 +1,5 @@
 import type { Credentials, Query } from './client.js';
+import { copyOfAnswer } from './answer-copies.js';
 import { CallWithdrawn } from './errors.js';
 import { pairProofOf } from './pair-proof.js';
 
@@ -57,7 +58,7 @@ export class GetCoalescer {
  */
 function joined<T>(shared: Promise<T>, send: () => Promise<T>): Promise<T> {
   return shared.then(
-    (answer) => (answer === undefined ? answer : structuredClone(answer)),
+    (answer) => copyOfAnswer(answer),
     (error: unknown) => {
       if (error instanceof CallWithdrawn) return send();
       throw error;
