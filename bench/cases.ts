@@ -23,6 +23,12 @@ export interface BenchCase {
   halfLoad: boolean;
   /** More gateway settings for this case (e.g. AUX_CACHE_TTL_MS). */
   env?: Record<string, string>;
+  /**
+   * Parameters that differ on every request (n counts the requests of a run): nothing to share, so
+   * v1gate makes every v2 call the floor makes. Without it the load posts one call over and over,
+   * and identical GETs in flight are sent once.
+   */
+  distinct?: (n: number) => Record<string, string>;
 }
 
 const meetingGet = { v1Path: '/v1/meeting/get', params: (s: Seeded) => ({ id: s.meetingId, host_id: s.userId }) };
@@ -38,6 +44,14 @@ export function buildCases(served: (v1Path: string) => boolean): BenchCase[] {
     // The same mix with the aux cache off: every get also reads the host's live meetings (2 v2 calls).
     { id: 'meeting-get-nocache', title: 'meeting/get, AUX_CACHE_TTL_MS=0', ...meetingGet, ...base, env: { AUX_CACHE_TTL_MS: '0' } },
     { id: 'checkemail', title: 'single v2 call: user/checkemail', ...checkEmail, ...base },
+    // Each request a different email: no call shared, one v2 call per v1 call on both sides.
+    {
+      id: 'checkemail-distinct',
+      title: 'single v2 call, every request its own email',
+      ...checkEmail,
+      ...base,
+      distinct: (n) => ({ email: `bench.${n}@example.com` }),
+    },
     {
       id: 'user-get',
       title: 'several calls: user/get (+ settings)',

@@ -170,6 +170,12 @@ class Upstreams {
   }
 }
 
+/** A fresh form for every request: the case's fields with its distinct ones for request n. */
+function distinctForms(fields: Record<string, string>, distinct: (n: number) => Record<string, string>): () => string {
+  let n = 0;
+  return () => new URLSearchParams({ ...fields, ...distinct(n++) }).toString();
+}
+
 async function checkOnce(url: string, path: string, body: string): Promise<{ text: string; v2Calls: string | null; error?: string }> {
   const response = await fetch(url + path, {
     method: 'POST',
@@ -247,7 +253,9 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
     startChild('gateway', './gateway-proc.ts', gatewayEnv, profArgs),
   ]);
   try {
-    const form = new URLSearchParams({ api_key: API_KEY, api_secret: API_SECRET, ...c.params(up.seeded) }).toString();
+    const fields = { api_key: API_KEY, api_secret: API_SECRET, ...c.params(up.seeded) };
+    const form = new URLSearchParams(fields).toString();
+    const body = c.distinct ? distinctForms(fields, c.distinct) : form;
     const floorUrl = `http://127.0.0.1:${floor.ready.port}`;
     const gatewayUrl = `http://127.0.0.1:${gateway.ready.port}`;
     const [floorCheck, gatewayCheck] = [await checkOnce(floorUrl, c.v1Path, form), await checkOnce(gatewayUrl, c.v1Path, form)];
@@ -257,7 +265,7 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
     const urlOf = (child: Child) => (child === floor ? floorUrl : gatewayUrl);
     const load = (child: Child, durationSec: number, overallRate?: number, connections = options.connections) =>
       measured(child, () =>
-        runLoad({ url: urlOf(child), path: c.v1Path, body: form, connections, durationSec, ...(overallRate ? { overallRate } : {}) }),
+        runLoad({ url: urlOf(child), path: c.v1Path, body, connections, durationSec, ...(overallRate ? { overallRate } : {}) }),
       );
     // Warm-up (JIT, pools, buckets); not measured.
     await load(floor, options.warmupSec);

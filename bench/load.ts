@@ -13,8 +13,8 @@ import { runPacedLoad } from './paced-load.js';
 export interface LoadOptions {
   url: string;
   path: string;
-  /** urlencoded form body */
-  body: string;
+  /** urlencoded form body, or a function making each request's own */
+  body: string | (() => string);
   connections: number;
   durationSec: number;
   /** Requests per second, sent at a steady pace (open loop); unset: as fast as possible. */
@@ -67,6 +67,11 @@ export function answerCheck() {
   return Object.assign(check, { result });
 }
 
+/** autocannon's per-request hook, giving each request the next body. */
+function withBody(next: () => string) {
+  return (request: Record<string, unknown>) => ({ ...request, body: next() });
+}
+
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   if (options.overallRate) return runPacedLoad({ ...options, overallRate: options.overallRate });
   const latencies: number[] = [];
@@ -82,7 +87,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         method: 'POST',
         path: options.path,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: options.body,
+        ...(typeof options.body === 'string' ? { body: options.body } : { setupRequest: withBody(options.body) }),
         onResponse: (_status: number, body: string, _context: unknown, headers: Record<string, string>) =>
           check(body, headers['x-v2-calls']),
       },

@@ -29,7 +29,7 @@ export async function runPacedLoad(options: LoadOptions & { overallRate: number 
           method: 'POST',
           path: options.path,
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: options.body,
+          body: typeof options.body === 'string' ? options.body : options.body(),
           headersTimeout: 10_000,
           bodyTimeout: 10_000,
         });

@@ -91,6 +91,12 @@ export function targetLines(report: BenchReport): string[] {
       `- (single v2 call \`/v1/user/checkemail\`: ${checkemail.ratio!.toFixed(2)}x, added p99 @½ ${checkemail.half ? ms(checkemail.half.addedP99) : '—'} ms)`,
     );
   }
+  const distinct = byId.get('checkemail-distinct');
+  if (distinct?.status === 'ok') {
+    lines.push(
+      `- (nothing shared, every request its own email, \`/v1/user/checkemail\`: ${distinct.ratio!.toFixed(2)}x the floor's req/s, ${(distinct.gateway!.cpuUs / distinct.floor!.cpuUs).toFixed(2)}x its CPU per call, ${distinct.v2CallsPerCall?.toFixed(2) ?? '—'} v2 calls per v1 call)`,
+    );
+  }
   const redis = byId.get('limiter-redis');
   const memory = byId.get('limiter-memory');
   if (one?.status === 'ok' && redis?.status === 'ok') {
