@@ -264,7 +264,8 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     metrics.registerCollector(metric);
   }
   if (webhooks) for (const metric of webhookMetrics(() => webhooks.stats())) metrics.registerCollector(metric);
-  const logger = createLogger({ level: config.ops.logLevel, file: config.ops.logFile });
+  const logOutput = createLogger({ level: config.ops.logLevel, file: config.ops.logFile });
+  const logger = logOutput.logger;
   // The call recorder (V1_RECORD_FILE), for replay and diff with `npm run compare`.
   const recorder = config.record.file ? callRecorder({ file: config.record.file, maxBytes: config.record.maxBytes }) : undefined;
   const observers: CallObserver[] = [
@@ -344,7 +345,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     await v2.close().catch(() => {}); // already aborted past a shutdown's grace
     await shadow?.close().catch(() => {});
     await limiters.close();
-    logger.flush(); // operators (#17): buffered log lines out before the process may exit
+    await logOutput.close(); // buffered log lines out before the process may exit, and a LOG_FILE closed
     recorder?.close();
   };
 

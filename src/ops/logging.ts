@@ -28,22 +28,42 @@ export interface LoggerOptions {
   pretty?: boolean;
 }
 
-export function createLogger(options: LoggerOptions): Logger {
+/** The gateway's logger, and how to end it. */
+export interface LogOutput {
+  logger: Logger;
+  /** Writes out what is buffered; a LOG_FILE is also closed (standard output stays open for the process). */
+  close(): Promise<void>;
+}
+
+export function createLogger(options: LoggerOptions): LogOutput {
   const settings = {
     level: options.level,
     base: { service: 'v1gate' },
     formatters: { log: redactLine },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  if (options.file) return pino(settings, pino.destination({ dest: options.file, sync: true, mkdir: true }));
+  if (options.file) {
+    const file = pino.destination({ dest: options.file, sync: true, mkdir: true });
+    // A gateway stopped inside a longer-lived process (tests, an embedding) must not keep its file open.
+    const closed = new Promise<void>((resolve) => file.once('close', () => resolve()));
+    return {
+      logger: pino(settings, file),
+      close: () => {
+        file.end();
+        return closed;
+      },
+    };
+  }
   // A person at a terminal gets readable lines (redacted all the same: the formatter runs before
   // the transport); a pipe or a log collector gets one JSON object per line.
-  if (options.pretty ?? process.stdout.isTTY)
-    return pino({ ...settings, transport: { target: 'pino-pretty', options: { colorize: true } } });
+  if (options.pretty ?? process.stdout.isTTY) {
+    const logger = pino({ ...settings, transport: { target: 'pino-pretty', options: { colorize: true } } });
+    return { logger, close: async () => logger.flush() };
+  }
   // Buffered (4 KiB) and asynchronous: a synchronous write per line cost ~30 µs more CPU per v1
-  // call than this (`LOG_LEVEL=info npm run bench:quick -- --only checkemail --no-write`); the
-  // gateway flushes on close.
-  return pino(settings, pino.destination({ dest: 1, sync: false, minLength: 4096 }));
+  // call than this (`LOG_LEVEL=info npm run bench:quick -- --only checkemail --no-write`).
+  const logger = pino(settings, pino.destination({ dest: 1, sync: false, minLength: 4096 }));
+  return { logger, close: async () => logger.flush() };
 }
 
 /** The facade observer that writes the call's line: warn for v1 errors, info otherwise. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,16 +57,39 @@ describe('call logs', () => {
   });
 });
 
+describe('the log file', () => {
+  /** The files this process holds open (Linux). */
+  const openFiles = () =>
+    readdirSync('/proc/self/fd').flatMap((fd) => {
+      try {
+        return [readlinkSync(`/proc/self/fd/${fd}`)];
+      } catch {
+        return []; // closed while listed
+      }
+    });
+
+  it('is closed when its gateway is, so a process that starts many gateways holds none of their files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'v1gate-log-test-'));
+    const file = join(dir, 'closed.log');
+    const gateway = await startTestGateway({ LOG_FILE: file, LOG_LEVEL: 'info' });
+    expect(openFiles()).toContain(file);
+    await gateway.close();
+    expect(openFiles()).not.toContain(file);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
 describe('redaction by configuration', () => {
-  it('covers secret-named fields at any depth, in arrays too, and the audit sees what it missed', () => {
+  it('covers secret-named fields at any depth, in arrays too, and the audit sees what it missed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'v1gate-log-test-'));
     const file = join(dir, 'x.log');
-    const logger = createLogger({ level: 'info', file });
+    const { logger, close } = createLogger({ level: 'info', file });
     logger.info(
       { api_secret: 's1', headers: { authorization: 'Bearer abc.def.ghi' }, a: { b: { c: { password: 'p' } } }, list: [{ token: 't' }] },
       'x',
     );
     const line = readFileSync(file, 'utf8').trim();
+    await close();
     rmSync(dir, { recursive: true, force: true });
     expect(JSON.parse(line)).toMatchObject({
       api_secret: REDACTED,
