@@ -1,5 +1,6 @@
 import type { RecordedCall } from './calls.js';
 import { diffAnswers, type Difference, type DifferenceKind } from './diff.js';
+import { limitedOnOneSide } from './limited.js';
 import { builtInNoise, noiseReason, observedNoise, type NoiseRule } from './noise.js';
 import { IdCarrier, type Target } from './replay.js';
 
@@ -46,6 +47,8 @@ export interface CompareReport {
   b: string;
   calls: number;
   skipped_writes: number;
+  /** Calls one side refused for its rate limits (limited.ts): not compared, and not in `calls`. */
+  skipped_limited: number;
   differing_calls: number;
   endpoints: EndpointReport[];
 }
@@ -57,6 +60,7 @@ export async function compareCalls(calls: readonly RecordedCall[], options: Comp
   const endpoints = new Map<string, EndpointReport>();
   let replayed = 0;
   let skipped = 0;
+  let limited = 0;
   let differing = 0;
 
   for (const call of calls) {
@@ -64,7 +68,6 @@ export async function compareCalls(calls: readonly RecordedCall[], options: Comp
       skipped++;
       continue;
     }
-    replayed++;
     const [answerA, answerB, answerNoise] = await Promise.all([
       options.a.call(call, carriers.a.substitute(call.params)),
       options.b.call(call, carriers.b.substitute(call.params)),
@@ -73,6 +76,11 @@ export async function compareCalls(calls: readonly RecordedCall[], options: Comp
     carriers.a.learn(call.answer, answerA);
     carriers.b.learn(call.answer, answerB);
     if (options.noise) carriers.noise.learn(call.answer, answerNoise);
+    if (limitedOnOneSide(answerA, answerB)) {
+      limited++;
+      continue;
+    }
+    replayed++;
 
     const callRules = options.noise ? [...rules, observedNoise(new Set(diffAnswers(answerA, answerNoise).map((d) => d.field)))] : rules;
     const differences = diffAnswers(answerA, answerB);
@@ -98,6 +106,7 @@ export async function compareCalls(calls: readonly RecordedCall[], options: Comp
     b: options.b.name,
     calls: replayed,
     skipped_writes: skipped,
+    skipped_limited: limited,
     differing_calls: differing,
     endpoints: [...endpoints.values()].sort((x, y) => y.differing - x.differing || x.path.localeCompare(y.path)),
   };

@@ -25,7 +25,7 @@ tr.real{background:#fff1f0}tr.noise{color:#777}.ex{margin-bottom:4px}.ex span{fo
 </style></head><body>
 <h1>v1 compare</h1>
 <p>A: <code>${esc(report.a)}</code> · B: <code>${esc(report.b)}</code></p>
-<p>${report.calls} calls replayed (${report.skipped_writes} writes skipped); <b>${report.differing_calls}</b> with real differences.</p>
+<p>${report.calls} calls replayed (${report.skipped_writes} writes skipped${report.skipped_limited ? `, ${report.skipped_limited} refused by one side's rate limits and not compared` : ''}); <b>${report.differing_calls}</b> with real differences.</p>
 ${sections}
 </body></html>
 `;

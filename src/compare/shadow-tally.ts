@@ -51,7 +51,7 @@ export function mismatchTally(why: (path: string, field: string) => string, exam
     },
     rows: rowList,
     /** The tally as `npm run compare`'s report: A is the primary, B v1gate; `writes`: sampled writes, never compared. */
-    asReport(primaryUrl: string, writes: number): CompareReport {
+    asReport(primaryUrl: string, writes: number, limited: number): CompareReport {
       const reports = new Map<string, EndpointReport>();
       for (const [path, counts] of endpoints) reports.set(path, { path, ...counts, fields: [] });
       for (const row of rowList()) {
@@ -70,6 +70,7 @@ export function mismatchTally(why: (path: string, field: string) => string, exam
         b: 'v1gate (shadow)',
         calls: list.reduce((n, e) => n + e.calls, 0),
         skipped_writes: writes,
+        skipped_limited: limited,
         differing_calls: list.reduce((n, e) => n + e.differing, 0),
         endpoints: list,
       };

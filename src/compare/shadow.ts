@@ -9,6 +9,7 @@ import { canonicalPath } from '../translators/kit/registry.js';
 import { renderHtmlReport } from './html-report.js';
 import { primaryHop, type PrimaryCall } from './forward.js';
 import { parseV1Answer } from './replay.js';
+import { limitedOnOneSide } from './limited.js';
 import { mismatchTally, type ShadowMismatch } from './shadow-tally.js';
 import { forwardingGate } from './yield-to-forwarding.js';
 
@@ -53,6 +54,8 @@ export interface ShadowStats {
   mismatchedCalls: number;
   /** Reads not compared because the queue was full. */
   dropped: number;
+  /** Reads not compared because one side alone refused them for its rate limits (limited.ts): v1gate's own calls spend its keys' v1 and v2 limits. */
+  limited: number;
   /** Comparisons that failed (v1gate's own answer could not be made). */
   errors: number;
   /** Answers cut short mid-stream: the primary failed after its headers, or the client left. */
@@ -75,7 +78,7 @@ export function createShadow(options: ShadowOptions) {
   const maxQueued = options.maxQueued ?? 100;
   const random = options.random ?? Math.random;
   const tally = mismatchTally(options.why, options.examples ?? 3);
-  const counts = { forwarded: 0, compared: 0, mismatchedCalls: 0, dropped: 0, errors: 0, interrupted: 0 };
+  const counts = { forwarded: 0, compared: 0, mismatchedCalls: 0, dropped: 0, limited: 0, errors: 0, interrupted: 0 };
   /** Sampled calls to write endpoints: forwarded, never compared (the report's `skipped_writes`). */
   let sampledWrites = 0;
   const reportAllowed = options.reportAllowed ?? isLoopbackCaller;
@@ -96,6 +99,10 @@ export function createShadow(options: ShadowOptions) {
       const text = await response.text();
       await gate.quiet();
       const candidate = parseAnswer(text, response.headers.get('content-type') ?? undefined);
+      if (limitedOnOneSide(primaryAnswer, candidate)) {
+        counts.limited++;
+        return;
+      }
       counts.compared++;
       if (tally.add(endpoint, primaryAnswer, candidate)) counts.mismatchedCalls++;
     } catch {
@@ -188,7 +195,7 @@ export function createShadow(options: ShadowOptions) {
   /** The mismatch report, as `npm run compare` renders one: HTML, or its JSON. */
   function report(c: Context, path: string): Response {
     if (!reportAllowed(c)) return c.json({ error: 'the shadow report answers callers allowed to read the status page' }, 403);
-    const body = tally.asReport(primaryName, sampledWrites);
+    const body = tally.asReport(primaryName, sampledWrites, counts.limited);
     return path.endsWith('.json') ? c.json(body, 200, NO_STORE) : c.html(renderHtmlReport(body), 200, NO_STORE);
   }
 

@@ -12,6 +12,7 @@ export function shadowMetrics(stats: () => ShadowStats): Metric[] {
         { labels: { outcome: 'compared' }, value: s.compared },
         { labels: { outcome: 'mismatched' }, value: s.mismatchedCalls },
         { labels: { outcome: 'dropped' }, value: s.dropped },
+        { labels: { outcome: 'limited' }, value: s.limited },
         { labels: { outcome: 'error' }, value: s.errors },
         { labels: { outcome: 'interrupted' }, value: s.interrupted },
       ];

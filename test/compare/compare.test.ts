@@ -314,7 +314,7 @@ describe('npm run compare', () => {
     expect(failing.code).toBe(1);
     expect(failing.stdout).toMatch(/\/v1\/user\/get: 2\/3 differ: type \(value\)/);
     const report = JSON.parse(readFileSync(json, 'utf8'));
-    expect(Object.keys(report)).toEqual(['a', 'b', 'calls', 'skipped_writes', 'differing_calls', 'endpoints']);
+    expect(Object.keys(report)).toEqual(['a', 'b', 'calls', 'skipped_writes', 'skipped_limited', 'differing_calls', 'endpoints']);
     expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>/);
     expect((await cli([...args, '--max-diff', '2'])).code).toBe(0);
     expect((await cli(['--a', a.url])).code).toBe(2);

@@ -73,6 +73,46 @@ describe('shadow in front of another v1 service over the same data', () => {
   });
 });
 
+describe('shadow whose own limits refuse what the primary answers', () => {
+  let primary: TestGateway;
+  let shadow: RunningGateway;
+
+  beforeAll(async () => {
+    primary = await startTestGateway();
+    shadow = await startGateway(
+      loadConfig({
+        PORT: '0',
+        V2_BASE_URL: primary.v2BaseUrl,
+        V1_PRIMARY_URL: primary.url,
+        // v1gate's own calls spend the key's v1 limits, here a hundredth of v1's: most are refused.
+        V1_RATE_LIMITS: 'on',
+        RATE_LIMIT_SCALE: '0.01',
+        V2_RATE_LIMITS: 'off',
+        LOG_LEVEL: 'silent',
+      }),
+    );
+  });
+  afterAll(async () => {
+    await shadow?.close();
+    await primary?.close();
+  });
+
+  it('counts those calls apart, never as differences, and the report says so', async () => {
+    for (let i = 0; i < 6; i++) {
+      const answer = await post(shadow.url, '/user/checkemail', { ...primary.credentials, email: owner });
+      expect(JSON.parse(answer.text)).toEqual({ existed_email: true }); // the primary's answer, always
+    }
+    await shadow.shadow!.idle();
+    const stats = shadow.shadow!.stats();
+    expect(stats.limited).toBeGreaterThan(0);
+    expect(stats).toMatchObject({ forwarded: 6, compared: 6 - stats.limited, mismatchedCalls: 0, errors: 0, mismatches: [] });
+    const report = (await (await fetch(`${shadow.url}/shadow/report.json`)).json()) as CompareReport;
+    expect(report).toMatchObject({ calls: 6 - stats.limited, skipped_limited: stats.limited, differing_calls: 0 });
+    const metrics = await (await fetch(`${shadow.url}/metrics`)).text();
+    expect(metrics).toContain(`v1gate_shadow_calls{outcome="limited"} ${stats.limited}`);
+  });
+});
+
 describe("shadow in front of a real-looking v1 (the reference's example answers)", () => {
   let fake: Awaited<ReturnType<typeof startFakeV1>>;
   let sandboxed: TestGateway;
