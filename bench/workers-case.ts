@@ -7,7 +7,7 @@ import type { Seeded } from './seed.js';
 
 /**
  * One gateway process against several (`WORKERS=N`, node:cluster), the same `/v1/meeting/get` load
- * over the fixed upstream, started as `npm start` runs v1gate (compiled,
+ * (every request the same call, then every request its own meeting) over the fixed upstream, started as `npm start` runs v1gate (compiled,
  * bench/out/dist/src/main.js). req/s and CPU µs per call are summed over every process of the
  * gateway (the primary and its workers), read from /proc before and after each run: the harness's
  * own CPU reading (over IPC from one process) would miss the workers. Used by `npm run bench`
@@ -16,9 +16,17 @@ import type { Seeded } from './seed.js';
 
 export type WorkersLimiter = 'off' | 'memory' | 'redis';
 
+/**
+ * `same`: every request the same call, so identical GETs in flight are sent once (each process
+ * shares only among its own calls); `distinct`: every request its own meeting id, one v2 call each.
+ */
+export type WorkersMix = 'same' | 'distinct';
+
 export interface WorkersOptions {
   /** Process counts to compare, e.g. [1, 2]. */
   counts: number[];
+  /** Request mixes to run each count under (default both). */
+  mixes?: WorkersMix[];
   limiter: WorkersLimiter;
   /** Required with limiter 'redis'. */
   redisUrl?: string;
@@ -30,6 +38,7 @@ export interface WorkersOptions {
 
 export interface WorkersRow {
   workers: number;
+  mix: WorkersMix;
   limiter: WorkersLimiter;
   /** Gateway processes measured (with WORKERS>1: the primary and its workers). */
   processes: number;
@@ -106,18 +115,22 @@ function cpuSeconds(pids: number[]): number {
   return ticks / CLOCK_TICKS;
 }
 
-async function measure(workers: number, v2BaseUrl: string, seeded: Seeded, options: WorkersOptions): Promise<WorkersRow> {
+async function measure(workers: number, mix: WorkersMix, v2BaseUrl: string, seeded: Seeded, options: WorkersOptions): Promise<WorkersRow> {
   const gateway = await startGateway(workers, v2BaseUrl, options);
   try {
-    const form = new URLSearchParams({ api_key: API_KEY, api_secret: API_SECRET, id: seeded.meetingId, host_id: seeded.userId }).toString();
-    const load = (durationSec: number) =>
-      runLoad({ url: gateway.url, path: '/v1/meeting/get', body: form, connections: options.connections, durationSec });
-    await load(options.warmupSec);
+    const fields = { api_key: API_KEY, api_secret: API_SECRET, id: seeded.meetingId, host_id: seeded.userId };
+    const same = new URLSearchParams(fields).toString();
+    let n = 0;
+    // The fixed upstream answers any meeting id with the captured meeting.
+    const body = mix === 'same' ? same : () => new URLSearchParams({ ...fields, id: String(90_000_000_000 + n++) }).toString();
+    const run = (durationSec: number) =>
+      runLoad({ url: gateway.url, path: '/v1/meeting/get', body, connections: options.connections, durationSec });
+    await run(options.warmupSec);
     const pids = gateway.pids();
     const before = cpuSeconds(pids);
-    const result = await load(options.durationSec);
+    const result = await run(options.durationSec);
     const cpu = cpuSeconds(pids) - before;
-    return { workers, limiter: options.limiter, processes: pids.length, load: result, cpuUsPerCall: (cpu * 1e6) / result.total };
+    return { workers, mix, limiter: options.limiter, processes: pids.length, load: result, cpuUsPerCall: (cpu * 1e6) / result.total };
   } finally {
     await gateway.stop();
   }
@@ -130,13 +143,14 @@ export async function runWorkers(options: WorkersOptions): Promise<WorkersRow[]>
   const v2 = `http://127.0.0.1:${upstream.ready.port}/v2`;
   const rows: WorkersRow[] = [];
   try {
-    for (const workers of options.counts) {
-      const row = await measure(workers, v2, seeded, options);
-      rows.push(row);
-      options.log?.(
-        `  WORKERS=${workers} (limiter ${options.limiter}): ${row.load.rps.toFixed(0)} req/s, ${row.cpuUsPerCall.toFixed(0)} µs CPU per call over ${row.processes} process(es), p99 ${row.load.p99.toFixed(2)} ms, problems ${problemsOf(row)}`,
-      );
-    }
+    for (const mix of options.mixes ?? (['same', 'distinct'] as const))
+      for (const workers of options.counts) {
+        const row = await measure(workers, mix, v2, seeded, options);
+        rows.push(row);
+        options.log?.(
+          `  WORKERS=${workers} (limiter ${options.limiter}, ${mix} calls): ${row.load.rps.toFixed(0)} req/s, ${row.cpuUsPerCall.toFixed(0)} µs CPU per call over ${row.processes} process(es), p99 ${row.load.p99.toFixed(2)} ms, problems ${problemsOf(row)}`,
+        );
+      }
   } finally {
     await upstream.stop();
   }
@@ -147,16 +161,17 @@ export function problemsOf(row: WorkersRow): number {
   return row.load.errors + row.load.timeouts + row.load.non2xx + row.load.envelopeErrors;
 }
 
-/** The rows as a markdown table, with each row's req/s relative to the first of its limiter. */
+/** The rows as a markdown table, with each row's req/s relative to the first of its limiter and mix. */
 export function renderWorkers(rows: WorkersRow[]): string {
-  const firstOf = new Map<WorkersLimiter, WorkersRow>();
-  for (const r of rows) if (!firstOf.has(r.limiter)) firstOf.set(r.limiter, r);
+  const firstOf = new Map<string, WorkersRow>();
+  const group = (r: WorkersRow) => `${r.limiter} ${r.mix}`;
+  for (const r of rows) if (!firstOf.has(group(r))) firstOf.set(group(r), r);
   return [
-    '| WORKERS | limiter | processes | req/s | × one process | CPU µs per call (all processes) | p50 ms | p99 ms | problems |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| WORKERS | limiter | calls | processes | req/s | × one process | CPU µs per call (all processes) | p50 ms | p99 ms | problems |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((r) => {
-      const first = firstOf.get(r.limiter)!;
-      return `| ${r.workers} | ${r.limiter} | ${r.processes} | ${r.load.rps.toFixed(0)} | ${(r.load.rps / first.load.rps).toFixed(2)}x | ${r.cpuUsPerCall.toFixed(0)} | ${r.load.p50.toFixed(2)} | ${r.load.p99.toFixed(2)} | ${problemsOf(r)} |`;
+      const first = firstOf.get(group(r))!;
+      return `| ${r.workers} | ${r.limiter} | ${r.mix === 'same' ? 'all the same' : 'each its own meeting'} | ${r.processes} | ${r.load.rps.toFixed(0)} | ${(r.load.rps / first.load.rps).toFixed(2)}x | ${r.cpuUsPerCall.toFixed(0)} | ${r.load.p50.toFixed(2)} | ${r.load.p99.toFixed(2)} | ${problemsOf(r)} |`;
     }),
   ].join('\n');
 }

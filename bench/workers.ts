@@ -1,10 +1,10 @@
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { buildServers } from './procs.js';
-import { renderWorkers, runWorkers, type WorkersLimiter } from './workers-case.js';
+import { renderWorkers, runWorkers, type WorkersLimiter, type WorkersMix } from './workers-case.js';
 
 /**
- * `npm run bench:workers -- [--workers N] [--duration S] [--connections C] [--limiter off|memory|redis]`:
+ * `npm run bench:workers -- [--workers N] [--duration S] [--connections C] [--limiter off|memory|redis] [--mix same|distinct]`:
  * one gateway process (WORKERS unset) against N workers (WORKERS=N, default: the number of cores),
  * the same v1 call over the fixed upstream (workers-case.ts). `npm run bench` runs the same
  * comparison as its `workers` and `workers-redis` cases and writes it into bench/RESULTS.md.
@@ -17,10 +17,12 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
     limiter: { type: 'string', default: 'memory' },
+    mix: { type: 'string' },
   },
 });
 const limiter = values.limiter as WorkersLimiter;
 if (!['off', 'memory', 'redis'].includes(limiter)) throw new Error('--limiter is off, memory or redis');
+if (values.mix !== undefined && !['same', 'distinct'].includes(values.mix)) throw new Error('--mix is same or distinct (default: both)');
 
 buildServers();
 const loadStart = loadavg()[0] ?? 0;
@@ -33,6 +35,7 @@ try {
   const rows = await runWorkers({
     counts: [1, Number(values.workers ?? availableParallelism())],
     limiter,
+    ...(values.mix ? { mixes: [values.mix as WorkersMix] } : {}),
     ...(redis ? { redisUrl: redis.url } : {}),
     durationSec: Number(values.duration),
     warmupSec: Number(values.warmup),
