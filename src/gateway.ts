@@ -18,7 +18,7 @@ import { callRecorder } from './compare/calls.js';
 import { createShadow, type ShadowStats } from './compare/shadow.js';
 import { mappingIndex, readOnlyIndex } from './compare/why.js';
 import { shadowMetrics } from './ops/shadow-metrics.js';
-import { createRateLimiters, rateLimitHeaders, type BucketStore, type RateLimiters } from './ratelimit/index.js';
+import { createRateLimiters, rateLimitHeaders, type LeaseSource, type RateLimiters } from './ratelimit/index.js';
 import { forwardToHub } from './cluster/forward.js';
 // --- operators (#17) ---
 import { GatewayMetrics } from './ops/metrics.js';
@@ -61,7 +61,7 @@ export interface ClusterWorkerLinks {
   /** Path prefixes answered by the primary (`/v2`, `/sandbox`, `/webhooks`). */
   hubPaths: readonly string[];
   /** The primary's buckets over IPC (no REDIS_URL). */
-  limiterStore?: BucketStore;
+  limiterStore?: LeaseSource;
   /** /metrics for the whole cluster. */
   renderMetrics(): Promise<{ contentType: string; body: string }>;
   /** Sent as `x-v1gate-worker` on every answer, so a client (or test) sees which process answered. */

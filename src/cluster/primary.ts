@@ -10,7 +10,7 @@ import { CLUSTER_ENV, METRICS_CLUSTER, METRICS_JSON } from './protocol.js';
 /**
  * WORKERS>1: this process forks the workers that serve the port (node:cluster hands each new
  * connection to one of them), and keeps what must exist once: the hub (sandbox, file-journal
- * webhooks), the in-memory buckets every worker takes from over IPC, and the /metrics merge.
+ * webhooks), the in-memory buckets every worker leases from over IPC, and the /metrics merge.
  * It serves no v1 call itself. A worker that dies after it was serving is replaced; one that
  * dies before it ever listened (port in use, bad configuration) stops the cluster.
  */
@@ -114,7 +114,8 @@ function announce(config: GatewayConfig, hub: Hub | undefined, port: number): vo
   console.log(`v1gate listening on ${origin}/v1 (${config.workers} workers, pid ${process.pid})`);
   const sandbox = hub?.sandbox;
   console.log(`  upstream v2: ${config.v2BaseUrl ?? `${hub!.origin}/v2 (embedded sandbox, in the primary)`}`);
-  console.log(`  rate limits shared through ${config.rateLimits.redis.url ? 'Redis' : 'the primary (IPC)'}`);
+  const leases = config.rateLimits.leaseMs > 0 ? `, leased ${config.rateLimits.leaseMs} ms at a time` : '';
+  console.log(`  rate limits shared through ${config.rateLimits.redis.url ? 'Redis' : 'the primary (IPC)'}${leases}`);
   if (!sandbox) return;
   // REDIS_URL: the workers own the webhook intake; the sandbox sends its events to their port.
   if (!hub.webhooks && config.webhooks.file && config.webhooks.token)

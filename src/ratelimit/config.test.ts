@@ -9,7 +9,8 @@ describe('readRateLimitConfig', () => {
       v1: { enabled: true },
       v2: { enabled: true, rateFactor: 0.99, jitterMs: 300, minJitterMs: 10, maxWaitMs: 30_000, maxQueue: 1_000 },
       scale: 1,
-      redis: { url: undefined, failure: 'open', timeoutMs: 200, keyPrefix: 'v1gate:rl:', leaseMs: 100 },
+      redis: { url: undefined, failure: 'open', timeoutMs: 200, keyPrefix: 'v1gate:rl:' },
+      leaseMs: 100,
     });
   });
 
@@ -22,7 +23,7 @@ describe('readRateLimitConfig', () => {
       RATE_LIMIT_REDIS_FAILURE: 'closed',
       RATE_LIMIT_REDIS_TIMEOUT_MS: '80',
       RATE_LIMIT_REDIS_PREFIX: 'gw:',
-      RATE_LIMIT_REDIS_LEASE_MS: '0',
+      RATE_LIMIT_LEASE_MS: '0',
       OUTBOUND_MAX_WAIT_MS: '2000',
       OUTBOUND_MAX_QUEUE: '10',
       OUTBOUND_MAX_BACKLOG_MS: '750',
@@ -35,9 +36,18 @@ describe('readRateLimitConfig', () => {
       v1: { enabled: false },
       v2: { enabled: false, rateFactor: 0.8, jitterMs: 200, minJitterMs: 20, maxWaitMs: 2000, maxQueue: 10, maxBacklogMs: 750 },
       scale: 100,
-      redis: { url: 'redis://127.0.0.1:6390', failure: 'closed', timeoutMs: 80, keyPrefix: 'gw:', leaseMs: 0 },
+      redis: { url: 'redis://127.0.0.1:6390', failure: 'closed', timeoutMs: 80, keyPrefix: 'gw:' },
+      leaseMs: 0,
       memory: { maxBuckets: 5000 },
     });
+  });
+
+  it('still reads the lease length under its old name, RATE_LIMIT_REDIS_LEASE_MS, and names that one in errors', () => {
+    expect(readRateLimitConfig({ RATE_LIMIT_REDIS_LEASE_MS: '250' }).leaseMs).toBe(250);
+    expect(readRateLimitConfig({ RATE_LIMIT_REDIS_LEASE_MS: '250', RATE_LIMIT_LEASE_MS: '0' }).leaseMs).toBe(0);
+    expect(() => readRateLimitConfig({ RATE_LIMIT_REDIS_LEASE_MS: '-5' })).toThrow(/RATE_LIMIT_REDIS_LEASE_MS: /);
+    expect(() => readRateLimitConfig({ RATE_LIMIT_REDIS_LEASE_MS: 'soon' })).toThrow(/RATE_LIMIT_REDIS_LEASE_MS: /);
+    expect(() => readRateLimitConfig({ RATE_LIMIT_LEASE_MS: '-5' })).toThrow(/RATE_LIMIT_LEASE_MS: /);
   });
 
   it('treats empty variables as unset', () => {

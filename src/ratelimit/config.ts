@@ -17,7 +17,7 @@ import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from './outbound-limiter.js';
  * | RATE_LIMIT_REDIS_FAILURE | `open` / `closed`: what a Redis error or timeout means | open |
  * | RATE_LIMIT_REDIS_TIMEOUT_MS | a Redis answer slower than this is a failure | 200 |
  * | RATE_LIMIT_REDIS_PREFIX | prefix of every Redis key | v1gate:rl: |
- * | RATE_LIMIT_REDIS_LEASE_MS | each process leases the tokens a bucket refills in this time (0: a round trip per take) | 100 |
+ * | RATE_LIMIT_LEASE_MS | with a shared store (Redis, or the primary of WORKERS>1): each process leases the tokens a bucket refills in this time (0: a round trip per take); `RATE_LIMIT_REDIS_LEASE_MS`, its name before it applied to both, is still read | 100 |
  * | OUTBOUND_MAX_WAIT_MS | longest wait of a v2 call for its token | 30000 |
  * | OUTBOUND_MAX_QUEUE | v2 calls waiting per api_key and class before refusing | 1000 |
  * | OUTBOUND_MAX_BACKLOG_MS | a new v1 call is refused when its key's class already has this much queued work | 2000 |
@@ -49,11 +49,12 @@ export const RateLimitConfigSchema = z.object({
       // the process to its own buckets (each process then admits the full limit).
       timeoutMs: z.number().int().positive().default(200),
       keyPrefix: z.string().default('v1gate:rl:'),
-      // Local leases (lease-store.ts): 100 ms keeps the overshoot per process to a tenth of a
-      // second's rate while cutting round trips to one per lease on busy keys; 0 turns them off.
-      leaseMs: z.number().int().min(0).default(100),
     })
     .prefault({}),
+  // Local leases in front of any shared store (lease-store.ts): 100 ms keeps the overshoot per
+  // process to a tenth of a second's rate while cutting round trips to one per lease on busy keys;
+  // 0 turns them off.
+  leaseMs: z.number().int().min(0).default(100),
   memory: z.object({ maxBuckets: z.number().int().min(1).default(100_000) }).prefault({}),
 });
 
@@ -80,7 +81,7 @@ const EnvSchema = z.object({
     .optional(),
   RATE_LIMIT_REDIS_TIMEOUT_MS: number.optional(),
   RATE_LIMIT_REDIS_PREFIX: z.string().optional(),
-  RATE_LIMIT_REDIS_LEASE_MS: number.optional(),
+  RATE_LIMIT_LEASE_MS: number.optional(),
   OUTBOUND_MAX_WAIT_MS: number.optional(),
   OUTBOUND_MAX_QUEUE: number.optional(),
   OUTBOUND_MAX_BACKLOG_MS: number.optional(),
@@ -99,7 +100,7 @@ const ENV_OF: Record<string, string> = {
   'redis.failure': 'RATE_LIMIT_REDIS_FAILURE',
   'redis.timeoutMs': 'RATE_LIMIT_REDIS_TIMEOUT_MS',
   'redis.keyPrefix': 'RATE_LIMIT_REDIS_PREFIX',
-  'redis.leaseMs': 'RATE_LIMIT_REDIS_LEASE_MS',
+  leaseMs: 'RATE_LIMIT_LEASE_MS',
   'v2.maxWaitMs': 'OUTBOUND_MAX_WAIT_MS',
   'v2.maxQueue': 'OUTBOUND_MAX_QUEUE',
   'v2.maxBacklogMs': 'OUTBOUND_MAX_BACKLOG_MS',
@@ -109,15 +110,33 @@ const ENV_OF: Record<string, string> = {
   'memory.maxBuckets': 'RATE_LIMIT_MAX_BUCKETS',
 };
 
+/**
+ * Old names still read, each beside the name that replaced it (the new one wins when both are set):
+ * operators may have set them.
+ */
+const ALIASES = { RATE_LIMIT_REDIS_LEASE_MS: 'RATE_LIMIT_LEASE_MS' } as const;
+
 export class RateLimitConfigError extends Error {
   override readonly name = 'RateLimitConfigError';
 }
 
 /** Read the rate-limit configuration from environment variables (unset or empty: the default). */
 export function readRateLimitConfig(env: Record<string, string | undefined> = process.env): RateLimitConfig {
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
+  const present: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && value.trim() !== '') present[name] = value;
+  // A variable read under its old name is named so in errors: that is the one the operator set.
+  const setAs: Record<string, string> = {};
+  for (const [old, name] of Object.entries(ALIASES)) {
+    if (present[old] === undefined || present[name] !== undefined) continue;
+    present[name] = present[old];
+    setAs[name] = old;
+  }
+  const envName = (path: string) => {
+    const name = ENV_OF[path] ?? path;
+    return setAs[name] ?? name;
+  };
   const read = EnvSchema.safeParse(present);
-  if (!read.success) throw new RateLimitConfigError(describe(read.error, (path) => path));
+  if (!read.success) throw new RateLimitConfigError(describe(read.error, envName));
   const e = read.data;
   const input: RateLimitConfigInput = {
     v1: { enabled: e.V1_RATE_LIMITS },
@@ -136,12 +155,12 @@ export function readRateLimitConfig(env: Record<string, string | undefined> = pr
       failure: e.RATE_LIMIT_REDIS_FAILURE,
       timeoutMs: e.RATE_LIMIT_REDIS_TIMEOUT_MS,
       keyPrefix: e.RATE_LIMIT_REDIS_PREFIX,
-      leaseMs: e.RATE_LIMIT_REDIS_LEASE_MS,
     },
+    leaseMs: e.RATE_LIMIT_LEASE_MS,
     memory: { maxBuckets: e.RATE_LIMIT_MAX_BUCKETS },
   };
   const parsed = RateLimitConfigSchema.safeParse(input);
-  if (!parsed.success) throw new RateLimitConfigError(describe(parsed.error, (path) => ENV_OF[path] ?? path));
+  if (!parsed.success) throw new RateLimitConfigError(describe(parsed.error, envName));
   return parsed.data;
 }
 

@@ -3,7 +3,7 @@ import type { BucketStore } from './bucket-store.js';
 import type { RateLimitConfig } from './config.js';
 import { FailoverBucketStore, type RateLimitLogger } from './failure-policy.js';
 import { InboundLimiter } from './inbound-limiter.js';
-import { LeasingBucketStore } from './lease-store.js';
+import { LeasingBucketStore, type LeaseSource } from './lease-store.js';
 import { MemoryBucketStore } from './memory-store.js';
 import { OutboundLimiter } from './outbound-limiter.js';
 import { RedisBucketStore, connectRedis } from './redis-store.js';
@@ -46,11 +46,11 @@ export interface RateLimiters {
 export interface RateLimiterDeps {
   logger?: RateLimitLogger;
   /**
-   * Buckets shared with other processes without Redis (a cluster worker's IpcBucketStore). Behind
-   * the same failure policy as Redis: a primary that does not answer in time means this process's
-   * own buckets (open) or a refusal (closed). Ignored when REDIS_URL is set.
+   * Buckets shared with other processes without Redis (a cluster worker's IpcBucketStore). Leased
+   * and behind the same failure policy as Redis: a primary that does not answer in time means this
+   * process's own buckets (open) or a refusal (closed). Ignored when REDIS_URL is set.
    */
-  shared?: BucketStore;
+  shared?: LeaseSource;
   /** How long a take from `shared` may take before the failure policy applies (ms). */
   sharedTimeoutMs?: number;
 }
@@ -59,8 +59,11 @@ export function createRateLimiters(config: RateLimitConfig, deps: RateLimiterDep
   const memory = new MemoryBucketStore({ maxBuckets: config.memory.maxBuckets });
   let store: BucketStore = memory;
   let ready = async (_timeoutMs?: number) => true;
+  // Leases sit under the failure policy: a lease call that fails or times out meets it like a take.
+  const leased = (source: LeaseSource): BucketStore =>
+    config.leaseMs > 0 ? new LeasingBucketStore(source, { leaseMs: config.leaseMs }) : source;
   if (!config.redis.url && deps.shared) {
-    store = new FailoverBucketStore(deps.shared, {
+    store = new FailoverBucketStore(leased(deps.shared), {
       policy: config.redis.failure,
       timeoutMs: deps.sharedTimeoutMs ?? 1_000,
       fallback: memory,
@@ -76,9 +79,7 @@ export function createRateLimiters(config: RateLimitConfig, deps: RateLimiterDep
         () => true,
         () => false,
       ));
-    // Leases sit under the failure policy: a lease call that fails or times out meets it like a take.
-    const leased = config.redis.leaseMs > 0 ? new LeasingBucketStore(shared, { leaseMs: config.redis.leaseMs }) : shared;
-    store = new FailoverBucketStore(leased, {
+    store = new FailoverBucketStore(leased(shared), {
       policy: config.redis.failure,
       timeoutMs: config.redis.timeoutMs,
       fallback: memory,

@@ -1,25 +1,32 @@
-import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { IpcRpcClient, serveRpc, type IpcEndpoint } from '../shared/ipc-rpc.js';
+import { leaseSourceContract } from '../../test/ratelimit/bucket-store-contract.js';
+import { channelPair } from '../../test/ratelimit/ipc-channel.js';
+import { IpcRpcClient, serveRpc, type RpcHandlers } from '../shared/ipc-rpc.js';
+import type { BucketRef } from './bucket-store.js';
+import { rateLimitConfig } from './config.js';
+import { createRateLimiters } from './index.js';
 import { IpcBucketStore, bucketStoreHandlers } from './ipc-store.js';
 import { MemoryBucketStore } from './memory-store.js';
-import type { BucketRef } from './bucket-store.js';
 
-/** Both ends of an IPC channel in one process; messages cross asynchronously and as JSON, as over a pipe. */
-function channelPair(): [IpcEndpoint, IpcEndpoint] {
-  const a = new EventEmitter();
-  const b = new EventEmitter();
-  const end = (self: EventEmitter, other: EventEmitter): IpcEndpoint => ({
-    send: (message) => {
-      const copy = JSON.parse(JSON.stringify(message));
-      setImmediate(() => other.emit('message', copy));
-      return true;
-    },
-    on: (event, listener) => self.on(event, listener),
-    off: (event, listener) => self.off(event, listener),
-  });
-  return [end(a, b), end(b, a)];
+/** A worker's IpcBucketStore answered by `primary` over a fresh channel; `calls` counts the questions it asked, by name. */
+function workerOf(primary: MemoryBucketStore): { store: IpcBucketStore; calls: Record<string, number> } {
+  const [workerEnd, primaryEnd] = channelPair();
+  const calls: Record<string, number> = {};
+  const counted: RpcHandlers = {};
+  for (const [name, handler] of Object.entries(bucketStoreHandlers(primary))) {
+    counted[name] = (args: never) => {
+      calls[name] = (calls[name] ?? 0) + 1;
+      return handler(args);
+    };
+  }
+  serveRpc(primaryEnd, counted);
+  return { store: new IpcBucketStore(new IpcRpcClient(workerEnd)), calls };
 }
+
+leaseSourceContract(
+  'IpcBucketStore over a primary MemoryBucketStore',
+  (clock) => workerOf(new MemoryBucketStore({ now: () => clock.now })).store,
+);
 
 const refs: BucketRef[] = [{ key: 'in:{k:general}:second', spec: { ratePerSecond: 0.001, burst: 5 } }];
 
@@ -49,5 +56,33 @@ describe('IpcBucketStore', () => {
   it('rejects when the primary does not answer in time (the failure policy then decides)', async () => {
     const [workerEnd] = channelPair();
     await expect(new IpcBucketStore(new IpcRpcClient(workerEnd), 50).take(refs)).rejects.toThrow(/no answer within 50 ms/);
+  });
+});
+
+describe("a worker's limiters over IPC (createRateLimiters with a shared store)", () => {
+  const CHECKS = 500;
+  // ×100: the general class refills 1 000 tokens a second, so a 100 ms lease holds k = 100.
+  async function checkBusyKey(leaseMs: number) {
+    const worker = workerOf(new MemoryBucketStore());
+    const limiters = createRateLimiters(rateLimitConfig({ scale: 100, leaseMs }), { shared: worker.store });
+    let admitted = 0;
+    for (let i = 0; i < CHECKS; i++) if ((await limiters.inbound.check('busy', '/v1/user/get')).allowed) admitted++;
+    await limiters.close();
+    return { admitted, calls: worker.calls };
+  }
+
+  it('leases: a busy key costs one round trip per half lease, not one per take', async () => {
+    const { admitted, calls } = await checkBusyKey(100);
+    expect(admitted).toBe(CHECKS);
+    expect(calls['ratelimit.take'] ?? 0).toBe(0);
+    // k = 100, topped up once half is spent: about one lease call per 50 checks.
+    expect(calls['ratelimit.lease']).toBeGreaterThan(0);
+    expect(calls['ratelimit.lease']).toBeLessThanOrEqual(CHECKS / 25);
+  });
+
+  it('RATE_LIMIT_LEASE_MS=0: one round trip per take, as before leases', async () => {
+    const { admitted, calls } = await checkBusyKey(0);
+    expect(admitted).toBe(CHECKS);
+    expect(calls).toEqual({ 'ratelimit.take': CHECKS });
   });
 });

@@ -1,5 +1,6 @@
 import type { IpcRpcClient, RpcHandlers } from '../shared/ipc-rpc.js';
-import type { BucketRef, BucketStore, TakeOutcome } from './bucket-store.js';
+import type { BucketRef, TakeOutcome } from './bucket-store.js';
+import type { Lease, LeaseSource } from './lease-store.js';
 import type { MemoryBucketStore } from './memory-store.js';
 
 /**
@@ -8,14 +9,17 @@ import type { MemoryBucketStore } from './memory-store.js';
  * MemoryBucketStore, so N workers admit together exactly what one process would. The primary
  * answers one message at a time, which makes every take atomic across workers, as Redis' Lua does.
  *
- * There is no synchronous `takeNow` here: the answer takes an IPC round trip, so the limiters use
- * their asynchronous path (a promise per take).
+ * There is no synchronous `takeNow` here: the answer takes an IPC round trip. The worker puts a
+ * LeasingBucketStore in front (createRateLimiters, as over Redis), which leases batches of tokens
+ * through `lease` and `giveBack` and answers most takes from its own memory, synchronously.
  */
 
 export const TAKE = 'ratelimit.take';
 export const PAUSE = 'ratelimit.pause';
+export const LEASE = 'ratelimit.lease';
+export const GIVE_BACK = 'ratelimit.giveBack';
 
-export class IpcBucketStore implements BucketStore {
+export class IpcBucketStore implements LeaseSource {
   constructor(
     private readonly rpc: IpcRpcClient,
     /** A primary silent this long counts as a failure (the failure policy around this store decides). */
@@ -26,6 +30,14 @@ export class IpcBucketStore implements BucketStore {
     return this.rpc.call<TakeOutcome>(TAKE, { buckets, cost }, this.timeoutMs);
   }
 
+  lease(buckets: readonly BucketRef[], want: number, least: number): Promise<Lease> {
+    return this.rpc.call<Lease>(LEASE, { buckets, want, least }, this.timeoutMs);
+  }
+
+  async giveBack(buckets: readonly BucketRef[], tokens: number): Promise<void> {
+    await this.rpc.call(GIVE_BACK, { buckets, tokens }, this.timeoutMs);
+  }
+
   async pause(buckets: readonly BucketRef[], durationMs: number): Promise<void> {
     await this.rpc.call(PAUSE, { buckets, durationMs }, this.timeoutMs);
   }
@@ -34,10 +46,12 @@ export class IpcBucketStore implements BucketStore {
   async close(): Promise<void> {}
 }
 
-/** The primary's side: answers workers' takes and pauses from one in-memory store. */
+/** The primary's side: answers workers' takes, leases, give-backs and pauses from one in-memory store. */
 export function bucketStoreHandlers(store: MemoryBucketStore): RpcHandlers {
   return {
     [TAKE]: ({ buckets, cost }: { buckets: BucketRef[]; cost: number }) => store.takeNow(buckets, cost),
+    [LEASE]: ({ buckets, want, least }: { buckets: BucketRef[]; want: number; least: number }) => store.leaseNow(buckets, want, least),
+    [GIVE_BACK]: ({ buckets, tokens }: { buckets: BucketRef[]; tokens: number }) => store.giveBack(buckets, tokens),
     [PAUSE]: ({ buckets, durationMs }: { buckets: BucketRef[]; durationMs: number }) => store.pause(buckets, durationMs),
   };
 }

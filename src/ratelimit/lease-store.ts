@@ -1,13 +1,13 @@
 import { outcomeOf, type BucketRef, type BucketStore, type TakeOutcome } from './bucket-store.js';
 
 /**
- * Local token leases in front of the shared (Redis) buckets, as Kong's sync_rate or Envoy's local
- * bucket in front of the global one: a process takes k tokens of a group of buckets in one round
+ * Local token leases in front of the shared buckets (Redis, or a cluster primary's memory over
+ * IPC), as Kong's sync_rate or Envoy's local bucket in front of the global one: a process takes k tokens of a group of buckets in one round
  * trip and admits the next k requests from memory, synchronously (takeNow), topping the lease up
  * in the background once half of it is spent. The hot path costs no round trip; the shared store
- * still hands out every token, so no process can admit a token Redis did not give it.
+ * still hands out every token, so no process can admit a token the shared store did not give it.
  *
- * Exactness (docs/decisions.md, "Redis leases"): tokens are only moved earlier, never created.
+ * Exactness (docs/decisions.md, "Leases in front of a shared store"): tokens are only moved earlier, never created.
  * Each process holds at most k tokens of a group, so over any interval [a, b] the P processes
  * together admit at most burst + rate·(b − a) + P·k, and when traffic stops at most P·k tokens sit
  * unused until given back (at most `maxAgeMs` later). k is what the group's slowest bucket
@@ -16,7 +16,7 @@ import { outcomeOf, type BucketRef, type BucketStore, type TakeOutcome } from '.
  *
  * Pauses (upstream 429s): the pausing process drops its lease at once; another process stops at
  * its next top-up (refused while paused) or when its lease grows older than `maxAgeMs`, so it
- * admits at most k more requests, none later than `maxAgeMs` after the pause reached Redis.
+ * admits at most k more requests, none later than `maxAgeMs` after the pause reached the shared store.
  *
  * Errors of the shared store surface on `take` (failure-policy.ts decides what they mean); a
  * failed background top-up only leaves the lease to run out, and the next take meets the error.
@@ -28,7 +28,7 @@ export interface Lease {
   outcome: TakeOutcome;
 }
 
-/** A store that can hand out tokens in batches (RedisBucketStore). */
+/** A store that can hand out tokens in batches (RedisBucketStore, MemoryBucketStore, and IpcBucketStore in front of the latter). */
 export interface LeaseSource extends BucketStore {
   /** Up to `want` tokens from every bucket, all or none; none when fewer than `least` are there or a bucket is paused. */
   lease(refs: readonly BucketRef[], want: number, least: number): Promise<Lease>;

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bucketStoreContract } from '../../test/ratelimit/bucket-store-contract.js';
+import { bucketStoreContract, leaseSourceContract } from '../../test/ratelimit/bucket-store-contract.js';
 import { MemoryBucketStore } from './memory-store.js';
 
 bucketStoreContract('MemoryBucketStore', (clock) => new MemoryBucketStore({ now: () => clock.now }));
+leaseSourceContract('MemoryBucketStore', (clock) => new MemoryBucketStore({ now: () => clock.now }));
 
 describe('MemoryBucketStore memory', () => {
   it('forgets a bucket once it would be full again (the same as never used)', async () => {

@@ -1,10 +1,12 @@
 import { LRUCache } from 'lru-cache';
 import { msUntilFull, outcomeOf, type BucketReading, type BucketRef, type BucketStore, type TakeOutcome } from './bucket-store.js';
-import { takeToken, type BucketState } from './token-bucket.js';
+import type { Lease, LeaseSource } from './lease-store.js';
+import { msUntilTokens, refilledTokens, takeToken, type BucketState } from './token-bucket.js';
 
 /**
- * Token buckets in this process's memory: the store without REDIS_URL, and the fallback of the
- * Redis store when it fails open.
+ * Token buckets in this process's memory: the store without REDIS_URL, the fallback of the Redis
+ * store when it fails open, and a cluster primary's buckets, which its workers lease from over IPC
+ * (ipc-store.ts) with the same semantics as Redis' LEASE and GIVE_BACK scripts.
  *
  * Memory stays flat under many api_keys: an entry lives only until its bucket would be full again
  * (a full bucket and an absent one admit the same), and the least recently used entries go first
@@ -24,7 +26,7 @@ export interface MemoryBucketStoreOptions {
   now?: () => number;
 }
 
-export class MemoryBucketStore implements BucketStore {
+export class MemoryBucketStore implements BucketStore, LeaseSource {
   private readonly buckets: LRUCache<string, StoredBucket>;
   private readonly now: () => number;
 
@@ -74,6 +76,49 @@ export class MemoryBucketStore implements BucketStore {
       }
     }
     return outcome;
+  }
+
+  async lease(refs: readonly BucketRef[], want: number, least: number): Promise<Lease> {
+    return this.leaseNow(refs, want, least);
+  }
+
+  /**
+   * As LEASE_SCRIPT (redis-scripts.ts): g = min(want, whole tokens of the emptiest bucket), taken
+   * from every bucket when g ≥ least and none is paused; else 0, spending nothing. The readings'
+   * waits are for `least` tokens (and the pause), as a take of that cost would see.
+   */
+  leaseNow(refs: readonly BucketRef[], want: number, least: number): Lease {
+    const now = this.now();
+    let granted = want;
+    let paused = false;
+    const buckets = refs.map((ref) => {
+      const stored = this.buckets.get(ref.key);
+      const pausedUntilMs = stored?.pausedUntilMs ?? 0;
+      const refilled = refilledTokens(stored?.state, ref.spec, now);
+      const pausedForMs = Math.max(0, Math.ceil(pausedUntilMs - now));
+      if (pausedForMs > 0) paused = true;
+      granted = Math.min(granted, Math.floor(refilled));
+      return { ref, refilled, pausedUntilMs, retryAfterMs: Math.max(msUntilTokens(ref.spec, refilled, least), pausedForMs) };
+    });
+    if (paused || granted < least || granted <= 0) granted = 0;
+    const readings: BucketReading[] = buckets.map(({ ref, refilled, pausedUntilMs, retryAfterMs }) => {
+      const tokens = refilled - granted;
+      if (granted > 0) this.keep(ref, { tokens, updatedAtMs: now }, pausedUntilMs, now);
+      return { tokens, retryAfterMs };
+    });
+    return { granted, outcome: outcomeOf(readings) };
+  }
+
+  /** As GIVE_BACK_SCRIPT: tokens back on top of each bucket's refill, never past its burst; a bucket not held (full) gets none. */
+  async giveBack(refs: readonly BucketRef[], tokens: number): Promise<void> {
+    if (tokens <= 0) return;
+    const now = this.now();
+    for (const ref of refs) {
+      const stored = this.buckets.get(ref.key);
+      if (!stored) continue;
+      const back = Math.min(ref.spec.burst, refilledTokens(stored.state, ref.spec, now) + tokens);
+      this.keep(ref, { tokens: back, updatedAtMs: now }, stored.pausedUntilMs, now);
+    }
   }
 
   async pause(refs: readonly BucketRef[], durationMs: number): Promise<void> {

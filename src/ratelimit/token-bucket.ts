@@ -30,12 +30,23 @@ export interface TakeResult {
 }
 
 export function takeToken(previous: BucketState | undefined, spec: BucketSpec, nowMs: number, cost = 1): TakeResult {
-  const elapsedMs = previous ? Math.max(0, nowMs - previous.updatedAtMs) : 0;
-  const refilled = previous ? Math.min(spec.burst, previous.tokens + (elapsedMs * spec.ratePerSecond) / 1000) : spec.burst;
+  const refilled = refilledTokens(previous, spec, nowMs);
   if (refilled >= cost) {
     const tokens = refilled - cost;
     return { allowed: true, state: { tokens, updatedAtMs: nowMs }, remaining: Math.floor(tokens), retryAfterMs: 0 };
   }
-  const retryAfterMs = Math.ceil(((cost - refilled) * 1000) / spec.ratePerSecond);
+  const retryAfterMs = msUntilTokens(spec, refilled, cost);
   return { allowed: false, state: { tokens: refilled, updatedAtMs: nowMs }, remaining: Math.floor(refilled), retryAfterMs };
+}
+
+/** The tokens a bucket holds at `nowMs`: what it kept plus its refill since, never past its burst; a bucket never used is full. */
+export function refilledTokens(previous: BucketState | undefined, spec: BucketSpec, nowMs: number): number {
+  if (!previous) return spec.burst;
+  const elapsedMs = Math.max(0, nowMs - previous.updatedAtMs);
+  return Math.min(spec.burst, previous.tokens + (elapsedMs * spec.ratePerSecond) / 1000);
+}
+
+/** Milliseconds until a bucket holding `tokens` has `cost` of them; 0 when it has them now. */
+export function msUntilTokens(spec: BucketSpec, tokens: number, cost: number): number {
+  return tokens >= cost ? 0 : Math.ceil(((cost - tokens) * 1000) / spec.ratePerSecond);
 }

@@ -9,8 +9,9 @@ import { startReceiver, type Receiver } from '../support/webhook-receivers.js';
 /**
  * WORKERS=2, real processes: one port served by two worker processes (each answer names its
  * worker's pid in `x-v1gate-worker`), the v1 limits exact across them in memory mode (the
- * primary holds the buckets), /metrics for the whole cluster, SIGTERM draining every worker,
- * a killed worker replaced, and webhook delivery run once (the primary owns the file journal).
+ * primary holds the buckets, the workers lease from it), /metrics for the whole cluster, SIGTERM
+ * draining every worker, a killed worker replaced, and webhook delivery run once (the primary owns
+ * the file journal).
  */
 let upstream: (Listening & { answered: string[] }) | undefined;
 let gateway: GatewayProcess | undefined;
@@ -49,6 +50,43 @@ const workerPids = (output: string) => [...output.matchAll(/worker \d+ started \
 const exited = (child: GatewayProcess) => new Promise<number | null>((resolve) => child.onExit(resolve));
 const base = { WORKERS: '2', LOG_LEVEL: 'silent', V2_RATE_LIMITS: 'off' };
 
+const [KEY, SECRET] = ['workerskey0000000000', 'workerssecret000000000000000000'];
+
+/**
+ * Starts two workers over the embedded sandbox (its own limits off) and answers a getuserreport
+ * form for its key, once both workers know the key: each limits a key on a bucket of its own until
+ * v2 has accepted its secret there once (src/v1-facade/app.ts, verifiedPairs), so a call on another
+ * class goes to each worker first.
+ */
+async function clusterKnowingKey(env: Record<string, string>): Promise<string> {
+  gateway = await startGatewayProcess(
+    { ...base, SANDBOX_RATE_LIMITS: 'off', SANDBOX_API_KEY: KEY, SANDBOX_API_SECRET: SECRET, ...env },
+    START,
+  );
+  const verified = new Set<string | null>();
+  while (verified.size < 2)
+    verified.add((await call(gateway.url, '/v1/user/checkemail', `api_key=${KEY}&api_secret=${SECRET}&email=a@b.c`)).worker);
+  return `api_key=${KEY}&api_secret=${SECRET}&user_id=u&from=2030-01-01&to=2030-01-02`;
+}
+
+/** Sends `n` getuserreport calls, `width` at a time: how many were not refused by the v1 limit, and how many workers answered. */
+async function sendReports(form: string, n: number, width = 16): Promise<{ admitted: number; workers: number }> {
+  let sent = 0;
+  let admitted = 0;
+  const workers = new Set<string | null>();
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (sent < n) {
+        sent++;
+        const answer = await call(gateway!.url, '/v1/report/getuserreport', form);
+        workers.add(answer.worker);
+        if (answer.body.error?.code !== 403) admitted++;
+      }
+    }),
+  );
+  return { admitted, workers: workers.size };
+}
+
 describe('WORKERS=2', () => {
   it('serves v1 calls on one port from two processes, and /metrics counts them all', async () => {
     upstream = await stubUpstream();
@@ -64,26 +102,39 @@ describe('WORKERS=2', () => {
 
   it('keeps the v1 limit exact across workers in memory mode: the burst, then refusals', async () => {
     // report/getuserreport: 1/s and 1/day, ×5: a burst of 5, then nothing more for hours.
-    const [key, secret] = ['workerskey0000000000', 'workerssecret000000000000000000'];
-    gateway = await startGatewayProcess(
-      { ...base, RATE_LIMIT_SCALE: '5', SANDBOX_RATE_LIMITS: 'off', SANDBOX_API_KEY: key, SANDBOX_API_SECRET: secret },
-      START,
-    );
-    const form = `api_key=${key}&api_secret=${secret}&user_id=u&from=2030-01-01&to=2030-01-02`;
-    // Each worker limits a key on a bucket of its own until v2 has accepted its secret there once
-    // (src/v1-facade/app.ts, verifiedPairs): a call on another class lets both workers know it.
-    const verified = new Set<string | null>();
-    while (verified.size < 2)
-      verified.add((await call(gateway.url, '/v1/user/checkemail', `api_key=${key}&api_secret=${secret}&email=a@b.c`)).worker);
+    const form = await clusterKnowingKey({ RATE_LIMIT_SCALE: '5' });
     const answers = await Promise.all(Array.from({ length: 12 }, () => call(gateway!.url, '/v1/report/getuserreport', form)));
     const refused = answers.filter((a) => a.body.error?.code === 403);
     expect(new Set(answers.map((a) => a.worker)).size).toBe(2);
     expect(answers.length - refused.length).toBe(5);
     expect(refused[0]!.body.error.message).toMatch(/maximum number of api requests/);
     // And the next call, on either worker, is refused too.
-    const next = await call(gateway.url, '/v1/report/getuserreport', form);
+    const next = await call(gateway!.url, '/v1/report/getuserreport', form);
     expect(next.body.error?.code).toBe(403);
   }, 90_000);
+
+  // ×400: getuserreport's daily bucket holds 400 tokens and refills one every 216 s, so over a test
+  // the count is fixed. An hour's lease makes its k = 400 × 3600 / 86400 = 16 (the per-second
+  // bucket allows 100): each worker takes the daily tokens 16 at a time from the primary.
+  const LEASED = { RATE_LIMIT_SCALE: '400', RATE_LIMIT_LEASE_MS: '3600000' };
+  const [DAILY, K, P] = [400, 16, 2];
+
+  it('with leases, the workers together never admit past the limit, and fall short by at most P·k (tokens still leased)', async () => {
+    const form = await clusterKnowingKey(LEASED);
+    const { admitted, workers } = await sendReports(form, DAILY + 2 * P * K);
+    expect(workers).toBe(2);
+    // docs/decisions.md, "Leases in front of a shared store": tokens are moved, never created.
+    expect(admitted).toBeLessThanOrEqual(DAILY);
+    expect(admitted).toBeGreaterThanOrEqual(DAILY - P * K);
+    expect((await call(gateway!.url, '/v1/report/getuserreport', form)).body.error?.code).toBe(403);
+  }, 120_000);
+
+  it('with RATE_LIMIT_LEASE_MS=0, every take asks the primary: exact to the token', async () => {
+    const form = await clusterKnowingKey({ ...LEASED, RATE_LIMIT_LEASE_MS: '0' });
+    const { admitted, workers } = await sendReports(form, DAILY + 2 * P * K);
+    expect(workers).toBe(2);
+    expect(admitted).toBe(DAILY);
+  }, 120_000);
 
   it('SIGTERM drains every worker (calls in flight answered) and the primary exits 0', async () => {
     upstream = await stubUpstream(1_500);

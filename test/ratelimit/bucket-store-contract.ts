@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { BucketRef, BucketStore } from '../../src/ratelimit/bucket-store.js';
+import type { LeaseSource } from '../../src/ratelimit/lease-store.js';
 import { takeToken, type BucketState } from '../../src/ratelimit/token-bucket.js';
 
 /**
  * What every BucketStore must do, on a clock the test moves: run from the in-memory store's unit
  * tests and from the Redis store's integration tests, so both stores are held to one behaviour
- * (and to takeToken's arithmetic).
+ * (and to takeToken's arithmetic). `leaseSourceContract` does the same for the lease calls a
+ * LeasingBucketStore makes (Redis' LEASE and GIVE_BACK scripts, the memory store's own, and the
+ * memory store's reached over IPC).
  */
 
 export interface ContractClock {
@@ -108,6 +111,83 @@ export function bucketStoreContract(name: string, make: (clock: ContractClock) =
       expect((await store.take([a])).allowed).toBe(true);
       expect((await store.take([a])).allowed).toBe(false);
       expect((await store.take([b])).allowed).toBe(true);
+      await store.close();
+    });
+  });
+}
+
+/** What every LeaseSource must do (lease-store.ts): the semantics of LEASE_SCRIPT and GIVE_BACK_SCRIPT. */
+export function leaseSourceContract(name: string, make: (clock: ContractClock) => LeaseSource | Promise<LeaseSource>): void {
+  let run = 0;
+  const unique = (key: string) => `lease-contract:${process.pid}:${Date.now()}:${++run}:${key}`;
+
+  describe(`${name} (LeaseSource contract)`, () => {
+    it("grants up to `want` from every bucket of a group, as many as its emptiest bucket's whole tokens", async () => {
+      const clock = { now: 1_000_000 };
+      const store = await make(clock);
+      const wide: BucketRef = { key: unique('wide'), spec: { ratePerSecond: 10, burst: 10 } };
+      const narrow: BucketRef = { key: unique('narrow'), spec: { ratePerSecond: 10, burst: 4 } };
+      const lease = await store.lease([wide, narrow], 6, 1);
+      expect(lease.granted).toBe(4);
+      expect(lease.outcome.allowed).toBe(true);
+      expect(lease.outcome.buckets.map((b) => b.tokens)).toEqual([6, 0]);
+      // Nothing left in the narrow bucket: none granted, and the wide one is not spent.
+      const refused = await store.lease([wide, narrow], 5, 1);
+      expect(refused.granted).toBe(0);
+      expect(refused.outcome.allowed).toBe(false);
+      expect(refused.outcome.buckets[0]).toEqual({ tokens: 6, retryAfterMs: 0 });
+      expect(refused.outcome.buckets[1]).toEqual({ tokens: 0, retryAfterMs: 100 });
+      expect((await store.take([wide])).buckets[0]!.tokens).toBeCloseTo(5);
+      // Fractional tokens are not granted: 250 ms refill 2.5 tokens, a lease gets 2 of them.
+      clock.now += 250;
+      const partial = await store.lease([narrow], 10, 1);
+      expect(partial.granted).toBe(2);
+      expect(partial.outcome.buckets[0]!.tokens).toBeCloseTo(0.5);
+      await store.close();
+    });
+
+    it('grants none when fewer than `least` are there, spending nothing, and says how long until there are', async () => {
+      const clock = { now: 2_000_000 };
+      const store = await make(clock);
+      const ref: BucketRef = { key: unique('least'), spec: { ratePerSecond: 10, burst: 5 } };
+      expect((await store.lease([ref], 3, 1)).granted).toBe(3);
+      const short = await store.lease([ref], 5, 3);
+      expect(short.granted).toBe(0);
+      expect(short.outcome.retryAfterMs).toBe(100);
+      expect(short.outcome.buckets[0]!.tokens).toBeCloseTo(2);
+      expect((await store.lease([ref], 5, 2)).granted).toBe(2);
+      await store.close();
+    });
+
+    it('grants none while any bucket of the group is paused', async () => {
+      const clock = { now: 3_000_000 };
+      const store = await make(clock);
+      const open: BucketRef = { key: unique('open'), spec: { ratePerSecond: 10, burst: 10 } };
+      const paused: BucketRef = { key: unique('paused'), spec: { ratePerSecond: 10, burst: 10 } };
+      await store.pause([paused], 1_000);
+      const lease = await store.lease([open, paused], 5, 1);
+      expect(lease.granted).toBe(0);
+      expect(lease.outcome.retryAfterMs).toBe(1_000);
+      expect(lease.outcome.buckets[0]).toEqual({ tokens: 10, retryAfterMs: 0 });
+      clock.now += 1_000;
+      expect((await store.lease([open, paused], 5, 1)).granted).toBe(5);
+      await store.close();
+    });
+
+    it('takes tokens given back on top of the refill, never past the burst', async () => {
+      const clock = { now: 4_000_000 };
+      const store = await make(clock);
+      const ref: BucketRef = { key: unique('back'), spec: { ratePerSecond: 10, burst: 10 } };
+      expect((await store.lease([ref], 5, 1)).granted).toBe(5);
+      clock.now += 200; // 5 + 2 refilled
+      await store.giveBack([ref], 2);
+      expect((await store.take([ref])).buckets[0]!.tokens).toBeCloseTo(8);
+      await store.giveBack([ref], 50);
+      expect((await store.take([ref])).buckets[0]!.tokens).toBeCloseTo(9);
+      // A bucket never used is full already: giving to it changes nothing.
+      const fresh: BucketRef = { key: unique('fresh'), spec: { ratePerSecond: 10, burst: 10 } };
+      await store.giveBack([fresh], 5);
+      expect((await store.take([fresh])).buckets[0]!.tokens).toBeCloseTo(9);
       await store.close();
     });
   });

@@ -4,7 +4,7 @@ import { createRateLimiters, rateLimitConfig } from '../../src/ratelimit/index.j
 import { MemoryBucketStore } from '../../src/ratelimit/memory-store.js';
 import { RedisBucketStore } from '../../src/ratelimit/redis-store.js';
 import { startRedis, type RunningRedis } from '../support/redis.js';
-import { bucketStoreContract } from './bucket-store-contract.js';
+import { bucketStoreContract, leaseSourceContract } from './bucket-store-contract.js';
 import { readyRedis } from './helpers.js';
 
 let server: RunningRedis;
@@ -13,10 +13,10 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-bucketStoreContract(
-  'RedisBucketStore',
-  async (clock) => new RedisBucketStore(await readyRedis(server.url), { clock: () => clock.now, ownsConnection: true }),
-);
+const redisStore = async (clock: { now: number }) =>
+  new RedisBucketStore(await readyRedis(server.url), { clock: () => clock.now, ownsConnection: true });
+bucketStoreContract('RedisBucketStore', redisStore);
+leaseSourceContract('RedisBucketStore', redisStore);
 
 describe('RedisBucketStore on the server clock', () => {
   let redis: Redis;
