@@ -64,8 +64,8 @@ async function startGateway(workers: number, v2BaseUrl: string, options: Workers
     LOG_LEVEL: 'silent',
     V1_RATE_LIMITS: options.limiter === 'off' ? 'off' : 'on',
     V2_RATE_LIMITS: options.limiter === 'off' ? 'off' : 'on',
-    // The limiters do all their work (an IPC round trip per take with WORKERS>1 in memory, leases
-    // and Lua scripts with Redis) but never refuse.
+    // The limiters do all their work (with WORKERS>1, leases from the primary over IPC in memory
+    // mode, from Redis' Lua scripts with Redis) but never refuse.
     RATE_LIMIT_SCALE: '1000000',
   };
   if (options.limiter === 'redis') env.REDIS_URL = options.redisUrl!;
