@@ -20,22 +20,27 @@ const post = async (url: string, path: string, fields: Record<string, string>) =
   return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
 };
 
+/** v1gate in shadow mode in front of `primaryUrl`, its own v2 calls going to `v2BaseUrl`; limits off unless `env` turns them on. */
+const startShadow = (primaryUrl: string, v2BaseUrl: string, env: Record<string, string> = {}) =>
+  startGateway(
+    loadConfig({
+      PORT: '0',
+      V2_BASE_URL: v2BaseUrl,
+      V1_PRIMARY_URL: primaryUrl,
+      V1_RATE_LIMITS: 'off',
+      V2_RATE_LIMITS: 'off',
+      LOG_LEVEL: 'silent',
+      ...env,
+    }),
+  );
+
 describe('shadow in front of another v1 service over the same data', () => {
   let primary: TestGateway;
   let shadow: RunningGateway;
 
   beforeAll(async () => {
     primary = await startTestGateway();
-    shadow = await startGateway(
-      loadConfig({
-        PORT: '0',
-        V2_BASE_URL: primary.v2BaseUrl,
-        V1_PRIMARY_URL: primary.url,
-        V1_RATE_LIMITS: 'off',
-        V2_RATE_LIMITS: 'off',
-        LOG_LEVEL: 'silent',
-      }),
-    );
+    shadow = await startShadow(primary.url, primary.v2BaseUrl);
   });
   afterAll(async () => {
     await shadow?.close();
@@ -79,18 +84,8 @@ describe('shadow whose own limits refuse what the primary answers', () => {
 
   beforeAll(async () => {
     primary = await startTestGateway();
-    shadow = await startGateway(
-      loadConfig({
-        PORT: '0',
-        V2_BASE_URL: primary.v2BaseUrl,
-        V1_PRIMARY_URL: primary.url,
-        // v1gate's own calls spend the key's v1 limits, here a hundredth of v1's: most are refused.
-        V1_RATE_LIMITS: 'on',
-        RATE_LIMIT_SCALE: '0.01',
-        V2_RATE_LIMITS: 'off',
-        LOG_LEVEL: 'silent',
-      }),
-    );
+    // v1gate's own calls spend the key's v1 limits, here a hundredth of v1's: most are refused.
+    shadow = await startShadow(primary.url, primary.v2BaseUrl, { V1_RATE_LIMITS: 'on', RATE_LIMIT_SCALE: '0.01' });
   });
   afterAll(async () => {
     await shadow?.close();
@@ -121,16 +116,7 @@ describe("shadow in front of a real-looking v1 (the reference's example answers)
   beforeAll(async () => {
     fake = await startFakeV1();
     sandboxed = await startTestGateway();
-    shadow = await startGateway(
-      loadConfig({
-        PORT: '0',
-        V2_BASE_URL: sandboxed.v2BaseUrl,
-        V1_PRIMARY_URL: fake.url,
-        V1_RATE_LIMITS: 'off',
-        V2_RATE_LIMITS: 'off',
-        LOG_LEVEL: 'silent',
-      }),
-    );
+    shadow = await startShadow(fake.url, sandboxed.v2BaseUrl);
   });
   afterAll(async () => {
     await shadow?.close();
