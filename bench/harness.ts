@@ -22,6 +22,11 @@ export interface BenchOptions {
   pairs: number;
   durationSec: number;
   warmupSec: number;
+  /**
+   * Each side warms up until it has answered at least this many calls too (in runs of `warmupSec`,
+   * at most MAX_WARMUP_SEC): V8 optimises a function after enough calls, not after enough seconds.
+   */
+  warmupCalls: number;
   /** Pairs at half the floor's peak rate (0: skip). */
   halfLoadPairs: number;
   connections: number;
@@ -57,6 +62,8 @@ export interface CaseResult {
   ratio?: number;
   half?: { rate: number; floor: Side; gateway: Side; addedP99: number; addedP50: number };
   v2CallsPerCall?: number;
+  /** Calls each side answered while warming up (not measured). */
+  warmedUp?: { floor: number; gateway: number };
   memory?: { before: NodeJS.MemoryUsage; after: NodeJS.MemoryUsage };
   /** Transport errors + timeouts + non-2xx + v1 error envelopes, over every run of the case. */
   problems: { floor: number; gateway: number; sample?: string };
@@ -90,6 +97,16 @@ const median = (xs: number[]) => {
 };
 
 type Run = LoadResult & { cpuUs: number };
+
+/**
+ * The longest warm-up of one side (s). A server's CPU per call falls over its first thousands of
+ * calls while V8 compiles its hot functions, and a 2 s warm-up is a few hundred calls of a slow
+ * case on a loaded box: the gateway's /meeting/create then still spent 17% of its CPU in the
+ * optimising compiler (perf), against 3% after 10 000 calls, and the floor (a page of code) was
+ * warm within ~3 000 calls. A warm-up counted in seconds measured part of that compile time on the
+ * slower side, against the floor.
+ */
+const MAX_WARMUP_SEC = 30;
 
 function side(runs: Run[]): Side {
   return {
@@ -268,8 +285,15 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
         runLoad({ url: urlOf(child), path: c.v1Path, body, connections, durationSec, ...(overallRate ? { overallRate } : {}) }),
       );
     // Warm-up (JIT, pools, buckets); not measured.
-    await load(floor, options.warmupSec);
-    await load(gateway, options.warmupSec);
+    const warmup = async (child: Child) => {
+      let calls = 0;
+      const started = performance.now();
+      do calls += (await load(child, options.warmupSec)).total;
+      while (calls < options.warmupCalls && performance.now() - started < MAX_WARMUP_SEC * 1000);
+      return calls;
+    };
+    const warmedUp = { floor: await warmup(floor), gateway: await warmup(gateway) };
+    log(`  warm-up: floor ${warmedUp.floor} calls, v1gate ${warmedUp.gateway} calls`);
     const before = (await gateway.ask('memory')).usage as NodeJS.MemoryUsage;
 
     const floorRuns: Run[] = [];
@@ -313,6 +337,7 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
       ratio: gatewaySide.rps / floorSide.rps,
       ...(half ? { half } : {}),
       v2CallsPerCall: calls.length ? calls.reduce((a, b) => a + b, 0) / calls.length : Number(gatewayCheck.v2Calls),
+      warmedUp,
       memory: { before, after },
       problems: { floor: problemsOf(allFloor), gateway: problemsOf(allGateway), ...(sample ? { sample } : {}) },
     };

@@ -55,7 +55,7 @@ export function renderTable(report: BenchReport, command: string): string {
   const o = report.options;
   const lines = [
     machineLines(report.machine, command),
-    `- runs: ${o.pairs} pair(s) floor/v1gate alternated (A B A B), ${o.durationSec} s each, ${o.connections} connections, after ${o.warmupSec} s warm-up each; ` +
+    `- runs: ${o.pairs} pair(s) floor/v1gate alternated (A B A B), ${o.durationSec} s each, ${o.connections} connections, after a warm-up of ${o.warmupSec} s${o.warmupCalls ? ` and at least ${o.warmupCalls.toLocaleString('en-US')} calls (at most 30 s)` : ''} each; ` +
       (o.halfLoadPairs > 0
         ? `then ${o.halfLoadPairs} pair(s) at half the floor's median peak rate, sent at a steady pace (open loop, bench/paced-load.ts: request i due at i / rate, its latency counted from then; up to ${o.halfLoadConnections} connections). `
         : 'no half-load runs. ') +

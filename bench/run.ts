@@ -17,6 +17,7 @@ import { renderWorkers, runWorkers, type WorkersRow } from './workers-case.js';
  *   --quota-seconds N  length of each run of the quota case (default 60; --quick: 15)
  *   --profile          start the gateway with --cpu-prof into bench/out/profiles/
  *   --pairs N --duration S --connections C --half-connections C   override the mode's settings
+ *   --warmup-calls N   each side warms up until it answered N calls (default 10 000, --quick: none; at most 30 s)
  *   --no-write         print the table, leave bench/RESULTS.md alone
  *   --tsx              run every server from its .ts source under tsx (default: compiled with tsc
  *                      into bench/out/dist/ first, as `npm start` runs the gateway)
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     duration: { type: 'string' },
     connections: { type: 'string' },
     'half-connections': { type: 'string' },
+    'warmup-calls': { type: 'string' },
     'no-write': { type: 'boolean', default: false },
     tsx: { type: 'boolean', default: false },
   },
@@ -82,6 +84,7 @@ if (values.soak) {
       pairs: num(values.pairs, quick ? 1 : 3),
       durationSec: num(values.duration, quick ? 1.5 : 5),
       warmupSec: quick ? 0.5 : 2,
+      warmupCalls: num(values['warmup-calls'], quick ? 0 : 10_000),
       halfLoadPairs: quick ? 1 : 2,
       connections: num(values.connections, 32),
       // The steady load is open loop: it needs as many connections as requests in flight at once

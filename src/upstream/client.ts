@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, errors as undiciErrors } from 'undici';
 import { v2FailureKind } from '../../mappings/errors.js';
@@ -269,27 +270,41 @@ export class V2Client {
 /** 8 MiB: the largest v2 answer (a 300-item page of full meetings) is a small fraction of it. */
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
-/** The answer's text, reading no more than `maxBytes`: a huge answer must not take the process's memory. */
-async function readCapped(
-  body: AsyncIterable<Buffer> & { destroy(): unknown },
-  maxBytes: number,
-  mayHaveApplied: boolean,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
+/**
+ * The answer's text, reading no more than `maxBytes`: a huge answer must not take the process's
+ * memory. Read from the stream's events rather than `for await`: its async iterator (a generator, a
+ * promise per chunk, an end-of-stream watcher) cost 12.6 µs of CPU per /meeting/create under load,
+ * this 2.3 µs (perf's on-CPU samples of the gateway, attributed to their JS frames).
+ */
+function readCapped(body: Readable, maxBytes: number, mayHaveApplied: boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    };
+    body.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBytes) {
+        fail(new UpstreamUnavailable('bad-response', `The v2 service answered more than ${maxBytes} bytes.`, mayHaveApplied));
         body.destroy();
-        throw new UpstreamUnavailable('bad-response', `The v2 service answered more than ${maxBytes} bytes.`, mayHaveApplied);
+        return;
       }
       chunks.push(chunk);
-    }
-  } catch (error) {
-    throw toUnavailable(error);
-  }
-  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    });
+    body.once('end', () => {
+      settled = true;
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    });
+    body.once('error', (error: unknown) => fail(toUnavailable(error)));
+    // Closed with neither 'end' nor 'error': what `for await` reported as a premature close, never a wait forever.
+    body.once('close', () => {
+      if (!settled) fail(toUnavailable(Object.assign(new Error('The v2 answer ended early.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+    });
+  });
 }
 
 function queryString(query: Query | undefined): string {

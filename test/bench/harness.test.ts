@@ -17,6 +17,7 @@ describe('bench harness', () => {
       pairs: 1,
       durationSec: 1,
       warmupSec: 0.2,
+      warmupCalls: 1500,
       halfLoadPairs: 1,
       connections: 4,
       halfLoadConnections: 2,
@@ -35,6 +36,9 @@ describe('bench harness', () => {
     expect(c.v2CallsPerCall).toBeGreaterThan(0);
     expect(c.v2CallsPerCall).toBeLessThanOrEqual(1);
     expect(c.problems).toEqual({ floor: 0, gateway: 0 });
+    // Each side warmed up until it had answered the calls asked for: several of its 0.2 s runs (one answers a few hundred).
+    expect(c.warmedUp!.floor).toBeGreaterThanOrEqual(1500);
+    expect(c.warmedUp!.gateway).toBeGreaterThanOrEqual(1500);
     expect(c.memory!.after.heapUsed).toBeGreaterThan(0);
     const table = renderTable(report, 'test');
     expect(table).toContain('| checkemail |');
