@@ -70,4 +70,21 @@ describe('bench targets', () => {
     const missed = linesFor([result('meeting-get', 100, 150), result('xml', 100, 200)]).find((l) => l.includes('XML'));
     expect(missed).toMatch(/1\.33x .*— MISSED$/);
   });
+
+  it("gives the half-load p99 target no verdict when the floor's own p99 there is longer than the difference it is about", () => {
+    const withHalf = (floorP99: number, gatewayP99: number): CaseResult => ({
+      ...result('meeting-get', 100, 150),
+      half: {
+        rate: 2000,
+        floor: { ...side(2000, 100), p99: floorP99 },
+        gateway: { ...side(2000, 150), p99: gatewayP99 },
+        addedP99: gatewayP99 - floorP99,
+        addedP50: 0,
+      },
+    });
+    const line = (c: CaseResult) => linesFor([c]).find((l) => l.includes('p99 added'))!;
+    expect(line(withHalf(1.5, 2.5))).toMatch(/1\.00 ms at 2,000 req\/s — MET$/);
+    expect(line(withHalf(1.5, 4))).toMatch(/— MISSED$/);
+    expect(line(withHalf(35, 20))).toMatch(/not measurable here: the floor's own p99 at half load was 35\.00 ms/);
+  });
 });
