@@ -108,6 +108,15 @@ type Run = LoadResult & { cpuUs: number };
  */
 const MAX_WARMUP_SEC = 30;
 
+/**
+ * v1gate's req/s over the floor's: the median of each pair's own ratio. A pair's two runs are
+ * seconds apart and the pairs a minute, so the machine's drift cancels within a pair; the ratio of
+ * the two medians mixed one pair's floor with another's gateway.
+ */
+export function pairedRatio(floorRuns: readonly { rps: number }[], gatewayRuns: readonly { rps: number }[]): number {
+  return median(gatewayRuns.map((g, i) => g.rps / floorRuns[i]!.rps));
+}
+
 function side(runs: Run[]): Side {
   return {
     runs,
@@ -320,7 +329,9 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
       }
       const hf = side(halfFloor);
       const hg = side(halfGateway);
-      half = { rate, floor: hf, gateway: hg, addedP99: hg.p99 - hf.p99, addedP50: hg.p50 - hf.p50 };
+      // Each pair's own difference (the two runs of a pair share the machine's state), then their median.
+      const paired = (of: (r: Run) => number) => median(halfGateway.map((g, i) => of(g) - of(halfFloor[i]!)));
+      half = { rate, floor: hf, gateway: hg, addedP99: paired((r) => r.p99), addedP50: paired((r) => r.p50) };
       log(`  half load ${rate.toFixed(0)} req/s: p99 floor ${hf.p99.toFixed(2)} ms, v1gate ${hg.p99.toFixed(2)} ms`);
     }
     const after = (await gateway.ask('memory')).usage as NodeJS.MemoryUsage;
@@ -334,7 +345,7 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
       status: 'ok',
       floor: floorSide,
       gateway: gatewaySide,
-      ratio: gatewaySide.rps / floorSide.rps,
+      ratio: pairedRatio(floorRuns, gatewayRuns),
       ...(half ? { half } : {}),
       v2CallsPerCall: calls.length ? calls.reduce((a, b) => a + b, 0) / calls.length : Number(gatewayCheck.v2Calls),
       warmedUp,

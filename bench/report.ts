@@ -59,7 +59,7 @@ export function renderTable(report: BenchReport, command: string): string {
       (o.halfLoadPairs > 0
         ? `then ${o.halfLoadPairs} pair(s) at half the floor's median peak rate, sent at a steady pace (open loop, bench/paced-load.ts: request i due at i / rate, its latency counted from then; up to ${o.halfLoadConnections} connections). `
         : 'no half-load runs. ') +
-      'Medians over the pairs. Latency in ms, from every response (sub-ms). CPU µs per call: user+system CPU of the server process over the run ÷ calls answered (robust to other load on the machine; ratio = v1gate ÷ floor).',
+      "Medians over the pairs; the ratio and the added p99 are the median of each pair's own ratio or difference (its two runs are seconds apart). Latency in ms, from every response (sub-ms). CPU µs per call: user+system CPU of the server process over the run ÷ calls answered (robust to other load on the machine; ratio = v1gate ÷ floor).",
     `- one-call endpoint of the targets: \`${report.oneCallPath}\``,
     '',
     '| case | v1 call | upstream | limiter | keep-alive | req/s floor / v1gate | ratio | CPU µs per call floor / v1gate | p50 floor / v1gate | p99 floor / v1gate | ½-load req/s | p99 @½ floor / v1gate | added p99 @½ | v2 calls per v1 call | v1gate heap / RSS MB before→after | problems floor / v1gate |',

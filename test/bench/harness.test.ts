@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runBench } from '../../bench/harness.js';
+import { pairedRatio, runBench } from '../../bench/harness.js';
 import { buildServers } from '../../bench/procs.js';
 import type { BenchReport, CaseResult } from '../../bench/harness.js';
 import { renderTable, targetLines } from '../../bench/report.js';
@@ -42,6 +42,15 @@ describe('bench harness', () => {
     expect(c.memory!.after.heapUsed).toBeGreaterThan(0);
     const table = renderTable(report, 'test');
     expect(table).toContain('| checkemail |');
+  });
+});
+
+describe('paired ratio', () => {
+  it("is the median of each pair's own ratio, not the ratio of the two sides' medians", () => {
+    // The machine slowed from pair to pair: pairs 1 and 3 say 0.8, the sides' medians (5000, 2500) would say 0.5.
+    const floor = [{ rps: 6000 }, { rps: 5000 }, { rps: 3000 }];
+    const gateway = [{ rps: 4800 }, { rps: 2400 }, { rps: 2400 }];
+    expect(pairedRatio(floor, gateway)).toBeCloseTo(0.8);
   });
 });
 
