@@ -1,4 +1,4 @@
-import type { BucketSpec } from './token-bucket.js';
+import { msUntilTokens, type BucketSpec } from './token-bucket.js';
 
 /**
  * Where token buckets live: in this process (memory-store.ts) or in Redis, shared by every
@@ -49,5 +49,5 @@ export function outcomeOf(buckets: BucketReading[]): TakeOutcome {
 
 /** How long until a bucket holding `tokens` is full again (then it equals a bucket never used). */
 export function msUntilFull(spec: BucketSpec, tokens: number): number {
-  return Math.max(0, Math.ceil(((spec.burst - tokens) * 1000) / spec.ratePerSecond));
+  return msUntilTokens(spec, tokens, spec.burst);
 }

@@ -59,8 +59,7 @@ export class MemoryBucketStore implements BucketStore, LeaseSource {
       const stored = this.buckets.get(ref.key);
       const pausedUntilMs = stored?.pausedUntilMs ?? 0;
       const result = takeToken(stored?.state, ref.spec, now, cost);
-      const pausedForMs = Math.max(0, Math.ceil(pausedUntilMs - now));
-      return { ref, result, pausedUntilMs, pausedForMs };
+      return { ref, result, pausedUntilMs, pausedForMs: msUntil(pausedUntilMs, now) };
     });
     const readings: BucketReading[] = results.map(({ result, pausedForMs }) => ({
       tokens: result.state.tokens,
@@ -95,7 +94,7 @@ export class MemoryBucketStore implements BucketStore, LeaseSource {
       const stored = this.buckets.get(ref.key);
       const pausedUntilMs = stored?.pausedUntilMs ?? 0;
       const refilled = refilledTokens(stored?.state, ref.spec, now);
-      const pausedForMs = Math.max(0, Math.ceil(pausedUntilMs - now));
+      const pausedForMs = msUntil(pausedUntilMs, now);
       if (pausedForMs > 0) paused = true;
       granted = Math.min(granted, Math.floor(refilled));
       return { ref, refilled, pausedUntilMs, retryAfterMs: Math.max(msUntilTokens(ref.spec, refilled, least), pausedForMs) };
@@ -139,4 +138,9 @@ export class MemoryBucketStore implements BucketStore, LeaseSource {
     const ttl = Math.max(msUntilFull(ref.spec, state.tokens), pausedUntilMs - now, 1);
     this.buckets.set(ref.key, { state, pausedUntilMs }, { ttl: Math.ceil(ttl) });
   }
+}
+
+/** Whole milliseconds from `now` until `untilMs` (a pause's end); 0 when it has passed. */
+function msUntil(untilMs: number, now: number): number {
+  return Math.max(0, Math.ceil(untilMs - now));
 }
