@@ -132,7 +132,13 @@ function compiledTable(table: FieldTable): CompiledTable {
     const compile = (row: FieldRow): CompiledRow => {
       let done = rows.get(row);
       if (!done) {
-        done = { v1: row.v1, aliases: row.aliases ?? [], codec: row.codec ?? same, v2Keys: row.v2.split('.'), v1Default: row.v1Default };
+        done = {
+          v1: row.v1,
+          aliases: row.aliases ?? [],
+          codec: row.codec ?? same,
+          v2Keys: segmentsOfPath(row.v2),
+          v1Default: row.v1Default,
+        };
         rows.set(row, done);
       }
       return done;
