@@ -197,7 +197,7 @@ class Upstreams {
 }
 
 /** A fresh form for every request: the case's fields with its distinct ones for request n. */
-function distinctForms(fields: Record<string, string>, distinct: (n: number) => Record<string, string>): () => string {
+export function distinctForms(fields: Record<string, string>, distinct: (n: number) => Record<string, string>): () => string {
   let n = 0;
   return () => new URLSearchParams({ ...fields, ...distinct(n++) }).toString();
 }

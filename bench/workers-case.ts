@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { API_KEY, API_SECRET } from './harness.js';
+import { API_KEY, API_SECRET, distinctForms } from './harness.js';
 import { runLoad, type LoadResult } from './load.js';
 import { REPO_ROOT, startChild } from './procs.js';
 import type { Seeded } from './seed.js';
@@ -119,10 +119,9 @@ async function measure(workers: number, mix: WorkersMix, v2BaseUrl: string, seed
   const gateway = await startGateway(workers, v2BaseUrl, options);
   try {
     const fields = { api_key: API_KEY, api_secret: API_SECRET, id: seeded.meetingId, host_id: seeded.userId };
-    const same = new URLSearchParams(fields).toString();
-    let n = 0;
     // The fixed upstream answers any meeting id with the captured meeting.
-    const body = mix === 'same' ? same : () => new URLSearchParams({ ...fields, id: String(90_000_000_000 + n++) }).toString();
+    const body =
+      mix === 'same' ? new URLSearchParams(fields).toString() : distinctForms(fields, (n) => ({ id: String(90_000_000_000 + n) }));
     const run = (durationSec: number) =>
       runLoad({ url: gateway.url, path: '/v1/meeting/get', body, connections: options.connections, durationSec });
     await run(options.warmupSec);
