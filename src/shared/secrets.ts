@@ -21,17 +21,30 @@ const SECRET_FIELDS: ReadonlySet<string> = new Set([
 export const isSecretField = (name: string): boolean => SECRET_FIELDS.has(name.toLowerCase());
 
 /**
- * A copy of `value` in which every secret-named field of its plain objects, at any depth and in
- * arrays, holds `censor` instead of its value. An empty value stays empty: it reveals nothing, and a
- * diff of recorded answers still sees that it was empty. Other objects (errors, buffers) pass as
+ * `value` with every secret-named field of its plain objects, at any depth and in arrays, holding
+ * `censor` instead of its value. Only what holds a secret is copied (the objects and lists on the
+ * way to it); the rest, and a value with no secret at all, is returned as it is: every log line
+ * passes here, and most have nothing to censor. An empty value stays empty: it reveals nothing, and
+ * a diff of recorded answers still sees that it was empty. Other objects (errors, buffers) pass as
  * they are.
  */
 export function censorSecrets(value: unknown, censor: string): unknown {
-  if (Array.isArray(value)) return value.map((item) => censorSecrets(item, censor));
-  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
-  const censored: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(value)) {
-    censored[name] = isSecretField(name) && field !== '' && field !== null && field !== undefined ? censor : censorSecrets(field, censor);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const censored = censorSecrets(item, censor);
+      if (censored !== item) (copy ??= value.slice())[i] = censored;
+    }
+    return copy ?? value;
   }
-  return censored;
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const fields = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const name of Object.keys(fields)) {
+    const field = fields[name];
+    const censored = isSecretField(name) && field !== '' && field !== null && field !== undefined ? censor : censorSecrets(field, censor);
+    if (censored !== field) (copy ??= { ...fields })[name] = censored;
+  }
+  return copy ?? value;
 }
