@@ -32,6 +32,8 @@ const V1_PATH = /^\/+v1\//i;
 /** Set on a request whose path may not be routed at all, with the reason answered. */
 const REFUSED = Symbol('v1gate.refusedPath');
 const DOT_SEGMENT = /^(\.|%2e){1,2}$/i;
+/** What any of the rewrites below looks for: a run of slashes, a segment starting with a dot, a percent-escape. Most paths have none. */
+const MAY_NEED_NORMALISING = /\/\/|\/\.|%/;
 /** A Host the request adaptor can build a URL from: a name or IPv4 address, or a bracketed IPv6 one, with an optional port. */
 const VALID_HOST = /^(?:[a-z0-9._-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
@@ -47,6 +49,7 @@ export function normalizeRequestTarget(target: string): string | undefined {
   const path = at === -1 ? target : target.slice(0, at);
   const query = at === -1 ? '' : target.slice(at);
   if (!path.startsWith('/')) return target; // absolute-form or `*`: left to the parser
+  if (!MAY_NEED_NORMALISING.test(path)) return target;
   let normal = path.replace(/\/{2,}/g, '/');
   if (V1_PATH.test(normal)) normal = normal.replace(/%2f/gi, '/').replace(/\/{2,}/g, '/');
   if (normal.split('/').some((segment) => DOT_SEGMENT.test(segment))) return undefined;

@@ -34,9 +34,11 @@ class FormFields {
   private readonly objectLists = new Map<string, { items: Map<number, Record<string, string>>; last: number }>();
 
   add(rawKey: string, value: string | File): void {
-    const item = OBJECT_LIST_KEY.exec(rawKey);
+    // Most keys are plain names: the list spellings are only looked for in a key with a bracket.
+    const bracketed = rawKey.includes('[');
+    const item = bracketed ? OBJECT_LIST_KEY.exec(rawKey) : null;
     if (item && typeof value === 'string') return this.addItemField(item[1]!, item[2]!, item[3]!, value);
-    const list = LIST_KEY.exec(rawKey);
+    const list = bracketed ? LIST_KEY.exec(rawKey) : null;
     const key = list ? list[1]! : rawKey;
     const existing = this.params[key];
     if (typeof value !== 'string') this.params[key] = value;

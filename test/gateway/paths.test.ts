@@ -58,5 +58,10 @@ describe('request paths', () => {
     expect(normalizeRequestTarget('/v2/users/a%2Fb')).toBe('/v2/users/a%2Fb');
     expect(normalizeRequestTarget('/v1/..')).toBeUndefined();
     expect(normalizeRequestTarget('/v1/...')).toBe('/v1/...');
+    // A path with nothing to rewrite comes back as it is, whatever its query holds.
+    expect(normalizeRequestTarget('/v1/user/get?next=/a//b/../c')).toBe('/v1/user/get?next=/a//b/../c');
+    expect(normalizeRequestTarget('/v1/user/get.json')).toBe('/v1/user/get.json');
+    expect(normalizeRequestTarget('/v1/user/.')).toBeUndefined();
+    expect(normalizeRequestTarget('/v1/user/%2E%2e')).toBeUndefined();
   });
 });
