@@ -186,7 +186,9 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
         }
       }
     }
-    return c.body(text, 200, headers);
+    // A Response with its headers as a plain object: under Node, the adaptor's own Response writes
+    // them as they are, where `c.body` first copies several into a web Headers object.
+    return new Response(text, { status: 200, headers });
   });
 
   return app;
