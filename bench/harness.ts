@@ -90,7 +90,7 @@ export interface Machine {
   runtime: Runtime;
 }
 
-const median = (xs: number[]) => {
+export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
@@ -128,7 +128,7 @@ function side(runs: Run[]): Side {
 }
 
 /** One load run against `child`, with the CPU time the child spent on it. */
-async function measured(child: Child, run: () => Promise<LoadResult>): Promise<Run> {
+export async function measured(child: Child, run: () => Promise<LoadResult>): Promise<Run> {
   const before = (await child.ask('cpu')).usage as NodeJS.CpuUsage;
   const result = await run();
   const after = (await child.ask('cpu')).usage as NodeJS.CpuUsage;
@@ -161,7 +161,7 @@ export function machine(): Machine {
   };
 }
 
-class Upstreams {
+export class Upstreams {
   private readonly started = new Map<UpstreamKind, { child: Child; baseUrl: string; seeded: Seeded }>();
   private redis: { url: string; close(): Promise<void> } | undefined;
 
@@ -258,11 +258,11 @@ const caseIdentity = ({ id, title, v1Path, upstream, limiter, keepAlive }: Bench
   keepAlive,
 });
 
-async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams, log: (line: string) => void): Promise<CaseResult> {
-  const up = await upstreams.get(c.upstream);
-  const gatewayEnv: Record<string, string> = {
+/** The gateway's settings for a case, over the upstream at `v2BaseUrl`. */
+export async function gatewayEnvOf(c: BenchCase, v2BaseUrl: string, upstreams: Upstreams): Promise<Record<string, string>> {
+  const env: Record<string, string> = {
     PORT: '0',
-    V2_BASE_URL: up.baseUrl,
+    V2_BASE_URL: v2BaseUrl,
     V1_KEEP_ALIVE: c.keepAlive ? 'on' : 'off',
     V1_RATE_LIMITS: c.limiter === 'off' ? 'off' : 'on',
     V2_RATE_LIMITS: c.limiter === 'off' ? 'off' : 'on',
@@ -271,7 +271,20 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
     RATE_LIMIT_SCALE: c.limiter === 'off' ? '1' : '1000000',
     ...c.env,
   };
-  if (c.limiter === 'redis') gatewayEnv.REDIS_URL = await upstreams.redisUrl();
+  if (c.limiter === 'redis') env.REDIS_URL = await upstreams.redisUrl();
+  return env;
+}
+
+/** A case's form (its one check call), and what the load posts: that form again and again, or each request its own. */
+export function formsOf(c: BenchCase, seeded: Seeded): { form: string; body: string | (() => string) } {
+  const fields = { api_key: API_KEY, api_secret: API_SECRET, ...c.params(seeded) };
+  const form = new URLSearchParams(fields).toString();
+  return { form, body: c.distinct ? distinctForms(fields, c.distinct) : form };
+}
+
+async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams, log: (line: string) => void): Promise<CaseResult> {
+  const up = await upstreams.get(c.upstream);
+  const gatewayEnv = await gatewayEnvOf(c, up.baseUrl, upstreams);
   const floorEnv = { PORT: '0', V2_BASE_URL: up.baseUrl, FLOOR_KEEP_ALIVE: c.keepAlive ? 'on' : 'off' };
   const profArgs = options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : [];
   const [floor, gateway] = await Promise.all([
@@ -279,9 +292,7 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
     startChild('gateway', './gateway-proc.ts', gatewayEnv, profArgs),
   ]);
   try {
-    const fields = { api_key: API_KEY, api_secret: API_SECRET, ...c.params(up.seeded) };
-    const form = new URLSearchParams(fields).toString();
-    const body = c.distinct ? distinctForms(fields, c.distinct) : form;
+    const { form, body } = formsOf(c, up.seeded);
     const floorUrl = `http://127.0.0.1:${floor.ready.port}`;
     const gatewayUrl = `http://127.0.0.1:${gateway.ready.port}`;
     const [floorCheck, gatewayCheck] = [await checkOnce(floorUrl, c.v1Path, form), await checkOnce(gatewayUrl, c.v1Path, form)];

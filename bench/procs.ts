@@ -56,12 +56,17 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-export async function startChild(name: string, file: string, env: Record<string, string>, extraExecArgv: string[] = []): Promise<Child> {
+export function startChild(name: string, file: string, env: Record<string, string>, extraExecArgv: string[] = []): Promise<Child> {
   const entry = entryOf(file);
-  const proc = fork(entry.path, [], {
+  return startProcess(name, entry.path, env, [...entry.loader, ...extraExecArgv]);
+}
+
+/** A server process forked from the script at `path` (startChild: one of this checkout's servers; bench/builds.ts: another build's gateway). */
+export async function startProcess(name: string, path: string, env: Record<string, string>, execArgv: string[] = []): Promise<Child> {
+  const proc = fork(path, [], {
     cwd: REPO_ROOT,
     env: { ...process.env, NODE_ENV: 'production', ...env },
-    execArgv: [...entry.loader, '--expose-gc', ...extraExecArgv],
+    execArgv: ['--expose-gc', ...execArgv],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let output = '';

@@ -1,0 +1,125 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+import { buildCases } from './cases.js';
+import { formsOf, gatewayEnvOf, measured, median, Upstreams } from './harness.js';
+import { runLoad } from './load.js';
+import { buildServers, REPO_ROOT, startProcess, type Child } from './procs.js';
+
+/**
+ * `npm run bench:builds -- --base <git revision>`: this checkout's gateway against the gateway of
+ * another revision, side by side in one run, over one fixed upstream. What a change to the hot path
+ * buys, measured where the req/s ratio against the floor cannot show it: on this shared 2-core
+ * machine two runs of the same build differ by up to ±15% in req/s, and a 3% gain drowns in that.
+ *
+ * Both gateways serve the same steady load (open loop, bench/paced-load.ts), so neither is
+ * saturated and the load generator does the same work for both; the figure is the CPU each gateway
+ * process spent per call, in alternated runs (A B, B A, ...). Two runs of the same build agree
+ * within ~2% this way.
+ *
+ *   --base REV        the revision to compare with (default HEAD: the working tree against the last commit)
+ *   --cases a,b       case ids of bench/cases.ts over the fixed upstream (default meeting-get,checkemail-distinct)
+ *   --rate N          calls per second sent to each gateway (default 2500)
+ *   --rounds N        alternated runs per gateway and case (default 6)
+ *   --duration S      seconds per run (default 4)
+ *
+ * The base revision is exported with `git archive` into bench/out/builds/<commit>/ and compiled
+ * there (kept for the next run); it runs on this checkout's node_modules.
+ */
+
+const { values } = parseArgs({
+  options: {
+    base: { type: 'string', default: 'HEAD' },
+    cases: { type: 'string', default: 'meeting-get,checkemail-distinct' },
+    rate: { type: 'string', default: '2500' },
+    rounds: { type: 'string', default: '6' },
+    duration: { type: 'string', default: '4' },
+  },
+});
+const rate = Number(values.rate);
+const rounds = Number(values.rounds);
+const durationSec = Number(values.duration);
+const WARMUP_CALLS = 10_000;
+
+const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+const commit = git('rev-parse', '--verify', `${values.base}^{commit}`);
+
+/** The base revision's compiled gateway entry, built once per commit. */
+function buildBase(): string {
+  const dir = `${REPO_ROOT}bench/out/builds/${commit}/`;
+  const entry = `${dir}bench/out/dist/bench/gateway-proc.js`;
+  if (existsSync(`${dir}.built`)) return entry;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  console.log(`exporting ${values.base} (${commit.slice(0, 7)}) into ${dir} and compiling it ...`);
+  execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C '${dir}'`], { cwd: REPO_ROOT, stdio: 'inherit' });
+  symlinkSync(`${REPO_ROOT}node_modules`, `${dir}node_modules`, 'dir');
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', `${dir}bench/tsconfig.servers.json`, '--noCheck'], { cwd: dir, stdio: 'inherit' });
+  writeFileSync(`${dir}.built`, '');
+  return entry;
+}
+
+console.log('compiling this checkout (bench/tsconfig.servers.json → bench/out/dist/) ...');
+buildServers();
+const entries = { base: buildBase(), current: `${REPO_ROOT}bench/out/dist/bench/gateway-proc.js` };
+const cases = buildCases(() => true).filter((c) => values.cases.split(',').includes(c.id));
+const unknown = values.cases.split(',').filter((id) => !cases.some((c) => c.id === id));
+if (unknown.length > 0) throw new Error(`unknown case(s): ${unknown.join(', ')}`);
+
+const upstreams = new Upstreams();
+const lines: string[] = [];
+try {
+  for (const c of cases) {
+    if (c.upstream !== 'fixed' || c.limiter === 'redis') throw new Error(`${c.id}: only cases over the fixed upstream without Redis are compared`);
+    const up = await upstreams.get('fixed');
+    const env = await gatewayEnvOf(c, up.baseUrl, upstreams);
+    const { body } = formsOf(c, up.seeded);
+    const sides: Record<'base' | 'current', Child> = {
+      base: await startProcess('base gateway', entries.base, env),
+      current: await startProcess('gateway', entries.current, env),
+    };
+    try {
+      const url = (child: Child) => `http://127.0.0.1:${child.ready.port}`;
+      const load = (child: Child, seconds: number, steady: boolean) =>
+        measured(child, () =>
+          runLoad({ url: url(child), path: c.v1Path, body, connections: 32, durationSec: seconds, ...(steady ? { overallRate: rate } : {}) }),
+        );
+      for (const child of Object.values(sides)) {
+        let calls = 0;
+        while (calls < WARMUP_CALLS) calls += (await load(child, 2, false)).total;
+      }
+      const cpu: Record<'base' | 'current', number[]> = { base: [], current: [] };
+      let problems = 0;
+      let slowest = Infinity;
+      for (let round = 0; round < rounds; round++) {
+        const order = round % 2 === 0 ? (['base', 'current'] as const) : (['current', 'base'] as const);
+        for (const name of order) {
+          const run = await load(sides[name], durationSec, true);
+          cpu[name].push(run.cpuUs);
+          problems += run.errors + run.timeouts + run.non2xx + run.envelopeErrors;
+          slowest = Math.min(slowest, run.rps);
+        }
+      }
+      const [base, current] = [median(cpu.base), median(cpu.current)];
+      const line =
+        `| ${c.id} | ${base.toFixed(1)} | ${current.toFixed(1)} | **${(current / base).toFixed(3)}** | ` +
+        `${cpu.base.map((x) => x.toFixed(0)).join(' ')} / ${cpu.current.map((x) => x.toFixed(0)).join(' ')} | ` +
+        `${slowest < rate * 0.95 ? `${slowest.toFixed(0)} (short of the rate: a side saturated)` : 'held'} | ${problems} |`;
+      console.log(line);
+      lines.push(line);
+    } finally {
+      await Promise.all(Object.values(sides).map((child) => child.stop()));
+    }
+  }
+} finally {
+  await upstreams.close();
+}
+
+console.log(`
+${values.base} (${commit.slice(0, 7)}) against this checkout, ${rate} calls/s each, ${rounds} alternated runs of ${durationSec} s after ${WARMUP_CALLS} warm-up calls each
+
+| case | CPU µs per call, base | this checkout | ratio | every run, base / this checkout | rate | problems |
+|---|---|---|---|---|---|---|
+${lines.join('\n')}`);
