@@ -23,6 +23,7 @@ import { buildServers, REPO_ROOT, startProcess, type Child } from './procs.js';
  *   --rate N          calls per second sent to each gateway (default 2500)
  *   --rounds N        alternated runs per gateway and case (default 6)
  *   --duration S      seconds per run (default 4)
+ *   --warmup-calls N  calls each gateway answers before it is measured (default 10 000)
  *
  * The base revision is exported with `git archive` into bench/out/builds/<commit>/ and compiled
  * there (kept for the next run); it runs on this checkout's node_modules.
@@ -35,12 +36,13 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '2500' },
     rounds: { type: 'string', default: '6' },
     duration: { type: 'string', default: '4' },
+    'warmup-calls': { type: 'string', default: '10000' },
   },
 });
 const rate = Number(values.rate);
 const rounds = Number(values.rounds);
 const durationSec = Number(values.duration);
-const WARMUP_CALLS = 10_000;
+const warmupCalls = Number(values['warmup-calls']);
 
 const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
 const commit = git('rev-parse', '--verify', `${values.base}^{commit}`);
@@ -72,7 +74,8 @@ const upstreams = new Upstreams();
 const lines: string[] = [];
 try {
   for (const c of cases) {
-    if (c.upstream !== 'fixed' || c.limiter === 'redis') throw new Error(`${c.id}: only cases over the fixed upstream without Redis are compared`);
+    if (c.upstream !== 'fixed' || c.limiter === 'redis')
+      throw new Error(`${c.id}: only cases over the fixed upstream without Redis are compared`);
     const up = await upstreams.get('fixed');
     const env = await gatewayEnvOf(c, up.baseUrl, upstreams);
     const { body } = formsOf(c, up.seeded);
@@ -84,11 +87,18 @@ try {
       const url = (child: Child) => `http://127.0.0.1:${child.ready.port}`;
       const load = (child: Child, seconds: number, steady: boolean) =>
         measured(child, () =>
-          runLoad({ url: url(child), path: c.v1Path, body, connections: 32, durationSec: seconds, ...(steady ? { overallRate: rate } : {}) }),
+          runLoad({
+            url: url(child),
+            path: c.v1Path,
+            body,
+            connections: 32,
+            durationSec: seconds,
+            ...(steady ? { overallRate: rate } : {}),
+          }),
         );
       for (const child of Object.values(sides)) {
         let calls = 0;
-        while (calls < WARMUP_CALLS) calls += (await load(child, 2, false)).total;
+        while (calls < warmupCalls) calls += (await load(child, 2, false)).total;
       }
       const cpu: Record<'base' | 'current', number[]> = { base: [], current: [] };
       let problems = 0;
@@ -118,7 +128,7 @@ try {
 }
 
 console.log(`
-${values.base} (${commit.slice(0, 7)}) against this checkout, ${rate} calls/s each, ${rounds} alternated runs of ${durationSec} s after ${WARMUP_CALLS} warm-up calls each
+${values.base} (${commit.slice(0, 7)}) against this checkout, ${rate} calls/s each, ${rounds} alternated runs of ${durationSec} s after ${warmupCalls} warm-up calls each
 
 | case | CPU µs per call, base | this checkout | ratio | every run, base / this checkout | rate | problems |
 |---|---|---|---|---|---|---|

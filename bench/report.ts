@@ -19,7 +19,7 @@ export function machineLines(m: Machine, command: string): string {
 function row(c: CaseResult): string {
   const ka = c.keepAlive ? 'on' : 'off';
   if (c.status !== 'ok') {
-    return `| ${c.id} | \`${c.v1Path}\` | ${c.upstream} | ${c.limiter} | ${ka} | ${c.status}${c.note ? `: ${c.note.replace(/\|/g, '\\|')}` : ''} ||||||||||`;
+    return `| ${c.id} | \`${c.v1Path}\` | ${c.upstream} | ${c.limiter} | ${ka} | ${c.status}${c.note ? `: ${c.note.replace(/\|/g, '\\|')}` : ''} |||||||||||`;
   }
   const f = c.floor!;
   const g = c.gateway!;
@@ -40,6 +40,7 @@ function row(c: CaseResult): string {
     `${ms(f.p50)} / ${ms(g.p50)}`,
     `${ms(f.p99)} / ${ms(g.p99)}`,
     h ? n0(h.rate) : '—',
+    h ? `${n0(h.floor.cpuUs)} / ${n0(h.gateway.cpuUs)} (${(h.gateway.cpuUs / h.floor.cpuUs).toFixed(2)}x)` : '—',
     h ? `${ms(h.floor.p99)} / ${ms(h.gateway.p99)}` : '—',
     h ? `**${h.addedP99 >= 0 ? '+' : ''}${ms(h.addedP99)}**` : '—',
     c.v2CallsPerCall === undefined ? '—' : c.v2CallsPerCall.toFixed(2),
@@ -59,11 +60,11 @@ export function renderTable(report: BenchReport, command: string): string {
       (o.halfLoadPairs > 0
         ? `then ${o.halfLoadPairs} pair(s) at half the floor's median peak rate, sent at a steady pace (open loop, bench/paced-load.ts: request i due at i / rate, its latency counted from then; up to ${o.halfLoadConnections} connections). `
         : 'no half-load runs. ') +
-      "Medians over the pairs; the ratio and the added p99 are the median of each pair's own ratio or difference (its two runs are seconds apart). Latency in ms, from every response (sub-ms). CPU µs per call: user+system CPU of the server process over the run ÷ calls answered (robust to other load on the machine; ratio = v1gate ÷ floor).",
+      "Medians over the pairs; the ratio and the added p99 are the median of each pair's own ratio or difference (its two runs are seconds apart). Latency in ms, from every response (sub-ms). CPU µs per call: user+system CPU of the server process over the run ÷ calls answered (robust to other load on the machine; ratio = v1gate ÷ floor); at half load neither side is saturated and the load generator does the same work for both, so that ratio is the steadiest reading of what v1gate adds per call.",
     `- one-call endpoint of the targets: \`${report.oneCallPath}\``,
     '',
-    '| case | v1 call | upstream | limiter | keep-alive | req/s floor / v1gate | ratio | CPU µs per call floor / v1gate | p50 floor / v1gate | p99 floor / v1gate | ½-load req/s | p99 @½ floor / v1gate | added p99 @½ | v2 calls per v1 call | v1gate heap / RSS MB before→after | problems floor / v1gate |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| case | v1 call | upstream | limiter | keep-alive | req/s floor / v1gate | ratio | CPU µs per call floor / v1gate | p50 floor / v1gate | p99 floor / v1gate | ½-load req/s | CPU µs per call @½ floor / v1gate | p99 @½ floor / v1gate | added p99 @½ | v2 calls per v1 call | v1gate heap / RSS MB before→after | problems floor / v1gate |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...report.cases.map(row),
     '',
     'problems = connection errors + timeouts + non-2xx + v1 error envelopes, over every run of the case (all should be 0).',

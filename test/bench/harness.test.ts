@@ -40,8 +40,13 @@ describe('bench harness', () => {
     expect(c.warmedUp!.floor).toBeGreaterThanOrEqual(1500);
     expect(c.warmedUp!.gateway).toBeGreaterThanOrEqual(1500);
     expect(c.memory!.after.heapUsed).toBeGreaterThan(0);
-    const table = renderTable(report, 'test');
-    expect(table).toContain('| checkemail |');
+    for (const side of [c.floor!, c.gateway!, c.half!.floor, c.half!.gateway]) expect(side.cpuUs).toBeGreaterThan(0);
+    const table = renderTable(report, 'test').split('\n');
+    const row = table.find((line) => line.startsWith('| checkemail |'));
+    const head = table.find((line) => line.startsWith('| case |'));
+    expect(row).toBeDefined();
+    // Every figure under its own heading: as many cells as the header has.
+    expect(row!.split(' | ')).toHaveLength(head!.split(' | ').length);
   });
 });
 
