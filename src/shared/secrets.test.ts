@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { censorSecrets, isSecretField } from './secrets.js';
 
 describe('censorSecrets', () => {
-  it('censors secret-named fields whatever their case, at any depth and in arrays, and copies the rest', () => {
+  it("censors secret-named fields whatever their case, at any depth and in arrays, leaving the caller's object alone", () => {
     const line = {
       apiSecret: 's',
       headers: { Authorization: 'Bearer x' },

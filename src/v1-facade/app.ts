@@ -205,8 +205,8 @@ function searchOf(url: string): string {
 /**
  * A request header, from the headers Node has already parsed where there are some. Asking the
  * adaptor's web Request instead builds a Headers object of every header the client sent, with
- * the web's checks on each: about a fifth of a /v1/meeting/get's CPU, for the two headers the
- * facade reads.
+ * the web's checks on each, for the two headers the facade reads (2.4% of a /v1/meeting/get's CPU
+ * at a steady 2,500 calls/s, `npm run bench:builds`).
  */
 function headerOf(c: Context<{ Bindings: Bindings }>, name: string): string | undefined {
   const incoming = c.env?.incoming;
