@@ -1,31 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { leaseSourceContract } from '../../test/ratelimit/bucket-store-contract.js';
-import { channelPair } from '../../test/ratelimit/ipc-channel.js';
-import { IpcRpcClient, serveRpc, type RpcHandlers } from '../shared/ipc-rpc.js';
+import { channelPair, ipcWorkerOf } from '../../test/ratelimit/ipc-channel.js';
+import { IpcRpcClient } from '../shared/ipc-rpc.js';
 import type { BucketRef } from './bucket-store.js';
 import { rateLimitConfig } from './config.js';
 import { createRateLimiters } from './index.js';
-import { IpcBucketStore, bucketStoreHandlers } from './ipc-store.js';
+import { IpcBucketStore } from './ipc-store.js';
 import { MemoryBucketStore } from './memory-store.js';
-
-/** A worker's IpcBucketStore answered by `primary` over a fresh channel; `calls` counts the questions it asked, by name. */
-function workerOf(primary: MemoryBucketStore): { store: IpcBucketStore; calls: Record<string, number> } {
-  const [workerEnd, primaryEnd] = channelPair();
-  const calls: Record<string, number> = {};
-  const counted: RpcHandlers = {};
-  for (const [name, handler] of Object.entries(bucketStoreHandlers(primary))) {
-    counted[name] = (args: never) => {
-      calls[name] = (calls[name] ?? 0) + 1;
-      return handler(args);
-    };
-  }
-  serveRpc(primaryEnd, counted);
-  return { store: new IpcBucketStore(new IpcRpcClient(workerEnd)), calls };
-}
 
 leaseSourceContract(
   'IpcBucketStore over a primary MemoryBucketStore',
-  (clock) => workerOf(new MemoryBucketStore({ now: () => clock.now })).store,
+  (clock) => ipcWorkerOf(new MemoryBucketStore({ now: () => clock.now })).store,
 );
 
 const refs: BucketRef[] = [{ key: 'in:{k:general}:second', spec: { ratePerSecond: 0.001, burst: 5 } }];
@@ -33,11 +18,7 @@ const refs: BucketRef[] = [{ key: 'in:{k:general}:second', spec: { ratePerSecond
 describe('IpcBucketStore', () => {
   it("two workers taking at once from the primary's store admit the burst exactly, not twice", async () => {
     const primaryStore = new MemoryBucketStore();
-    const workers = [0, 1].map(() => {
-      const [workerEnd, primaryEnd] = channelPair();
-      serveRpc(primaryEnd, bucketStoreHandlers(primaryStore));
-      return new IpcBucketStore(new IpcRpcClient(workerEnd));
-    });
+    const workers = [0, 1].map(() => ipcWorkerOf(primaryStore).store);
     const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => workers[i % 2]!.take(refs)));
     expect(outcomes.filter((o) => o.allowed)).toHaveLength(5);
     expect(outcomes.find((o) => !o.allowed)!.retryAfterMs).toBeGreaterThan(0);
@@ -45,12 +26,8 @@ describe('IpcBucketStore', () => {
 
   it("a pause from one worker refuses the other's takes", async () => {
     const primaryStore = new MemoryBucketStore();
-    const [w1, p1] = channelPair();
-    const [w2, p2] = channelPair();
-    serveRpc(p1, bucketStoreHandlers(primaryStore));
-    serveRpc(p2, bucketStoreHandlers(primaryStore));
-    await new IpcBucketStore(new IpcRpcClient(w1)).pause(refs, 5_000);
-    expect((await new IpcBucketStore(new IpcRpcClient(w2)).take(refs)).allowed).toBe(false);
+    await ipcWorkerOf(primaryStore).store.pause(refs, 5_000);
+    expect((await ipcWorkerOf(primaryStore).store.take(refs)).allowed).toBe(false);
   });
 
   it('rejects when the primary does not answer in time (the failure policy then decides)', async () => {
@@ -63,7 +40,7 @@ describe("a worker's limiters over IPC (createRateLimiters with a shared store)"
   const CHECKS = 500;
   // ×100: the general class refills 1 000 tokens a second, so a 100 ms lease holds k = 100.
   async function checkBusyKey(leaseMs: number) {
-    const worker = workerOf(new MemoryBucketStore());
+    const worker = ipcWorkerOf(new MemoryBucketStore());
     const limiters = createRateLimiters(rateLimitConfig({ scale: 100, leaseMs }), { shared: worker.store });
     let admitted = 0;
     for (let i = 0; i < CHECKS; i++) if ((await limiters.inbound.check('busy', '/v1/user/get')).allowed) admitted++;

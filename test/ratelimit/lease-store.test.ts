@@ -3,15 +3,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { BucketRef, BucketStore } from '../../src/ratelimit/bucket-store.js';
 import { FailoverBucketStore } from '../../src/ratelimit/failure-policy.js';
 import { InboundLimiter } from '../../src/ratelimit/inbound-limiter.js';
-import { IpcBucketStore, bucketStoreHandlers } from '../../src/ratelimit/ipc-store.js';
 import { LeasingBucketStore, type LeaseSource } from '../../src/ratelimit/lease-store.js';
 import { MemoryBucketStore } from '../../src/ratelimit/memory-store.js';
 import { OutboundLimiter } from '../../src/ratelimit/outbound-limiter.js';
 import { RedisBucketStore } from '../../src/ratelimit/redis-store.js';
-import { IpcRpcClient, serveRpc } from '../../src/shared/ipc-rpc.js';
 import { startRedis, type RunningRedis } from '../support/redis.js';
 import { eventually, readyRedis } from './helpers.js';
-import { channelPair } from './ipc-channel.js';
+import { ipcWorkerOf } from './ipc-channel.js';
 
 /**
  * Leases over each shared store: a real Redis, and a cluster primary's MemoryBucketStore reached
@@ -54,11 +52,7 @@ const SHARED: Record<string, (clock?: { now: number }) => SharedBuckets> = {
   'a cluster primary over IPC': (clock) => {
     const primary = new MemoryBucketStore(clock ? { now: () => clock.now } : {});
     return {
-      source: async () => {
-        const [workerEnd, primaryEnd] = channelPair();
-        serveRpc(primaryEnd, bucketStoreHandlers(primary));
-        return new IpcBucketStore(new IpcRpcClient(workerEnd));
-      },
+      source: async () => ipcWorkerOf(primary).store,
       exact: async () => primary,
     };
   },
