@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { buildCases } from './cases.js';
-import { formsOf, gatewayEnvOf, measured, median, Upstreams } from './harness.js';
+import { formsOf, gatewayEnvOf, measured, median, Upstreams, warmUp } from './harness.js';
 import { runLoad } from './load.js';
 import { buildServers, REPO_ROOT, startProcess, type Child } from './procs.js';
 
@@ -23,7 +23,7 @@ import { buildServers, REPO_ROOT, startProcess, type Child } from './procs.js';
  *   --rate N          calls per second sent to each gateway (default 2500)
  *   --rounds N        alternated runs per gateway and case (default 6)
  *   --duration S      seconds per run (default 4)
- *   --warmup-calls N  calls each gateway answers before it is measured (default 10 000)
+ *   --warmup-calls N  calls each gateway answers before it is measured (default 10 000; at most 30 s of warm-up)
  *
  * The base revision is exported with `git archive` into bench/out/builds/<commit>/ and compiled
  * there (kept for the next run); it runs on this checkout's node_modules.
@@ -96,10 +96,7 @@ try {
             ...(steady ? { overallRate: rate } : {}),
           }),
         );
-      for (const child of Object.values(sides)) {
-        let calls = 0;
-        while (calls < warmupCalls) calls += (await load(child, 2, false)).total;
-      }
+      for (const child of Object.values(sides)) await warmUp(() => load(child, 2, false), warmupCalls);
       const cpu: Record<'base' | 'current', number[]> = { base: [], current: [] };
       let problems = 0;
       let slowest = Infinity;

@@ -108,6 +108,15 @@ type Run = LoadResult & { cpuUs: number };
  */
 const MAX_WARMUP_SEC = 30;
 
+/** Load runs (`runOnce`) until the server has answered `minCalls` calls, or for MAX_WARMUP_SEC; at least one run. Returns the calls answered. */
+export async function warmUp(runOnce: () => Promise<{ total: number }>, minCalls: number): Promise<number> {
+  let calls = 0;
+  const started = performance.now();
+  do calls += (await runOnce()).total;
+  while (calls < minCalls && performance.now() - started < MAX_WARMUP_SEC * 1000);
+  return calls;
+}
+
 /**
  * v1gate's req/s over the floor's: the median of each pair's own ratio. A pair's two runs are
  * seconds apart and the pairs a minute, so the machine's drift cancels within a pair; the ratio of
@@ -305,13 +314,7 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
         runLoad({ url: urlOf(child), path: c.v1Path, body, connections, durationSec, ...(overallRate ? { overallRate } : {}) }),
       );
     // Warm-up (JIT, pools, buckets); not measured.
-    const warmup = async (child: Child) => {
-      let calls = 0;
-      const started = performance.now();
-      do calls += (await load(child, options.warmupSec)).total;
-      while (calls < options.warmupCalls && performance.now() - started < MAX_WARMUP_SEC * 1000);
-      return calls;
-    };
+    const warmup = (child: Child) => warmUp(() => load(child, options.warmupSec), options.warmupCalls);
     const warmedUp = { floor: await warmup(floor), gateway: await warmup(gateway) };
     log(`  warm-up: floor ${warmedUp.floor} calls, v1gate ${warmedUp.gateway} calls`);
     const before = (await gateway.ask('memory')).usage as NodeJS.MemoryUsage;
