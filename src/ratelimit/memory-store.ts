@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { msUntilFull, outcomeOf, type BucketReading, type BucketRef, type BucketStore, type TakeOutcome } from './bucket-store.js';
+import { msUntilFull, outcomeOf, type BucketReading, type BucketRef, type TakeOutcome } from './bucket-store.js';
 import type { Lease, LeaseSource } from './lease-store.js';
 import { msUntilTokens, refilledTokens, takeToken, type BucketState } from './token-bucket.js';
 
@@ -26,7 +26,7 @@ export interface MemoryBucketStoreOptions {
   now?: () => number;
 }
 
-export class MemoryBucketStore implements BucketStore, LeaseSource {
+export class MemoryBucketStore implements LeaseSource {
   private readonly buckets: LRUCache<string, StoredBucket>;
   private readonly now: () => number;
 
