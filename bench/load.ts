@@ -26,6 +26,7 @@ export interface LoadResult {
   p50: number;
   p99: number;
   mean: number;
+  /** Every answer received, a paced run's untimed first second included: what CPU per call divides by. */
   total: number;
   /** Transport-level problems: connection errors, timeouts, non-2xx, resets. Should all be 0. */
   errors: number;
