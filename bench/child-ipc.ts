@@ -1,17 +1,53 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { resolve } from 'node:path';
+
 /**
  * The measured side of the benchmark's parent ↔ child protocol (procs.ts is the parent side):
- * a server process answers `cpu` and `memory` (after a full GC when node runs with --expose-gc)
- * and shuts down cleanly on `stop` or when the parent goes away.
+ * a server process answers `cpu` and `memory` (after a full GC when node runs with --expose-gc),
+ * profiles its CPU between `profile-start` and `profile-stop` (bench/profile.ts), and shuts down
+ * cleanly on `stop` or when the parent goes away.
  */
 export function answerParent(stop: () => Promise<unknown>): void {
   const exit = () => process.exit(0);
+  const profiler = new WindowProfiler();
   process.on('message', (message: { type?: string }) => {
     if (message?.type === 'cpu') process.send?.({ type: 'cpu', usage: process.cpuUsage() });
     if (message?.type === 'memory') {
       (globalThis as { gc?: () => void }).gc?.();
       process.send?.({ type: 'memory', usage: process.memoryUsage() });
     }
+    if (message?.type === 'profile-start') void profiler.start().then(() => process.send?.({ type: 'profile-start' }));
+    if (message?.type === 'profile-stop') void profiler.stop().then((file) => process.send?.({ type: 'profile-stop', file }));
     if (message?.type === 'stop') void stop().finally(exit);
   });
   process.on('disconnect', exit);
+}
+
+/**
+ * A CPU profile of one window of the process's life (`--cpu-prof` covers all of it, start-up and
+ * warm-up included), written as a .cpuprofile file into bench/out/profiles/.
+ */
+class WindowProfiler {
+  private session: Session | undefined;
+
+  async start(): Promise<void> {
+    this.session = new Session();
+    this.session.connect();
+    await this.session.post('Profiler.enable');
+    await this.session.post('Profiler.start');
+  }
+
+  async stop(): Promise<string> {
+    const session = this.session;
+    if (!session) throw new Error('profile-stop without profile-start');
+    this.session = undefined;
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    const dir = resolve('bench/out/profiles');
+    mkdirSync(dir, { recursive: true });
+    const file = `${dir}/${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}.cpuprofile`;
+    writeFileSync(file, JSON.stringify(profile));
+    return file;
+  }
 }

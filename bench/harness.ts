@@ -268,6 +268,11 @@ const caseIdentity = ({ id, title, v1Path, upstream, limiter, keepAlive }: Bench
 });
 
 /** The gateway's settings for a case, over the upstream at `v2BaseUrl`. */
+/** The floor's settings for a case: the same upstream, and the same keep-alive policy as the gateway's. */
+export function floorEnvOf(c: BenchCase, v2BaseUrl: string): Record<string, string> {
+  return { PORT: '0', V2_BASE_URL: v2BaseUrl, FLOOR_KEEP_ALIVE: c.keepAlive ? 'on' : 'off' };
+}
+
 export async function gatewayEnvOf(c: BenchCase, v2BaseUrl: string, upstreams: Upstreams): Promise<Record<string, string>> {
   const env: Record<string, string> = {
     PORT: '0',
@@ -294,7 +299,7 @@ export function formsOf(c: BenchCase, seeded: Seeded): { form: string; body: str
 async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams, log: (line: string) => void): Promise<CaseResult> {
   const up = await upstreams.get(c.upstream);
   const gatewayEnv = await gatewayEnvOf(c, up.baseUrl, upstreams);
-  const floorEnv = { PORT: '0', V2_BASE_URL: up.baseUrl, FLOOR_KEEP_ALIVE: c.keepAlive ? 'on' : 'off' };
+  const floorEnv = floorEnvOf(c, up.baseUrl);
   const profArgs = options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : [];
   const [floor, gateway] = await Promise.all([
     startChild('floor', './floor.ts', floorEnv),

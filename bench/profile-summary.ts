@@ -1,21 +1,15 @@
-import { readFileSync } from 'node:fs';
+import { busyShareByArea, readProfile } from './profile-areas.js';
 
 /**
  * `npx tsx bench/profile-summary.ts bench/out/profiles/X.cpuprofile [N]`: the top N functions by
- * self time, and by inclusive time grouped by source file, of a `node --cpu-prof` profile.
+ * self time, by source file and by area (bench/profile-areas.ts), and by inclusive time, of a
+ * `node --cpu-prof` profile or one written by bench/profile.ts.
  */
-
-interface Node {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount: number;
-  children?: number[];
-}
 
 const [file, topText] = process.argv.slice(2);
 if (!file) throw new Error('usage: profile-summary.ts <file.cpuprofile> [N]');
 const top = Number(topText ?? 25);
-const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[] };
+const profile = readProfile(file);
 const total = profile.nodes.reduce((n, x) => n + x.hitCount, 0);
 const short = (url: string) => url.replace(/^file:\/\/.*?\/work\/main\//, '').replace(/^.*node_modules\//, 'nm:');
 
@@ -34,6 +28,8 @@ console.log('\nself time by function:');
 for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(v)}  ${k}`);
 console.log('\nself time by file:');
 for (const [k, v] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(v)}  ${k}`);
+console.log('\nself time by area, share of the busy samples (idle left out):');
+for (const [area, share] of [...busyShareByArea(profile)].slice(0, top)) console.log(`${(100 * share).toFixed(1).padStart(5)}%  ${area}`);
 
 // Inclusive time (self + callees) of functions in the project's own files and hono/undici entry points.
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));

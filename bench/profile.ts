@@ -1,0 +1,91 @@
+import { parseArgs } from 'node:util';
+import { buildCases } from './cases.js';
+import { floorEnvOf, formsOf, gatewayEnvOf, measured, Upstreams, warmUp } from './harness.js';
+import { runLoad } from './load.js';
+import { busyShareByArea, readProfile } from './profile-areas.js';
+import { buildServers, startChild, type Child } from './procs.js';
+
+/**
+ * `npm run bench:profile -- [--case checkemail-distinct] [--rate 2500] [--duration 10] [--warmup-calls 20000]`
+ *
+ * Where each side's CPU per call goes, floor against v1gate, at one steady rate: both are warmed
+ * up, then each is profiled over a window of steady load alone (start-up and warm-up left out, as
+ * `--cpu-prof` cannot), and its busy samples, grouped by area (bench/profile-areas.ts), are turned
+ * into µs per call with the CPU per call measured over the same window. The profiles stay in
+ * bench/out/profiles/ for bench/profile-summary.ts (functions, files, inclusive time).
+ *
+ * A steady rate both sides hold, so neither is saturated and each call is charged the same way;
+ * the default is near half the floor's peak on a 2-core machine.
+ */
+
+const { values } = parseArgs({
+  options: {
+    case: { type: 'string', default: 'checkemail-distinct' },
+    rate: { type: 'string', default: '2500' },
+    duration: { type: 'string', default: '10' },
+    'warmup-calls': { type: 'string', default: '20000' },
+  },
+});
+const rate = Number(values.rate);
+const durationSec = Number(values.duration);
+
+const c = buildCases(() => true).find((each) => each.id === values.case);
+if (!c) throw new Error(`unknown case: ${values.case}`);
+
+console.log('compiling the servers (bench/tsconfig.servers.json → bench/out/dist/) ...');
+buildServers();
+const upstreams = new Upstreams();
+try {
+  const up = await upstreams.get(c.upstream);
+  const { body } = formsOf(c, up.seeded);
+  const sides = {
+    floor: await startChild('floor', './floor.ts', floorEnvOf(c, up.baseUrl)),
+    v1gate: await startChild('gateway', './gateway-proc.ts', await gatewayEnvOf(c, up.baseUrl, upstreams)),
+  };
+  try {
+    const load = (child: Child, seconds: number, steady: boolean) =>
+      measured(child, () =>
+        runLoad({
+          url: `http://127.0.0.1:${child.ready.port}`,
+          path: c.v1Path,
+          body,
+          connections: 32,
+          durationSec: seconds,
+          ...(steady ? { overallRate: rate } : {}),
+        }),
+      );
+    for (const child of Object.values(sides)) await warmUp(() => load(child, 2, false), Number(values['warmup-calls']));
+
+    const perCall: Record<keyof typeof sides, Map<string, number>> = { floor: new Map(), v1gate: new Map() };
+    const cpu: Record<keyof typeof sides, number> = { floor: NaN, v1gate: NaN };
+    for (const name of ['floor', 'v1gate'] as const) {
+      const child = sides[name];
+      await child.ask('profile-start');
+      const run = await load(child, durationSec, true);
+      const { file } = (await child.ask('profile-stop', 60_000)) as { file: string };
+      const problems = run.errors + run.timeouts + run.non2xx + run.envelopeErrors;
+      if (problems > 0)
+        throw new Error(`${name}: ${problems} problem answers under load (${run.firstEnvelopeError ?? 'transport errors'})`);
+      cpu[name] = run.cpuUs;
+      for (const [area, share] of busyShareByArea(readProfile(file))) perCall[name].set(area, share * run.cpuUs);
+      console.log(`${name}: ${run.rps.toFixed(0)} calls/s, ${run.cpuUs.toFixed(0)} µs CPU per call; profile ${file}`);
+    }
+
+    const areas = [...new Set([...perCall.v1gate.keys(), ...perCall.floor.keys()])]
+      .map((area) => ({ area, floor: perCall.floor.get(area) ?? 0, v1gate: perCall.v1gate.get(area) ?? 0 }))
+      .filter((row) => Math.max(row.floor, row.v1gate) >= 0.5)
+      .sort((a, b) => b.v1gate - a.v1gate || b.floor - a.floor);
+    const us = (x: number) => x.toFixed(1);
+    console.log(`
+\`${c.v1Path}\` (${c.id}) at ${rate} calls/s, ${durationSec} s each side: CPU µs per call by area (areas under 0.5 µs on both sides left out)
+
+| area | floor | v1gate | v1gate − floor |
+|---|---|---|---|
+${areas.map((row) => `| ${row.area} | ${us(row.floor)} | ${us(row.v1gate)} | ${row.v1gate - row.floor >= 0 ? '+' : ''}${us(row.v1gate - row.floor)} |`).join('\n')}
+| **all** | **${us(cpu.floor)}** | **${us(cpu.v1gate)}** | **+${us(cpu.v1gate - cpu.floor)}** |`);
+  } finally {
+    await Promise.all(Object.values(sides).map((child) => child.stop()));
+  }
+} finally {
+  await upstreams.close();
+}
