@@ -17,11 +17,23 @@ export function answerParent(stop: () => Promise<unknown>): void {
       (globalThis as { gc?: () => void }).gc?.();
       process.send?.({ type: 'memory', usage: process.memoryUsage() });
     }
-    if (message?.type === 'profile-start') void profiler.start().then(() => process.send?.({ type: 'profile-start' }));
-    if (message?.type === 'profile-stop') void profiler.stop().then((file) => process.send?.({ type: 'profile-stop', file }));
+    if (message?.type === 'profile-start') answer('profile-start', profiler.start());
+    if (message?.type === 'profile-stop')
+      answer(
+        'profile-stop',
+        profiler.stop().then((file) => ({ file })),
+      );
     if (message?.type === 'stop') void stop().finally(exit);
   });
   process.on('disconnect', exit);
+}
+
+/** The outcome of a request from the parent, sent back under its type: what it gave, or `error`. */
+function answer(type: string, outcome: Promise<object | void>): void {
+  outcome.then(
+    (value) => process.send?.({ type, ...value }),
+    (error: unknown) => process.send?.({ type, error: String(error) }),
+  );
 }
 
 /**

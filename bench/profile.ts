@@ -60,9 +60,11 @@ try {
     const cpu: Record<keyof typeof sides, number> = { floor: NaN, v1gate: NaN };
     for (const name of ['floor', 'v1gate'] as const) {
       const child = sides[name];
-      await child.ask('profile-start');
+      const { error: notStarted } = (await child.ask('profile-start')) as { error?: string };
+      if (notStarted !== undefined) throw new Error(`${name} could not start profiling: ${notStarted}`);
       const run = await load(child, durationSec, true);
-      const { file } = (await child.ask('profile-stop', 60_000)) as { file: string };
+      const { file, error } = (await child.ask('profile-stop', 60_000)) as { file?: string; error?: string };
+      if (file === undefined) throw new Error(`${name} wrote no profile: ${error}`);
       const problems = run.errors + run.timeouts + run.non2xx + run.envelopeErrors;
       if (problems > 0)
         throw new Error(`${name}: ${problems} problem answers under load (${run.firstEnvelopeError ?? 'transport errors'})`);
