@@ -206,7 +206,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   const limiters = createRateLimiters(config.rateLimits, cluster?.limiterStore ? { shared: cluster.limiterStore } : {});
   if (!(await limiters.ready())) {
     // Not fatal: until Redis answers, the failure policy decides (fail-open: this process's own buckets).
-    console.warn(`v1gate: Redis at REDIS_URL is not reachable yet; rate limits fail ${config.rateLimits.redis.failure} until it is.`);
+    console.warn(`v1gate: Redis at REDIS_URL is not reachable yet; rate limits fail ${config.rateLimits.sharedStoreFailure} until it is.`);
   }
   const server = createServer(root.fetch, {
     keepAlive: config.keepAlive,
@@ -255,10 +255,12 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   // --- operators (#17): metrics and logs are call observers; /metrics, /healthz, /readyz ---
   const endpoints = overrides.endpoints ?? ALL_ENDPOINTS;
   const metrics = new GatewayMetrics({ declaredV2Calls: endpoints.flatMap((e) => e.v2Calls), perKey: config.ops.metricsPerKey });
+  // A shared store (Redis, or the cluster's primary) sits behind the failover store and its policy.
+  const sharedStorePolicy = limiters.store instanceof FailoverBucketStore ? config.rateLimits.sharedStoreFailure : undefined;
   for (const metric of limiterMetrics({
     limiters,
     failover: limiters.store instanceof FailoverBucketStore ? limiters.store : undefined,
-    policy: config.rateLimits.redis.url ? config.rateLimits.redis.failure : undefined,
+    policy: sharedStorePolicy,
     perKey: config.ops.metricsPerKey,
   })) {
     metrics.registerCollector(metric);
@@ -280,7 +282,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     readiness: {
       draining: () => work.draining || (overrides.draining?.() ?? false),
       limiterStoreReachable: (timeoutMs) => limiters.ready(timeoutMs),
-      limiterFailurePolicy: config.rateLimits.redis.url ? config.rateLimits.redis.failure : undefined,
+      limiterFailurePolicy: sharedStorePolicy,
       upstreamUrl: v2BaseUrl,
       deadlineMs: config.ops.readyTimeoutMs,
     },

@@ -1,5 +1,5 @@
 import { Counter, Gauge, type Metric } from 'prom-client';
-import type { FailoverBucketStore, RateLimiters, RedisFailurePolicy } from '../ratelimit/index.js';
+import type { FailoverBucketStore, RateLimiters, StoreFailurePolicy } from '../ratelimit/index.js';
 import { keyHash } from './metrics.js';
 
 /**
@@ -12,7 +12,7 @@ export interface LimiterMetricsOptions {
   limiters: RateLimiters;
   /** The failover store when Redis is configured (its failure count and degraded flag). */
   failover: FailoverBucketStore | undefined;
-  policy: RedisFailurePolicy | undefined;
+  policy: StoreFailurePolicy | undefined;
   /** METRICS_PER_KEY=1: the busiest queues by hashed api_key too. */
   perKey: boolean;
 }
@@ -86,7 +86,7 @@ export function limiterMetrics(options: LimiterMetricsOptions): Metric[] {
     }),
     new Gauge({
       name: 'v1gate_limiter_failure_policy',
-      help: 'The Redis failure policy in force (1 on its label); none without Redis.',
+      help: "The shared store's failure policy in force (1 on its label); none without a shared store (Redis, or the primary of WORKERS>1).",
       labelNames: ['policy'],
       registers: [],
       collect() {
@@ -96,7 +96,7 @@ export function limiterMetrics(options: LimiterMetricsOptions): Metric[] {
     }),
     new Counter({
       name: 'v1gate_limiter_redis_errors_total',
-      help: 'Limiter store operations that failed or timed out against Redis.',
+      help: 'Limiter store operations that failed or timed out against the shared store (Redis, or the primary of WORKERS>1).',
       registers: [],
       collect() {
         mirrorCounter(this, [{ labels: {}, value: options.failover?.stats.failures ?? 0 }]);
@@ -104,7 +104,7 @@ export function limiterMetrics(options: LimiterMetricsOptions): Metric[] {
     }),
     new Gauge({
       name: 'v1gate_limiter_redis_degraded',
-      help: '1 while the limiter cannot reach Redis and its failure policy decides.',
+      help: '1 while the limiter cannot reach its shared store (Redis, or the primary of WORKERS>1) and its failure policy decides.',
       registers: [],
       collect() {
         this.set(options.failover?.stats.degraded ? 1 : 0);

@@ -9,7 +9,8 @@ describe('readRateLimitConfig', () => {
       v1: { enabled: true },
       v2: { enabled: true, rateFactor: 0.99, jitterMs: 300, minJitterMs: 10, maxWaitMs: 30_000, maxQueue: 1_000 },
       scale: 1,
-      redis: { url: undefined, failure: 'open', timeoutMs: 200, keyPrefix: 'v1gate:rl:' },
+      redis: { url: undefined, timeoutMs: 200, keyPrefix: 'v1gate:rl:' },
+      sharedStoreFailure: 'open',
       leaseMs: 100,
     });
   });
@@ -20,7 +21,7 @@ describe('readRateLimitConfig', () => {
       V2_RATE_LIMITS: 'OFF',
       RATE_LIMIT_SCALE: '100',
       REDIS_URL: 'redis://127.0.0.1:6390',
-      RATE_LIMIT_REDIS_FAILURE: 'closed',
+      RATE_LIMIT_STORE_FAILURE: 'closed',
       RATE_LIMIT_REDIS_TIMEOUT_MS: '80',
       RATE_LIMIT_REDIS_PREFIX: 'gw:',
       RATE_LIMIT_LEASE_MS: '0',
@@ -36,7 +37,8 @@ describe('readRateLimitConfig', () => {
       v1: { enabled: false },
       v2: { enabled: false, rateFactor: 0.8, jitterMs: 200, minJitterMs: 20, maxWaitMs: 2000, maxQueue: 10, maxBacklogMs: 750 },
       scale: 100,
-      redis: { url: 'redis://127.0.0.1:6390', failure: 'closed', timeoutMs: 80, keyPrefix: 'gw:' },
+      redis: { url: 'redis://127.0.0.1:6390', timeoutMs: 80, keyPrefix: 'gw:' },
+      sharedStoreFailure: 'closed',
       leaseMs: 0,
       memory: { maxBuckets: 5000 },
     });
@@ -50,6 +52,13 @@ describe('readRateLimitConfig', () => {
     expect(() => readRateLimitConfig({ RATE_LIMIT_LEASE_MS: '-5' })).toThrow(/RATE_LIMIT_LEASE_MS: /);
   });
 
+  it('still reads the failure policy under its old name, RATE_LIMIT_REDIS_FAILURE, and names that one in errors', () => {
+    expect(readRateLimitConfig({ RATE_LIMIT_REDIS_FAILURE: 'closed' }).sharedStoreFailure).toBe('closed');
+    expect(readRateLimitConfig({ RATE_LIMIT_REDIS_FAILURE: 'closed', RATE_LIMIT_STORE_FAILURE: 'open' }).sharedStoreFailure).toBe('open');
+    expect(() => readRateLimitConfig({ RATE_LIMIT_REDIS_FAILURE: 'maybe' })).toThrow(/RATE_LIMIT_REDIS_FAILURE: /);
+    expect(() => readRateLimitConfig({ RATE_LIMIT_STORE_FAILURE: 'maybe' })).toThrow(/RATE_LIMIT_STORE_FAILURE: /);
+  });
+
   it('treats empty variables as unset', () => {
     expect(readRateLimitConfig({ REDIS_URL: '', RATE_LIMIT_SCALE: ' ' }).redis.url).toBeUndefined();
   });
@@ -57,7 +66,7 @@ describe('readRateLimitConfig', () => {
   it('names the variable in errors', () => {
     expect(() => readRateLimitConfig({ RATE_LIMIT_SCALE: 'fast' })).toThrow(/RATE_LIMIT_SCALE/);
     expect(() => readRateLimitConfig({ RATE_LIMIT_SCALE: '-1' })).toThrow(/RATE_LIMIT_SCALE/);
-    expect(() => readRateLimitConfig({ RATE_LIMIT_REDIS_FAILURE: 'maybe' })).toThrow(/RATE_LIMIT_REDIS_FAILURE/);
+    expect(() => readRateLimitConfig({ RATE_LIMIT_STORE_FAILURE: 'maybe' })).toThrow(/RATE_LIMIT_STORE_FAILURE/);
     expect(() => readRateLimitConfig({ V1_RATE_LIMITS: 'sometimes' })).toThrow(RateLimitConfigError);
     expect(() => readRateLimitConfig({ OUTBOUND_RATE_FACTOR: '1.5' })).toThrow(/OUTBOUND_RATE_FACTOR/);
     expect(() => readRateLimitConfig({ REDIS_URL: 'not a url' })).toThrow(/REDIS_URL/);

@@ -14,7 +14,7 @@ import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from './outbound-limiter.js';
  * | V2_RATE_LIMITS | `on` / `off`: the v2 outbound limits | on |
  * | RATE_LIMIT_SCALE | multiplies every limit, both directions (tests, benchmarks) | 1 |
  * | REDIS_URL | share buckets between processes through this Redis; unset: in memory | — |
- * | RATE_LIMIT_REDIS_FAILURE | `open` / `closed`: what a Redis error or timeout means | open |
+ * | RATE_LIMIT_STORE_FAILURE | `open` / `closed`: what an error or timeout of the shared store (Redis, or the primary of WORKERS>1) means; `RATE_LIMIT_REDIS_FAILURE`, its name before it applied to both, is still read | open |
  * | RATE_LIMIT_REDIS_TIMEOUT_MS | a Redis answer slower than this is a failure | 200 |
  * | RATE_LIMIT_REDIS_PREFIX | prefix of every Redis key | v1gate:rl: |
  * | RATE_LIMIT_LEASE_MS | with a shared store (Redis, or the primary of WORKERS>1): each process leases the tokens a bucket refills in this time (0: a round trip per take); `RATE_LIMIT_REDIS_LEASE_MS`, its name before it applied to both, is still read | 100 |
@@ -44,13 +44,15 @@ export const RateLimitConfigSchema = z.object({
   redis: z
     .object({
       url: z.string().url().optional(),
-      failure: z.enum(['open', 'closed']).default('open'),
       // 200 ms: on a busy 2-core host event-loop lag alone passed 50 ms, and a false timeout sends
       // the process to its own buckets (each process then admits the full limit).
       timeoutMs: z.number().int().positive().default(200),
       keyPrefix: z.string().default('v1gate:rl:'),
     })
     .prefault({}),
+  // What an error or timeout of the shared store (Redis, or the cluster's primary) means: `open`, this
+  // process's own buckets; `closed`, a refusal (docs/decisions.md, "Rate limits").
+  sharedStoreFailure: z.enum(['open', 'closed']).default('open'),
   // Local leases in front of any shared store (lease-store.ts): 100 ms keeps the overshoot per
   // process to a tenth of a second's rate while cutting round trips to one per lease on busy keys;
   // 0 turns them off.
@@ -73,7 +75,7 @@ const EnvSchema = z.object({
   V2_RATE_LIMITS: onOff.optional(),
   RATE_LIMIT_SCALE: number.optional(),
   REDIS_URL: z.string().trim().optional(),
-  RATE_LIMIT_REDIS_FAILURE: z
+  RATE_LIMIT_STORE_FAILURE: z
     .string()
     .trim()
     .toLowerCase()
@@ -97,7 +99,7 @@ const ENV_OF: Record<string, string> = {
   'v2.enabled': 'V2_RATE_LIMITS',
   scale: 'RATE_LIMIT_SCALE',
   'redis.url': 'REDIS_URL',
-  'redis.failure': 'RATE_LIMIT_REDIS_FAILURE',
+  sharedStoreFailure: 'RATE_LIMIT_STORE_FAILURE',
   'redis.timeoutMs': 'RATE_LIMIT_REDIS_TIMEOUT_MS',
   'redis.keyPrefix': 'RATE_LIMIT_REDIS_PREFIX',
   leaseMs: 'RATE_LIMIT_LEASE_MS',
@@ -114,7 +116,7 @@ const ENV_OF: Record<string, string> = {
  * Old names still read, each beside the name that replaced it (the new one wins when both are set):
  * operators may have set them.
  */
-const ALIASES = { RATE_LIMIT_REDIS_LEASE_MS: 'RATE_LIMIT_LEASE_MS' } as const;
+const ALIASES = { RATE_LIMIT_REDIS_LEASE_MS: 'RATE_LIMIT_LEASE_MS', RATE_LIMIT_REDIS_FAILURE: 'RATE_LIMIT_STORE_FAILURE' } as const;
 
 export class RateLimitConfigError extends Error {
   override readonly name = 'RateLimitConfigError';
@@ -152,10 +154,10 @@ export function readRateLimitConfig(env: Record<string, string | undefined> = pr
     scale: e.RATE_LIMIT_SCALE,
     redis: {
       url: e.REDIS_URL,
-      failure: e.RATE_LIMIT_REDIS_FAILURE,
       timeoutMs: e.RATE_LIMIT_REDIS_TIMEOUT_MS,
       keyPrefix: e.RATE_LIMIT_REDIS_PREFIX,
     },
+    sharedStoreFailure: e.RATE_LIMIT_STORE_FAILURE,
     leaseMs: e.RATE_LIMIT_LEASE_MS,
     memory: { maxBuckets: e.RATE_LIMIT_MAX_BUCKETS },
   };

@@ -15,14 +15,14 @@ import { MemoryBucketStore } from './memory-store.js';
  * per request.
  */
 
-export type RedisFailurePolicy = 'open' | 'closed';
+export type StoreFailurePolicy = 'open' | 'closed';
 
 export interface RateLimitLogger {
   warn(message: string): void;
 }
 
 export interface FailoverOptions {
-  policy: RedisFailurePolicy;
+  policy: StoreFailurePolicy;
   /** A take slower than this counts as failed (ms). */
   timeoutMs: number;
   /** The buckets used while failing open. */

@@ -18,7 +18,7 @@ export { classifyV1Path, classifyV2Call, normalizePath } from './classify.js';
 export { RateLimitConfigError, RateLimitConfigSchema, rateLimitConfig, readRateLimitConfig } from './config.js';
 export type { RateLimitConfig, RateLimitConfigInput } from './config.js';
 export { RateLimitExceeded, type ExceededReason } from './errors.js';
-export { FailoverBucketStore, type FailoverStats, type RateLimitLogger, type RedisFailurePolicy } from './failure-policy.js';
+export { FailoverBucketStore, type FailoverStats, type RateLimitLogger, type StoreFailurePolicy } from './failure-policy.js';
 export { parseRetryAfter, rateLimitHeaders } from './headers.js';
 export { InboundLimiter, type RateLimitDecision } from './inbound-limiter.js';
 export { MemoryBucketStore } from './memory-store.js';
@@ -64,7 +64,7 @@ export function createRateLimiters(config: RateLimitConfig, deps: RateLimiterDep
     config.leaseMs > 0 ? new LeasingBucketStore(source, { leaseMs: config.leaseMs }) : source;
   if (!config.redis.url && deps.shared) {
     store = new FailoverBucketStore(leased(deps.shared), {
-      policy: config.redis.failure,
+      policy: config.sharedStoreFailure,
       timeoutMs: deps.sharedTimeoutMs ?? 1_000,
       fallback: memory,
       ...(deps.logger ? { logger: deps.logger } : {}),
@@ -80,7 +80,7 @@ export function createRateLimiters(config: RateLimitConfig, deps: RateLimiterDep
         () => false,
       ));
     store = new FailoverBucketStore(leased(shared), {
-      policy: config.redis.failure,
+      policy: config.sharedStoreFailure,
       timeoutMs: config.redis.timeoutMs,
       fallback: memory,
       ...(deps.logger ? { logger: deps.logger } : {}),

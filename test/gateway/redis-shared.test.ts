@@ -22,7 +22,7 @@ beforeAll(async () => {
   const upstream = { ...common, V2_BASE_URL: `${first.url}/v2` };
   [second, closed] = await Promise.all([
     startGatewayProcess(upstream),
-    startGatewayProcess({ ...upstream, RATE_LIMIT_REDIS_FAILURE: 'closed', RATE_LIMIT_REDIS_PREFIX: 'closed:' }),
+    startGatewayProcess({ ...upstream, RATE_LIMIT_STORE_FAILURE: 'closed', RATE_LIMIT_REDIS_PREFIX: 'closed:' }),
   ]);
 }, 60_000);
 

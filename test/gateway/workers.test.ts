@@ -98,6 +98,9 @@ describe('WORKERS=2', () => {
     expect([...pids].sort()).toEqual(workerPids(gateway.output()).sort());
     const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
     expect(metrics).toMatch(/v1gate_v1_calls_total\{endpoint="\/user\/checkemail",code="ok"\} 12\n/);
+    // The workers' shared store is the primary: its failure policy is in force, and said so.
+    expect(metrics).toMatch(/v1gate_limiter_failure_policy\{policy="open"\} [1-9]/);
+    expect(metrics).not.toMatch(/v1gate_limiter_failure_policy\{policy="none"\} [1-9]/);
   }, 90_000);
 
   it('keeps the v1 limit exact across workers in memory mode: the burst, then refusals', async () => {

@@ -37,12 +37,12 @@ describe('health', () => {
   it('with Redis down: ready when failing open, not ready when failing closed', async () => {
     // Port 1 on loopback refuses at once: a Redis that is down.
     const down = { REDIS_URL: 'redis://127.0.0.1:1', V1_RATE_LIMITS: 'on', READY_TIMEOUT_MS: '200' };
-    gateway = await startTestGateway({ ...down, RATE_LIMIT_REDIS_FAILURE: 'open' });
+    gateway = await startTestGateway({ ...down, RATE_LIMIT_STORE_FAILURE: 'open' });
     const open = await fetch(`${gateway.url}/readyz`);
     expect(open.status).toBe(200);
     expect(((await open.json()) as any).checks.limiter).toEqual({ ok: true, detail: 'unreachable; failing open on local buckets' });
     await gateway.close();
-    gateway = await startTestGateway({ ...down, RATE_LIMIT_REDIS_FAILURE: 'closed' });
+    gateway = await startTestGateway({ ...down, RATE_LIMIT_STORE_FAILURE: 'closed' });
     const closed = await fetch(`${gateway.url}/readyz`);
     expect(closed.status).toBe(503);
     expect(((await closed.json()) as any).checks.limiter).toEqual({ ok: false, detail: 'unreachable; failing closed' });

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FailoverBucketStore, type RedisFailurePolicy } from '../../src/ratelimit/failure-policy.js';
+import { FailoverBucketStore, type StoreFailurePolicy } from '../../src/ratelimit/failure-policy.js';
 import { InboundLimiter } from '../../src/ratelimit/inbound-limiter.js';
 import { RedisBucketStore, connectRedis } from '../../src/ratelimit/redis-store.js';
 import { startRedis, type RunningRedis } from '../support/redis.js';
@@ -30,7 +30,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function gateway(policy: RedisFailurePolicy) {
+async function gateway(policy: StoreFailurePolicy) {
   const redis = connectRedis(server.url, { commandTimeoutMs: TIMEOUT_MS });
   await new Promise((resolve) => redis.once('ready', resolve));
   const logs: string[] = [];
