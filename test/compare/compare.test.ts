@@ -311,7 +311,7 @@ describe('npm run compare', () => {
       html,
     ];
     const failing = await cli(args);
-    expect(failing.code).toBe(1);
+    expect(failing.code, failing.stderr).toBe(1);
     expect(failing.stdout).toMatch(/\/v1\/user\/get: 2\/3 differ: type \(value\)/);
     const report = JSON.parse(readFileSync(json, 'utf8'));
     expect(Object.keys(report)).toEqual(['a', 'b', 'calls', 'skipped_writes', 'skipped_limited', 'differing_calls', 'endpoints']);
