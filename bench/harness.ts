@@ -267,12 +267,12 @@ const caseIdentity = ({ id, title, v1Path, upstream, limiter, keepAlive }: Bench
   keepAlive,
 });
 
-/** The gateway's settings for a case, over the upstream at `v2BaseUrl`. */
 /** The floor's settings for a case: the same upstream, and the same keep-alive policy as the gateway's. */
 export function floorEnvOf(c: BenchCase, v2BaseUrl: string): Record<string, string> {
   return { PORT: '0', V2_BASE_URL: v2BaseUrl, FLOOR_KEEP_ALIVE: c.keepAlive ? 'on' : 'off' };
 }
 
+/** The gateway's settings for a case, over the upstream at `v2BaseUrl`. */
 export async function gatewayEnvOf(c: BenchCase, v2BaseUrl: string, upstreams: Upstreams): Promise<Record<string, string>> {
   const env: Record<string, string> = {
     PORT: '0',

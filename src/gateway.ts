@@ -256,10 +256,11 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   const endpoints = overrides.endpoints ?? ALL_ENDPOINTS;
   const metrics = new GatewayMetrics({ declaredV2Calls: endpoints.flatMap((e) => e.v2Calls), perKey: config.ops.metricsPerKey });
   // A shared store (Redis, or the cluster's primary) sits behind the failover store and its policy.
-  const sharedStorePolicy = limiters.store instanceof FailoverBucketStore ? config.rateLimits.sharedStoreFailure : undefined;
+  const failover = limiters.store instanceof FailoverBucketStore ? limiters.store : undefined;
+  const sharedStorePolicy = failover ? config.rateLimits.sharedStoreFailure : undefined;
   for (const metric of limiterMetrics({
     limiters,
-    failover: limiters.store instanceof FailoverBucketStore ? limiters.store : undefined,
+    failover,
     policy: sharedStorePolicy,
     perKey: config.ops.metricsPerKey,
   })) {

@@ -10,7 +10,7 @@ import { keyHash } from './metrics.js';
 
 export interface LimiterMetricsOptions {
   limiters: RateLimiters;
-  /** The failover store when Redis is configured (its failure count and degraded flag). */
+  /** The failover store in front of a shared store, Redis or the cluster's primary (its failure count and degraded flag). */
   failover: FailoverBucketStore | undefined;
   policy: StoreFailurePolicy | undefined;
   /** METRICS_PER_KEY=1: the busiest queues by hashed api_key too. */
