@@ -3,8 +3,7 @@ import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { buildCases } from './cases.js';
-import { formsOf, gatewayEnvOf, measured, median, Upstreams, warmUp } from './harness.js';
-import { runLoad } from './load.js';
+import { formsOf, gatewayEnvOf, median, steadyLoadOf, Upstreams } from './harness.js';
 import { buildServers, REPO_ROOT, startProcess, type Child } from './procs.js';
 
 /**
@@ -84,26 +83,15 @@ try {
       current: await startProcess('gateway', entries.current, env),
     };
     try {
-      const url = (child: Child) => `http://127.0.0.1:${child.ready.port}`;
-      const load = (child: Child, seconds: number, steady: boolean) =>
-        measured(child, () =>
-          runLoad({
-            url: url(child),
-            path: c.v1Path,
-            body,
-            connections: 32,
-            durationSec: seconds,
-            ...(steady ? { overallRate: rate } : {}),
-          }),
-        );
-      for (const child of Object.values(sides)) await warmUp(() => load(child, 2, false), warmupCalls);
+      const load = steadyLoadOf(c, body, rate);
+      for (const child of Object.values(sides)) await load.warm(child, warmupCalls);
       const cpu: Record<'base' | 'current', number[]> = { base: [], current: [] };
       let problems = 0;
       let slowest = Infinity;
       for (let round = 0; round < rounds; round++) {
         const order = round % 2 === 0 ? (['base', 'current'] as const) : (['current', 'base'] as const);
         for (const name of order) {
-          const run = await load(sides[name], durationSec, true);
+          const run = await load.steady(sides[name], durationSec);
           cpu[name].push(run.cpuUs);
           problems += run.errors + run.timeouts + run.non2xx + run.envelopeErrors;
           slowest = Math.min(slowest, run.rps);

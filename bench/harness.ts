@@ -267,6 +267,29 @@ const caseIdentity = ({ id, title, v1Path, upstream, limiter, keepAlive }: Bench
   keepAlive,
 });
 
+/**
+ * The load of the tools that compare two servers at one steady rate (bench/builds.ts,
+ * bench/profile.ts): the case's calls from 32 connections, each run with the server's CPU. `warm`
+ * runs flat out until the server has answered `minCalls`; `steady` sends `rate` calls a second.
+ */
+export function steadyLoadOf(c: BenchCase, body: string | (() => string), rate: number) {
+  const run = (child: Child, durationSec: number, overallRate?: number) =>
+    measured(child, () =>
+      runLoad({
+        url: `http://127.0.0.1:${child.ready.port}`,
+        path: c.v1Path,
+        body,
+        connections: 32,
+        durationSec,
+        ...(overallRate ? { overallRate } : {}),
+      }),
+    );
+  return {
+    warm: (child: Child, minCalls: number) => warmUp(() => run(child, 2), minCalls),
+    steady: (child: Child, durationSec: number) => run(child, durationSec, rate),
+  };
+}
+
 /** The floor's settings for a case: the same upstream, and the same keep-alive policy as the gateway's. */
 export function floorEnvOf(c: BenchCase, v2BaseUrl: string): Record<string, string> {
   return { PORT: '0', V2_BASE_URL: v2BaseUrl, FLOOR_KEEP_ALIVE: c.keepAlive ? 'on' : 'off' };

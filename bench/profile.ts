@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
 import { buildCases } from './cases.js';
-import { floorEnvOf, formsOf, gatewayEnvOf, measured, Upstreams, warmUp } from './harness.js';
-import { runLoad } from './load.js';
+import { floorEnvOf, formsOf, gatewayEnvOf, steadyLoadOf, Upstreams } from './harness.js';
 import { busyShareByArea, readProfile } from './profile-areas.js';
-import { buildServers, startChild, type Child } from './procs.js';
+import { buildServers, startChild } from './procs.js';
 
 /**
  * `npm run bench:profile -- [--case checkemail-distinct] [--rate 2500] [--duration 10] [--warmup-calls 20000]`
@@ -43,18 +42,8 @@ try {
     v1gate: await startChild('gateway', './gateway-proc.ts', await gatewayEnvOf(c, up.baseUrl, upstreams)),
   };
   try {
-    const load = (child: Child, seconds: number, steady: boolean) =>
-      measured(child, () =>
-        runLoad({
-          url: `http://127.0.0.1:${child.ready.port}`,
-          path: c.v1Path,
-          body,
-          connections: 32,
-          durationSec: seconds,
-          ...(steady ? { overallRate: rate } : {}),
-        }),
-      );
-    for (const child of Object.values(sides)) await warmUp(() => load(child, 2, false), Number(values['warmup-calls']));
+    const load = steadyLoadOf(c, body, rate);
+    for (const child of Object.values(sides)) await load.warm(child, Number(values['warmup-calls']));
 
     const perCall: Record<keyof typeof sides, Map<string, number>> = { floor: new Map(), v1gate: new Map() };
     const cpu: Record<keyof typeof sides, number> = { floor: NaN, v1gate: NaN };
@@ -62,7 +51,7 @@ try {
       const child = sides[name];
       const { error: notStarted } = (await child.ask('profile-start')) as { error?: string };
       if (notStarted !== undefined) throw new Error(`${name} could not start profiling: ${notStarted}`);
-      const run = await load(child, durationSec, true);
+      const run = await load.steady(child, durationSec);
       const { file, error } = (await child.ask('profile-stop', 60_000)) as { file?: string; error?: string };
       if (file === undefined) throw new Error(`${name} wrote no profile: ${error}`);
       const problems = run.errors + run.timeouts + run.non2xx + run.envelopeErrors;
