@@ -1,24 +1,19 @@
 import { Hono, type Context } from 'hono';
 import { pairProofOf } from '../upstream/pair-proof.js';
 import { LRUCache } from 'lru-cache';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { V1Code } from '../v1/errors.js';
-import { isoSeconds } from '../shared/iso-time.js';
-import type { CallMemo, EndpointDefinition, TranslatorContext, V2Api } from '../translators/kit/define.js';
+import type { EndpointDefinition } from '../translators/kit/define.js';
 import { buildRegistry, canonicalPath } from '../translators/kit/registry.js';
-import type { Credentials, Query, V2CallObservation, V2Client, V2Request } from '../upstream/client.js';
-import { CallWithdrawn, V2Error } from '../upstream/errors.js';
+import type { Credentials, V2CallObservation, V2Client } from '../upstream/client.js';
 import { DotSegmentValue } from '../shared/v2-path.js';
-import { Departure, type Leaving } from '../shared/leaving.js';
 import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from '../ratelimit/outbound-limiter.js';
 import { toV1Error } from '../translators/kit/failures.js';
-import { checkedAnswer } from '../translators/kit/answer-shape.js';
-import type { z } from 'zod';
 import { V1Error, invalidParameter, missingParameter, rateLimited } from '../v1/errors.js';
 import { paramsWithoutCredentials, requestIdOf, type CallObserver } from './observe.js';
 import { ParamDecodeError, readParams, withoutBlankFields, type V1Params } from './params.js';
 import { BodyReadError, readRawBody, type BodyLimits } from './raw-body.js';
 import { KeyMemo } from './key-memo.js';
+import { BoundMemo, BoundV2, CallContext, withdrawnWhenGone, type Bindings, type CallLine, type FanOutCheck } from './call-context.js';
 import { CONTENT_TYPE, dataTypeOf, serialize, type DataType } from './serialize.js';
 
 /**
@@ -44,7 +39,7 @@ export interface V1AppOptions {
   /** How long one v1 call's v2 calls may wait, together, for outbound tokens. */
   outboundMaxWaitMs?: number;
   /** The fan-out pre-check (throws when `calls` v2 calls cannot be admitted within `waitMs`); none: every fan-out is let through. */
-  fanOut?: (method: string, path: string, calls: number, waitMs: number) => void;
+  fanOut?: FanOutCheck;
   /** Told about every v1 call answered (metrics, logs, the call recorder); see observe.ts. */
   observers?: readonly CallObserver[];
   now?: () => Date;
@@ -54,9 +49,6 @@ export interface V1AppOptions {
 
 /** Set on a socket whose request body ran past its Content-Length (see server.ts). */
 export const BODY_OVERFLOW = Symbol.for('v1gate.bodyOverflow');
-
-/** What @hono/node-server hands each request: Node's own request and response (absent under `app.request`). */
-type Bindings = { incoming?: IncomingMessage; outgoing?: ServerResponse };
 
 const V1_PREFIX = /^\/v1\//i;
 
@@ -272,205 +264,4 @@ function toKnownError(error: unknown, params?: V1Params): V1Error {
   if (error instanceof BodyReadError) return new V1Error(V1Code.invalidParameter, error.message);
   if (error instanceof ParamDecodeError) return new V1Error(V1Code.invalidParameter, error.message);
   return toV1Error(error);
-}
-
-/**
- * The V2Api of one v1 call: the caller's credentials and deadline on every call, and a count of
- * calls sent. A class, not an object of arrows: one is made per v1 call, and an object of eight
- * fresh closures cost ~20 µs per v1 call under tsx (`npm run dev`, esbuild keepNames).
- */
-class BoundV2 implements V2Api {
-  constructor(
-    private readonly line: CallLine,
-    /** How this call's v2 requests wait for outbound tokens: the v1 call's deadline, or an undo's own budget and priority. */
-    private readonly waiting: Pick<V2Request, 'deadlineMs' | 'priority' | 'leaving'>,
-    /** The pair was accepted by v2 lately (the verified-credentials cache): no need to wait for proof. */
-    private verified: boolean,
-  ) {}
-
-  /** Set by the first 401 of this v1 call: every later v2 call of it is refused without being sent. */
-  private refused: V2Error | undefined;
-  /** While the pair is unproven, the first v2 call goes alone; the others wait for its outcome. */
-  private first: Promise<unknown> | undefined;
-
-  get<S extends z.ZodType>(path: string, answer: S, query?: Query): Promise<z.output<S>> {
-    return this.checked('GET', path, answer, this.call('GET', path, query, undefined));
-  }
-  post<S extends z.ZodType>(path: string, body: unknown, answer: S, query?: Query): Promise<z.output<S>> {
-    return this.checked('POST', path, answer, this.call('POST', path, query, body));
-  }
-  patch(path: string, body: unknown): Promise<void> {
-    return this.call<void>('PATCH', path, undefined, body);
-  }
-  put(path: string, body?: unknown, query?: Query): Promise<void> {
-    return this.call<void>('PUT', path, query, body);
-  }
-  delete(path: string, query?: Query): Promise<void> {
-    return this.call<void>('DELETE', path, query, undefined);
-  }
-  upload<S extends z.ZodType>(path: string, form: FormData, answer: S): Promise<z.output<S>> {
-    return this.checked('POST', path, answer, this.send<unknown>(this.request('POST', path, undefined, undefined, form)));
-  }
-  private call<T = unknown>(method: V2Request['method'], path: string, query: Query | undefined, body: unknown): Promise<T> {
-    return this.send<T>(this.request(method, path, query, body, undefined));
-  }
-  /** The answer as the translator reads it: checked here, after coalescing, so each waiter on a shared GET checks its own copy. */
-  private checked<S extends z.ZodType>(method: string, path: string, schema: S, pending: Promise<unknown>): Promise<z.output<S>> {
-    return pending.then((answer) => checkedAnswer(schema, answer, method, path, this.line.declaredCalls));
-  }
-  /** Whether a request of this call has been made yet (its first one opens the call at the outbound limiter). */
-  private opened = false;
-
-  /** One object literal of one shape per call (a spread of the caller's object made a new one each time). */
-  private request(
-    method: V2Request['method'],
-    path: string,
-    query: Query | undefined,
-    body: unknown,
-    form: FormData | undefined,
-  ): V2Request {
-    const { line, waiting } = this;
-    const opensCall = !this.opened && waiting.priority === undefined;
-    this.opened = true;
-    return {
-      method,
-      path,
-      query,
-      body,
-      form,
-      deadlineMs: waiting.deadlineMs,
-      priority: waiting.priority,
-      opensCall,
-      leaving: waiting.leaving,
-      onSend: line.onSend,
-      onResult: line.onResult,
-      requestId: line.requestId,
-    };
-  }
-
-  /**
-   * Credentials first: a pair not yet proven sends one v2 call and waits for its answer before any
-   * other (a fan-out of 300 deletes with a wrong secret is one v2 call, not 300), and the first 401
-   * ends the v1 call. A proven pair (this call's first answer, or the cache) sends at once.
-   */
-  private send<T>(request: V2Request): Promise<T> {
-    if (request.method !== 'GET') return this.written(this.sendNow<T>(request));
-    return this.sendNow<T>(request);
-  }
-
-  /** A write drops the key's short-lived reads when sent and again when it ends (a read between may have seen the old state). */
-  private written<T>(pending: Promise<T>): Promise<T> {
-    this.line.onWrite();
-    const done = () => this.line.onWrite();
-    pending.then(done, done);
-    return pending;
-  }
-
-  private sendNow<T>(request: V2Request): Promise<T> {
-    if (this.refused) return Promise.reject(this.refused);
-    if (this.verified) return this.watch(this.line.client.call<T>(this.line.credentials, request));
-    if (this.first) return this.first.then(() => this.sendNow<T>(request));
-    const pending = this.watch(this.line.client.call<T>(this.line.credentials, request));
-    this.first = pending.then(
-      () => this.prove(),
-      (error: unknown) => {
-        // Any answer but 401 proves v2 accepted the pair; a network failure proves nothing, but
-        // the others may go (they would fail or prove it themselves).
-        if (error instanceof V2Error && error.status !== 401) this.prove();
-        else if (!(error instanceof V2Error)) this.verified = true;
-      },
-    );
-    return pending;
-  }
-
-  private prove(): void {
-    if (this.verified) return;
-    this.verified = true;
-    this.line.onVerdict(true);
-  }
-
-  private watch<T>(pending: Promise<T>): Promise<T> {
-    return pending.catch((error: unknown) => {
-      if (error instanceof V2Error && error.status === 401 && !this.refused) {
-        this.refused = error;
-        this.line.onVerdict(false);
-      }
-      throw error;
-    });
-  }
-}
-
-/** What every v2 request of one v1 call shares: the client, the caller's pair, and the call's observers. */
-interface CallLine {
-  client: V2Client;
-  credentials: Credentials;
-  onSend: () => void;
-  requestId: string;
-  onResult: ((observation: V2CallObservation) => void) | undefined;
-  /** Tells the verified-credentials cache what v2 said of the pair: accepted (an answer other than 401) or refused (401). */
-  onVerdict: (accepted: boolean) => void;
-  /** The call writes through v2 (any method but GET): the key's short-lived reads are stale. */
-  onWrite: () => void;
-  /** The endpoint's declared v2 calls (`GET /users/{userId}`), to name a call whose answer does not fit. */
-  declaredCalls: readonly string[];
-}
-
-/** The key memo seen by one v1 call: the caller's key and pair hash on every entry. */
-class BoundMemo implements CallMemo {
-  constructor(
-    private readonly memo: KeyMemo,
-    private readonly apiKey: string,
-    private readonly pair: string,
-  ) {}
-
-  aux<T>(name: string, read: () => Promise<T>): Promise<T> {
-    return this.memo.auxRead(this.apiKey, this.pair, name, read);
-  }
-
-  fact<T>(name: string, read: () => Promise<T>): Promise<T> {
-    return this.memo.fact(this.pair, name, read);
-  }
-}
-
-/**
- * The v1 client's leaving: its connection closed before its answer, with a reason the error table
- * knows. The call's v2 requests still waiting for a token are withdrawn, never sent. Read from
- * Node's response where there is one: asking the adaptor for the web request's signal makes it
- * build a full `Request` per call, which nothing else needs (~2.5% of the gateway's CPU in the
- * checkemail profile); and no AbortSignal is made unless a v2 call has to wait (~3.5 µs each).
- */
-function withdrawnWhenGone(c: Context<{ Bindings: Bindings }>): Leaving {
-  const departure = new Departure();
-  const withdraw = () => departure.leave(new CallWithdrawn());
-  const outgoing = c.env?.outgoing;
-  if (outgoing) outgoing.once('close', () => outgoing.writableFinished || withdraw());
-  else c.req.raw.signal.addEventListener('abort', withdraw, { once: true });
-  return departure;
-}
-
-/** The TranslatorContext of one v1 call (a class for the same reason as BoundV2). */
-class CallContext implements TranslatorContext {
-  private undoApi: V2Api | undefined;
-
-  constructor(
-    readonly v2: V2Api,
-    private readonly line: CallLine,
-    readonly memo: CallMemo,
-    private readonly now: () => Date,
-    private readonly deadlineMs: number,
-    private readonly fanOut: V1AppOptions['fanOut'],
-  ) {}
-
-  nowIso(): string {
-    return isoSeconds(this.now());
-  }
-
-  /** Made on first use: most calls never undo anything. The pair is proven (a write it undoes succeeded), and the client's leaving does not withdraw an undo. */
-  get undoV2(): V2Api {
-    return (this.undoApi ??= new BoundV2(this.line, { priority: 'undo' }, true));
-  }
-
-  requireFanOut(method: string, path: string, calls: number): void {
-    this.fanOut?.(method, path, calls, this.deadlineMs - Date.now());
-  }
 }
