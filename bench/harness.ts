@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { canonicalPath } from '../src/translators/kit/registry.js';
-import { ALL_ENDPOINTS } from '../src/translators/kit/registry.js';
+import { ALL_ENDPOINTS } from '../src/translators/endpoints.js';
 import { buildCases, type BenchCase, type UpstreamKind } from './cases.js';
 import { runLoad, type LoadResult } from './load.js';
 import { REPO_ROOT, currentRuntime, startChild, type Child, type Runtime } from './procs.js';

@@ -6,7 +6,7 @@ import { callsFromHar } from '../src/compare/har.js';
 import { renderHtmlReport } from '../src/compare/html-report.js';
 import { liveTarget, recordedTarget, type Credentials } from '../src/compare/replay.js';
 import { mappingIndex, readOnlyIndex } from '../src/compare/why.js';
-import { ALL_ENDPOINTS } from '../src/translators/kit/registry.js';
+import { ALL_ENDPOINTS } from '../src/translators/endpoints.js';
 
 /**
  * `npm run compare -- --a URL|recorded --b URL --calls calls.jsonl [--noise URL] [--key K --secret S]

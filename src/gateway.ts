@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createSandbox, mountSandbox, type Sandbox } from './sandbox/app.js';
 import type { GatewayConfig } from './config.js';
 import { createServer } from './server.js';
-import { ALL_ENDPOINTS } from './translators/kit/registry.js';
+import { ALL_ENDPOINTS } from './translators/endpoints.js';
 import type { EndpointDefinition } from './translators/kit/define.js';
 import { V2Client, openGate, type OutboundGate } from './upstream/client.js';
 import { TokenMinter } from './upstream/jwt.js';

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { coverageSummary, type CoverageSummary } from '../translators/kit/coverage.js';
+import { coverageSummary, type CoverageSummary } from '../translators/coverage.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import { checkReadiness, type ReadinessDeps } from './health.js';
 import type { EndpointRow, GatewayMetrics } from './metrics.js';

@@ -11,7 +11,7 @@ import { callsFromHar } from '../../src/compare/har.js';
 import { renderHtmlReport } from '../../src/compare/html-report.js';
 import { liveTarget, recordedTarget } from '../../src/compare/replay.js';
 import { mappingIndex, readOnlyIndex } from '../../src/compare/why.js';
-import { ALL_ENDPOINTS } from '../../src/translators/kit/registry.js';
+import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
 import { startFakeV1 } from '../support/fake-v1.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderCoverage } from '../../src/translators/kit/coverage.js';
+import { renderCoverage } from '../../src/translators/coverage.js';
 
 describe('docs/coverage.md', () => {
   it('is up to date with the translators and mapping tables (run `npm run docs`)', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { UNSERVED_REFERENCE_PATHS } from '../../mappings/unserved-endpoints.js';
 import { REFERENCE_ENDPOINT_PATHS, SPEC_ENDPOINT_PATHS } from '../../mappings/v1-endpoints.js';
-import { ALL_ENDPOINTS, buildRegistry, canonicalPath } from '../../src/translators/kit/registry.js';
+import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
+import { buildRegistry, canonicalPath } from '../../src/translators/kit/registry.js';
 
 /**
  * Every endpoint of our v1 spec has a translator. The paths are the data of

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOT_READ } from '../../src/translators/kit/answer-shape.js';
 import { defineEndpoint } from '../../src/translators/kit/define.js';
-import { ALL_ENDPOINTS } from '../../src/translators/kit/registry.js';
+import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
 import { v1, v1Params } from '../../src/v1/param-types.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 

@@ -2,7 +2,7 @@ import httpBuildQuery from 'locutus/php/url/http_build_query.js';
 import { stringify as nodeFormEncode } from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { ALL_ENDPOINTS } from '../../src/translators/kit/registry.js';
+import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
 import { MAX_LIST_ITEMS } from '../../src/v1/param-types.js';
 import { createUsers, uniqueName } from './groups-support.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';

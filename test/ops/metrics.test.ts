@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_ENDPOINTS } from '../../src/translators/kit/registry.js';
+import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
 import { V2RouteTemplates } from '../../src/shared/v2-route-templates.js';
 import { keyHash } from '../../src/ops/metrics.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';

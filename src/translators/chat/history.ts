@@ -3,7 +3,7 @@ import { answer } from '../../v1/answer.js';
 import { v2path } from '../../shared/v2-path.js';
 import { defineEndpoint } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
-import { reportRange, reportRangeParams } from '../reports/range.js';
+import { reportRange, reportRangeParams } from '../kit/report-range.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { V2_CHAT_MESSAGES, V2_CHAT_SESSIONS, type V2ChatPage } from './v2-answers.js';
 

@@ -9,7 +9,7 @@ import { V2_GROUP, V2_GROUP_LIST, V2_GROUP_PAGE } from './v2-answers.js';
 
 /**
  * Create, list, get, edit and delete of groups and IM groups: one factory per call, applied to
- * each kind in groups/index.ts and im-groups/index.ts.
+ * each kind in index.ts.
  */
 
 /** `{v1Prefix}/create` → POST {v2Base}: the v1 defaults of the kind's table filled in; name required. */

@@ -3,7 +3,7 @@ import type { TranslatorContext, V1Answer } from '../kit/define.js';
 import { answer, type AnswerShape } from '../../v1/answer.js';
 import { toV1, type FieldTable } from '../../v1/field-map.js';
 import type { GroupKind } from './kind.js';
-import { V2_USER_ACCOUNT } from '../users/v2-answers.js';
+import { V2_USER_ACCOUNT } from '../kit/v2-users.js';
 
 /**
  * v1 group answers carry the account id, v2 group objects do not. The caller's account is the

@@ -1,4 +1,11 @@
-import { GROUP_ANSWER, GROUP_ROWS } from '../../../mappings/groups.js';
+import {
+  GROUP_ANSWER,
+  GROUP_ROWS,
+  IM_GROUP_ANSWER,
+  IM_GROUP_LIST_ITEM_ANSWER,
+  IM_GROUP_LIST_ITEM_ROWS,
+  IM_GROUP_ROWS,
+} from '../../../mappings/groups.js';
 import type { AnswerShape } from '../../v1/answer.js';
 import type { FieldTable } from '../../v1/field-map.js';
 
@@ -33,4 +40,16 @@ export const PLAIN_GROUPS: GroupKind = {
   listItemTable: GROUP_ROWS,
   listItemAnswer: GROUP_ANSWER,
   pagedList: false,
+};
+
+/** IM groups: the group family at v2's /im/groups, with the IM options and a paged v2 list. */
+export const IM_GROUPS: GroupKind = {
+  label: 'IM group',
+  v1Prefix: '/im/group',
+  v2Base: '/im/groups',
+  table: IM_GROUP_ROWS,
+  answer: IM_GROUP_ANSWER,
+  listItemTable: IM_GROUP_LIST_ITEM_ROWS,
+  listItemAnswer: IM_GROUP_LIST_ITEM_ANSWER,
+  pagedList: true,
 };

@@ -1,34 +1,4 @@
-import { accountsEndpoints } from '../accounts/index.js';
 import type { EndpointDefinition } from './define.js';
-import { chatEndpoints } from '../chat/index.js';
-import { groupsEndpoints } from '../groups/index.js';
-import { h323Endpoints } from '../h323/index.js';
-import { imgroupsEndpoints } from '../im-groups/index.js';
-import { meetingsEndpoints } from '../meetings/index.js';
-import { metricsEndpoints } from '../metrics/index.js';
-import { recordingsEndpoints } from '../recordings/index.js';
-import { registrationEndpoints } from '../registration/index.js';
-import { reportEndpoints } from '../reports/index.js';
-import { usersEndpoints } from '../users/index.js';
-import { webinarsEndpoints } from '../webinars/index.js';
-import { webinarReportEndpoints } from '../webinar-reports/index.js';
-
-/** Every v1 endpoint v1gate serves. */
-export const ALL_ENDPOINTS: readonly EndpointDefinition[] = [
-  ...accountsEndpoints,
-  ...usersEndpoints,
-  ...meetingsEndpoints,
-  ...webinarsEndpoints,
-  ...groupsEndpoints,
-  ...imgroupsEndpoints,
-  ...recordingsEndpoints,
-  ...registrationEndpoints,
-  ...webinarReportEndpoints,
-  ...reportEndpoints,
-  ...h323Endpoints,
-  ...metricsEndpoints,
-  ...chatEndpoints,
-];
 
 /** The canonical form of a v1 path: lower case, no `/v1` prefix, no trailing slash. */
 export function canonicalPath(path: string): string {

@@ -11,7 +11,7 @@ import { defineEndpoint } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { itemsOnPage, pageOf, pagingOf } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { uuidSegment } from '../webinar-reports/instances.js';
+import { uuidSegment } from '../kit/instance-uuid.js';
 import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { V2_METRICS_PARTICIPANT_PAGE, V2_METRICS_SESSION } from './v2-answers.js';
 

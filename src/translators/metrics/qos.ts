@@ -7,7 +7,7 @@ import { defineEndpoint } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { itemsOnPage, pagingOf } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { uuidSegment } from '../webinar-reports/instances.js';
+import { uuidSegment } from '../kit/instance-uuid.js';
 import { V2_QOS, V2_QOS_PAGE } from './v2-answers.js';
 
 /**

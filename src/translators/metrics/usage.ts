@@ -5,7 +5,7 @@ import { toV1 } from '../../v1/field-map.js';
 import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
-import { isBackwards, reportDateParam, v2Date, type ReportDate } from '../reports/report-date.js';
+import { isBackwards, reportDateParam, v2Date, type ReportDate } from '../kit/report-date.js';
 import { V2_CRC, V2_IM_PAGE } from './v2-answers.js';
 
 /**

@@ -13,7 +13,7 @@ import { v1, v1Params } from '../../v1/param-types.js';
 import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { instantOf, utcDate, v1TimeParam, type V1Time } from './v1-time.js';
 import { V2_RECORDING_PAGE, type V2RecordingMeeting } from './v2-answers.js';
-import { V2_USER_TIMEZONE } from '../users/v2-answers.js';
+import { V2_USER_TIMEZONE } from '../kit/v2-users.js';
 
 /** With no `from`, v1 listed every recording of the host: ask v2 from before the service recorded anything. */
 const EARLIEST_DATE = '2010-01-01';

@@ -2,10 +2,10 @@ import { RECORDING_GET_FILE_ROWS, RECORDING_MEETING_ROWS } from '../../../mappin
 import { v2path } from '../../shared/v2-path.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { uuidSegment } from '../webinar-reports/instances.js';
+import { uuidSegment } from '../kit/instance-uuid.js';
 import { v1RecordingMeeting } from './list.js';
 import { V2_MEETING_RECORDINGS } from './v2-answers.js';
-import { V2_USER_TIMEZONE } from '../users/v2-answers.js';
+import { V2_USER_TIMEZONE } from '../kit/v2-users.js';
 
 /**
  * One meeting's cloud recording. v1's `meeting_id` is an instance uuid (`ucc69C82Q5mTNyCRWE29Aw==`)

@@ -6,7 +6,7 @@ import { readOwnSession } from '../sessions/host-check.js';
 import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
 import { v1Params } from '../../v1/param-types.js';
-import { V2_PANELISTS } from './v2-answers.js';
+import { V2_PANELISTS } from '../sessions/v2-registration.js';
 
 /** /webinar/panelists → GET /webinars/{id}/panelists, read alongside the host check. */
 export const webinarPanelists = defineEndpoint({

@@ -4,7 +4,7 @@ import { inputShape, toV2 } from '../../v1/field-map.js';
 import { MEETING, WEBINAR, type SessionKind } from '../sessions/kinds.js';
 import { sessionPath } from '../sessions/paths.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { V2_REGISTERED } from './v2-answers.js';
+import { V2_REGISTERED } from '../sessions/v2-registration.js';
 
 /**
  * /meeting/register and /webinar/register → POST /{meetings|webinars}/{id}/registrants. One

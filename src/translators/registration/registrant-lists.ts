@@ -6,7 +6,7 @@ import { readOwnSession } from '../sessions/host-check.js';
 import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { registrantPage, registrantsWithStatus, type RegistrantStatus } from './registrants.js';
+import { registrantPage, registrantsWithStatus, type RegistrantStatus } from '../sessions/registrants.js';
 import { requireRegistration } from './registration-enabled.js';
 
 /**

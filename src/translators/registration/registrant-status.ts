@@ -10,7 +10,7 @@ import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { registrantIdsOf, registrantIdsShape, unknownRegistrants, V2_BATCH } from './registrant-ids.js';
-import { registrantsWithStatus } from './registrants.js';
+import { registrantsWithStatus } from '../sessions/registrants.js';
 import { requireRegistration } from './registration-enabled.js';
 
 /**

@@ -5,9 +5,9 @@ import { toV1 } from '../../v1/field-map.js';
 import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1Params } from '../../v1/param-types.js';
 import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
-import { reportRange, reportRangeParams } from './range.js';
+import { reportRange, reportRangeParams } from '../kit/report-range.js';
 import { V2_HOSTS_REPORT } from './v2-answers.js';
-import { V2_USER_PAGE, type V2User } from '../users/v2-answers.js';
+import { V2_USER_PAGE, type V2User } from '../kit/v2-users.js';
 
 /** The account's active users, by id: where v1's last login and client version now live. */
 async function activeUsersById(ctx: TranslatorContext): Promise<Map<string, V2User>> {

@@ -4,7 +4,7 @@ import { defineEndpoint } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { reportRange, reportRangeParams } from './range.js';
+import { reportRange, reportRangeParams } from '../kit/report-range.js';
 import { V2_TELEPHONE_REPORT } from './v2-answers.js';
 
 /**

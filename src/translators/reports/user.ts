@@ -6,8 +6,8 @@ import { toV1 } from '../../v1/field-map.js';
 import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
-import { reportRef } from '../webinar-reports/instances.js';
-import { reportRange, reportRangeParams } from './range.js';
+import { reportRef } from '../kit/instance-uuid.js';
+import { reportRange, reportRangeParams } from '../kit/report-range.js';
 import { V2_HOSTED_PAGE, V2_MEETING_PARTICIPANT_PAGE, type V2HostedMeeting } from './v2-answers.js';
 
 /** Every participant row of one ended meeting's report (by its instance uuid). */

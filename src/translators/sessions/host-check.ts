@@ -7,7 +7,7 @@ import { allInOrder } from '../kit/settle.js';
 import type { SessionKind } from './kinds.js';
 import { sessionPath } from './paths.js';
 import { V2_SESSION, type V2Session } from './v2-session.js';
-import { V2_USER } from '../users/v2-answers.js';
+import { V2_USER } from '../kit/v2-users.js';
 
 /**
  * v1 calls on one meeting or webinar carry the host's id; v2 calls need only the number. The

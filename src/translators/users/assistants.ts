@@ -3,7 +3,7 @@ import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { idOrEmail, userId } from './user-params.js';
 import { NOT_READ } from '../kit/answer-shape.js';
-import { V2_ASSISTANTS, V2_USER } from './v2-answers.js';
+import { V2_ASSISTANTS, V2_USER } from '../kit/v2-users.js';
 
 /**
  * Assistants (users who may schedule for a host) and the reverse list. The host is named by id or

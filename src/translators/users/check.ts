@@ -1,7 +1,7 @@
 import { v2path } from '../../shared/v2-path.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { V2_EMAIL_EXISTS, V2_ZPK } from './v2-answers.js';
+import { V2_EMAIL_EXISTS, V2_ZPK } from '../kit/v2-users.js';
 
 /** /user/checkemail → GET /users/email?email=: whether an email is taken. */
 export const userCheckEmail = defineEndpoint({

@@ -11,7 +11,7 @@ import type { AnswerShape } from '../../v1/answer.js';
 import { readV1User } from './user-output.js';
 import { USER_V2_NAMING, membershipShape, optionFields, requiredUserType, sharedOptionSet, tablesFor, userFields } from './user-params.js';
 import { applyWrites, planWrites } from './user-writes.js';
-import { V2_CREATED_USER } from './v2-answers.js';
+import { V2_CREATED_USER } from '../kit/v2-users.js';
 
 /**
  * The four v1 creates, one v2 `POST /users` action each. The new user then gets the rest of its

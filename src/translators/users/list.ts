@@ -7,7 +7,7 @@ import { v1Params } from '../../v1/param-types.js';
 import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { USER_ANSWERS } from '../../../mappings/user-answers.js';
 import { answer } from '../../v1/answer.js';
-import { V2_USER_PAGE } from './v2-answers.js';
+import { V2_USER_PAGE } from '../kit/v2-users.js';
 
 /**
  * /user/list and /user/pending: one GET /users page each (status active or pending), paged as

@@ -4,7 +4,7 @@ import { V1Error } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { idOrEmail, userId } from './user-params.js';
-import { V2_USER, V2_USER_WITH_STATUS } from './v2-answers.js';
+import { V2_USER, V2_USER_WITH_STATUS } from '../kit/v2-users.js';
 
 /**
  * Removing users. v1 `delete` took a user out of the account (v2 `disassociate`: the person keeps

@@ -2,7 +2,7 @@ import { v2path } from '../../shared/v2-path.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { idOrEmail, userId } from './user-params.js';
-import { V2_USER } from './v2-answers.js';
+import { V2_USER } from '../kit/v2-users.js';
 
 /** /user/revoketoken: the SSO user's token (DELETE /users/{userId}/token); the user is read first for the answer's id and email. */
 export const userRevokeToken = defineEndpoint({

@@ -7,7 +7,7 @@ import { v1Params } from '../../v1/param-types.js';
 import { SETTINGS_FIELDS } from './user-output.js';
 import { USER_V2_NAMING, tablesFor, updateOptionSet, userId } from './user-params.js';
 import { applyWrites, planWrites } from './user-writes.js';
-import { V2_SETTINGS, V2_USER } from './v2-answers.js';
+import { V2_SETTINGS, V2_USER } from '../kit/v2-users.js';
 
 /**
  * /user/update: the user object, the settings and the memberships, written in parallel. The user

@@ -6,7 +6,7 @@ import { v2path } from '../../shared/v2-path.js';
 import type { V2Api } from '../kit/define.js';
 import { answer, type AnswerShape } from '../../v1/answer.js';
 import { compositesToV1, toV1 } from '../../v1/field-map.js';
-import { V2_SETTINGS, V2_TOKEN, V2_USER, type V2Settings, type V2User } from './v2-answers.js';
+import { V2_SETTINGS, V2_TOKEN, V2_USER, type V2Settings, type V2User } from '../kit/v2-users.js';
 
 /**
  * The v1 user as the v1 answers show it (mappings/user-answers.ts), assembled from the v2 user,
@@ -14,7 +14,7 @@ import { V2_SETTINGS, V2_TOKEN, V2_USER, type V2Settings, type V2User } from './
  * the answer shows.
  */
 
-export type { V2Settings, V2User } from './v2-answers.js';
+export type { V2Settings, V2User } from '../kit/v2-users.js';
 
 type Tokens = Record<(typeof TOKEN_TYPES)[number], string>;
 

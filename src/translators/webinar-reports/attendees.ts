@@ -2,7 +2,7 @@ import { STANDARD_QUESTION_ROWS } from '../../../mappings/registration.js';
 import { v2path } from '../../shared/v2-path.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
-import { allRegistrants, type V2Registrant } from '../registration/registrants.js';
+import { allRegistrants, type V2Registrant } from '../sessions/registrants.js';
 import { readOwnSession } from '../sessions/host-check.js';
 import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
@@ -10,7 +10,7 @@ import { v1, v1Params } from '../../v1/param-types.js';
 import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { pastInstances, reportPath, unknownInstance } from './instances.js';
 import { V2_WEBINAR_PARTICIPANT_PAGE, type V2WebinarParticipant } from './v2-answers.js';
-import { V2_PANELISTS } from '../registration/v2-answers.js';
+import { V2_PANELISTS } from '../sessions/v2-registration.js';
 
 /**
  * /webinar/attendees/list: v1's attendee report of one ended instance (the latest when `uuid` is

@@ -5,6 +5,7 @@ import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { readOwnSession } from '../sessions/host-check.js';
 import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
+import { reportRef } from '../kit/instance-uuid.js';
 import { v1Params } from '../../v1/param-types.js';
 import { V2_INSTANCES } from './v2-answers.js';
 
@@ -13,18 +14,7 @@ export type { V2Instance } from './v2-answers.js';
 export const pastInstances = (ctx: TranslatorContext, webinarId: string) =>
   ctx.v2.get(v2path`/past_webinars/${webinarId}/instances`, V2_INSTANCES);
 
-/**
- * The `{webinarId}` segment of the v2 report endpoints: the webinar number (v2 then reports its
- * latest ended instance, v1's default when `uuid` is omitted) or the instance uuid. A uuid may hold
- * `/`: the service wants it encoded twice when it starts with `/` or holds `//` (v2path encodes once).
- */
-export function reportRef(webinarId: string, uuid: string | undefined): string {
-  return uuid === undefined ? webinarId : uuidSegment(uuid);
-}
-
-/** A uuid as a v2 path segment before v2path encodes it: encoded once more when it starts with `/` or holds `//`. */
-export const uuidSegment = (uuid: string) => (uuid.startsWith('/') || uuid.includes('//') ? encodeURIComponent(uuid) : uuid);
-
+/** A v2 report of one webinar instance: the latest ended one when `uuid` is omitted. */
 export const reportPath = (webinarId: string, uuid: string | undefined, report: 'participants' | 'polls' | 'qa') =>
   v2path`/report/webinars/${reportRef(webinarId, uuid)}/${report}`;
 

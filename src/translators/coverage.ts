@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { UNSERVED_REFERENCE_PATHS } from '../../../mappings/unserved-endpoints.js';
-import { REFERENCE_ENDPOINT_PATHS, SPEC_ENDPOINT_PATHS } from '../../../mappings/v1-endpoints.js';
-import { callCountLine } from './call-counts.js';
-import type { EndpointDefinition } from './define.js';
-import { NO_V2_FIELD, dropped, type CompositeMapping, type FieldRow } from '../../v1/field-map.js';
-import { ALL_ENDPOINTS, canonicalPath } from './registry.js';
+import { UNSERVED_REFERENCE_PATHS } from '../../mappings/unserved-endpoints.js';
+import { REFERENCE_ENDPOINT_PATHS, SPEC_ENDPOINT_PATHS } from '../../mappings/v1-endpoints.js';
+import { callCountLine } from './kit/call-counts.js';
+import type { EndpointDefinition } from './kit/define.js';
+import { NO_V2_FIELD, dropped, type CompositeMapping, type FieldRow } from '../v1/field-map.js';
+import { ALL_ENDPOINTS } from './endpoints.js';
+import { canonicalPath } from './kit/registry.js';
 
 /**
  * Renders docs/coverage.md: for every v1 endpoint of the v1 spec, the v2 calls it makes and each

@@ -1,9 +1,9 @@
 import { v2path } from '../../shared/v2-path.js';
 import type { TranslatorContext } from '../kit/define.js';
 import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
-import { V2_REGISTRANT_PAGE, type V2Registrant, type V2RegistrantPage } from './v2-answers.js';
+import { V2_REGISTRANT_PAGE, type V2Registrant, type V2RegistrantPage } from './v2-registration.js';
 
-export type { V2Registrant, V2RegistrantPage } from './v2-answers.js';
+export type { V2Registrant, V2RegistrantPage } from './v2-registration.js';
 
 export type RegistrantStatus = 'pending' | 'approved' | 'denied';
 
