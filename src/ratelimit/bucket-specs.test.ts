@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ArrivalSpread } from './arrival-spread.js';
 import { DEFAULT_MIN_JITTER_MS, DEFAULT_SAFETY_MARGIN, bucketSpecOf, withSafetyMargin } from './bucket-specs.js';
-import { takeToken, type BucketSpec, type BucketState } from './token-bucket.js';
+import { takeToken, type BucketSpec, type BucketState } from '../shared/token-bucket.js';
 
 describe('bucketSpecOf', () => {
   it('turns n per window into a bucket that refills n per window and holds n', () => {

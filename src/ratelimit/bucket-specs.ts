@@ -1,5 +1,5 @@
 import { WINDOW_SECONDS, type LimitDef } from '../../mappings/rate-limits.js';
-import type { BucketSpec } from './token-bucket.js';
+import type { BucketSpec } from '../shared/token-bucket.js';
 
 /**
  * From the tables' limits (n per window) to token buckets, scaled by configuration, and, for the

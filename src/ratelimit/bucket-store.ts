@@ -1,4 +1,4 @@
-import { msUntilTokens, type BucketSpec } from './token-bucket.js';
+import { msUntilTokens, type BucketSpec } from '../shared/token-bucket.js';
 
 /**
  * Where token buckets live: in this process (memory-store.ts) or in Redis, shared by every

@@ -1,7 +1,7 @@
 import { RateLimitExceeded } from './errors.js';
 import { classifyV2Call } from './classify.js';
 import type { OutboundLimiter } from './outbound-limiter.js';
-import type { BucketSpec } from './token-bucket.js';
+import type { BucketSpec } from '../shared/token-bucket.js';
 
 /**
  * The fan-out pre-check: a v1 call about to make `calls` v2 calls of one class (a report's

@@ -3,7 +3,7 @@ import { V1_LIMIT_CLASSES } from '../../mappings/rate-limits.js';
 import { bucketSpecOf } from './bucket-specs.js';
 import { msUntilFull, type BucketRef, type BucketStore, type TakeOutcome } from './bucket-store.js';
 import { classifyV1Path } from './classify.js';
-import type { BucketSpec } from './token-bucket.js';
+import type { BucketSpec } from '../shared/token-bucket.js';
 
 /**
  * The v1 inbound limits: one check per v1 request, per api_key, by the path's v1 class

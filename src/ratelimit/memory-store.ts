@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { msUntilFull, outcomeOf, type BucketReading, type BucketRef, type TakeOutcome } from './bucket-store.js';
 import type { Lease, LeaseSource } from './lease-store.js';
-import { msUntilTokens, refilledTokens, takeToken, type BucketState } from './token-bucket.js';
+import { msUntilTokens, refilledTokens, takeToken, type BucketState } from '../shared/token-bucket.js';
 
 /**
  * Token buckets in this process's memory: the store without REDIS_URL, the fallback of the Redis

@@ -7,7 +7,7 @@ import type { BucketRef, BucketStore } from './bucket-store.js';
 import { classifyV2Call } from './classify.js';
 import type { Leaving } from '../shared/leaving.js';
 import { RateLimitExceeded } from './errors.js';
-import type { BucketSpec } from './token-bucket.js';
+import type { BucketSpec } from '../shared/token-bucket.js';
 
 /**
  * The v2 outbound limits. One v1 call may fan out into several v2 calls; each waits here for a

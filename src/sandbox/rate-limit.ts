@@ -1,4 +1,4 @@
-import { takeToken, type BucketSpec, type BucketState } from '../ratelimit/token-bucket.js';
+import { takeToken, type BucketSpec, type BucketState } from '../shared/token-bucket.js';
 import { SandboxError, V2Code } from './errors.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BucketRef, BucketStore } from '../../src/ratelimit/bucket-store.js';
 import type { LeaseSource } from '../../src/ratelimit/lease-store.js';
-import { takeToken, type BucketState } from '../../src/ratelimit/token-bucket.js';
+import { takeToken, type BucketState } from '../../src/shared/token-bucket.js';
 
 /**
  * What every BucketStore must do, on a clock the test moves: run from the in-memory store's unit
