@@ -157,6 +157,35 @@ describe('OutboundLimiter', () => {
     expect(store.takes).toBe(0);
   });
 
+  it('reports queues by key and class and refusals by class and reason, whatever characters a key holds', async () => {
+    // 20 queued per key, well past billing's burst, so some are still waiting a moment later; 20 refused.
+    const { outbound } = limiter({ maxQueue: 20, maxWaitMs: 60_000 });
+    const keys = ['plain', 'line\nbreak', 'nul\u0000byte'];
+    const stop = new AbortController();
+    const calls = keys.flatMap((key) =>
+      Array.from({ length: 40 }, () =>
+        outbound.schedule(key, 'GET', '/accounts/me/billing', noop, { leaving: leavingOf(stop.signal) }).then(
+          () => 'ok',
+          (error: unknown) => (error instanceof RateLimitExceeded ? error.reason : 'other'),
+        ),
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    const stats = outbound.stats();
+    expect(stats.busiest.map((lane) => lane.apiKey).sort()).toEqual([...keys].sort());
+    expect(stats.busiest.every((lane) => lane.limitClass === 'billing' && lane.waiting > 0)).toBe(true);
+    expect(outbound.waiting('line\nbreak', 'billing')).toBeGreaterThan(0);
+    expect(outbound.laneCount).toBe(3);
+    stop.abort();
+    const reasons = await Promise.all(calls);
+    const queueFull = reasons.filter((r) => r === 'queue-full').length;
+    expect(queueFull).toBeGreaterThan(0);
+    expect(outbound.stats().refusals).toContainEqual({ limitClass: 'billing', reason: 'queue-full', count: queueFull });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(outbound.laneCount).toBe(0);
+    expect(outbound.stats().busiest).toEqual([]);
+  });
+
   it('drops idle queues, so many keys do not grow memory', async () => {
     const { outbound } = limiter();
     await Promise.all(Array.from({ length: 500 }, (_, i) => outbound.schedule(`key-${i}`, 'GET', '/users', noop)));

@@ -85,7 +85,8 @@ export class OutboundLimiter {
   private readonly spread: ArrivalSpread;
   /** Every class's buckets for each jitter value met so far (the spread moves in 5 ms steps, so few). */
   private readonly specsByJitter = new Map<number, ClassSpecs>();
-  private readonly lanes = new Map<string, Lane>();
+  /** The live queues: by api_key, then by class. */
+  private readonly lanes = new Map<string, Map<V2LimitClassName, Lane>>();
 
   constructor(options: OutboundLimiterOptions) {
     this.store = options.store;
@@ -214,13 +215,14 @@ export class OutboundLimiter {
 
   /** Calls waiting (or taking their token) for this key and class. */
   waiting(apiKey: string, limitClass: V2LimitClassName): number {
-    const lane = this.lanes.get(laneKey(apiKey, limitClass));
+    const lane = this.lanes.get(apiKey)?.get(limitClass);
     return lane ? lane.queue.size + lane.queue.pending : 0;
   }
 
-  // --- operators (#17): read-only statistics for metrics and the status page ---
+  // Read-only statistics for metrics and the status page.
   private readonly waitStats = new Map<V2LimitClassName, { waits: number; waitedMs: number }>();
-  private readonly refusalStats = new Map<string, number>();
+  /** Refusals by class, then by reason. */
+  private readonly refusalStats = new Map<V2LimitClassName, Map<string, number>>();
 
   /** Counts a queued wait: its time when it got a token, its reason when refused. */
   private async counted(limitClass: V2LimitClassName, wait: Promise<void>): Promise<void> {
@@ -233,8 +235,9 @@ export class OutboundLimiter {
       this.waitStats.set(limitClass, stat);
     } catch (error) {
       if (error instanceof RateLimitExceeded) {
-        const key = `${limitClass}\u0000${error.reason}`;
-        this.refusalStats.set(key, (this.refusalStats.get(key) ?? 0) + 1);
+        let byReason = this.refusalStats.get(limitClass);
+        if (!byReason) this.refusalStats.set(limitClass, (byReason = new Map<string, number>()));
+        byReason.set(error.reason, (byReason.get(error.reason) ?? 0) + 1);
       }
       throw error;
     }
@@ -244,27 +247,28 @@ export class OutboundLimiter {
   stats(top = 10): OutboundLimiterStats {
     const depthByClass = new Map<V2LimitClassName, number>();
     const lanes: { apiKey: string; limitClass: V2LimitClassName; waiting: number }[] = [];
-    for (const [key, lane] of this.lanes) {
-      const waiting = lane.queue.size + lane.queue.pending;
-      depthByClass.set(lane.limitClass, (depthByClass.get(lane.limitClass) ?? 0) + waiting);
-      if (waiting > 0)
-        lanes.push({ apiKey: key.slice(0, key.lastIndexOf('\n')) /* laneKey's layout */, limitClass: lane.limitClass, waiting });
+    for (const [apiKey, byClass] of this.lanes) {
+      for (const [limitClass, lane] of byClass) {
+        const waiting = lane.queue.size + lane.queue.pending;
+        depthByClass.set(limitClass, (depthByClass.get(limitClass) ?? 0) + waiting);
+        if (waiting > 0) lanes.push({ apiKey, limitClass, waiting });
+      }
     }
     return {
       queueDepth: [...depthByClass].map(([limitClass, waiting]) => ({ limitClass, waiting })),
       waits: [...this.waitStats].map(([limitClass, w]) => ({ limitClass, ...w })),
-      refusals: [...this.refusalStats].map(([key, count]) => {
-        const [limitClass, reason] = key.split('\u0000') as [V2LimitClassName, string];
-        return { limitClass, reason, count };
-      }),
+      refusals: [...this.refusalStats].flatMap(([limitClass, byReason]) =>
+        [...byReason].map(([reason, count]) => ({ limitClass, reason, count })),
+      ),
       busiest: lanes.sort((a, b) => b.waiting - a.waiting).slice(0, top),
     };
   }
-  // --- end operators ---
 
   /** Key-and-class queues alive (they go when idle, so this stays small under many keys). */
   get laneCount(): number {
-    return this.lanes.size;
+    let count = 0;
+    for (const byClass of this.lanes.values()) count += byClass.size;
+    return count;
   }
 
   private async waitForToken(apiKey: string, lane: Lane, deadline: number, signal: AbortSignal): Promise<void> {
@@ -289,7 +293,7 @@ export class OutboundLimiter {
     if (!this.store.takeNow || this.maxQueue <= 0) return false;
     if (options.leaving?.left) return false;
     if ((options.deadlineMs !== undefined && options.deadlineMs < this.now()) || (options.maxWaitMs ?? this.maxWaitMs) < 0) return false;
-    const lane = this.lanes.get(laneKey(apiKey, limitClass));
+    const lane = this.lanes.get(apiKey)?.get(limitClass);
     if (lane && options.priority !== 'undo' && lane.queue.size + lane.queue.pending > 0) return false;
     return this.store.takeNow(this.refsFor(apiKey, limitClass))?.allowed;
   }
@@ -316,18 +320,25 @@ export class OutboundLimiter {
   }
 
   private laneFor(apiKey: string, limitClass: V2LimitClassName): Lane {
-    const key = laneKey(apiKey, limitClass);
-    let lane = this.lanes.get(key);
+    let byClass = this.lanes.get(apiKey);
+    if (!byClass) this.lanes.set(apiKey, (byClass = new Map<V2LimitClassName, Lane>()));
+    let lane = byClass.get(limitClass);
     if (!lane) {
       const queue = new PQueue({ concurrency: 1 });
       const created: Lane = { limitClass, queue };
-      queue.on('idle', () => {
-        if (this.lanes.get(key) === created && queue.size === 0 && queue.pending === 0) this.lanes.delete(key);
-      });
-      this.lanes.set(key, created);
+      queue.on('idle', () => this.dropIfIdle(apiKey, created));
+      byClass.set(limitClass, created);
       lane = created;
     }
     return lane;
+  }
+
+  /** An idle lane goes, and its key's map with its last lane: many keys seen once leave nothing behind. */
+  private dropIfIdle(apiKey: string, lane: Lane): void {
+    const byClass = this.lanes.get(apiKey);
+    if (byClass?.get(lane.limitClass) !== lane || lane.queue.size > 0 || lane.queue.pending > 0) return;
+    byClass.delete(lane.limitClass);
+    if (byClass.size === 0) this.lanes.delete(apiKey);
   }
 
   private refsFor(apiKey: string, limitClass: V2LimitClassName): BucketRef[] {
@@ -363,11 +374,6 @@ function run<T>(task: () => T | Promise<T>): Promise<T> {
   }
 }
 
-function laneKey(apiKey: string, limitClass: string): string {
-  return `${apiKey}\n${limitClass}`;
-}
-
-// --- operators (#17) ---
 export interface OutboundLimiterStats {
   queueDepth: { limitClass: V2LimitClassName; waiting: number }[];
   waits: { limitClass: V2LimitClassName; waits: number; waitedMs: number }[];
@@ -375,4 +381,3 @@ export interface OutboundLimiterStats {
   /** The api_key is raw here: whoever exposes it hashes it. */
   busiest: { apiKey: string; limitClass: V2LimitClassName; waiting: number }[];
 }
-// --- end operators ---
