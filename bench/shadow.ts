@@ -98,7 +98,7 @@ try {
     }
   }
   const metrics = await (await fetch(`${compare.ready.url as string}/metrics`)).text();
-  shadowCounters = [...metrics.matchAll(/^v1gate_shadow_calls\{outcome="(\w+)"\} (\d+)/gm)].map((m) => `${m[1]} ${m[2]}`).join(', ');
+  shadowCounters = [...metrics.matchAll(/^v1gate_shadow_calls_total\{outcome="(\w+)"\} (\d+)/gm)].map((m) => `${m[1]} ${m[2]}`).join(', ');
 } finally {
   await Promise.all([floor.stop(), forward.stop(), compare.stop(), sandbox.stop(), primary.stop()]);
 }

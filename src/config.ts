@@ -69,6 +69,8 @@ const EnvSchema = z.object({
   LOG_FILE: z.string().min(1).optional(),
   /** Count v1 calls per api_key too (as a 12-character hash). */
   METRICS_PER_KEY: onOff.default(false),
+  /** With METRICS_PER_KEY: how many of the busiest proven keys get a series of their own (the rest share one). */
+  METRICS_PER_KEY_TOP: wholeNumber(1, 1_000).default(10),
   /** How long /readyz waits for the upstream and the limiter store. */
   READY_TIMEOUT_MS: wholeNumber(50, 30_000).default(2_000),
   /** Required (bearer or ?token=) to open /status from another machine; unset: loopback callers only. */
@@ -101,7 +103,14 @@ export interface GatewayConfig {
   record: { file: string | undefined; maxBytes: number };
   /** Shadow mode (V1_PRIMARY_URL), off when primaryUrl is undefined. */
   shadow: { primaryUrl: string | undefined; sample: number };
-  ops: { logLevel: string; logFile: string | undefined; metricsPerKey: boolean; readyTimeoutMs: number; statusToken: string | undefined };
+  ops: {
+    logLevel: string;
+    logFile: string | undefined;
+    metricsPerKey: boolean;
+    metricsPerKeyTop: number;
+    readyTimeoutMs: number;
+    statusToken: string | undefined;
+  };
   /** v1 push notifications (src/webhooks/config.ts lists the variables). */
   webhooks: WebhookConfig;
 }
@@ -168,6 +177,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       logLevel: e.LOG_LEVEL,
       logFile: e.LOG_FILE,
       metricsPerKey: e.METRICS_PER_KEY,
+      metricsPerKeyTop: e.METRICS_PER_KEY_TOP,
       readyTimeoutMs: e.READY_TIMEOUT_MS,
       statusToken: e.STATUS_TOKEN,
     },

@@ -254,7 +254,10 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   });
   // --- operators (#17): metrics and logs are call observers; /metrics, /healthz, /readyz ---
   const endpoints = overrides.endpoints ?? ALL_ENDPOINTS;
-  const metrics = new GatewayMetrics({ declaredV2Calls: endpoints.flatMap((e) => e.v2Calls), perKey: config.ops.metricsPerKey });
+  const metrics = new GatewayMetrics({
+    declaredV2Calls: endpoints.flatMap((e) => e.v2Calls),
+    perKey: config.ops.metricsPerKey ? { top: config.ops.metricsPerKeyTop } : undefined,
+  });
   // A shared store (Redis, or the cluster's primary) sits behind the failover store and its policy.
   const failover = limiters.store instanceof FailoverBucketStore ? limiters.store : undefined;
   const sharedStorePolicy = failover ? config.rateLimits.sharedStoreFailure : undefined;
@@ -262,7 +265,7 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     limiters,
     failover,
     policy: sharedStorePolicy,
-    perKey: config.ops.metricsPerKey,
+    busiestKeys: metrics.busiestKeys,
   })) {
     metrics.registerCollector(metric);
   }

@@ -1,8 +1,10 @@
-import { hash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
 import { V2RouteTemplates } from '../shared/v2-route-templates.js';
+import { BusiestKeys } from './busiest-keys.js';
+import { pairProven } from './pair-proven.js';
+
+export { keyHash } from './key-hash.js';
 
 /**
  * The gateway's Prometheus registry and the call observer that feeds it. One registry per gateway
@@ -13,8 +15,8 @@ import { V2RouteTemplates } from '../shared/v2-route-templates.js';
 export interface GatewayMetricsOptions {
   /** Every endpoint's declared v2 calls (`GET /users/{userId}`): the bounded v2 route labels. */
   declaredV2Calls: Iterable<string>;
-  /** METRICS_PER_KEY=1: also count v1 calls by a short hash of the api_key. */
-  perKey: boolean;
+  /** METRICS_PER_KEY=1: also count v1 calls by a short hash of the api_key, for the `top` busiest proven keys. */
+  perKey: { top: number; windowMs?: number; now?: () => number } | undefined;
   /** Process metrics (cpu, memory, event loop); off in tests that start many gateways. */
   processMetrics?: boolean;
 }
@@ -27,16 +29,6 @@ export const OTHER_ROUTE = 'other';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-/** The hashes of the keys seen lately: every logged call names its key's hash, and a busy key sends many. */
-const KEY_HASHES = new LRUCache<string, string>({ max: 10_000 });
-
-/** First 12 hex characters of SHA-256: tells keys apart on a dashboard and in logs, cannot be turned back. */
-export function keyHash(apiKey: string): string {
-  let hashed = KEY_HASHES.get(apiKey);
-  if (hashed === undefined) KEY_HASHES.set(apiKey, (hashed = hash('sha256', apiKey, 'hex').slice(0, 12)));
-  return hashed;
-}
-
 export class GatewayMetrics {
   readonly registry = new Registry();
   private readonly routes: V2RouteTemplates;
@@ -46,6 +38,8 @@ export class GatewayMetrics {
   private readonly v2Duration: Histogram<'route' | 'method'>;
   private readonly v2PerV1: Histogram<'endpoint'>;
   private readonly v1CallsByKey: Counter<'key_hash'> | undefined;
+  /** With METRICS_PER_KEY: which keys have a series of their own (the limiter's queue gauge asks it too). */
+  readonly busiestKeys: BusiestKeys | undefined;
 
   constructor(options: GatewayMetricsOptions) {
     this.routes = new V2RouteTemplates(options.declaredV2Calls);
@@ -83,14 +77,24 @@ export class GatewayMetrics {
       buckets: [0, 1, 2, 3, 5, 8, 13, 21],
       registers,
     });
-    this.v1CallsByKey = options.perKey
-      ? new Counter({
-          name: 'v1gate_v1_calls_by_key_total',
-          help: 'v1 calls by a 12-character SHA-256 prefix of the api_key (METRICS_PER_KEY=1).',
-          labelNames: ['key_hash'],
-          registers,
-        })
-      : undefined;
+    if (options.perKey) {
+      const busiest = new BusiestKeys({ slots: options.perKey.top, windowMs: options.perKey.windowMs, now: options.perKey.now });
+      const byKey = new Counter({
+        name: 'v1gate_v1_calls_by_key_total',
+        help: 'v1 calls by a 12-character SHA-256 prefix of the api_key, for the busiest keys whose secret was proven; every other call under key_hash="other" (METRICS_PER_KEY=1).',
+        labelNames: ['key_hash'],
+        registers,
+        collect() {
+          busiest.rebalanceIfDue();
+        },
+      });
+      busiest.onRebalance(({ lost, won }) => {
+        for (const hash of lost) byKey.remove({ key_hash: hash });
+        for (const hash of won) byKey.inc({ key_hash: hash }, 0);
+      });
+      this.busiestKeys = busiest;
+      this.v1CallsByKey = byKey;
+    }
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'v1gate_' });
   }
 
@@ -105,7 +109,7 @@ export class GatewayMetrics {
       this.v2Calls.inc({ route, method: call.method, status: String(call.status) });
       this.v2Duration.observe({ route, method: call.method }, call.ms / 1000);
     }
-    if (this.v1CallsByKey && record.apiKey !== undefined) this.v1CallsByKey.inc({ key_hash: keyHash(record.apiKey) });
+    if (this.v1CallsByKey) this.v1CallsByKey.inc({ key_hash: this.busiestKeys!.callLabel(record.apiKey, pairProven(record)) });
   };
 
   /**
@@ -192,16 +196,18 @@ export function quantileOfBuckets(q: number, cumulative: readonly { le: number; 
   return lowerBound;
 }
 
+/** One row a `stats()` snapshot answers: a label set and its number. */
+export type StatsRow<L extends string> = { labels: Partial<Record<L, string>>; value: number };
+
 /**
- * A gauge read from a `stats()` snapshot at scrape time: the way webhooks (deliveries, retries,
- * dead letters, journal depth) and shadow mode (mismatches by endpoint and field) join /metrics.
- * `read` answers one number per label set; register the result with `registerCollector`.
+ * A gauge read from a `stats()` snapshot at scrape time (journal depth, queue depths: a level
+ * now). `read` answers one number per label set; register the result with `registerCollector`.
  */
 export function statsGauge<L extends string>(
   name: string,
   help: string,
   labelNames: readonly L[],
-  read: () => readonly { labels: Partial<Record<L, string>>; value: number }[],
+  read: () => readonly StatsRow<L>[],
 ): Gauge<L> {
   return new Gauge<L>({
     name,
@@ -211,6 +217,29 @@ export function statsGauge<L extends string>(
     collect() {
       this.reset();
       for (const row of read()) this.set(row.labels, row.value);
+    },
+  });
+}
+
+/**
+ * A counter whose running total is kept elsewhere (deliveries, refusals, mismatches since start),
+ * set from a `stats()` snapshot at each scrape: typed `counter`, so `rate()` and `increase()` read it
+ * as one, while the path that counts pays nothing for Prometheus.
+ */
+export function statsCounter<L extends string>(
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  read: () => readonly StatsRow<L>[],
+): Counter<L> {
+  return new Counter<L>({
+    name,
+    help,
+    labelNames,
+    registers: [],
+    collect() {
+      this.reset();
+      for (const row of read()) this.inc(row.labels, row.value);
     },
   });
 }

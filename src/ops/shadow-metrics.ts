@@ -1,11 +1,11 @@
 import type { Metric } from 'prom-client';
 import type { ShadowStats } from '../compare/shadow.js';
-import { statsGauge } from './metrics.js';
+import { statsCounter } from './metrics.js';
 
 /** Shadow mode's counters, read from its `stats()` at scrape time (the forwarding path pays nothing). */
 export function shadowMetrics(stats: () => ShadowStats): Metric[] {
   return [
-    statsGauge('v1gate_shadow_calls', 'calls forwarded to the primary v1 and compared, since start', ['outcome'], () => {
+    statsCounter('v1gate_shadow_calls_total', 'calls forwarded to the primary v1 and compared', ['outcome'], () => {
       const s = stats();
       return [
         { labels: { outcome: 'forwarded' }, value: s.forwarded },
@@ -18,7 +18,7 @@ export function shadowMetrics(stats: () => ShadowStats): Metric[] {
       ];
     }),
     // Endpoint and field names come from v1 answers' keys: bounded by the shadow's own row cap.
-    statsGauge('v1gate_shadow_mismatches', 'real field differences between the primary v1 and v1gate', ['endpoint', 'field'], () =>
+    statsCounter('v1gate_shadow_mismatches_total', 'real field differences between the primary v1 and v1gate', ['endpoint', 'field'], () =>
       stats().mismatches.map((m) => ({ labels: { endpoint: m.endpoint, field: m.field }, value: m.count })),
     ),
   ];

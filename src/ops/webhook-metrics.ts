@@ -1,6 +1,6 @@
 import type { Metric } from 'prom-client';
 import type { WebhookStats } from '../webhooks/dispatcher.js';
-import { statsGauge } from './metrics.js';
+import { statsCounter, statsGauge } from './metrics.js';
 
 /**
  * The v1 push notifications' counters, read from the dispatcher's `stats()` at scrape time: the
@@ -9,13 +9,13 @@ import { statsGauge } from './metrics.js';
  */
 export function webhookMetrics(stats: () => WebhookStats): Metric[] {
   return [
-    statsGauge('v1gate_webhook_deliveries', 'v1 notifications delivered (2XX) since start', [], () => [
+    statsCounter('v1gate_webhook_deliveries_total', 'v1 notifications delivered (2XX).', [], () => [
       { labels: {}, value: stats().deliveries },
     ]),
-    statsGauge('v1gate_webhook_retries', 'v1 notification attempts that failed and were retried, since start', [], () => [
+    statsCounter('v1gate_webhook_retries_total', 'v1 notification attempts that failed and were retried.', [], () => [
       { labels: {}, value: stats().retries },
     ]),
-    statsGauge('v1gate_webhook_dead_letters', 'v1 notifications dead-lettered after their last attempt, since start', [], () => [
+    statsCounter('v1gate_webhook_dead_letters_total', 'v1 notifications dead-lettered after their last attempt.', [], () => [
       { labels: {}, value: stats().deadLetters },
     ]),
     statsGauge('v1gate_webhook_journal_depth', 'v1 notifications in the journal not yet delivered or dead', [], () => [

@@ -104,7 +104,7 @@ describe('shadow whose own limits refuse what the primary answers', () => {
     const report = (await (await fetch(`${shadow.url}/shadow/report.json`)).json()) as CompareReport;
     expect(report).toMatchObject({ calls: 6 - stats.limited, skipped_limited: stats.limited, differing_calls: 0 });
     const metrics = await (await fetch(`${shadow.url}/metrics`)).text();
-    expect(metrics).toContain(`v1gate_shadow_calls{outcome="limited"} ${stats.limited}`);
+    expect(metrics).toContain(`v1gate_shadow_calls_total{outcome="limited"} ${stats.limited}`);
   });
 });
 
@@ -143,8 +143,8 @@ describe("shadow in front of a real-looking v1 (the reference's example answers)
     // Minted identifiers differ between the services by nature: noise, not counted.
     expect(stats.mismatches.find((m) => m.field === 'id')).toBeUndefined();
     const metrics = await (await fetch(`${shadow.url}/metrics`)).text();
-    expect(metrics).toMatch(/v1gate_shadow_calls\{outcome="mismatched"\} 1/);
-    expect(metrics).toMatch(/v1gate_shadow_mismatches\{endpoint="\/user\/get",field="email"\} 1/);
+    expect(metrics).toMatch(/v1gate_shadow_calls_total\{outcome="mismatched"\} 1/);
+    expect(metrics).toMatch(/v1gate_shadow_mismatches_total\{endpoint="\/user\/get",field="email"\} 1/);
     // The report, as `npm run compare` writes one: per endpoint and field, examples side by side.
     const report = (await (await fetch(`${shadow.url}/shadow/report.json`)).json()) as CompareReport;
     expect(report).toMatchObject({ a: fake.url, calls: 1, differing_calls: 1, endpoints: [{ path: '/user/get', calls: 1, differing: 1 }] });

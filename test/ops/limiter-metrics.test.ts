@@ -15,11 +15,11 @@ describe('limiter metrics', () => {
     const refused = replies.filter((r) => r.body?.error?.code === 403).length;
     expect(refused).toBeGreaterThan(0);
     const samples = parsePrometheusText(await (await fetch(`${gateway.url}/metrics`)).text());
-    const refusals = samples.filter((s) => s.name === 'v1gate_v1_refusals_total').reduce((sum, s) => sum + s.value, 0);
+    const refusals = samples.filter((s) => s.name === 'v1gate_v1_limiter_refusals_total').reduce((sum, s) => sum + s.value, 0);
     expect(refusals).toBe(refused);
     expect(sampleValue(samples, 'v1gate_v1_calls_total', { endpoint: '/user/checkemail', code: '403' })).toBe(refused);
     expect(sampleValue(samples, 'v1gate_limiter_failure_policy', { policy: 'none' })).toBe(1);
-    expect(sampleValue(samples, 'v1gate_limiter_redis_errors_total')).toBe(0);
+    expect(sampleValue(samples, 'v1gate_limiter_store_errors_total')).toBe(0);
     expect(samples.filter((s) => s.name === 'v1gate_v2_limiter_queue_depth').every((s) => s.value === 0)).toBe(true);
   });
 });

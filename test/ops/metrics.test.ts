@@ -57,6 +57,32 @@ describe('/metrics after known traffic', () => {
   });
 });
 
+describe('per-key metrics under a flood of keys', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway({ METRICS_PER_KEY: 'on', METRICS_PER_KEY_TOP: '3' });
+  });
+  afterAll(() => gateway.close());
+
+  it('give a series only to keys whose secret v2 accepted: a thousand made-up keys share one', async () => {
+    const owner = 'owner@sandbox.v1gate.local';
+    expect(await gateway.v1('/user/checkemail', { email: owner })).toEqual({ existed_email: true });
+    const strangers = Array.from({ length: 1_000 }, (_, i) => `stranger-key-${i}`);
+    for (let i = 0; i < strangers.length; i += 25) {
+      const answers = await Promise.all(
+        strangers
+          .slice(i, i + 25)
+          .map((api_key) => gateway.v1('/user/checkemail', { api_key, api_secret: 'not-the-secret', email: owner })),
+      );
+      for (const answer of answers) expect(answer.error.code).toBe(102);
+    }
+    const series = (await scrape(gateway)).filter((s) => s.name === 'v1gate_v1_calls_by_key_total');
+    expect(series.map((s) => s.labels.key_hash).sort()).toEqual([keyHash(gateway.credentials.api_key), 'other'].sort());
+    expect(sampleValue(series, 'v1gate_v1_calls_by_key_total', { key_hash: 'other' })).toBe(strangers.length);
+    expect(sampleValue(series, 'v1gate_v1_calls_by_key_total', { key_hash: keyHash(gateway.credentials.api_key) })).toBe(1);
+  });
+});
+
 describe('v2 route templates', () => {
   const templates = new V2RouteTemplates([
     'GET /users/{userId}',
