@@ -11,16 +11,16 @@ const TIMING = [
   'test/gateway/rate-limits.test.ts',
   'test/gateway/redis-*.test.ts',
   'test/bench/**/*.test.ts',
+  // The report and metrics limit classes, over real time.
+  'test/gateway/reports-limits.test.ts',
 ];
-// Issue #15: the report and metrics limit classes, over real time.
-TIMING.push('test/gateway/reports-limits.test.ts');
 
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Operators (#17): one log folder for every test gateway, audited for secrets after the run.
+    // One log folder for every test gateway, audited for secrets after the run.
     globalSetup: ['test/support/global-setup.ts'],
     projects: [
       {

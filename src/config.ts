@@ -62,7 +62,7 @@ const EnvSchema = z.object({
     .transform(Number)
     .default(1),
   V1_RECORD_MAX_BYTES: wholeNumber(1024, 1024 * 1024 * 1024 * 16).default(64 * 1024 * 1024),
-  // --- operators (#17): logs, metrics, readiness ---
+  // Logs, metrics, readiness.
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be a pino level' }).default('info'),
   /** Append log lines to this file instead of standard output. */
@@ -75,7 +75,6 @@ const EnvSchema = z.object({
   READY_TIMEOUT_MS: wholeNumber(50, 30_000).default(2_000),
   /** Required (bearer or ?token=) to open /status from another machine; unset: loopback callers only. */
   STATUS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  // --- end operators ---
 });
 
 export type Env = z.output<typeof EnvSchema>;
@@ -134,7 +133,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (error instanceof RateLimitConfigError) throw new ConfigError(`Invalid configuration:\n  ${error.message}`);
     throw error;
   }
-  // v1 webhooks (#12).
   let webhooks: WebhookConfig;
   try {
     webhooks = readWebhookConfig(defined);

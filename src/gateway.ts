@@ -1,44 +1,43 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { V1Code } from './v1/errors.js';
-import { isLoopbackCaller } from './shared/loopback.js';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createSandbox, mountSandbox, type Sandbox } from './sandbox/app.js';
-import type { GatewayConfig } from './config.js';
-import { createServer } from './server.js';
-import { ALL_ENDPOINTS } from './translators/endpoints.js';
-import type { EndpointDefinition } from './translators/kit/define.js';
-import { V2Client, openGate, type OutboundGate } from './upstream/client.js';
-import { TokenMinter } from './upstream/jwt.js';
-import { createV1App, type InboundGate } from './v1-facade/app.js';
-import type { CallObserver } from './v1-facade/observe.js';
-import type { SandboxLimits } from './sandbox/rate-limit.js';
-import { startWebhooks, type Webhooks } from './webhooks/index.js';
+import { forwardToHub } from './cluster/forward.js';
 import { callRecorder } from './compare/calls.js';
 import { createShadow, type ShadowStats } from './compare/shadow.js';
 import { mappingIndex, readOnlyIndex } from './compare/why.js';
-import { shadowMetrics } from './ops/shadow-metrics.js';
-import { createRateLimiters, rateLimitHeaders, type LeaseSource, type RateLimiters } from './ratelimit/index.js';
-import { forwardToHub } from './cluster/forward.js';
-// --- operators (#17) ---
-import { GatewayMetrics } from './ops/metrics.js';
-import { callLogObserver, createLogger } from './ops/logging.js';
-import { mountOpsRoutes } from './ops/routes.js';
-import { statusAllowed } from './ops/status.js';
+import type { GatewayConfig } from './config.js';
 import { limiterMetrics } from './ops/limiter-metrics.js';
+import { callLogObserver, createLogger, type LogOutput } from './ops/logging.js';
+import { GatewayMetrics } from './ops/metrics.js';
+import { mountOpsRoutes } from './ops/routes.js';
+import { shadowMetrics } from './ops/shadow-metrics.js';
+import { statusAllowed } from './ops/status.js';
 import { webhookMetrics } from './ops/webhook-metrics.js';
-import { FailoverBucketStore } from './ratelimit/index.js';
-// --- end operators ---
 import { requireFanOutWithin } from './ratelimit/fan-out.js';
-// --- issue #13: the meeting SDK signer ---
-import { createSignatureApp } from './sdk/signature-app.js';
+import { FailoverBucketStore, createRateLimiters, rateLimitHeaders, type LeaseSource, type RateLimiters } from './ratelimit/index.js';
+import { createSandbox, mountSandbox, type Sandbox } from './sandbox/app.js';
+import type { SandboxLimits } from './sandbox/rate-limit.js';
 import { v2CredentialsCheck } from './sdk/credentials-check.js';
-// --- end issue #13 ---
+import { createSignatureApp } from './sdk/signature-app.js';
+import { createServer } from './server.js';
+import { isLoopbackCaller } from './shared/loopback.js';
+import type { EndpointDefinition } from './translators/kit/define.js';
+import { ALL_ENDPOINTS } from './translators/endpoints.js';
+import { V2Client, openGate, type OutboundGate } from './upstream/client.js';
+import { TokenMinter } from './upstream/jwt.js';
+import { V1Code } from './v1/errors.js';
+import { createV1App, type InboundGate } from './v1-facade/app.js';
+import type { CallObserver } from './v1-facade/observe.js';
+import { startWebhooks, type Webhooks } from './webhooks/index.js';
 
 /**
  * Assembles one gateway process: the v1 facade, the v2 client, and — when no V2_BASE_URL is
  * given — the embedded sandbox at /v2 on the same server, which the gateway then calls over
  * loopback HTTP exactly as it would call the real service.
+ *
+ * `buildGateway` wires every route before anything listens (one small `wire…` function per part);
+ * `listen` then opens the port. The v2 base URL of the embedded sandbox is known only once the
+ * port is, so the v2 client and /readyz read it when first asked, never at wiring time.
  */
 
 export interface GatewayOverrides {
@@ -94,6 +93,19 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
+/** A gateway with every route in place, not yet listening. */
+export interface BuiltGateway {
+  /** The whole app, in process. */
+  fetch: RunningGateway['fetch'];
+  /** Opens the port (PORT, HOST); a port in use closes what was opened and rejects. */
+  listen(): Promise<RunningGateway>;
+}
+
+/** Build the gateway and open its port. */
+export async function startGateway(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<RunningGateway> {
+  return buildGateway(config, overrides).listen();
+}
+
 /** The paths of calls that do work for a client: the v1 API and the SDK signer. */
 const CALL_PATH = /^\/+(v1|sdk)\//i;
 
@@ -125,6 +137,53 @@ class InFlight {
   }
 }
 
+/** Where the gateway listens: known once the server does (PORT=0 picks the port then). */
+class ListenAddress {
+  private port: number | undefined;
+
+  constructor(private readonly config: GatewayConfig) {}
+
+  listened(port: number): void {
+    this.port = port;
+  }
+
+  /** `http://host:port` as this machine reaches it (a wildcard HOST is reached on loopback). */
+  get origin(): string {
+    if (this.port === undefined) throw new Error('The gateway is not listening yet: its address is unknown.');
+    const host = this.config.host === '0.0.0.0' || this.config.host === '::' ? '127.0.0.1' : this.config.host;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${this.port}`;
+  }
+
+  /** V2_BASE_URL, or the embedded sandbox on this gateway's own port. */
+  get v2BaseUrl(): string {
+    return this.config.v2BaseUrl ?? `${this.origin}/v2`;
+  }
+}
+
+/** What a gateway holds open, closed newest first (so the server stops before what it calls). */
+class Resources {
+  private readonly closers: (() => unknown)[] = [];
+
+  add(close: () => unknown): void {
+    this.closers.push(close);
+  }
+
+  async closeAll(): Promise<void> {
+    for (const close of this.closers.splice(0).reverse()) await Promise.resolve(close()).catch(() => {});
+  }
+}
+
+/** The parts each `wire…` function may use. */
+interface Parts {
+  config: GatewayConfig;
+  overrides: GatewayOverrides;
+  root: Hono;
+  address: ListenAddress;
+  work: InFlight;
+  resources: Resources;
+  log: LogOutput;
+}
+
 /** The facade's inbound gate, backed by the v1 limiter: its decision and the X-RateLimit-* headers. */
 function inboundGate(limiters: RateLimiters): InboundGate {
   return {
@@ -145,6 +204,30 @@ function outboundGate(limiters: RateLimiters): OutboundGate {
   };
 }
 
+/** Shutdown: first of all routes, so no new v1 call (or SDK signature) starts while draining. */
+function wireDrainGuard({ root, work }: Parts): void {
+  root.use('*', async (c, next) => {
+    if (!work.draining || !CALL_PATH.test(c.req.path)) return next();
+    return c.json(
+      { error: { code: V1Code.upstreamUnavailable, message: 'v1gate is shutting down: call again, another instance will answer.' } },
+      200,
+      { connection: 'close' },
+    );
+  });
+}
+
+/** A cluster worker names itself on every answer. */
+function wireWorkerTag({ root }: Parts, cluster: ClusterWorkerLinks): void {
+  root.use('*', async (c, next) => {
+    await next();
+    try {
+      c.res.headers.set('x-v1gate-worker', cluster.workerId);
+    } catch {
+      // a forwarded answer's headers may be read-only: it goes out without the tag
+    }
+  });
+}
+
 /**
  * The sandbox's control API changes any account's state and lists every api_secret: it answers
  * callers on this machine only, unless SANDBOX_PUBLIC=1 says the sandbox is meant to be shared.
@@ -154,164 +237,126 @@ const sandboxForThisMachineOnly: MiddlewareHandler = async (c, next) =>
     ? next()
     : c.json({ code: 200, message: 'The sandbox control API answers callers on this machine only (SANDBOX_PUBLIC=1 opens it).' }, 403);
 
-export async function startGateway(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<RunningGateway> {
-  const root = new Hono();
-  // Shutdown: first of all routes, so no new v1 call (or SDK signature) starts while draining.
-  const work = new InFlight();
-  root.use('*', async (c, next) => {
-    if (!CALL_PATH.test(c.req.path)) return next();
-    if (work.draining) {
-      return c.json(
-        { error: { code: V1Code.upstreamUnavailable, message: 'v1gate is shutting down: call again, another instance will answer.' } },
-        200,
-        {
-          connection: 'close',
-        },
-      );
-    }
-    return next();
+/** No V2_BASE_URL: the embedded sandbox at /v2 (and its control API at /sandbox) on this server. */
+function wireSandbox({ root, config, overrides }: Parts): Sandbox {
+  const sandbox = createSandbox({
+    apiKey: config.sandbox.apiKey,
+    apiSecret: config.sandbox.apiSecret,
+    limits: overrides.sandboxLimits ?? (config.sandbox.rateLimits ? undefined : false),
   });
-  const cluster = overrides.cluster;
-  if (cluster) {
-    root.use('*', async (c, next) => {
-      await next();
-      try {
-        c.res.headers.set('x-v1gate-worker', cluster.workerId);
-      } catch {
-        // a forwarded answer's headers may be read-only: it goes out without the tag
-      }
-    });
-  }
-  let sandbox: Sandbox | undefined;
-  if (!config.v2BaseUrl) {
-    sandbox = createSandbox({
-      apiKey: config.sandbox.apiKey,
-      apiSecret: config.sandbox.apiSecret,
-      limits: overrides.sandboxLimits ?? (config.sandbox.rateLimits ? undefined : false),
-    });
-    if (!config.sandbox.public) root.use('/sandbox/*', sandboxForThisMachineOnly);
-    mountSandbox(root, sandbox);
-  } else if (cluster) {
-    // The cluster's one sandbox lives in the primary: the loopback-only rule is applied here, where
-    // the real caller is known (the primary sees every worker as a loopback caller).
-    if (cluster.hubPaths.includes('/sandbox') && !config.sandbox.public) root.use('/sandbox/*', sandboxForThisMachineOnly);
-    forwardToHub(root, cluster.hubOrigin, cluster.hubPaths);
-  }
-  // v1 webhooks (#12): the v2 event intake at /webhooks/v2; a bad subscriptions file stops the
-  // start here, before anything listens or connects.
-  const webhooks = startWebhooks(config.webhooks);
-  if (webhooks) root.route('/', webhooks.routes);
-  // Before listening: until the v1 routes are added below, a request would get a bare 404, so
-  // nothing that can take seconds (a Redis connection) may come between listen and the routes.
-  const limiters = createRateLimiters(config.rateLimits, cluster?.limiterStore ? { shared: cluster.limiterStore } : {});
-  if (!(await limiters.ready())) {
-    // Not fatal: until Redis answers, the failure policy decides (fail-open: this process's own buckets).
-    console.warn(`v1gate: Redis at REDIS_URL is not reachable yet; rate limits fail ${config.rateLimits.sharedStoreFailure} until it is.`);
-  }
-  const server = createServer(root.fetch, {
-    keepAlive: config.keepAlive,
-    headersTimeoutMs: config.headersTimeoutMs,
-    requestTimeoutMs: config.requestTimeoutMs,
-    maxBodyBytes: config.maxBodyBytes,
-  });
-  // A call is in flight until its answer has left (the response closes), not merely been made.
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (!CALL_PATH.test(req.url ?? '')) return;
-    work.started();
-    res.once('close', () => work.finished());
-  });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => resolve());
-    });
-  } catch (error) {
-    webhooks?.close();
-    await limiters.close(); // a port in use must not leave a Redis connection holding the process open
-    throw error;
-  }
-  const { port } = server.address() as AddressInfo;
-  const loopbackHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const origin = `http://${loopbackHost.includes(':') ? `[${loopbackHost}]` : loopbackHost}:${port}`;
-  const v2BaseUrl = config.v2BaseUrl ?? `${origin}/v2`;
-  // v1 webhooks (#12): the embedded sandbox sends every account's v2 events to this gateway's intake.
-  if (sandbox && webhooks && config.webhooks.token)
-    sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
+  if (!config.sandbox.public) root.use('/sandbox/*', sandboxForThisMachineOnly);
+  mountSandbox(root, sandbox);
+  return sandbox;
+}
 
+/**
+ * A cluster worker forwards what exists once to the primary. The loopback-only rule of the sandbox
+ * control API is applied here, where the real caller is known (the primary sees only workers).
+ */
+function wireHub({ root, config }: Parts, cluster: ClusterWorkerLinks): void {
+  if (cluster.hubPaths.includes('/sandbox') && !config.sandbox.public) root.use('/sandbox/*', sandboxForThisMachineOnly);
+  forwardToHub(root, cluster.hubOrigin, cluster.hubPaths);
+}
+
+/** v1 webhooks: the v2 event intake at /webhooks/v2. A bad subscriptions file throws here, before anything listens or connects. */
+function wireWebhooks({ root, config, resources }: Parts): Webhooks | undefined {
+  const webhooks = startWebhooks(config.webhooks);
+  if (!webhooks) return undefined;
+  resources.add(() => webhooks.close());
+  root.route('/', webhooks.routes);
+  return webhooks;
+}
+
+/** v1 and v2 limits: this process's buckets, Redis's, or (a cluster worker) the primary's. */
+function createLimiters({ config, overrides, resources }: Parts): RateLimiters {
+  const shared = overrides.cluster?.limiterStore;
+  const limiters = createRateLimiters(config.rateLimits, shared ? { shared } : {});
+  resources.add(() => limiters.close());
+  return limiters;
+}
+
+/** The v2 client, over the limiter's outbound gate (none with the v2 limits off: nothing to await per call). */
+function createV2Client({ config, overrides, address, resources }: Parts, limiters: RateLimiters): V2Client {
   const v2 = new V2Client({
-    baseUrl: v2BaseUrl,
+    baseUrl: config.v2BaseUrl ?? (() => address.v2BaseUrl),
     minter: new TokenMinter({
       ttlSeconds: config.upstream.jwtTtlSeconds,
       renewBeforeSeconds: Math.floor(config.upstream.jwtTtlSeconds / 3),
       maxCachedKeys: 10_000,
     }),
-    // Limits off: no gate at all (nothing to classify, queue or await on the request path).
     gate: overrides.outbound ?? (config.rateLimits.v2.enabled ? outboundGate(limiters) : openGate),
     connections: config.upstream.connections,
     timeoutMs: config.upstream.timeoutMs,
     maxAttempts: config.upstream.maxAttempts,
     maxBodyBytes: config.upstream.maxBodyBytes,
   });
-  // --- operators (#17): metrics and logs are call observers; /metrics, /healthz, /readyz ---
-  const endpoints = overrides.endpoints ?? ALL_ENDPOINTS;
+  resources.add(() => v2.close()); // already aborted past a shutdown's grace
+  return v2;
+}
+
+/** The Prometheus registry behind /metrics, with the limiters' and webhooks' collectors. */
+function createMetrics({ config }: Parts, endpoints: readonly EndpointDefinition[], limiters: RateLimiters, webhooks?: Webhooks) {
   const metrics = new GatewayMetrics({
     declaredV2Calls: endpoints.flatMap((e) => e.v2Calls),
     perKey: config.ops.metricsPerKey ? { top: config.ops.metricsPerKeyTop } : undefined,
   });
   // A shared store (Redis, or the cluster's primary) sits behind the failover store and its policy.
   const failover = limiters.store instanceof FailoverBucketStore ? limiters.store : undefined;
-  const sharedStorePolicy = failover ? config.rateLimits.sharedStoreFailure : undefined;
-  for (const metric of limiterMetrics({
-    limiters,
-    failover,
-    policy: sharedStorePolicy,
-    busiestKeys: metrics.busiestKeys,
-  })) {
-    metrics.registerCollector(metric);
-  }
+  const policy = failover ? config.rateLimits.sharedStoreFailure : undefined;
+  for (const metric of limiterMetrics({ limiters, failover, policy, busiestKeys: metrics.busiestKeys })) metrics.registerCollector(metric);
   if (webhooks) for (const metric of webhookMetrics(() => webhooks.stats())) metrics.registerCollector(metric);
-  const logOutput = createLogger({ level: config.ops.logLevel, file: config.ops.logFile });
-  const logger = logOutput.logger;
-  // The call recorder (V1_RECORD_FILE), for replay and diff with `npm run compare`.
+  return { metrics, sharedStorePolicy: policy };
+}
+
+/** Who is told of every v1 call: metrics, the log line, the call recorder (V1_RECORD_FILE), and the caller's own. */
+function callObservers({ config, overrides, resources, log }: Parts, metrics: GatewayMetrics): CallObserver[] {
   const recorder = config.record.file ? callRecorder({ file: config.record.file, maxBytes: config.record.maxBytes }) : undefined;
-  const observers: CallObserver[] = [
-    metrics.observer,
-    callLogObserver(logger),
-    ...(recorder ? [recorder.observer] : []),
-    ...(overrides.observers ?? []),
-  ];
+  if (recorder) resources.add(() => recorder.close());
+  return [metrics.observer, callLogObserver(log.logger), ...(recorder ? [recorder.observer] : []), ...(overrides.observers ?? [])];
+}
+
+/** /metrics, /healthz, /readyz and /status. */
+function wireOpsRoutes(
+  parts: Parts,
+  deps: { metrics: GatewayMetrics; limiters: RateLimiters; sharedStorePolicy: 'open' | 'closed' | undefined },
+  endpoints: readonly EndpointDefinition[],
+): void {
+  const { root, config, overrides, work, address } = parts;
+  const cluster = overrides.cluster;
   mountOpsRoutes(root, {
-    metrics,
+    metrics: deps.metrics,
     ...(cluster ? { render: cluster.renderMetrics } : {}),
     readiness: {
       draining: () => work.draining || (overrides.draining?.() ?? false),
-      limiterStoreReachable: (timeoutMs) => limiters.ready(timeoutMs),
-      limiterFailurePolicy: sharedStorePolicy,
-      upstreamUrl: v2BaseUrl,
+      limiterStoreReachable: (timeoutMs) => deps.limiters.ready(timeoutMs),
+      limiterFailurePolicy: deps.sharedStorePolicy,
+      get upstreamUrl() {
+        return address.v2BaseUrl;
+      },
       deadlineMs: config.ops.readyTimeoutMs,
     },
     status: { endpoints, token: config.ops.statusToken, redisConfigured: config.rateLimits.redis.url !== undefined },
   });
-  // --- end operators ---
-  // One inbound gate for the signer and the v1 routes: both spend the key's v1 limits.
-  const inbound = overrides.inbound ?? (config.rateLimits.v1.enabled ? inboundGate(limiters) : undefined);
-  // --- issue #13: POST /sdk/signature (the meeting SDK 1.9.1 join signer), before the v1 routes ---
-  root.route(
-    '/',
-    createSignatureApp({
-      credentials: v2CredentialsCheck(v2),
-      inbound,
-      maxBodyBytes: config.maxBodyBytes,
-    }),
-  );
-  // --- end issue #13 ---
-  // Routes added after listen: nothing is announced (or awaited by tests) before this line.
-  const v1App = createV1App({
-    endpoints,
-    v2,
-    inbound,
+}
+
+/** POST /sdk/signature (the meeting SDK 1.9.1 join signer), before the v1 routes. */
+function wireSigner({ root, config }: Parts, v2: V2Client, inbound: InboundGate | undefined): void {
+  root.route('/', createSignatureApp({ credentials: v2CredentialsCheck(v2), inbound, maxBodyBytes: config.maxBodyBytes }));
+}
+
+/** The v1 facade over the v2 client. */
+function createFacade(
+  { config, overrides }: Parts,
+  deps: { endpoints: readonly EndpointDefinition[]; v2: V2Client; limiters: RateLimiters; inbound: InboundGate | undefined },
+  observers: readonly CallObserver[],
+) {
+  const { limiters } = deps;
+  return createV1App({
+    endpoints: deps.endpoints,
+    v2: deps.v2,
+    inbound: deps.inbound,
     outboundMaxWaitMs: config.rateLimits.v2.maxWaitMs,
-    // Reports fan out (issue #15): refuse at once a fan-out the v2 limits cannot admit within the wait.
+    // Reports fan out: refuse at once a fan-out the v2 limits cannot admit within the wait.
     ...(config.rateLimits.v2.enabled && !overrides.outbound
       ? {
           fanOut: (method: string, path: string, calls: number, waitMs: number) =>
@@ -324,62 +369,144 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
     observers,
     auxCacheTtlMs: config.cache.auxTtlMs,
   });
-  // Shadow mode (V1_PRIMARY_URL): the real v1 answers; v1gate's own answers are compared behind it.
-  const shadow = config.shadow.primaryUrl
-    ? createShadow({
-        primaryUrl: config.shadow.primaryUrl,
-        sample: config.shadow.sample,
-        isRead: readOnlyIndex(endpoints),
-        why: mappingIndex(endpoints),
-        candidate: async (request) => v1App.fetch(request),
-        body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
-        timeoutMs: config.upstream.timeoutMs,
-        reportAllowed: (c) => statusAllowed(c, config.ops.statusToken),
-      })
-    : undefined;
-  if (shadow) {
-    root.all('*', shadow.handle);
-    for (const metric of shadowMetrics(() => shadow.stats())) metrics.registerCollector(metric);
-  } else {
-    root.route('/', v1App);
-  }
+}
 
-  const close = async (): Promise<void> => {
-    webhooks?.close();
+type V1App = ReturnType<typeof createV1App>;
+type Shadow = ReturnType<typeof createShadow>;
+
+/** Shadow mode (V1_PRIMARY_URL): the real v1 answers; v1gate's own answers are compared behind it. */
+function wireShadow({ root, config, resources }: Parts, v1App: V1App, endpoints: readonly EndpointDefinition[], metrics: GatewayMetrics) {
+  const shadow = createShadow({
+    primaryUrl: config.shadow.primaryUrl!,
+    sample: config.shadow.sample,
+    isRead: readOnlyIndex(endpoints),
+    why: mappingIndex(endpoints),
+    candidate: async (request) => v1App.fetch(request),
+    body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
+    timeoutMs: config.upstream.timeoutMs,
+    reportAllowed: (c) => statusAllowed(c, config.ops.statusToken),
+  });
+  resources.add(() => shadow.close());
+  root.all('*', shadow.handle);
+  for (const metric of shadowMetrics(() => shadow.stats())) metrics.registerCollector(metric);
+  return shadow;
+}
+
+/** Whatever matched nothing gets the v1 envelope, as every v1 answer: never a plain-text 404. */
+function wireNotFound({ root }: Parts): void {
+  root.notFound((c) => c.json({ error: { code: V1Code.invalidParameter, message: `Unknown path: ${c.req.path}.` } }, 200));
+}
+
+/** The HTTP server over the app; a call is in flight until its answer has left (the response closes), not merely been made. */
+function createHttpServer({ root, config, work, resources }: Parts): Server {
+  const server = createServer(root.fetch, {
+    keepAlive: config.keepAlive,
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+    maxBodyBytes: config.maxBodyBytes,
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!CALL_PATH.test(req.url ?? '')) return;
+    work.started();
+    res.once('close', () => work.finished());
+  });
+  resources.add(async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await v2.close().catch(() => {}); // already aborted past a shutdown's grace
-    await shadow?.close().catch(() => {});
-    await limiters.close();
-    await logOutput.close(); // buffered log lines out before the process may exit, and a LOG_FILE closed
-    recorder?.close();
-  };
+  });
+  return server;
+}
 
-  // Whatever matched nothing gets the v1 envelope, as every v1 answer: never a plain-text 404.
-  root.notFound((c) => c.json({ error: { code: V1Code.invalidParameter, message: `Unknown path: ${c.req.path}.` } }, 200));
+/** Every part of one gateway, wired; the server made but not listening. */
+function wireAll(parts: Parts) {
+  const { config, overrides } = parts;
+  const cluster = overrides.cluster;
+  wireDrainGuard(parts);
+  if (cluster) wireWorkerTag(parts, cluster);
+  const sandbox = config.v2BaseUrl ? undefined : wireSandbox(parts);
+  if (config.v2BaseUrl && cluster) wireHub(parts, cluster);
+  const webhooks = wireWebhooks(parts);
+  const limiters = createLimiters(parts);
+  const v2 = createV2Client(parts, limiters);
+  const endpoints = overrides.endpoints ?? ALL_ENDPOINTS;
+  const { metrics, sharedStorePolicy } = createMetrics(parts, endpoints, limiters, webhooks);
+  wireOpsRoutes(parts, { metrics, limiters, sharedStorePolicy }, endpoints);
+  // One inbound gate for the signer and the v1 routes: both spend the key's v1 limits.
+  const inbound = overrides.inbound ?? (config.rateLimits.v1.enabled ? inboundGate(limiters) : undefined);
+  wireSigner(parts, v2, inbound);
+  const v1App = createFacade(parts, { endpoints, v2, limiters, inbound }, callObservers(parts, metrics));
+  const shadow: Shadow | undefined = config.shadow.primaryUrl ? wireShadow(parts, v1App, endpoints, metrics) : undefined;
+  if (!shadow) parts.root.route('/', v1App);
+  wireNotFound(parts);
+  const server = createHttpServer(parts);
+  return { sandbox, webhooks, limiters, v2, metrics, shadow, server };
+}
 
+/** Every route of one gateway, in place before anything listens. */
+export function buildGateway(config: GatewayConfig, overrides: GatewayOverrides = {}): BuiltGateway {
+  const resources = new Resources();
+  const log = createLogger({ level: config.ops.logLevel, file: config.ops.logFile });
+  resources.add(() => log.close()); // buffered log lines out before the process may exit, and a LOG_FILE closed
+  const parts: Parts = { config, overrides, root: new Hono(), address: new ListenAddress(config), work: new InFlight(), resources, log };
+  let wired: ReturnType<typeof wireAll>;
+  try {
+    wired = wireAll(parts);
+  } catch (error) {
+    void resources.closeAll();
+    throw error;
+  }
+  const fetch = (request: Request, env?: unknown) => parts.root.fetch(request, env);
+  return { fetch, listen: () => listen(parts, wired, fetch) };
+}
+
+/** Open the port; then what needs the address (the sandbox's events to this gateway's intake). */
+async function listen(parts: Parts, wired: ReturnType<typeof wireAll>, fetch: RunningGateway['fetch']): Promise<RunningGateway> {
+  const { config, address, resources, log } = parts;
+  const { server, limiters, sandbox, webhooks, v2 } = wired;
+  if (!(await limiters.ready())) {
+    // Not fatal: until Redis answers, the failure policy decides (fail-open: this process's own buckets).
+    log.logger.warn(`Redis at REDIS_URL is not reachable yet; rate limits fail ${config.rateLimits.sharedStoreFailure} until it is.`);
+  }
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (error) {
+    await resources.closeAll(); // a port in use must not leave a Redis connection holding the process open
+    throw error;
+  }
+  address.listened((server.address() as AddressInfo).port);
+  // The embedded sandbox sends every account's v2 events to this gateway's intake.
+  if (sandbox && webhooks && config.webhooks.token) {
+    sandbox.state.events.subscribe('*', { url: `${address.origin}/webhooks/v2`, token: config.webhooks.token });
+  }
+  const close = () => resources.closeAll();
   return {
-    url: origin,
-    port,
+    url: address.origin,
+    port: (server.address() as AddressInfo).port,
     server,
     sandbox,
-    v2BaseUrl,
+    v2BaseUrl: address.v2BaseUrl,
     limiters,
-    metrics,
+    metrics: wired.metrics,
     webhooks,
-    shadow,
-    fetch: (request, env) => root.fetch(request, env),
+    shadow: wired.shadow,
+    fetch,
     get draining() {
-      return work.draining;
+      return parts.work.draining;
     },
-    async drain(graceMs) {
-      work.draining = true;
-      if (!(await work.idle(graceMs))) {
-        await v2.abort().catch(() => {});
-        await work.idle(2_000);
-      }
-      await close();
-    },
+    drain: (graceMs) => drain(parts.work, v2, graceMs, close),
     close,
   };
+}
+
+/** Refuse new calls, wait up to `graceMs` for those in flight, then fail their v2 calls still running, and close. */
+async function drain(work: InFlight, v2: V2Client, graceMs: number, close: () => Promise<void>): Promise<void> {
+  work.draining = true;
+  if (!(await work.idle(graceMs))) {
+    await v2.abort().catch(() => {});
+    await work.idle(2_000);
+  }
+  await close();
 }

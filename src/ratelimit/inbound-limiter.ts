@@ -64,14 +64,13 @@ export class InboundLimiter {
     return decision;
   }
 
-  // --- operators (#17): read-only statistics for metrics ---
+  // Read-only statistics for metrics.
   private readonly refusedByClass = new Map<string, number>();
 
   /** v1 requests refused since start, by v1 limit class. */
   refusals(): { limitClass: string; count: number }[] {
     return [...this.refusedByClass].map(([limitClass, count]) => ({ limitClass, count }));
   }
-  // --- end operators ---
 
   /** The path's v1 class, classified once per distinct path (the facade passes its endpoints' canonical paths). */
   private classOf(v1Path: string): string {

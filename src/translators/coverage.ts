@@ -106,7 +106,7 @@ export function renderCoverage(endpoints: readonly EndpointDefinition[] = ALL_EN
   ].join('\n');
 }
 
-// --- operators (#17): the status page's one-line coverage summary, from the same source ---
+// The status page's one-line coverage summary, from the same source.
 export interface CoverageSummary {
   specServed: number;
   specTotal: number;
@@ -140,4 +140,3 @@ export function coverageSummary(endpoints: readonly EndpointDefinition[] = ALL_E
     fields,
   };
 }
-// --- end operators ---

@@ -91,8 +91,11 @@ export const openGate: OutboundGate = {
 };
 
 export interface V2ClientOptions {
-  /** e.g. `http://127.0.0.1:8080/v2` or `https://api.example.com/v2`. */
-  baseUrl: string;
+  /**
+   * e.g. `http://127.0.0.1:8080/v2` or `https://api.example.com/v2`; or a function read at the first
+   * call, for a URL known only once the server listens (the embedded sandbox on an ephemeral port).
+   */
+  baseUrl: string | (() => string);
   minter: TokenMinter;
   gate?: OutboundGate;
   /** Keep-alive connections to the service. */
@@ -110,16 +113,21 @@ const SAFE_METHODS = new Set(['GET']);
 const MAX_429_RETRY_WAIT_MS = 2_000;
 
 export class V2Client {
-  private readonly pool: Pool;
-  private readonly basePath: string;
+  /** The pool and path prefix of the base URL, made when it is first known. */
+  private upstream: { pool: Pool; basePath: string } | undefined;
   private readonly gate: OutboundGate;
   /** Identical GETs in flight at once are sent once (coalesce.ts). */
   private readonly coalescer = new GetCoalescer();
 
   constructor(private readonly options: V2ClientOptions) {
-    const url = new URL(options.baseUrl);
-    this.basePath = url.pathname.replace(/\/+$/, '');
-    this.pool = new Pool(url.origin, {
+    if (typeof options.baseUrl === 'string') this.upstream = this.connect(options.baseUrl);
+    this.gate = options.gate ?? openGate;
+  }
+
+  private connect(baseUrl: string): { pool: Pool; basePath: string } {
+    const url = new URL(baseUrl);
+    const { options } = this;
+    const pool = new Pool(url.origin, {
       connections: options.connections,
       pipelining: 1,
       keepAliveTimeout: 30_000,
@@ -128,7 +136,11 @@ export class V2Client {
       bodyTimeout: options.timeoutMs,
       connect: { timeout: Math.min(options.timeoutMs, 5_000) },
     });
-    this.gate = options.gate ?? openGate;
+    return { pool, basePath: url.pathname.replace(/\/+$/, '') };
+  }
+
+  private get target(): { pool: Pool; basePath: string } {
+    return (this.upstream ??= this.connect(typeof this.options.baseUrl === 'string' ? this.options.baseUrl : this.options.baseUrl()));
   }
 
   /**
@@ -171,7 +183,7 @@ export class V2Client {
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    await this.upstream?.pool.close();
   }
 
   /**
@@ -179,7 +191,7 @@ export class V2Client {
    * failed", which the v1 caller answers as unavailable, saying a write may have been applied.
    */
   async abort(): Promise<void> {
-    await this.pool.destroy();
+    await this.upstream?.pool.destroy();
   }
 
   /** How long to wait before trying again, or undefined to give up. */
@@ -229,9 +241,10 @@ export class V2Client {
     }
     let response;
     try {
-      response = await this.pool.request({
+      const { pool, basePath } = this.target;
+      response = await pool.request({
         method: request.method,
-        path: this.basePath + request.path + queryString(request.query),
+        path: basePath + request.path + queryString(request.query),
         headers,
         body,
       });
