@@ -40,7 +40,7 @@ export async function startHub(config: GatewayConfig): Promise<Hub | undefined> 
       limits: config.sandbox.rateLimits ? undefined : false,
     });
     mountSandbox(root, sandbox);
-    paths.push('/v2', '/sandbox');
+    paths.push('/v2', '/sandbox', '/oauth');
   }
   // With REDIS_URL the journal is shared and each worker runs its own webhook consumer; the
   // primary then has none, and the sandbox sends its events to the workers' port (see primary.ts).

@@ -16,6 +16,7 @@ import type { Account } from './model/account.js';
 import { RateLimitedError, SandboxRateLimiter, SPEC_LIMITS, limitClassOf, type SandboxLimits } from './rate-limit.js';
 import { registerPostMeetingRoutes } from './report/routes.js';
 import { registerSdkRoutes } from './sdk/routes.js';
+import { oauthRoutes } from './oauth/routes.js';
 import { seedMasterAccount } from './seed.js';
 import { SandboxState } from './state.js';
 import { registerUserRoutes } from './users/routes.js';
@@ -24,6 +25,9 @@ export interface SandboxOptions {
   /** Master account credentials; random when absent. */
   apiKey?: string;
   apiSecret?: string;
+  /** The master account's server-to-server OAuth app; random when absent. */
+  oauthClientId?: string;
+  oauthClientSecret?: string;
   ownerEmail?: string;
   /** Base of rendered urls. */
   publicUrl?: string;
@@ -40,6 +44,10 @@ export interface Sandbox {
   state: SandboxState;
   master: Account;
   credentials: { apiKey: string; apiSecret: string };
+  /** The master account's server-to-server OAuth app: what a client trades at `/oauth/token`. */
+  oauthApp: { accountId: string; clientId: string; clientSecret: string };
+  /** The OAuth token endpoint, to be mounted at `/oauth` (`POST /oauth/token`). */
+  oauth: Hono;
 }
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
@@ -51,6 +59,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     ownerEmail: options.ownerEmail ?? 'owner@sandbox.v1gate.local',
     host: publicUrl,
   });
+  const app = state.oauthApps.add({
+    accountId: master.id,
+    name: 'Sandbox server-to-server app',
+    createdAt: state.nowIso(),
+    ...(options.oauthClientId ? { clientId: options.oauthClientId } : {}),
+    ...(options.oauthClientSecret ? { clientSecret: options.oauthClientSecret } : {}),
+  });
+  const oauthApp = { accountId: master.id, clientId: app.clientId, clientSecret: app.clientSecret };
   const ctx: SandboxContext = { state, master, publicUrl };
   const verifier = new TokenVerifier(state);
   const limits = options.limits === undefined ? SPEC_LIMITS : options.limits;
@@ -79,13 +95,17 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   // The offline browser meeting SDK (/sandbox/sdk/...): pages join the same meetings v2 reports on.
   registerSdkRoutes(control, ctx);
 
-  return { v2, control, state, master, credentials };
+  const oauth = oauthRoutes({ state, limited: limits !== false });
+  oauth.onError(renderError);
+
+  return { v2, control, state, master, credentials, oauthApp, oauth };
 }
 
-/** Mount the sandbox on a root app: the v2 API at `/v2`, the control API at `/sandbox`. */
+/** Mount the sandbox on a root app: the v2 API at `/v2`, the control API at `/sandbox`, the OAuth token endpoint at `/oauth`. */
 export function mountSandbox(root: Hono, sandbox: Sandbox): void {
   root.route('/v2', sandbox.v2);
   root.route('/sandbox', sandbox.control);
+  root.route('/oauth', sandbox.oauth);
 }
 
 /** The request path without its mount prefix (`/v2/users` → `/users`). */

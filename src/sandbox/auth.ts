@@ -5,9 +5,10 @@ import type { Account } from './model/account.js';
 import type { SandboxState } from './state.js';
 
 /**
- * v2 authentication: an HS256 JWT in `Authorization: Bearer <token>` or `?access_token=`, whose
- * `iss` is an account's API key, signed with that account's API secret, with an `exp` in the future.
- * Anything else is 401 with a v2 error body.
+ * v2 authentication, in `Authorization: Bearer <token>` or `?access_token=`: either an access token
+ * the OAuth token endpoint issued (oauth/), acting as its app's account until it expires, or the
+ * spec's HS256 JWT, whose `iss` is an account's API key, signed with that account's API secret,
+ * with an `exp` in the future. Anything else is 401 with a v2 error body.
  */
 
 const invalidToken = (message = 'Invalid access token.') => new SandboxError(401, V2Code.invalidAccessToken, message);
@@ -33,6 +34,13 @@ export class TokenVerifier {
   async verify(token: string | undefined): Promise<Account> {
     if (!token) throw invalidToken('Access token is missing.');
     const nowMs = this.state.now().getTime();
+    const issued = this.state.oauthApps.tokenOf(token);
+    if (issued) {
+      if (issued.expiresAtMs <= nowMs) throw invalidToken('Access token is expired.');
+      const account = this.state.accounts.get(issued.accountId);
+      if (account) return account;
+      throw invalidToken();
+    }
     const cached = this.verified.get(token);
     if (cached) {
       const account = this.state.accounts.get(cached.accountId);

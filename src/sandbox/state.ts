@@ -7,6 +7,7 @@ import type { Group, ImGroup } from './model/group.js';
 import type { Instance, Meeting, MeetingKind } from './model/meeting.js';
 import type { User } from './model/user.js';
 import { SandboxEventBus } from './events.js';
+import { OAuthApps } from './oauth/apps.js';
 
 /**
  * The sandbox's whole world, in memory. Every area reads and writes these collections, so the
@@ -33,6 +34,9 @@ export class SandboxState {
   readonly crcUsage: CrcHourUsage[] = [];
   /** Instant-messaging counts, one entry per user and day (control API); a removed user's stop counting. */
   readonly imActivity: ImDayActivity[] = [];
+
+  /** Server-to-server OAuth apps and the access tokens they were given (oauth/). */
+  readonly oauthApps = new OAuthApps();
 
   /** v2 event subscriptions; the lifecycle (report/lifecycle.ts) emits to them. */
   readonly events: SandboxEventBus;

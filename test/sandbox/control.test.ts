@@ -364,9 +364,23 @@ describe('GET /sandbox/accounts', () => {
       disassociated: false,
       api_key: sb.sandbox.credentials.apiKey,
       api_secret: sb.sandbox.credentials.apiSecret,
+      oauth_apps: [
+        {
+          client_id: sb.sandbox.oauthApp.clientId,
+          client_secret: sb.sandbox.oauthApp.clientSecret,
+          account_id: sb.sandbox.master.id,
+          name: expect.any(String),
+          created_at: expect.any(String),
+        },
+      ],
     });
     const sub = res.body.accounts.find((a: { id: string }) => a.id === created.body.id);
-    expect(sub).toMatchObject({ account_type: 'Sub Account', owner_email: 'sub-one@example.com', master_account_id: sb.sandbox.master.id });
+    expect(sub).toMatchObject({
+      account_type: 'Sub Account',
+      owner_email: 'sub-one@example.com',
+      master_account_id: sb.sandbox.master.id,
+      oauth_apps: [],
+    });
     const me = await sb.v2('GET', '/users/me', { as: { apiKey: sub.api_key, apiSecret: sub.api_secret } });
     expect(me.status).toBe(200);
     expect(me.body.email).toBe('sub-one@example.com');

@@ -5,7 +5,14 @@ import { conflict, invalidField, userNotFound } from '../errors.js';
 import { isoSeconds } from '../clock.js';
 import { opaqueId } from '../ids.js';
 import type { ChatSession } from '../model/chat.js';
+import type { OAuthApp } from '../oauth/apps.js';
 import { dateTime, readBody } from '../validation.js';
+
+const oauthAppBody = z.object({ name: z.string().min(1).max(128).default('Server-to-server app') });
+
+function renderOAuthApp(app: OAuthApp) {
+  return { client_id: app.clientId, client_secret: app.clientSecret, account_id: app.accountId, name: app.name, created_at: app.createdAt };
+}
 
 const chatSessionBody = z.object({
   type: z.enum(['Group', '1:1']).default('Group'),
@@ -28,8 +35,25 @@ export function registerAccountControlRoutes(app: Hono, { state }: SandboxContex
       disassociated: account.disassociated,
       api_key: account.apiKey,
       api_secret: account.apiSecret,
+      oauth_apps: state.oauthApps.ofAccount(account.id).map(renderOAuthApp),
     }));
     return c.json({ total_records: accounts.length, accounts });
+  });
+
+  /** A new server-to-server OAuth app of account {id}: its client id and secret trade for tokens at /oauth/token. */
+  app.post('/accounts/:id/oauth-apps', async (c) => {
+    const account = state.accounts.get(c.req.param('id'));
+    if (!account) throw invalidField('id', `No account ${c.req.param('id')}.`);
+    const body = await readBody(c, oauthAppBody);
+    const created = state.oauthApps.add({ accountId: account.id, name: body.name, createdAt: state.nowIso() });
+    return c.json(renderOAuthApp(created), 201);
+  });
+
+  /** Every access token app {clientId} was given ends now: its next v2 call answers 401, as after a secret rotation. */
+  app.post('/oauth-apps/:clientId/revoke-tokens', (c) => {
+    const clientId = c.req.param('clientId');
+    if (state.oauthApps.accountOf(clientId) === undefined) throw invalidField('clientId', `No OAuth app ${clientId}.`);
+    return c.json({ client_id: clientId, revoked: state.oauthApps.revokeTokensOf(clientId) });
   });
 
   /** The v2 app's event subscription of an account (`*`: every account): where to POST events, with which token. */
