@@ -31,7 +31,7 @@ export function startWebhooks(config: WebhookConfig): Webhooks | undefined {
         dedupeTtlMs: redis.dedupeTtlMs,
         consumer: redis.consumer,
       })
-    : new FileJournal(config.journalFile);
+    : new FileJournal(config.journalFile, { rememberDeliveredMs: redis.dedupeTtlMs });
   const dispatcher = new Dispatcher(journal, {
     maxAttempts: config.maxAttempts,
     deadlineMs: config.deadlineMs,

@@ -9,25 +9,44 @@ export type { DeliveryJob, Journal } from './journal-types.js';
  * The embedded journal: an append-only log of JSON lines, each write fsynced before it returns,
  * so a job is on disk before the intake answers 2XX and a SIGKILL loses nothing acknowledged.
  * Opening replays the log (a torn last line from a crash is skipped) and compacts it to the jobs
- * still pending or dead, so the file does not grow forever.
+ * still pending or dead and the ids delivered lately, so the file does not grow forever.
+ *
+ * Delivered ids are journaled too (`done`, with the time): the v2 service redelivers an event it
+ * saw no 2XX for, and that redelivery may reach a restarted process; it must not notify again.
+ * They are kept for `rememberDeliveredMs` after delivery (the Redis journal's dedupe TTL) and at
+ * most `maxDelivered` of them, the oldest forgotten first.
  */
+
+export interface FileJournalOptions {
+  /** How long a delivered id is remembered (default 24 h). */
+  rememberDeliveredMs?: number;
+  /** The most delivered ids remembered (default 10,000): bounds memory and the compacted file. */
+  maxDelivered?: number;
+}
 
 type Entry =
   | { t: 'add'; job: DeliveryJob }
   | { t: 'attempt'; id: string; attempts: number; error: string }
-  | { t: 'done'; id: string }
+  /** `at`: when it was delivered (ms since the epoch); absent in journals written before it was kept. */
+  | { t: 'done'; id: string; at?: number }
   | { t: 'dead'; id: string; error: string }
   | { t: 'revive'; id: string };
 
 export class FileJournal implements Journal {
   private fd: number;
   private readonly jobs = new Map<string, DeliveryJob>();
-  /** Ids delivered lately, so the v2 service redelivering an event does not notify twice (this process's memory only). */
-  private readonly delivered = new LRUCache<string, true>({ max: 10_000 });
+  /** Ids delivered lately, to when they were delivered: the v2 service redelivering an event does not notify twice. */
+  private readonly delivered: LRUCache<string, number>;
+  private readonly rememberDeliveredMs: number;
   /** This process is the only consumer: whatever is added or revived is its to deliver. */
   private deliver: ((job: DeliveryJob) => void) | undefined;
 
-  constructor(private readonly file: string) {
+  constructor(
+    private readonly file: string,
+    options: FileJournalOptions = {},
+  ) {
+    this.rememberDeliveredMs = options.rememberDeliveredMs ?? 86_400_000;
+    this.delivered = new LRUCache<string, number>({ max: options.maxDelivered ?? 10_000, ttl: this.rememberDeliveredMs });
     mkdirSync(dirname(file), { recursive: true });
     if (existsSync(file)) this.replay(readFileSync(file, 'utf8'));
     this.compact();
@@ -71,9 +90,9 @@ export class FileJournal implements Journal {
   }
 
   done(id: string): void {
-    this.write({ t: 'done', id });
-    this.jobs.delete(id);
-    this.delivered.set(id, true);
+    const entry = { t: 'done', id, at: Date.now() } satisfies Entry;
+    this.write(entry);
+    this.apply(entry);
   }
 
   deadLetter(id: string, error: string): void {
@@ -119,6 +138,7 @@ export class FileJournal implements Journal {
     }
     if (entry.t === 'done') {
       this.jobs.delete(entry.id);
+      this.rememberDelivered(entry.id, entry.at ?? Date.now());
       return;
     }
     const job = this.jobs.get(entry.id);
@@ -128,10 +148,24 @@ export class FileJournal implements Journal {
     else Object.assign(job, { state: 'pending', attempts: 0 });
   }
 
-  /** Rewrites the log as one `add` per live job, atomically (write, fsync, rename). */
+  /** Remembered for what is left of its time since delivery; one delivered too long ago is not. */
+  private rememberDelivered(id: string, at: number): void {
+    const left = at + this.rememberDeliveredMs - Date.now();
+    if (left > 0) this.delivered.set(id, at, { ttl: Math.min(left, this.rememberDeliveredMs) });
+    else this.delivered.delete(id);
+  }
+
+  /**
+   * Rewrites the log, atomically (write, fsync, rename), as one `add` per live job and one `done`
+   * per id still remembered, oldest first, so replaying it remembers them in the same order.
+   */
   private compact(): void {
     const temp = `${this.file}.compact`;
     const fd = openSync(temp, 'w');
+    for (const id of [...this.delivered.rkeys()]) {
+      const at = this.delivered.peek(id);
+      if (at !== undefined) writeSync(fd, `${JSON.stringify({ t: 'done', id, at } satisfies Entry)}\n`);
+    }
     for (const job of this.jobs.values()) writeSync(fd, `${JSON.stringify({ t: 'add', job } satisfies Entry)}\n`);
     fsyncSync(fd);
     closeSync(fd);

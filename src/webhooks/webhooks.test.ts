@@ -52,7 +52,7 @@ describe('subscriptions file', () => {
 });
 
 describe('file journal', () => {
-  it('survives a torn last line and compacts to the live jobs, attempts kept', () => {
+  it('survives a torn last line and compacts to the live jobs (attempts kept) and the delivered ids', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'v1gate-journal-')), 'j');
     const first = new FileJournal(file);
     first.add(job('a'));
@@ -67,10 +67,36 @@ describe('file journal', () => {
     const second = new FileJournal(file);
     expect(second.pending().map((j) => [j.id, j.attempts, j.lastError])).toEqual([['a', 1, 'HTTP 500']]);
     expect(second.dead().map((j) => j.id)).toEqual(['c']);
-    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(2);
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(3);
+    expect(second.add(job('b'))).toBe(false);
     expect(second.revive('c')).toBe(true);
     expect(second.revive('c')).toBe(false);
     expect(second.get('c')).toMatchObject({ state: 'pending', attempts: 0 });
     second.close();
+  });
+
+  it('remembers delivered ids across reopening, at most the newest N, and only for the time given', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'v1gate-journal-')), 'j');
+    const first = new FileJournal(file, { maxDelivered: 3 });
+    for (const id of ['d1', 'd2', 'd3', 'd4', 'd5']) {
+      first.add(job(id));
+      first.done(id);
+    }
+    first.close();
+    const second = new FileJournal(file, { maxDelivered: 3 });
+    // The compacted file holds the three newest; the two oldest were forgotten.
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(3);
+    expect(['d3', 'd4', 'd5'].map((id) => second.add(job(id)))).toEqual([false, false, false]);
+    expect(second.add(job('d1'))).toBe(true);
+    second.close();
+
+    // Delivered a day and a minute ago, remembered for a day: known no more.
+    const old = join(mkdtempSync(join(tmpdir(), 'v1gate-journal-')), 'j');
+    appendFileSync(old, `${JSON.stringify({ t: 'done', id: 'stale', at: Date.now() - 86_460_000 })}\n`);
+    appendFileSync(old, `${JSON.stringify({ t: 'done', id: 'fresh', at: Date.now() - 60_000 })}\n`);
+    const third = new FileJournal(old, { rememberDeliveredMs: 86_400_000 });
+    expect(third.add(job('fresh'))).toBe(false);
+    expect(third.add(job('stale'))).toBe(true);
+    third.close();
   });
 });
