@@ -42,7 +42,7 @@ beforeAll(async () => {
     flaky: 'flaky:2',
     fail: 'fail',
     redirect: 'redirect',
-    sleeper: 'sleep:2000',
+    sleeper: 'sleep:4000',
   };
   for (const [name, mode] of Object.entries(modes)) receivers[name] = await startReceiver(mode);
   const subs = [
@@ -61,7 +61,7 @@ beforeAll(async () => {
     V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
     V2_WEBHOOK_TOKEN: TOKEN,
     V1_WEBHOOKS_ANY_PORT: '1',
-    V1_WEBHOOKS_DEADLINE_MS: '300',
+    V1_WEBHOOKS_DEADLINE_MS: '1000',
     V1_WEBHOOKS_BACKOFF_MS: '20',
   });
 });
@@ -109,7 +109,7 @@ describe('v1 webhooks', () => {
     expect(stats.journalDepth).toBe(0);
     const journal = readFileSync(join(dir, 'journal'), 'utf8');
     expect(journal).toContain('HTTP 302');
-    expect(journal).toContain('no answer within 300 ms');
+    expect(journal).toContain('no answer within 1000 ms');
   });
 
   it('does not notify twice when v2 redelivers an event', async () => {
