@@ -8,11 +8,46 @@ import { V1Code, V1_RATE_LIMIT_MESSAGE } from '../src/v1/errors.js';
  */
 
 /**
+ * Every way v1gate itself refuses a request, before or instead of any v2 call: the request is not
+ * a v1 call it can read, names nothing it serves, lacks credentials, or is over a limit.
+ */
+export type RefusalKind =
+  /** A v1 call with a method other than POST. */
+  | 'not-a-post'
+  /** Bytes Node's HTTP parser cannot read as a request. */
+  | 'malformed-request'
+  /** A request target with a `.` or `..` segment (plain or encoded). */
+  | 'dot-segment-path'
+  /** A request pipelined behind one whose answer closed the connection. */
+  | 'not-run'
+  /** The body could not be read: too large, cut short, longer than its Content-Length. */
+  | 'unreadable-body'
+  /** The body was read but its fields cannot be decoded (a bad charset, percent-escape, multipart). */
+  | 'undecodable-params'
+  /** `data_type` is neither JSON nor XML. */
+  | 'bad-data-type'
+  /** No route of that path. */
+  | 'unknown-path'
+  /** api_key or api_secret missing. */
+  | 'missing-credentials'
+  /** An api_key the allow-list (ALLOWED_API_KEYS) does not name. */
+  | 'key-not-allowed'
+  /** Over the key's v1 inbound limit. */
+  | 'inbound-limited'
+  /** The gateway is draining for shutdown. */
+  | 'shutting-down'
+  /** Shadow mode: the real v1 service could not be reached. */
+  | 'primary-unavailable';
+
+/**
  * Every way a v1 call can fail, one name each. The table below is a `Record` over this union, so
  * the compiler refuses a kind without a row (as tRPC keys its HTTP statuses by every error code),
  * and `src/translators/kit/failures.ts` names the kind of each failure in one place.
  */
 export type FailureKind =
+  | RefusalKind
+  /** A parameter value of `.` or `..` that would become a v2 path segment and change the route. */
+  | 'dot-segment-value'
   /** v2 answered 401: the JWT's key or secret is wrong. */
   | 'v2-bad-credentials'
   /** v2 answered 429. */
@@ -48,7 +83,70 @@ export interface FailureRow {
   why: string;
 }
 
+/** A refusal has no v2 code to keep: each row names its v1 code. */
+const REFUSALS = {
+  'not-a-post': { v1Code: V1Code.invalidParameter, v1Message: 'keep', why: 'v1 calls are POSTs; the message names the method sent.' },
+  'malformed-request': {
+    v1Code: V1Code.invalidParameter,
+    v1Message: 'keep',
+    why: "Still a v1 envelope, never the HTTP parser's bare 400; the message names the parser's reason.",
+  },
+  'dot-segment-path': {
+    v1Code: V1Code.invalidParameter,
+    v1Message: 'keep',
+    why: 'A dot segment would change which route the path names; it is refused, never resolved.',
+  },
+  'not-run': {
+    v1Code: V1Code.invalidParameter,
+    v1Message: 'keep',
+    why: 'Nothing of it was run: the client must send it again on a new connection.',
+  },
+  'unreadable-body': { v1Code: V1Code.invalidParameter, v1Message: 'keep', why: 'The message says what was wrong with the body.' },
+  'undecodable-params': {
+    v1Code: V1Code.invalidParameter,
+    v1Message: 'keep',
+    why: 'The message names the field and what could not be decoded.',
+  },
+  'bad-data-type': {
+    v1Code: V1Code.invalidParameter,
+    v1Message: 'Invalid parameter: data_type. Must be JSON or XML.',
+    why: 'v1 answered JSON or XML only; the error itself is answered in JSON (or the query string’s data_type).',
+  },
+  'unknown-path': { v1Code: V1Code.invalidParameter, v1Message: 'keep', why: 'The message names the path asked for.' },
+  'missing-credentials': {
+    v1Code: V1Code.missingCredentials,
+    v1Message: 'api_key and api_secret are required.',
+    why: 'The specs name no code for it: 101, our choice (docs/decisions.md).',
+  },
+  'key-not-allowed': {
+    v1Code: V1Code.invalidCredentials,
+    v1Message: 'Invalid api key or secret: this api_key may not use this gateway.',
+    why: "v1's code for a key it does not accept; the message says it is the gateway's allow-list.",
+  },
+  'inbound-limited': {
+    v1Code: V1Code.rateLimited,
+    v1Message: V1_RATE_LIMIT_MESSAGE,
+    why: "v1's rate-limit error, word for word, with Retry-After and X-RateLimit-* headers.",
+  },
+  'shutting-down': {
+    v1Code: V1Code.upstreamUnavailable,
+    v1Message: 'v1gate is shutting down: call again, another instance will answer.',
+    why: 'Nothing was run; the connection closes so the client reconnects elsewhere.',
+  },
+  'primary-unavailable': {
+    v1Code: V1Code.upstreamUnavailable,
+    v1Message: 'The v1 service (V1_PRIMARY_URL) could not be reached or did not answer in time.',
+    why: 'Shadow mode answers what the real v1 service answers; without it, unavailable.',
+  },
+} satisfies Record<RefusalKind, FailureRow & { v1Code: number }>;
+
 export const FAILURES: Record<FailureKind, FailureRow> = {
+  ...REFUSALS,
+  'dot-segment-value': {
+    v1Code: V1Code.invalidParameter,
+    v1Message: 'keep',
+    why: 'A value that would change the v2 route; the message names the v1 field that holds it.',
+  },
   'v2-bad-credentials': {
     v1Code: V1Code.invalidCredentials,
     v1Message: 'Invalid api key or secret: the api_key and api_secret do not match.',

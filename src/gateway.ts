@@ -22,10 +22,11 @@ import { createSignatureApp } from './sdk/signature-app.js';
 import { createServer } from './server.js';
 import { isLoopbackCaller } from './shared/loopback.js';
 import type { EndpointDefinition } from './translators/kit/define.js';
+import { Refusal, toV1Error } from './translators/kit/failures.js';
 import { ALL_ENDPOINTS } from './translators/endpoints.js';
 import { V2Client, openGate, type OutboundGate } from './upstream/client.js';
 import { TokenMinter } from './upstream/jwt.js';
-import { V1Code } from './v1/errors.js';
+import { v1ErrorResponse } from './v1/errors.js';
 import { createV1App, type InboundGate } from './v1-facade/app.js';
 import type { CallObserver } from './v1-facade/observe.js';
 import { startWebhooks, type Webhooks } from './webhooks/index.js';
@@ -208,11 +209,7 @@ function outboundGate(limiters: RateLimiters): OutboundGate {
 function wireDrainGuard({ root, work }: Parts): void {
   root.use('*', async (c, next) => {
     if (!work.draining || !CALL_PATH.test(c.req.path)) return next();
-    return c.json(
-      { error: { code: V1Code.upstreamUnavailable, message: 'v1gate is shutting down: call again, another instance will answer.' } },
-      200,
-      { connection: 'close' },
-    );
+    return v1ErrorResponse(toV1Error(new Refusal('shutting-down')), { connection: 'close' });
   });
 }
 
@@ -394,7 +391,7 @@ function wireShadow({ root, config, resources }: Parts, v1App: V1App, endpoints:
 
 /** Whatever matched nothing gets the v1 envelope, as every v1 answer: never a plain-text 404. */
 function wireNotFound({ root }: Parts): void {
-  root.notFound((c) => c.json({ error: { code: V1Code.invalidParameter, message: `Unknown path: ${c.req.path}.` } }, 200));
+  root.notFound((c) => v1ErrorResponse(toV1Error(new Refusal('unknown-path', `Unknown path: ${c.req.path}.`))));
 }
 
 /** The HTTP server over the app; a call is in flight until its answer has left (the response closes), not merely been made. */

@@ -1,7 +1,9 @@
 import { createAdaptorServer, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { V1Code } from './v1/errors.js';
+import { renderV1Error, v1ErrorResponse } from './v1/errors.js';
+import { CONTENT_TYPE } from './v1/serialize.js';
+import { Refusal, toV1Error } from './translators/kit/failures.js';
 import { readUnframedBodies } from './unframed-bodies.js';
 import { BODY_OVERFLOW } from './v1-facade/app.js';
 
@@ -69,10 +71,8 @@ export interface ServerOptions {
 /** How long an HTTP/1.0 client sending a body without a length may pause before it is taken as complete (it normally closes its side). */
 const UNFRAMED_BODY_IDLE_MS = 2_000;
 
-function v1Envelope(message: string, close: boolean): Response {
-  return new Response(JSON.stringify({ error: { code: V1Code.invalidParameter, message } }), {
-    headers: { 'content-type': 'application/json; charset=UTF-8', ...(close ? { connection: 'close' } : {}) },
-  });
+function v1Envelope(refusal: Refusal, close: boolean): Response {
+  return v1ErrorResponse(toV1Error(refusal), close ? { connection: 'close' } : {});
 }
 
 /**
@@ -92,8 +92,8 @@ export function createServer(
 ): Server {
   const guarded = (request: Request, env: HttpBindings | Http2Bindings) => {
     const incoming = env.incoming as { [NOT_RUN]?: boolean; [REFUSED]?: string };
-    if (incoming[NOT_RUN]) return v1Envelope('Not run: an earlier request on this connection closed it.', true);
-    if (incoming[REFUSED]) return v1Envelope(incoming[REFUSED], false);
+    if (incoming[NOT_RUN]) return v1Envelope(new Refusal('not-run', 'Not run: an earlier request on this connection closed it.'), true);
+    if (incoming[REFUSED]) return v1Envelope(new Refusal('dot-segment-path', incoming[REFUSED]), false);
     return fetch(request, env);
   };
   const server = createAdaptorServer({
@@ -141,11 +141,9 @@ export function createServer(
       socket.destroy();
       return;
     }
-    const body = JSON.stringify({
-      error: { code: V1Code.invalidParameter, message: `Malformed HTTP request (${error.code ?? 'parse error'}).` },
-    });
+    const body = renderV1Error(toV1Error(new Refusal('malformed-request', `Malformed HTTP request (${error.code ?? 'parse error'}).`)));
     socket.end(
-      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: ${CONTENT_TYPE.JSON}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
   return server;

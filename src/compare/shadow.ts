@@ -3,7 +3,8 @@ import { isLoopbackCaller } from '../shared/loopback.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import PQueue from 'p-queue';
-import { V1Code } from '../v1/errors.js';
+import { v1ErrorResponse } from '../v1/errors.js';
+import { Refusal, toV1Error } from '../translators/kit/failures.js';
 import { readRawBody, type BodyLimits } from '../v1-facade/raw-body.js';
 import { canonicalPath } from '../translators/kit/registry.js';
 import { renderHtmlReport } from './html-report.js';
@@ -137,7 +138,9 @@ export function createShadow(options: ShadowOptions) {
     try {
       body = incoming ? await readRawBody(incoming, options.body) : Buffer.from(await c.req.arrayBuffer());
     } catch (error) {
-      return v1Error(V1Code.invalidParameter, error instanceof Error ? error.message : 'The request body could not be read.');
+      return v1ErrorResponse(
+        toV1Error(new Refusal('unreadable-body', error instanceof Error ? error.message : 'The request body could not be read.')),
+      );
     }
     const method = c.req.method;
     // The Node request's own target (already normalised by the server) and header object: no
@@ -216,9 +219,5 @@ function parseAnswer(text: string, contentType: string | undefined): unknown {
 }
 
 function unavailable(): Response {
-  return v1Error(V1Code.upstreamUnavailable, 'The v1 service (V1_PRIMARY_URL) could not be reached or did not answer in time.');
-}
-
-function v1Error(code: number, message: string): Response {
-  return Response.json({ error: { code, message } }, { status: 200 });
+  return v1ErrorResponse(toV1Error(new Refusal('primary-unavailable')));
 }

@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
-import { toV1Error } from '../translators/kit/failures.js';
-import { V1Error, invalidParameter, missingParameter, rateLimited } from '../v1/errors.js';
-import { V1Code } from '../v1/errors.js';
+import { Refusal, toV1Error } from '../translators/kit/failures.js';
+import { invalidParameter, missingParameter, v1ErrorResponse } from '../v1/errors.js';
 import { ParamDecodeError, readParams, type V1Params } from '../v1-facade/params.js';
 import type { InboundGate } from '../v1-facade/app.js';
 import type { CredentialsCheck } from './credentials-check.js';
@@ -39,14 +38,16 @@ export function createSignatureApp(options: SignatureAppOptions): Hono {
       if (options.inbound) {
         const decision = await options.inbound.check(request.apiKey, SDK_SIGNATURE_PATH);
         headers = decision.headers;
-        if (!decision.allowed) throw rateLimited(decision.headers);
+        if (!decision.allowed) throw new Refusal('inbound-limited', undefined, decision.headers);
       }
       await options.credentials.check({ apiKey: request.apiKey, apiSecret: request.apiSecret });
       const signature = generateSignature(request, (options.now ?? Date.now)());
       return c.json({ signature }, 200, { ...headers, 'Cache-Control': 'no-store' });
     } catch (error) {
-      const v1 = toV1Error(error instanceof ParamDecodeError ? new V1Error(V1Code.invalidParameter, error.message) : error);
-      return c.json(v1.toBody(), 200, { ...headers, ...v1.headers });
+      return v1ErrorResponse(
+        toV1Error(error instanceof ParamDecodeError ? new Refusal('undecodable-params', error.message) : error),
+        headers,
+      );
     }
   });
   return app;
@@ -54,17 +55,17 @@ export function createSignatureApp(options: SignatureAppOptions): Hono {
 
 async function readFields(request: Request, search: string, maxBodyBytes: number): Promise<Record<string, unknown>> {
   const body = Buffer.from(await request.arrayBuffer());
-  if (body.length > maxBodyBytes) throw new V1Error(V1Code.invalidParameter, `The request body is larger than ${maxBodyBytes} bytes.`);
+  if (body.length > maxBodyBytes) throw new Refusal('unreadable-body', `The request body is larger than ${maxBodyBytes} bytes.`);
   const contentType = request.headers.get('content-type') ?? undefined;
   if (contentType?.toLowerCase().startsWith('application/json')) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(body.toString('utf8'));
     } catch {
-      throw new V1Error(V1Code.invalidParameter, 'The JSON body could not be parsed.');
+      throw new Refusal('undecodable-params', 'The JSON body could not be parsed.');
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new V1Error(V1Code.invalidParameter, 'The JSON body must be an object.');
+      throw new Refusal('undecodable-params', 'The JSON body must be an object.');
     }
     return parsed as Record<string, unknown>;
   }
@@ -87,7 +88,7 @@ function textField(fields: Record<string, unknown>, ...names: string[]): string 
 function validate(fields: Record<string, unknown>): SignatureRequest {
   const apiKey = textField(fields, 'api_key');
   const apiSecret = textField(fields, 'api_secret');
-  if (!apiKey || !apiSecret) throw new V1Error(V1Code.missingCredentials, 'api_key and api_secret are required.');
+  if (!apiKey || !apiSecret) throw new Refusal('missing-credentials');
   const meetingNumber = textField(fields, 'meeting_number', 'meetingNumber');
   if (meetingNumber === undefined) throw missingParameter('meeting_number');
   if (!MEETING_NUMBER.test(meetingNumber)) throw invalidParameter('meeting_number', 'A meeting number is 1 to 12 digits.');

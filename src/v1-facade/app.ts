@@ -1,20 +1,18 @@
 import { Hono, type Context } from 'hono';
 import { pairProofOf } from '../upstream/pair-proof.js';
 import { LRUCache } from 'lru-cache';
-import { V1Code } from '../v1/errors.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import { buildRegistry, canonicalPath } from '../translators/kit/registry.js';
 import type { Credentials, V2CallObservation, V2Client } from '../upstream/client.js';
-import { DotSegmentValue } from '../shared/v2-path.js';
 import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from '../ratelimit/outbound-limiter.js';
-import { toV1Error } from '../translators/kit/failures.js';
-import { V1Error, invalidParameter, missingParameter, rateLimited } from '../v1/errors.js';
+import { Refusal, toV1Error } from '../translators/kit/failures.js';
+import { invalidParameter, missingParameter, renderV1Error } from '../v1/errors.js';
 import { paramsWithoutCredentials, requestIdOf, type CallObserver } from './observe.js';
 import { ParamDecodeError, readParams, withoutBlankFields, type V1Params } from './params.js';
 import { BodyReadError, readRawBody, type BodyLimits } from './raw-body.js';
 import { KeyMemo } from './key-memo.js';
 import { BoundMemo, BoundV2, CallContext, withdrawnWhenGone, type Bindings, type CallLine, type FanOutCheck } from './call-context.js';
-import { CONTENT_TYPE, dataTypeOf, serialize, type DataType } from './serialize.js';
+import { CONTENT_TYPE, dataTypeOf, serialize, type DataType } from '../v1/serialize.js';
 
 /**
  * The v1 facade: `POST /v1/<area>/<action>` in any letter case, with or without a trailing slash.
@@ -81,22 +79,28 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
     let params: V1Params | undefined;
     let endpointPath: string | undefined;
     let errorCode: number | undefined;
+    let endpoint: EndpointDefinition | undefined;
+    let text: string | undefined;
     // Only gathered when someone observes: the hot path pays nothing for it otherwise.
     const v2Calls: V2CallObservation[] | undefined = observers.length ? [] : undefined;
     try {
-      if (c.req.method !== 'POST') throw new V1Error(V1Code.invalidParameter, `v1 calls are POST requests, not ${c.req.method}.`);
+      if (c.req.method !== 'POST') throw new Refusal('not-a-post', `v1 calls are POST requests, not ${c.req.method}.`);
       const body = await readBody(c, options.body).catch((error: unknown) => {
         closeConnection = true; // the rest of a broken body must not be read as the next request
-        throw error;
+        throw error instanceof BodyReadError ? new Refusal('unreadable-body', error.message) : error;
       });
-      params = withoutBlankFields(await readParams(search, body, headerOf(c, 'content-type')));
+      params = withoutBlankFields(
+        await readParams(search, body, headerOf(c, 'content-type')).catch((error: unknown) => {
+          throw error instanceof ParamDecodeError ? new Refusal('undecodable-params', error.message) : error;
+        }),
+      );
       const requested = dataTypeOf(params.data_type);
-      if (requested === undefined) throw invalidParameter('data_type', 'Must be JSON or XML.');
+      if (requested === undefined) throw new Refusal('bad-data-type');
       dataType = requested;
 
       const v1Path = canonicalPath(path);
-      const endpoint = registry.get(v1Path);
-      if (!endpoint) throw new V1Error(V1Code.invalidParameter, `Unknown v1 endpoint: ${path}.`);
+      endpoint = registry.get(v1Path);
+      if (!endpoint) throw new Refusal('unknown-path', `Unknown v1 endpoint: ${path}.`);
       endpointPath = v1Path;
       const credentials = credentialsOf(params, options.allowedApiKeys);
       const pairKey = pairProofOf(credentials);
@@ -107,7 +111,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
         const bucketKey = verifiedPairs.has(pairKey) ? credentials.apiKey : `${credentials.apiKey}\u0000unverified`;
         const decision = await options.inbound.check(bucketKey, v1Path);
         Object.assign(headers, decision.headers);
-        if (!decision.allowed) throw rateLimited(decision.headers);
+        if (!decision.allowed) throw new Refusal('inbound-limited', undefined, decision.headers);
       }
       const input = parseParams(endpoint, params);
       const deadlineMs = Date.now() + (options.outboundMaxWaitMs ?? DEFAULT_OUTBOUND_MAX_WAIT_MS);
@@ -136,24 +140,21 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
         deadlineMs,
         options.fanOut,
       );
-      try {
-        answer = await endpoint.handle(input, ctx);
-      } catch (error) {
-        throw error instanceof DotSegmentValue ? error : toV1Error(error, (v2Path) => v1FieldName(endpoint, v2Path));
-      }
+      answer = await endpoint.handle(input, ctx);
     } catch (error) {
-      const v1Error = toKnownError(error, params);
+      const v1Error = toV1Error(error, endpoint?.v1FieldOf, (value) => fieldHolding(params, value));
       errorCode = v1Error.code;
       Object.assign(headers, v1Error.headers);
       answer = v1Error.toBody();
       dataType ??= dataTypeOf(new URLSearchParams(search).get('data_type') ?? undefined) ?? 'JSON';
+      text = renderV1Error(v1Error, dataType);
     }
     dataType ??= 'JSON';
     headers['content-type'] = CONTENT_TYPE[dataType];
     headers['x-v2-calls'] = String(upstreamCalls);
     headers['x-request-id'] = requestId;
     if (closeConnection) headers.connection = 'close';
-    const text = serialize(answer, dataType);
+    text ??= serialize(answer, dataType);
     if (startedAt && v2Calls) {
       const apiKey = typeof params?.api_key === 'string' ? params.api_key : undefined;
       const record = {
@@ -232,12 +233,8 @@ async function readBody(c: Context<{ Bindings: Bindings }>, limits: BodyLimits):
 function credentialsOf(params: V1Params, allowed: ReadonlySet<string> | undefined): Credentials {
   const apiKey = typeof params.api_key === 'string' ? params.api_key.trim() : '';
   const apiSecret = typeof params.api_secret === 'string' ? params.api_secret.trim() : '';
-  if (!apiKey || !apiSecret) {
-    throw new V1Error(V1Code.missingCredentials, 'api_key and api_secret are required.');
-  }
-  if (allowed && !allowed.has(apiKey)) {
-    throw new V1Error(V1Code.invalidCredentials, 'Invalid api key or secret: this api_key may not use this gateway.');
-  }
+  if (!apiKey || !apiSecret) throw new Refusal('missing-credentials');
+  if (allowed && !allowed.has(apiKey)) throw new Refusal('key-not-allowed');
   return { apiKey, apiSecret };
 }
 
@@ -252,16 +249,7 @@ function parseParams(endpoint: EndpointDefinition, params: V1Params): unknown {
   throw invalidParameter(field, issue.message);
 }
 
-function v1FieldName(endpoint: EndpointDefinition, v2Path: string): string | undefined {
-  return endpoint.v1FieldOf(v2Path);
-}
-
-function toKnownError(error: unknown, params?: V1Params): V1Error {
-  if (error instanceof DotSegmentValue) {
-    const field = Object.entries(params ?? {}).find(([, v]) => v === error.value || (Array.isArray(v) && v.includes(error.value)))?.[0];
-    return invalidParameter(field ?? 'id', `"${error.value}" names no resource.`);
-  }
-  if (error instanceof BodyReadError) return new V1Error(V1Code.invalidParameter, error.message);
-  if (error instanceof ParamDecodeError) return new V1Error(V1Code.invalidParameter, error.message);
-  return toV1Error(error);
+/** The v1 field whose value (or one of whose values) is `value`. */
+function fieldHolding(params: V1Params | undefined, value: string): string | undefined {
+  return Object.entries(params ?? {}).find(([, v]) => v === value || (Array.isArray(v) && v.includes(value)))?.[0];
 }

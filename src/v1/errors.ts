@@ -1,7 +1,9 @@
+import { CONTENT_TYPE, serialize, type DataType } from './serialize.js';
+
 /**
- * The v1 error, at the bottom of the v1 layers: its type, the codes v1gate answers with, and the
- * helpers every part builds errors with. How each failure becomes one is the table in
- * mappings/errors.ts.
+ * The v1 error, at the bottom of the v1 layers: its type, the codes v1gate answers with, the
+ * helpers every part builds errors with, and the one rendering of its body. How each failure
+ * becomes one is the table in mappings/errors.ts.
  */
 
 export const V1_RATE_LIMIT_MESSAGE = 'Sorry, the maximum number of api requests are already reached. Please try later.';
@@ -41,6 +43,22 @@ export class V1Error extends Error {
   toBody(): { error: { code: number; message: string } } {
     return { error: { code: this.code, message: this.message } };
   }
+}
+
+/**
+ * The one writer of a v1 error body, `{"error":{"code":N,"message":"..."}}` or, in XML, the same
+ * path under `<response>`: every part of v1gate that answers a v1 error renders it here.
+ */
+export function renderV1Error(error: V1Error, dataType: DataType = 'JSON'): string {
+  return serialize(error.toBody(), dataType);
+}
+
+/** A v1 error as a whole answer: HTTP 200 (as v1 answered), the error's own headers (Retry-After...) and `headers`. */
+export function v1ErrorResponse(error: V1Error, headers: Record<string, string> = {}, dataType: DataType = 'JSON'): Response {
+  return new Response(renderV1Error(error, dataType), {
+    status: 200,
+    headers: { ...error.headers, ...headers, 'content-type': CONTENT_TYPE[dataType] },
+  });
 }
 
 export const invalidParameter = (field: string, detail?: string) =>

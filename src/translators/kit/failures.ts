@@ -1,11 +1,30 @@
-import { v1ErrorOf, v2FailureKind, type FailureKind } from '../../../mappings/errors.js';
+import { FAILURES, v1ErrorOf, v2FailureKind, type FailureKind, type RefusalKind } from '../../../mappings/errors.js';
 import { retryAfterSeconds } from '../../shared/retry-after.js';
+import { DotSegmentValue } from '../../shared/v2-path.js';
 import { V1Code, V1Error } from '../../v1/errors.js';
 import { RateLimitExceeded } from '../../ratelimit/errors.js';
 import { CallWithdrawn, UpstreamUnavailable, V2Error } from '../../upstream/errors.js';
 
+/**
+ * v1gate's own refusal of a request (not a POST, no credentials, over the inbound limit...): its
+ * kind is its row in mappings/errors.ts. The message is the row's own when the row fixes one.
+ */
+export class Refusal extends Error {
+  override readonly name = 'Refusal';
+  constructor(
+    readonly kind: RefusalKind,
+    message?: string,
+    /** Extra response headers (Retry-After and X-RateLimit-* for an inbound refusal). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message ?? (FAILURES[kind].v1Message === 'keep' ? kind : FAILURES[kind].v1Message));
+  }
+}
+
 /** The kind of any failure, named once: its row in mappings/errors.ts says what v1 answers. */
 export function failureKindOf(error: unknown): FailureKind {
+  if (error instanceof Refusal) return error.kind;
+  if (error instanceof DotSegmentValue) return 'dot-segment-value';
   if (error instanceof RateLimitExceeded) return 'outbound-limited';
   if (error instanceof V2Error) return v2FailureKind(error.status, true, error.fieldErrors.length > 0);
   if (error instanceof UpstreamUnavailable) return UPSTREAM_KINDS[error.reason];
@@ -21,20 +40,27 @@ const UPSTREAM_KINDS: Record<UpstreamUnavailable['reason'], FailureKind> = {
   refused: 'v2-refused-uncoded',
 };
 
+/** How a failure names v1 fields: a v2 field path (from the endpoint's tables), or the field holding a value (from the call's params). */
+type FieldOfPath = (v2Path: string) => string | undefined;
+type FieldHolding = (value: string) => string | undefined;
+
 /**
- * Any failure → the v1 error to answer, through the one table. `v1FieldOf` names a v2 field path
- * in v1 terms (from the endpoint's mapping tables, read backwards); unnamed fields keep their v2 path.
+ * Any failure → the v1 error to answer, through the one table: the only mapping from an error to
+ * a v1 error. `v1FieldOf` names a v2 field path in v1 terms (from the endpoint's mapping tables,
+ * read backwards; unnamed fields keep their v2 path); `fieldHolding` names the v1 field whose
+ * value a failure is about (a `..` that would have become a v2 path segment).
  */
-export function toV1Error(error: unknown, v1FieldOf: (v2Path: string) => string | undefined = () => undefined): V1Error {
+export function toV1Error(error: unknown, v1FieldOf: FieldOfPath = () => undefined, fieldHolding: FieldHolding = () => undefined): V1Error {
   if (error instanceof V1Error) return error;
   const kind = failureKindOf(error);
   if (kind === 'internal') console.error('v1gate: unexpected error', error);
-  const { code, message } = v1ErrorOf(kind, ownCodeAndMessage(kind, error, v1FieldOf));
-  return new V1Error(code, message, retryAfterHeader(error));
+  const { code, message } = v1ErrorOf(kind, ownCodeAndMessage(kind, error, v1FieldOf, fieldHolding));
+  return new V1Error(code, message, headersOf(error));
 }
 
-/** A refusal by v1gate's limiter or by v2 (429) knows when trying again is worth it; the v1 client is told. */
-function retryAfterHeader(error: unknown): Record<string, string> {
+/** A refusal by v1gate's limiters or by v2 (429) knows when trying again is worth it; the v1 client is told. */
+function headersOf(error: unknown): Record<string, string> {
+  if (error instanceof Refusal) return error.headers;
   if (error instanceof RateLimitExceeded) return { 'Retry-After': String(error.retryAfterSeconds) };
   if (error instanceof V2Error && error.status === 429) return { 'Retry-After': String(retryAfterSeconds(error.retryAfterMs ?? 1000)) };
   return {};
@@ -43,7 +69,8 @@ function retryAfterHeader(error: unknown): Record<string, string> {
 function ownCodeAndMessage(
   kind: FailureKind,
   error: unknown,
-  v1FieldOf: (v2Path: string) => string | undefined,
+  v1FieldOf: FieldOfPath,
+  fieldHolding: FieldHolding,
 ): { code: number; message: string } {
   if (error instanceof V2Error) {
     if (kind === 'v2-invalid-fields') {
@@ -52,6 +79,12 @@ function ownCodeAndMessage(
     }
     return { code: error.code, message: error.message };
   }
+  if (error instanceof DotSegmentValue) {
+    return {
+      code: V1Code.invalidParameter,
+      message: `Invalid parameter: ${fieldHolding(error.value) ?? 'id'}. "${error.value}" names no resource.`,
+    };
+  }
   if (error instanceof UpstreamUnavailable) {
     const outcome = error.mayHaveApplied
       ? 'The request may or may not have been applied; check before retrying a write.'
@@ -59,5 +92,6 @@ function ownCodeAndMessage(
     return { code: V1Code.upstreamUnavailable, message: `${error.message} ${outcome}` };
   }
   if (error instanceof CallWithdrawn) return { code: V1Code.upstreamUnavailable, message: `${error.message} Nothing more was changed.` };
+  // A refusal's row always names its code (REFUSALS in mappings/errors.ts); its message is its own.
   return { code: V1Code.upstreamUnavailable, message: error instanceof Error ? error.message : String(error) };
 }
