@@ -1,88 +1,201 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { onOff, wholeNumber } from './shared/env.js';
-import { RateLimitConfigError, readRateLimitConfig, type RateLimitConfig } from './ratelimit/config.js';
-import { readWebhookConfig, type WebhookConfig } from './webhooks/config.js';
+import { RATE_LIMIT_SETTINGS, type RateLimitConfig } from './ratelimit/config.js';
+import { envSection, onOff, readEnv, wholeNumber, type Env } from './shared/env.js';
+import { WEBHOOK_SETTINGS, type WebhookConfig } from './webhooks/config.js';
+
+export { ConfigError, type ConfigProblem } from './shared/env.js';
 
 /**
- * All configuration is environment variables, validated at start: a bad value stops the process
- * with a message naming the variable, never a surprise at the first request.
+ * All configuration is environment variables, read by one loader at start: each part of v1gate
+ * contributes a section (its variables as zod schemas, and what it makes of them), and every
+ * problem of every section is reported together, each naming its variable, never a secret's value.
+ * A bad value stops the process at start, never a surprise at the first request.
  */
 
-const EnvSchema = z.object({
-  PORT: wholeNumber(0, 65_535).default(8080),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  /** Gateway processes on the one port (node:cluster): a number, or `auto` for one per core. Unset: 1, a single process. */
-  WORKERS: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .regex(/^(auto|\d+)$/, 'must be a whole number or auto')
-    .transform((v) => (v === 'auto' ? availableParallelism() : Number(v)))
-    .pipe(z.number().min(1, 'must be at least 1').max(256, 'must be at most 256'))
-    .default(1),
-  /** The real v2 service, e.g. https://api.example.com/v2. Unset: the embedded sandbox at /v2. */
-  V2_BASE_URL: z.url({ error: 'must be a URL such as https://api.example.com/v2' }).optional(),
-  SANDBOX_API_KEY: z.string().min(1).optional(),
-  SANDBOX_API_SECRET: z.string().min(1).optional(),
-  /** The sandbox's own v2 limits: `spec` (10/s, 1/s billing, 1/s + 2000/day reports) or `off`. */
-  /** Let callers on other machines use the sandbox control API (it lists every api_secret). */
-  SANDBOX_PUBLIC: onOff.default(false),
-  SANDBOX_RATE_LIMITS: z.enum(['spec', 'off'], { error: 'must be spec or off' }).default('spec'),
-  /** Comma-separated api_keys allowed through; unset: any key (v2 still checks every key and secret). */
-  ALLOWED_API_KEYS: z.string().optional(),
-  /** Keep v1 client connections alive between requests (off by default: see docs/decisions.md). */
-  V1_KEEP_ALIVE: onOff.default(false),
-  V1_MAX_BODY_BYTES: wholeNumber(1024, 64 * 1024 * 1024).default(4 * 1024 * 1024),
-  /** How long a request body may stall before v1gate answers that it is incomplete. */
-  V1_BODY_TIMEOUT_MS: wholeNumber(50, 120_000).default(3_000),
-  /** A request's headers must arrive within this; the whole request (headers and body) within the next. */
-  /** On SIGTERM/SIGINT, how long calls in flight may take to finish before they are answered "unavailable". */
-  SHUTDOWN_GRACE_MS: wholeNumber(0, 600_000).default(25_000),
-  V1_HEADERS_TIMEOUT_MS: wholeNumber(100, 120_000).default(10_000),
-  V1_REQUEST_TIMEOUT_MS: wholeNumber(100, 600_000).default(30_000),
-  UPSTREAM_TIMEOUT_MS: wholeNumber(100, 300_000).default(15_000),
-  UPSTREAM_CONNECTIONS: wholeNumber(1, 4096).default(128),
-  UPSTREAM_MAX_ATTEMPTS: wholeNumber(1, 5).default(2),
-  /** The largest v2 answer read; a larger one is an upstream error (memory stays bounded). */
-  UPSTREAM_MAX_BODY_BYTES: wholeNumber(65_536, 1024 * 1024 * 1024).default(8 * 1024 * 1024),
-  JWT_TTL_SECONDS: wholeNumber(10, 3600).default(60),
-  /**
-   * How long a read that only feeds a computed v1 field (a meeting's live status) is reused for
-   * the same key; 0 turns it off. Writes through v1gate drop it at once (docs/decisions.md).
-   */
-  AUX_CACHE_TTL_MS: wholeNumber(0, 60_000).default(1_000),
-  /** Append every v1 call served to this JSONL file (credentials never written), for `npm run compare`. */
-  V1_RECORD_FILE: z.string().min(1).optional(),
-  /** Shadow mode: the real v1 (e.g. https://api.example.com) answers every call; v1gate compares its own. */
-  V1_PRIMARY_URL: z.url({ error: 'must be a URL such as https://api.example.com' }).optional(),
-  SHADOW_SAMPLE: z
-    .string()
-    .regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'must be a number from 0 to 1')
-    .transform(Number)
-    .default(1),
-  V1_RECORD_MAX_BYTES: wholeNumber(1024, 1024 * 1024 * 1024 * 16).default(64 * 1024 * 1024),
-  // Logs, metrics, readiness.
-  /** pino level: fatal, error, warn, info, debug, trace or silent. */
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be a pino level' }).default('info'),
-  /** Append log lines to this file instead of standard output. */
-  LOG_FILE: z.string().min(1).optional(),
-  /** Count v1 calls per api_key too (as a 12-character hash). */
-  METRICS_PER_KEY: onOff.default(false),
-  /** With METRICS_PER_KEY: how many of the busiest proven keys get a series of their own (the rest share one). */
-  METRICS_PER_KEY_TOP: wholeNumber(1, 1_000).default(10),
-  /** How long /readyz waits for the upstream and the limiter store. */
-  READY_TIMEOUT_MS: wholeNumber(50, 30_000).default(2_000),
-  /** Required (bearer or ?token=) to open /status from another machine; unset: loopback callers only. */
-  STATUS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+const SERVER = envSection({
+  title: 'The server',
+  variables: {
+    PORT: wholeNumber(0, 65_535).default(8080).describe('port of the gateway (and of the embedded sandbox); default 8080'),
+    HOST: z.string().min(1).default('127.0.0.1').describe('address to listen on (0.0.0.0 for all); default 127.0.0.1'),
+    WORKERS: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^(auto|\d+)$/, 'must be a whole number or auto')
+      .transform((v) => (v === 'auto' ? availableParallelism() : Number(v)))
+      .pipe(z.number().min(1, 'must be at least 1').max(256, 'must be at most 256'))
+      .default(1)
+      .describe('gateway processes on the one port (node:cluster), or auto for one per core; unset: a single process'),
+    ALLOWED_API_KEYS: z
+      .string()
+      .optional()
+      .describe('comma-separated api_keys allowed through; unset: any key (v2 still checks every key and secret)'),
+    V1_KEEP_ALIVE: onOff.default(false).describe('keep v1 client connections alive between requests; default off'),
+    V1_MAX_BODY_BYTES: wholeNumber(1024, 64 * 1024 * 1024)
+      .default(4 * 1024 * 1024)
+      .describe('largest v1 request body; default 4194304'),
+    V1_BODY_TIMEOUT_MS: wholeNumber(50, 120_000)
+      .default(3_000)
+      .describe('a request body that stalls this long is answered as incomplete; default 3000'),
+    V1_HEADERS_TIMEOUT_MS: wholeNumber(100, 120_000).default(10_000).describe("a request's headers must arrive within this; default 10000"),
+    V1_REQUEST_TIMEOUT_MS: wholeNumber(100, 600_000)
+      .default(30_000)
+      .describe('the whole request, headers and body, must arrive within this; default 30000'),
+    SHUTDOWN_GRACE_MS: wholeNumber(0, 600_000)
+      .default(25_000)
+      .describe('on SIGTERM/SIGINT, how long calls in flight may take before they are answered "unavailable"; default 25000'),
+  },
+  build: (e) => {
+    const allowed = e.ALLOWED_API_KEYS?.split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
+    return {
+      port: e.PORT,
+      host: e.HOST,
+      workers: e.WORKERS,
+      allowedApiKeys: allowed && allowed.length > 0 ? new Set(allowed) : undefined,
+      keepAlive: e.V1_KEEP_ALIVE,
+      maxBodyBytes: e.V1_MAX_BODY_BYTES,
+      bodyTimeoutMs: e.V1_BODY_TIMEOUT_MS,
+      headersTimeoutMs: e.V1_HEADERS_TIMEOUT_MS,
+      shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+      requestTimeoutMs: Math.max(e.V1_REQUEST_TIMEOUT_MS, e.V1_HEADERS_TIMEOUT_MS),
+    };
+  },
 });
 
-export type Env = z.output<typeof EnvSchema>;
+const UPSTREAM = envSection({
+  title: 'The v2 service',
+  variables: {
+    V2_BASE_URL: z
+      .url({ error: 'must be a URL such as https://api.example.com/v2' })
+      .optional()
+      .describe('the real v2 service, e.g. https://api.example.com/v2; unset: the embedded sandbox at /v2'),
+    UPSTREAM_TIMEOUT_MS: wholeNumber(100, 300_000).default(15_000).describe('timeout of one v2 call; default 15000'),
+    UPSTREAM_CONNECTIONS: wholeNumber(1, 4096).default(128).describe('keep-alive connections to v2; default 128'),
+    UPSTREAM_MAX_ATTEMPTS: wholeNumber(1, 5).default(2).describe('attempts for v2 calls safe to repeat (GETs); default 2'),
+    UPSTREAM_MAX_BODY_BYTES: wholeNumber(65_536, 1024 * 1024 * 1024)
+      .default(8 * 1024 * 1024)
+      .describe('the largest v2 answer read; a larger one is an upstream error; default 8388608'),
+    JWT_TTL_SECONDS: wholeNumber(10, 3600).default(60).describe('lifetime of the v2 JWTs v1gate mints; default 60'),
+    AUX_CACHE_TTL_MS: wholeNumber(0, 60_000)
+      .default(1_000)
+      .describe('how long a read that only feeds a computed v1 field is reused for the same key; 0: off; default 1000'),
+  },
+  secret: ['V2_BASE_URL'],
+  build: (e) => ({
+    v2BaseUrl: e.V2_BASE_URL,
+    upstream: {
+      timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+      connections: e.UPSTREAM_CONNECTIONS,
+      maxAttempts: e.UPSTREAM_MAX_ATTEMPTS,
+      maxBodyBytes: e.UPSTREAM_MAX_BODY_BYTES,
+      jwtTtlSeconds: e.JWT_TTL_SECONDS,
+    },
+    cache: { auxTtlMs: e.AUX_CACHE_TTL_MS },
+  }),
+});
+
+const SANDBOX = envSection({
+  title: 'The embedded v2 sandbox (no V2_BASE_URL)',
+  variables: {
+    SANDBOX_API_KEY: z.string().min(1).optional().describe("the sandbox master account's api_key; unset: random"),
+    SANDBOX_API_SECRET: z.string().min(1).optional().describe("the sandbox master account's api_secret; unset: random"),
+    SANDBOX_PUBLIC: onOff
+      .default(false)
+      .describe('let callers on other machines use the sandbox control API (it lists every api_secret); default off'),
+    SANDBOX_RATE_LIMITS: z
+      .enum(['spec', 'off'], { error: 'must be spec or off' })
+      .default('spec')
+      .describe("the sandbox's own v2 limits: spec (10/s, 1/s billing, 1/s + 2000/day reports) or off; default spec"),
+  },
+  secret: ['SANDBOX_API_SECRET'],
+  build: (e) => ({
+    apiKey: e.SANDBOX_API_KEY,
+    apiSecret: e.SANDBOX_API_SECRET,
+    rateLimits: e.SANDBOX_RATE_LIMITS === 'spec',
+    public: e.SANDBOX_PUBLIC,
+  }),
+});
+
+const COMPARE = envSection({
+  title: 'Recording and shadow mode',
+  variables: {
+    V1_RECORD_FILE: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('append every v1 call served to this JSONL file (no credentials), for npm run compare'),
+    V1_RECORD_MAX_BYTES: wholeNumber(1024, 1024 * 1024 * 1024 * 16)
+      .default(64 * 1024 * 1024)
+      .describe('rotate the record file to <file>.1 past this size; default 67108864'),
+    V1_PRIMARY_URL: z
+      .url({ error: 'must be a URL such as https://api.example.com' })
+      .optional()
+      .describe('shadow mode: the real v1 answers every call; v1gate compares its own answers behind it'),
+    SHADOW_SAMPLE: z
+      .string()
+      .trim()
+      .regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'must be a number from 0 to 1')
+      .transform(Number)
+      .default(1)
+      .describe('share of read-only calls compared in shadow mode, 0 to 1; default 1'),
+  },
+  secret: ['V1_PRIMARY_URL'],
+  build: (e) => ({
+    record: { file: e.V1_RECORD_FILE, maxBytes: e.V1_RECORD_MAX_BYTES },
+    shadow: { primaryUrl: e.V1_PRIMARY_URL, sample: e.SHADOW_SAMPLE },
+  }),
+});
+
+const OPS = envSection({
+  title: 'Logs, metrics, readiness',
+  variables: {
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be a pino level' })
+      .default('info')
+      .describe('fatal, error, warn, info, debug, trace or silent; default info'),
+    LOG_FILE: z.string().min(1).optional().describe('append log lines to this file; unset: standard output'),
+    METRICS_PER_KEY: onOff.default(false).describe('count v1 calls per api_key too (as a 12-character hash); default off'),
+    METRICS_PER_KEY_TOP: wholeNumber(1, 1_000)
+      .default(10)
+      .describe('with METRICS_PER_KEY: how many of the busiest proven keys get a series of their own; default 10'),
+    READY_TIMEOUT_MS: wholeNumber(50, 30_000)
+      .default(2_000)
+      .describe('how long /readyz waits for the upstream and the limiter store; default 2000'),
+    STATUS_TOKEN: z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .optional()
+      .describe('token (16 characters or more) for /status from other machines; unset: loopback callers only'),
+  },
+  secret: ['STATUS_TOKEN'],
+  build: (e) => ({
+    logLevel: e.LOG_LEVEL,
+    logFile: e.LOG_FILE,
+    metricsPerKey: e.METRICS_PER_KEY,
+    metricsPerKeyTop: e.METRICS_PER_KEY_TOP,
+    readyTimeoutMs: e.READY_TIMEOUT_MS,
+    statusToken: e.STATUS_TOKEN,
+  }),
+});
+
+/** Every section of the configuration, in the order `--help` lists them. */
+export const SETTINGS = {
+  server: SERVER,
+  upstream: UPSTREAM,
+  sandbox: SANDBOX,
+  rateLimits: RATE_LIMIT_SETTINGS,
+  webhooks: WEBHOOK_SETTINGS,
+  compare: COMPARE,
+  ops: OPS,
+};
 
 export interface GatewayConfig {
   port: number;
   host: string;
-  /** Processes serving the port; 1 is today's single process (src/cluster/ is not used at all). */
+  /** Processes serving the port; 1 is a single process (src/cluster/ is not used at all). */
   workers: number;
   v2BaseUrl: string | undefined;
   sandbox: { apiKey: string | undefined; apiSecret: string | undefined; rateLimits: boolean; public: boolean };
@@ -114,71 +227,16 @@ export interface GatewayConfig {
   webhooks: WebhookConfig;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
-export function loadConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
-  const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const result = EnvSchema.safeParse(defined);
-  if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(defined[String(i.path[0])])})`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  const e = result.data;
-  let rateLimits: RateLimitConfig;
-  try {
-    rateLimits = readRateLimitConfig(defined);
-  } catch (error) {
-    if (error instanceof RateLimitConfigError) throw new ConfigError(`Invalid configuration:\n  ${error.message}`);
-    throw error;
-  }
-  let webhooks: WebhookConfig;
-  try {
-    webhooks = readWebhookConfig(defined);
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
-  }
-  const allowed = e.ALLOWED_API_KEYS?.split(',')
-    .map((k) => k.trim())
-    .filter(Boolean);
+/** The whole configuration from the environment; throws a ConfigError listing every problem. */
+export function loadConfig(env: Env = process.env): GatewayConfig {
+  const s = readEnv(SETTINGS, env);
   return {
-    port: e.PORT,
-    host: e.HOST,
-    workers: e.WORKERS,
-    v2BaseUrl: e.V2_BASE_URL,
-    sandbox: {
-      apiKey: e.SANDBOX_API_KEY,
-      apiSecret: e.SANDBOX_API_SECRET,
-      rateLimits: e.SANDBOX_RATE_LIMITS === 'spec',
-      public: e.SANDBOX_PUBLIC,
-    },
-    allowedApiKeys: allowed && allowed.length > 0 ? new Set(allowed) : undefined,
-    keepAlive: e.V1_KEEP_ALIVE,
-    maxBodyBytes: e.V1_MAX_BODY_BYTES,
-    bodyTimeoutMs: e.V1_BODY_TIMEOUT_MS,
-    headersTimeoutMs: e.V1_HEADERS_TIMEOUT_MS,
-    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
-    requestTimeoutMs: Math.max(e.V1_REQUEST_TIMEOUT_MS, e.V1_HEADERS_TIMEOUT_MS),
-    upstream: {
-      timeoutMs: e.UPSTREAM_TIMEOUT_MS,
-      connections: e.UPSTREAM_CONNECTIONS,
-      maxAttempts: e.UPSTREAM_MAX_ATTEMPTS,
-      maxBodyBytes: e.UPSTREAM_MAX_BODY_BYTES,
-      jwtTtlSeconds: e.JWT_TTL_SECONDS,
-    },
-    cache: { auxTtlMs: e.AUX_CACHE_TTL_MS },
-    rateLimits,
-    record: { file: e.V1_RECORD_FILE, maxBytes: e.V1_RECORD_MAX_BYTES },
-    shadow: { primaryUrl: e.V1_PRIMARY_URL, sample: e.SHADOW_SAMPLE },
-    ops: {
-      logLevel: e.LOG_LEVEL,
-      logFile: e.LOG_FILE,
-      metricsPerKey: e.METRICS_PER_KEY,
-      metricsPerKeyTop: e.METRICS_PER_KEY_TOP,
-      readyTimeoutMs: e.READY_TIMEOUT_MS,
-      statusToken: e.STATUS_TOKEN,
-    },
-    webhooks,
+    ...s.server,
+    ...s.upstream,
+    sandbox: s.sandbox,
+    rateLimits: s.rateLimits,
+    ...s.compare,
+    ops: s.ops,
+    webhooks: s.webhooks,
   };
 }

@@ -4,6 +4,7 @@ import { runWorker } from './cluster/worker.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startGateway } from './gateway.js';
 import { announceSandbox } from './sandbox-banner.js';
+import { describeUnknownSetting, unknownSettings } from './unknown-settings.js';
 
 /**
  * `npm start`: the gateway on PORT (default 8080), over the embedded sandbox unless V2_BASE_URL is
@@ -11,6 +12,7 @@ import { announceSandbox } from './sandbox-banner.js';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (!cluster.isWorker) for (const unknown of unknownSettings(process.env)) console.warn(`v1gate: ${describeUnknownSetting(unknown)}`);
   // WORKERS>1: src/cluster/ (one primary, N workers on the port); otherwise exactly one process.
   if (cluster.isWorker) return runWorker(config);
   if (config.workers > 1) return runPrimary(config);

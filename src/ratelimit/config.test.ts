@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimitConfigError, rateLimitConfig, readRateLimitConfig } from './config.js';
+import { ConfigError, readEnv, type Env } from '../shared/env.js';
+import { RATE_LIMIT_SETTINGS, rateLimitConfig } from './config.js';
 
-describe('readRateLimitConfig', () => {
+/** The rate-limit section alone, read by the one configuration loader. */
+const readRateLimitConfig = (env: Env) => readEnv({ rateLimits: RATE_LIMIT_SETTINGS }, env).rateLimits;
+
+describe('the rate-limit settings', () => {
   it("defaults to the specs' limits, in memory, failing open", () => {
     const config = readRateLimitConfig({});
     expect(config).toEqual(rateLimitConfig());
@@ -67,8 +71,21 @@ describe('readRateLimitConfig', () => {
     expect(() => readRateLimitConfig({ RATE_LIMIT_SCALE: 'fast' })).toThrow(/RATE_LIMIT_SCALE/);
     expect(() => readRateLimitConfig({ RATE_LIMIT_SCALE: '-1' })).toThrow(/RATE_LIMIT_SCALE/);
     expect(() => readRateLimitConfig({ RATE_LIMIT_STORE_FAILURE: 'maybe' })).toThrow(/RATE_LIMIT_STORE_FAILURE/);
-    expect(() => readRateLimitConfig({ V1_RATE_LIMITS: 'sometimes' })).toThrow(RateLimitConfigError);
+    expect(() => readRateLimitConfig({ V1_RATE_LIMITS: 'sometimes' })).toThrow(ConfigError);
     expect(() => readRateLimitConfig({ OUTBOUND_RATE_FACTOR: '1.5' })).toThrow(/OUTBOUND_RATE_FACTOR/);
     expect(() => readRateLimitConfig({ REDIS_URL: 'not a url' })).toThrow(/REDIS_URL/);
+  });
+
+  it('reports every problem together, a value only where it cannot be a secret', () => {
+    let error: unknown;
+    try {
+      readRateLimitConfig({ RATE_LIMIT_SCALE: 'fast', V1_RATE_LIMITS: 'sometimes', REDIS_URL: 'redis//:hunter2@nowhere' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems.map((p) => p.variable).sort()).toEqual(['RATE_LIMIT_SCALE', 'V1_RATE_LIMITS']);
+    expect((error as ConfigError).message).toContain('(got "sometimes")');
+    expect(() => readRateLimitConfig({ REDIS_URL: 'redis//:hunter2@nowhere' })).toThrow(/^(?![\s\S]*hunter2)[\s\S]*REDIS_URL/);
   });
 });

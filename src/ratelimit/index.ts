@@ -11,11 +11,11 @@ import { RedisBucketStore, connectRedis } from './redis-store.js';
 /**
  * The rate-limit library of v1gate: v1 inbound and v2 outbound token buckets per api_key and
  * class, in memory or shared through Redis. `createRateLimiters` builds both from a
- * RateLimitConfig (readRateLimitConfig reads one from the environment).
+ * RateLimitConfig (RATE_LIMIT_SETTINGS is its section of the environment, read by src/config.ts).
  */
 
 export { classifyV1Path, classifyV2Call, normalizePath } from './classify.js';
-export { RateLimitConfigError, RateLimitConfigSchema, rateLimitConfig, readRateLimitConfig } from './config.js';
+export { RATE_LIMIT_SETTINGS, RateLimitConfigSchema, rateLimitConfig } from './config.js';
 export type { RateLimitConfig, RateLimitConfigInput } from './config.js';
 export { RateLimitExceeded, type ExceededReason } from './errors.js';
 export { FailoverBucketStore, type FailoverStats, type RateLimitLogger, type StoreFailurePolicy } from './failure-policy.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { onOff, wholeNumber } from '../shared/env.js';
+import { envSection, onOff, wholeNumber } from '../shared/env.js';
 
 /** V1 webhook settings from the environment; unset V1_WEBHOOKS_FILE: webhooks off. */
 export interface WebhookConfig {
@@ -20,42 +20,64 @@ export interface WebhookConfig {
   };
 }
 
-const Schema = z.object({
-  V1_WEBHOOKS_FILE: z.string().min(1).optional(),
-  V1_WEBHOOKS_JOURNAL: z.string().min(1).default('data/webhooks.journal'),
-  V2_WEBHOOK_TOKEN: z.string().min(8, 'must be at least 8 characters').optional(),
-  V1_WEBHOOKS_ANY_PORT: onOff.default(false),
-  /** v1's 30 s; tests scale it down. */
-  V1_WEBHOOKS_DEADLINE_MS: wholeNumber(10, 120_000).default(30_000),
-  V1_WEBHOOKS_BACKOFF_MS: wholeNumber(1, 3_600_000).default(10_000),
-  /** The same variable as the shared rate limits: one Redis for both. */
-  REDIS_URL: z.string().trim().optional(),
-  V1_WEBHOOKS_REDIS_PREFIX: z.string().min(1).default('v1gate:webhooks'),
-  /** A pending job untouched this long belongs to a dead process and is taken over; tests scale it down. */
-  V1_WEBHOOKS_CLAIM_IDLE_MS: wholeNumber(50, 3_600_000).default(60_000),
-  V1_WEBHOOKS_DEDUPE_TTL_MS: wholeNumber(1_000, 30 * 86_400_000).default(86_400_000),
-  V1_WEBHOOKS_CONSUMER: z.string().min(1).optional(),
+/** The webhook section of the configuration (src/config.ts reads every section together). */
+export const WEBHOOK_SETTINGS = envSection({
+  title: 'v1 push notifications (webhooks)',
+  variables: {
+    V1_WEBHOOKS_FILE: z.string().min(1).optional().describe('v1 push-notification subscriptions (JSON); unset: webhooks off'),
+    V1_WEBHOOKS_JOURNAL: z
+      .string()
+      .min(1)
+      .default('data/webhooks.journal')
+      .describe('the on-disk journal of pending and dead notifications (unused with REDIS_URL); default data/webhooks.journal'),
+    V2_WEBHOOK_TOKEN: z
+      .string()
+      .min(8, 'must be at least 8 characters')
+      .optional()
+      .describe("the v2 app's verification token, required on /webhooks/v2 (and with V1_WEBHOOKS_FILE)"),
+    V1_WEBHOOKS_ANY_PORT: onOff.default(false).describe('allow receivers on ports other than 80 and 443 (local testing); default off'),
+    V1_WEBHOOKS_DEADLINE_MS: wholeNumber(10, 120_000)
+      .default(30_000)
+      .describe("a receiver must answer 2XX within this (v1's 30 s); default 30000"),
+    V1_WEBHOOKS_BACKOFF_MS: wholeNumber(1, 3_600_000)
+      .default(10_000)
+      .describe('wait before the 2nd attempt, doubled before the 3rd; default 10000'),
+    /** The same variable as the shared rate limits: one Redis for both. */
+    REDIS_URL: z.string().trim().optional().describe('share the limits (and the webhook journal) between processes through this Redis'),
+    V1_WEBHOOKS_REDIS_PREFIX: z
+      .string()
+      .min(1)
+      .default('v1gate:webhooks')
+      .describe('with REDIS_URL: key prefix of the Redis Streams journal; default v1gate:webhooks'),
+    V1_WEBHOOKS_CLAIM_IDLE_MS: wholeNumber(50, 3_600_000)
+      .default(60_000)
+      .describe('with REDIS_URL: a process silent this long is taken as dead and its notifications claimed; default 60000'),
+    V1_WEBHOOKS_DEDUPE_TTL_MS: wholeNumber(1_000, 30 * 86_400_000)
+      .default(86_400_000)
+      .describe('with REDIS_URL: how long a notification id is remembered; default 86400000'),
+    V1_WEBHOOKS_CONSUMER: z.string().min(1).optional().describe("with REDIS_URL: this process's consumer name; default host and pid"),
+  },
+  secret: ['V2_WEBHOOK_TOKEN', 'REDIS_URL'],
+  build(e, problem): WebhookConfig | undefined {
+    if (e.V1_WEBHOOKS_FILE && !e.V2_WEBHOOK_TOKEN) {
+      problem('V2_WEBHOOK_TOKEN', 'required when V1_WEBHOOKS_FILE is set');
+      return undefined;
+    }
+    return {
+      file: e.V1_WEBHOOKS_FILE,
+      journalFile: e.V1_WEBHOOKS_JOURNAL,
+      token: e.V2_WEBHOOK_TOKEN,
+      anyPort: e.V1_WEBHOOKS_ANY_PORT,
+      deadlineMs: e.V1_WEBHOOKS_DEADLINE_MS,
+      backoffMs: e.V1_WEBHOOKS_BACKOFF_MS,
+      maxAttempts: 3,
+      redis: {
+        url: e.REDIS_URL,
+        keyPrefix: e.V1_WEBHOOKS_REDIS_PREFIX,
+        claimIdleMs: e.V1_WEBHOOKS_CLAIM_IDLE_MS,
+        dedupeTtlMs: e.V1_WEBHOOKS_DEDUPE_TTL_MS,
+        consumer: e.V1_WEBHOOKS_CONSUMER,
+      },
+    };
+  },
 });
-
-export function readWebhookConfig(env: Record<string, string | undefined>): WebhookConfig {
-  const result = Schema.safeParse(env);
-  if (!result.success) throw new Error(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-  const e = result.data;
-  if (e.V1_WEBHOOKS_FILE && !e.V2_WEBHOOK_TOKEN) throw new Error('V2_WEBHOOK_TOKEN: required when V1_WEBHOOKS_FILE is set');
-  return {
-    file: e.V1_WEBHOOKS_FILE,
-    journalFile: e.V1_WEBHOOKS_JOURNAL,
-    token: e.V2_WEBHOOK_TOKEN,
-    anyPort: e.V1_WEBHOOKS_ANY_PORT,
-    deadlineMs: e.V1_WEBHOOKS_DEADLINE_MS,
-    backoffMs: e.V1_WEBHOOKS_BACKOFF_MS,
-    maxAttempts: 3,
-    redis: {
-      url: e.REDIS_URL || undefined,
-      keyPrefix: e.V1_WEBHOOKS_REDIS_PREFIX,
-      claimIdleMs: e.V1_WEBHOOKS_CLAIM_IDLE_MS,
-      dedupeTtlMs: e.V1_WEBHOOKS_DEDUPE_TTL_MS,
-      consumer: e.V1_WEBHOOKS_CONSUMER,
-    },
-  };
-}

@@ -8,7 +8,7 @@ import { RedisJournal } from './redis-journal.js';
 import { loadSubscriptions } from './subscriptions.js';
 
 export type { WebhookStats } from './dispatcher.js';
-export { readWebhookConfig, type WebhookConfig } from './config.js';
+export { WEBHOOK_SETTINGS, type WebhookConfig } from './config.js';
 
 /** The v1 webhook service of one gateway process: intake routes, journal, delivery, stats. */
 export interface Webhooks {
