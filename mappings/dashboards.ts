@@ -64,15 +64,6 @@ export const IM_USER_ROWS: FieldTable = [
   'emoji_receive',
 ].map((field) => ({ v1: field, v2: field, direction: 'out' as const }));
 
-/**
- * The live meeting of v1's /metrics/zoomroomdetail: the session fields of the dashboard lists, but
- * with the number as v2's integer, as the reference's example types it (`"id": 0` when none runs).
- */
-export const ROOM_LIVE_MEETING_ROWS = (sessionRows: FieldTable): FieldTable =>
-  sessionRows.map((row) =>
-    row.v1 === 'id' ? { v1: 'id', v2: 'id', direction: 'out', note: 'An integer here, as in the reference.' } : row,
-  );
-
 /** v1's `live_meeting` when no meeting runs in the room, as the reference's example shows it. */
 export const NO_LIVE_MEETING = {
   uuid: '',

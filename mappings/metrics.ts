@@ -1,6 +1,5 @@
 import { outputFieldsOf, type AnswerShape } from '../src/v1/answer.js';
 import { type Codec, type FieldTable } from '../src/v1/field-map.js';
-import { meetingNumberCodec } from './recordings.js';
 
 /**
  * The dashboard's session lists: a v1 /metrics/meetings or /metrics/webinars item, read from v2's
@@ -8,17 +7,24 @@ import { meetingNumberCodec } from './recordings.js';
  * in v1's field order (the reference's examples).
  */
 
-/** v2 prints the elapsed time `HH:MM:SS`; v1 printed whole minutes, `4 mins` (every started minute counts). */
-export const elapsedMinutesCodec: Codec<string, string> = {
-  name: 'HH:MM:SS → "N mins"',
+/**
+ * v2 prints the elapsed time `HH:MM:SS`; the live v1 printed `MM:SS` under an hour and `HH:MM:SS`
+ * from an hour on, hours past 23 for a session of a day or more (the reference's `"4 mins"` is a
+ * hand-written example: docs/live-evidence.md, "Durations").
+ */
+export const elapsedClockCodec: Codec<string, string> = {
+  name: 'HH:MM:SS → MM:SS under an hour, else HH:MM:SS',
   toV2: () => {
     throw new Error('A dashboard duration is output only');
   },
   toV1: (clock) => {
     const [hours = 0, minutes = 0, seconds = 0] = clock.split(':').map(Number);
-    return `${hours * 60 + minutes + (seconds > 0 ? 1 : 0)} mins`;
+    const mmss = `${pad2(minutes)}:${pad2(seconds)}`;
+    return hours > 0 ? `${pad2(hours)}:${mmss}` : mmss;
   },
 };
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
 
 /** v2's `has_recording` (boolean) as v1's `recording` (0 or 1). */
 export const recordingFlagCodec: Codec<number, boolean> = {
@@ -29,13 +35,13 @@ export const recordingFlagCodec: Codec<number, boolean> = {
 
 export const SESSION_METRIC_ROWS: FieldTable = [
   { v1: 'uuid', v2: 'uuid', direction: 'out' },
-  { v1: 'id', v2: 'id', codec: meetingNumberCodec, direction: 'out' },
+  { v1: 'id', v2: 'id', direction: 'out' },
   { v1: 'host', v2: 'host', direction: 'out' },
   { v1: 'email', v2: 'email', direction: 'out' },
   { v1: 'user_type', v2: 'user_type', direction: 'out' },
   { v1: 'start_time', v2: 'start_time', direction: 'out' },
   { v1: 'end_time', v2: 'end_time', direction: 'out', note: 'v2 leaves it out of a live session; v1gate answers it empty.' },
-  { v1: 'duration', v2: 'duration', codec: elapsedMinutesCodec, direction: 'out' },
+  { v1: 'duration', v2: 'duration', codec: elapsedClockCodec, direction: 'out' },
   { v1: 'participants', v2: 'participants', direction: 'out' },
   { v1: 'has_pstn', v2: 'has_pstn', direction: 'out' },
   { v1: 'has_voip', v2: 'has_voip', direction: 'out' },
@@ -122,6 +128,7 @@ export const QOS_SAMPLE_ROWS: FieldTable = [
  * answered it empty, in its place.
  */
 export const SESSION_DETAIL_ANSWER: AnswerShape = {
+  wire: { id: 'number' },
   fields: [
     ...new Set([
       'uuid',
@@ -135,7 +142,7 @@ export const SESSION_DETAIL_ANSWER: AnswerShape = {
       'participants',
     ]),
   ],
-  whenAbsent: { end_time: '' },
+  whenAbsent: { end_time: '', duration: '' },
 };
 
 /** The v1 /metrics/qos answer: v1 put `user_id` before `type`, the rest of the participant after it, then the samples. */
@@ -143,8 +150,16 @@ export const QOS_ANSWER: AnswerShape = {
   fields: [...new Set(['meeting_id', 'user_id', 'type', ...outputFieldsOf(QOS_PARTICIPANT_ROWS), 'user_qos'])],
 };
 
-/** A session of the metrics lists (and a Zoom Room's live meeting): a live session has no end_time in v2, v1 answered it empty. */
-export const SESSION_METRIC_ANSWER: AnswerShape = { fields: outputFieldsOf(SESSION_METRIC_ROWS), whenAbsent: { end_time: '' } };
+/**
+ * A session of the metrics lists (and a Zoom Room's live meeting): a live session has no end_time
+ * nor duration in v2, v1 answered them empty. The number is a JSON number, as the live service
+ * answered it (docs/live-evidence.md).
+ */
+export const SESSION_METRIC_ANSWER: AnswerShape = {
+  fields: outputFieldsOf(SESSION_METRIC_ROWS),
+  whenAbsent: { end_time: '', duration: '' },
+  wire: { id: 'number' },
+};
 
 /** A participant of the detail answers: v2 leaves leave_time out while the participant is in, v1 answered it empty. */
 export const DASHBOARD_PARTICIPANT_ANSWER: AnswerShape = {

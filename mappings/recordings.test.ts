@@ -30,7 +30,7 @@ const V2_FILE = {
 /** v1 value of each field read from the samples: numbers where v1 printed numbers, the meeting number as text. */
 const EXPECTED_V1: Record<string, unknown> = {
   uuid: 'u==',
-  meeting_number: '85746065432',
+  meeting_number: 85746065432,
   host_id: 'host',
   account_id: 'acc',
   topic: 'Topic',

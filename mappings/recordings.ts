@@ -13,17 +13,10 @@ export const decimalStringCodec: Codec<number, string> = {
   toV1: (value) => Number(value),
 };
 
-/** v1 prints the meeting number as a string; v2 as a number. */
-export const meetingNumberCodec: Codec<string, number> = {
-  name: 'string ↔ number',
-  toV2: (value) => Number(value),
-  toV1: (value) => String(value),
-};
-
 /** A recorded meeting, in v1's field order. */
 export const RECORDING_MEETING_ROWS: FieldTable = [
   { v1: 'uuid', v2: 'uuid', direction: 'out' },
-  { v1: 'meeting_number', v2: 'id', codec: meetingNumberCodec, direction: 'out' },
+  { v1: 'meeting_number', v2: 'id', direction: 'out' },
   { v1: 'host_id', v2: 'host_id', direction: 'out' },
   { v1: 'account_id', v2: 'account_id', direction: 'out' },
   { v1: 'topic', v2: 'topic', direction: 'out' },
@@ -39,8 +32,15 @@ export const RECORDING_MEETING_ROWS: FieldTable = [
   { v1: 'recording_count', v2: 'recording_count', codec: decimalStringCodec, direction: 'out' },
 ];
 
-/** A recorded meeting's v1 answer: the table's fields, then its files (read through one of the file tables below). */
-export const RECORDING_MEETING_ANSWER: AnswerShape = { fields: [...outputFieldsOf(RECORDING_MEETING_ROWS), 'recording_files'] };
+/**
+ * A recorded meeting's v1 answer: the table's fields, then its files (read through one of the file
+ * tables below). The meeting number is a JSON number, as the live service answered it where the
+ * reference quotes it (docs/live-evidence.md).
+ */
+export const RECORDING_MEETING_ANSWER: AnswerShape = {
+  fields: [...outputFieldsOf(RECORDING_MEETING_ROWS), 'recording_files'],
+  wire: { meeting_number: 'number' },
+};
 
 /** One recording file; v2's `recording_type` has no v1 field and is left out. */
 export const RECORDING_FILE_ROWS: FieldTable = [

@@ -36,7 +36,14 @@ const WHEN_ABSENT: Readonly<Record<string, unknown>> = {
 
 const COPIES = { [SPACED_LOGIN_DOMAINS]: 'option_enforce_login_domains' };
 
-const sessionAnswer = (fields: readonly string[]): AnswerShape => ({ fields, whenAbsent: WHEN_ABSENT, copies: COPIES });
+/**
+ * A session's number is a JSON number in the answers that show the session (create, get, the
+ * lists): the live service answered `"id": 494333439`, and typed clients decode it into an int
+ * (docs/live-evidence.md, "Ids"). `real_id` and occurrence ids stay strings, as v1 answered them.
+ */
+const SESSION_WIRE = { id: 'number' } as const;
+
+const sessionAnswer = (fields: readonly string[]): AnswerShape => ({ fields, whenAbsent: WHEN_ABSENT, copies: COPIES, wire: SESSION_WIRE });
 
 /** The three answers of a kind: create, get, and an item of the lists. */
 export interface SessionAnswers {
@@ -141,4 +148,28 @@ export const WEBINAR_ANSWERS: SessionAnswers = {
     'option_alternative_hosts',
     'status',
   ]),
+};
+
+/**
+ * The answers of the actions on one session (update, delete, end): its number and the time of the
+ * action. The live service answered the number quoted here (`{"id": "252482092", "updated_at": …}`,
+ * captured from it: docs/live-evidence.md), unlike the answers that show the session.
+ */
+const actionAnswer = (at: string): AnswerShape => ({ fields: ['id', at], wire: { id: 'string' } });
+
+export const SESSION_ACTION_ANSWERS = {
+  updated: actionAnswer('updated_at'),
+  deleted: actionAnswer('deleted_at'),
+  ended: actionAnswer('ended_at'),
+} as const satisfies Record<string, AnswerShape>;
+
+/**
+ * /meeting/register and /webinar/register (one shape in the reference): the session's number is a
+ * JSON number, as typed clients decode it (docs/live-evidence.md); a recurring session with no fixed
+ * time has no start time, which v1 answered as `""`.
+ */
+export const REGISTER_ANSWER: AnswerShape = {
+  fields: ['registrant_id', 'id', 'topic', 'start_time', 'join_url'],
+  whenAbsent: { start_time: '' },
+  wire: { id: 'number' },
 };

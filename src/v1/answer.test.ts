@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answer, everyFieldOf, outputFieldsOf, type AnswerShape } from './answer.js';
+import { answer, everyFieldOf, onWire, outputFieldsOf, type AnswerShape } from './answer.js';
 import type { FieldTable } from './field-map.js';
 
 describe('answer', () => {
@@ -50,5 +50,30 @@ describe('shapes built on a table', () => {
 
   it('answer every output field, the fallback or "" for what v2 lacks', () => {
     expect(answer(everyFieldOf(table, { total: 0 }), {})).toEqual({ name: '', total: 0 });
+  });
+});
+
+describe('wire types', () => {
+  const shape: AnswerShape = {
+    fields: ['id', 'ref', 'start_time'],
+    whenAbsent: { start_time: '' },
+    wire: { id: 'number', ref: 'string', start_time: 'number' },
+  };
+
+  it('answers digits as a number and a number as a string where the shape says so', () => {
+    expect(answer(shape, { id: '93256490787', ref: 93256490787 })).toEqual({ id: 93256490787, ref: '93256490787', start_time: '' });
+    expect(answer(shape, { id: 494333439, ref: 'abc' })).toEqual({ id: 494333439, ref: 'abc', start_time: '' });
+  });
+
+  it('keeps digits past 2^53 as the exact string rather than round them', () => {
+    expect(answer(shape, { id: '9007199254740993' })).toMatchObject({ id: '9007199254740993' });
+    expect(onWire('9007199254740991', 'number')).toBe(9007199254740991);
+  });
+
+  it('leaves what is not digits as it is (an empty value, a signed or decimal text)', () => {
+    expect(onWire('', 'number')).toBe('');
+    expect(onWire('-5', 'number')).toBe('-5');
+    expect(onWire('1.5', 'number')).toBe('1.5');
+    expect(onWire(true, 'string')).toBe(true);
   });
 });

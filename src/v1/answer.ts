@@ -18,7 +18,16 @@ export interface AnswerShape {
    * second key → the field it repeats, which comes before it in `fields`.
    */
   readonly copies?: Readonly<Record<string, string>>;
+  /**
+   * The JSON type of fields whose type the live service's answers settle where the v2 value's type
+   * or the reference's example says otherwise (docs/live-evidence.md): the one place a field's wire
+   * type is decided. A field not listed is answered with the type its source gives it.
+   */
+  readonly wire?: Readonly<Record<string, WireType>>;
 }
+
+/** A v1 answer field's JSON type, as the live service answered it. */
+export type WireType = 'number' | 'string';
 
 /**
  * Where field values come from: an object read by field name (a v2 object, a table's `toV1`), or
@@ -37,7 +46,7 @@ const isLookup = (source: AnswerSource): source is FieldLookup => typeof source 
  */
 export function answer(shape: AnswerShape, ...sources: readonly AnswerSource[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const { whenAbsent, copies } = shape;
+  const { whenAbsent, copies, wire } = shape;
   for (const field of shape.fields) {
     const copyOf = copies?.[field];
     if (copyOf !== undefined) {
@@ -45,10 +54,26 @@ export function answer(shape: AnswerShape, ...sources: readonly AnswerSource[]):
       continue;
     }
     const value = firstValue(field, sources) ?? whenAbsent?.[field];
-    if (value !== undefined) out[field] = value;
+    if (value === undefined) continue;
+    const type = wire?.[field];
+    out[field] = type === undefined ? value : onWire(value, type);
   }
   return out;
 }
+
+/**
+ * A value in its wire type. Decimal digits become a number only while they are a safe integer: a
+ * session number past 2^53 (none exists; they have 9 to 11 digits) stays the exact string rather
+ * than be rounded. What is neither a number nor digits (`""` for a missing value) is left as it is.
+ */
+export function onWire(value: unknown, type: WireType): unknown {
+  if (type === 'string') return typeof value === 'number' ? String(value) : value;
+  if (typeof value !== 'string' || !DIGITS.test(value)) return value;
+  const number = Number(value);
+  return Number.isSafeInteger(number) ? number : value;
+}
+
+const DIGITS = /^\d+$/;
 
 function firstValue(field: string, sources: readonly AnswerSource[]): unknown {
   for (const source of sources) {

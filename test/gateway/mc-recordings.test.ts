@@ -39,7 +39,7 @@ describe('/mc/recording/list', () => {
     expectExampleShape(meeting, '/mc/recording/list', { item: 'meetings', inOrder: true });
     for (const file of meeting.recording_files)
       expectExampleShape(file, '/mc/recording/list', { item: 'meetings.recording_files', inOrder: true });
-    expect(meeting).toMatchObject({ uuid: connector.uuid, meeting_number: String(connector.id), host_id: ownerId, recording_count: 2 });
+    expect(meeting).toMatchObject({ uuid: connector.uuid, meeting_number: connector.id, host_id: ownerId, recording_count: 2 });
     // The cloud list no longer has it; it has the other one.
     expect((await gw.v1('/recording/list', { host_id: ownerId })).meetings.map((m: any) => m.uuid)).toEqual([cloud.uuid]);
   });

@@ -111,7 +111,7 @@ describe('/metrics/zoomroomdetail', () => {
     expect(answer.zoom_room).toMatchObject({ id: room.id, status: 'In Meeting', meeting_id: String(liveId) });
     expect(answer.live_meeting).toMatchObject({ id: liveId, end_time: '', participants: 1 });
     for (const m of answer.past_meetings) expectExampleShape(m, '/metrics/zoomroomdetail', { item: 'past_meetings', inOrder: true });
-    expect(answer.past_meetings[0]).toMatchObject({ uuid: past.uuid, id: String(past.id), duration: '10 mins', participants: 2 });
+    expect(answer.past_meetings[0]).toMatchObject({ uuid: past.uuid, id: past.id, duration: '10:00', participants: 2 });
   });
 
   it("answers an idle room with v1's empty live meeting", async () => {

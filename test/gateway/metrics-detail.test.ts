@@ -60,9 +60,9 @@ describe('/metrics/meetingdetail', () => {
     expectDetailShape(answer, '/metrics/meetingdetail');
     expect(answer).toMatchObject({
       uuid: past.uuid,
-      id: String(past.id),
+      id: past.id,
       type: 'Past Meeting',
-      duration: '20 mins',
+      duration: '20:00',
       participants_count: 3,
       page_count: 1,
       page_number: 1,
@@ -110,7 +110,7 @@ describe('/metrics/webinardetail', () => {
   it('answers a past webinar in the shape of the reference', async () => {
     const answer = await gw.v1('/metrics/webinardetail', { meeting_id: String(webinarId), type: '2' });
     expectDetailShape(answer, '/metrics/webinardetail');
-    expect(answer).toMatchObject({ id: String(webinarId), type: 'Past Webinar', duration: '45 mins', participants_count: 2 });
+    expect(answer).toMatchObject({ id: webinarId, type: 'Past Webinar', duration: '45:00', participants_count: 2 });
   });
 
   it('answers v1 errors: a meeting is not a webinar, a missing type', async () => {

@@ -35,7 +35,7 @@ describe('/recording/get', () => {
     const v2 = (await gw.v2('GET', `/meetings/${meeting.id}/recordings`)).body;
     expect(byUuid).toMatchObject({
       uuid: meeting.uuid,
-      meeting_number: String(meeting.id),
+      meeting_number: meeting.id,
       host_id: hostId,
       topic: 'Recorded',
       start_time: '2024-06-01T08:00:00Z',

@@ -49,7 +49,7 @@ describe('/recording/list', () => {
     }
     const [latest, earliest] = answer.meetings;
     expect(latest).toMatchObject({
-      meeting_number: String(late),
+      meeting_number: late,
       host_id: host.id,
       topic: 'Late',
       start_time: '2024-05-03T20:00:00Z',
@@ -59,15 +59,15 @@ describe('/recording/list', () => {
       recording_count: 1,
     });
     expect(latest.recording_files[0]).toMatchObject({ file_type: 'MP4', file_size: 1000, status: 'completed' });
-    expect(earliest).toMatchObject({ meeting_number: String(early), recording_count: 2 });
+    expect(earliest).toMatchObject({ meeting_number: early, recording_count: 2 });
     expect(earliest.total_size).toBe(earliest.recording_files.reduce((sum: number, f: any) => sum + f.file_size, 0));
-    expect(answer.meetings.map((m: any) => m.meeting_number)).not.toContain(String(unrecorded));
+    expect(answer.meetings.map((m: any) => m.meeting_number)).not.toContain(unrecorded);
   });
 
   it('filters by meeting_number', async () => {
     const answer = await gw.v1('/recording/list', { host_id: host.id, meeting_number: String(early) });
     expect(answer).toMatchObject({ total_records: 1, page_count: 1 });
-    expect(answer.meetings[0].meeting_number).toBe(String(early));
+    expect(answer.meetings[0].meeting_number).toBe(early);
   });
 
   it("reads from and to (MM/dd/yyyy hh:mm a) in the host's timezone", async () => {

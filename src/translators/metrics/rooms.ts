@@ -1,6 +1,5 @@
 import {
   NO_LIVE_MEETING,
-  ROOM_LIVE_MEETING_ROWS,
   ZOOM_ROOM_ANSWER,
   ZOOM_ROOM_MESSAGE_ROWS,
   ZOOM_ROOM_MESSAGES_ANSWER,
@@ -46,13 +45,11 @@ export const metricsZoomRooms = defineEndpoint({
   },
 });
 
-const LIVE_ROWS = ROOM_LIVE_MEETING_ROWS(SESSION_METRIC_ROWS);
-
 export const metricsZoomRoomDetail = defineEndpoint({
   path: '/metrics/zoomroomdetail',
   params: v1Params({ id: v1.string(), from: reportDateParam(), to: reportDateParam(), ...v1PageSize }),
   v2Calls: ['GET /metrics/zoomrooms/{zoomroomId}'],
-  tables: [ZOOM_ROOM_ROWS, ZOOM_ROOM_MESSAGE_ROWS, LIVE_ROWS, SESSION_METRIC_ROWS],
+  tables: [ZOOM_ROOM_ROWS, ZOOM_ROOM_MESSAGE_ROWS, SESSION_METRIC_ROWS],
   async handle(params, ctx) {
     if (isBackwards(params.from, params.to)) throw invalidParameter('to', 'Must not be before from.');
     const path = v2path`/metrics/zoomrooms/${params.id}`;
@@ -70,14 +67,14 @@ export const metricsZoomRoomDetail = defineEndpoint({
       enough,
       (first) => ctx.requireFanOut('GET', path, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
     );
-    const live = room!.live_meeting ? answer(SESSION_METRIC_ANSWER, toV1(LIVE_ROWS, room!.live_meeting)) : NO_LIVE_MEETING;
+    const live = room!.live_meeting ? answer(SESSION_METRIC_ANSWER, toV1(SESSION_METRIC_ROWS, room!.live_meeting)) : NO_LIVE_MEETING;
     return {
       from: last.from,
       to: last.to,
       ...v1PageFields(pageOf(paging, last.total_records)),
       zoom_room: v1Room(room!, room!.live_meeting ? String(room!.live_meeting['id']) : ''),
       live_meeting: live,
-      past_meetings: itemsOnPage(items, paging).map((m) => toV1(SESSION_METRIC_ROWS, m)),
+      past_meetings: itemsOnPage(items, paging).map((m) => answer(SESSION_METRIC_ANSWER, toV1(SESSION_METRIC_ROWS, m))),
     };
   },
 });

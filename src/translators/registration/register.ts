@@ -1,4 +1,6 @@
 import { REGISTRANT_FIELDS } from '../../../mappings/registration.js';
+import { REGISTER_ANSWER } from '../../../mappings/session-answers.js';
+import { answer } from '../../v1/answer.js';
 import { defineEndpoint } from '../kit/define.js';
 import { inputShape, toV2 } from '../../v1/field-map.js';
 import { MEETING, WEBINAR, type SessionKind } from '../sessions/kinds.js';
@@ -33,17 +35,10 @@ function registerEndpoint(kind: SessionKind) {
     v2Calls: [`POST /${kind.collection}/{${kind.noun}Id}/registrants`],
     tables: [REGISTRANT_FIELDS],
     async handle(params, ctx) {
-      const answer = await ctx.v2.post(`${sessionPath(kind, params.id)}/registrants`, toV2(REGISTRANT_FIELDS, params), V2_REGISTERED, {
+      const registered = await ctx.v2.post(`${sessionPath(kind, params.id)}/registrants`, toV2(REGISTRANT_FIELDS, params), V2_REGISTERED, {
         occurrence_ids: params.occurrence_ids?.join(','),
       });
-      return {
-        registrant_id: answer.registrant_id,
-        id: String(answer.id),
-        topic: answer.topic,
-        // A recurring session with no fixed time has no start time: v1 answered "" for it.
-        start_time: answer.start_time ?? '',
-        join_url: answer.join_url,
-      };
+      return answer(REGISTER_ANSWER, registered);
     },
   });
 }

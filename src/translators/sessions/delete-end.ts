@@ -1,3 +1,5 @@
+import { SESSION_ACTION_ANSWERS } from '../../../mappings/session-answers.js';
+import { answer } from '../../v1/answer.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { requireOwnSession } from './host-check.js';
@@ -18,7 +20,7 @@ export function deleteEndpoint(kind: SessionKind) {
     async handle({ id, host_id, occurrence_id }, ctx) {
       const session = await requireOwnSession(ctx, kind, id, host_id);
       await ctx.v2.delete(sessionPath(kind, session.id), occurrence_id === undefined ? undefined : { occurrence_id });
-      return { id: String(session.id), deleted_at: ctx.nowIso() };
+      return answer(SESSION_ACTION_ANSWERS.deleted, { id: session.id, deleted_at: ctx.nowIso() });
     },
   });
 }
@@ -36,7 +38,7 @@ export function endEndpoint(kind: SessionKind) {
     async handle({ id, host_id }, ctx) {
       const session = await requireOwnSession(ctx, kind, id, host_id);
       await ctx.v2.put(`${sessionPath(kind, session.id)}/status`, kind.endBody);
-      return { id: String(session.id), ended_at: ctx.nowIso() };
+      return answer(SESSION_ACTION_ANSWERS.ended, { id: session.id, ended_at: ctx.nowIso() });
     },
   });
 }

@@ -10,8 +10,7 @@ import type { V2Session } from './v2-session.js';
  * The one v1 renderer of meetings and webinars: the requested answer of the kind's shapes
  * (mappings/session-answers.ts), each field from the first source that has it: what v1 computed
  * itself, the kind's option table (read through toV1), the v2 field of the same name, and last what
- * v1 answered in its absence. v1 typed ids as strings (`"id": "123456789"`, `"occurrence_id":
- * "1483210260000"`).
+ * v1 answered in its absence. Each field's JSON type is its shape's (`wire`).
  */
 export type OutputShape = keyof SessionAnswers;
 
@@ -22,8 +21,6 @@ export function renderSession(kind: SessionKind, shape: OutputShape, session: V2
 /** The fields v1gate computes itself rather than reading from v2 (undefined for the others). */
 function computedField(field: string, session: V2Session, live: boolean): unknown {
   switch (field) {
-    case 'id':
-      return String(session.id);
     case 'real_id':
       // v1's own meeting number; v2 has one number per meeting, so both are it (docs/decisions.md).
       return String(session.id);
