@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { expectV1Shape, FUTURE, NO_LIMITS, v1ExampleShape, type V1Shape, gatewayWithTwoHosts } from '../support/v1-answers.js';
+import { expectV1Shape, FUTURE, NO_LIMITS, V1_TIME, v1ExampleShape, type V1Shape, gatewayWithTwoHosts } from '../support/v1-answers.js';
 
 /**
  * What only meetings do. What meetings and webinars do alike (create, get, update, delete, end,
@@ -35,7 +35,8 @@ describe('/meeting/create', () => {
   it("answers real_id as its number and the meeting options' v1 defaults", async () => {
     const answer = await createMeeting();
     expectV1Shape(answer, CREATE_TYPES);
-    expect(answer.real_id).toBe(answer.id);
+    // real_id stays quoted: no evidence says otherwise; the number it repeats is a JSON number.
+    expect(answer.real_id).toBe(String(answer.id));
     expect(answer).toMatchObject({ option_jbh: false, option_host_video: true, option_participants_video: true });
   });
 
@@ -160,12 +161,28 @@ describe('/meeting/get', () => {
 });
 
 describe('/meeting/update', () => {
-  it('requires type, changing nothing without it', async () => {
+  // Clients update with id, host_id and what changes, as the service's own sample did (docs/live-evidence.md).
+  it("keeps the meeting's own type when the call names none: a series stays a series", async () => {
+    const series = await createMeeting({ type: '8', recurrence: '{"type":1,"end_times":3}' });
+    const answer = await gw.v1('/meeting/update', { id: series.id, host_id: ownerId, topic: 'Renamed' });
+    expect(answer).toEqual({ id: String(series.id), updated_at: expect.stringMatching(V1_TIME) });
+    const v2 = (await gw.v2('GET', `/meetings/${series.id}`)).body;
+    expect(v2).toMatchObject({ topic: 'Renamed', type: 8 });
+    expect(v2.occurrences).toHaveLength(3);
+    const noFixedTime = await createMeeting({ type: '3' });
+    expect((await gw.v1('/meeting/update', { id: noFixedTime.id, host_id: ownerId, duration: '15' })).error).toBeUndefined();
+    expect((await gw.v2('GET', `/meetings/${noFixedTime.id}`)).body).toMatchObject({ type: 3, duration: 15 });
+  });
+
+  it('changes nothing for an update with only id and host_id, and still checks the host', async () => {
     const created = await createMeeting();
     const before = snapshot();
-    expect(await gw.v1('/meeting/update', { id: created.id, host_id: ownerId, topic: 'x' })).toEqual({
-      error: { code: 300, message: 'type is required.' },
+    expect(await gw.v1('/meeting/update', { id: created.id, host_id: ownerId })).toEqual({
+      id: String(created.id),
+      updated_at: expect.stringMatching(V1_TIME),
     });
+    expect(snapshot()).toBe(before);
+    expect((await gw.v1('/meeting/update', { id: created.id, host_id: 'no-such-user' })).error.code).toBe(1001);
     expect(snapshot()).toBe(before);
   });
 });
@@ -176,7 +193,7 @@ describe('/meeting/end', () => {
     await gw.control('POST', `/meetings/${created.id}/start`, {});
     await gw.v1('/meeting/end', { id: created.id, host_id: ownerId });
     const live = await gw.v2('GET', `/users/${ownerId}/meetings`, { query: { type: 'live' } });
-    expect(live.body.meetings.map((m: { id: number }) => String(m.id))).not.toContain(created.id);
+    expect(live.body.meetings.map((m: { id: number }) => m.id)).not.toContain(created.id);
   });
 });
 

@@ -108,6 +108,23 @@ describe('/report/getaccountreport', () => {
     expect(answer).toMatchObject({ from: '2024-3-1', to: '2024-3-31', total_meetings: 4 });
   });
 
+  it('reads a date-time as the date written in it, as the Ruby and Python bindings send report dates', async () => {
+    const asDates = await gw.v1('/report/getaccountreport', MARCH);
+    // Ruby's `strftime("%FT%TZ")` and Python's `date_to_str` of the caller's own dates and local times.
+    for (const range of [
+      { from: '2024-03-01T00:00:00Z', to: '2024-03-31T00:00:00Z' },
+      { from: '2024-03-01T23:30:00Z', to: '2024-03-31T23:59:59Z' },
+      { from: '2024-03-01T00:00:00+02:00', to: '2024-03-31T08:15:00-05:00' },
+    ]) {
+      expect(await gw.v1('/report/getaccountreport', range), JSON.stringify(range)).toEqual(asDates);
+    }
+    expectV1Error(
+      await gw.v1('/report/getaccountreport', { from: '2024-03-01T25:00:00Z', to: '2024-03-31' }),
+      300,
+      /^Invalid parameter: from\./,
+    );
+  });
+
   it('answers a v1 error for a missing, impossible or backwards range, and calls nothing', async () => {
     expect(await gw.v1('/report/getaccountreport', { from: '2024-03-01' })).toEqual({ error: { code: 300, message: 'to is required.' } });
     for (const params of [

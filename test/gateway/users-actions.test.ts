@@ -104,11 +104,23 @@ describe('/user/delete', () => {
     expect(await gw.v1('/user/checkemail', { email })).toEqual({ existed_email: false });
   });
 
+  it('without type erases a pending user as type 1 does: integrations delete the users they invited by id alone', async () => {
+    const email = uniqueEmail('invite');
+    const { id } = await gw.v1('/user/create', { email, type: 1 });
+    expect(await gw.v1('/user/delete', { id })).toEqual({
+      id,
+      account_id: (await v2Get(gw, '/users/me')).account_id,
+      deleted_at: expect.stringMatching(V1_TIME),
+    });
+    expect((await gw.v2('GET', `/users/${id}`)).status).toBe(404);
+    expect(await gw.v1('/user/checkemail', { email })).toEqual({ existed_email: false });
+  });
+
   it('answers 1001 when the type does not match the user, or the user is unknown; 300 for a bad type; nothing changes', async () => {
     const active = await v2User(gw);
     const pending = await v2User(gw, {}, 'create');
     expectV1Error(await gw.v1('/user/delete', { id: active.id, type: 1 }), 1001, /not a pending user/);
-    expectV1Error(await gw.v1('/user/delete', { id: pending.id }), 1001, /pending user/);
+    expectV1Error(await gw.v1('/user/delete', { id: pending.id, type: 0 }), 1001, /pending user/);
     expectV1Error(await gw.v1('/user/delete', { id: 'no-such-user' }), 1001);
     expectV1Error(await gw.v1('/user/delete', { id: active.id, type: 2 }), 300, /^Invalid parameter: type\./);
     expect(sandboxUser(active.id)!.status).toBe('active');

@@ -13,8 +13,7 @@ export const meetingsEndpoints: EndpointDefinition[] = [
   meetingList,
   meetingLive,
   getEndpoint(MEETING),
-  // v1 required `type` on a meeting update.
-  updateEndpoint(MEETING, { typeRequired: true }),
+  updateEndpoint(MEETING),
   deleteEndpoint(MEETING),
   endEndpoint(MEETING),
 ];

@@ -5,7 +5,7 @@ import type { SessionKind } from './kinds.js';
 
 /** The v1 params of the scheduling calls, built from the kind's option table. */
 
-/** The type row's parser (1/2/3/8 or 5/6/9), required where v1 required `type`. */
+/** The type row's parser (1/2/3/8 or 5/6/9). */
 function typeParam(kind: SessionKind): z.ZodType {
   const row = kind.table.find((r) => r.v1 === 'type');
   if (!row?.type) throw new Error(`The ${kind.noun} option table has no type row`);
@@ -26,14 +26,13 @@ export function createParams(kind: SessionKind, extra: Record<string, z.ZodType>
   });
 }
 
-/** Update: id and host_id required; `type` too where v1 required it (meetings). */
-export function updateParams(kind: SessionKind, opts: { typeRequired: boolean }, extra: Record<string, z.ZodType> = {}) {
-  const type = typeParam(kind);
+/** Update: id and host_id required; everything else, `type` included, changes only when given. */
+export function updateParams(kind: SessionKind, extra: Record<string, z.ZodType> = {}) {
   return v1Params({
     ...optionShape(kind),
     id: v1.string(),
     host_id: v1.string(),
-    type: opts.typeRequired ? type : type.optional(),
+    type: typeParam(kind).optional(),
     ...extra,
   });
 }

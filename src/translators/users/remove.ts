@@ -11,6 +11,9 @@ import { V2_USER, V2_USER_WITH_STATUS } from '../kit/v2-users.js';
  * a free account of their own); v1 `permanentdelete` erased them (v2 `delete`). A pending user
  * (v1 delete type 1) is an invitation: it is erased, so the email can be invited again.
  * The user is read first: the answers need its account or email, which v2 forgets on removal.
+ * Without `type`, the user's own state says which: integrations create users with /user/create
+ * (pending until they confirm) and delete them by id alone (docs/live-evidence.md, "Requests").
+ * A `type` that does not fit the user is still refused: the caller said which kind it meant.
  */
 
 /** v1 delete `type` → which users it may name, and what v2 does to them. */
@@ -23,9 +26,9 @@ export const userDelete = defineEndpoint({
   path: '/user/delete',
   params: v1Params({ id: userId(), type: v1.intOneOf([0, 1]).optional() }),
   v2Calls: ['GET /users/{userId}', 'DELETE /users/{userId}'],
-  async handle({ id, type = 0 }, ctx) {
-    const kind = DELETE_TYPES[type];
+  async handle({ id, type }, ctx) {
     const user = await ctx.v2.get(v2path`/users/${id}`, V2_USER_WITH_STATUS);
+    const kind = DELETE_TYPES[type ?? (user.status === 'pending' ? 1 : 0)];
     if ((user.status === 'pending') !== kind.pending) throw new V1Error(V1Code.userNotExist, `User not exist: ${id} ${kind.wrongKind}.`);
     await ctx.v2.delete(v2path`/users/${user.id}`, { action: kind.action });
     return { id, account_id: user.account_id, deleted_at: ctx.nowIso() };

@@ -14,7 +14,7 @@ export const webinarsEndpoints: EndpointDefinition[] = [
   webinarListRegistration,
   getEndpoint(WEBINAR),
   // v1 made `type` optional on a webinar update; panelists are set on create (refused here, never silently ignored).
-  updateEndpoint(WEBINAR, { typeRequired: false, refused: { panelists: panelistsNotOnUpdate } }),
+  updateEndpoint(WEBINAR, { refused: { panelists: panelistsNotOnUpdate } }),
   deleteEndpoint(WEBINAR),
   endEndpoint(WEBINAR),
 ];
