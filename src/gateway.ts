@@ -8,6 +8,7 @@ import { mappingIndex, readOnlyIndex } from './compare/why.js';
 import type { GatewayConfig } from './config.js';
 import { limiterMetrics } from './ops/limiter-metrics.js';
 import { callLogObserver, createLogger, type LogOutput } from './ops/logging.js';
+import { KnownSecrets } from './shared/secrets.js';
 import { GatewayMetrics } from './ops/metrics.js';
 import { mountOpsRoutes } from './ops/routes.js';
 import { shadowMetrics } from './ops/shadow-metrics.js';
@@ -183,6 +184,8 @@ interface Parts {
   work: InFlight;
   resources: Resources;
   log: LogOutput;
+  /** Redacted by value from every line, record and report: the configured secrets, then the sandbox's own. */
+  secrets: KnownSecrets;
 }
 
 /** The facade's inbound gate, backed by the v1 limiter: its decision and the X-RateLimit-* headers. */
@@ -235,12 +238,13 @@ const sandboxForThisMachineOnly: MiddlewareHandler = async (c, next) =>
     : c.json({ code: 200, message: 'The sandbox control API answers callers on this machine only (SANDBOX_PUBLIC=1 opens it).' }, 403);
 
 /** No V2_BASE_URL: the embedded sandbox at /v2 (and its control API at /sandbox) on this server. */
-function wireSandbox({ root, config, overrides }: Parts): Sandbox {
+function wireSandbox({ root, config, overrides, secrets }: Parts): Sandbox {
   const sandbox = createSandbox({
     apiKey: config.sandbox.apiKey,
     apiSecret: config.sandbox.apiSecret,
     limits: overrides.sandboxLimits ?? (config.sandbox.rateLimits ? undefined : false),
   });
+  secrets.add([sandbox.credentials.apiSecret]);
   if (!config.sandbox.public) root.use('/sandbox/*', sandboxForThisMachineOnly);
   mountSandbox(root, sandbox);
   return sandbox;
@@ -306,8 +310,8 @@ function createMetrics({ config }: Parts, endpoints: readonly EndpointDefinition
 }
 
 /** Who is told of every v1 call: metrics, the log line, the call recorder (V1_RECORD_FILE), and the caller's own. */
-function callObservers({ config, overrides, resources, log }: Parts, metrics: GatewayMetrics): CallObserver[] {
-  const recorder = config.record.file ? callRecorder({ file: config.record.file, maxBytes: config.record.maxBytes }) : undefined;
+function callObservers({ config, overrides, resources, log, secrets }: Parts, metrics: GatewayMetrics): CallObserver[] {
+  const recorder = config.record.file ? callRecorder({ file: config.record.file, maxBytes: config.record.maxBytes, secrets }) : undefined;
   if (recorder) resources.add(() => recorder.close());
   return [metrics.observer, callLogObserver(log.logger), ...(recorder ? [recorder.observer] : []), ...(overrides.observers ?? [])];
 }
@@ -372,7 +376,12 @@ type V1App = ReturnType<typeof createV1App>;
 type Shadow = ReturnType<typeof createShadow>;
 
 /** Shadow mode (V1_PRIMARY_URL): the real v1 answers; v1gate's own answers are compared behind it. */
-function wireShadow({ root, config, resources }: Parts, v1App: V1App, endpoints: readonly EndpointDefinition[], metrics: GatewayMetrics) {
+function wireShadow(
+  { root, config, resources, secrets }: Parts,
+  v1App: V1App,
+  endpoints: readonly EndpointDefinition[],
+  metrics: GatewayMetrics,
+) {
   const shadow = createShadow({
     primaryUrl: config.shadow.primaryUrl!,
     sample: config.shadow.sample,
@@ -382,6 +391,7 @@ function wireShadow({ root, config, resources }: Parts, v1App: V1App, endpoints:
     body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
     timeoutMs: config.upstream.timeoutMs,
     reportAllowed: (c) => statusAllowed(c, config.ops.statusToken),
+    secrets,
   });
   resources.add(() => shadow.close());
   root.all('*', shadow.handle);
@@ -439,12 +449,33 @@ function wireAll(parts: Parts) {
   return { sandbox, webhooks, limiters, v2, metrics, shadow, server };
 }
 
+/** The secrets of the configuration, redacted by value from every log line, record and report. */
+function configuredSecrets(config: GatewayConfig): (string | undefined)[] {
+  const redis = config.rateLimits.redis.url;
+  return [
+    config.sandbox.apiSecret,
+    config.webhooks.token,
+    config.ops.statusToken,
+    redis && URL.canParse(redis) ? decodeURIComponent(new URL(redis).password) || undefined : undefined,
+  ];
+}
+
 /** Every route of one gateway, in place before anything listens. */
 export function buildGateway(config: GatewayConfig, overrides: GatewayOverrides = {}): BuiltGateway {
   const resources = new Resources();
-  const log = createLogger({ level: config.ops.logLevel, file: config.ops.logFile });
+  const secrets = new KnownSecrets(configuredSecrets(config));
+  const log = createLogger({ level: config.ops.logLevel, file: config.ops.logFile, secrets });
   resources.add(() => log.close()); // buffered log lines out before the process may exit, and a LOG_FILE closed
-  const parts: Parts = { config, overrides, root: new Hono(), address: new ListenAddress(config), work: new InFlight(), resources, log };
+  const parts: Parts = {
+    config,
+    overrides,
+    root: new Hono(),
+    address: new ListenAddress(config),
+    work: new InFlight(),
+    resources,
+    log,
+    secrets,
+  };
   let wired: ReturnType<typeof wireAll>;
   try {
     wired = wireAll(parts);

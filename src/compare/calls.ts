@@ -1,13 +1,14 @@
 import { closeSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
-import { recordableAnswer, recordableParams } from './secrets.js';
+import { KnownSecrets, type Redactor } from '../shared/secrets.js';
+import { REDACTED, callRedactor, recordRedactor, recordableParams } from './secrets.js';
 
 /**
  * Recorded v1 calls: one JSON line each (`calls.jsonl`), written by the gateway with
  * V1_RECORD_FILE, imported from HAR captures (har.ts), and replayed by `npm run compare`.
  * Credentials are never part of a record (the facade hands observers the params without
- * `api_key`/`api_secret`, and a replay substitutes the caller's own), and passwords and tokens are
- * replaced (secrets.ts).
+ * `api_key`/`api_secret`, and a replay substitutes the caller's own), and every secret is
+ * replaced, by name and by value (secrets.ts).
  */
 export interface RecordedCall {
   /** ISO time the call arrived. */
@@ -24,17 +25,19 @@ export interface RecordedCall {
   ms: number;
 }
 
-export function toRecordedCall(record: V1CallRecord): RecordedCall {
+/** The record of a call, every secret replaced: `known` (the configured secrets), the request's own api_secret, and the tokens its params and answer carry. */
+export function toRecordedCall(record: V1CallRecord, known: Redactor = recordRedactor()): RecordedCall {
   const params: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(record.params ?? {})) {
     if (typeof value === 'string' || Array.isArray(value)) params[name] = value; // files are not replayable
   }
+  const redactor = callRedactor(record.secrets ? known.with(record.secrets) : known, params, record.answer);
   return {
     time: record.startedAt.toISOString(),
-    path: record.endpoint ?? record.rawPath.replace(/^\/v1/i, ''),
-    params: recordableParams(params),
+    path: redactor.redact(record.endpoint ?? record.rawPath.replace(/^\/v1/i, '')),
+    params: recordableParams(params, redactor),
     dataType: record.dataType,
-    answer: recordableAnswer(record.answer),
+    answer: redactor.redact(record.answer),
     v2Calls: record.v2Calls.map((c) => ({ method: c.method, path: c.path, status: c.status, ms: round(c.ms) })),
     ms: round(record.ms),
   };
@@ -46,6 +49,8 @@ export interface RecorderOptions {
   file: string;
   /** Rotate when the file would grow past this many bytes: it becomes `<file>.1` (one generation kept). */
   maxBytes: number;
+  /** The configured secrets (sandbox secret, tokens): redacted by value from every record. */
+  secrets?: KnownSecrets;
 }
 
 /**
@@ -56,9 +61,10 @@ export interface RecorderOptions {
 export function callRecorder(options: RecorderOptions): { observer: CallObserver; close(): void } {
   let fd = openSync(options.file, 'a');
   let size = statSync(options.file).size;
+  const known = options.secrets ?? new KnownSecrets();
   return {
     observer(record) {
-      const line = `${JSON.stringify(toRecordedCall(record))}\n`;
+      const line = `${JSON.stringify(toRecordedCall(record, known.redactor(REDACTED)))}\n`;
       const bytes = Buffer.byteLength(line);
       if (size > 0 && size + bytes > options.maxBytes) {
         closeSync(fd);

@@ -3,6 +3,8 @@ import { diffAnswers, type Difference, type DifferenceKind } from './diff.js';
 import { limitedOnOneSide } from './limited.js';
 import { builtInNoise, noiseReason, observedNoise, type NoiseRule } from './noise.js';
 import { IdCarrier, type Target } from './replay.js';
+import { exampleValue, recordRedactor } from './secrets.js';
+import { secretsIn } from '../shared/secrets.js';
 
 /**
  * `npm run compare`'s core: replay each recorded call against A and B (and A again as the noise
@@ -57,6 +59,8 @@ export async function compareCalls(calls: readonly RecordedCall[], options: Comp
   const rules = options.rules ?? builtInNoise();
   const keep = options.examples ?? 3;
   const carriers = { a: new IdCarrier(), b: new IdCarrier(), noise: new IdCarrier() };
+  // Every secret seen (the replayed api_secret, each token any answer carried): none reaches the report.
+  const seen = new Set<string>([...options.a.secrets, ...options.b.secrets, ...(options.noise?.secrets ?? [])]);
   const endpoints = new Map<string, EndpointReport>();
   let replayed = 0;
   let skipped = 0;
@@ -73,6 +77,7 @@ export async function compareCalls(calls: readonly RecordedCall[], options: Comp
       options.b.call(call, carriers.b.substitute(call.params)),
       options.noise?.call(call, carriers.noise.substitute(call.params)),
     ]);
+    for (const answer of [answerA, answerB, answerNoise]) secretsIn(answer, seen);
     carriers.a.learn(call.answer, answerA);
     carriers.b.learn(call.answer, answerB);
     if (options.noise) carriers.noise.learn(call.answer, answerNoise);
@@ -101,7 +106,7 @@ export async function compareCalls(calls: readonly RecordedCall[], options: Comp
       differing++;
     }
   }
-  return {
+  return recordRedactor(seen).redact({
     a: options.a.name,
     b: options.b.name,
     calls: replayed,
@@ -109,7 +114,7 @@ export async function compareCalls(calls: readonly RecordedCall[], options: Comp
     skipped_limited: limited,
     differing_calls: differing,
     endpoints: [...endpoints.values()].sort((x, y) => y.differing - x.differing || x.path.localeCompare(y.path)),
-  };
+  });
 }
 
 function count(endpoint: EndpointReport, d: Difference, noise: string | undefined, call: RecordedCall, why: string, keep: number): void {
@@ -120,7 +125,8 @@ function count(endpoint: EndpointReport, d: Difference, noise: string | undefine
     endpoint.fields.push(field);
   }
   field.count++;
-  if (field.examples.length < keep) field.examples.push({ a: d.a, b: d.b, params: call.params });
+  if (field.examples.length < keep)
+    field.examples.push({ a: exampleValue(d.field, d.a), b: exampleValue(d.field, d.b), params: call.params });
 }
 
 /** Real (not noise) differences in the report: what `--max-diff` is held against. */

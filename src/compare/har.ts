@@ -1,11 +1,11 @@
 import type { RecordedCall } from './calls.js';
-import { CREDENTIAL_PARAMS, recordableAnswer, recordableParams } from './secrets.js';
+import { CREDENTIAL_PARAMS, callRedactor, recordRedactor, recordableParams } from './secrets.js';
 
 /**
  * HAR (HTTP Archive) captures of a legacy integration's v1 traffic, from a browser or a proxy,
  * turned into recorded calls: each `POST .../v1/<path>` entry, its form fields (query string and
  * urlencoded body, body wins) without the credentials, and its answer; secrets replaced as the
- * recorder replaces them (secrets.ts).
+ * recorder replaces them (secrets.ts), the captured api_secret by value too.
  */
 interface HarEntry {
   startedDateTime?: string;
@@ -23,7 +23,9 @@ export function callsFromHar(har: unknown): RecordedCall[] {
     const at = url.pathname.search(/\/v1\//i);
     if (entry.request.method.toUpperCase() !== 'POST' || at < 0) continue;
     const params: Record<string, string | string[]> = {};
+    const secrets: string[] = [];
     const put = (name: string, value: string) => {
+      if (name === 'api_secret') secrets.push(value);
       if (CREDENTIAL_PARAMS.has(name)) return;
       if (name.endsWith('[]')) {
         const key = name.slice(0, -2);
@@ -48,15 +50,18 @@ export function callsFromHar(har: unknown): RecordedCall[] {
         // keep the text: a compare shows it as a type difference
       }
     }
+    const redactor = callRedactor(recordRedactor(secrets), params, answer);
     calls.push({
       time: entry.startedDateTime ?? '',
-      path: url.pathname
-        .slice(at + 3)
-        .toLowerCase()
-        .replace(/\/+$/, ''),
-      params: recordableParams(params),
+      path: redactor.redact(
+        url.pathname
+          .slice(at + 3)
+          .toLowerCase()
+          .replace(/\/+$/, ''),
+      ),
+      params: recordableParams(params, redactor),
       dataType,
-      answer: recordableAnswer(answer),
+      answer: redactor.redact(answer),
       v2Calls: [],
       ms: entry.time ?? 0,
     });

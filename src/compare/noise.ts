@@ -1,4 +1,5 @@
 import { leafField as leaf, type Difference } from './diff.js';
+import { REDACTED } from './secrets.js';
 
 /**
  * What must differ between two services answering the same call, reported apart from real
@@ -11,7 +12,7 @@ export interface NoiseRule {
   applies(difference: Difference): boolean;
 }
 
-const ID_FIELD = /^(id|uuid|.*_id|.*_uuid|zak|token|password|pmi|h323_password|encrypted_password)$/;
+const ID_FIELD = /^(id|uuid|.*_id|.*_uuid|zak|zpk|token|password|pmi|h323_password|encrypted_password)$/;
 const URL_FIELD = /_url$/;
 const TIME_FIELD = /(_at|_time|^time)$/;
 
@@ -26,6 +27,11 @@ function closeInTime(a: unknown, b: unknown, toleranceMs: number): boolean {
 export function builtInNoise(timeToleranceMs = 60_000): NoiseRule[] {
   return [
     { name: 'minted identifier', applies: (d) => d.kind === 'value' && ID_FIELD.test(leaf(d.field)) },
+    {
+      // A record holds `redacted` where the answer held a secret (secrets.ts): what was there is unknowable.
+      name: 'secret redacted in the recording',
+      applies: (d) => d.kind === 'value' && (d.a === REDACTED || d.b === REDACTED),
+    },
     { name: 'link embedding an identifier', applies: (d) => d.kind === 'value' && URL_FIELD.test(leaf(d.field)) },
     {
       name: `time within ${timeToleranceMs / 1000} s`,

@@ -15,11 +15,13 @@ export interface Credentials {
 export interface Target {
   /** For the report: the URL, or `recorded`. */
   name: string;
+  /** The secrets it sends (the replayed api_secret): redacted by value from every report. */
+  secrets: readonly string[];
   call(call: RecordedCall, params: RecordedCall['params']): Promise<unknown>;
 }
 
 export function recordedTarget(): Target {
-  return { name: 'recorded', call: async (call) => call.answer };
+  return { name: 'recorded', secrets: [], call: async (call) => call.answer };
 }
 
 /** `http://host:port`, `http://host:port/v1` and `.../v1/` all name the same v1 API. */
@@ -44,6 +46,7 @@ export function liveTarget(url: string, credentials: Credentials, timeoutMs = 60
   const base = v1Base(url);
   return {
     name: url,
+    secrets: [credentials.apiSecret],
     async call(call, params) {
       const form = new URLSearchParams({ api_key: credentials.apiKey, api_secret: credentials.apiSecret });
       for (const [name, value] of Object.entries(params)) {

@@ -1,6 +1,8 @@
 import type { CompareReport, EndpointReport } from './compare.js';
 import { diffAnswers, type DifferenceKind } from './diff.js';
 import { builtInNoise, noiseReason } from './noise.js';
+import { exampleValue } from './secrets.js';
+import type { Redactor } from '../shared/secrets.js';
 
 /**
  * Shadow mode's mismatch report: real (not noise) differences between the primary's answer and
@@ -27,8 +29,11 @@ export function mismatchTally(why: (path: string, field: string) => string, exam
   const endpoints = new Map<string, { calls: number; differing: number }>();
   const rowList = (): ShadowMismatch[] => [...rows.values()].sort((a, b) => b.count - a.count);
   return {
-    /** Records the real differences of one compared call; true when there was at least one. */
-    add(endpoint: string, primary: unknown, candidate: unknown): boolean {
+    /**
+     * Records the real differences of one compared call; true when there was at least one. Its
+     * examples are kept redacted by `redactor` (the call's own secrets): nothing secret is held.
+     */
+    add(endpoint: string, primary: unknown, candidate: unknown, redactor: Redactor): boolean {
       let real = false;
       for (const difference of diffAnswers(primary, candidate)) {
         if (noiseReason(difference, rules)) continue;
@@ -41,7 +46,10 @@ export function mismatchTally(why: (path: string, field: string) => string, exam
         }
         if (!row) continue;
         row.count++;
-        if (row.examples.length < examplesPerRow) row.examples.push({ primary: difference.a, v1gate: difference.b });
+        if (row.examples.length < examplesPerRow) {
+          const { field, a, b } = difference;
+          row.examples.push(redactor.redact({ primary: exampleValue(field, a), v1gate: exampleValue(field, b) }));
+        }
       }
       let counts = endpoints.get(endpoint);
       if (!counts) endpoints.set(endpoint, (counts = { calls: 0, differing: 0 }));

@@ -13,6 +13,9 @@ import { parseV1Answer } from './replay.js';
 import { limitedOnOneSide } from './limited.js';
 import { mismatchTally, type ShadowMismatch } from './shadow-tally.js';
 import { forwardingGate } from './yield-to-forwarding.js';
+import { readParams } from '../v1-facade/params.js';
+import { REDACTED, callRedactor } from './secrets.js';
+import { KnownSecrets } from '../shared/secrets.js';
 
 export type { ShadowMismatch } from './shadow-tally.js';
 
@@ -41,6 +44,8 @@ export interface ShadowOptions {
   /** Examples kept per endpoint and field. */
   examples?: number;
   random?: () => number;
+  /** The configured secrets: redacted by value from the report, with each call's api_secret and the tokens its answers carry. */
+  secrets?: KnownSecrets;
   /**
    * Who may read the mismatch report (`GET /shadow/report`, `/shadow/report.json`): its examples
    * are real answers. Default: callers on this machine only.
@@ -85,6 +90,7 @@ export function createShadow(options: ShadowOptions) {
   const reportAllowed = options.reportAllowed ?? isLoopbackCaller;
   const primary = new URL(options.primaryUrl);
   const primaryName = primary.origin + primary.pathname.replace(/\/+$/, ''); // no user info in a report
+  const secrets = options.secrets ?? new KnownSecrets();
 
   async function compare(endpoint: string, url: string, call: PrimaryCall, bytes: Buffer, contentType: string | undefined): Promise<void> {
     try {
@@ -105,7 +111,8 @@ export function createShadow(options: ShadowOptions) {
         return;
       }
       counts.compared++;
-      if (tally.add(endpoint, primaryAnswer, candidate)) counts.mismatchedCalls++;
+      const redactor = callRedactor(secrets.redactor(REDACTED).with(await apiSecretsOf(call)), primaryAnswer, candidate);
+      if (tally.add(endpoint, primaryAnswer, candidate, redactor)) counts.mismatchedCalls++;
     } catch {
       counts.errors++;
     }
@@ -198,7 +205,7 @@ export function createShadow(options: ShadowOptions) {
   /** The mismatch report, as `npm run compare` renders one: HTML, or its JSON. */
   function report(c: Context, path: string): Response {
     if (!reportAllowed(c)) return c.json({ error: 'the shadow report answers callers allowed to read the status page' }, 403);
-    const body = tally.asReport(primaryName, sampledWrites, counts.limited);
+    const body = secrets.redactor(REDACTED).redact(tally.asReport(primaryName, sampledWrites, counts.limited));
     return path.endsWith('.json') ? c.json(body, 200, NO_STORE) : c.html(renderHtmlReport(body), 200, NO_STORE);
   }
 
@@ -212,6 +219,18 @@ export function createShadow(options: ShadowOptions) {
     /** Closes the pooled connections to the primary. */
     close: () => hop.close(),
   };
+}
+
+/** The api_secret values a forwarded call carried (query and form, as the facade reads them). */
+async function apiSecretsOf(call: PrimaryCall): Promise<string[]> {
+  const at = call.pathAndQuery.indexOf('?');
+  try {
+    const params = await readParams(at < 0 ? '' : call.pathAndQuery.slice(at + 1), call.body, call.headers['content-type']);
+    const secret = params.api_secret;
+    return typeof secret === 'string' ? [secret] : Array.isArray(secret) ? secret : [];
+  } catch {
+    return []; // a body the facade cannot read either: v1gate's answer is an error that carries no secret
+  }
 }
 
 function parseAnswer(text: string, contentType: string | undefined): unknown {

@@ -1,24 +1,27 @@
 import pino, { type Logger } from 'pino';
 import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
-import { censorSecrets } from '../shared/secrets.js';
+import { KnownSecrets, createRedactor } from '../shared/secrets.js';
 import { keyHash } from './metrics.js';
 
 /**
  * Structured logs: one JSON line per v1 call. Secrets are removed where every line passes (pino's
- * `formatters.log`), so a field added to a log line later is covered by the same list, not by
- * whoever remembers to strip it.
+ * `formatters.log`), by name and by value (src/shared/secrets.ts), so a field added to a log line
+ * later is covered by the same redactor, not by whoever remembers to strip it.
  */
 
 export const REDACTED = '[Redacted]';
 
 /**
- * Every line passes through this: each secret-named field (src/shared/secrets.ts), at any depth,
- * becomes `[Redacted]`. One walk of the line instead of pino's `redact` with wildcard paths (each
- * name at three depths): those cost ~50 µs per line against ~6 µs for the walk, about a sixth of a
- * v1 call's CPU (100 000 call lines written to a null stream in a loop; the walk costs about as
- * much as no redaction at all).
+ * Every line passes through this: each secret (src/shared/secrets.ts: secret-named fields at any
+ * depth, the configured secrets wherever they appear) becomes `[Redacted]`. One walk of the line
+ * instead of pino's `redact` with wildcard paths (each name at three depths): those cost ~50 µs
+ * per line against ~6 µs for the walk, about a sixth of a v1 call's CPU (100 000 call lines
+ * written to a null stream in a loop; the walk costs about as much as no redaction at all).
  */
-const redactLine = (line: Record<string, unknown>) => censorSecrets(line, REDACTED) as Record<string, unknown>;
+const lineRedactor = (secrets: KnownSecrets) => (line: Record<string, unknown>) => secrets.redactor(REDACTED).redact(line);
+
+/** The redactor of a call's own line: the request's api_secret by value, and names no form field has. */
+const NO_SECRETS = createRedactor(REDACTED);
 
 export interface LoggerOptions {
   level: string;
@@ -26,6 +29,8 @@ export interface LoggerOptions {
   file?: string | undefined;
   /** Human-readable output; default: when standard output is a terminal. */
   pretty?: boolean;
+  /** The configured secrets (sandbox secret, tokens): redacted by value from every line, those learned later too. */
+  secrets?: KnownSecrets;
 }
 
 /** The gateway's logger, and how to end it. */
@@ -39,7 +44,7 @@ export function createLogger(options: LoggerOptions): LogOutput {
   const settings = {
     level: options.level,
     base: { service: 'v1gate' },
-    formatters: { log: redactLine },
+    formatters: { log: lineRedactor(options.secrets ?? new KnownSecrets()) },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   if (options.file) {
@@ -69,15 +74,16 @@ export function createLogger(options: LoggerOptions): LogOutput {
 /** The facade observer that writes the call's line: warn for v1 errors, info otherwise. */
 export function callLogObserver(logger: Logger): CallObserver {
   return (record: V1CallRecord) => {
+    const redactor = record.secrets ? NO_SECRETS.with(record.secrets) : NO_SECRETS;
     const line = {
       reqId: record.requestId,
       method: record.method,
       endpoint: record.endpoint ?? null,
-      path: record.endpoint === undefined ? record.rawPath : undefined,
+      path: record.endpoint === undefined ? redactor.redact(record.rawPath) : undefined,
       code: record.errorCode ?? 0,
       ms: Math.round(record.ms * 10) / 10,
       keyHash: record.apiKey === undefined ? undefined : keyHash(record.apiKey),
-      params: record.params,
+      params: record.params && redactor.redactParams(record.params),
       v2: record.v2Calls.map((call) => ({ method: call.method, path: call.path, status: call.status, ms: Math.round(call.ms * 10) / 10 })),
     };
     if (record.errorCode === undefined) logger.info(line, 'v1 call');

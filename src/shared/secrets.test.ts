@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { censorSecrets, isSecretField } from './secrets.js';
+import { createRedactor, isSecretField, secretsIn } from './secrets.js';
 
-describe('censorSecrets', () => {
+const SECRET = 'S3cr3t-value-0123456789';
+
+describe('the redactor, by name', () => {
+  const redactor = createRedactor('X');
+
   it("censors secret-named fields whatever their case, at any depth and in arrays, leaving the caller's object alone", () => {
     const line = {
       apiSecret: 's',
@@ -9,7 +13,7 @@ describe('censorSecrets', () => {
       a: { b: { c: { password: 'p' } } },
       users: [{ zak: 'z', id: 'u1' }],
     };
-    expect(censorSecrets(line, 'X')).toEqual({
+    expect(redactor.redact(line)).toEqual({
       apiSecret: 'X',
       headers: { Authorization: 'X' },
       a: { b: { c: { password: 'X' } } },
@@ -20,27 +24,122 @@ describe('censorSecrets', () => {
 
   it('copies only the objects and lists on the way to a secret, and returns a value without one as it is', () => {
     const clean = { id: 'u1', params: { topic: 't' }, v2: [{ path: '/users/me' }] };
-    expect(censorSecrets(clean, 'X')).toBe(clean);
+    expect(redactor.redact(clean)).toBe(clean);
     const line = { params: { topic: 't', password: 'p' }, v2: [{ path: '/users/me' }], list: [{ id: 1 }, { token: 'k' }] };
-    const censored = censorSecrets(line, 'X') as typeof line;
+    const censored = redactor.redact(line);
     expect(censored).toEqual({ params: { topic: 't', password: 'X' }, v2: [{ path: '/users/me' }], list: [{ id: 1 }, { token: 'X' }] });
     expect(censored).not.toBe(line);
     expect(censored.params).not.toBe(line.params);
     expect(censored.v2).toBe(line.v2);
-    expect(censored.list).not.toBe(line.list);
     expect(censored.list[0]).toBe(line.list[0]);
     expect(line.params.password).toBe('p');
-    expect(line.list[1]).toEqual({ token: 'k' });
   });
 
-  it('leaves empty secrets empty and other objects as they are', () => {
+  it('leaves empty secrets, switches and other objects as they are', () => {
     const error = new Error('boom');
-    expect(censorSecrets({ password: '', token: null, err: error }, 'X')).toEqual({ password: '', token: null, err: error });
+    const value = { password: '', token: null, err: error, enable_phone_participants_password: true };
+    expect(redactor.redact(value)).toBe(value);
   });
 
-  it('knows the names v1 and v2 carry secrets under', () => {
-    for (const name of ['api_secret', 'password', 'h323_password', 'token', 'zak', 'jwt', 'access_token', 'Authorization'])
-      expect(isSecretField(name)).toBe(true);
-    for (const name of ['api_key', 'email', 'id', 'token_type']) expect(isSecretField(name)).toBe(false);
+  it('knows the names v1 and v2 carry secrets under, however a client spells them', () => {
+    for (const name of [
+      'api_secret',
+      'api-secret',
+      'api_secret ',
+      'api_secret\u0000',
+      'API_SECRET',
+      'apiSecret',
+      'password',
+      'h323_password',
+      'encrypted_password',
+      'passcode',
+      'token',
+      'zak',
+      'zpk',
+      'jwt',
+      'access_token',
+      'Authorization',
+      'pwd',
+      'tk',
+    ])
+      expect(isSecretField(name), name).toBe(true);
+    for (const name of ['api_key', 'email', 'id', 'token_type', 'next_page_token', 'topic']) expect(isSecretField(name), name).toBe(false);
+  });
+
+  it('censors secret-named query parameters inside any text, and the fields of an XML or JSON answer kept as text', () => {
+    expect(redactor.redact({ start_url: 'https://x/s/123?zak=abcdefgh&lang=en', note: 'pwd=p4ss' })).toEqual({
+      start_url: 'https://x/s/123?zak=X&lang=en',
+      note: 'pwd=X',
+    });
+    expect(redactor.redact('<response><id>1</id><zak>eyJ.z</zak></response>')).toBe('<response><id>1</id><zak>X</zak></response>');
+    expect(redactor.redact('{"id":"1","token":"abc\\"def","token_type":"bearer"}')).toBe('{"id":"1","token":"X","token_type":"bearer"}');
+  });
+});
+
+describe('the redactor, by value', () => {
+  it('replaces a known secret wherever it appears: any field, inside texts and URLs, percent-encoded, in field names, as a number', () => {
+    const redactor = createRedactor('X', ['a+b/c=d-0123', SECRET, '12345678']);
+    expect(redactor.known).toBe(3);
+    expect(
+      redactor.redact({
+        topic: `meeting ${SECRET}`,
+        url: `https://x/?q=${encodeURIComponent('a+b/c=d-0123')}`,
+        form: new URLSearchParams({ q: 'a+b/c=d-0123' }).toString(),
+        [`{"api_secret":"${SECRET}`]: '"}',
+        pin: 12345678,
+        list: [SECRET],
+      }),
+    ).toEqual({ topic: 'meeting X', url: 'https://x/?q=X', form: 'q=X', '{"api_secret":"X': 'X', pin: 'X', list: ['X'] });
+  });
+
+  it('ignores secrets too short to tell from ordinary values, which are still redacted by name', () => {
+    const redactor = createRedactor('X', ['1234']);
+    expect(redactor.known).toBe(0);
+    expect(redactor.redact({ id: 91234567, password: '1234' })).toEqual({ id: 91234567, password: 'X' });
+  });
+
+  it('learns more secrets with `with`, leaving the first redactor as it was', () => {
+    const first = createRedactor('X', [SECRET]);
+    const second = first.with(['another-secret-value']);
+    expect(second.known).toBe(2);
+    expect(first.redact('another-secret-value')).toBe('another-secret-value');
+    expect(second.redact(`${SECRET} another-secret-value`)).toBe('X X');
+  });
+});
+
+describe('request params', () => {
+  it('never writes a name that is not a form field name (a JSON body read as a form), and keeps list spellings', () => {
+    const redactor = createRedactor('X');
+    expect(
+      redactor.redactParams({
+        topic: 't',
+        'member_ids[]': ['1'],
+        'custom_questions[0][title]': 'q',
+        '{"api_key":"k","api_secret":"abc': '"}',
+        '<xml>': 'y',
+        'api-secret': 'z',
+      }),
+    ).toEqual({
+      topic: 't',
+      'member_ids[]': ['1'],
+      'custom_questions[0][title]': 'q',
+      'X field 1': 'X',
+      'X field 2': 'X',
+      'api-secret': 'X',
+    });
+  });
+});
+
+describe('secretsIn', () => {
+  it('collects the values of secret-named fields and query parameters, long enough to redact by value', () => {
+    const found = secretsIn({
+      token: 'token-value-1',
+      users: [{ zak: 'zak-value-12' }],
+      start_url: 'https://x/s/1?zak=zak-in-url-1&x=1',
+      join_url: 'https://x/w/1?tk=tk%2Bvalue-1',
+      password: '123',
+      id: 'not-a-secret-id',
+    });
+    expect([...found].sort()).toEqual(['tk+value-1', 'token-value-1', 'zak-in-url-1', 'zak-value-12']);
   });
 });

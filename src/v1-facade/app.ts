@@ -7,6 +7,7 @@ import type { Credentials, V2CallObservation, V2Client } from '../upstream/clien
 import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from '../ratelimit/outbound-limiter.js';
 import { Refusal, toV1Error } from '../translators/kit/failures.js';
 import { invalidParameter, missingParameter, renderV1Error } from '../v1/errors.js';
+import { SecretValues } from '../shared/secrets.js';
 import { paramsWithoutCredentials, requestIdOf, type CallObserver } from './observe.js';
 import { ParamDecodeError, readParams, withoutBlankFields, type V1Params } from './params.js';
 import { BodyReadError, readRawBody, type BodyLimits } from './raw-body.js';
@@ -164,6 +165,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
         rawPath: path,
         endpoint: endpointPath,
         apiKey,
+        secrets: secretsOf(params?.api_secret),
         params: params && paramsWithoutCredentials(params),
         errorCode,
         answer,
@@ -185,6 +187,12 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
   });
 
   return app;
+}
+
+/** The api_secret values a request carried, for observers to redact by value. */
+function secretsOf(value: V1Params[string] | undefined): SecretValues | undefined {
+  if (typeof value === 'string') return new SecretValues([value]);
+  return Array.isArray(value) ? new SecretValues(value) : undefined;
 }
 
 /** The query string of a request URL, without its `?` ('' when none). */

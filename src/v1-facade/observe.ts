@@ -1,5 +1,6 @@
 import type { V2CallObservation } from '../upstream/client.js';
 import type { V1Params } from './params.js';
+import type { SecretValues } from '../shared/secrets.js';
 
 /**
  * What the facade tells observers about each v1 call it answered: one record per call, after the
@@ -19,6 +20,12 @@ export interface V1CallRecord {
   readonly endpoint: string | undefined;
   /** The api_key, when the call carried one (observers hash it; never the secret). */
   readonly apiKey: string | undefined;
+  /**
+   * The request's own api_secret (every value sent under that name), for observers to redact by
+   * value wherever it appears (src/shared/secrets.ts); held so that printing the record never shows
+   * it. Undefined when the call carried none.
+   */
+  readonly secrets?: SecretValues | undefined;
   /** The v1 params without `api_key` and `api_secret`; undefined when they could not be read. */
   readonly params: Readonly<V1Params> | undefined;
   /** undefined on success, else the v1 error code answered. */

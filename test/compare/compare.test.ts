@@ -169,7 +169,7 @@ describe('replay and diff', () => {
     const jsonCalls = readCalls(snapshot).filter((c) => c.dataType === 'JSON');
     const report = await compareCalls(jsonCalls, base({ a: recordedTarget(), b: liveTarget(a.url, creds()) }));
     expect(report.calls).toBe(5);
-    expect(realDifferences(report)).toBe(0);
+    expect(realDifferences(report), JSON.stringify(report)).toBe(0);
   });
 
   it("replays a write sequence on two sandboxes, carrying each side's new ids into later calls", async () => {
