@@ -1,6 +1,78 @@
 // @ts-check
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { bansOf, placeOf, RULED_FILES, UNRULED_FILES } from './layers.config.js';
+
+/**
+ * The layer table (layers.config.js) as `no-restricted-imports` patterns. The rule sees an import's
+ * text, not the file it resolves to, so the patterns are written per folder: from
+ * src/translators/metrics/, the area reports is `../reports/`; from src/, it is
+ * `./translators/reports/`. The tree is read when the lint starts, so a new file or folder is ruled at once.
+ * (dependency-cruiser checks the resolved graph in `npm test` against the same table.)
+ */
+function layerRules() {
+  const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const specifier = (from, to) => {
+    const relative = path.posix.relative(from, to.replace(/\/$/, '')).replace(/\.ts$/, '.js');
+    return relative.startsWith('.') ? relative : `./${relative}`;
+  };
+  const patternOf = (folder, ban) => {
+    if (!ban.part.endsWith('/')) return `^${escape(specifier(folder, ban.part))}$`;
+    const except = (ban.except ?? []).map((file) => escape(file.slice(ban.part.length).replace(/\.ts$/, '.js')));
+    return `^${escape(specifier(folder, ban.part))}/${except.length > 0 ? `(?!(${except.join('|')})$)` : ''}`;
+  };
+  const blocks = [];
+  const visit = (folder) => {
+    const entries = readdirSync(path.join(import.meta.dirname, folder), { withFileTypes: true });
+    const places = new Map();
+    for (const entry of entries) {
+      if (entry.isDirectory()) visit(`${folder}/${entry.name}`);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+        const place = placeOf(`${folder}/${entry.name}`);
+        if (place === undefined) continue;
+        const files = places.get(place.part)?.files ?? [];
+        places.set(place.part, { ...place, files: [...files, `${folder}/${entry.name}`] });
+      }
+    }
+    for (const { layer, part, files } of places.values()) {
+      const patterns = bansOf(layer, part).map((ban) => ({
+        regex: patternOf(folder, ban),
+        caseSensitive: true,
+        message: `${ban.part}${ban.except?.length ? ` (but ${ban.except.join(', ')})` : ''} is out of reach of ${part}: ${ban.why} (docs/architecture.md).`,
+      }));
+      if (patterns.length === 0) continue;
+      blocks.push({
+        files: places.size === 1 ? [`${folder}/*.ts`] : files,
+        ignores: UNRULED_FILES,
+        rules: { 'no-restricted-imports': ['error', { patterns }] },
+      });
+    }
+  };
+  for (const top of new Set(RULED_FILES.map((glob) => glob.split('/')[0]))) visit(top);
+  return blocks;
+}
+
+/**
+ * No function over 80 lines (blank lines and comments not counted): a longer one does several
+ * jobs, each of which deserves a name. Data is exempt: a function that only returns one literal
+ * (a table, a default object) says so with `// eslint-disable-next-line max-lines-per-function --
+ * data: <what>`, and a test holds every such exemption to that form.
+ */
+const FUNCTION_LINES = ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }];
+
+/** Files being rewritten elsewhere that still hold a longer function: warned until they land, then dropped from this list. */
+const FUNCTION_LINES_PENDING = [
+  'src/v1-facade/app.ts',
+  'src/gateway.ts',
+  'src/server.ts',
+  'src/config.ts',
+  'src/main.ts',
+  'src/upstream/client.ts',
+  'src/compare/**',
+  'src/ops/**',
+];
 
 /**
  * Type-aware lint for the whole repository. Production code (src/, mappings/, scripts/, bench/)
@@ -43,4 +115,7 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  ...layerRules(),
+  { files: RULED_FILES, ignores: UNRULED_FILES, rules: { 'max-lines-per-function': FUNCTION_LINES } },
+  { files: FUNCTION_LINES_PENDING, ignores: UNRULED_FILES, rules: { 'max-lines-per-function': ['warn', FUNCTION_LINES[1]] } },
 );

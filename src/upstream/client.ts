@@ -5,6 +5,7 @@ import { v2FailureKind } from '../../mappings/errors.js';
 import type { Leaving } from '../shared/leaving.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
 import { parseAnswer } from './answer-copies.js';
+import type { Credentials, Query } from './credentials.js';
 import { GetCoalescer } from './coalesce.js';
 import { UpstreamUnavailable, V2Error, type V2FieldError } from './errors.js';
 import type { TokenMinter } from './jwt.js';
@@ -14,14 +15,7 @@ import type { TokenMinter } from './jwt.js';
  * timeouts, the outbound rate limit, safe retries, and every failure turned into a typed error.
  */
 
-export interface Credentials {
-  apiKey: string;
-  apiSecret: string;
-  /** Kept by pairProofOf (pair-proof.ts): the pair's hash, made once. */
-  proof?: string;
-}
-
-export type Query = Record<string, string | number | boolean | undefined>;
+export type { Credentials, Query } from './credentials.js';
 
 export interface V2Request {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';

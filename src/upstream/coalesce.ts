@@ -1,4 +1,4 @@
-import type { Credentials, Query } from './client.js';
+import type { Credentials, Query } from './credentials.js';
 import { copyOfAnswer } from './answer-copies.js';
 import { CallWithdrawn } from './errors.js';
 import { pairProofOf } from './pair-proof.js';

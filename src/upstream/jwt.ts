@@ -1,4 +1,4 @@
-import type { Credentials } from './client.js';
+import type { Credentials } from './credentials.js';
 import { SignJWT } from 'jose';
 import { pairProofOf } from './pair-proof.js';
 import { LRUCache } from 'lru-cache';

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { Credentials } from './client.js';
+import type { Credentials } from './credentials.js';
 
 /**
  * A pair's proof: a hash of its api_key and api_secret, the key under which the caches that must

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import type { MeetingKind } from '../model/meeting.js';
 import type { User } from '../model/user.js';
-import type { MeetingListType } from './listing.js';
 import { meetingSettingsSchema, onUpdate, sessionSchema, webinarSettingsSchema, type RecurrenceInput } from './schemas.js';
+
+/** The `type` filter of GET /users/{userId}/meetings (filterSessions, listing.ts, says what each keeps). */
+export type MeetingListType = 'scheduled' | 'live' | 'upcoming';
 
 /**
  * What differs between meetings and webinars. Every handler of this area is written once and

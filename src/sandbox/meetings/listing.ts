@@ -1,5 +1,5 @@
 import type { Meeting } from '../model/meeting.js';
-import type { KindSpec } from './kinds.js';
+import type { KindSpec, MeetingListType } from './kinds.js';
 
 /**
  * The `type` filter of GET /users/{userId}/meetings:
@@ -9,8 +9,6 @@ import type { KindSpec } from './kinds.js';
  *   series with an available occurrence in the future. A series with no fixed time has no start
  *   to come and is not listed.
  */
-export type MeetingListType = 'scheduled' | 'live' | 'upcoming';
-
 export function filterSessions(sessions: Meeting[], type: MeetingListType, spec: KindSpec, nowMs: number): Meeting[] {
   switch (type) {
     case 'live':
