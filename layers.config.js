@@ -34,6 +34,7 @@ export const LAYERS = [
       'src/main.ts',
       'src/sandbox-banner.ts',
       'src/config.ts',
+      'src/unknown-settings.ts',
       'src/cluster/',
       'src/gateway.ts',
       'src/server.ts',
