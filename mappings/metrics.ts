@@ -26,6 +26,13 @@ export const elapsedClockCodec: Codec<string, string> = {
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
+/**
+ * The elapsed time of a session still going on: the live dashboards answered none (`""`, captured
+ * from the live service: docs/live-evidence.md), where v2 counts the time so far. A source put
+ * before the table's values in the answers of live sessions.
+ */
+export const STILL_GOING = { duration: '' } as const;
+
 /** v2's `has_recording` (boolean) as v1's `recording` (0 or 1). */
 export const recordingFlagCodec: Codec<number, boolean> = {
   name: 'boolean → 0/1',

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { V2Error } from '../../src/upstream/errors.js';
 import { openGate, type OutboundGate } from '../../src/upstream/client.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { expectV1Shape, FUTURE, NO_LIMITS, V1_TIME, v1ExampleShape, gatewayWithTwoHosts } from '../support/v1-answers.js';
+import { expectV1Error, expectV1Shape, FUTURE, NO_LIMITS, V1_TIME, v1ExampleShape, gatewayWithTwoHosts } from '../support/v1-answers.js';
 
 /**
  * What only webinars do. What meetings and webinars do alike (create, get, update, delete, end,
@@ -34,6 +34,14 @@ const v2Webinar = async (id: string) => (await gw.v2('GET', `/webinars/${id}`)).
 const snapshot = () => JSON.stringify([...gw.sandbox.state.meetings.values()]);
 
 describe('/webinar/create', () => {
+  // The service's own PHP sample, and the Ruby and Python bindings, create webinars with host_id and topic alone.
+  it('creates a webinar (type 5, the documented default) when the call names no type', async () => {
+    const answer = await gw.v1('/webinar/create', { host_id: ownerId, topic: 'No type' });
+    expect(answer).toMatchObject({ type: 5, topic: 'No type' });
+    expect(await v2Webinar(answer.id)).toMatchObject({ type: 5, topic: 'No type' });
+    expectV1Error(await gw.v1('/webinar/create', { host_id: ownerId, topic: 'Bad', type: '2' }), 300, /^Invalid parameter: type\./);
+  });
+
   it('answers an empty registration_url for a webinar without registration', async () => {
     const answer = await createWebinar();
     expectV1Shape(answer, OUTPUT_TYPES);

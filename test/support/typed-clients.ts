@@ -75,7 +75,7 @@ export function typedClientSchema(path: string): ReadonlyMap<string, FieldSchema
       const key = rawKey.trim();
       const name = prefix + key;
       const type = live[name] ?? jsonType(field);
-      const format = formatOf(path, key, type);
+      const format = formatOf(path, key, type, field);
       schema.set(name, { type, required: name in live, ...(format ? { format } : {}) });
       if (type === 'object') walk(field, `${name}.`);
       if (type === 'array' && jsonType((field as unknown[])[0]) === 'object') walk((field as unknown[])[0], `${name}.`);
@@ -86,8 +86,9 @@ export function typedClientSchema(path: string): ReadonlyMap<string, FieldSchema
   return schema;
 }
 
-function formatOf(path: string, key: string, type: JsonType): Format | undefined {
-  if (type === 'string' && TIME_FIELDS.has(key)) return 'time';
+function formatOf(path: string, key: string, type: JsonType, example: unknown): Format | undefined {
+  // A date field (crc's `date_time`: `"2015-03-12"`) is no time: the example says which it is.
+  if (type === 'string' && TIME_FIELDS.has(key) && (example === '' || String(example).includes('T'))) return 'time';
   if (type === 'string' && key === 'duration' && CLOCK_PATHS.has(path)) return 'clock';
   if (type === 'number' && ID_FIELDS.has(key)) return 'safe-integer';
   return undefined;

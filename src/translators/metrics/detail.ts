@@ -4,6 +4,7 @@ import {
   DETAIL_TYPE_LABELS,
   SESSION_DETAIL_ANSWER,
   SESSION_DETAIL_ROWS,
+  STILL_GOING,
 } from '../../../mappings/metrics.js';
 import { answer } from '../../v1/answer.js';
 import { v2path } from '../../shared/v2-path.js';
@@ -51,7 +52,7 @@ function sessionDetail(collection: 'meetings' | 'webinars') {
         (first) => ctx.requireFanOut('GET', participantsPath, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
       );
       const page = pageOf(paging, last.total_records);
-      return answer(SESSION_DETAIL_ANSWER, toV1(SESSION_DETAIL_ROWS, session), {
+      return answer(SESSION_DETAIL_ANSWER, params.type === 1 ? STILL_GOING : {}, toV1(SESSION_DETAIL_ROWS, session), {
         type: DETAIL_TYPE_LABELS[collection][params.type - 1],
         participants_count: page.total_records,
         page_count: page.page_count,

@@ -6,7 +6,7 @@ import {
   ZOOM_ROOM_ROWS,
 } from '../../../mappings/dashboards.js';
 import { answer } from '../../v1/answer.js';
-import { SESSION_METRIC_ANSWER, SESSION_METRIC_ROWS } from '../../../mappings/metrics.js';
+import { SESSION_METRIC_ANSWER, SESSION_METRIC_ROWS, STILL_GOING } from '../../../mappings/metrics.js';
 import { invalidParameter } from '../../v1/errors.js';
 import { v2path } from '../../shared/v2-path.js';
 import { defineEndpoint } from '../kit/define.js';
@@ -67,7 +67,9 @@ export const metricsZoomRoomDetail = defineEndpoint({
       enough,
       (first) => ctx.requireFanOut('GET', path, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
     );
-    const live = room!.live_meeting ? answer(SESSION_METRIC_ANSWER, toV1(SESSION_METRIC_ROWS, room!.live_meeting)) : NO_LIVE_MEETING;
+    const live = room!.live_meeting
+      ? answer(SESSION_METRIC_ANSWER, STILL_GOING, toV1(SESSION_METRIC_ROWS, room!.live_meeting))
+      : NO_LIVE_MEETING;
     return {
       from: last.from,
       to: last.to,

@@ -1,4 +1,4 @@
-import { SESSION_METRIC_ANSWER, SESSION_METRIC_ROWS } from '../../../mappings/metrics.js';
+import { SESSION_METRIC_ANSWER, SESSION_METRIC_ROWS, STILL_GOING } from '../../../mappings/metrics.js';
 import { answer } from '../../v1/answer.js';
 import { invalidParameter, missingParameter } from '../../v1/errors.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
@@ -55,7 +55,9 @@ function sessionList(collection: 'meetings' | 'webinars') {
         to: last.to,
         ...v1PageFields(pageOf(paging, last.total_records)),
         type: TYPE_LABELS[collection][params.type - 1],
-        meetings: itemsOnPage(items, paging).map((item) => answer(SESSION_METRIC_ANSWER, toV1(SESSION_METRIC_ROWS, item))),
+        meetings: itemsOnPage(items, paging).map((item) =>
+          answer(SESSION_METRIC_ANSWER, past ? {} : STILL_GOING, toV1(SESSION_METRIC_ROWS, item)),
+        ),
       };
     },
   });

@@ -5,23 +5,30 @@ import type { SessionKind } from './kinds.js';
 
 /** The v1 params of the scheduling calls, built from the kind's option table. */
 
-/** The type row's parser (1/2/3/8 or 5/6/9). */
-function typeParam(kind: SessionKind): z.ZodType {
+/** The type row (1/2/3/8 or 5/6/9). */
+function typeRow(kind: SessionKind) {
   const row = kind.table.find((r) => r.v1 === 'type');
   if (!row?.type) throw new Error(`The ${kind.noun} option table has no type row`);
-  return row.type;
+  return { parse: row.type, hasDefault: row.v1Default !== undefined };
 }
+
+const typeParam = (kind: SessionKind): z.ZodType => typeRow(kind).parse;
 
 /** Every table field (dropped ones included: they are still checked), all optional. */
 const optionShape = (kind: SessionKind): Record<string, z.ZodType> => inputShape(kind.table);
 
-/** Create: host_id, topic (max 300) and type are required; the rest optional, v1 defaults applied later. */
+/**
+ * Create: host_id and topic (max 300) are required, and `type` unless the kind's table gives it a
+ * v1 default (webinars: clients create them with host_id and topic alone, docs/live-evidence.md);
+ * the rest optional, v1 defaults applied later.
+ */
 export function createParams(kind: SessionKind, extra: Record<string, z.ZodType> = {}) {
+  const type = typeRow(kind);
   return v1Params({
     ...optionShape(kind),
     host_id: v1.string(),
     topic: v1.string({ max: 300 }),
-    type: typeParam(kind),
+    type: type.hasDefault ? type.parse.optional() : type.parse,
     ...extra,
   });
 }
