@@ -54,6 +54,8 @@ export interface GatewayOverrides {
   draining?: () => boolean;
   /** Set in a cluster worker (WORKERS>1): what it shares with the primary (src/cluster/worker.ts). */
   cluster?: ClusterWorkerLinks;
+  /** How often the status page's history takes a point (default 10 s): tests shorten it. */
+  statusHistoryStepMs?: number;
 }
 
 export interface ClusterWorkerLinks {
@@ -306,7 +308,7 @@ function createMetrics({ config }: Parts, endpoints: readonly EndpointDefinition
   const policy = failover ? config.rateLimits.sharedStoreFailure : undefined;
   for (const metric of limiterMetrics({ limiters, failover, policy, busiestKeys: metrics.busiestKeys })) metrics.registerCollector(metric);
   if (webhooks) for (const metric of webhookMetrics(() => webhooks.stats())) metrics.registerCollector(metric);
-  return { metrics, sharedStorePolicy: policy };
+  return { metrics, failover, sharedStorePolicy: policy };
 }
 
 /** Who is told of every v1 call: metrics, the log line, the call recorder (V1_RECORD_FILE), and the caller's own. */
@@ -319,12 +321,21 @@ function callObservers({ config, overrides, resources, log, secrets }: Parts, me
 /** /metrics, /healthz, /readyz and /status. */
 function wireOpsRoutes(
   parts: Parts,
-  deps: { metrics: GatewayMetrics; limiters: RateLimiters; sharedStorePolicy: 'open' | 'closed' | undefined },
+  deps: {
+    metrics: GatewayMetrics;
+    limiters: RateLimiters;
+    failover: FailoverBucketStore | undefined;
+    sharedStorePolicy: 'open' | 'closed' | undefined;
+    webhooks: Webhooks | undefined;
+    /** Shadow mode is wired after these routes: the status page asks for it when it renders. */
+    shadow: () => Shadow | undefined;
+  },
   endpoints: readonly EndpointDefinition[],
 ): void {
-  const { root, config, overrides, work, address } = parts;
+  const { root, config, overrides, work, address, resources } = parts;
   const cluster = overrides.cluster;
-  mountOpsRoutes(root, {
+  const { webhooks } = deps;
+  const opsRoutes = mountOpsRoutes(root, {
     metrics: deps.metrics,
     ...(cluster ? { render: cluster.renderMetrics } : {}),
     readiness: {
@@ -336,8 +347,33 @@ function wireOpsRoutes(
       },
       deadlineMs: config.ops.readyTimeoutMs,
     },
-    status: { endpoints, token: config.ops.statusToken, redisConfigured: config.rateLimits.redis.url !== undefined },
+    status: {
+      endpoints,
+      token: config.ops.statusToken,
+      redisConfigured: config.rateLimits.redis.url !== undefined,
+      limits: {
+        limiters: deps.limiters,
+        v1Enabled: config.rateLimits.v1.enabled,
+        v2Enabled: config.rateLimits.v2.enabled,
+        store: config.rateLimits.redis.url ? 'redis' : cluster?.limiterStore ? 'primary' : 'memory',
+        failover: deps.failover,
+        policy: deps.sharedStorePolicy,
+      },
+      // With the file journal, a cluster's primary delivers the notifications (the hub).
+      webhooks: webhooks
+        ? {
+            stats: () => webhooks.stats(),
+            deadLetters: () => webhooks.dispatcher.deadLetters(),
+            replay: (id) => webhooks.dispatcher.replay(id),
+          }
+        : cluster?.hubPaths.includes('/webhooks')
+          ? 'elsewhere'
+          : undefined,
+      shadow: () => deps.shadow()?.stats(),
+      ...(overrides.statusHistoryStepMs ? { historyStepMs: overrides.statusHistoryStepMs } : {}),
+    },
   });
+  resources.add(() => opsRoutes.close());
 }
 
 /** POST /sdk/signature (the meeting SDK 1.9.1 join signer), before the v1 routes. */
@@ -436,13 +472,16 @@ function wireAll(parts: Parts) {
   const limiters = createLimiters(parts);
   const v2 = createV2Client(parts, limiters);
   const endpoints = overrides.endpoints ?? ALL_ENDPOINTS;
-  const { metrics, sharedStorePolicy } = createMetrics(parts, endpoints, limiters, webhooks);
-  wireOpsRoutes(parts, { metrics, limiters, sharedStorePolicy }, endpoints);
+  const { metrics, failover, sharedStorePolicy } = createMetrics(parts, endpoints, limiters, webhooks);
+  // Shadow mode wraps the facade, made below; the status page asks for it when it renders.
+  const later: { shadow?: Shadow } = {};
+  wireOpsRoutes(parts, { metrics, limiters, failover, sharedStorePolicy, webhooks, shadow: () => later.shadow }, endpoints);
   // One inbound gate for the signer and the v1 routes: both spend the key's v1 limits.
   const inbound = overrides.inbound ?? (config.rateLimits.v1.enabled ? inboundGate(limiters) : undefined);
   wireSigner(parts, v2, inbound);
   const v1App = createFacade(parts, { endpoints, v2, limiters, inbound }, callObservers(parts, metrics));
-  const shadow: Shadow | undefined = config.shadow.primaryUrl ? wireShadow(parts, v1App, endpoints, metrics) : undefined;
+  const shadow = config.shadow.primaryUrl ? wireShadow(parts, v1App, endpoints, metrics) : undefined;
+  later.shadow = shadow;
   if (!shadow) parts.root.route('/', v1App);
   wireNotFound(parts);
   const server = createHttpServer(parts);

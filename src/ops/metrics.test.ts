@@ -3,7 +3,7 @@ import { GatewayMetrics, quantileOfBuckets, statsGauge } from './metrics.js';
 import { parsePrometheusText, sampleValue } from '../../test/support/prometheus.js';
 
 describe('collectors registered by other parts', () => {
-  it('are read at each scrape and listed for the status page', async () => {
+  it('are read at each scrape', async () => {
     const metrics = new GatewayMetrics({ declaredV2Calls: [], perKey: undefined, processMetrics: false });
     let journal = 3;
     metrics.registerCollector(
@@ -14,9 +14,6 @@ describe('collectors registered by other parts', () => {
     expect(sampleValue(parsePrometheusText((await metrics.render()).body), 'v1gate_webhook_journal_depth', { state: 'pending' })).toBe(3);
     journal = 7;
     expect(sampleValue(parsePrometheusText((await metrics.render()).body), 'v1gate_webhook_journal_depth', { state: 'pending' })).toBe(7);
-    expect(await metrics.collectorValues()).toEqual([
-      { name: 'v1gate_webhook_journal_depth', help: 'Deliveries waiting.', values: [{ labels: { state: 'pending' }, value: 7 }] },
-    ]);
   });
 });
 

@@ -114,53 +114,40 @@ export class GatewayMetrics {
 
   /**
    * Adds a metric that another part reads at scrape time (webhook deliveries, shadow mismatches,
-   * limiter queue depths): build it with `registers: []` and a `collect()` that reads a `stats()`
+   * limiter queue depths): build it with `statsCounter` or `statsGauge`, which read a `stats()`
    * snapshot, then register it here.
    */
   registerCollector(metric: Metric): void {
     this.registry.registerMetric(metric);
-    this.collectors.push(metric);
-  }
-
-  private readonly collectors: Metric[] = [];
-
-  /** The registered collectors' current values (webhook queue, limiter, shadow), for the status page. */
-  async collectorValues(): Promise<{ name: string; help: string; values: { labels: Record<string, string | number>; value: number }[] }[]> {
-    const out = [];
-    for (const metric of this.collectors) {
-      const data = await metric.get();
-      out.push({
-        name: data.name,
-        help: data.help,
-        values: data.values.map((v) => ({ labels: { ...v.labels } as Record<string, string | number>, value: v.value })),
-      });
-    }
-    return out;
   }
 
   /**
-   * Per-endpoint traffic, errors and p99 (seconds, from the histogram buckets as Prometheus'
-   * histogram_quantile estimates it), for the status page: the same numbers /metrics exposes.
+   * The v1 and v2 call counters and latency buckets as they stand, for the status page's tables
+   * and history: the same numbers /metrics exposes, read from the same metrics.
    */
-  async endpointTable(): Promise<EndpointRow[]> {
-    const rows = new Map<string, EndpointRow>();
-    const row = (endpoint: string) =>
-      rows.get(endpoint) ?? rows.set(endpoint, { endpoint, calls: 0, errors: 0, p99Seconds: undefined }).get(endpoint)!;
-    for (const value of (await this.v1Calls.get()).values) {
-      const r = row(String(value.labels.endpoint));
-      r.calls += value.value;
-      if (value.labels.code !== SUCCESS_CODE) r.errors += value.value;
+  async traffic(): Promise<TrafficSnapshot> {
+    const [v1Calls, v1Duration, v2Calls, v2Duration] = await Promise.all([
+      this.v1Calls.get(),
+      this.v1Duration.get(),
+      this.v2Calls.get(),
+      this.v2Duration.get(),
+    ]);
+    const snapshot: TrafficSnapshot = { v1: new Map(), v1Buckets: new Map(), v2: new Map(), v2Buckets: new Map() };
+    for (const { labels, value } of v1Calls.values) {
+      const codes = mapIn(snapshot.v1, String(labels.endpoint), () => new Map<string, number>());
+      codes.set(String(labels.code), (codes.get(String(labels.code)) ?? 0) + value);
     }
-    const buckets = new Map<string, { le: number; count: number }[]>();
-    for (const value of (await this.v1Duration.get()).values) {
-      if (value.metricName !== 'v1gate_v1_call_duration_seconds_bucket') continue;
-      const endpoint = String(value.labels.endpoint);
-      const list = buckets.get(endpoint) ?? buckets.set(endpoint, []).get(endpoint)!;
-      const le = (value.labels as { le?: string | number }).le;
-      list.push({ le: le === '+Inf' ? Infinity : Number(le), count: value.value });
+    for (const { labels, value } of v2Calls.values) {
+      const route = mapIn(snapshot.v2, `${labels.method} ${labels.route}`, () => ({
+        route: String(labels.route),
+        method: String(labels.method),
+        byStatus: new Map<string, number>(),
+      }));
+      route.byStatus.set(String(labels.status), (route.byStatus.get(String(labels.status)) ?? 0) + value);
     }
-    for (const [endpoint, list] of buckets) row(endpoint).p99Seconds = quantileOfBuckets(0.99, list);
-    return [...rows.values()].sort((a, b) => b.calls - a.calls || a.endpoint.localeCompare(b.endpoint));
+    readBuckets(v1Duration.values, (labels) => String(labels.endpoint), snapshot.v1Buckets);
+    readBuckets(v2Duration.values, (labels) => `${labels.method} ${labels.route}`, snapshot.v2Buckets);
+    return snapshot;
   }
 
   async render(): Promise<{ contentType: string; body: string }> {
@@ -168,11 +155,39 @@ export class GatewayMetrics {
   }
 }
 
-export interface EndpointRow {
-  endpoint: string;
-  calls: number;
-  errors: number;
-  p99Seconds: number | undefined;
+/** Cumulative latency buckets (`le` in seconds, Infinity for +Inf), as a histogram exposes them. */
+export type Buckets = { le: number; count: number }[];
+
+/** The call counters at one moment (see `GatewayMetrics.traffic`). */
+export interface TrafficSnapshot {
+  /** v1 endpoint → result label (`ok` or the v1 code) → calls. */
+  v1: Map<string, Map<string, number>>;
+  /** v1 endpoint → its latency buckets. */
+  v1Buckets: Map<string, Buckets>;
+  /** `METHOD /route/{template}` → the route, and its calls by HTTP status (0: no answer). */
+  v2: Map<string, { route: string; method: string; byStatus: Map<string, number> }>;
+  /** `METHOD /route/{template}` → its latency buckets. */
+  v2Buckets: Map<string, Buckets>;
+}
+
+function mapIn<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
+}
+
+type HistogramValue = { labels: Record<string, string | number | undefined>; value: number; metricName?: string };
+
+function readBuckets(
+  values: readonly HistogramValue[],
+  keyOf: (labels: HistogramValue['labels']) => string,
+  into: Map<string, Buckets>,
+): void {
+  for (const value of values) {
+    if (!value.metricName?.endsWith('_bucket')) continue;
+    const le = value.labels.le;
+    mapIn(into, keyOf(value.labels), () => []).push({ le: le === '+Inf' ? Infinity : Number(le), count: value.value });
+  }
 }
 
 /** histogram_quantile over cumulative buckets: linear within the bucket the rank falls in. */

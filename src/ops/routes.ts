@@ -3,7 +3,7 @@ import type { GatewayMetrics } from './metrics.js';
 import { checkReadiness, type ReadinessDeps } from './health.js';
 import { mountStatusPage, type StatusDeps } from './status.js';
 
-/** The operator routes: `/metrics` (Prometheus text), `/healthz` (alive), `/readyz` (ready), `/status`. */
+/** The operator routes: `/metrics` (Prometheus text), `/healthz` (alive), `/readyz` (ready), `/status`; close() stops the status page's history. */
 export function mountOpsRoutes(
   root: Hono,
   deps: {
@@ -13,7 +13,7 @@ export function mountOpsRoutes(
     readiness: ReadinessDeps;
     status: Omit<StatusDeps, 'metrics' | 'readiness'>;
   },
-): void {
+): { close(): void } {
   root.get('/healthz', (c) => c.json({ status: 'ok' }));
   root.get('/readyz', async (c) => {
     const readiness = await checkReadiness(deps.readiness);
@@ -23,5 +23,5 @@ export function mountOpsRoutes(
     const { contentType, body } = await (deps.render ?? (() => deps.metrics.render()))();
     return c.body(body, 200, { 'content-type': contentType });
   });
-  mountStatusPage(root, { ...deps.status, metrics: deps.metrics, readiness: deps.readiness });
+  return mountStatusPage(root, { ...deps.status, metrics: deps.metrics, readiness: deps.readiness });
 }

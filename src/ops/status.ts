@@ -1,18 +1,42 @@
 import type { Context, Hono } from 'hono';
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { ShadowStats } from '../compare/shadow.js';
 import { coverageSummary, type CoverageSummary } from '../translators/coverage.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
-import { checkReadiness, type ReadinessDeps } from './health.js';
-import type { EndpointRow, GatewayMetrics } from './metrics.js';
-import { STATUS_PAGE_HTML } from './status-page.js';
+import type { WebhookStats } from '../webhooks/index.js';
+import type { DeliveryJob } from '../webhooks/journal-types.js';
 import { isLoopbackCaller } from '../shared/loopback.js';
+import { checkReadiness, type ReadinessDeps } from './health.js';
+import type { GatewayMetrics } from './metrics.js';
+import { STATUS_PAGE_HTML } from './status-page.js';
+import { StatusHistory, type HistoryPoint } from './status-history.js';
+import {
+  THRESHOLDS,
+  limiterSection,
+  shadowSection,
+  webhookSection,
+  webhooksElsewhereSection,
+  type LimiterState,
+  type StatusSection,
+} from './status-sections.js';
+import { endpointRows, routeRows, totalsOf, type EndpointRow, type RouteRow, type Totals } from './traffic.js';
 
 /**
  * `/status`: one page an operator reads at a glance, and `/status/data`, the JSON it polls. Every
- * number comes from the registry behind /metrics, so the page and Prometheus never disagree.
- * Protected by STATUS_TOKEN (bearer header or `?token=`) when set; loopback callers only otherwise.
+ * number comes from the registry behind /metrics or the parts' own `stats()`, so the page and
+ * Prometheus never disagree. Protected by STATUS_TOKEN (bearer header or `?token=`) when set;
+ * loopback callers only otherwise. `POST /status/dead-letters/:id/replay` hands one dead letter
+ * back to the webhook dispatcher, behind the same guard and a per-process token the page reads
+ * from /status/data (a page of another origin can post, but cannot read that token).
  */
+
+/** What the status page needs of the webhook service running in this process. */
+export interface WebhookStatus {
+  stats(): WebhookStats;
+  deadLetters(): Promise<DeliveryJob[]>;
+  replay(id: string): Promise<boolean>;
+}
 
 export interface StatusDeps {
   metrics: GatewayMetrics;
@@ -21,6 +45,27 @@ export interface StatusDeps {
   token: string | undefined;
   /** Whether a Redis store is configured at all (else the limiter runs in memory). */
   redisConfigured: boolean;
+  limits: LimiterState;
+  /** The webhook service of this process; `elsewhere` when the primary of WORKERS>1 runs it; undefined when off. */
+  webhooks: WebhookStatus | 'elsewhere' | undefined;
+  /** Shadow mode's counters, once it runs (it is wired after these routes). */
+  shadow?: () => ShadowStats | undefined;
+  /** The cut-over state, when the part that decides it provides one: rendered after shadow mode. */
+  cutover?: () => StatusSection | undefined | Promise<StatusSection | undefined>;
+  /** How often the history takes a point (default 10 s; 90 points are kept). */
+  historyStepMs?: number;
+}
+
+/** The most dead letters the page lists (the newest); the count says how many there are. */
+const DEAD_LETTERS_SHOWN = 50;
+
+export interface DeadLetterRow {
+  id: string;
+  /** The receiver's host only: a subscribed URL may carry a secret in its query. */
+  receiver: string;
+  attempts: number;
+  lastError: string | undefined;
+  createdAt: string;
 }
 
 export interface StatusData {
@@ -32,10 +77,19 @@ export interface StatusData {
   /** False: no REDIS_URL, the limits live in this process's memory. */
   redisConfigured: boolean;
   ready: boolean;
-  totals: { calls: number; errors: number };
+  totals: Totals;
   endpoints: EndpointRow[];
-  collectors: Awaited<ReturnType<GatewayMetrics['collectorValues']>>;
+  routes: RouteRow[];
+  /** Rate limits, webhooks, shadow mode, cut-over: in words. */
+  sections: StatusSection[];
+  /** Whether shadow mode or a cut-over section is present (else the page says shadow mode is off). */
+  shadowMode: boolean;
+  deadLetters: { total: number; shown: DeadLetterRow[] } | undefined;
+  history: { stepSeconds: number; points: readonly HistoryPoint[] };
+  thresholds: typeof THRESHOLDS;
   coverage: CoverageSummary;
+  /** Sent back as `x-v1gate-csrf` by the replay button. */
+  csrf: string;
 }
 
 /** The version in package.json, found by walking up from this module (source and dist/ alike). */
@@ -67,18 +121,68 @@ export function statusAllowed(c: Context, token: string | undefined): boolean {
   return isLoopbackCaller(c);
 }
 
-export function mountStatusPage(root: Hono, deps: StatusDeps): void {
+/**
+ * A state-changing request from the page itself: it carries the token only /status/data tells
+ * (which another origin's script cannot read), and the browser does not say it came from another site.
+ */
+function fromThePage(c: Context, csrf: string): boolean {
+  const given = c.req.header('x-v1gate-csrf');
+  if (given === undefined || !sameSecret(given, csrf)) return false;
+  const site = c.req.header('sec-fetch-site');
+  if (site !== undefined && site !== 'same-origin') return false;
+  const origin = c.req.header('origin');
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === c.req.header('host');
+  } catch {
+    return false;
+  }
+}
+
+function deadLetterRow(job: DeliveryJob): DeadLetterRow {
+  let receiver = 'other';
+  try {
+    receiver = new URL(job.url).host;
+  } catch {
+    // not a URL: shown as other
+  }
+  return { id: job.id, receiver, attempts: job.attempts, lastError: job.lastError, createdAt: new Date(job.createdAt).toISOString() };
+}
+
+export function mountStatusPage(root: Hono, deps: StatusDeps): { close(): void } {
   const version = packageVersion();
   const startedAt = Date.now();
   const coverage = coverageSummary(deps.endpoints);
+  const csrf = randomBytes(18).toString('base64url');
+  const webhooks = deps.webhooks === 'elsewhere' ? undefined : deps.webhooks;
+  const history = new StatusHistory(
+    {
+      traffic: () => deps.metrics.traffic(),
+      refusals: () => deps.limits.limiters.inbound.refusals().reduce((sum, r) => sum + r.count, 0),
+      journalDepth: () => webhooks?.stats().journalDepth,
+    },
+    deps.historyStepMs,
+  );
+  history.start();
+
+  async function sections(deadLetters: number | undefined): Promise<{ sections: StatusSection[]; shadowMode: boolean }> {
+    const list = [limiterSection(deps.limits)];
+    if (deps.webhooks === 'elsewhere') list.push(webhooksElsewhereSection());
+    else if (webhooks) list.push(webhookSection(webhooks.stats(), deadLetters ?? 0));
+    const shadow = deps.shadow?.();
+    if (shadow) list.push(shadowSection(shadow));
+    const cutover = await deps.cutover?.();
+    if (cutover) list.push(cutover);
+    return { sections: list, shadowMode: shadow !== undefined || cutover !== undefined };
+  }
 
   async function data(): Promise<StatusData> {
-    const [readiness, endpoints, collectors] = await Promise.all([
+    const [readiness, traffic, dead] = await Promise.all([
       checkReadiness(deps.readiness),
-      deps.metrics.endpointTable(),
-      deps.metrics.collectorValues(),
+      deps.metrics.traffic(),
+      webhooks ? webhooks.deadLetters() : Promise.resolve(undefined),
     ]);
-    const totals = endpoints.reduce((t, r) => ({ calls: t.calls + r.calls, errors: t.errors + r.errors }), { calls: 0, errors: 0 });
+    const newestFirst = dead ? [...dead].sort((a, b) => b.createdAt - a.createdAt) : undefined;
     return {
       version,
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
@@ -87,10 +191,15 @@ export function mountStatusPage(root: Hono, deps: StatusDeps): void {
       redis: deps.redisConfigured ? readiness.checks.limiter : { ok: true, detail: 'not configured (limits in memory)' },
       redisConfigured: deps.redisConfigured,
       ready: readiness.ready,
-      totals,
-      endpoints,
-      collectors,
+      totals: totalsOf(traffic),
+      endpoints: endpointRows(traffic),
+      routes: routeRows(traffic),
+      ...(await sections(dead?.length)),
+      deadLetters: newestFirst && { total: newestFirst.length, shown: newestFirst.slice(0, DEAD_LETTERS_SHOWN).map(deadLetterRow) },
+      history: { stepSeconds: history.stepMs / 1000, points: history.history() },
+      thresholds: THRESHOLDS,
       coverage,
+      csrf,
     };
   }
 
@@ -99,8 +208,15 @@ export function mountStatusPage(root: Hono, deps: StatusDeps): void {
       { error: deps.token === undefined ? 'the status page answers loopback callers only' : 'a valid STATUS_TOKEN is required' },
       deps.token === undefined ? 403 : 401,
     );
-  root.get('/status', (c) => (statusAllowed(c, deps.token) ? c.html(STATUS_PAGE_HTML, 200, { 'cache-control': 'no-store' }) : refuse(c)));
-  root.get('/status/data', async (c) =>
-    statusAllowed(c, deps.token) ? c.json(await data(), 200, { 'cache-control': 'no-store' }) : refuse(c),
-  );
+  const noStore = { 'cache-control': 'no-store' };
+  root.get('/status', (c) => (statusAllowed(c, deps.token) ? c.html(STATUS_PAGE_HTML, 200, noStore) : refuse(c)));
+  root.get('/status/data', async (c) => (statusAllowed(c, deps.token) ? c.json(await data(), 200, noStore) : refuse(c)));
+  root.post('/status/dead-letters/:id/replay', async (c) => {
+    if (!statusAllowed(c, deps.token)) return refuse(c);
+    if (!fromThePage(c, csrf)) return c.json({ error: 'replay from the status page: its x-v1gate-csrf header is missing or wrong' }, 403);
+    if (!webhooks) return c.json({ error: 'no webhook journal in this process' }, 404);
+    const id = c.req.param('id');
+    return (await webhooks.replay(id)) ? c.json({ replayed: id }, 200, noStore) : c.json({ error: `no dead letter ${id}` }, 404);
+  });
+  return { close: () => history.stop() };
 }
