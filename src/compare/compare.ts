@@ -3,6 +3,7 @@ import { diffAnswers, type Difference, type DifferenceKind } from './diff.js';
 import { limitedOnOneSide } from './limited.js';
 import { builtInNoise, noiseReason, observedNoise, type NoiseRule } from './noise.js';
 import { IdCarrier, type Target } from './replay.js';
+import { recordedAnswer } from './answers.js';
 import { exampleValue, recordRedactor } from './secrets.js';
 import { secretsIn } from '../shared/secrets.js';
 
@@ -72,22 +73,24 @@ export async function compareCalls(calls: readonly RecordedCall[], options: Comp
       skipped++;
       continue;
     }
-    const [answerA, answerB, answerNoise] = await Promise.all([
+    const [replyA, replyB, replyNoise] = await Promise.all([
       options.a.call(call, carriers.a.substitute(call.params)),
       options.b.call(call, carriers.b.substitute(call.params)),
       options.noise?.call(call, carriers.noise.substitute(call.params)),
     ]);
-    for (const answer of [answerA, answerB, answerNoise]) secretsIn(answer, seen);
-    carriers.a.learn(call.answer, answerA);
-    carriers.b.learn(call.answer, answerB);
-    if (options.noise) carriers.noise.learn(call.answer, answerNoise);
+    const [answerA, answerB, answerNoise] = [replyA.answer, replyB.answer, replyNoise?.answer];
+    for (const answer of [answerA, answerB, answerNoise]) secretsIn(answer?.value, seen);
+    const recorded = recordedAnswer(call);
+    carriers.a.learn(recorded, answerA);
+    carriers.b.learn(recorded, answerB);
+    if (answerNoise) carriers.noise.learn(recorded, answerNoise);
     if (limitedOnOneSide(answerA, answerB)) {
       limited++;
       continue;
     }
     replayed++;
 
-    const callRules = options.noise ? [...rules, observedNoise(new Set(diffAnswers(answerA, answerNoise).map((d) => d.field)))] : rules;
+    const callRules = answerNoise ? [...rules, observedNoise(new Set(diffAnswers(answerA, answerNoise).map((d) => d.field)))] : rules;
     const differences = diffAnswers(answerA, answerB);
     let endpoint = endpoints.get(call.path);
     if (!endpoint) {

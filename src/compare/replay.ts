@@ -1,15 +1,24 @@
-import { XMLParser } from 'fast-xml-parser';
+import { parseRetryAfter } from '../shared/retry-after.js';
+import { parseAnswer, recordedAnswer, type Answer } from './answers.js';
 import type { RecordedCall } from './calls.js';
 
 /**
  * Replaying a recorded v1 call against a v1 target: the same form fields, the caller's own
- * credentials substituted, and the answer parsed (JSON, or XML into the same object shape) so
- * two targets' answers can be compared field by field. The target `recorded` answers what the
- * recording holds.
+ * credentials substituted, and the answer read in its own format (answers.ts) so two targets'
+ * answers can be compared field by field. The target `recorded` answers what the recording holds.
  */
 export interface Credentials {
   apiKey: string;
   apiSecret: string;
+}
+
+/** What a target answered one call. */
+export interface Reply {
+  answer: Answer;
+  /** v2 calls it made for the call, when it says (v1gate's `X-V2-Calls` header). */
+  v2Calls?: number | undefined;
+  /** When it refused for its rate limits and said how long to wait (`Retry-After`). */
+  retryAfterMs?: number | undefined;
 }
 
 export interface Target {
@@ -17,11 +26,18 @@ export interface Target {
   name: string;
   /** The secrets it sends (the replayed api_secret): redacted by value from every report. */
   secrets: readonly string[];
-  call(call: RecordedCall, params: RecordedCall['params']): Promise<unknown>;
+  /** The api_key its calls are paced and limited by (undefined: `recorded`, which is never limited). */
+  apiKey: string | undefined;
+  call(call: RecordedCall, params: RecordedCall['params']): Promise<Reply>;
 }
 
 export function recordedTarget(): Target {
-  return { name: 'recorded', secrets: [], call: async (call) => call.answer };
+  return {
+    name: 'recorded',
+    secrets: [],
+    apiKey: undefined,
+    call: async (call) => ({ answer: recordedAnswer(call), v2Calls: call.v2Calls.length || undefined }),
+  };
 }
 
 /** `http://host:port`, `http://host:port/v1` and `.../v1/` all name the same v1 API. */
@@ -30,23 +46,12 @@ export function v1Base(url: string): string {
   return /\/v1$/i.test(trimmed) ? trimmed : `${trimmed}/v1`;
 }
 
-const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: true, trimValues: false });
-
-/** A v1 answer's text as an object: JSON, or XML's `<response>` in the same shape; the text itself when it is neither. */
-export function parseV1Answer(text: string, dataType: 'JSON' | 'XML'): unknown {
-  if (dataType === 'XML') return (xml.parse(text) as { response?: unknown }).response ?? text;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
-
 export function liveTarget(url: string, credentials: Credentials, timeoutMs = 60_000): Target {
   const base = v1Base(url);
   return {
     name: url,
     secrets: [credentials.apiSecret],
+    apiKey: credentials.apiKey,
     async call(call, params) {
       const form = new URLSearchParams({ api_key: credentials.apiKey, api_secret: credentials.apiSecret });
       for (const [name, value] of Object.entries(params)) {
@@ -61,8 +66,13 @@ export function liveTarget(url: string, credentials: Credentials, timeoutMs = 60
         signal: AbortSignal.timeout(timeoutMs),
       });
       const text = await response.text();
-      const answer = parseV1Answer(text, call.dataType);
-      return answer === text && call.dataType === 'JSON' ? { '(not JSON)': `HTTP ${response.status}: ${text.slice(0, 200)}` } : answer;
+      const answer = parseAnswer(text, response.headers.get('content-type') ?? undefined);
+      const v2Calls = Number(response.headers.get('x-v2-calls') ?? Number.NaN);
+      return {
+        answer: answer.format === 'text' ? { format: 'text', value: `HTTP ${response.status}: ${text.slice(0, 200)}` } : answer,
+        v2Calls: Number.isInteger(v2Calls) ? v2Calls : undefined,
+        retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+      };
     },
   };
 }
@@ -81,11 +91,11 @@ export class IdCarrier {
     return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, Array.isArray(value) ? value.map(swap) : swap(value)]));
   }
 
-  learn(recorded: unknown, answered: unknown): void {
-    if (typeof recorded !== 'object' || recorded === null) return;
-    for (const field of Object.keys(recorded).filter((name) => IDENTIFIER.test(name))) {
-      const from = fieldOf(recorded, field);
-      const to = fieldOf(answered, field);
+  learn(recorded: Answer, answered: Answer): void {
+    if (typeof recorded.value !== 'object' || recorded.value === null) return;
+    for (const field of Object.keys(recorded.value).filter((name) => IDENTIFIER.test(name))) {
+      const from = fieldOf(recorded.value, field);
+      const to = fieldOf(answered.value, field);
       if (from !== undefined && to !== undefined && from !== to) this.ids.set(from, to);
     }
   }

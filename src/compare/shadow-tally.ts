@@ -3,6 +3,7 @@ import { diffAnswers, type DifferenceKind } from './diff.js';
 import { builtInNoise, noiseReason } from './noise.js';
 import { exampleValue } from './secrets.js';
 import type { Redactor } from '../shared/secrets.js';
+import type { Answer } from './answers.js';
 
 /**
  * Shadow mode's mismatch report: real (not noise) differences between the primary's answer and
@@ -33,7 +34,7 @@ export function mismatchTally(why: (path: string, field: string) => string, exam
      * Records the real differences of one compared call; true when there was at least one. Its
      * examples are kept redacted by `redactor` (the call's own secrets): nothing secret is held.
      */
-    add(endpoint: string, primary: unknown, candidate: unknown, redactor: Redactor): boolean {
+    add(endpoint: string, primary: Answer, candidate: Answer, redactor: Redactor): boolean {
       let real = false;
       for (const difference of diffAnswers(primary, candidate)) {
         if (noiseReason(difference, rules)) continue;

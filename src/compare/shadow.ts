@@ -9,7 +9,7 @@ import { readRawBody, type BodyLimits } from '../v1-facade/raw-body.js';
 import { canonicalPath } from '../translators/kit/registry.js';
 import { renderHtmlReport } from './html-report.js';
 import { primaryHop, type PrimaryCall } from './forward.js';
-import { parseV1Answer } from './replay.js';
+import { parseAnswer } from './answers.js';
 import { limitedOnOneSide } from './limited.js';
 import { mismatchTally, type ShadowMismatch } from './shadow-tally.js';
 import { forwardingGate } from './yield-to-forwarding.js';
@@ -111,7 +111,7 @@ export function createShadow(options: ShadowOptions) {
         return;
       }
       counts.compared++;
-      const redactor = callRedactor(secrets.redactor(REDACTED).with(await apiSecretsOf(call)), primaryAnswer, candidate);
+      const redactor = callRedactor(secrets.redactor(REDACTED).with(await apiSecretsOf(call)), primaryAnswer.value, candidate.value);
       if (tally.add(endpoint, primaryAnswer, candidate, redactor)) counts.mismatchedCalls++;
     } catch {
       counts.errors++;
@@ -231,10 +231,6 @@ async function apiSecretsOf(call: PrimaryCall): Promise<string[]> {
   } catch {
     return []; // a body the facade cannot read either: v1gate's answer is an error that carries no secret
   }
-}
-
-function parseAnswer(text: string, contentType: string | undefined): unknown {
-  return parseV1Answer(text, contentType?.includes('xml') ? 'XML' : 'JSON');
 }
 
 function unavailable(): Response {

@@ -27,7 +27,7 @@ export function serialize(body: unknown, dataType: DataType): string {
   return dataType === 'XML' ? toXml(body) : JSON.stringify(body);
 }
 
-/** Singular element names of list fields; anything else drops a final `s`, or is `item`. */
+/** Singular element names of list fields; anything else drops a final `s`, or is `item` (compare reads XML lists by it too). */
 const SINGULAR: Record<string, string> = {
   subAccounts: 'subAccount',
   attendees: 'attendee',
@@ -41,7 +41,7 @@ const SINGULAR: Record<string, string> = {
   recording_files: 'recording_file',
 };
 
-function singular(key: string): string {
+export function singular(key: string): string {
   return (Object.hasOwn(SINGULAR, key) ? SINGULAR[key] : undefined) ?? (key.endsWith('s') && key.length > 1 ? key.slice(0, -1) : 'item');
 }
 
