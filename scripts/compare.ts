@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { readCalls } from '../src/compare/calls.js';
+import { parseCommandLine } from '../src/compare/cli-args.js';
 import { compareCalls, realDifferences } from '../src/compare/compare.js';
 import { callsFromHar } from '../src/compare/har.js';
 import { renderHtmlReport } from '../src/compare/html-report.js';
@@ -19,22 +19,18 @@ const USAGE = `usage:
   npm run compare -- import-har capture.har --out calls.jsonl`;
 
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      a: { type: 'string' },
-      b: { type: 'string' },
-      noise: { type: 'string' },
-      calls: { type: 'string' },
-      key: { type: 'string' },
-      secret: { type: 'string' },
-      writes: { type: 'boolean', default: false },
-      report: { type: 'string' },
-      json: { type: 'string' },
-      'max-diff': { type: 'string', default: '0' },
-      out: { type: 'string' },
-    },
+  const { values, positionals } = parseCommandLine(argv, {
+    a: { type: 'string' },
+    b: { type: 'string' },
+    noise: { type: 'string' },
+    calls: { type: 'string' },
+    key: { type: 'string' },
+    secret: { type: 'string' },
+    writes: { type: 'boolean', default: false },
+    report: { type: 'string' },
+    json: { type: 'string' },
+    'max-diff': { type: 'string', default: '0' },
+    out: { type: 'string' },
   });
   if (positionals[0] === 'import-har') {
     if (!positionals[1] || !values.out) throw new UsageError('import-har needs a HAR file and --out');
