@@ -1,0 +1,88 @@
+import { Context } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { NOT_READ } from '../translators/kit/answer-shape.js';
+import { defineEndpoint } from '../translators/kit/define.js';
+import type { Credentials, V2Client, V2Request } from '../upstream/client.js';
+import { V2Error } from '../upstream/errors.js';
+import { V1Error } from '../v1/errors.js';
+import { v1, v1Params } from '../v1/param-types.js';
+import { dispatch, type DispatchParts } from './dispatch.js';
+import { KeyMemo } from './key-memo.js';
+import { V1Call } from './v1-call.js';
+
+/** Reads `/users/{id}` for each of `ids`, at once. */
+const readAll = defineEndpoint({
+  path: '/test/read',
+  params: v1Params({ ids: v1.list({ max: 10 }) }),
+  v2Calls: ['GET /users/{userId}'],
+  async handle({ ids }, ctx) {
+    return { read: (await Promise.all(ids.map((id) => ctx.v2.get(`/users/${id}`, NOT_READ)))).length };
+  },
+});
+
+/** A v2 client that answers 401 to any secret but `right`, and records what was sent. */
+function fakeV2(): V2Client & { sent: string[] } {
+  const sent: string[] = [];
+  const client = {
+    sent,
+    call(credentials: Credentials, request: V2Request) {
+      request.onSend?.();
+      sent.push(`${request.method} ${request.path}`);
+      return credentials.apiSecret === 'right' ? Promise.resolve({}) : Promise.reject(new V2Error(401, 124, 'Invalid access token.'));
+    },
+  };
+  return client as unknown as V2Client & { sent: string[] };
+}
+
+function setUp(secret: string, proven: boolean, ids = 'a,b,c') {
+  const call = new V1Call(new Context(new Request('http://v1gate.test/v1/test/read', { method: 'POST' })), '/v1/test/read', true, false);
+  call.endpoint = readAll;
+  call.params = { ids };
+  call.credentials = { apiKey: 'key', apiSecret: secret };
+  call.proven = proven;
+  const verdicts: boolean[] = [];
+  const v2 = fakeV2();
+  const parts: DispatchParts = {
+    v2,
+    memo: new KeyMemo({ auxTtlMs: 0 }),
+    verdict: (_proof, accepted) => verdicts.push(accepted),
+    now: () => new Date(0),
+    outboundMaxWaitMs: 1_000,
+    fanOut: undefined,
+  };
+  return { call, parts, verdicts, v2 };
+}
+
+describe('dispatch', () => {
+  it('runs the translator with the caller’s pair and counts the v2 calls sent', async () => {
+    const { call, parts, v2, verdicts } = setUp('right', true);
+    await dispatch(call, parts);
+    expect(call.answer).toEqual({ read: 3 });
+    expect(call.upstreamCalls).toBe(3);
+    expect(v2.sent).toHaveLength(3);
+    expect(verdicts).toEqual([]);
+  });
+
+  it('proves an unproven pair with its first v2 call, then sends the rest', async () => {
+    const { call, parts, v2, verdicts } = setUp('right', false);
+    await dispatch(call, parts);
+    expect(call.answer).toEqual({ read: 3 });
+    expect(v2.sent).toHaveLength(3);
+    expect(verdicts).toEqual([true]);
+  });
+
+  it('sends one v2 call for a wrong secret, and says v2 refused the pair', async () => {
+    const { call, parts, v2, verdicts } = setUp('wrong', false);
+    await expect(dispatch(call, parts)).rejects.toBeInstanceOf(V2Error);
+    expect(v2.sent).toHaveLength(1);
+    expect(verdicts).toEqual([false]);
+  });
+
+  it('refuses params the schema refuses, naming the field, before any v2 call', async () => {
+    const { call, parts, v2 } = setUp('right', true, '');
+    const error: unknown = await dispatch(call, parts).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(V1Error);
+    expect((error as V1Error).message).toBe('ids is required.');
+    expect(v2.sent).toEqual([]);
+  });
+});

@@ -1,0 +1,68 @@
+import type { EndpointDefinition } from '../translators/kit/define.js';
+import type { V2Client } from '../upstream/client.js';
+import { pairProofOf } from '../upstream/pair-proof.js';
+import { invalidParameter, missingParameter } from '../v1/errors.js';
+import { BoundMemo, BoundV2, CallContext, withdrawnWhenGone, type CallLine, type FanOutCheck } from './call-context.js';
+import type { KeyMemo } from './key-memo.js';
+import type { V1Params } from './params.js';
+import type { V1Call } from './v1-call.js';
+
+/** What every call's dispatch shares: the v2 client, the key memo, the clock and the limits on waiting. */
+export interface DispatchParts {
+  v2: V2Client;
+  memo: KeyMemo;
+  /** Told what v2 said of an unproven pair: accepted (any answer but 401) or refused (401). */
+  verdict: (proof: string, accepted: boolean) => void;
+  now: () => Date;
+  /** How long one v1 call's v2 calls may wait, together, for outbound tokens. */
+  outboundMaxWaitMs: number;
+  fanOut: FanOutCheck | undefined;
+}
+
+/**
+ * The fourth step: the endpoint's translator. Its params parsed by its schema (a missing or
+ * invalid one named), then run with the v2 API bound to the caller's pair and deadline.
+ */
+export async function dispatch(call: V1Call, parts: DispatchParts): Promise<void> {
+  const endpoint = call.endpoint!;
+  const input = parseParams(endpoint, call.params!);
+  const credentials = call.credentials!;
+  const proof = pairProofOf(credentials);
+  const deadlineMs = Date.now() + parts.outboundMaxWaitMs;
+  const { memo } = parts;
+  const { v2Calls } = call;
+  const line: CallLine = {
+    client: parts.v2,
+    credentials,
+    onSend: () => call.upstreamCalls++,
+    requestId: call.requestId,
+    onResult: v2Calls && ((observation) => v2Calls.push(observation)),
+    onVerdict: (accepted) => {
+      parts.verdict(proof, accepted);
+      if (!accepted) memo.refused(proof);
+    },
+    onWrite: () => memo.wrote(credentials.apiKey),
+    declaredCalls: endpoint.v2Calls,
+  };
+  const ctx = new CallContext(
+    new BoundV2(line, { deadlineMs, leaving: withdrawnWhenGone(call.c) }, call.proven),
+    line,
+    new BoundMemo(memo, credentials.apiKey, proof),
+    parts.now,
+    deadlineMs,
+    parts.fanOut,
+  );
+  call.answer = await endpoint.handle(input, ctx);
+}
+
+/** The endpoint's params, or the v1 error naming the first field missing or invalid. */
+export function parseParams(endpoint: EndpointDefinition, params: V1Params): unknown {
+  const result = endpoint.params.safeParse(params);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = String(issue.path[0] ?? 'parameters');
+  const raw = params[field];
+  const absent = raw === undefined || (typeof raw === 'string' && raw.trim() === '') || (Array.isArray(raw) && raw.length === 0);
+  if (absent && issue.path.length <= 1) throw missingParameter(field);
+  throw invalidParameter(field, issue.message);
+}

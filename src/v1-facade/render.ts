@@ -1,0 +1,84 @@
+import { SecretValues } from '../shared/secrets.js';
+import { toV1Error } from '../translators/kit/failures.js';
+import { renderV1Error } from '../v1/errors.js';
+import { CONTENT_TYPE, dataTypeOf, serialize } from '../v1/serialize.js';
+import { paramsWithoutCredentials, type CallObserver, type V1CallRecord } from './observe.js';
+import type { V1Params } from './params.js';
+import type { V1Call } from './v1-call.js';
+
+/**
+ * The last steps: whatever went wrong becomes the v1 error (through the failure table, the only
+ * mapping), the answer is written in the data_type asked for, and the observers are told.
+ */
+
+/** The call failed: its v1 error, naming the v1 fields the failure is about. */
+export function fail(call: V1Call, error: unknown): void {
+  const { endpoint, params } = call;
+  const v1Error = toV1Error(error, endpoint?.v1FieldOf, (value) => fieldHolding(params, value));
+  call.error = v1Error;
+  call.answer = v1Error.toBody();
+  Object.assign(call.headers, v1Error.headers);
+  // Until the params are read, an error answers in the query's data_type (read leniently, and only then).
+  call.dataType ??= dataTypeOf(new URLSearchParams(call.search).get('data_type') ?? undefined) ?? 'JSON';
+}
+
+/**
+ * The v1 answer: HTTP 200 (as v1 answered, errors included), JSON or XML. A Response with its
+ * headers as a plain object: under Node, the adaptor's own Response writes them as they are,
+ * where `c.body` first copies several into a web Headers object.
+ */
+export function render(call: V1Call): Response {
+  const dataType = (call.dataType ??= 'JSON');
+  const { headers } = call;
+  headers['content-type'] = CONTENT_TYPE[dataType];
+  headers['x-v2-calls'] = String(call.upstreamCalls);
+  headers['x-request-id'] = call.requestId;
+  if (call.closeConnection) headers.connection = 'close';
+  const text = call.error ? renderV1Error(call.error, dataType) : serialize(call.answer, dataType);
+  return new Response(text, { status: 200, headers });
+}
+
+/** Tells every observer about the answered call; one that throws is ignored (it must never change or fail a v1 answer). */
+export function observe(call: V1Call, observers: readonly CallObserver[]): void {
+  const record = recordOf(call);
+  if (!record) return;
+  for (const observer of observers) {
+    try {
+      observer(record);
+    } catch {
+      // An observer must never change or fail a v1 answer.
+    }
+  }
+}
+
+/** The one record observers read; undefined when the call was made without observers. */
+function recordOf(call: V1Call): V1CallRecord | undefined {
+  const { startedAt, v2Calls, params } = call;
+  if (!startedAt || !v2Calls) return undefined;
+  return {
+    requestId: call.requestId,
+    startedAt,
+    method: call.c.req.method,
+    rawPath: call.path,
+    endpoint: call.endpointPath,
+    apiKey: typeof params?.api_key === 'string' ? params.api_key : undefined,
+    secrets: secretsOf(params?.api_secret),
+    params: params && paramsWithoutCredentials(params),
+    errorCode: call.error?.code,
+    answer: call.answer,
+    dataType: call.dataType ?? 'JSON',
+    ms: performance.now() - call.started,
+    v2Calls,
+  };
+}
+
+/** The api_secret values a request carried, for observers to redact by value. */
+function secretsOf(value: V1Params[string] | undefined): SecretValues | undefined {
+  if (typeof value === 'string') return new SecretValues([value]);
+  return Array.isArray(value) ? new SecretValues(value) : undefined;
+}
+
+/** The v1 field whose value (or one of whose values) is `value`. */
+function fieldHolding(params: V1Params | undefined, value: string): string | undefined {
+  return Object.entries(params ?? {}).find(([, v]) => v === value || (Array.isArray(v) && v.includes(value)))?.[0];
+}
