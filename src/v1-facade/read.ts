@@ -4,7 +4,7 @@ import { canonicalPath } from '../translators/kit/registry.js';
 import { Refusal } from '../translators/kit/failures.js';
 import { dataTypeOf } from '../v1/serialize.js';
 import type { Bindings } from './call-context.js';
-import { ParamDecodeError, readParams, withoutBlankFields } from './params.js';
+import { ParamDecodeError, readParams, withoutBlankFields, type V1Params } from './params.js';
 import { BodyReadError, readRawBody, type BodyLimits } from './raw-body.js';
 import { headerOf, type V1Call } from './v1-call.js';
 
@@ -23,11 +23,12 @@ export async function read(call: V1Call, registry: ReadonlyMap<string, EndpointD
     call.closeConnection = true; // the rest of a broken body must not be read as the next request
     throw error instanceof BodyReadError ? new Refusal('unreadable-body', error.message) : error;
   }
-  const params = withoutBlankFields(
-    await readParams(call.search, body, headerOf(c, 'content-type')).catch((error: unknown) => {
-      throw error instanceof ParamDecodeError ? new Refusal('undecodable-params', error.message) : error;
-    }),
-  );
+  let params: V1Params;
+  try {
+    params = withoutBlankFields(await readParams(call.search, body, headerOf(c, 'content-type')));
+  } catch (error) {
+    throw error instanceof ParamDecodeError ? new Refusal('undecodable-params', error.message) : error;
+  }
   call.params = params;
   const dataType = dataTypeOf(params.data_type);
   if (dataType === undefined) throw new Refusal('bad-data-type');
