@@ -5,7 +5,8 @@ import { compareCalls, realDifferences } from '../src/compare/compare.js';
 import { callsFromHar } from '../src/compare/har.js';
 import { renderHtmlReport } from '../src/compare/html-report.js';
 import { liveTarget, recordedTarget, type Credentials } from '../src/compare/replay.js';
-import { mappingIndex, readOnlyIndex } from '../src/compare/why.js';
+import { mappingIndex } from '../src/compare/field-sources.js';
+import { readOnlyIndex } from '../src/compare/why.js';
 import { ALL_ENDPOINTS } from '../src/translators/endpoints.js';
 
 /**

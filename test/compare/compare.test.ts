@@ -10,7 +10,8 @@ import { compareCalls, realDifferences, type CompareOptions } from '../../src/co
 import { callsFromHar } from '../../src/compare/har.js';
 import { renderHtmlReport } from '../../src/compare/html-report.js';
 import { liveTarget, recordedTarget } from '../../src/compare/replay.js';
-import { mappingIndex, readOnlyIndex } from '../../src/compare/why.js';
+import { mappingIndex } from '../../src/compare/field-sources.js';
+import { readOnlyIndex } from '../../src/compare/why.js';
 import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
 import { startFakeV1 } from '../support/fake-v1.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -156,7 +157,11 @@ describe('replay and diff', () => {
     const userGet = report.endpoints.find((e) => e.path === '/user/get')!;
     expect(userGet.differing).toBe(2); // JSON and XML; the error answer is the same
     const type = userGet.fields.find((f) => f.field === 'type')!;
-    expect(type).toMatchObject({ kind: 'value', count: 2, why: expect.stringMatching(/^type ↔ /) });
+    expect(type).toMatchObject({
+      kind: 'value',
+      count: 2,
+      why: expect.stringMatching(/^mappings\/user-fields\.ts USER_FIELDS: type ↔ type /),
+    });
     expect(type.noise).toBeUndefined();
     expect(type.examples[0]).toMatchObject({ a: expect.any(Number), b: 99 });
     expect(report.endpoints.filter((e) => e.differing > 0).map((e) => e.path)).toEqual(['/user/get']);
@@ -217,20 +222,24 @@ describe("the report on real-looking differences (a fake v1 from the reference's
     const fields = report.endpoints.find((e) => e.path === '/user/get')!.fields;
     const field = (name: string) => fields.find((f) => f.field === name)!;
     // A real difference, with the row that produces the field; an inverted flag names its codec.
-    expect(field('email')).toMatchObject({ kind: 'value', why: 'email ↔ email (same)', examples: [{ a: 'email_address', b: owner }] });
+    expect(field('email')).toMatchObject({
+      kind: 'value',
+      why: 'mappings/user-fields.ts USER_FIELDS: email ↔ email (same)',
+      examples: [{ a: 'email_address', b: owner }],
+    });
     expect(field('email').noise).toBeUndefined();
-    expect(field('disable_chat')).toMatchObject({ why: 'disable_chat ↔ in_meeting.chat (negated)' });
-    // What each service mints is noise, reported with its rule; a field v2 has no home for says so.
+    expect(field('disable_chat')).toMatchObject({ why: 'mappings/user-options.ts USER_OPTIONS: disable_chat ↔ in_meeting.chat (negated)' });
+    // What each service mints is noise, reported with its rule, and the report says the service minted it.
     expect(field('id').noise).toBe('minted identifier');
     expect(field('pic_url').noise).toBe('link embedding an identifier');
-    expect(field('zpk')).toMatchObject({ why: 'no v2 home in the mapping tables' });
+    expect(field('zpk')).toMatchObject({ why: 'minted by the service' });
     // A time years apart is not within the tolerance: real.
     expect(field('created_at').noise).toBeUndefined();
     expect(report.endpoints.find((e) => e.path === '/user/checkemail')).toMatchObject({ calls: 1, differing: 0 });
     const html = renderHtmlReport(report);
     expect(html).toContain('<code>/v1/user/get</code> — 1 of 1 calls differ');
     expect(html).toMatch(/<tr class="noise"><td><code>id<\/code><\/td><td>value<\/td><td>1<\/td>\n<td>noise: minted identifier<\/td>/);
-    expect(html).toContain('<td>disable_chat ↔ in_meeting.chat (negated)</td>');
+    expect(html).toContain('<td>mappings/user-options.ts USER_OPTIONS: disable_chat ↔ in_meeting.chat (negated)</td>');
   });
 });
 

@@ -139,7 +139,7 @@ describe("shadow in front of a real-looking v1 (the reference's example answers)
       count: 1,
       examples: [{ primary: expect.any(String), v1gate: owner }],
     });
-    expect(email.why).toMatch(/^email ↔ /);
+    expect(email.why).toBe('mappings/user-fields.ts USER_FIELDS: email ↔ email (same)');
     // Minted identifiers differ between the services by nature: noise, not counted.
     expect(stats.mismatches.find((m) => m.field === 'id')).toBeUndefined();
     const metrics = await (await fetch(`${shadow.url}/metrics`)).text();

@@ -74,11 +74,16 @@ export interface EndpointDefinition<S extends z.ZodType = z.ZodType> {
   composites?: readonly CompositeMapping[];
   /** The v1 field a v2 field error's path names: the facade's only way to name one (src/v1/field-naming.ts). */
   v1FieldOf: V1FieldOf;
+  /**
+   * The translator file that defines it (`src/translators/users/get.ts`), found when it is defined:
+   * what a compare report names as computing a field no mapping row gives (src/compare/why.ts).
+   */
+  source?: string | undefined;
   handle(params: z.output<S>, ctx: TranslatorContext): Promise<V1Answer>;
 }
 
 /** What a translator writes: the definition, with what its tables do not say about naming v1 fields in v2 errors. */
-export interface EndpointSpec<S extends z.ZodType = z.ZodType> extends Omit<EndpointDefinition<S>, 'v1FieldOf'> {
+export interface EndpointSpec<S extends z.ZodType = z.ZodType> extends Omit<EndpointDefinition<S>, 'v1FieldOf' | 'source'> {
   /**
    * Tables whose v2 paths are relative to another object than the body sent (`moved`), and v2
    * paths no table names (`overrides`, `members` → `member_ids`).
@@ -89,5 +94,18 @@ export interface EndpointSpec<S extends z.ZodType = z.ZodType> extends Omit<Endp
 /** The definition, with its `v1FieldOf` built once from its tables, composites and `v2Naming` (and `params` inferred for `handle`). */
 export function defineEndpoint<S extends z.ZodType>(spec: EndpointSpec<S>): EndpointDefinition<S> {
   const { v2Naming, ...definition } = spec;
-  return { ...definition, v1FieldOf: v1FieldNamer({ tables: spec.tables, composites: spec.composites, ...v2Naming }) };
+  return {
+    ...definition,
+    v1FieldOf: v1FieldNamer({ tables: spec.tables, composites: spec.composites, ...v2Naming }),
+    source: definingFile(new Error().stack),
+  };
+}
+
+/** A translator's place in a stack: run from source (`.ts`) or built (`dist/….js`), named as in the repository. */
+const TRANSLATOR_FRAME = /(src\/translators\/(?!kit\/define\.)[\w/.-]+?)\.[jt]s:\d+/;
+
+/** The translator file whose code called defineEndpoint: the first frame of the stack below this module. */
+function definingFile(stack: string | undefined): string | undefined {
+  const match = TRANSLATOR_FRAME.exec(stack?.replaceAll('\\', '/') ?? '');
+  return match ? `${match[1]}.ts` : undefined;
 }
