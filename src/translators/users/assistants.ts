@@ -41,9 +41,14 @@ export const userAssistantDelete = defineEndpoint({
   },
 });
 
-/** /user/scheduleforhost/list: GET /users/{userId}/schedulers names them; their names come from each user, read in parallel. */
+/**
+ * /user/scheduleforhost/list: GET /users/{userId}/schedulers names them; their names come from each
+ * user, read in parallel. The service's own Node binding (npm zoomus, `user.schedulers`) posts to
+ * /user/scheduleforhost, without /list: the only scheduleforhost call there is (docs/live-evidence.md).
+ */
 export const userScheduleForHostList = defineEndpoint({
   path: '/user/scheduleforhost/list',
+  aliases: ['/user/scheduleforhost'],
   params: v1Params(hostParams),
   v2Calls: ['GET /users/{userId}/schedulers', 'GET /users/{userId}'],
   async handle({ id, host_email }, ctx) {

@@ -1,0 +1,3 @@
+module v1gate.local/clients/go
+
+go 1.19
