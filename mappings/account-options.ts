@@ -1,4 +1,4 @@
-import { droppedField, enumCodec, negate, type FieldTable } from '../src/v1/field-map.js';
+import { droppedField, enumCodec, fieldTable, negate, type FieldTable } from '../src/v1/field-map.js';
 import { v1 } from '../src/v1/param-types.js';
 
 /**
@@ -23,7 +23,7 @@ export const pstnCodec = enumCodec<boolean, string>([
 ]);
 
 /** v1 fields → the v2 account `options` object (paths include `options.`, as POST /accounts nests them). */
-export const ACCOUNT_OPTION_ROWS: FieldTable = [
+export const ACCOUNT_OPTION_ROWS = fieldTable([
   { v1: 'enable_share_rc', v2: 'options.share_rc', type: v1.bool(), v1Default: false },
   { v1: 'share_rc', v2: 'options.room_connectors', type: v1.string(), note: 'Comma-separated virtual room connectors.' },
   { v1: 'enable_share_mc', v2: 'options.share_mc', type: v1.bool(), v1Default: false },
@@ -36,7 +36,7 @@ export const ACCOUNT_OPTION_ROWS: FieldTable = [
     v1Default: 1,
     note: '0 (sub account holder pays) is v2 `sub`; 1 (master account holder pays, the v1 default) is v2 `master`.',
   },
-];
+]);
 
 /** v1 fields → v2 account settings (PATCH /accounts/{id}/settings). */
 export const ACCOUNT_SETTING_ROWS: FieldTable = [

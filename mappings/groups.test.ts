@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getPath, NO_V2_FIELD, same, toV1, toV2, withV1Defaults, type FieldRow } from '../src/v1/field-map.js';
+import { getPath, NO_V2_FIELD, toV1, toV2, withV1Defaults, type FieldRow } from '../src/v1/field-map.js';
+import { bothWays } from '../test/support/codecs.js';
 import { GROUP_MEMBER_ROWS, GROUP_ROWS, IM_GROUP_LIST_ITEM_ROWS, IM_GROUP_ROWS } from './groups.js';
 
 /** The tables written out: v1 field → v2 field, a v1 form text (input rows), its v1 value and its v2 value. */
@@ -43,10 +44,10 @@ describe('group, IM group and member tables: every row both ways', () => {
         // No v2 home: nothing to read; the translator answers its v1 placeholder.
         expect(toV1([row], { id: 'x' })).toEqual({});
       } else if (row.direction === 'in') {
-        expect((row.codec ?? same).toV1(expected.v2Value)).toBe(expected.v1);
+        expect(bothWays(row.codec).toV1(expected.v2Value)).toBe(expected.v1);
       } else {
         expect(toV1([row], { [row.v2]: expected.v2Value })).toEqual({ [row.v1]: expected.v1 });
-        expect((row.codec ?? same).toV2(expected.v1)).toBe(expected.v2Value);
+        expect(bothWays(row.codec).toV2(expected.v1)).toBe(expected.v2Value);
       }
     });
   }
@@ -59,7 +60,7 @@ describe('group, IM group and member tables: every row both ways', () => {
       ['Shared', 'shared'],
     ] as const) {
       expect(toV2([type], { type: type.type!.parse(v1Type.toUpperCase()) })).toEqual({ type: v2Type });
-      expect(type.codec!.toV1(v2Type)).toBe(v1Type);
+      expect(bothWays(type.codec).toV1(v2Type)).toBe(v1Type);
     }
     expect(type.type!.safeParse('Open').success).toBe(false);
   });

@@ -1,5 +1,5 @@
 import { outputFieldsOf, type AnswerShape } from '../src/v1/answer.js';
-import { type Codec, type FieldTable } from '../src/v1/field-map.js';
+import { type Codec, type FieldTable, type OutputCodec } from '../src/v1/field-map.js';
 
 /**
  * The dashboard's session lists: a v1 /metrics/meetings or /metrics/webinars item, read from v2's
@@ -12,11 +12,8 @@ import { type Codec, type FieldTable } from '../src/v1/field-map.js';
  * from an hour on, hours past 23 for a session of a day or more (the reference's `"4 mins"` is a
  * hand-written example: docs/live-evidence.md, "Durations").
  */
-export const elapsedClockCodec: Codec<string, string> = {
+export const elapsedClockCodec: OutputCodec<string, string> = {
   name: 'HH:MM:SS → MM:SS under an hour, else HH:MM:SS',
-  toV2: () => {
-    throw new Error('A dashboard duration is output only');
-  },
   toV1: (clock) => {
     const [hours = 0, minutes = 0, seconds = 0] = clock.split(':').map(Number);
     const mmss = `${pad2(minutes)}:${pad2(seconds)}`;
@@ -73,11 +70,8 @@ export const DETAIL_TYPE_LABELS = {
 
 /** v2 prints a participant's `location` as `City (CC)`; v1 split it into `city` and `cn`. */
 const LOCATION = /^(.*) \(([A-Z]{2})\)$/;
-const locationPart = (part: 'city' | 'cn'): Codec<string, string> => ({
+const locationPart = (part: 'city' | 'cn'): OutputCodec<string, string> => ({
   name: `"City (CC)" → ${part}`,
-  toV2: () => {
-    throw new Error('A dashboard location is output only');
-  },
   toV1: (location) => {
     const match = LOCATION.exec(location);
     return match ? match[part === 'city' ? 1 : 2]! : part === 'city' ? location : '';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NO_V2_FIELD, same, toV1, type FieldRow } from '../src/v1/field-map.js';
+import { NO_V2_FIELD, toV1, type FieldRow } from '../src/v1/field-map.js';
+import { bothWays } from '../test/support/codecs.js';
 import { RECORDING_FILE_ROWS, RECORDING_MEETING_ROWS } from './recordings.js';
 
 /** A v2 GET /users/{userId}/recordings item, as the v2 reference types it (counts as strings). */
@@ -50,7 +51,7 @@ describe('RECORDING_MEETING_ROWS and RECORDING_FILE_ROWS: every row both ways', 
       }
       const v2Value = V2_ITEM[row.v2 as keyof typeof V2_ITEM];
       expect(toV1([row], V2_ITEM)).toEqual({ [row.v1]: EXPECTED_V1[row.v1] });
-      expect((row.codec ?? same).toV2(EXPECTED_V1[row.v1])).toBe(v2Value);
+      expect(bothWays(row.codec).toV2(EXPECTED_V1[row.v1])).toBe(v2Value);
     });
   }
 
@@ -58,7 +59,7 @@ describe('RECORDING_MEETING_ROWS and RECORDING_FILE_ROWS: every row both ways', 
     it(`file ${row.v1} ← ${row.v2}`, () => {
       const v2Value = V2_FILE[row.v2 as keyof typeof V2_FILE];
       expect(toV1([row], V2_FILE)).toEqual({ [row.v1]: v2Value });
-      expect((row.codec ?? same).toV2(v2Value)).toBe(v2Value);
+      expect(bothWays(row.codec).toV2(v2Value)).toBe(v2Value);
     });
   }
 

@@ -115,12 +115,12 @@ describe('dropped registration fields', () => {
 });
 
 describe('registrant list query (v1 type ↔ v2 status)', () => {
-  const row = REGISTRANT_LIST_QUERY[0]!;
+  const row = REGISTRANT_LIST_QUERY[0];
   it.each([
     ['0', 'pending'],
     ['1', 'approved'],
   ])('type %s ↔ status %s', (form, status) => {
-    const v1Value = row.type!.parse(form);
+    const v1Value = row.type.parse(form);
     const v2 = toV2(REGISTRANT_LIST_QUERY, { type: v1Value });
     expect(getPath(v2, 'status')).toBe(status);
     expect(toV1(REGISTRANT_LIST_QUERY, v2)).toEqual({ type: v1Value });
@@ -128,7 +128,7 @@ describe('registrant list query (v1 type ↔ v2 status)', () => {
 
   it('defaults to 0 (pending), and refuses other types', () => {
     expect(toV2(REGISTRANT_LIST_QUERY, withV1Defaults(REGISTRANT_LIST_QUERY, {}))).toEqual({ status: 'pending' });
-    expect(row.type!.safeParse('2').success).toBe(false);
+    expect(row.type.safeParse('2').success).toBe(false);
   });
 });
 

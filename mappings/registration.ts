@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { droppedField, enumCodec, type Codec, type FieldTable } from '../src/v1/field-map.js';
+import { droppedField, enumCodec, fieldTable, type Codec, type FieldTable } from '../src/v1/field-map.js';
 import { v1 } from '../src/v1/param-types.js';
 
 /**
@@ -118,19 +118,19 @@ export const REGISTRANT_FIELDS: FieldTable = [
 ];
 
 /** v1 /webinar/registrants/list `type` (0 pending approval, the v1 default; 1 approved) ↔ the v2 list's `status` query. */
-export const REGISTRANT_LIST_QUERY: FieldTable = [
+export const REGISTRANT_LIST_QUERY = fieldTable([
   {
     v1: 'type',
     v2: 'status',
     type: v1.intOneOf([0, 1]),
-    codec: enumCodec<number, string>([
+    codec: enumCodec([
       [0, 'pending'],
       [1, 'approved'],
     ]),
     v1Default: 0,
     note: "0 (pending approval, v1's default) is v2 status `pending`; 1 (approved) is `approved`. v2's `denied` has no v1 type.",
   },
-];
+]);
 
 /** An item of v1 /webinar/registrants/list `users` ← a v2 listed registrant. */
 export const REGISTRANT_LIST_USER: FieldTable = [

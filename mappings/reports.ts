@@ -1,5 +1,5 @@
 import { outputFieldsOf, type AnswerShape } from '../src/v1/answer.js';
-import { NO_V2_FIELD, type Codec, type FieldTable } from '../src/v1/field-map.js';
+import { NO_V2_FIELD, type FieldTable, type OutputCodec } from '../src/v1/field-map.js';
 
 /**
  * The account usage reports: v1's /report/getdailyreport, /report/getaccountreport and
@@ -59,11 +59,8 @@ export const USER_REPORT_PARTICIPANT_ROWS: FieldTable = [
  * A leg's direction: v2's telephone report has no direction field, but a leg that rang one of the
  * service's dial-in numbers (`call_in_number`) was dialled in; one without was dialled out.
  */
-export const legDirectionCodec: Codec<string, string> = {
+export const legDirectionCodec: OutputCodec<string, string> = {
   name: 'call_in_number set → "call-in", else "call-out"',
-  toV2: () => {
-    throw new Error('A leg direction is output only');
-  },
   toV1: (callInNumber) => (callInNumber ? 'call-in' : 'call-out'),
 };
 

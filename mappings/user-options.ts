@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { droppedField, fieldTable, negate, type Codec, type CompositeMapping, type FieldRow } from '../src/v1/field-map.js';
+import { droppedField, fieldTable, negate, type Codec, type CompositeMapping } from '../src/v1/field-map.js';
 import { v1 } from '../src/v1/param-types.js';
 
 /**
@@ -9,8 +9,8 @@ import { v1 } from '../src/v1/param-types.js';
  * start with chat, feedback, group HD and local recording on, and auto recording off).
  */
 
-/** What a row helper may add to the row it builds (never its name or type, which the helper keeps literal). */
-type RowExtras = Omit<Partial<FieldRow>, 'v1' | 'type'>;
+/** What a row helper may add to the row it builds (never its name or type, which the helper keeps literal); the rows are read both ways. */
+type RowExtras = { codec?: Codec<boolean, boolean>; note?: string; aliases?: readonly string[] };
 
 const flag = <const V extends string>(v1Name: V, v2: string, v1Default: boolean | undefined, extra: RowExtras = {}) => ({
   v1: v1Name,

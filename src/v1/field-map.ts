@@ -7,12 +7,23 @@ import { z } from 'zod';
  * renders it into docs/coverage.md. When a field moves, one row changes.
  */
 
-/** How a value changes between v1 and v2; `toV1` must undo `toV2`. */
-export interface Codec<V1 = unknown, V2 = unknown> {
+/**
+ * How a value changes between v1 and v2, one direction each: a row used on input needs `toV2`, a
+ * row used on output needs `toV1` (FieldRow below), so a codec that only reads v2 answers cannot be
+ * put on a row that writes v2 bodies: the compiler refuses it.
+ */
+export interface InputCodec<V1 = unknown, V2 = unknown> {
   readonly name: string;
   toV2(value: V1): V2;
+}
+
+export interface OutputCodec<V1 = unknown, V2 = unknown> {
+  readonly name: string;
   toV1(value: V2): V1;
 }
+
+/** Both directions (a row used on input and output); `toV1` must undo `toV2`. */
+export interface Codec<V1 = unknown, V2 = unknown> extends InputCodec<V1, V2>, OutputCodec<V1, V2> {}
 
 export const same: Codec = { name: 'same', toV2: (v) => v, toV1: (v) => v };
 
@@ -20,7 +31,7 @@ export const same: Codec = { name: 'same', toV2: (v) => v, toV1: (v) => v };
 export const negate: Codec<boolean, boolean> = { name: 'negated', toV2: (v) => !v, toV1: (v) => !v };
 
 /** A fixed table of values (v1 value → v2 value), read both ways. */
-export function enumCodec<V1 extends string | number | boolean, V2 extends string | number | boolean>(
+export function enumCodec<const V1 extends string | number | boolean, const V2 extends string | number | boolean>(
   pairs: readonly (readonly [V1, V2])[],
 ): Codec<V1, V2> {
   const forward = new Map(pairs.map(([a, b]) => [a, b]));
@@ -44,49 +55,55 @@ export function enumCodec<V1 extends string | number | boolean, V2 extends strin
  */
 export const NO_V2_FIELD = '(none)';
 
-/**
- * The codec of a dropped input: it answers undefined, which `toV2` leaves out of the v2 body. A
- * dropped row is input only, so nothing reads it back.
- */
-export const dropped: Codec<unknown, undefined> = {
-  name: 'accepted and dropped',
-  toV2: () => undefined,
-  toV1: () => {
-    throw new Error('A dropped v1 field has no v2 value to read back');
-  },
-};
+/** The codec of a dropped input: it answers undefined, which `toV2` leaves out of the v2 body. */
+export const dropped: InputCodec<unknown, undefined> = { name: 'accepted and dropped', toV2: () => undefined };
 
 /** How a row is used: `both` (input and output), `in` (v1 input only), `out` (v1 output only). */
 export type Direction = 'both' | 'in' | 'out';
 
-export interface FieldRow {
+interface RowFields {
   /** The v1 field name. */
   v1: string;
   /** Dotted path of the v2 field (relative to the v2 object the table describes). */
   v2: string;
   /** The v1 parameter type (parses the form text); required for rows used on input. */
   type?: z.ZodType;
-  // A table mixes codecs of every value type; each row's codec is only ever applied to its own field's values.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  codec?: Codec<any, any>;
   /** The v1 default, applied when a v1 create omits the field (v1 and v2 defaults differ). */
   v1Default?: unknown;
-  direction?: Direction;
   /** Other v1 spellings accepted on input (e.g. the branded names of old clients). */
   aliases?: readonly string[];
   /** Shown in docs/coverage.md: what is approximated, and why. */
   note?: string;
 }
 
+// A table mixes codecs of every value type; each row's codec is only ever applied to its own field's values.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/** One v1 field and where it lives in v2; its codec has the directions the row is used in (default both). */
+export type FieldRow =
+  | (RowFields & { direction?: 'both'; codec?: Codec<any, any> })
+  | (RowFields & { direction: 'in'; codec?: InputCodec<any, any> })
+  | (RowFields & { direction: 'out'; codec?: OutputCodec<any, any> });
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
 export type FieldTable = readonly FieldRow[];
 
+/** The kind of FieldRow a literal row is, by its direction. */
+type RowKindOf<R> = R extends { direction: 'in' }
+  ? Extract<FieldRow, { direction: 'in' }>
+  : R extends { direction: 'out' }
+    ? Extract<FieldRow, { direction: 'out' }>
+    : Extract<FieldRow, { direction?: 'both' }>;
+
+/** A literal row with the optional fields it leaves unset readable too (its own fields keep their literal types). */
+export type LiteralRow<R> = R & { readonly [K in Exclude<keyof RowKindOf<R>, keyof R>]?: RowKindOf<R>[K] };
+
 /**
- * A table that keeps each row's literal v1 name and parameter type (so `inputShape` types the
- * params it builds field by field), each row still read as a FieldRow.
+ * A table that keeps each row's literal v1 name, parameter type, v2 path and codec (so `inputShape`
+ * types the params it builds field by field, and `toV2` the body), each row still read as a FieldRow.
  */
-export function fieldTable<const T extends FieldTable>(rows: T): { readonly [K in keyof T]: T[K] & FieldRow } {
-  // Each row already is a FieldRow (the constraint): the intersection only lets its unset optional fields be read.
-  return rows as { readonly [K in keyof T]: T[K] & FieldRow };
+export function fieldTable<const T extends FieldTable>(rows: T): { readonly [K in keyof T]: LiteralRow<T[K]> } {
+  // Each row already is a FieldRow (the constraint); the added keys are the optional ones it leaves unset.
+  return rows as { readonly [K in keyof T]: LiteralRow<T[K]> };
 }
 
 /**
@@ -98,23 +115,32 @@ export function droppedField<const V1 extends string, T extends z.ZodType>(row: 
   return { v1: row.v1, v2: NO_V2_FIELD, type: row.type, codec: dropped, direction: 'in', note: row.note } as const satisfies FieldRow;
 }
 
-const usedOnInput = (row: FieldRow) => row.direction !== 'out';
-const usedOnOutput = (row: FieldRow) => row.direction !== 'in';
+type InputRow = Exclude<FieldRow, { direction: 'out' }>;
+type OutputRow = Exclude<FieldRow, { direction: 'in' }>;
+const usedOnInput = (row: FieldRow): row is InputRow => row.direction !== 'out';
+const usedOnOutput = (row: FieldRow): row is OutputRow => row.direction !== 'in';
 
-/** One row as the engine reads it on every call: its v1 spellings, codec and v2 path split into keys once. */
-interface CompiledRow {
+/** A row used on input as the engine reads it on every call: its v1 spellings, codec and v2 path split into keys once. */
+interface CompiledInputRow {
   v1: string;
   aliases: readonly string[];
-  codec: Codec;
+  codec: InputCodec;
   v2Keys: readonly string[];
   v1Default: unknown;
 }
 
+/** A row used on output, likewise. */
+interface CompiledOutputRow {
+  v1: string;
+  codec: OutputCodec;
+  v2Keys: readonly string[];
+}
+
 /** What `withV1Defaults`, `toV2` and `toV1` read of a table: its input rows, output rows, and input rows with a v1 default. */
 interface CompiledTable {
-  input: readonly CompiledRow[];
-  output: readonly CompiledRow[];
-  defaults: readonly CompiledRow[];
+  input: readonly CompiledInputRow[];
+  output: readonly CompiledOutputRow[];
+  defaults: readonly CompiledInputRow[];
 }
 
 /**
@@ -128,23 +154,17 @@ const compiled = new WeakMap<FieldTable, CompiledTable>();
 function compiledTable(table: FieldTable): CompiledTable {
   let plan = compiled.get(table);
   if (!plan) {
-    const rows = new Map<FieldRow, CompiledRow>();
-    const compile = (row: FieldRow): CompiledRow => {
-      let done = rows.get(row);
-      if (!done) {
-        done = {
-          v1: row.v1,
-          aliases: row.aliases ?? [],
-          codec: row.codec ?? same,
-          v2Keys: segmentsOfPath(row.v2),
-          v1Default: row.v1Default,
-        };
-        rows.set(row, done);
-      }
-      return done;
-    };
-    const input = table.filter(usedOnInput).map(compile);
-    plan = { input, output: table.filter(usedOnOutput).map(compile), defaults: input.filter((row) => row.v1Default !== undefined) };
+    const input = table.filter(usedOnInput).map((row): CompiledInputRow => ({
+      v1: row.v1,
+      aliases: row.aliases ?? [],
+      codec: row.codec ?? same,
+      v2Keys: segmentsOfPath(row.v2),
+      v1Default: row.v1Default,
+    }));
+    const output = table
+      .filter(usedOnOutput)
+      .map((row): CompiledOutputRow => ({ v1: row.v1, codec: row.codec ?? same, v2Keys: segmentsOfPath(row.v2) }));
+    plan = { input, output, defaults: input.filter((row) => row.v1Default !== undefined) };
     compiled.set(table, plan);
   }
   return plan;
@@ -177,20 +197,26 @@ export function inputShape<const T extends FieldTable>(table: T): InputShape<T> 
 }
 
 /** The v1 value of a row in parsed params, looking at its aliases too (the canonical name wins). */
-function v1ValueOf(row: CompiledRow, params: Record<string, unknown>): unknown {
+function v1ValueOf(row: CompiledInputRow, params: Record<string, unknown>): unknown {
   const value = params[row.v1];
   if (value !== undefined) return value;
   for (const alias of row.aliases) if (params[alias] !== undefined) return params[alias];
   return undefined;
 }
 
+/** The params a table's v1 defaults leave given: each input row with a default, by its v1 name. */
+type DefaultedOf<T extends FieldTable> = string extends T[number]['v1']
+  ? unknown
+  : { [R in Extract<InputRowOf<T>, { v1Default: NonNullable<unknown> }> as R['v1']]-?: Exclude<z.output<R['type']>, undefined> };
+
 /** Fill in the v1 defaults of the rows the call omitted (v1 create semantics). */
-export function withV1Defaults(table: FieldTable, params: Record<string, unknown>): Record<string, unknown> {
+export function withV1Defaults<T extends FieldTable, P extends Record<string, unknown>>(table: T, params: P): P & DefaultedOf<T> {
   const defaults: Record<string, unknown> = {};
   for (const row of compiledTable(table).defaults) {
     if (v1ValueOf(row, params) === undefined) defaults[row.v1] = row.v1Default;
   }
-  return withParamsOver(defaults, params);
+  // The params, and a value for every row with a default: what DefaultedOf says.
+  return withParamsOver(defaults, params) as P & DefaultedOf<T>;
 }
 
 /**
@@ -204,8 +230,53 @@ function withParamsOver(defaults: Record<string, unknown>, params: Record<string
   return defaults;
 }
 
+/** What a row writes into the v2 body: what its codec answers (undefined leaves the field out), else its parsed v1 value. */
+type V2ValueOf<R> = R extends { codec: { toV2(value: never): infer O } }
+  ? Exclude<O, undefined>
+  : R extends { type: infer T extends z.ZodType }
+    ? z.output<T>
+    : unknown;
+
+/** One field `toV2` may write: its dotted v2 path, its value, and whether the params always give it. */
+interface V2Entry {
+  path: string;
+  given: boolean;
+  value: unknown;
+}
+
+type IsGiven<P, Name> = Name extends keyof P ? (undefined extends P[Name] ? false : true) : false;
+type EntryOf<R, P> = R extends { v1: infer Name; v2: infer Path extends string }
+  ? { path: Path; given: IsGiven<P, Name>; value: V2ValueOf<R> }
+  : never;
+/** The rows `toV2` writes: those used on input that have a v2 home. */
+type V2EntriesOf<T extends FieldTable, P> = EntryOf<Exclude<T[number], { direction: 'out' } | { v2: typeof NO_V2_FIELD }>, P>;
+
+type HeadOf<Path> = Path extends `${infer Head}.${string}` ? Head : Path;
+type EntriesUnder<E, Head extends string> = E extends { path: `${Head}.${infer Rest}`; given: infer G; value: infer V }
+  ? { path: Rest; given: G; value: V }
+  : never;
+type NodeAt<E extends V2Entry, Head extends string> = [Extract<E, { path: Head }>] extends [never]
+  ? V2Object<EntriesUnder<E, Head>>
+  : Extract<E, { path: Head }>['value'];
+type GivenHeads<E extends V2Entry> = HeadOf<Extract<E, { given: true }>['path']>;
+
+/** The nested object of some entries: a key the params always give is required, the others optional. */
+type V2Object<E extends V2Entry> = { [Head in GivenHeads<E>]: NodeAt<E, Head> } & {
+  [Head in Exclude<HeadOf<E['path']>, GivenHeads<E>>]?: NodeAt<E, Head>;
+};
+
+/**
+ * The v2 object `toV2` builds from a table and params: each input row's literal v2 path, nested,
+ * with the value its codec gives (or its parsed v1 value); a field is required where the params
+ * always hold its v1 field (a required param, or one `withV1Defaults` filled in), else optional. A
+ * table typed only `FieldTable` gives a record of any keys.
+ */
+export type V2Body<T extends FieldTable, P = Record<string, unknown>> = string extends T[number]['v2']
+  ? Record<string, unknown>
+  : V2Object<V2EntriesOf<T, P>>;
+
 /** v1 params → the nested v2 object, with only the fields the call gave (PATCH semantics). */
-export function toV2(table: FieldTable, params: Record<string, unknown>): Record<string, unknown> {
+export function toV2<T extends FieldTable, P extends Record<string, unknown>>(table: T, params: P): V2Body<T, P> {
   const out: Record<string, unknown> = {};
   for (const row of compiledTable(table).input) {
     const value = v1ValueOf(row, params);
@@ -215,7 +286,8 @@ export function toV2(table: FieldTable, params: Record<string, unknown>): Record
     if (converted === undefined) continue;
     setKeys(out, row.v2Keys, converted);
   }
-  return out;
+  // Built row by row from the table's paths, which is what V2Body says of them.
+  return out as V2Body<T, P>;
 }
 
 /** A v2 object → the flat v1 fields of the table's output rows (fields v2 lacks are left out). */

@@ -7,8 +7,6 @@ import { accountIdParam, accountPath } from './account-path.js';
 import { NOT_READ } from '../kit/answer-shape.js';
 import { V2_ACCOUNT } from './v2-answers.js';
 
-type Options = Record<string, unknown>;
-
 /**
  * /ma/account/update → PATCH /accounts/{id}/options and/or PATCH /accounts/{id}/settings, with
  * only the fields given (no v1 defaults on update). When both are written, the options are read
@@ -28,7 +26,7 @@ export const accountUpdate = defineEndpoint({
   v2Naming: { moved: [{ table: ACCOUNT_OPTION_ROWS, strip: 'options.' }] },
   async handle(params, ctx) {
     const { account_id } = params;
-    const options = (toV2(ACCOUNT_OPTION_ROWS, params).options ?? {}) as Options;
+    const options = toV2(ACCOUNT_OPTION_ROWS, params).options ?? {};
     const settings = toV2(ACCOUNT_SETTING_ROWS, params);
     const hasOptions = Object.keys(options).length > 0;
     const hasSettings = Object.keys(settings).length > 0;

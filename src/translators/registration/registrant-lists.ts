@@ -42,7 +42,7 @@ export const webinarRegistrantsList = defineEndpoint({
   tables: [REGISTRANT_LIST_QUERY, REGISTRANT_LIST_USER],
   async handle(params, ctx) {
     const withDefaults = withV1Defaults(REGISTRANT_LIST_QUERY, params);
-    const { status } = toV2(REGISTRANT_LIST_QUERY, withDefaults) as { status: RegistrantStatus };
+    const { status } = toV2(REGISTRANT_LIST_QUERY, withDefaults);
     const { page_size, page_number } = pagingOf(params);
     const [session, page] = await readOwnSession(ctx, WEBINAR, params.id, params.host_id, () =>
       registrantPage(ctx, params.id, { status, page_size, page_number }),
@@ -50,7 +50,7 @@ export const webinarRegistrantsList = defineEndpoint({
     requireRegistration(session);
     return {
       ...v1PageFields({ ...page, page_number }),
-      type: withDefaults['type'],
+      type: withDefaults.type,
       users: page.registrants.map((r) => toV1(REGISTRANT_LIST_USER, r)),
     };
   },
