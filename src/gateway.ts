@@ -1,4 +1,5 @@
 import { Hono, type MiddlewareHandler } from 'hono';
+import type { Logger } from 'pino';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { forwardToHub } from './cluster/forward.js';
@@ -70,6 +71,8 @@ export interface ClusterWorkerLinks {
   renderMetrics(): Promise<{ contentType: string; body: string }>;
   /** Sent as `x-v1gate-worker` on every answer, so a client (or test) sees which process answered. */
   workerId: string;
+  /** The worker's number (node:cluster's, from 1 in the order workers were forked), on every log line. */
+  workerNumber: number;
 }
 
 export interface RunningGateway {
@@ -81,6 +84,8 @@ export interface RunningGateway {
   limiters: RateLimiters;
   /** The Prometheus registry behind /metrics (collectors for other parts register here). */
   metrics: GatewayMetrics;
+  /** The gateway's one logger (LOG_LEVEL, LOG_FILE): every part's lines go through it. */
+  logger: Logger;
   /** v1 push notifications, when V1_WEBHOOKS_FILE is set. */
   webhooks: Webhooks | undefined;
   /** The whole app, in process: what the server answers (tests pass a caller's address in `env.incoming`). */
@@ -241,11 +246,12 @@ const sandboxForThisMachineOnly: MiddlewareHandler = async (c, next) =>
     : c.json({ code: 200, message: 'The sandbox control API answers callers on this machine only (SANDBOX_PUBLIC=1 opens it).' }, 403);
 
 /** No V2_BASE_URL: the embedded sandbox at /v2 (and its control API at /sandbox) on this server. */
-function wireSandbox({ root, config, overrides, secrets }: Parts): Sandbox {
+function wireSandbox({ root, config, overrides, secrets, log }: Parts): Sandbox {
   const sandbox = createSandbox({
     apiKey: config.sandbox.apiKey,
     apiSecret: config.sandbox.apiSecret,
     limits: overrides.sandboxLimits ?? (config.sandbox.rateLimits ? undefined : false),
+    onUnexpectedError: (error) => log.logger.error({ err: error }, 'sandbox: unexpected error'),
   });
   secrets.add([sandbox.credentials.apiSecret]);
   if (!config.sandbox.public) root.use('/sandbox/*', sandboxForThisMachineOnly);
@@ -263,8 +269,8 @@ function wireHub({ root, config }: Parts, cluster: ClusterWorkerLinks): void {
 }
 
 /** v1 webhooks: the v2 event intake at /webhooks/v2. A bad subscriptions file throws here, before anything listens or connects. */
-function wireWebhooks({ root, config, resources }: Parts): Webhooks | undefined {
-  const webhooks = startWebhooks(config.webhooks);
+function wireWebhooks({ root, config, resources, log }: Parts): Webhooks | undefined {
+  const webhooks = startWebhooks(config.webhooks, log.logger);
   if (!webhooks) return undefined;
   resources.add(() => webhooks.close());
   root.route('/', webhooks.routes);
@@ -272,9 +278,9 @@ function wireWebhooks({ root, config, resources }: Parts): Webhooks | undefined 
 }
 
 /** v1 and v2 limits: this process's buckets, Redis's, or (a cluster worker) the primary's. */
-function createLimiters({ config, overrides, resources }: Parts): RateLimiters {
+function createLimiters({ config, overrides, resources, log }: Parts): RateLimiters {
   const shared = overrides.cluster?.limiterStore;
-  const limiters = createRateLimiters(config.rateLimits, shared ? { shared } : {});
+  const limiters = createRateLimiters(config.rateLimits, { logger: log.logger, ...(shared ? { shared } : {}) });
   resources.add(() => limiters.close());
   return limiters;
 }
@@ -504,7 +510,7 @@ function configuredSecrets(config: GatewayConfig): (string | undefined)[] {
 export function buildGateway(config: GatewayConfig, overrides: GatewayOverrides = {}): BuiltGateway {
   const resources = new Resources();
   const secrets = new KnownSecrets(configuredSecrets(config));
-  const log = createLogger({ level: config.ops.logLevel, file: config.ops.logFile, secrets });
+  const log = createLogger({ level: config.ops.logLevel, file: config.ops.logFile, secrets, worker: overrides.cluster?.workerNumber });
   resources.add(() => log.close()); // buffered log lines out before the process may exit, and a LOG_FILE closed
   const parts: Parts = {
     config,
@@ -558,6 +564,7 @@ async function listen(parts: Parts, wired: ReturnType<typeof wireAll>, fetch: Ru
     v2BaseUrl: address.v2BaseUrl,
     limiters,
     metrics: wired.metrics,
+    logger: log.logger,
     webhooks,
     shadow: wired.shadow,
     fetch,

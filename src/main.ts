@@ -1,30 +1,63 @@
 import cluster from 'node:cluster';
+import { checkConfiguration, renderReport } from './cli/check.js';
+import { commandOf, helpText, version } from './cli/help.js';
+import { describeStartError } from './cli/start-errors.js';
 import { runPrimary } from './cluster/primary.js';
 import { runWorker } from './cluster/worker.js';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfig, type GatewayConfig } from './config.js';
 import { startGateway } from './gateway.js';
 import { announceSandbox } from './sandbox-banner.js';
 import { describeUnknownSetting, unknownSettings } from './unknown-settings.js';
 
 /**
- * `npm start`: the gateway on PORT (default 8080), over the embedded sandbox unless V2_BASE_URL is
- * set; with WORKERS=N (or auto), N processes on that port.
+ * `npm start` (`node dist/src/main.js`): the gateway on PORT (default 8080), over the embedded
+ * sandbox unless V2_BASE_URL is set; with WORKERS=N (or auto), N processes on that port. Also
+ * `check`, `--help` and `--version` (src/cli/). The banner and the command line's answers are
+ * written with console; everything the running gateway says goes through its logger.
  */
 async function main(): Promise<void> {
+  const command = commandOf(process.argv.slice(2));
+  switch (command.run) {
+    case 'help':
+      process.stdout.write(helpText());
+      return;
+    case 'version':
+      process.stdout.write(`v1gate ${version()}\n`);
+      return;
+    case 'usage-error':
+      console.error(`v1gate: ${command.message}`);
+      process.exitCode = 2;
+      return;
+    case 'check': {
+      const report = await checkConfiguration(process.env);
+      process.stdout.write(renderReport(report));
+      process.exitCode = report.problems.length > 0 ? 1 : 0;
+      return;
+    }
+    case 'start':
+      return start();
+  }
+}
+
+async function start(): Promise<void> {
   const config = loadConfig();
-  if (!cluster.isWorker) for (const unknown of unknownSettings(process.env)) console.warn(`v1gate: ${describeUnknownSetting(unknown)}`);
   // WORKERS>1: src/cluster/ (one primary, N workers on the port); otherwise exactly one process.
   if (cluster.isWorker) return runWorker(config);
+  for (const unknown of unknownSettings(process.env)) console.warn(`v1gate: warning: ${describeUnknownSetting(unknown)}`);
   if (config.workers > 1) return runPrimary(config);
+  return runSingle(config);
+}
+
+async function runSingle(config: GatewayConfig): Promise<void> {
   const gateway = await startGateway(config);
-  console.log(`v1gate listening on ${gateway.url}/v1`);
+  console.log(`v1gate listening on ${gateway.url}/v1 (pid ${process.pid})`);
   console.log(`  upstream v2: ${gateway.v2BaseUrl}${gateway.sandbox ? ' (embedded sandbox)' : ''}`);
   if (gateway.sandbox) announceSandbox(config, gateway.sandbox.credentials, `${gateway.url}/v1`);
   // The first signal drains (calls in flight are answered, new ones refused, /readyz 503) for up
   // to SHUTDOWN_GRACE_MS; a second one stops at once.
   const stop = (signal: NodeJS.Signals) => {
     if (gateway.draining) process.exit(1);
-    console.log(`v1gate: ${signal}, draining (at most ${config.shutdownGraceMs} ms)`);
+    gateway.logger.info({ signal, graceMs: config.shutdownGraceMs }, 'draining: calls in flight are answered, new ones refused');
     gateway.drain(config.shutdownGraceMs).then(
       () => process.exit(0),
       () => process.exit(1),
@@ -35,6 +68,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  // A setting that stops the start is one clear line (per problem), no trace; a bug keeps its trace.
+  const problem = describeStartError(error);
+  console.error(problem ? `v1gate: cannot start: ${problem}` : error);
   process.exit(1);
 });

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { Logger } from 'pino';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import type { GatewayConfig } from '../config.js';
@@ -27,7 +28,7 @@ export interface Hub {
 }
 
 /** undefined when nothing needs to exist once (V2_BASE_URL set and no webhooks). */
-export async function startHub(config: GatewayConfig): Promise<Hub | undefined> {
+export async function startHub(config: GatewayConfig, logger: Logger): Promise<Hub | undefined> {
   const ownsJournal = Boolean(config.webhooks.file) && !config.webhooks.redis.url;
   if (config.v2BaseUrl && !ownsJournal) return undefined;
   const root = new Hono();
@@ -38,13 +39,14 @@ export async function startHub(config: GatewayConfig): Promise<Hub | undefined> 
       apiKey: config.sandbox.apiKey,
       apiSecret: config.sandbox.apiSecret,
       limits: config.sandbox.rateLimits ? undefined : false,
+      onUnexpectedError: (error) => logger.error({ err: error }, 'sandbox: unexpected error'),
     });
     mountSandbox(root, sandbox);
     paths.push('/v2', '/sandbox', '/oauth');
   }
   // With REDIS_URL the journal is shared and each worker runs its own webhook consumer; the
   // primary then has none, and the sandbox sends its events to the workers' port (see primary.ts).
-  const webhooks = ownsJournal ? startWebhooks(config.webhooks) : undefined;
+  const webhooks = ownsJournal ? startWebhooks(config.webhooks, logger) : undefined;
   if (webhooks) {
     root.route('/', webhooks.routes);
     paths.push('/webhooks');

@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import type { GatewayConfig } from '../config.js';
+import { createLogger } from '../ops/logging.js';
 import { MemoryBucketStore, bucketStoreHandlers } from '../ratelimit/index.js';
 import { IpcRpcClient, serveRpc } from '../shared/ipc-rpc.js';
 import { announceSandbox } from '../sandbox-banner.js';
@@ -19,36 +20,23 @@ import { CLUSTER_ENV, METRICS_CLUSTER, METRICS_JSON } from './protocol.js';
 const RESTART_DELAY_MS = 250;
 
 export async function runPrimary(config: GatewayConfig): Promise<void> {
-  const hub = await startHub(config);
+  const { logger } = createLogger({ level: config.ops.logLevel, file: config.ops.logFile });
+  const hub = await startHub(config, logger);
   const buckets = config.rateLimits.redis.url ? undefined : new MemoryBucketStore({ maxBuckets: config.rateLimits.memory.maxBuckets });
-  const env: Record<string, string> = {
-    [CLUSTER_ENV.hub]: hub?.origin ?? '',
-    [CLUSTER_ENV.hubPaths]: hub?.paths.join(',') ?? '',
-    [CLUSTER_ENV.sharedLimits]: buckets ? 'ipc' : 'redis',
-    ...(hub?.sandbox ? { V2_BASE_URL: `${hub.origin}/v2` } : {}),
-  };
+  const env = workerEnv(hub, buckets);
   const askers = new Map<number, IpcRpcClient>();
   const listened = new Set<number>();
   let stopping = false;
   let exitCode = 0;
   let announced = false;
 
-  const clusterMetrics = async () => {
-    const parts = await Promise.all(
-      [...askers.values()].map((asker) =>
-        asker.call<MetricObjectWithValues<MetricValue<string>>[]>(METRICS_JSON, null, 3_000).catch(() => []),
-      ),
-    );
-    if (hub) parts.push(await hub.registry.getMetricsAsJSON());
-    const merged = AggregatorRegistry.aggregate(parts);
-    return { contentType: merged.contentType, body: await merged.metrics() };
-  };
+  const clusterMetrics = () => mergedMetrics(askers, hub);
 
   const fork = (): Worker => {
     const worker = cluster.fork(env);
     askers.set(worker.id, new IpcRpcClient(worker));
     serveRpc(worker, { ...(buckets ? bucketStoreHandlers(buckets) : {}), [METRICS_CLUSTER]: clusterMetrics });
-    console.log(`v1gate: worker ${worker.id} started (pid ${worker.process.pid})`);
+    logger.info({ workerNumber: worker.id, workerPid: worker.process.pid }, 'worker started');
     return worker;
   };
 
@@ -71,18 +59,21 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
     const how = signal ? `signal ${signal}` : `code ${code}`;
     if (stopping) {
       if (code !== 0) exitCode = 1;
-      console.log(`v1gate: worker ${worker.id} (pid ${worker.process.pid}) exited (${how})`);
+      logger.info({ workerNumber: worker.id, workerPid: worker.process.pid, code, signal }, `worker exited (${how})`);
       if (Object.keys(cluster.workers ?? {}).length === 0) void finish();
       return;
     }
     if (!listened.has(worker.id)) {
-      console.error(`v1gate: worker ${worker.id} exited (${how}) before it could serve; stopping`);
+      logger.error(
+        { workerNumber: worker.id, workerPid: worker.process.pid, code, signal },
+        `worker exited (${how}) before it could serve; stopping`,
+      );
       exitCode = 1;
       stop('SIGTERM');
       if (Object.keys(cluster.workers ?? {}).length === 0) void finish();
       return;
     }
-    console.warn(`v1gate: worker ${worker.id} (pid ${worker.process.pid}) exited (${how}); starting another`);
+    logger.warn({ workerNumber: worker.id, workerPid: worker.process.pid, code, signal }, `worker exited (${how}); starting another`);
     setTimeout(() => stopping || fork(), RESTART_DELAY_MS);
   });
 
@@ -94,7 +85,7 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
       exitCode = 1;
     } else {
       stopping = true;
-      console.log(`v1gate: ${signal}, draining ${workers.length} worker(s) (at most ${config.shutdownGraceMs} ms)`);
+      logger.info({ signal, workers: workers.length, graceMs: config.shutdownGraceMs }, 'draining every worker');
       // A worker stuck past its own grace is not waited for forever.
       setTimeout(() => {
         for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGKILL');
@@ -106,6 +97,28 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
   process.on('SIGTERM', stop);
 
   for (let i = 0; i < config.workers; i++) fork();
+}
+
+/** What every worker is told of the cluster (src/cluster/protocol.ts). */
+function workerEnv(hub: Hub | undefined, buckets: MemoryBucketStore | undefined): Record<string, string> {
+  return {
+    [CLUSTER_ENV.hub]: hub?.origin ?? '',
+    [CLUSTER_ENV.hubPaths]: hub?.paths.join(',') ?? '',
+    [CLUSTER_ENV.sharedLimits]: buckets ? 'ipc' : 'redis',
+    ...(hub?.sandbox ? { V2_BASE_URL: `${hub.origin}/v2` } : {}),
+  };
+}
+
+/** The whole cluster's /metrics: every worker's registry and the hub's, merged. */
+async function mergedMetrics(askers: ReadonlyMap<number, IpcRpcClient>, hub: Hub | undefined) {
+  const parts = await Promise.all(
+    [...askers.values()].map((asker) =>
+      asker.call<MetricObjectWithValues<MetricValue<string>>[]>(METRICS_JSON, null, 3_000).catch(() => []),
+    ),
+  );
+  if (hub) parts.push(await hub.registry.getMetricsAsJSON());
+  const merged = AggregatorRegistry.aggregate(parts);
+  return { contentType: merged.contentType, body: await merged.metrics() };
 }
 
 function announce(config: GatewayConfig, hub: Hub | undefined, port: number): void {

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import type { GatewayConfig } from '../config.js';
 import { startGateway } from '../gateway.js';
 import { IpcBucketStore } from '../ratelimit/ipc-store.js';
@@ -22,6 +23,7 @@ export async function runWorker(config: GatewayConfig): Promise<void> {
       ...(process.env[CLUSTER_ENV.sharedLimits] === 'ipc' ? { limiterStore: new IpcBucketStore(rpc) } : {}),
       renderMetrics: () => rpc.call(METRICS_CLUSTER, null, 5_000),
       workerId: String(process.pid),
+      workerNumber: cluster.worker?.id ?? 0,
     },
   });
   serveRpc(process, { [METRICS_JSON]: () => gateway.metrics.registry.getMetricsAsJSON() });

@@ -27,6 +27,7 @@ export interface FailoverOptions {
   timeoutMs: number;
   /** The buckets used while failing open. */
   fallback?: MemoryBucketStore;
+  /** The gateway's logger; unset: outages are counted (stats) but not written. */
   logger?: RateLimitLogger;
   logIntervalMs?: number;
   retryIntervalMs?: number;
@@ -61,7 +62,7 @@ export class FailoverBucketStore implements BucketStore {
   ) {
     this.now = options.now ?? Date.now;
     this.fallback = options.fallback ?? new MemoryBucketStore({ now: this.now });
-    this.logger = options.logger ?? { warn: (m) => console.warn(m) };
+    this.logger = options.logger ?? { warn: () => {} };
     this.logIntervalMs = options.logIntervalMs ?? 10_000;
     this.retryIntervalMs = options.retryIntervalMs ?? 500;
   }

@@ -34,6 +34,8 @@ export interface SandboxOptions {
   /** The v2 limits to enforce; `false` disables them (benchmarks of the gateway alone). */
   limits?: SandboxLimits | false;
   clock?: Clock;
+  /** Told of an error no route expected (answered 500): the gateway logs it; unset: only the 500 says so. */
+  onUnexpectedError?: (error: Error) => void;
 }
 
 export interface Sandbox {
@@ -73,6 +75,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const limiter = limits ? new SandboxRateLimiter(limits) : null;
 
   const v2 = new Hono<SandboxEnv>();
+  const renderError = errorRenderer(options.onUnexpectedError ?? (() => {}));
   v2.onError(renderError);
   v2.notFound((c) => c.json({ code: 404, message: `No such v2 endpoint: ${c.req.method} ${c.req.path}` }, 404));
   v2.use(async (c, next) => {
@@ -113,12 +116,14 @@ function relativePath(path: string): string {
   return path.replace(/^\/v2(?=\/|$)/, '') || '/';
 }
 
-function renderError(error: Error, c: import('hono').Context): Response {
-  if (error instanceof RateLimitedError) {
-    c.header('Retry-After', String(retryAfterSeconds(error.retryAfterMs)));
-  }
-  if (error instanceof SandboxError) return c.json(error.toBody(), error.status);
-  if (error instanceof HTTPException) return c.json({ code: error.status, message: error.message }, error.status);
-  console.error('sandbox: unexpected error', error);
-  return c.json({ code: 500, message: 'Internal error.' }, 500);
+function errorRenderer(unexpected: (error: Error) => void) {
+  return (error: Error, c: import('hono').Context): Response => {
+    if (error instanceof RateLimitedError) {
+      c.header('Retry-After', String(retryAfterSeconds(error.retryAfterMs)));
+    }
+    if (error instanceof SandboxError) return c.json(error.toBody(), error.status);
+    if (error instanceof HTTPException) return c.json({ code: error.status, message: error.message }, error.status);
+    unexpected(error);
+    return c.json({ code: 500, message: 'Internal error.' }, 500);
+  };
 }

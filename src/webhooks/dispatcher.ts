@@ -1,4 +1,5 @@
 import PQueue from 'p-queue';
+import pino, { type Logger } from 'pino';
 import { attemptDelivery } from './attempt.js';
 import type { DeliveryJob, Journal } from './journal-types.js';
 
@@ -15,6 +16,8 @@ export interface DispatcherOptions {
   deadlineMs: number;
   backoffMs: number;
   perReceiverConcurrency: number;
+  /** The gateway's logger (journal errors, dead letters); unset: nothing is written. */
+  logger?: Logger;
 }
 
 export interface WebhookStats {
@@ -35,11 +38,14 @@ export class Dispatcher {
   /** The last depth an asynchronous journal reported (stats() stays synchronous for /metrics). */
   private lastDepth = 0;
   private closed = false;
+  private readonly log: Logger;
 
   constructor(
     private readonly journal: Journal,
     private readonly options: DispatcherOptions,
-  ) {}
+  ) {
+    this.log = options.logger ?? pino({ enabled: false });
+  }
 
   /** Starts delivering: what a previous process left pending (attempt counts included), then whatever the journal hands over. */
   resume(): void {
@@ -122,7 +128,7 @@ export class Dispatcher {
         // pending entry is claimed after its idle time; the file journal does not throw here).
         this.held.delete(handed.id);
         this.journal.release?.(handed.id);
-        console.warn(`v1gate: webhook ${handed.id}: journal error, left pending: ${(error as Error).message}`);
+        this.log.warn({ webhook: handed.id, err: error }, 'webhook journal error: the notification is left pending');
       } finally {
         this.inFlight.delete(handed.id);
       }
@@ -144,7 +150,7 @@ export class Dispatcher {
       await this.journal.deadLetter(job.id, result.error);
       this.held.delete(job.id);
       this.counts.deadLetters++;
-      console.warn(`v1gate: webhook ${job.id} to ${new URL(job.url).origin} dead-lettered after ${attempts} attempts: ${result.error}`);
+      this.log.warn({ webhook: job.id, receiver: new URL(job.url).origin, attempts, error: result.error }, 'webhook dead-lettered');
       return;
     }
     this.counts.retries++;

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import type { Logger } from 'pino';
 import type { WebhookConfig } from './config.js';
 import { Dispatcher, type WebhookStats } from './dispatcher.js';
 import { createWebhookIntake } from './intake.js';
@@ -18,7 +19,8 @@ export interface Webhooks {
   close(): void;
 }
 
-export function startWebhooks(config: WebhookConfig): Webhooks | undefined {
+/** The webhook service, when V1_WEBHOOKS_FILE is set; its trouble (journal errors, dead letters) goes to `logger`. */
+export function startWebhooks(config: WebhookConfig, logger: Logger): Webhooks | undefined {
   if (!config.file || !config.token) return undefined;
   const subscriptions = loadSubscriptions(config.file, config.anyPort);
   // REDIS_URL: several gateway processes share the work and the journal; else this process's file.
@@ -30,6 +32,7 @@ export function startWebhooks(config: WebhookConfig): Webhooks | undefined {
         claimIdleMs: redis.claimIdleMs,
         dedupeTtlMs: redis.dedupeTtlMs,
         consumer: redis.consumer,
+        logger,
       })
     : new FileJournal(config.journalFile, { rememberDeliveredMs: redis.dedupeTtlMs });
   const dispatcher = new Dispatcher(journal, {
@@ -39,10 +42,11 @@ export function startWebhooks(config: WebhookConfig): Webhooks | undefined {
     // One at a time per receiver keeps a meeting's notifications in order (within one process:
     // with Redis, two processes may each hold some of a meeting's notifications).
     perReceiverConcurrency: 1,
+    logger,
   });
   dispatcher.resume();
   return {
-    routes: createWebhookIntake({ token: config.token, subscriptions, dispatcher }),
+    routes: createWebhookIntake({ token: config.token, subscriptions, dispatcher, logger }),
     stats: () => dispatcher.stats(),
     dispatcher,
     close() {

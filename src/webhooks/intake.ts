@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import pino, { type Logger } from 'pino';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { v1StatusFor } from './events.js';
@@ -37,7 +38,14 @@ function basicAuth(sub: Subscription): string | undefined {
   return `Basic ${Buffer.from(`${sub.username}:${sub.password}`).toString('base64')}`;
 }
 
-export function createWebhookIntake(options: { token: string; subscriptions: readonly Subscription[]; dispatcher: Dispatcher }): Hono {
+export function createWebhookIntake(options: {
+  token: string;
+  subscriptions: readonly Subscription[];
+  dispatcher: Dispatcher;
+  /** The gateway's logger (an unavailable journal); unset: nothing is written. */
+  logger?: Logger;
+}): Hono {
+  const log = options.logger ?? pino({ enabled: false });
   const app = new Hono();
   app.post('/webhooks/v2', async (c) => {
     if (!sameToken(c.req.header('authorization') ?? '', options.token)) return c.json({ error: 'invalid verification token' }, 401);
@@ -76,7 +84,7 @@ export function createWebhookIntake(options: { token: string; subscriptions: rea
       }
     } catch (error) {
       // Not journaled: a 503 makes the v2 service retry, and the ids dedupe what did get in.
-      console.warn(`v1gate: webhook journal unavailable: ${(error as Error).message}`);
+      log.warn({ err: error }, 'webhook journal unavailable: the v2 event is refused (503) for v2 to send again');
       return c.json({ error: 'journal unavailable, retry later' }, 503);
     }
     return c.json({ accepted: true, notifications: queued }, 200);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pino, { type Logger } from 'pino';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import type { DeliveryJob, Journal } from './journal-types.js';
@@ -27,6 +28,8 @@ export interface RedisJournalOptions {
   consumer?: string;
   /** Longest wait of one XREADGROUP (default 1 s): bounds how late close() returns. */
   blockMs?: number;
+  /** The gateway's logger (Redis outages, once each); unset: nothing is written. */
+  logger?: Logger;
 }
 
 type ScriptCommand = (numKeys: number, ...args: (string | number)[]) => Promise<unknown>;
@@ -61,6 +64,7 @@ export class RedisJournal implements Journal {
   private groupReady: Promise<void> | undefined;
   /** One warning per outage, not one per retry. */
   private failing = false;
+  private readonly log: Logger;
 
   constructor(options: RedisJournalOptions) {
     this.prefix = options.keyPrefix ?? 'v1gate:webhooks';
@@ -68,6 +72,7 @@ export class RedisJournal implements Journal {
     this.claimIdleMs = options.claimIdleMs ?? 60_000;
     this.dedupeTtlMs = options.dedupeTtlMs ?? 86_400_000;
     this.blockMs = options.blockMs ?? 1_000;
+    this.log = options.logger ?? pino({ enabled: false });
     this.consumer = options.consumer ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     // Commands wait in the offline queue while (re)connecting, but fail after a few retries,
     // so an intake never hangs on a Redis that is gone: it answers 503 and v2 retries.
@@ -192,7 +197,7 @@ export class RedisJournal implements Journal {
         this.failing = false;
       } catch (error) {
         if (this.closed) return;
-        if (!this.failing) console.warn(`v1gate: webhook journal read failed, retrying: ${(error as Error).message}`);
+        if (!this.failing) this.log.warn({ err: error }, 'webhook journal read failed; retrying');
         this.failing = true;
         await new Promise((r) => setTimeout(r, 500));
       }
@@ -220,7 +225,7 @@ export class RedisJournal implements Journal {
       }
       await this.claim();
     } catch (error) {
-      if (!this.closed && !this.failing) console.warn(`v1gate: webhook journal upkeep failed: ${(error as Error).message}`);
+      if (!this.closed && !this.failing) this.log.warn({ err: error }, 'webhook journal upkeep failed');
     } finally {
       this.maintaining = false;
     }

@@ -49,11 +49,21 @@ export function parseSubscriptions(json: unknown, anyPort: boolean): Subscriptio
 }
 
 export function loadSubscriptions(file: string, anyPort: boolean): Subscription[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    throw new SubscriptionsError(
+      `V1_WEBHOOKS_FILE: ${file} cannot be read (${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')})`,
+    );
+  }
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new SubscriptionsError(`V1_WEBHOOKS_FILE ${file}: ${(error as Error).message}`);
+    json = JSON.parse(text);
+  } catch {
+    // JSON.parse's message quotes the text around the error: here, receivers' passwords.
+    throw new SubscriptionsError(`V1_WEBHOOKS_FILE: ${file} is not valid JSON`);
   }
   return parseSubscriptions(json, anyPort);
 }

@@ -1,0 +1,96 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { callLogObserver, createLogger, loggerSettings } from '../src/ops/logging.js';
+import type { V1CallRecord } from '../src/v1-facade/observe.js';
+
+/**
+ * `npm run bench:logs`: the CPU one v1 call's log line costs, for each way of writing standard
+ * output to a pipe (as under docker or kubectl): the gateway's own (4 KiB batches, written out at
+ * least every LOG_FLUSH_INTERVAL_MS), a synchronous write per line, and batches with no interval
+ * (lines could wait until shutdown). Each runs in a child process whose standard output this
+ * process reads and throws away, as a log collector would; the child measures its own CPU (user and
+ * system) over the lines it writes, after a warm-up.
+ *
+ *   npm run bench:logs [-- --lines 200000 --rounds 3]
+ */
+
+const MODES = ['gateway', 'sync', 'batched-no-interval'] as const;
+type Mode = (typeof MODES)[number];
+
+/** A typical call's record: a checkemail answered, one v2 call. */
+const RECORD: V1CallRecord = {
+  requestId: '6f1c2a9e-3b8d-4f0e-9a51-2c7d4e8b1f30',
+  startedAt: new Date(),
+  method: 'POST',
+  rawPath: '/v1/user/checkemail',
+  endpoint: '/user/checkemail',
+  apiKey: 'a-fairly-typical-api-key',
+  params: { email: 'someone@example.com', data_type: 'JSON' },
+  errorCode: undefined,
+  answer: { existed_email: true },
+  dataType: 'JSON',
+  ms: 1.73,
+  v2Calls: [{ method: 'GET', path: '/users/email', status: 200, ms: 1.2 }],
+};
+
+function loggerOf(mode: Mode) {
+  const settings = loggerSettings({ level: 'info' });
+  if (mode === 'gateway') return createLogger({ level: 'info', pretty: false });
+  const destination =
+    mode === 'sync' ? pino.destination({ dest: 1, sync: true }) : pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const logger = pino(settings, destination);
+  return { logger, close: async () => logger.flush() };
+}
+
+/** In the child: write `lines` call lines after a warm-up, and report the CPU they took. */
+async function child(mode: Mode, lines: number): Promise<void> {
+  const output = loggerOf(mode);
+  const observe = callLogObserver(output.logger);
+  for (let i = 0; i < Math.min(20_000, lines); i++) observe(RECORD);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const before = process.cpuUsage();
+  for (let i = 0; i < lines; i++) {
+    observe(RECORD);
+    // Let the event loop turn now and then, as a server's does between requests (async writes complete there).
+    if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
+  }
+  await output.close();
+  const used = process.cpuUsage(before);
+  process.stderr.write(`${JSON.stringify({ mode, usPerLine: (used.user + used.system) / lines })}\n`);
+}
+
+/** In the parent: one child per mode and round, its standard output read and dropped. */
+function measure(mode: Mode, lines: number): Promise<number> {
+  const self = fileURLToPath(import.meta.url);
+  const proc = spawn(process.execPath, ['--import', 'tsx', self, '--child', mode, '--lines', String(lines)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  proc.stdout.resume();
+  let errors = '';
+  proc.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    proc.once('exit', (code) => {
+      const line = errors.split('\n').find((l) => l.startsWith('{"mode"'));
+      if (code !== 0 || !line) return reject(new Error(`${mode} failed (${code}):\n${errors}`));
+      resolve((JSON.parse(line) as { usPerLine: number }).usPerLine);
+    });
+  });
+}
+
+const { values } = parseArgs({ options: { child: { type: 'string' }, lines: { type: 'string' }, rounds: { type: 'string' } } });
+const lines = Number(values.lines ?? 200_000);
+if (values.child) {
+  await child(values.child as Mode, lines);
+} else {
+  const rounds = Number(values.rounds ?? 3);
+  const results = new Map<Mode, number[]>(MODES.map((m) => [m, []]));
+  // Alternated, so a change in the machine's load falls on every mode alike.
+  for (let round = 0; round < rounds; round++) for (const mode of MODES) results.get(mode)!.push(await measure(mode, lines));
+  console.log(`CPU per call log line, ${lines} lines to a pipe, median of ${rounds} (µs):`);
+  for (const [mode, us] of results) {
+    const median = [...us].sort((a, b) => a - b)[Math.floor(us.length / 2)]!;
+    console.log(`  ${mode.padEnd(20)} ${median.toFixed(2)}   (${us.map((u) => u.toFixed(2)).join(', ')})`);
+  }
+}

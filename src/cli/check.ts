@@ -1,0 +1,184 @@
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { Redis } from 'ioredis';
+import { request } from 'undici';
+import { ConfigError, loadConfig, type GatewayConfig } from '../config.js';
+import type { Env } from '../shared/env.js';
+import { describeUnknownSetting, unknownSettings } from '../unknown-settings.js';
+import { loadSubscriptions } from '../webhooks/subscriptions.js';
+import { describeStartError } from './start-errors.js';
+
+/**
+ * `node dist/src/main.js check`: the whole configuration checked without starting, every problem
+ * listed (Kong's `kong config parse`, KrakenD's `krakend check`). The variables first; when they
+ * are valid, what they name: the files (read or written by the gateway), the port, Redis and the
+ * v2 service (and the real v1 of shadow mode), each reachable within READY_TIMEOUT_MS. A problem
+ * names its variable and never repeats a secret: a URL is shown as its scheme, host and port.
+ */
+
+export interface CheckReport {
+  /** One line each; any problem makes `check` exit 1. */
+  problems: string[];
+  /** Settings that look misspelt: named, but not a reason to fail. */
+  warnings: string[];
+  /** What the configuration sets up (or, for bad variables, what could not be checked). */
+  summary: string[];
+}
+
+export async function checkConfiguration(env: Env): Promise<CheckReport> {
+  const warnings = unknownSettings(env).map(describeUnknownSetting);
+  let config: GatewayConfig;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const problems = error.problems.map((p) => `${p.variable}: ${p.message}`);
+    return { problems, warnings, summary: ['the files, the port, Redis and the v2 service are checked once every variable is valid'] };
+  }
+  const problems = [
+    ...fileProblems(config),
+    ...(
+      await Promise.all([
+        portProblem(config),
+        config.rateLimits.redis.url ? redisProblem(config.rateLimits.redis.url, config.ops.readyTimeoutMs) : undefined,
+        config.v2BaseUrl ? httpProblem('V2_BASE_URL', 'the v2 service', config.v2BaseUrl, config.ops.readyTimeoutMs) : undefined,
+        config.shadow.primaryUrl
+          ? httpProblem('V1_PRIMARY_URL', 'the real v1', config.shadow.primaryUrl, config.ops.readyTimeoutMs)
+          : undefined,
+      ])
+    ).filter((p): p is string => p !== undefined),
+  ];
+  return { problems, warnings, summary: summaryOf(config) };
+}
+
+/** The report as `check` prints it. */
+export function renderReport(report: CheckReport): string {
+  const lines: string[] = [];
+  if (report.problems.length === 0) lines.push('v1gate check: the configuration is good.');
+  else lines.push(`v1gate check: ${report.problems.length} problem(s):`, ...report.problems.map((p) => `  ${p}`));
+  lines.push(...report.summary.map((s) => `  (${s})`));
+  for (const warning of report.warnings) lines.push(`warning: ${warning}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The files the configuration names, each readable (read at start) or writable (appended to).
+ * A file a later setting adds (the v2 credentials file) gets its line here.
+ */
+function fileProblems(config: GatewayConfig): string[] {
+  const problems: (string | undefined)[] = [];
+  if (config.webhooks.file) problems.push(subscriptionsProblem(config));
+  if (config.ops.logFile) problems.push(writableProblem('LOG_FILE', config.ops.logFile));
+  if (config.record.file) problems.push(writableProblem('V1_RECORD_FILE', config.record.file));
+  if (config.webhooks.file && !config.webhooks.redis.url)
+    problems.push(writableProblem('V1_WEBHOOKS_JOURNAL', config.webhooks.journalFile));
+  return problems.filter((p): p is string => p !== undefined);
+}
+
+function subscriptionsProblem(config: GatewayConfig): string | undefined {
+  try {
+    loadSubscriptions(config.webhooks.file!, config.webhooks.anyPort);
+    return undefined;
+  } catch (error) {
+    return describeStartError(error);
+  }
+}
+
+/** A file v1gate appends to: it is writable, or the folder it would be made in is (LOG_FILE's folders are made too). */
+function writableProblem(variable: string, file: string): string | undefined {
+  const path = resolve(file);
+  const target = existsSync(path) ? path : nearestExisting(dirname(path));
+  if (target !== path && !statSync(target).isDirectory()) return `${variable}: ${file} cannot be made: ${target} is not a folder`;
+  try {
+    accessSync(target, constants.W_OK);
+    return undefined;
+  } catch {
+    return `${variable}: ${file} cannot be written by this user`;
+  }
+}
+
+function nearestExisting(folder: string): string {
+  return existsSync(folder) || dirname(folder) === folder ? folder : nearestExisting(dirname(folder));
+}
+
+/** The port can be listened on now (0 picks a free one: nothing to check). */
+async function portProblem(config: GatewayConfig): Promise<string | undefined> {
+  if (config.port === 0) return undefined;
+  const server = createServer();
+  try {
+    await new Promise<void>((done, fail) => {
+      server.once('error', fail);
+      server.listen(config.port, config.host, () => done());
+    });
+    return undefined;
+  } catch (error) {
+    return describeStartError(error, config);
+  } finally {
+    await new Promise((done) => server.close(done));
+  }
+}
+
+/** Redis answers PING within the deadline (its password, if any, accepted). */
+async function redisProblem(url: string, timeoutMs: number): Promise<string | undefined> {
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  // The connection's own error says why (ECONNREFUSED); connect() rejects only with "closed".
+  let cause: unknown;
+  redis.on('error', (error) => (cause = error));
+  try {
+    await redis.connect();
+    await redis.ping();
+    return undefined;
+  } catch (error) {
+    return `REDIS_URL: Redis at ${safeUrl(url)} does not answer (${reasonOf(cause ?? error)})`;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Any HTTP answer proves the service reachable (a 401 or a 404 too). */
+async function httpProblem(variable: string, what: string, url: string, timeoutMs: number): Promise<string | undefined> {
+  try {
+    const answer = await request(url, { signal: AbortSignal.timeout(timeoutMs), headersTimeout: timeoutMs });
+    await answer.body.dump();
+    return undefined;
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    return `${variable}: ${what} at ${safeUrl(url)} does not answer (${timedOut ? `no answer within ${timeoutMs} ms` : reasonOf(error)})`;
+  }
+}
+
+/** A URL as an error may show it: scheme, host and port, never a user, password, path or query. */
+function safeUrl(url: string): string {
+  const { protocol, host } = new URL(url);
+  return `${protocol}//${host}`;
+}
+
+/** Why a connection failed, in words, from its error code (never its message, which may quote what was sent). */
+function reasonOf(error: unknown): string {
+  const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  const reasons: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ENOTFOUND: 'no such host',
+    EAI_AGAIN: 'the host name could not be resolved',
+    ETIMEDOUT: 'timed out',
+    ECONNRESET: 'connection reset',
+    EHOSTUNREACH: 'host unreachable',
+  };
+  if (code && reasons[code]) return reasons[code];
+  const message = error instanceof Error ? error.message : '';
+  if (/NOAUTH|WRONGPASS|invalid password/i.test(message)) return 'the password was refused';
+  if (/timed? ?out/i.test(message)) return 'timed out';
+  return code ?? 'the connection failed';
+}
+
+function summaryOf(config: GatewayConfig): string[] {
+  const limits = config.rateLimits.redis.url ? 'shared through Redis' : 'in memory';
+  return [
+    `listens on ${config.host}:${config.port === 0 ? '(any free port)' : config.port}${config.workers > 1 ? ` with ${config.workers} workers` : ''}`,
+    `v2: ${config.v2BaseUrl ? safeUrl(config.v2BaseUrl) : 'the embedded sandbox'}`,
+    `rate limits: v1 ${config.rateLimits.v1.enabled ? 'on' : 'off'}, v2 ${config.rateLimits.v2.enabled ? 'on' : 'off'}, ${limits}`,
+    `webhooks: ${config.webhooks.file ? `on (${config.webhooks.redis.url ? 'Redis journal' : 'file journal'})` : 'off'}`,
+    `shadow mode: ${config.shadow.primaryUrl ? `on, in front of ${safeUrl(config.shadow.primaryUrl)}` : 'off'}`,
+  ];
+}

@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { SETTINGS } from '../config.js';
+import type { EnvSection } from '../shared/env.js';
+
+/** What `node dist/src/main.js` was asked to do. */
+export type Command = { run: 'start' } | { run: 'check' } | { run: 'help' } | { run: 'version' } | { run: 'usage-error'; message: string };
+
+/** The command line: no argument starts the gateway; one of `check`, `--help`/`-h`, `--version`/`-v`. */
+export function commandOf(args: readonly string[]): Command {
+  if (args.length === 0) return { run: 'start' };
+  const [first, ...rest] = args;
+  const known: Record<string, Command> = {
+    check: { run: 'check' },
+    '--help': { run: 'help' },
+    '-h': { run: 'help' },
+    help: { run: 'help' },
+    '--version': { run: 'version' },
+    '-v': { run: 'version' },
+  };
+  const command = known[first!];
+  if (!command) return { run: 'usage-error', message: `unknown command or option: ${first} (try --help)` };
+  if (rest.length > 0) return { run: 'usage-error', message: `${first} takes no arguments, got: ${rest.join(' ')}` };
+  return command;
+}
+
+/** v1gate's version, from its package.json (found beside src/ or dist/src/). */
+export function version(): string {
+  for (const up of ['../../package.json', '../../../package.json']) {
+    try {
+      const json = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (json.name === 'v1gate' && json.version) return json.version;
+    } catch {
+      // not at this depth: the compiled tree sits one folder deeper
+    }
+  }
+  return 'unknown';
+}
+
+/** `--help`: the commands, then every setting with what it does, by section. */
+export function helpText(): string {
+  const lines = [
+    `v1gate ${version()}: legacy v1 REST clients served by the v2 API, in exact v1 shapes.`,
+    '',
+    'Usage: node dist/src/main.js [command]      (or: npm start -- [command])',
+    '',
+    '  (no command)   start the gateway: PORT (8080), over V2_BASE_URL or the embedded sandbox',
+    '  check          check the configuration without starting: every variable, the files it names,',
+    '                 Redis and the v2 service reachable, the port free; exits 1 listing every problem',
+    '  --help, -h     this text',
+    '  --version, -v  the version',
+    '',
+    'SIGTERM or SIGINT drains (calls in flight are answered, new ones refused) for at most',
+    'SHUTDOWN_GRACE_MS, then stops; a second signal stops at once. Logs are JSON lines on standard',
+    'output (pretty on a terminal), each written within half a second.',
+    '',
+    'Settings are environment variables (unset or blank: the default):',
+  ];
+  for (const section of Object.values(SETTINGS)) lines.push('', `${section.title}:`, ...settingLines(section));
+  return `${lines.join('\n')}\n`;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any section, whatever its variables
+function settingLines(section: EnvSection<any, unknown>): string[] {
+  const variables = Object.entries(section.variables as Record<string, { description?: string }>);
+  const width = Math.max(...variables.map(([name]) => name.length));
+  return variables.map(([name, schema]) => `  ${name.padEnd(width)}  ${schema.description ?? ''}`);
+}

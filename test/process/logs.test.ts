@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
+
+/**
+ * Logs as a log collector reads them: the gateway's standard output is a pipe (as under docker or
+ * kubectl), and a failed call's line must be there within 2 s while the gateway keeps running, not
+ * at shutdown. Every line names its process (pid) and, with WORKERS>1, its worker.
+ */
+let gateway: GatewayProcess | undefined;
+afterEach(async () => {
+  await gateway?.kill();
+  gateway = undefined;
+});
+
+type LogLine = { msg?: string; reqId?: string; pid?: number; worker?: number; level?: number; code?: number };
+
+const linesOf = (output: string): LogLine[] =>
+  output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine);
+
+/** A v1 call that fails (no credentials): its line is logged at warn. */
+const failedCall = (url: string, requestId: string) =>
+  fetch(`${url}/v1/user/get`, {
+    method: 'POST',
+    headers: { 'x-request-id': requestId, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'id=x',
+  });
+
+/** The line of that call, read from the child's output as it arrives, or undefined after `withinMs`. */
+async function lineOf(child: GatewayProcess, requestId: string, withinMs: number): Promise<LogLine | undefined> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const line = linesOf(child.output()).find((l) => l.reqId === requestId);
+    if (line || Date.now() > deadline) return line;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('log lines on a piped standard output', () => {
+  it("show a failed call's line within 2 s while the gateway keeps running, with its pid", async () => {
+    gateway = await startGatewayProcess({ LOG_LEVEL: 'info', V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off' });
+    const answer = await failedCall(gateway.url, 'prompt-log-1');
+    expect(((await answer.json()) as { error: { code: number } }).error.code).toBe(101);
+    const sentAt = Date.now();
+    const line = await lineOf(gateway, 'prompt-log-1', 2_000);
+    expect(line, `no line within 2 s; output so far:\n${gateway.output()}`).toMatchObject({
+      msg: 'v1 call failed',
+      level: 40,
+      code: 101,
+      pid: gateway.pid,
+    });
+    expect(Date.now() - sentAt).toBeLessThan(2_000);
+    // Still serving: the line came while the process runs, not from its shutdown.
+    expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+    expect(linesOf(gateway.output()).every((l) => l.pid === gateway!.pid && l.worker === undefined)).toBe(true);
+  });
+
+  it('name the worker that wrote them, with WORKERS>1', async () => {
+    gateway = await startGatewayProcess(
+      { LOG_LEVEL: 'info', WORKERS: '2', V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off' },
+      { startTimeoutMs: 40_000 },
+    );
+    const answer = await failedCall(gateway.url, 'prompt-log-2');
+    const workerPid = Number(answer.headers.get('x-v1gate-worker'));
+    const line = await lineOf(gateway, 'prompt-log-2', 2_000);
+    expect(line).toMatchObject({ msg: 'v1 call failed', pid: workerPid, worker: expect.any(Number) });
+    expect([1, 2]).toContain(line!.worker);
+    // The primary's own lines carry its pid and no worker of their own.
+    const started = linesOf(gateway.output()).filter((l) => l.msg === 'worker started');
+    expect(started).toHaveLength(2);
+    for (const l of started) {
+      expect(l.pid).toBe(gateway.pid);
+      expect(l.worker).toBeUndefined();
+    }
+  });
+});
