@@ -7,7 +7,10 @@ import { updateEndpoint } from '../sessions/update.js';
 import { meetingList } from './list.js';
 import { meetingLive } from './live.js';
 
-/** The v1 meetings endpoints (scheduling; shared with webinars through ../scheduling). */
+/**
+ * The v1 meeting endpoints. Create, get, update, delete and end are the session family's
+ * (../sessions), given MEETING; the lists are this area's own.
+ */
 export const meetingsEndpoints: EndpointDefinition[] = [
   createEndpoint(MEETING),
   meetingList,

@@ -7,7 +7,10 @@ import { updateEndpoint } from '../sessions/update.js';
 import { webinarList, webinarListRegistration } from './lists.js';
 import { addPanelistsAfterCreate, panelistsNotOnUpdate } from './panelists.js';
 
-/** The v1 webinars endpoints (scheduling; shared with meetings through ../scheduling). */
+/**
+ * The v1 webinar endpoints. Create, get, update, delete and end are the session family's
+ * (../sessions), given WEBINAR; the lists and panelists are this area's own.
+ */
 export const webinarsEndpoints: EndpointDefinition[] = [
   createEndpoint(WEBINAR, addPanelistsAfterCreate),
   webinarList,
