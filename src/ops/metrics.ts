@@ -109,7 +109,8 @@ export class GatewayMetrics {
       this.v2Calls.inc({ route, method: call.method, status: String(call.status) });
       this.v2Duration.observe({ route, method: call.method }, call.ms / 1000);
     }
-    if (this.v1CallsByKey) this.v1CallsByKey.inc({ key_hash: this.busiestKeys!.callLabel(record.apiKey, pairProven(record)) });
+    if (this.v1CallsByKey && this.busiestKeys)
+      this.v1CallsByKey.inc({ key_hash: this.busiestKeys.callLabel(record.apiKey, pairProven(record)) });
   };
 
   /**
