@@ -73,10 +73,10 @@ describe('USER_MEMBERSHIPS', () => {
   it('group_id and imgroup_id write to the v2 members collections, encoded', () => {
     const [group, imGroup] = USER_MEMBERSHIPS;
     expect(group!.v1).toBe('group_id');
-    expect(group!.members('g/1')).toBe('/groups/g%2F1/members');
-    expect(group!.member('g1', 'u1')).toBe('/groups/g1/members/u1');
+    expect(group!.addMembers.at('g/1').path).toBe('/groups/g%2F1/members');
+    expect(group!.removeMember.at('g1', 'u1').path).toBe('/groups/g1/members/u1');
     expect(imGroup!.v1).toBe('imgroup_id');
-    expect(imGroup!.members('i1')).toBe('/im/groups/i1/members');
-    expect(imGroup!.member('i1', 'u1')).toBe('/im/groups/i1/members/u1');
+    expect(imGroup!.addMembers.at('i1').path).toBe('/im/groups/i1/members');
+    expect(imGroup!.removeMember.at('i1', 'u1').path).toBe('/im/groups/i1/members/u1');
   });
 });

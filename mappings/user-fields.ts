@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { enumCodec, fieldTable, type Codec } from '../src/v1/field-map.js';
 import { v1 } from '../src/v1/param-types.js';
-import { v2path } from '../src/shared/v2-path.js';
+import type { PathValue, V2Route } from '../src/shared/v2-route.js';
+import { V2 } from '../src/shared/v2-routes.js';
 
 /**
  * v1 user fields that live on the v2 user object (GET/PATCH /users/{userId}; first_name,
@@ -67,30 +68,27 @@ export const USER_FIELDS = fieldTable([
 export interface MembershipRow {
   v1: string;
   type: z.ZodType;
-  /** The v2 members collection of the group. */
-  members(groupId: string): string;
-  /** One member of it (to take a membership back). */
-  member(groupId: string, userId: string): string;
+  /** Adds members to the group (group id). */
+  addMembers: V2Route<'POST', [PathValue]>;
+  /** Takes one member out of it (group id, user id): the undo of an add. */
+  removeMember: V2Route<'DELETE', [PathValue, PathValue]>;
   /** Where v2 lists the user's memberships on GET /users/{userId}. */
   v2UserField: 'group_ids' | 'im_group_ids';
-  v2Calls: readonly string[];
 }
 
 export const USER_MEMBERSHIPS: readonly MembershipRow[] = [
   {
     v1: 'group_id',
     type: v1.string({ max: 128 }),
-    members: (groupId) => v2path`/groups/${groupId}/members`,
-    member: (groupId, userId) => v2path`/groups/${groupId}/members/${userId}`,
+    addMembers: V2.groups.addMembers,
+    removeMember: V2.groups.removeMember,
     v2UserField: 'group_ids',
-    v2Calls: ['POST /groups/{groupId}/members', 'DELETE /groups/{groupId}/members/{memberId}'],
   },
   {
     v1: 'imgroup_id',
     type: v1.string({ max: 128 }),
-    members: (groupId) => v2path`/im/groups/${groupId}/members`,
-    member: (groupId, userId) => v2path`/im/groups/${groupId}/members/${userId}`,
+    addMembers: V2.imGroups.addMembers,
+    removeMember: V2.imGroups.removeMember,
     v2UserField: 'im_group_ids',
-    v2Calls: ['POST /im/groups/{groupId}/members', 'DELETE /im/groups/{groupId}/members/{memberId}'],
   },
 ];

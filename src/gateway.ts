@@ -4,7 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { forwardToHub } from './cluster/forward.js';
 import { callRecorder } from './compare/calls.js';
-import { createShadow, type ShadowStats } from './compare/shadow.js';
+import { createShadow, readOnlyGate, type ShadowStats } from './compare/shadow.js';
 import { mappingIndex } from './compare/field-sources.js';
 import { readOnlyIndex } from './compare/why.js';
 import type { GatewayConfig } from './config.js';
@@ -294,7 +294,7 @@ function createV2Client({ config, overrides, address, resources }: Parts, limite
       renewBeforeSeconds: Math.floor(config.upstream.jwtTtlSeconds / 3),
       maxCachedKeys: 10_000,
     }),
-    gate: overrides.outbound ?? (config.rateLimits.v2.enabled ? outboundGate(limiters) : openGate),
+    gate: shadowed(config, overrides.outbound ?? (config.rateLimits.v2.enabled ? outboundGate(limiters) : openGate)),
     connections: config.upstream.connections,
     timeoutMs: config.upstream.timeoutMs,
     maxAttempts: config.upstream.maxAttempts,
@@ -304,10 +304,12 @@ function createV2Client({ config, overrides, address, resources }: Parts, limite
   return v2;
 }
 
+/** In shadow mode the client serves only the comparisons, which must never write: it sends reads alone. */
+const shadowed = (config: GatewayConfig, gate: OutboundGate): OutboundGate => (config.shadow.primaryUrl ? readOnlyGate(gate) : gate);
+
 /** The Prometheus registry behind /metrics, with the limiters' and webhooks' collectors. */
 function createMetrics({ config }: Parts, endpoints: readonly EndpointDefinition[], limiters: RateLimiters, webhooks?: Webhooks) {
   const metrics = new GatewayMetrics({
-    declaredV2Calls: endpoints.flatMap((e) => e.v2Calls),
     perKey: config.ops.metricsPerKey ? { top: config.ops.metricsPerKeyTop } : undefined,
   });
   // A shared store (Redis, or the cluster's primary) sits behind the failover store and its policy.

@@ -7,6 +7,8 @@ import { v1ErrorResponse } from '../v1/errors.js';
 import { Refusal, toV1Error } from '../translators/kit/failures.js';
 import { readRawBody, type BodyLimits } from '../v1-facade/raw-body.js';
 import { canonicalPath } from '../translators/kit/registry.js';
+import type { OutboundGate } from '../upstream/client.js';
+import { UpstreamUnavailable } from '../upstream/errors.js';
 import { renderHtmlReport } from './html-report.js';
 import { primaryHop, type PrimaryCall } from './forward.js';
 import { parseAnswer } from './answers.js';
@@ -75,6 +77,24 @@ const FORWARDED_HEADERS = ['content-type', 'user-agent', 'accept', 'accept-langu
 const V1_PATH = /^\/v1\//i;
 const REPORT_PATHS = new Set(['/shadow/report', '/shadow/report.json']);
 const NO_STORE = { 'cache-control': 'no-store' };
+
+/**
+ * The v2 gate of shadow mode's v2 client, which only the comparisons (and the signer's read) use:
+ * reads go on to `limits`; any other call is refused before it is sent. A comparison replays only
+ * calls of endpoints that declare reads alone, and this makes sure of it: a declaration that were
+ * wrong would fail the comparison, never write.
+ */
+export function readOnlyGate(limits: OutboundGate): OutboundGate {
+  return {
+    schedule(apiKey, method, path, task, options) {
+      if (method !== 'GET') {
+        return Promise.reject(new UpstreamUnavailable('refused', `Shadow mode sends no v2 call but a GET, not ${method}.`, false));
+      }
+      return limits.schedule(apiKey, method, path, task, options);
+    },
+    penalize: (apiKey, method, path, retryAfterMs) => limits.penalize(apiKey, method, path, retryAfterMs),
+  };
+}
 
 export function createShadow(options: ShadowOptions) {
   const hop = primaryHop({ primaryUrl: options.primaryUrl, timeoutMs: options.timeoutMs });

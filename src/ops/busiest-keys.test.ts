@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BusiestKeys, OTHER_KEYS } from './busiest-keys.js';
 import { keyHash } from './key-hash.js';
 import { GatewayMetrics } from './metrics.js';
+import { V2 } from '../shared/v2-routes.js';
 import type { V1CallRecord } from '../v1-facade/observe.js';
 import { parsePrometheusText } from '../../test/support/prometheus.js';
 
@@ -82,14 +83,13 @@ describe('v1gate_v1_calls_by_key_total', () => {
     answer: {},
     dataType: 'JSON',
     ms: 1,
-    v2Calls: v2Status === undefined ? [] : [{ method: 'GET', path: '/users/x', status: v2Status, ms: 1 }],
+    v2Calls: v2Status === undefined ? [] : [{ route: V2.users.get, method: 'GET', path: '/users/x', undo: false, status: v2Status, ms: 1 }],
   });
 
   it('has at most N+1 series after thousands of distinct keys, proven or not, across rebalances', async () => {
     const time = clock();
     const top = 5;
     const metrics = new GatewayMetrics({
-      declaredV2Calls: ['GET /users/{userId}'],
       perKey: { top, windowMs: 1_000, now: time.now },
       processMetrics: false,
     });

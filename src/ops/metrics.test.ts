@@ -4,7 +4,7 @@ import { parsePrometheusText, sampleValue } from '../../test/support/prometheus.
 
 describe('collectors registered by other parts', () => {
   it('are read at each scrape', async () => {
-    const metrics = new GatewayMetrics({ declaredV2Calls: [], perKey: undefined, processMetrics: false });
+    const metrics = new GatewayMetrics({ perKey: undefined, processMetrics: false });
     let journal = 3;
     metrics.registerCollector(
       statsGauge('v1gate_webhook_journal_depth', 'Deliveries waiting.', ['state'], () => [

@@ -1,6 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
-import { V2RouteTemplates } from '../shared/v2-route-templates.js';
 import { BusiestKeys } from './busiest-keys.js';
 import { pairProven } from './pair-proven.js';
 
@@ -13,8 +12,6 @@ export { keyHash } from './key-hash.js';
  */
 
 export interface GatewayMetricsOptions {
-  /** Every endpoint's declared v2 calls (`GET /users/{userId}`): the bounded v2 route labels. */
-  declaredV2Calls: Iterable<string>;
   /** METRICS_PER_KEY=1: also count v1 calls by a short hash of the api_key, for the `top` busiest proven keys. */
   perKey: { top: number; windowMs?: number; now?: () => number } | undefined;
   /** Process metrics (cpu, memory, event loop); off in tests that start many gateways. */
@@ -24,14 +21,11 @@ export interface GatewayMetricsOptions {
 /** Labels for calls that matched no endpoint (unknown paths): one label, not the raw path. */
 export const UNMATCHED_ENDPOINT = 'unmatched';
 export const SUCCESS_CODE = 'ok';
-/** The label of a v2 call that matches no declared template. */
-export const OTHER_ROUTE = 'other';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export class GatewayMetrics {
   readonly registry = new Registry();
-  private readonly routes: V2RouteTemplates;
   private readonly v1Calls: Counter<'endpoint' | 'code'>;
   private readonly v1Duration: Histogram<'endpoint'>;
   private readonly v2Calls: Counter<'route' | 'method' | 'status'>;
@@ -42,7 +36,6 @@ export class GatewayMetrics {
   readonly busiestKeys: BusiestKeys | undefined;
 
   constructor(options: GatewayMetricsOptions) {
-    this.routes = new V2RouteTemplates(options.declaredV2Calls);
     const registers = [this.registry];
     this.v1Calls = new Counter({
       name: 'v1gate_v1_calls_total',
@@ -105,7 +98,8 @@ export class GatewayMetrics {
     this.v1Duration.observe({ endpoint }, record.ms / 1000);
     this.v2PerV1.observe({ endpoint }, record.v2Calls.length);
     for (const call of record.v2Calls) {
-      const route = this.routes.templateOf(call.method, call.path) ?? OTHER_ROUTE;
+      // The route's template (`/users/{userId}`): a bounded label, never an id from the path.
+      const route = call.route.template;
       this.v2Calls.inc({ route, method: call.method, status: String(call.status) });
       this.v2Duration.observe({ route, method: call.method }, call.ms / 1000);
     }

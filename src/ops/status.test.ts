@@ -63,7 +63,7 @@ describe('/status/data', () => {
   it('renders a cut-over section when the part that decides it provides one', async () => {
     const root = new Hono();
     const page = mountStatusPage(root, {
-      metrics: new GatewayMetrics({ declaredV2Calls: [], perKey: undefined, processMetrics: false }),
+      metrics: new GatewayMetrics({ perKey: undefined, processMetrics: false }),
       readiness: {
         draining: () => false,
         limiterStoreReachable: async () => true,

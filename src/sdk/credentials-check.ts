@@ -1,3 +1,4 @@
+import { V2 } from '../shared/v2-routes.js';
 import type { Credentials, V2Client } from '../upstream/client.js';
 
 /**
@@ -13,7 +14,7 @@ export interface CredentialsCheck {
 export function v2CredentialsCheck(v2: V2Client): CredentialsCheck {
   return {
     async check(credentials) {
-      await v2.call(credentials, { method: 'GET', path: '/users/me' });
+      await v2.call(credentials, { target: V2.users.get.at('me') });
     },
   };
 }

@@ -1,19 +1,15 @@
 /**
- * Build a v2 path with every interpolated value percent-encoded as one path segment:
- * v2path`/users/${email}/settings` never lets a `/` or `?` in a value change the path.
+ * One value of a v2 path, percent-encoded as one segment: a `/` or `?` in a value never changes
+ * the path (`/users/${email}/settings`). v2Route (v2-route.ts) builds every v2 path with it.
  *
  * A value of `.` or `..` is refused: it would stay a dot segment after encoding (and `%2E` is one
  * too to a URL parser), so an upstream that normalises paths would call another route
  * (`DELETE /groups/G/members/..` → `DELETE /groups/G`).
  */
-export function v2path(strings: TemplateStringsArray, ...values: (string | number)[]): string {
-  let out = strings[0] ?? '';
-  values.forEach((value, i) => {
-    const text = String(value);
-    if (text === '.' || text === '..') throw new DotSegmentValue(text);
-    out += encodeURIComponent(text) + (strings[i + 1] ?? '');
-  });
-  return out;
+export function pathSegment(value: string | number): string {
+  const text = String(value);
+  if (text === '.' || text === '..') throw new DotSegmentValue(text);
+  return encodeURIComponent(text);
 }
 
 /** A path value that would be a dot segment: the caller's input named no resource. */

@@ -47,7 +47,9 @@ function renderEndpoint(path: string, endpoint: EndpointDefinition | undefined):
   }
   const lines = [`### \`/v1${path}\``, ''];
   if (endpoint.aliases?.length) lines.push(`Also served at: ${endpoint.aliases.map((a) => `\`/v1${a}\``).join(', ')}.`, '');
-  lines.push(`v2 calls: ${endpoint.v2Calls.length ? endpoint.v2Calls.map((c) => `\`${c}\``).join(', ') : 'none'}.`, '');
+  lines.push(`v2 calls: ${endpoint.v2Calls.length ? endpoint.v2Calls.map((route) => `\`${route.name}\``).join(', ') : 'none'}.`, '');
+  if (endpoint.v2Undo?.length)
+    lines.push(`Undone, when a later step fails, by: ${endpoint.v2Undo.map((route) => `\`${route.name}\``).join(', ')}.`, '');
   if (endpoint.v2Calls.length) lines.push(callCountLine(canonicalPath(endpoint.path), endpoint), '');
   const rows = (endpoint.tables ?? []).flat();
   const composites = endpoint.composites ?? [];

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool, errors as undiciErrors } from 'undici';
 import { v2FailureKind } from '../../mappings/errors.js';
 import type { Leaving } from '../shared/leaving.js';
+import type { V2Method, V2Route, V2Target } from '../shared/v2-route.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
 import { parseAnswer } from './answer-copies.js';
 import type { Credentials, Query } from './credentials.js';
@@ -18,9 +19,8 @@ import type { TokenMinter } from './jwt.js';
 export type { Credentials, Query } from './credentials.js';
 
 export interface V2Request {
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-  /** Relative to the v2 base, starting with `/`; build it with `v2path` so values are encoded. */
-  path: string;
+  /** The route and its path (`V2.users.get.at(id)`, src/shared/v2-routes.ts): the method is the route's. */
+  target: V2Target;
   query?: Query;
   /** JSON body. */
   body?: unknown;
@@ -54,9 +54,13 @@ export interface V2Request {
 
 /** One v2 request that was sent, and how it ended. */
 export interface V2CallObservation {
-  method: V2Request['method'];
+  /** The route it went to: what metrics label it with, and what the declared-calls test checks. */
+  route: V2Route;
+  method: V2Method;
   /** The path as sent, relative to the v2 base, without the query string. */
   path: string;
+  /** A compensating call (`priority: 'undo'`), sent by a rollback. */
+  undo: boolean;
   /** The HTTP status, or 0 when no answer came (timeout, reset, refused). */
   status: number;
   ms: number;
@@ -102,7 +106,6 @@ export interface V2ClientOptions {
   maxBodyBytes?: number;
 }
 
-const SAFE_METHODS = new Set(['GET']);
 /** The longest Retry-After a GET waits out before trying again, rather than answering the v1 rate-limit error. */
 const MAX_429_RETRY_WAIT_MS = 2_000;
 
@@ -133,7 +136,7 @@ export class V2Client {
     return { pool, basePath: url.pathname.replace(/\/+$/, '') };
   }
 
-  private get target(): { pool: Pool; basePath: string } {
+  private get service(): { pool: Pool; basePath: string } {
     return (this.upstream ??= this.connect(typeof this.options.baseUrl === 'string' ? this.options.baseUrl : this.options.baseUrl()));
   }
 
@@ -143,8 +146,8 @@ export class V2Client {
    * `onSend`); a write first stops the key's GETs in flight from being joined, and again when done.
    */
   call<T>(credentials: Credentials, request: V2Request): Promise<T> {
-    if (request.method === 'GET' && !request.form) {
-      return this.coalescer.run(credentials, request.path, request.query, () => this.attempts<T>(credentials, request));
+    if (request.target.route.reads && !request.form) {
+      return this.coalescer.run(credentials, request.target.path, request.query, () => this.attempts<T>(credentials, request));
     }
     this.coalescer.wrote(credentials.apiKey);
     const written = this.attempts<T>(credentials, request);
@@ -154,21 +157,15 @@ export class V2Client {
   }
 
   private async attempts<T>(credentials: Credentials, request: V2Request): Promise<T> {
-    const safe = SAFE_METHODS.has(request.method);
-    const attempts = safe ? this.options.maxAttempts : 1;
+    const { route, path } = request.target;
+    const attempts = route.reads ? this.options.maxAttempts : 1;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.gate.schedule(
-          credentials.apiKey,
-          request.method,
-          request.path,
-          () => this.send<T>(credentials, request),
-          request,
-        );
+        return await this.gate.schedule(credentials.apiKey, route.method, path, () => this.send<T>(credentials, request), request);
       } catch (error) {
         const retryInMs = this.retryDelay(error, attempt, attempts);
         if (error instanceof V2Error && error.status === 429) {
-          this.gate.penalize(credentials.apiKey, request.method, request.path, error.retryAfterMs ?? 1000);
+          this.gate.penalize(credentials.apiKey, route.method, path, error.retryAfterMs ?? 1000);
         }
         if (retryInMs === undefined) throw error;
         await sleep(retryInMs);
@@ -215,7 +212,8 @@ export class V2Client {
     try {
       return await this.sendOnce<T>(credentials, request, (s) => (status = s));
     } finally {
-      request.onResult({ method: request.method, path: request.path, status, ms: performance.now() - started });
+      const { route, path } = request.target;
+      request.onResult({ route, method: route.method, path, undo: request.priority === 'undo', status, ms: performance.now() - started });
     }
   }
 
@@ -233,12 +231,13 @@ export class V2Client {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.body);
     }
+    const { route, path } = request.target;
     let response;
     try {
-      const { pool, basePath } = this.target;
+      const { pool, basePath } = this.service;
       response = await pool.request({
-        method: request.method,
-        path: basePath + request.path + queryString(request.query),
+        method: route.method,
+        path: basePath + path + queryString(request.query),
         headers,
         body,
       });
@@ -246,31 +245,23 @@ export class V2Client {
       throw toUnavailable(error);
     }
     onStatus?.(response.statusCode);
-    const text = await readCapped(response.body, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, !SAFE_METHODS.has(request.method));
+    const text = await readCapped(response.body, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, !route.reads);
     if (response.statusCode >= 200 && response.statusCode < 300) {
       if (text === '') return undefined as T;
       let parsed: unknown;
       try {
         parsed = parseAnswer(text);
       } catch {
-        throw new UpstreamUnavailable(
-          'bad-response',
-          'The v2 service answered with a body that is not JSON.',
-          !SAFE_METHODS.has(request.method),
-        );
+        throw new UpstreamUnavailable('bad-response', 'The v2 service answered with a body that is not JSON.', !route.reads);
       }
       // Every v2 answer is a JSON object: a `[]` or a string where one is due is no answer at all,
       // never a success with nothing in it.
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        throw new UpstreamUnavailable(
-          'bad-response',
-          'The v2 service answered with something that is not a v2 answer.',
-          !SAFE_METHODS.has(request.method),
-        );
+        throw new UpstreamUnavailable('bad-response', 'The v2 service answered with something that is not a v2 answer.', !route.reads);
       }
       return parsed as T;
     }
-    throw toV2Failure(request.method, response.statusCode, text, response.headers['retry-after']);
+    throw toV2Failure(route, response.statusCode, text, response.headers['retry-after']);
   }
 }
 
@@ -329,7 +320,7 @@ function queryString(query: Query | undefined): string {
  * statuses v1 has its own answers for (401, 403, 429) and v2's coded errors stay V2Errors.
  */
 function toV2Failure(
-  method: V2Request['method'],
+  route: V2Route,
   status: number,
   text: string,
   retryAfter: string | string[] | undefined,
@@ -337,7 +328,7 @@ function toV2Failure(
   const error = toV2Error(status, text, retryAfter);
   // The failure table's own reading of a status decides which kind of error this is.
   const kind = v2FailureKind(status, error.hasV2Code, error.fieldErrors.length > 0);
-  if (kind === 'v2-failed') return new UpstreamUnavailable('failed', `The v2 service failed (HTTP ${status}).`, !SAFE_METHODS.has(method));
+  if (kind === 'v2-failed') return new UpstreamUnavailable('failed', `The v2 service failed (HTTP ${status}).`, !route.reads);
   if (kind === 'v2-refused-uncoded')
     return new UpstreamUnavailable('refused', `The v2 service answered HTTP ${status} without a v2 error.`, false);
   return error;

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { isoSeconds } from '../shared/iso-time.js';
 import { Departure, type Leaving } from '../shared/leaving.js';
+import type { V2Route, V2Target } from '../shared/v2-route.js';
 import { checkedAnswer } from '../translators/kit/answer-shape.js';
 import type { CallMemo, TranslatorContext, V2Api } from '../translators/kit/define.js';
 import type { Credentials, Query, V2CallObservation, V2Client, V2Request } from '../upstream/client.js';
@@ -39,48 +40,41 @@ export class BoundV2 implements V2Api {
   /** While the pair is unproven, the first v2 call goes alone; the others wait for its outcome. */
   private first: Promise<unknown> | undefined;
 
-  get<S extends z.ZodType>(path: string, answer: S, query?: Query): Promise<z.output<S>> {
-    return this.checked('GET', path, answer, this.call('GET', path, query, undefined));
+  get<S extends z.ZodType>(target: V2Target<'GET'>, answer: S, query?: Query): Promise<z.output<S>> {
+    return this.checked(target, answer, this.call(target, query, undefined));
   }
-  post<S extends z.ZodType>(path: string, body: unknown, answer: S, query?: Query): Promise<z.output<S>> {
-    return this.checked('POST', path, answer, this.call('POST', path, query, body));
+  post<S extends z.ZodType>(target: V2Target<'POST'>, body: unknown, answer: S, query?: Query): Promise<z.output<S>> {
+    return this.checked(target, answer, this.call(target, query, body));
   }
-  patch(path: string, body: unknown): Promise<void> {
-    return this.call<void>('PATCH', path, undefined, body);
+  patch(target: V2Target<'PATCH'>, body: unknown): Promise<void> {
+    return this.call<void>(target, undefined, body);
   }
-  put(path: string, body?: unknown, query?: Query): Promise<void> {
-    return this.call<void>('PUT', path, query, body);
+  put(target: V2Target<'PUT'>, body?: unknown, query?: Query): Promise<void> {
+    return this.call<void>(target, query, body);
   }
-  delete(path: string, query?: Query): Promise<void> {
-    return this.call<void>('DELETE', path, query, undefined);
+  delete(target: V2Target<'DELETE'>, query?: Query): Promise<void> {
+    return this.call<void>(target, query, undefined);
   }
-  upload<S extends z.ZodType>(path: string, form: FormData, answer: S): Promise<z.output<S>> {
-    return this.checked('POST', path, answer, this.send<unknown>(this.request('POST', path, undefined, undefined, form)));
+  upload<S extends z.ZodType>(target: V2Target<'POST'>, form: FormData, answer: S): Promise<z.output<S>> {
+    return this.checked(target, answer, this.send<unknown>(this.request(target, undefined, undefined, form)));
   }
-  private call<T = unknown>(method: V2Request['method'], path: string, query: Query | undefined, body: unknown): Promise<T> {
-    return this.send<T>(this.request(method, path, query, body, undefined));
+  private call<T = unknown>(target: V2Target, query: Query | undefined, body: unknown): Promise<T> {
+    return this.send<T>(this.request(target, query, body, undefined));
   }
   /** The answer as the translator reads it: checked here, after coalescing, so each waiter on a shared GET checks its own copy. */
-  private checked<S extends z.ZodType>(method: string, path: string, schema: S, pending: Promise<unknown>): Promise<z.output<S>> {
-    return pending.then((answer) => checkedAnswer(schema, answer, method, path, this.line.declaredCalls));
+  private checked<S extends z.ZodType>(target: V2Target, schema: S, pending: Promise<unknown>): Promise<z.output<S>> {
+    return pending.then((answer) => checkedAnswer(schema, answer, target.route));
   }
   /** Whether a request of this call has been made yet (its first one opens the call at the outbound limiter). */
   private opened = false;
 
   /** One object literal of one shape per call (a spread of the caller's object made a new one each time). */
-  private request(
-    method: V2Request['method'],
-    path: string,
-    query: Query | undefined,
-    body: unknown,
-    form: FormData | undefined,
-  ): V2Request {
+  private request(target: V2Target, query: Query | undefined, body: unknown, form: FormData | undefined): V2Request {
     const { line, waiting } = this;
     const opensCall = !this.opened && waiting.priority === undefined;
     this.opened = true;
     return {
-      method,
-      path,
+      target,
       query,
       body,
       form,
@@ -100,7 +94,7 @@ export class BoundV2 implements V2Api {
    * ends the v1 call. A proven pair (this call's first answer, or the cache) sends at once.
    */
   private send<T>(request: V2Request): Promise<T> {
-    if (request.method !== 'GET') return this.written(this.sendNow<T>(request));
+    if (!request.target.route.reads) return this.written(this.sendNow<T>(request));
     return this.sendNow<T>(request);
   }
 
@@ -157,8 +151,6 @@ export interface CallLine {
   onVerdict: (accepted: boolean) => void;
   /** The call writes through v2 (any method but GET): the key's short-lived reads are stale. */
   onWrite: () => void;
-  /** The endpoint's declared v2 calls (`GET /users/{userId}`), to name a call whose answer does not fit. */
-  declaredCalls: readonly string[];
 }
 
 /** The key memo seen by one v1 call: the caller's key and pair hash on every entry. */
@@ -216,7 +208,7 @@ export class CallContext implements TranslatorContext {
     return (this.undoApi ??= new BoundV2(this.line, { priority: 'undo' }, true));
   }
 
-  requireFanOut(method: string, path: string, calls: number): void {
-    this.fanOut?.(method, path, calls, this.deadlineMs - Date.now());
+  requireFanOut(route: V2Route<'GET'>, calls: number): void {
+    this.fanOut?.(route.method, route.template, calls, this.deadlineMs - Date.now());
   }
 }

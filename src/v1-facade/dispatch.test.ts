@@ -1,5 +1,6 @@
 import { Context } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { V2 } from '../shared/v2-routes.js';
 import { NOT_READ } from '../translators/kit/answer-shape.js';
 import { defineEndpoint } from '../translators/kit/define.js';
 import type { Credentials, V2Client, V2Request } from '../upstream/client.js';
@@ -14,9 +15,9 @@ import { V1Call } from './v1-call.js';
 const readAll = defineEndpoint({
   path: '/test/read',
   params: v1Params({ ids: v1.list({ max: 10 }) }),
-  v2Calls: ['GET /users/{userId}'],
+  v2Calls: [V2.users.get],
   async handle({ ids }, ctx) {
-    return { read: (await Promise.all(ids.map((id) => ctx.v2.get(`/users/${id}`, NOT_READ)))).length };
+    return { read: (await Promise.all(ids.map((id) => ctx.v2.get(V2.users.get.at(id), NOT_READ)))).length };
   },
 });
 
@@ -27,7 +28,7 @@ function fakeV2(): V2Client & { sent: string[] } {
     sent,
     call(credentials: Credentials, request: V2Request) {
       request.onSend?.();
-      sent.push(`${request.method} ${request.path}`);
+      sent.push(`${request.target.route.method} ${request.target.path}`);
       return credentials.apiSecret === 'right' ? Promise.resolve({}) : Promise.reject(new V2Error(401, 124, 'Invalid access token.'));
     },
   };

@@ -42,7 +42,6 @@ export async function dispatch(call: V1Call, parts: DispatchParts): Promise<void
       if (!accepted) memo.refused(proof);
     },
     onWrite: () => memo.wrote(credentials.apiKey),
-    declaredCalls: endpoint.v2Calls,
   };
   const ctx = new CallContext(
     new BoundV2(line, { deadlineMs, leaving: withdrawnWhenGone(call.c) }, call.proven),

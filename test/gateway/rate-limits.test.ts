@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOT_READ } from '../../src/translators/kit/answer-shape.js';
 import { defineEndpoint } from '../../src/translators/kit/define.js';
+import { V2 } from '../../src/shared/v2-routes.js';
 import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
 import { v1, v1Params } from '../../src/v1/param-types.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -14,10 +15,10 @@ import { startTestGateway, type TestGateway } from '../support/gateway.js';
 const fanOut = defineEndpoint({
   path: '/test/fanout',
   params: v1Params({ calls: v1.int({ min: 1, max: 100 }) }),
-  v2Calls: ['GET /users/{userId}'],
+  v2Calls: [V2.users.get],
   async handle({ calls }, ctx) {
     // Distinct queries: identical GETs in flight would be coalesced into one (src/upstream/coalesce.ts).
-    const answers = await Promise.all(Array.from({ length: calls }, (_, i) => ctx.v2.get('/users/me', NOT_READ, { fan_out: i })));
+    const answers = await Promise.all(Array.from({ length: calls }, (_, i) => ctx.v2.get(V2.users.get.at('me'), NOT_READ, { fan_out: i })));
     return { calls: answers.length };
   },
 });

@@ -5,7 +5,11 @@ import { jwtVerify } from 'jose';
 import { V2Client, type OutboundGate } from '../../src/upstream/client.js';
 import { UpstreamUnavailable, V2Error } from '../../src/upstream/errors.js';
 import { TokenMinter } from '../../src/upstream/jwt.js';
+import { v2Route, type V2Method } from '../../src/shared/v2-route.js';
 import { toV1Error } from '../../src/translators/kit/failures.js';
+
+/** A route of its own for each test path: the client sends what its target says. */
+const to = (method: V2Method, path: `/${string}`) => v2Route(method, path).at();
 
 /**
  * The v2 client against upstreams that misbehave in ways the sandbox never does: slow, down,
@@ -51,7 +55,7 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 describe('V2Client', () => {
   it('sends a JWT signed with the caller secret, iss = key, short exp, under the base path', async () => {
     const up = await upstream((_req, res) => json(res, 200, { ok: true }));
-    expect(await client(up.url).call(creds, { method: 'GET', path: '/users/me', query: { a: 1 } })).toEqual({ ok: true });
+    expect(await client(up.url).call(creds, { target: to('GET', '/users/me'), query: { a: 1 } })).toEqual({ ok: true });
     const req = up.requests[0]!;
     expect(req.url).toBe('/v2/users/me?a=1');
     const token = req.headers.authorization!.replace('Bearer ', '');
@@ -66,7 +70,7 @@ describe('V2Client', () => {
       json(res, 400, { code: 300, message: 'Validation Failed.', errors: [{ field: 'settings.audio', message: 'bad' }] }),
     );
     const error = await client(up.url)
-      .call(creds, { method: 'PATCH', path: '/meetings/1', body: {} })
+      .call(creds, { target: to('PATCH', '/meetings/1'), body: {} })
       .catch((e) => e);
     expect(error).toBeInstanceOf(V2Error);
     expect(error).toMatchObject({ status: 400, code: 300, fieldErrors: [{ field: 'settings.audio', message: 'bad' }] });
@@ -79,10 +83,10 @@ describe('V2Client', () => {
     const up = await upstream((_req, res, hit) =>
       hit === 1 ? json(res, 503, { code: 503, message: 'busy' }) : json(res, 200, { ok: hit }),
     );
-    expect(await client(up.url).call(creds, { method: 'GET', path: '/x' })).toEqual({ ok: 2 });
+    expect(await client(up.url).call(creds, { target: to('GET', '/x') })).toEqual({ ok: 2 });
     const up2 = await upstream((_req, res) => json(res, 503, { code: 503, message: 'busy' }));
     const error = await client(up2.url)
-      .call(creds, { method: 'POST', path: '/x', body: {} })
+      .call(creds, { target: to('POST', '/x'), body: {} })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamUnavailable);
     expect(toV1Error(error).toBody().error).toEqual({ code: 503, message: expect.stringContaining('may or may not have been applied') });
@@ -96,7 +100,7 @@ describe('V2Client', () => {
       hit === 1 ? json(res, 429, { code: 429, message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, {}),
     );
     const started = Date.now();
-    await client(up.url, { gate }).call(creds, { method: 'GET', path: '/x' });
+    await client(up.url, { gate }).call(creds, { target: to('GET', '/x') });
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(penalties).toEqual([1000]);
   });
@@ -104,7 +108,7 @@ describe('V2Client', () => {
   it('answers a 429 on a write with the v1 rate-limit error, without repeating the write', async () => {
     const up = await upstream((_req, res) => json(res, 429, { code: 429, message: 'slow down' }, { 'retry-after': '1' }));
     const error = await client(up.url)
-      .call(creds, { method: 'POST', path: '/x', body: {} })
+      .call(creds, { target: to('POST', '/x'), body: {} })
       .catch((e) => e);
     expect(up.hits()).toBe(1);
     expect(toV1Error(error).toBody().error.code).toBe(403);
@@ -116,7 +120,7 @@ describe('V2Client', () => {
     });
     const started = Date.now();
     const error: UpstreamUnavailable = await client(up.url, { timeoutMs: 300 })
-      .call<never>(creds, { method: 'POST', path: '/x', body: {} })
+      .call<never>(creds, { target: to('POST', '/x'), body: {} })
       .catch((e: UpstreamUnavailable) => e);
     expect(Date.now() - started).toBeLessThan(1500);
     expect(error).toBeInstanceOf(UpstreamUnavailable);
@@ -128,7 +132,7 @@ describe('V2Client', () => {
     const up = await upstream(() => {});
     for (const s of servers.splice(0)) s.close();
     const error = await client(up.url)
-      .call(creds, { method: 'POST', path: '/x', body: {} })
+      .call(creds, { target: to('POST', '/x'), body: {} })
       .catch((e) => e);
     expect(error).toBeInstanceOf(UpstreamUnavailable);
     expect(toV1Error(error).toBody().error).toEqual({ code: 503, message: 'The v2 service could not be reached. Nothing was changed.' });
@@ -147,7 +151,7 @@ describe('V2Client', () => {
       });
       for (const method of ['GET', 'POST'] as const) {
         const error = await client(up.url, { maxAttempts: 1 })
-          .call(creds, { method, path: '/x', body: method === 'POST' ? {} : undefined })
+          .call(creds, { target: to(method, '/x'), body: method === 'POST' ? {} : undefined })
           .catch((e: unknown) => e);
         const v1 = toV1Error(error).toBody().error;
         expect(v1.code, `${status} ${method}`).toBe(503);
@@ -164,7 +168,7 @@ describe('V2Client', () => {
         res.end(body);
       });
       const error = await client(up.url, { maxAttempts: 1 })
-        .call(creds, { method: 'GET', path: '/x' })
+        .call(creds, { target: to('GET', '/x') })
         .catch((e: unknown) => e);
       expect(error, body).toBeInstanceOf(UpstreamUnavailable);
       expect(toV1Error(error).toBody().error.code).toBe(503);
@@ -185,7 +189,7 @@ describe('V2Client', () => {
       pump();
     });
     const error = await client(up.url, { maxAttempts: 1, maxBodyBytes: 1024 * 1024 })
-      .call(creds, { method: 'POST', path: '/x', body: {} })
+      .call(creds, { target: to('POST', '/x'), body: {} })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamUnavailable);
     expect(toV1Error(error).toBody().error.message).toMatch(/more than 1048576 bytes.*may or may not have been applied/);
@@ -196,7 +200,7 @@ describe('V2Client', () => {
   it('keeps the v2 errors that are v1 codes already (a coded 404)', async () => {
     const up = await upstream((_req, res) => json(res, 404, { code: 1001, message: 'User not exist: x.' }));
     const error = await client(up.url)
-      .call(creds, { method: 'GET', path: '/x' })
+      .call(creds, { target: to('GET', '/x') })
       .catch((e: unknown) => e);
     expect(toV1Error(error).toBody().error).toEqual({ code: 1001, message: 'User not exist: x.' });
   });
@@ -208,7 +212,7 @@ describe('V2Client', () => {
       json(res, 200, {});
     });
     const c = client(up.url);
-    for (let i = 0; i < 10; i++) await c.call(creds, { method: 'GET', path: '/x' });
+    for (let i = 0; i < 10; i++) await c.call(creds, { target: to('GET', '/x') });
     // undici may alternate between two sockets of the pool, but never opens one per call.
     expect(ports.size).toBeLessThanOrEqual(2);
   });

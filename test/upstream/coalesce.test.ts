@@ -4,7 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { V2Client, type OutboundGate } from '../../src/upstream/client.js';
 import { CallWithdrawn, V2Error } from '../../src/upstream/errors.js';
 import { TokenMinter } from '../../src/upstream/jwt.js';
+import { v2Route, type V2Method } from '../../src/shared/v2-route.js';
 import { leavingOf } from '../../src/shared/leaving.js';
+
+/** A route of its own for each test path: the client sends what its target says. */
+const to = (method: V2Method, path: `/${string}`) => v2Route(method, path).at();
 
 /**
  * Identical concurrent GETs are sent once: proven by counting the requests a real loopback
@@ -55,15 +59,13 @@ describe('GET coalescing', () => {
     let sent = 0;
     const get = () =>
       v2.call<{ meetings: { id: number }[] }>(creds, {
-        method: 'GET',
-        path: '/users/u/meetings',
+        target: to('GET', '/users/u/meetings'),
         query: { type: 'live', page_size: 300 },
         onSend: () => sent++,
       });
     // The same query in another order is the same request.
     const reordered = v2.call(creds, {
-      method: 'GET',
-      path: '/users/u/meetings',
+      target: to('GET', '/users/u/meetings'),
       query: { page_size: 300, type: 'live' },
       onSend: () => sent++,
     });
@@ -79,7 +81,7 @@ describe('GET coalescing', () => {
   it('gives every waiter the same error', async () => {
     const up = await slowUpstream(50, (_req, res) => json(res, 404, { code: 3001, message: 'Meeting does not exist: 9.' }));
     const v2 = client(up.url);
-    const results = await Promise.allSettled([1, 2, 3].map(() => v2.call(creds, { method: 'GET', path: '/meetings/9' })));
+    const results = await Promise.allSettled([1, 2, 3].map(() => v2.call(creds, { target: to('GET', '/meetings/9') })));
     expect(up.seen).toHaveLength(1);
     for (const r of results) {
       expect(r.status).toBe('rejected');
@@ -93,15 +95,15 @@ describe('GET coalescing', () => {
     const up = await slowUpstream(30, (req, res) => json(res, 200, { path: req.url }));
     const v2 = client(up.url);
     await Promise.all([
-      v2.call(creds, { method: 'GET', path: '/users/me' }),
-      v2.call({ apiKey: 'key', apiSecret: 'other secret' }, { method: 'GET', path: '/users/me' }),
-      v2.call({ apiKey: 'other', apiSecret: 'secret' }, { method: 'GET', path: '/users/me' }),
-      v2.call(creds, { method: 'GET', path: '/users/me', query: { a: 1 } }),
-      v2.call(creds, { method: 'DELETE', path: '/meetings/1' }),
-      v2.call(creds, { method: 'DELETE', path: '/meetings/1' }),
+      v2.call(creds, { target: to('GET', '/users/me') }),
+      v2.call({ apiKey: 'key', apiSecret: 'other secret' }, { target: to('GET', '/users/me') }),
+      v2.call({ apiKey: 'other', apiSecret: 'secret' }, { target: to('GET', '/users/me') }),
+      v2.call(creds, { target: to('GET', '/users/me'), query: { a: 1 } }),
+      v2.call(creds, { target: to('DELETE', '/meetings/1') }),
+      v2.call(creds, { target: to('DELETE', '/meetings/1') }),
     ]);
     expect(up.seen).toHaveLength(6);
-    await v2.call(creds, { method: 'GET', path: '/users/me' });
+    await v2.call(creds, { target: to('GET', '/users/me') });
     expect(up.seen).toHaveLength(7);
     await v2.close();
   });
@@ -109,9 +111,9 @@ describe('GET coalescing', () => {
   it('a GET after a write of the same key does not join a GET sent before it', async () => {
     const up = await slowUpstream(40, (req, res) => json(res, 200, { at: req.url }));
     const v2 = client(up.url);
-    const before = v2.call(creds, { method: 'GET', path: '/users/u/meetings' });
-    await v2.call(creds, { method: 'PUT', path: '/meetings/1/status', body: { action: 'end' } });
-    const after = v2.call(creds, { method: 'GET', path: '/users/u/meetings' });
+    const before = v2.call(creds, { target: to('GET', '/users/u/meetings') });
+    await v2.call(creds, { target: to('PUT', '/meetings/1/status'), body: { action: 'end' } });
+    const after = v2.call(creds, { target: to('GET', '/users/u/meetings') });
     await Promise.all([before, after]);
     expect(up.seen.filter((s) => s.startsWith('GET'))).toHaveLength(2);
     await v2.close();
@@ -130,9 +132,9 @@ describe('GET coalescing', () => {
     };
     const v2 = client(up.url, gate);
     const leaving = new AbortController();
-    const first = v2.call(creds, { method: 'GET', path: '/users/me', leaving: leavingOf(leaving.signal) });
+    const first = v2.call(creds, { target: to('GET', '/users/me'), leaving: leavingOf(leaving.signal) });
     let waiterSent = 0;
-    const waiter = v2.call(creds, { method: 'GET', path: '/users/me', onSend: () => waiterSent++ });
+    const waiter = v2.call(creds, { target: to('GET', '/users/me'), onSend: () => waiterSent++ });
     leaving.abort();
     await expect(first).rejects.toBeInstanceOf(CallWithdrawn);
     await expect(waiter).resolves.toEqual({ ok: true });

@@ -7,7 +7,7 @@ import { defineEndpoint } from '../kit/define.js';
 import { inputShape, toV2, withV1Defaults } from '../../v1/field-map.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { accountPath } from './account-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { V2_CREATED_ACCOUNT } from './v2-answers.js';
 
 /**
@@ -27,22 +27,23 @@ export const accountCreate = defineEndpoint({
     last_name: v1.string(),
     password: v1.string(),
   }),
-  v2Calls: ['POST /accounts', 'PATCH /accounts/{accountId}/settings', 'DELETE /accounts/{accountId}'],
+  v2Calls: [V2.accounts.create, V2.accounts.updateSettings],
+  v2Undo: [V2.accounts.delete],
   tables: [ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS, ACCOUNT_CREATE_DROPPED_ROWS],
   async handle(params, ctx) {
     const { email, first_name, last_name, password } = params;
     const options = toV2(ACCOUNT_OPTION_ROWS, withV1Defaults(ACCOUNT_OPTION_ROWS, params));
     const settings = toV2(ACCOUNT_SETTING_ROWS, withV1Defaults(ACCOUNT_SETTING_ROWS, params));
     // Outside the rollback: a refusal here (email taken, bad password) has changed nothing.
-    const account = await ctx.v2.post('/accounts', { email, first_name, last_name, password, ...options }, V2_CREATED_ACCOUNT);
+    const account = await ctx.v2.post(V2.accounts.create.at(), { email, first_name, last_name, password, ...options }, V2_CREATED_ACCOUNT);
     const rollback = new Rollback(ctx);
     let disassociated = false;
     rollback.onFailure(`sub account ${account.id} (owner ${email})`, async (v2) => {
-      await v2.delete(accountPath(account.id));
+      await v2.delete(V2.accounts.delete.at(account.id));
       disassociated = true;
     });
     try {
-      await rollback.run(() => ctx.v2.patch(accountPath(account.id, '/settings'), settings));
+      await rollback.run(() => ctx.v2.patch(V2.accounts.updateSettings.at(account.id), settings));
     } catch (error) {
       if (!disassociated) throw error;
       const failure = toV1Error(error, accountCreate.v1FieldOf);

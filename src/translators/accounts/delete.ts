@@ -1,6 +1,7 @@
 import { defineEndpoint } from '../kit/define.js';
 import { v1Params } from '../../v1/param-types.js';
-import { accountIdParam, accountPath } from './account-path.js';
+import { accountIdParam } from './account-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 
 /**
  * /ma/account/delete → DELETE /accounts/{accountId}. v2 disassociates the account from the master
@@ -9,9 +10,9 @@ import { accountIdParam, accountPath } from './account-path.js';
 export const accountDelete = defineEndpoint({
   path: '/ma/account/delete',
   params: v1Params(accountIdParam),
-  v2Calls: ['DELETE /accounts/{accountId}'],
+  v2Calls: [V2.accounts.delete],
   async handle({ account_id }, ctx) {
-    await ctx.v2.delete(accountPath(account_id));
+    await ctx.v2.delete(V2.accounts.delete.at(account_id));
     return { id: account_id, deleted_at: ctx.nowIso() };
   },
 });

@@ -3,7 +3,8 @@ import { answer } from '../../v1/answer.js';
 import { defineEndpoint } from '../kit/define.js';
 import { inputShape, toV1, toV2 } from '../../v1/field-map.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { accountIdParam, accountPath } from './account-path.js';
+import { accountIdParam } from './account-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { NOT_READ } from '../kit/answer-shape.js';
 import { V2_ACCOUNT, V2_BILLING_CONTACT, V2_PLAN_SET } from './v2-answers.js';
 
@@ -31,14 +32,14 @@ export const accountPlanSubscribe = defineEndpoint({
     plan_base: PLAN_SET_ROWS.find((row) => row.v1 === 'plan_base')!.type!,
     ...accountIdParam,
   }),
-  v2Calls: ['GET /accounts/{accountId}', 'POST /accounts/{accountId}/plans'],
+  v2Calls: [V2.accounts.get, V2.accounts.subscribe],
   tables: [BILLING_CONTACT_ROWS, PLAN_SET_ROWS],
   // The contact rows describe the `contact` object of the v2 body (`contact.zip` → zip).
   v2Naming: { moved: [{ table: BILLING_CONTACT_ROWS, add: 'contact.' }] },
   async handle(params, ctx) {
-    const { owner_email } = await ctx.v2.get(accountPath(params.account_id), V2_ACCOUNT);
+    const { owner_email } = await ctx.v2.get(V2.accounts.get.at(params.account_id), V2_ACCOUNT);
     const contact = { ...toV2(BILLING_CONTACT_ROWS, params), email: owner_email };
-    const plans = await ctx.v2.post(accountPath(params.account_id, '/plans'), { contact, ...toV2(PLAN_SET_ROWS, params) }, V2_PLAN_SET);
+    const plans = await ctx.v2.post(V2.accounts.subscribe.at(params.account_id), { contact, ...toV2(PLAN_SET_ROWS, params) }, V2_PLAN_SET);
     return v1PlanAnswer(contact, plans);
   },
 });
@@ -47,12 +48,12 @@ export const accountPlanSubscribe = defineEndpoint({
 export const accountPlanGet = defineEndpoint({
   path: '/ma/account/plan/get',
   params: v1Params(accountIdParam),
-  v2Calls: ['GET /accounts/{accountId}/plans', 'GET /accounts/{accountId}/billing'],
+  v2Calls: [V2.accounts.plans, V2.accounts.billing],
   tables: [BILLING_CONTACT_ROWS, PLAN_SET_ROWS],
   async handle({ account_id }, ctx) {
     const [plans, contact] = await Promise.all([
-      ctx.v2.get(accountPath(account_id, '/plans'), V2_PLAN_SET),
-      ctx.v2.get(accountPath(account_id, '/billing'), V2_BILLING_CONTACT),
+      ctx.v2.get(V2.accounts.plans.at(account_id), V2_PLAN_SET),
+      ctx.v2.get(V2.accounts.billing.at(account_id), V2_BILLING_CONTACT),
     ]);
     return v1PlanAnswer(contact, plans);
   },
@@ -67,16 +68,16 @@ const PLAN_BODY_NAMING = { overrides: Object.fromEntries(Object.keys(planObject.
 export const accountPlanAdd = defineEndpoint({
   path: '/ma/account/plan/add',
   params: v1Params({ ...accountIdParam, ...planParam }),
-  v2Calls: ['POST /accounts/{accountId}/plans/addons'],
+  v2Calls: [V2.accounts.addAddon],
   v2Naming: PLAN_BODY_NAMING,
   async handle({ account_id, plan }, ctx) {
-    await ctx.v2.post(accountPath(account_id, '/plans/addons'), plan, NOT_READ);
+    await ctx.v2.post(V2.accounts.addAddon.at(account_id), plan, NOT_READ);
     return { id: account_id, updated_at: ctx.nowIso() };
   },
 });
 
 /** v1 plan/update `type`: 1 the base plan, 2 an additional plan. */
-const PLAN_UPDATE_TARGET = { 1: '/plans/base', 2: '/plans/addons' } as const;
+const PLAN_UPDATE_ROUTE = { 1: V2.accounts.updateBasePlan, 2: V2.accounts.updateAddon } as const;
 
 /**
  * /ma/account/plan/update → PUT /accounts/{id}/plans/base (type 1, the default) or
@@ -85,10 +86,10 @@ const PLAN_UPDATE_TARGET = { 1: '/plans/base', 2: '/plans/addons' } as const;
 export const accountPlanUpdate = defineEndpoint({
   path: '/ma/account/plan/update',
   params: v1Params({ ...accountIdParam, ...planParam, type: v1.intOneOf([1, 2]).optional() }),
-  v2Calls: ['PUT /accounts/{accountId}/plans/base', 'PUT /accounts/{accountId}/plans/addons'],
+  v2Calls: Object.values(PLAN_UPDATE_ROUTE),
   v2Naming: PLAN_BODY_NAMING,
   async handle({ account_id, plan, type = 1 }, ctx) {
-    await ctx.v2.put(accountPath(account_id, PLAN_UPDATE_TARGET[type]), plan);
+    await ctx.v2.put(PLAN_UPDATE_ROUTE[type].at(account_id), plan);
     return { id: account_id, updated_at: ctx.nowIso() };
   },
 });

@@ -3,16 +3,17 @@ import { answer } from '../../v1/answer.js';
 import { defineEndpoint } from '../kit/define.js';
 import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1Params } from '../../v1/param-types.js';
-import { accountIdParam, accountPath } from './account-path.js';
+import { accountIdParam } from './account-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { V2_ACCOUNT, V2_ACCOUNT_PAGE } from './v2-answers.js';
 
 /** /ma/account/list → GET /accounts: v1's paging (optional, as v1 accepted it) and `subAccounts`. */
 export const accountList = defineEndpoint({
   path: '/ma/account/list',
   params: v1Params(v1PagingParams),
-  v2Calls: ['GET /accounts'],
+  v2Calls: [V2.accounts.list],
   async handle(params, ctx) {
-    const page = await ctx.v2.get('/accounts', V2_ACCOUNT_PAGE, pagingOf(params));
+    const page = await ctx.v2.get(V2.accounts.list.at(), V2_ACCOUNT_PAGE, pagingOf(params));
     return { ...v1PageFields(page), subAccounts: page.accounts.map((account) => answer(ACCOUNT_LIST_ITEM, account)) };
   },
 });
@@ -21,9 +22,9 @@ export const accountList = defineEndpoint({
 export const accountGet = defineEndpoint({
   path: '/ma/account/get',
   params: v1Params(accountIdParam),
-  v2Calls: ['GET /accounts/{accountId}'],
+  v2Calls: [V2.accounts.get],
   async handle({ account_id }, ctx) {
-    const account = await ctx.v2.get(accountPath(account_id), V2_ACCOUNT);
+    const account = await ctx.v2.get(V2.accounts.get.at(account_id), V2_ACCOUNT);
     return answer(ACCOUNT_ANSWER, account);
   },
 });

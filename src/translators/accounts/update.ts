@@ -3,7 +3,8 @@ import { defineEndpoint } from '../kit/define.js';
 import { inputShape, toV2 } from '../../v1/field-map.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1Params } from '../../v1/param-types.js';
-import { accountIdParam, accountPath } from './account-path.js';
+import { accountIdParam } from './account-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { NOT_READ } from '../kit/answer-shape.js';
 import { V2_ACCOUNT } from './v2-answers.js';
 
@@ -20,7 +21,9 @@ export const accountUpdate = defineEndpoint({
     ...inputShape(ACCOUNT_UPDATE_DROPPED_ROWS),
     ...accountIdParam,
   }),
-  v2Calls: ['GET /accounts/{accountId}', 'PATCH /accounts/{accountId}/options', 'PATCH /accounts/{accountId}/settings'],
+  v2Calls: [V2.accounts.get, V2.accounts.updateOptions, V2.accounts.updateSettings],
+  // A failed settings write puts the options back.
+  v2Undo: [V2.accounts.updateOptions],
   tables: [ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS, ACCOUNT_UPDATE_DROPPED_ROWS],
   // The option rows are written under `options`, but PATCH /accounts/{id}/options is sent them flat.
   v2Naming: { moved: [{ table: ACCOUNT_OPTION_ROWS, strip: 'options.' }] },
@@ -32,21 +35,21 @@ export const accountUpdate = defineEndpoint({
     const hasSettings = Object.keys(settings).length > 0;
 
     if (hasOptions && hasSettings) {
-      const before = (await ctx.v2.get(accountPath(account_id), V2_ACCOUNT)).options;
-      await ctx.v2.patch(accountPath(account_id, '/options'), options);
+      const before = (await ctx.v2.get(V2.accounts.get.at(account_id), V2_ACCOUNT)).options;
+      await ctx.v2.patch(V2.accounts.updateOptions.at(account_id), options);
       const rollback = new Rollback(ctx);
       const restore = Object.fromEntries(Object.keys(options).map((key) => [key, before[key]]));
       rollback.onFailure(`options of sub account ${account_id} (${Object.keys(options).join(', ')})`, (v2) =>
-        v2.patch(accountPath(account_id, '/options'), restore),
+        v2.patch(V2.accounts.updateOptions.at(account_id), restore),
       );
-      await rollback.run(() => ctx.v2.patch(accountPath(account_id, '/settings'), settings));
+      await rollback.run(() => ctx.v2.patch(V2.accounts.updateSettings.at(account_id), settings));
     } else if (hasOptions) {
-      await ctx.v2.patch(accountPath(account_id, '/options'), options);
+      await ctx.v2.patch(V2.accounts.updateOptions.at(account_id), options);
     } else if (hasSettings) {
-      await ctx.v2.patch(accountPath(account_id, '/settings'), settings);
+      await ctx.v2.patch(V2.accounts.updateSettings.at(account_id), settings);
     } else {
       // Nothing to change: still answer an unknown account as v1 did.
-      await ctx.v2.get(accountPath(account_id), NOT_READ);
+      await ctx.v2.get(V2.accounts.get.at(account_id), NOT_READ);
     }
     return { id: account_id, updated_at: ctx.nowIso() };
   },

@@ -1,6 +1,6 @@
 import { CHAT_MESSAGE_ROWS, CHAT_SESSION_ANSWER, CHAT_SESSION_ROWS } from '../../../mappings/chat.js';
 import { answer } from '../../v1/answer.js';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { reportRange, reportRangeParams } from '../kit/report-range.js';
@@ -28,11 +28,11 @@ const v1Session = (session: Record<string, unknown>) => answer(CHAT_SESSION_ANSW
 export const chatList = defineEndpoint({
   path: '/chat/list',
   params: v1Params({ ...reportRangeParams, ...pagingParams, email: v1.string({ max: 128 }).optional() }),
-  v2Calls: ['GET /im/chat/sessions'],
+  v2Calls: [V2.chat.sessions],
   tables: [CHAT_SESSION_ROWS],
   async handle(params, ctx) {
     const range = reportRange(params);
-    const page = await ctx.v2.get('/im/chat/sessions', V2_CHAT_SESSIONS, {
+    const page = await ctx.v2.get(V2.chat.sessions.at(), V2_CHAT_SESSIONS, {
       ...range.v2,
       page_size: params.page_size,
       next_page_token: params.next_page_token,
@@ -49,17 +49,17 @@ export const chatList = defineEndpoint({
 export const chatGet = defineEndpoint({
   path: '/chat/get',
   params: v1Params({ session_id: v1.string({ max: 128 }), ...reportRangeParams, ...pagingParams }),
-  v2Calls: ['GET /im/chat/sessions/{sessionId}', 'GET /im/chat/sessions'],
+  v2Calls: [V2.chat.messages, V2.chat.sessions],
   tables: [CHAT_MESSAGE_ROWS],
   async handle(params, ctx) {
     const range = reportRange(params);
     const [page, sessions] = await Promise.all([
-      ctx.v2.get(v2path`/im/chat/sessions/${params.session_id}`, V2_CHAT_MESSAGES, {
+      ctx.v2.get(V2.chat.messages.at(params.session_id), V2_CHAT_MESSAGES, {
         ...range.v2,
         page_size: params.page_size,
         next_page_token: params.next_page_token,
       }),
-      ctx.v2.get('/im/chat/sessions', V2_CHAT_SESSIONS, { ...range.v2, page_size: 300 }),
+      ctx.v2.get(V2.chat.sessions.at(), V2_CHAT_SESSIONS, { ...range.v2, page_size: 300 }),
     ]);
     const name = sessions.sessions.find((s) => s.session_id === params.session_id)?.name;
     const { from, to, ...paging } = v1Paging(page);

@@ -3,7 +3,7 @@ import { inputShape, toV2, withV1Defaults } from '../../v1/field-map.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
-import { CALLER_ACCOUNT_CALL, callerAccountId, docPath, groupPath, v1Group } from './group-output.js';
+import { CALLER_ACCOUNT_CALL, callerAccountId, v1Group } from './group-output.js';
 import type { GroupKind } from './kind.js';
 import { V2_GROUP, V2_GROUP_LIST, V2_GROUP_PAGE } from './v2-answers.js';
 
@@ -18,13 +18,13 @@ export function groupCreate(kind: GroupKind) {
   return defineEndpoint({
     path: `${kind.v1Prefix}/create`,
     params: v1Params({ ...shape, name: v1.string() }),
-    v2Calls: [`POST ${kind.v2Base}`, CALLER_ACCOUNT_CALL],
+    v2Calls: [kind.v2.create, CALLER_ACCOUNT_CALL],
     tables: [kind.table],
     async handle(params, ctx) {
       const body = toV2(kind.table, withV1Defaults(kind.table, params));
       const accountId = startedEarly(callerAccountId(ctx));
       return answerAfterWrite(
-        ctx.v2.post(kind.v2Base, body, V2_GROUP),
+        ctx.v2.post(kind.v2.create.at(), body, V2_GROUP),
         async (created) => v1Group(kind.table, kind.answer, created, await accountId),
         (created) => `The ${kind.label} ${created.id} was created`,
       );
@@ -34,9 +34,9 @@ export function groupCreate(kind: GroupKind) {
 
 /** Every group of the kind; IM groups come from v2 in pages, read in full (v1's list has no paging). */
 async function allGroups(kind: GroupKind, ctx: TranslatorContext): Promise<{ total_records: number; groups: unknown[] }> {
-  if (!kind.pagedList) return ctx.v2.get(kind.v2Base, V2_GROUP_LIST);
+  if (!kind.pagedList) return ctx.v2.get(kind.v2.list.at(), V2_GROUP_LIST);
   const pages = await everyNumberedPage((page_number) =>
-    ctx.v2.get(kind.v2Base, V2_GROUP_PAGE, { page_size: V2_MAX_PAGE_SIZE, page_number }),
+    ctx.v2.get(kind.v2.list.at(), V2_GROUP_PAGE, { page_size: V2_MAX_PAGE_SIZE, page_number }),
   );
   return { total_records: pages[0]!.total_records, groups: pages.flatMap((page) => page.groups) };
 }
@@ -46,7 +46,7 @@ export function groupList(kind: GroupKind) {
   return defineEndpoint({
     path: `${kind.v1Prefix}/list`,
     params: v1Params({}),
-    v2Calls: [`GET ${kind.v2Base}`, CALLER_ACCOUNT_CALL],
+    v2Calls: [kind.v2.list, CALLER_ACCOUNT_CALL],
     tables: [kind.listItemTable],
     async handle(_params, ctx) {
       const [list, accountId] = await Promise.all([allGroups(kind, ctx), callerAccountId(ctx)]);
@@ -63,10 +63,10 @@ export function groupGet(kind: GroupKind) {
   return defineEndpoint({
     path: `${kind.v1Prefix}/get`,
     params: v1Params({ id: v1.string() }),
-    v2Calls: [`GET ${docPath(kind)}`, CALLER_ACCOUNT_CALL],
+    v2Calls: [kind.v2.get, CALLER_ACCOUNT_CALL],
     tables: [kind.table],
     async handle({ id }, ctx) {
-      const [group, accountId] = await Promise.all([ctx.v2.get(groupPath(kind, id), V2_GROUP), callerAccountId(ctx)]);
+      const [group, accountId] = await Promise.all([ctx.v2.get(kind.v2.get.at(id), V2_GROUP), callerAccountId(ctx)]);
       return v1Group(kind.table, kind.answer, group, accountId);
     },
   });
@@ -80,19 +80,19 @@ export function groupEdit(kind: GroupKind) {
   return defineEndpoint({
     path: `${kind.v1Prefix}/edit`,
     params: v1Params({ ...inputShape(kind.table), id: v1.string() }),
-    v2Calls: [`PATCH ${docPath(kind)}`, `GET ${docPath(kind)}`, CALLER_ACCOUNT_CALL],
+    v2Calls: [kind.v2.update, kind.v2.get, CALLER_ACCOUNT_CALL],
     tables: [kind.table],
     async handle(params, ctx) {
       const changes = toV2(kind.table, params);
       if (Object.keys(changes).length === 0) {
-        const [group, accountId] = await Promise.all([ctx.v2.get(groupPath(kind, params.id), V2_GROUP), callerAccountId(ctx)]);
+        const [group, accountId] = await Promise.all([ctx.v2.get(kind.v2.get.at(params.id), V2_GROUP), callerAccountId(ctx)]);
         return v1Group(kind.table, kind.answer, group, accountId);
       }
       const accountId = startedEarly(callerAccountId(ctx));
       return answerAfterWrite(
-        ctx.v2.patch(groupPath(kind, params.id), changes),
+        ctx.v2.patch(kind.v2.update.at(params.id), changes),
         async () => {
-          const [group, account] = await Promise.all([ctx.v2.get(groupPath(kind, params.id), V2_GROUP), accountId]);
+          const [group, account] = await Promise.all([ctx.v2.get(kind.v2.get.at(params.id), V2_GROUP), accountId]);
           return v1Group(kind.table, kind.answer, group, account);
         },
         () => `The ${kind.label} ${params.id} was edited`,
@@ -106,9 +106,9 @@ export function groupDelete(kind: GroupKind) {
   return defineEndpoint({
     path: `${kind.v1Prefix}/delete`,
     params: v1Params({ id: v1.string() }),
-    v2Calls: [`DELETE ${docPath(kind)}`],
+    v2Calls: [kind.v2.delete],
     async handle({ id }, ctx) {
-      await ctx.v2.delete(groupPath(kind, id));
+      await ctx.v2.delete(kind.v2.delete.at(id));
       return { id, deleted_at: ctx.nowIso(), deleted_count: 1 };
     },
   });

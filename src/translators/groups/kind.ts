@@ -8,6 +8,7 @@ import {
 } from '../../../mappings/groups.js';
 import type { AnswerShape } from '../../v1/answer.js';
 import type { FieldTable } from '../../v1/field-map.js';
+import { V2 } from '../../shared/v2-routes.js';
 
 /**
  * Groups and IM groups are the same family in both versions: the same calls, the same answers, at
@@ -18,8 +19,8 @@ export interface GroupKind {
   label: string;
   /** The v1 path prefix: `/group` or `/im/group`. */
   v1Prefix: string;
-  /** The v2 collection: `/groups` or `/im/groups`. */
-  v2Base: '/groups' | '/im/groups';
+  /** The v2 routes of the kind's collection (`/groups` or `/im/groups`): the same calls at each. */
+  v2: typeof V2.groups;
   /** The v1 group output and the fields create and edit take. */
   table: FieldTable;
   /** The v1 group answer (mappings/groups.ts). */
@@ -34,7 +35,7 @@ export interface GroupKind {
 export const PLAIN_GROUPS: GroupKind = {
   label: 'group',
   v1Prefix: '/group',
-  v2Base: '/groups',
+  v2: V2.groups,
   table: GROUP_ROWS,
   answer: GROUP_ANSWER,
   listItemTable: GROUP_ROWS,
@@ -46,7 +47,7 @@ export const PLAIN_GROUPS: GroupKind = {
 export const IM_GROUPS: GroupKind = {
   label: 'IM group',
   v1Prefix: '/im/group',
-  v2Base: '/im/groups',
+  v2: V2.imGroups,
   table: IM_GROUP_ROWS,
   answer: IM_GROUP_ANSWER,
   listItemTable: IM_GROUP_LIST_ITEM_ROWS,

@@ -1,13 +1,11 @@
 import { GROUP_MEMBER_ANSWER, GROUP_MEMBER_ROWS } from '../../../mappings/groups.js';
 import { answer } from '../../v1/answer.js';
 import { V2Error } from '../../upstream/errors.js';
-import { v2path } from '../../shared/v2-path.js';
 import { batchesOf } from '../kit/batches.js';
 import { defineEndpoint, type TranslatorContext, type V2Api } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { docPath, groupPath } from './group-output.js';
 import type { GroupKind } from './kind.js';
 import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
@@ -42,18 +40,18 @@ async function onFirstKindThatHasIt<T>(
 
 /** Every member id of a group, read 300 at a time. */
 async function allMemberIds(kind: GroupKind, ctx: TranslatorContext, id: string): Promise<Set<string>> {
-  const path = groupPath(kind, id, '/members');
-  const pages = await everyNumberedPage((page_number) => ctx.v2.get(path, V2_MEMBER_PAGE, { page_size: V2_MAX_PAGE_SIZE, page_number }));
+  const members = kind.v2.members.at(id);
+  const pages = await everyNumberedPage((page_number) => ctx.v2.get(members, V2_MEMBER_PAGE, { page_size: V2_MAX_PAGE_SIZE, page_number }));
   return new Set(pages.flatMap((page) => page.members.map((m) => m.id)));
 }
 
 async function addBatch(kind: GroupKind, v2: V2Api, id: string, batch: readonly string[]): Promise<string[]> {
-  const answer = await v2.post(groupPath(kind, id, '/members'), { members: batch.map((memberId) => ({ id: memberId })) }, V2_MEMBERS_ADDED);
+  const answer = await v2.post(kind.v2.addMembers.at(id), { members: batch.map((memberId) => ({ id: memberId })) }, V2_MEMBERS_ADDED);
   return answer.ids.split(',').filter(Boolean);
 }
 
 async function removeMembers(kind: GroupKind, v2: V2Api, id: string, memberIdsToRemove: readonly string[]): Promise<void> {
-  await Promise.all(memberIdsToRemove.map((memberId) => v2.delete(groupPath(kind, id, v2path`/members/${memberId}`))));
+  await Promise.all(memberIdsToRemove.map((memberId) => v2.delete(kind.v2.removeMember.at(id, memberId))));
 }
 
 /** `{v1Prefix}/member/list` → GET {v2Base}/{groupId}/members, v1's page of members. */
@@ -61,10 +59,10 @@ export function memberList(kind: GroupKind) {
   return defineEndpoint({
     path: `${kind.v1Prefix}/member/list`,
     params: v1Params({ id: v1.string(), ...v1PagingParams }),
-    v2Calls: [`GET ${docPath(kind, '/members')}`],
+    v2Calls: [kind.v2.members],
     tables: [GROUP_MEMBER_ROWS],
     async handle(params, ctx) {
-      const page = await ctx.v2.get(groupPath(kind, params.id, '/members'), V2_MEMBER_PAGE, pagingOf(params));
+      const page = await ctx.v2.get(kind.v2.members.at(params.id), V2_MEMBER_PAGE, pagingOf(params));
       return {
         ...v1PageFields(page),
         members: page.members.map((m) => answer(GROUP_MEMBER_ANSWER, toV1(GROUP_MEMBER_ROWS, m))),
@@ -80,15 +78,12 @@ export function memberList(kind: GroupKind) {
  * the path serves, tried in order (/group/member/add: groups, then IM groups).
  */
 export function memberAdd(path: string, kinds: readonly GroupKind[]) {
-  const calls = kinds.flatMap((kind) => [
-    `POST ${docPath(kind, '/members')}`,
-    `GET ${docPath(kind, '/members')}`,
-    `DELETE ${docPath(kind, '/members/{memberId}')}`,
-  ]);
   return defineEndpoint({
     path,
     params: v1Params({ id: v1.string(), member_ids: memberIds() }),
-    v2Calls: calls,
+    v2Calls: kinds.flatMap((kind) => [kind.v2.addMembers, kind.v2.members]),
+    // A later batch that fails takes out the members the earlier ones added.
+    v2Undo: kinds.map((kind) => kind.v2.removeMember),
     v2Naming: { overrides: { members: 'member_ids' } },
     async handle({ id, member_ids }, ctx) {
       const batches = batchesOf(member_ids, MEMBERS_PER_CALL);
@@ -125,11 +120,11 @@ export function memberDelete(kind: GroupKind) {
   return defineEndpoint({
     path: `${kind.v1Prefix}/member/delete`,
     params: v1Params({ id: v1.string(), member_ids: memberIds() }),
-    v2Calls: [`DELETE ${docPath(kind, '/members/{memberId}')}`, `POST ${docPath(kind, '/members')}`],
+    v2Calls: [kind.v2.removeMember],
+    // A failure puts back the members already removed.
+    v2Undo: [kind.v2.addMembers],
     async handle({ id, member_ids }, ctx) {
-      const outcomes = await Promise.allSettled(
-        member_ids.map((memberId) => ctx.v2.delete(groupPath(kind, id, v2path`/members/${memberId}`))),
-      );
+      const outcomes = await Promise.allSettled(member_ids.map((memberId) => ctx.v2.delete(kind.v2.removeMember.at(id, memberId))));
       const removed = member_ids.filter((_, i) => outcomes[i]!.status === 'fulfilled');
       const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected' && !isNotAMember(o.reason));
       if (failure) {

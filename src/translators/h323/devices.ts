@@ -1,5 +1,5 @@
 import { H323_DEVICE_ROWS } from '../../../mappings/h323.js';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { inputShape, toV1, toV2, withV1Defaults } from '../../v1/field-map.js';
 import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
@@ -11,17 +11,14 @@ import { V2_H323_DEVICE, V2_H323_DEVICE_PAGE } from './v2-answers.js';
  * devices as v1 did; update and delete answer the id and the time of the change (v2 answers 204).
  */
 
-const devicePath = (id: string) => v2path`/h323/devices/${id}`;
-const DEVICE_PATH = '/h323/devices/{deviceId}';
-
 /** /h323/device/list → GET /h323/devices: v1 and v2 page it alike, by number. */
 export const h323DeviceList = defineEndpoint({
   path: '/h323/device/list',
   params: v1Params({ ...v1PagingParams }),
-  v2Calls: ['GET /h323/devices'],
+  v2Calls: [V2.h323Devices.list],
   tables: [H323_DEVICE_ROWS],
   async handle(params, ctx) {
-    const page = await ctx.v2.get('/h323/devices', V2_H323_DEVICE_PAGE, pagingOf(params));
+    const page = await ctx.v2.get(V2.h323Devices.list.at(), V2_H323_DEVICE_PAGE, pagingOf(params));
     return { ...v1PageFields(page), devices: page.devices.map((device) => toV1(H323_DEVICE_ROWS, device)) };
   },
 });
@@ -30,10 +27,14 @@ export const h323DeviceList = defineEndpoint({
 export const h323DeviceCreate = defineEndpoint({
   path: '/h323/device/create',
   params: v1Params({ ...inputShape(H323_DEVICE_ROWS), name: v1.string({ min: 1, max: 64 }), ip: v1.string({ min: 1 }) }),
-  v2Calls: ['POST /h323/devices'],
+  v2Calls: [V2.h323Devices.create],
   tables: [H323_DEVICE_ROWS],
   async handle(params, ctx) {
-    const created = await ctx.v2.post('/h323/devices', toV2(H323_DEVICE_ROWS, withV1Defaults(H323_DEVICE_ROWS, params)), V2_H323_DEVICE);
+    const created = await ctx.v2.post(
+      V2.h323Devices.create.at(),
+      toV2(H323_DEVICE_ROWS, withV1Defaults(H323_DEVICE_ROWS, params)),
+      V2_H323_DEVICE,
+    );
     return toV1(H323_DEVICE_ROWS, created);
   },
 });
@@ -42,10 +43,10 @@ export const h323DeviceCreate = defineEndpoint({
 export const h323DeviceUpdate = defineEndpoint({
   path: '/h323/device/update',
   params: v1Params({ ...inputShape(H323_DEVICE_ROWS), id: v1.string() }),
-  v2Calls: [`PATCH ${DEVICE_PATH}`],
+  v2Calls: [V2.h323Devices.update],
   tables: [H323_DEVICE_ROWS],
   async handle({ id, ...fields }, ctx) {
-    await ctx.v2.patch(devicePath(id), toV2(H323_DEVICE_ROWS, fields));
+    await ctx.v2.patch(V2.h323Devices.update.at(id), toV2(H323_DEVICE_ROWS, fields));
     return { id, updated_at: ctx.nowIso() };
   },
 });
@@ -54,9 +55,9 @@ export const h323DeviceUpdate = defineEndpoint({
 export const h323DeviceDelete = defineEndpoint({
   path: '/h323/device/delete',
   params: v1Params({ id: v1.string() }),
-  v2Calls: [`DELETE ${DEVICE_PATH}`],
+  v2Calls: [V2.h323Devices.delete],
   async handle({ id }, ctx) {
-    await ctx.v2.delete(devicePath(id));
+    await ctx.v2.delete(V2.h323Devices.delete.at(id));
     return { id, deleted_at: ctx.nowIso() };
   },
 });

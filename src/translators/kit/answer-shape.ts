@@ -1,4 +1,4 @@
-import { V2RouteTemplates } from '../../shared/v2-route-templates.js';
+import type { V2Route } from '../../shared/v2-route.js';
 import { z } from 'zod';
 import { UpstreamUnavailable } from '../../upstream/errors.js';
 
@@ -42,22 +42,14 @@ export function looseFields<Fields extends z.ZodRawShape>(fields: Fields) {
 
 /**
  * The answer parsed by `schema`, or the upstream error for "a 2xx that is not a v2 answer" naming
- * the call (`GET /users/{userId}`, from the endpoint's declared v2 calls) and the first field that
- * does not fit. The message never carries the answer's values. A call other than a GET may have been
+ * the route (`GET /users/{userId}`, never the ids of the path) and the first field that does not
+ * fit. The message never carries the answer's values. A call other than a GET may have been
  * applied before its answer turned out wrong, as the client says of any bad answer to a write.
  */
-export function checkedAnswer<S extends z.ZodType>(
-  schema: S,
-  answer: unknown,
-  method: string,
-  path: string,
-  declaredCalls: readonly string[] = [],
-): z.output<S> {
+export function checkedAnswer<S extends z.ZodType>(schema: S, answer: unknown, route: V2Route): z.output<S> {
   const result = schema.safeParse(answer);
   if (result.success) return result.data;
-  // Only on a failed check: the templates are not worth keeping between calls.
-  const call = `${method} ${new V2RouteTemplates(declaredCalls).templateOf(method, path) ?? path.split('?')[0]}`;
-  throw new UpstreamUnavailable('bad-response', `The v2 service answered ${call} ${misfitOf(result.error.issues[0])}.`, method !== 'GET');
+  throw new UpstreamUnavailable('bad-response', `The v2 service answered ${route.name} ${misfitOf(result.error.issues[0])}.`, !route.reads);
 }
 
 /** What is wrong, in words that name the field and the expected type, never the value given. */

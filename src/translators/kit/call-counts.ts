@@ -72,13 +72,12 @@ export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
   },
 };
 
-/** The declared count, or the one derived from the call list (each listed call once; undo calls only in max). */
+/** The declared count, or the one derived from the routes (each called once; undo routes only in max). */
 export function callCountOf(path: string, endpoint: EndpointDefinition): CallCount & { declared: boolean } {
   const declared = DECLARED_CALL_COUNTS[path];
   if (declared) return { ...declared, declared: true };
-  const undo = endpoint.v2Calls.filter((c) => c.endsWith('(undo)')).length;
-  const calls = endpoint.v2Calls.length - undo;
-  return { min: calls, typical: calls, max: calls + undo, declared: false };
+  const calls = endpoint.v2Calls.length;
+  return { min: calls, typical: calls, max: calls + (endpoint.v2Undo?.length ?? 0), declared: false };
 }
 
 /** The line docs/coverage.md prints under each endpoint's v2 calls. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Query } from '../../upstream/client.js';
+import type { V2Route, V2Target } from '../../shared/v2-route.js';
 import type { CompositeMapping, FieldTable } from '../../v1/field-map.js';
 import { v1FieldNamer, type V1FieldNaming, type V1FieldOf } from '../../v1/field-naming.js';
 
@@ -11,19 +12,21 @@ import { v1FieldNamer, type V1FieldNaming, type V1FieldOf } from '../../v1/field
  */
 
 /**
- * The v2 calls a translator may make, bound to the caller's credentials. Paths: use `v2path`. A call
- * whose answer is read names the zod schema of what it reads (the `v2-answers.ts` of its area): the
- * answer is checked against it before the translator sees it, and one that does not fit is an
- * upstream error (kit/answer-shape.ts). A POST or GET whose answer is not read passes `NOT_READ`.
+ * The v2 calls a translator may make, bound to the caller's credentials. Each goes to a route of
+ * the catalogue at its values (`V2.users.get.at(id)`, src/shared/v2-routes.ts), and each method
+ * takes only routes of its own HTTP method. A call whose answer is read names the zod schema of
+ * what it reads (the `v2-answers.ts` of its area): the answer is checked against it before the
+ * translator sees it, and one that does not fit is an upstream error (kit/answer-shape.ts). A POST
+ * or GET whose answer is not read passes `NOT_READ`.
  */
 export interface V2Api {
-  get<S extends z.ZodType>(path: string, answer: S, query?: Query): Promise<z.output<S>>;
-  post<S extends z.ZodType>(path: string, body: unknown, answer: S, query?: Query): Promise<z.output<S>>;
-  patch(path: string, body: unknown): Promise<void>;
-  put(path: string, body?: unknown, query?: Query): Promise<void>;
-  delete(path: string, query?: Query): Promise<void>;
+  get<S extends z.ZodType>(target: V2Target<'GET'>, answer: S, query?: Query): Promise<z.output<S>>;
+  post<S extends z.ZodType>(target: V2Target<'POST'>, body: unknown, answer: S, query?: Query): Promise<z.output<S>>;
+  patch(target: V2Target<'PATCH'>, body: unknown): Promise<void>;
+  put(target: V2Target<'PUT'>, body?: unknown, query?: Query): Promise<void>;
+  delete(target: V2Target<'DELETE'>, query?: Query): Promise<void>;
   /** multipart/form-data POST (picture upload). */
-  upload<S extends z.ZodType>(path: string, form: FormData, answer: S): Promise<z.output<S>>;
+  upload<S extends z.ZodType>(target: V2Target<'POST'>, form: FormData, answer: S): Promise<z.output<S>>;
 }
 
 /**
@@ -51,10 +54,10 @@ export interface TranslatorContext {
   /** The time of the action, as v1 printed it: `2012-11-25T12:00:00Z`. */
   nowIso(): string;
   /**
-   * Before a fan-out of `calls` v2 calls like `METHOD path`: throws (the v1 rate-limit error) when
-   * they cannot all be admitted within this v1 call's outbound wait, so nothing is sent in vain.
+   * Before a fan-out of `calls` v2 calls to `route`: throws (the v1 rate-limit error) when they
+   * cannot all be admitted within this v1 call's outbound wait, so nothing is sent in vain.
    */
-  requireFanOut(method: string, path: string, calls: number): void;
+  requireFanOut(route: V2Route<'GET'>, calls: number): void;
 }
 
 export type V1Answer = Record<string, unknown>;
@@ -66,8 +69,13 @@ export interface EndpointDefinition<S extends z.ZodType = z.ZodType> {
   aliases?: readonly string[];
   /** The v1 params: a zod object built with `v1Params` and the `v1` types. */
   params: S;
-  /** The v2 calls it makes, `METHOD /path` as the v2 spec writes them (for docs/coverage.md). */
-  v2Calls: readonly string[];
+  /**
+   * The v2 routes it calls (src/shared/v2-routes.ts): docs/coverage.md lists them, shadow mode
+   * replays only an endpoint whose routes all read, and a test holds every endpoint to them.
+   */
+  v2Calls: readonly V2Route[];
+  /** The routes its undos call (a rollback's deletes and restores, through `ctx.undoV2`), if it has any. */
+  v2Undo?: readonly V2Route[];
   /** The mapping tables it uses (for naming v1 fields in v2 field errors, and for the docs). */
   tables?: readonly FieldTable[];
   /** The composite mappings it uses (several v1 fields ↔ one v2 field), for the same. */
@@ -91,11 +99,18 @@ export interface EndpointSpec<S extends z.ZodType = z.ZodType> extends Omit<Endp
   v2Naming?: Pick<V1FieldNaming, 'moved' | 'overrides'>;
 }
 
-/** The definition, with its `v1FieldOf` built once from its tables, composites and `v2Naming` (and `params` inferred for `handle`). */
+/**
+ * The definition, with its `v1FieldOf` built once from its tables, composites and `v2Naming` (and
+ * `params` inferred for `handle`), and each route declared once (a definition composes its list
+ * from helpers' lists, which may name one route twice: the host check and the status read both
+ * read the host).
+ */
 export function defineEndpoint<S extends z.ZodType>(spec: EndpointSpec<S>): EndpointDefinition<S> {
   const { v2Naming, ...definition } = spec;
   return {
     ...definition,
+    v2Calls: [...new Set(spec.v2Calls)],
+    ...(spec.v2Undo ? { v2Undo: [...new Set(spec.v2Undo)] } : {}),
     v1FieldOf: v1FieldNamer({ tables: spec.tables, composites: spec.composites, ...v2Naming }),
     source: definingFile(new Error().stack),
   };

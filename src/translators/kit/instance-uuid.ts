@@ -1,10 +1,10 @@
 /**
  * A session instance's uuid in a v2 path (the reports, metrics and recordings of one meeting or
  * webinar instance). A uuid may hold `/`: the service wants it encoded twice when it starts with `/`
- * or holds `//`, and v2path encodes once.
+ * or holds `//`, and a route's `at` encodes once.
  */
 
-/** A uuid as a v2 path segment before v2path encodes it: encoded once more when it starts with `/` or holds `//`. */
+/** A uuid as a v2 path value before the route encodes it: encoded once more when it starts with `/` or holds `//`. */
 export const uuidSegment = (uuid: string) => (uuid.startsWith('/') || uuid.includes('//') ? encodeURIComponent(uuid) : uuid);
 
 /**

@@ -1,8 +1,7 @@
 import { defineEndpoint } from '../kit/define.js';
 import { MEETING } from '../sessions/kinds.js';
 import { readSessions, renderItems, v1ListAnswer } from '../sessions/list.js';
-import { hostSessionsPath, v2CallNames } from '../sessions/paths.js';
-import { liveIdsOf } from '../sessions/status.js';
+import { LIVE_STATUS_CALLS, liveIdsOf } from '../sessions/status.js';
 import { V2_SESSION_PAGES } from '../sessions/v2-session.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { pagingOf, v1PagingParams } from '../../v1/paging.js';
@@ -15,12 +14,12 @@ import { pagingOf, v1PagingParams } from '../../v1/paging.js';
 export const meetingList = defineEndpoint({
   path: '/meeting/list',
   params: v1Params({ host_id: v1.string(), ...v1PagingParams }),
-  v2Calls: [`${v2CallNames(MEETING).list}?type=scheduled`, `${v2CallNames(MEETING).liveMeetings}?type=live`, v2CallNames(MEETING).get],
+  v2Calls: [MEETING.v2.list, ...LIVE_STATUS_CALLS.meeting, MEETING.v2.get],
   tables: [MEETING.table],
   async handle(params, ctx) {
     const paging = pagingOf(params);
     const [page, liveIds] = await Promise.all([
-      ctx.v2.get(hostSessionsPath(MEETING, params.host_id), V2_SESSION_PAGES.meetings, {
+      ctx.v2.get(MEETING.v2.list.at(params.host_id), V2_SESSION_PAGES.meetings, {
         type: 'scheduled',
         ...paging,
       }),

@@ -1,7 +1,7 @@
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { MEETING } from '../sessions/kinds.js';
 import { readSessions, renderItems, v1ListAnswer } from '../sessions/list.js';
-import { v2CallNames } from '../sessions/paths.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { V2_SESSION_LIST_ITEM, type V2SessionListItem } from '../sessions/v2-session.js';
 import { z } from 'zod';
 import { v1Params } from '../../v1/param-types.js';
@@ -21,7 +21,7 @@ const V2_LIVE_MEETINGS_PAGE = looseFields({ ...V2_TOKEN_PAGE, meetings: z.array(
 export const meetingLive = defineEndpoint({
   path: '/meeting/live',
   params: v1Params(v1PagingParams),
-  v2Calls: ['GET /metrics/meetings?type=live', v2CallNames(MEETING).get],
+  v2Calls: [V2.metrics.meetings, MEETING.v2.get],
   tables: [MEETING.table],
   async handle(params, ctx) {
     const paging = pagingOf(params);
@@ -34,7 +34,7 @@ export const meetingLive = defineEndpoint({
 
 async function liveMeetingsUpTo(ctx: TranslatorContext, paging: Paging): Promise<{ total: number; items: V2SessionListItem[] }> {
   const { items, last } = await tokenPagesUpTo(
-    (token) => ctx.v2.get('/metrics/meetings', V2_LIVE_MEETINGS_PAGE, { type: 'live', page_size: V2_MAX_PAGE_SIZE, ...token }),
+    (token) => ctx.v2.get(V2.metrics.meetings.at(), V2_LIVE_MEETINGS_PAGE, { type: 'live', page_size: V2_MAX_PAGE_SIZE, ...token }),
     (page) => page.meetings,
     paging.page_number * paging.page_size,
   );

@@ -7,7 +7,7 @@ import {
   STILL_GOING,
 } from '../../../mappings/metrics.js';
 import { answer } from '../../v1/answer.js';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { itemsOnPage, pageOf, pagingOf } from '../../v1/paging.js';
@@ -26,8 +26,15 @@ import { V2_METRICS_PARTICIPANT_PAGE, V2_METRICS_SESSION } from './v2-answers.js
 
 const V2_TYPES = ['live', 'past'] as const;
 
+/** The session and its participants, by collection. */
+const DETAIL_ROUTES = {
+  meetings: { session: V2.metrics.meeting, participants: V2.metrics.meetingParticipants },
+  webinars: { session: V2.metrics.webinar, participants: V2.metrics.webinarParticipants },
+} as const;
+
 function sessionDetail(collection: 'meetings' | 'webinars') {
   const v1Path = collection === 'meetings' ? '/metrics/meetingdetail' : '/metrics/webinardetail';
+  const routes = DETAIL_ROUTES[collection];
   return defineEndpoint({
     path: v1Path,
     params: v1Params({
@@ -36,20 +43,20 @@ function sessionDetail(collection: 'meetings' | 'webinars') {
       page_size: v1.int({ min: 1, max: 100 }).optional(),
       page_number: v1.int({ min: 1 }).optional(),
     }),
-    v2Calls: [`GET /metrics/${collection}/{id}`, `GET /metrics/${collection}/{id}/participants`],
+    v2Calls: [routes.session, routes.participants],
     tables: [SESSION_DETAIL_ROWS, DASHBOARD_PARTICIPANT_ROWS],
     async handle(params, ctx) {
       const type = V2_TYPES[params.type - 1]!;
-      const sessionPath = v2path`/metrics/${collection}/${uuidSegment(params.meeting_id)}`;
-      const session = await ctx.v2.get(sessionPath, V2_METRICS_SESSION, { type });
+      const sessionRef = uuidSegment(params.meeting_id);
+      const session = await ctx.v2.get(routes.session.at(sessionRef), V2_METRICS_SESSION, { type });
       const paging = pagingOf(params);
       const enough = paging.page_number * paging.page_size;
-      const participantsPath = `${sessionPath}/participants`;
+      const participants = routes.participants.at(sessionRef);
       const { items, last } = await tokenPagesUpTo(
-        (token) => ctx.v2.get(participantsPath, V2_METRICS_PARTICIPANT_PAGE, { type, page_size: V2_MAX_PAGE_SIZE, ...token }),
+        (token) => ctx.v2.get(participants, V2_METRICS_PARTICIPANT_PAGE, { type, page_size: V2_MAX_PAGE_SIZE, ...token }),
         (page) => page.participants,
         enough,
-        (first) => ctx.requireFanOut('GET', participantsPath, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
+        (first) => ctx.requireFanOut(routes.participants, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
       );
       const page = pageOf(paging, last.total_records);
       return answer(SESSION_DETAIL_ANSWER, params.type === 1 ? STILL_GOING : {}, toV1(SESSION_DETAIL_ROWS, session), {

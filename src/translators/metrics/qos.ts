@@ -2,7 +2,7 @@ import { QOS_ANSWER, QOS_PARTICIPANT_ROWS, QOS_SAMPLE_ROWS } from '../../../mapp
 import { answer } from '../../v1/answer.js';
 import { V1Code } from '../../v1/errors.js';
 import { V1Error } from '../../v1/errors.js';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { itemsOnPage, pagingOf } from '../../v1/paging.js';
@@ -30,14 +30,14 @@ export const metricsQos = defineEndpoint({
     page_size: v1.int({ min: 1, max: 10 }).optional(),
     page_number: v1.int({ min: 1 }).optional(),
   }),
-  v2Calls: ['GET /metrics/meetings/{meetingId}/participants/{participantId}/qos', 'GET /metrics/meetings/{meetingId}/participants/qos'],
+  v2Calls: [V2.metrics.participantQos, V2.metrics.meetingQos],
   tables: [QOS_PARTICIPANT_ROWS, QOS_SAMPLE_ROWS],
   async handle(params, ctx) {
     const type = V2_TYPES[params.type - 1]!;
-    const base = v2path`/metrics/meetings/${uuidSegment(params.meeting_id)}/participants`;
+    const meeting = uuidSegment(params.meeting_id);
     const participant = params.user_id
-      ? await ctx.v2.get(`${base}${v2path`/${params.user_id}`}/qos`, V2_QOS, { type })
-      : (await ctx.v2.get(`${base}/qos`, V2_QOS_PAGE, { type, page_size: 1 })).participants[0];
+      ? await ctx.v2.get(V2.metrics.participantQos.at(meeting, params.user_id), V2_QOS, { type })
+      : (await ctx.v2.get(V2.metrics.meetingQos.at(meeting), V2_QOS_PAGE, { type, page_size: 1 })).participants[0];
     // A session nobody is in has no QoS to show: v1 said so with "meeting not found" for it too.
     if (!participant) throw new V1Error(V1Code.meetingNotFound, `No participant of meeting ${params.meeting_id} has QoS data.`);
     const samples = participant.user_qos?.date_time ? [participant.user_qos] : [];

@@ -8,7 +8,7 @@ import {
 import { answer } from '../../v1/answer.js';
 import { SESSION_METRIC_ANSWER, SESSION_METRIC_ROWS, STILL_GOING } from '../../../mappings/metrics.js';
 import { invalidParameter } from '../../v1/errors.js';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../../v1/paging.js';
@@ -36,11 +36,11 @@ const v1PageSize = { page_size: v1.int({ min: 1, max: 30 }).optional(), page_num
 export const metricsZoomRooms = defineEndpoint({
   path: '/metrics/zoomrooms',
   params: v1Params(v1PageSize),
-  v2Calls: ['GET /metrics/zoomrooms'],
+  v2Calls: [V2.metrics.zoomRooms],
   tables: [ZOOM_ROOM_ROWS, ZOOM_ROOM_MESSAGE_ROWS],
   async handle(params, ctx) {
     const paging = pagingOf(params);
-    const page = await ctx.v2.get('/metrics/zoomrooms', V2_ROOM_PAGE, paging);
+    const page = await ctx.v2.get(V2.metrics.zoomRooms.at(), V2_ROOM_PAGE, paging);
     return { ...v1PageFields(pageOf(paging, page.total_records)), zoom_rooms: page.zoom_rooms.map((room) => v1Room(room)) };
   },
 });
@@ -48,24 +48,24 @@ export const metricsZoomRooms = defineEndpoint({
 export const metricsZoomRoomDetail = defineEndpoint({
   path: '/metrics/zoomroomdetail',
   params: v1Params({ id: v1.string(), from: reportDateParam(), to: reportDateParam(), ...v1PageSize }),
-  v2Calls: ['GET /metrics/zoomrooms/{zoomroomId}'],
+  v2Calls: [V2.metrics.zoomRoom],
   tables: [ZOOM_ROOM_ROWS, ZOOM_ROOM_MESSAGE_ROWS, SESSION_METRIC_ROWS],
   async handle(params, ctx) {
     if (isBackwards(params.from, params.to)) throw invalidParameter('to', 'Must not be before from.');
-    const path = v2path`/metrics/zoomrooms/${params.id}`;
+    const roomAt = V2.metrics.zoomRoom.at(params.id);
     const range = { from: v2Date(params.from), to: v2Date(params.to) };
     const paging = pagingOf(params);
     const enough = paging.page_number * paging.page_size;
     let room: V2RoomDetail | undefined;
     const { items, last } = await tokenPagesUpTo(
       async (token) => {
-        const answer = await ctx.v2.get(path, V2_ROOM_DETAIL, { ...range, page_size: V2_MAX_PAGE_SIZE, ...token });
+        const answer = await ctx.v2.get(roomAt, V2_ROOM_DETAIL, { ...range, page_size: V2_MAX_PAGE_SIZE, ...token });
         room ??= answer;
         return answer.past_meetings;
       },
       (page) => page.meetings,
       enough,
-      (first) => ctx.requireFanOut('GET', path, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
+      (first) => ctx.requireFanOut(V2.metrics.zoomRoom, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
     );
     const live = room!.live_meeting
       ? answer(SESSION_METRIC_ANSWER, STILL_GOING, toV1(SESSION_METRIC_ROWS, room!.live_meeting))

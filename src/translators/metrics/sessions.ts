@@ -1,7 +1,8 @@
 import { SESSION_METRIC_ANSWER, SESSION_METRIC_ROWS, STILL_GOING } from '../../../mappings/metrics.js';
 import { answer } from '../../v1/answer.js';
 import { invalidParameter, missingParameter } from '../../v1/errors.js';
-import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
+import { defineEndpoint } from '../kit/define.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { toV1 } from '../../v1/field-map.js';
 import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
@@ -21,7 +22,7 @@ const TYPE_LABELS = { meetings: ['Live Meetings', 'Past Meetings'], webinars: ['
 const V2_TYPES = ['live', 'past'] as const;
 
 function sessionList(collection: 'meetings' | 'webinars') {
-  const v2Path = `/metrics/${collection}`;
+  const route = V2.metrics[collection];
   return defineEndpoint({
     path: `/metrics/${collection}`,
     params: v1Params({
@@ -31,7 +32,7 @@ function sessionList(collection: 'meetings' | 'webinars') {
       page_size: v1.int({ min: 1, max: 100 }).optional(),
       page_number: v1.int({ min: 1 }).optional(),
     }),
-    v2Calls: [`GET ${v2Path}`],
+    v2Calls: [route],
     tables: [SESSION_METRIC_ROWS],
     async handle(params, ctx) {
       const past = params.type === 2;
@@ -40,7 +41,7 @@ function sessionList(collection: 'meetings' | 'webinars') {
       const enough = paging.page_number * paging.page_size;
       const { items, last } = await tokenPagesUpTo(
         (token) =>
-          ctx.v2.get(v2Path, V2_METRICS_SESSION_PAGES[collection], {
+          ctx.v2.get(route.at(), V2_METRICS_SESSION_PAGES[collection], {
             type: V2_TYPES[params.type - 1]!,
             ...range,
             page_size: V2_MAX_PAGE_SIZE,
@@ -48,7 +49,7 @@ function sessionList(collection: 'meetings' | 'webinars') {
           }),
         (page) => page[collection] as Record<string, unknown>[],
         enough,
-        (first) => requireMorePages(ctx, v2Path, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
+        (first) => ctx.requireFanOut(route, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
       );
       return {
         from: last.from,
@@ -70,8 +71,6 @@ function pastRange(from: ReportDate | undefined, to: ReportDate | undefined) {
   if (isBackwards(from, to)) throw invalidParameter('to', 'Must not be before from.');
   return { from: v2Date(from), to: v2Date(to) };
 }
-
-const requireMorePages = (ctx: TranslatorContext, v2Path: string, pages: number) => ctx.requireFanOut('GET', v2Path, pages);
 
 export const metricsMeetings = sessionList('meetings');
 export const metricsWebinars = sessionList('webinars');

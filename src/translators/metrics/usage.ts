@@ -1,6 +1,7 @@
 import { CRC_HOUR_ROWS, IM_USER_ROWS } from '../../../mappings/dashboards.js';
 import { invalidParameter } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { toV1 } from '../../v1/field-map.js';
 import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
@@ -22,10 +23,10 @@ function v2Range(from: ReportDate, to: ReportDate) {
 export const metricsCrc = defineEndpoint({
   path: '/metrics/crc',
   params: v1Params({ from: reportDateParam(), to: reportDateParam() }),
-  v2Calls: ['GET /metrics/crc'],
+  v2Calls: [V2.metrics.crc],
   tables: [CRC_HOUR_ROWS],
   async handle(params, ctx) {
-    const usage = await ctx.v2.get('/metrics/crc', V2_CRC, v2Range(params.from, params.to));
+    const usage = await ctx.v2.get(V2.metrics.crc.at(), V2_CRC, v2Range(params.from, params.to));
     return {
       from: usage.from,
       to: usage.to,
@@ -45,17 +46,17 @@ export const metricsIm = defineEndpoint({
     page_size: v1.int({ min: 1, max: 30 }).optional(),
     page_number: v1.int({ min: 1 }).optional(),
   }),
-  v2Calls: ['GET /metrics/im'],
+  v2Calls: [V2.metrics.im],
   tables: [IM_USER_ROWS],
   async handle(params, ctx) {
     const range = v2Range(params.from, params.to);
     const paging = pagingOf(params);
     const enough = paging.page_number * paging.page_size;
     const { items, last } = await tokenPagesUpTo(
-      (token) => ctx.v2.get('/metrics/im', V2_IM_PAGE, { ...range, page_size: V2_MAX_PAGE_SIZE, ...token }),
+      (token) => ctx.v2.get(V2.metrics.im.at(), V2_IM_PAGE, { ...range, page_size: V2_MAX_PAGE_SIZE, ...token }),
       (page) => page.users,
       enough,
-      (first) => ctx.requireFanOut('GET', '/metrics/im', morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
+      (first) => ctx.requireFanOut(V2.metrics.im, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
     );
     return {
       from: last.from,

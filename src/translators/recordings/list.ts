@@ -5,7 +5,7 @@ import {
   RECORDING_MEETING_ROWS,
 } from '../../../mappings/recordings.js';
 import { answer } from '../../v1/answer.js';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { toV1, type FieldTable } from '../../v1/field-map.js';
 import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
@@ -26,7 +26,7 @@ export type { V2RecordingMeeting } from './v2-answers.js';
  */
 async function readRecordings(ctx: TranslatorContext, hostId: string, query: { from: string; to: string; mc?: string }, enough: number) {
   const { items, last } = await tokenPagesUpTo(
-    (token) => ctx.v2.get(v2path`/users/${hostId}/recordings`, V2_RECORDING_PAGE, { ...query, page_size: V2_MAX_PAGE_SIZE, ...token }),
+    (token) => ctx.v2.get(V2.users.recordings.at(hostId), V2_RECORDING_PAGE, { ...query, page_size: V2_MAX_PAGE_SIZE, ...token }),
     (page) => page.meetings,
     enough,
   );
@@ -49,7 +49,7 @@ function recordingListOf({ path, mc, fileRows }: { path: string; mc: boolean; fi
       to: v1TimeParam().optional(),
       ...v1PagingParams,
     }),
-    v2Calls: ['GET /users/{userId}/recordings', 'GET /users/{userId}'],
+    v2Calls: [V2.users.recordings, V2.users.get],
     tables: [RECORDING_MEETING_ROWS, fileRows],
     async handle(params, ctx) {
       const paging = pagingOf(params);
@@ -59,7 +59,7 @@ function recordingListOf({ path, mc, fileRows }: { path: string; mc: boolean; fi
         to: params.to ? utcDate(roughInstant(params.to), 1) : utcDate(Date.parse(ctx.nowIso())),
       };
       const [host, listed] = await Promise.all([
-        ctx.v2.get(v2path`/users/${params.host_id}`, V2_USER_TIMEZONE),
+        ctx.v2.get(V2.users.get.at(params.host_id), V2_USER_TIMEZONE),
         readRecordings(
           ctx,
           params.host_id,

@@ -1,5 +1,5 @@
 import { RECORDING_GET_FILE_ROWS, RECORDING_MEETING_ROWS } from '../../../mappings/recordings.js';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { uuidSegment } from '../kit/instance-uuid.js';
@@ -12,8 +12,6 @@ import { V2_USER_TIMEZONE } from '../kit/v2-users.js';
  * or a meeting number, which v2 takes as it is (a number: its latest recorded instance).
  */
 
-const recordingsPath = (meetingId: string) => v2path`/meetings/${uuidSegment(meetingId)}/recordings`;
-
 /**
  * /recording/get → GET /meetings/{meetingId}/recordings, then GET /users/{host} for the
  * timezone v1 printed (as /recording/list does).
@@ -21,11 +19,11 @@ const recordingsPath = (meetingId: string) => v2path`/meetings/${uuidSegment(mee
 export const recordingGet = defineEndpoint({
   path: '/recording/get',
   params: v1Params({ meeting_id: v1.string({ min: 1 }) }),
-  v2Calls: ['GET /meetings/{meetingId}/recordings', 'GET /users/{userId}'],
+  v2Calls: [V2.meetings.recordings, V2.users.get],
   tables: [RECORDING_MEETING_ROWS, RECORDING_GET_FILE_ROWS],
   async handle({ meeting_id }, ctx) {
-    const recording = await ctx.v2.get(recordingsPath(meeting_id), V2_MEETING_RECORDINGS);
-    const host = await ctx.v2.get(v2path`/users/${recording.host_id}`, V2_USER_TIMEZONE);
+    const recording = await ctx.v2.get(V2.meetings.recordings.at(uuidSegment(meeting_id)), V2_MEETING_RECORDINGS);
+    const host = await ctx.v2.get(V2.users.get.at(recording.host_id), V2_USER_TIMEZONE);
     return v1RecordingMeeting(recording, host.timezone ?? '', RECORDING_GET_FILE_ROWS);
   },
 });
@@ -39,10 +37,11 @@ export const recordingGet = defineEndpoint({
 export const recordingDelete = defineEndpoint({
   path: '/recording/delete',
   params: v1Params({ meeting_id: v1.string({ min: 1 }), file_id: v1.string({ min: 1 }).optional() }),
-  v2Calls: ['DELETE /meetings/{meetingId}/recordings', 'DELETE /meetings/{meetingId}/recordings/{recordingId}'],
+  v2Calls: [V2.meetings.deleteRecordings, V2.meetings.deleteRecordingFile],
   async handle({ meeting_id, file_id }, ctx) {
-    const path = recordingsPath(meeting_id);
-    await ctx.v2.delete(file_id === undefined ? path : path + v2path`/${file_id}`, { action: 'trash' });
+    const meeting = uuidSegment(meeting_id);
+    const target = file_id === undefined ? V2.meetings.deleteRecordings.at(meeting) : V2.meetings.deleteRecordingFile.at(meeting, file_id);
+    await ctx.v2.delete(target, { action: 'trash' });
     return { id: file_id ?? meeting_id, deleted_at: ctx.nowIso() };
   },
 });

@@ -1,8 +1,8 @@
 import { PANELIST } from '../../../mappings/registration.js';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
-import { readOwnSession } from '../sessions/host-check.js';
+import { OWN_SESSION_CALLS, readOwnSession } from '../sessions/host-check.js';
 import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
 import { v1Params } from '../../v1/param-types.js';
@@ -12,10 +12,10 @@ import { V2_PANELISTS } from '../sessions/v2-registration.js';
 export const webinarPanelists = defineEndpoint({
   path: '/webinar/panelists',
   params: v1Params(sessionRefShape),
-  v2Calls: ['GET /webinars/{webinarId}', 'GET /webinars/{webinarId}/panelists'],
+  v2Calls: [...OWN_SESSION_CALLS(WEBINAR), V2.webinars.panelists],
   tables: [PANELIST],
   async handle({ id, host_id }, ctx) {
-    const [, answer] = await readOwnSession(ctx, WEBINAR, id, host_id, () => ctx.v2.get(v2path`/webinars/${id}/panelists`, V2_PANELISTS));
+    const [, answer] = await readOwnSession(ctx, WEBINAR, id, host_id, () => ctx.v2.get(V2.webinars.panelists.at(id), V2_PANELISTS));
     return { total_records: answer.total_records, panelists: answer.panelists.map((p) => toV1(PANELIST, p)) };
   },
 });

@@ -4,7 +4,6 @@ import { answer } from '../../v1/answer.js';
 import { defineEndpoint } from '../kit/define.js';
 import { inputShape, toV2 } from '../../v1/field-map.js';
 import { MEETING, WEBINAR, type SessionKind } from '../sessions/kinds.js';
-import { sessionPath } from '../sessions/paths.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { V2_REGISTERED } from '../sessions/v2-registration.js';
 
@@ -32,10 +31,10 @@ function registerEndpoint(kind: SessionKind) {
       // v1: "Occurrence IDs, could get this value from the Get API"; comma-separated as v2 takes them.
       occurrence_ids: v1.list().optional(),
     }),
-    v2Calls: [`POST /${kind.collection}/{${kind.noun}Id}/registrants`],
+    v2Calls: [kind.v2.register],
     tables: [REGISTRANT_FIELDS],
     async handle(params, ctx) {
-      const registered = await ctx.v2.post(`${sessionPath(kind, params.id)}/registrants`, toV2(REGISTRANT_FIELDS, params), V2_REGISTERED, {
+      const registered = await ctx.v2.post(kind.v2.register.at(params.id), toV2(REGISTRANT_FIELDS, params), V2_REGISTERED, {
         occurrence_ids: params.occurrence_ids?.join(','),
       });
       return answer(REGISTER_ANSWER, registered);

@@ -2,7 +2,8 @@ import { REGISTRANT_LIST_QUERY, REGISTRANT_LIST_USER, REGISTRATION_ATTENDEE } fr
 import { defineEndpoint } from '../kit/define.js';
 import { inputShape, toV1, toV2, withV1Defaults } from '../../v1/field-map.js';
 import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
-import { readOwnSession } from '../sessions/host-check.js';
+import { OWN_SESSION_CALLS, readOwnSession } from '../sessions/host-check.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
 import { v1, v1Params } from '../../v1/param-types.js';
@@ -19,7 +20,7 @@ const EVERY_STATUS: readonly RegistrantStatus[] = ['approved', 'pending', 'denie
 export const webinarRegistration = defineEndpoint({
   path: '/webinar/registration',
   params: v1Params({ ...sessionRefShape, occurrence_id: v1.string().optional(), ...v1PagingParams }),
-  v2Calls: ['GET /webinars/{webinarId}', 'GET /webinars/{webinarId}/registrants'],
+  v2Calls: [...OWN_SESSION_CALLS(WEBINAR), V2.webinars.registrants],
   tables: [REGISTRATION_ATTENDEE],
   async handle(params, ctx) {
     const [session, registrants] = await readOwnSession(ctx, WEBINAR, params.id, params.host_id, () =>
@@ -38,7 +39,7 @@ export const webinarRegistration = defineEndpoint({
 export const webinarRegistrantsList = defineEndpoint({
   path: '/webinar/registrants/list',
   params: v1Params({ ...sessionRefShape, ...inputShape(REGISTRANT_LIST_QUERY), ...v1PagingParams }),
-  v2Calls: ['GET /webinars/{webinarId}', 'GET /webinars/{webinarId}/registrants'],
+  v2Calls: [...OWN_SESSION_CALLS(WEBINAR), V2.webinars.registrants],
   tables: [REGISTRANT_LIST_QUERY, REGISTRANT_LIST_USER],
   async handle(params, ctx) {
     const withDefaults = withV1Defaults(REGISTRANT_LIST_QUERY, params);

@@ -1,11 +1,11 @@
 import { V1Code } from '../../v1/errors.js';
 import { V2Error } from '../../upstream/errors.js';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { toV1Error } from '../kit/failures.js';
 import { V1Error } from '../../v1/errors.js';
 import { batchesOf } from '../kit/batches.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
-import { readOwnSession, requireOwnSession } from '../sessions/host-check.js';
+import { OWN_SESSION_CALLS, readOwnSession, requireOwnSession } from '../sessions/host-check.js';
 import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
 import { v1, v1Params } from '../../v1/param-types.js';
@@ -38,7 +38,7 @@ const PAST: Record<Action, string> = { cancel: 'cancelled', approve: 'approved' 
 async function changeStatus(ctx: TranslatorContext, webinarId: string, action: Action, ids: string[], occurrenceId?: string) {
   const put = (batch: string[]) =>
     ctx.v2.put(
-      v2path`/webinars/${webinarId}/registrants/status`,
+      V2.webinars.setRegistrantStatus.at(webinarId),
       { action, registrants: batch.map((id) => ({ id })) },
       { occurrence_id: occurrenceId },
     );
@@ -97,7 +97,12 @@ function statusEndpoint(opts: { path: string; action: Action; maxIds?: number; o
       ...registrantIdsShape(opts.maxIds),
       ...(opts.occurrence ? { occurrence_id: v1.string().optional() } : {}),
     }),
-    v2Calls: ['GET /webinars/{webinarId}', 'GET /webinars/{webinarId}/registrants', 'PUT /webinars/{webinarId}/registrants/status'],
+    // More ids than one v2 call takes are all checked against the registrants first.
+    v2Calls: [
+      ...OWN_SESSION_CALLS(WEBINAR),
+      ...(opts.maxIds !== undefined && opts.maxIds <= V2_BATCH ? [] : [V2.webinars.registrants]),
+      V2.webinars.setRegistrantStatus,
+    ],
     async handle(params, ctx) {
       const ids = registrantIdsOf(params);
       const occurrenceId = (params as { occurrence_id?: string }).occurrence_id;

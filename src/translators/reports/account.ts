@@ -1,6 +1,7 @@
 import { ACCOUNT_REPORT_USER_ANSWER, ACCOUNT_REPORT_USER_ROWS } from '../../../mappings/reports.js';
 import { answer } from '../../v1/answer.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { toV1 } from '../../v1/field-map.js';
 import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1Params } from '../../v1/param-types.js';
@@ -11,7 +12,9 @@ import { V2_USER_PAGE, type V2User } from '../kit/v2-users.js';
 
 /** The account's active users, by id: where v1's last login and client version now live. */
 async function activeUsersById(ctx: TranslatorContext): Promise<Map<string, V2User>> {
-  const pages = await everyNumberedPage((page_number) => ctx.v2.get('/users', V2_USER_PAGE, { page_size: V2_MAX_PAGE_SIZE, page_number }));
+  const pages = await everyNumberedPage((page_number) =>
+    ctx.v2.get(V2.users.list.at(), V2_USER_PAGE, { page_size: V2_MAX_PAGE_SIZE, page_number }),
+  );
   return new Map(pages.flatMap((page) => page.users).map((user) => [user.id, user]));
 }
 
@@ -23,13 +26,13 @@ async function activeUsersById(ctx: TranslatorContext): Promise<Map<string, V2Us
 export const accountReport = defineEndpoint({
   path: '/report/getaccountreport',
   params: v1Params({ ...reportRangeParams, ...v1PagingParams }),
-  v2Calls: ['GET /report/users', 'GET /users'],
+  v2Calls: [V2.reports.users, V2.users.list],
   tables: [ACCOUNT_REPORT_USER_ROWS],
   async handle(params, ctx) {
     const range = reportRange(params);
     const paging = pagingOf(params);
     const [report, users] = await Promise.all([
-      ctx.v2.get('/report/users', V2_HOSTS_REPORT, { type: 'active', ...range.v2, ...paging }),
+      ctx.v2.get(V2.reports.users.at(), V2_HOSTS_REPORT, { type: 'active', ...range.v2, ...paging }),
       activeUsersById(ctx),
     ]);
     return {

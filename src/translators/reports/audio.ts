@@ -1,6 +1,7 @@
 import { TELEPHONY_ROWS } from '../../../mappings/reports.js';
 import { invalidParameter } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { toV1 } from '../../v1/field-map.js';
 import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
@@ -16,14 +17,14 @@ import { V2_TELEPHONE_REPORT } from './v2-answers.js';
 export const audioReport = defineEndpoint({
   path: '/report/getaudioreport',
   params: v1Params({ ...reportRangeParams, type: v1.int({ min: 1, max: 2 }).optional(), ...v1PagingParams }),
-  v2Calls: ['GET /report/telephone'],
+  v2Calls: [V2.reports.telephone],
   tables: [TELEPHONY_ROWS],
   async handle(params, ctx) {
     if (params.type === 2)
       throw invalidParameter('type', 'Toll calls (type 2) have no report in v2: only type 1, toll-free call-in and call-out.');
     const range = reportRange(params);
     const paging = pagingOf(params);
-    const report = await ctx.v2.get('/report/telephone', V2_TELEPHONE_REPORT, { type: 1, ...range.v2, ...paging });
+    const report = await ctx.v2.get(V2.reports.telephone.at(), V2_TELEPHONE_REPORT, { type: 1, ...range.v2, ...paging });
     return {
       from: report.from,
       to: report.to,

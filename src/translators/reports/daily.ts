@@ -1,5 +1,6 @@
 import { DAILY_REPORT_ROWS } from '../../../mappings/reports.js';
 import { defineEndpoint } from '../kit/define.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { toV1 } from '../../v1/field-map.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { V2_DAILY_REPORT } from './v2-answers.js';
@@ -8,10 +9,10 @@ import { V2_DAILY_REPORT } from './v2-answers.js';
 export const dailyReport = defineEndpoint({
   path: '/report/getdailyreport',
   params: v1Params({ year: v1.int({ min: 1970, max: 9999 }), month: v1.int({ min: 1, max: 12 }) }),
-  v2Calls: ['GET /report/daily'],
+  v2Calls: [V2.reports.daily],
   tables: [DAILY_REPORT_ROWS],
   async handle({ year, month }, ctx) {
-    const report = await ctx.v2.get('/report/daily', V2_DAILY_REPORT, { year, month });
+    const report = await ctx.v2.get(V2.reports.daily.at(), V2_DAILY_REPORT, { year, month });
     return { year: report.year, month: report.month, dates: report.dates.map((day) => toV1(DAILY_REPORT_ROWS, day)) };
   },
 });

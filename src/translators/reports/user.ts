@@ -1,6 +1,6 @@
 import { USER_REPORT_MEETING_ANSWER, USER_REPORT_MEETING_ROWS, USER_REPORT_PARTICIPANT_ROWS } from '../../../mappings/reports.js';
 import { answer } from '../../v1/answer.js';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
@@ -12,9 +12,9 @@ import { V2_HOSTED_PAGE, V2_MEETING_PARTICIPANT_PAGE, type V2HostedMeeting } fro
 
 /** Every participant row of one ended meeting's report (by its instance uuid). */
 async function participantsOf(ctx: TranslatorContext, meeting: V2HostedMeeting) {
-  const path = v2path`/report/meetings/${reportRef(String(meeting.id), meeting.uuid)}/participants`;
+  const participants = V2.reports.meetingParticipants.at(reportRef(String(meeting.id), meeting.uuid));
   const { items } = await tokenPagesUpTo(
-    (token) => ctx.v2.get(path, V2_MEETING_PARTICIPANT_PAGE, { page_size: V2_MAX_PAGE_SIZE, ...token }),
+    (token) => ctx.v2.get(participants, V2_MEETING_PARTICIPANT_PAGE, { page_size: V2_MAX_PAGE_SIZE, ...token }),
     (page) => page.participants,
   );
   return items.map((p) => toV1(USER_REPORT_PARTICIPANT_ROWS, p));
@@ -29,20 +29,19 @@ async function participantsOf(ctx: TranslatorContext, meeting: V2HostedMeeting) 
 export const userReport = defineEndpoint({
   path: '/report/getuserreport',
   params: v1Params({ user_id: v1.string(), ...reportRangeParams, ...v1PagingParams }),
-  v2Calls: ['GET /report/users/{userId}/meetings', 'GET /report/meetings/{meetingId}/participants'],
+  v2Calls: [V2.reports.userMeetings, V2.reports.meetingParticipants],
   tables: [USER_REPORT_MEETING_ROWS, USER_REPORT_PARTICIPANT_ROWS],
   async handle(params, ctx) {
     const range = reportRange(params);
     const paging = pagingOf(params);
-    const listPath = v2path`/report/users/${params.user_id}/meetings`;
+    const hosted = V2.reports.userMeetings.at(params.user_id);
     const { items, last } = await tokenPagesUpTo(
-      (token) => ctx.v2.get(listPath, V2_HOSTED_PAGE, { ...range.v2, page_size: V2_MAX_PAGE_SIZE, ...token }),
+      (token) => ctx.v2.get(hosted, V2_HOSTED_PAGE, { ...range.v2, page_size: V2_MAX_PAGE_SIZE, ...token }),
       (page) => page.meetings,
       paging.page_number * paging.page_size,
     );
     const meetings = itemsOnPage(items, paging);
-    const reportPath = '/report/meetings/{meetingId}/participants';
-    ctx.requireFanOut('GET', reportPath, meetings.length);
+    ctx.requireFanOut(V2.reports.meetingParticipants, meetings.length);
     const participants = await Promise.all(meetings.map((meeting) => participantsOf(ctx, meeting)));
     return {
       ...v1PageFields(pageOf(paging, last.total_records)),

@@ -1,17 +1,17 @@
 import type { z } from 'zod';
+import type { V2Route } from '../../shared/v2-route.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { Rollback } from '../kit/rollback.js';
 import { v2SessionBody } from './body.js';
 import type { SessionKind } from './kinds.js';
 import { SESSION_V2_NAMING, createParams } from './params.js';
-import { hostSessionsPath, sessionPath, v2CallNames } from './paths.js';
 import { renderSession } from './render.js';
 import { V2_SESSION, type V2Session } from './v2-session.js';
 
 /** More v2 writes a kind's create makes after the session exists (webinar panelists). */
 export interface CreateFollowUp {
   params: Record<string, z.ZodType>;
-  v2Calls: readonly string[];
+  v2Calls: readonly V2Route[];
   /** Runs after the create; if it fails, the new session is deleted and its error answered. */
   run(params: Record<string, unknown>, session: V2Session, ctx: TranslatorContext): Promise<void>;
 }
@@ -22,19 +22,19 @@ export interface CreateFollowUp {
  * create (no half-done work).
  */
 export function createEndpoint(kind: SessionKind, followUp?: CreateFollowUp) {
-  const calls = v2CallNames(kind);
   return defineEndpoint({
     path: `/${kind.noun}/create`,
     params: createParams(kind, followUp?.params),
-    v2Calls: [calls.create, ...(followUp ? [...followUp.v2Calls, `${calls.delete} (undo)`] : [])],
+    v2Calls: [kind.v2.create, ...(followUp?.v2Calls ?? [])],
+    v2Undo: followUp ? [kind.v2.delete] : [],
     tables: [kind.table],
     v2Naming: SESSION_V2_NAMING,
     async handle(given, ctx) {
       const hostId = given.host_id;
-      const session = await ctx.v2.post(hostSessionsPath(kind, hostId), v2SessionBody(kind, given, { create: true }), V2_SESSION);
+      const session = await ctx.v2.post(kind.v2.create.at(hostId), v2SessionBody(kind, given, { create: true }), V2_SESSION);
       if (followUp) {
         const rollback = new Rollback(ctx);
-        rollback.onFailure(`the ${kind.noun} ${session.id} was created`, (v2) => v2.delete(sessionPath(kind, session.id)));
+        rollback.onFailure(`the ${kind.noun} ${session.id} was created`, (v2) => v2.delete(kind.v2.delete.at(session.id)));
         await rollback.run(() => followUp.run(given, session, ctx));
       }
       // A session just created is not in progress (an instant meeting waits for its host to start it).

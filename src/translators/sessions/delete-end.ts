@@ -2,24 +2,22 @@ import { SESSION_ACTION_ANSWERS } from '../../../mappings/session-answers.js';
 import { answer } from '../../v1/answer.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { requireOwnSession } from './host-check.js';
+import { OWN_SESSION_CALLS, requireOwnSession } from './host-check.js';
 import type { SessionKind } from './kinds.js';
 import { sessionRefShape } from './params.js';
-import { sessionPath, v2CallNames } from './paths.js';
 
 /**
  * /meeting/delete, /webinar/delete → (host check) DELETE /{meetings|webinars}/{id}, one occurrence
  * when `occurrence_id` is given (an unknown or deleted occurrence is v2's 400, v1's 300 naming it).
  */
 export function deleteEndpoint(kind: SessionKind) {
-  const calls = v2CallNames(kind);
   return defineEndpoint({
     path: `/${kind.noun}/delete`,
     params: v1Params({ ...sessionRefShape, occurrence_id: v1.string().optional() }),
-    v2Calls: [calls.get, calls.delete],
+    v2Calls: [...OWN_SESSION_CALLS(kind), kind.v2.delete],
     async handle({ id, host_id, occurrence_id }, ctx) {
       const session = await requireOwnSession(ctx, kind, id, host_id);
-      await ctx.v2.delete(sessionPath(kind, session.id), occurrence_id === undefined ? undefined : { occurrence_id });
+      await ctx.v2.delete(kind.v2.delete.at(session.id), occurrence_id === undefined ? undefined : { occurrence_id });
       return answer(SESSION_ACTION_ANSWERS.deleted, { id: session.id, deleted_at: ctx.nowIso() });
     },
   });
@@ -30,14 +28,13 @@ export function deleteEndpoint(kind: SessionKind) {
  * end body. Ending a session that is not in progress succeeds, as it does in v2 (and did in v1).
  */
 export function endEndpoint(kind: SessionKind) {
-  const calls = v2CallNames(kind);
   return defineEndpoint({
     path: `/${kind.noun}/end`,
     params: v1Params(sessionRefShape),
-    v2Calls: [calls.get, calls.status],
+    v2Calls: [...OWN_SESSION_CALLS(kind), kind.v2.setStatus],
     async handle({ id, host_id }, ctx) {
       const session = await requireOwnSession(ctx, kind, id, host_id);
-      await ctx.v2.put(`${sessionPath(kind, session.id)}/status`, kind.endBody);
+      await ctx.v2.put(kind.v2.setStatus.at(session.id), kind.endBody);
       return answer(SESSION_ACTION_ANSWERS.ended, { id: session.id, ended_at: ctx.nowIso() });
     },
   });

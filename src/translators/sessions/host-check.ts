@@ -1,11 +1,11 @@
 import { V1Code } from '../../v1/errors.js';
 import { V2Error } from '../../upstream/errors.js';
-import { v2path } from '../../shared/v2-path.js';
+import type { V2Route } from '../../shared/v2-route.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { V1Error } from '../../v1/errors.js';
 import type { TranslatorContext } from '../kit/define.js';
 import { allInOrder } from '../kit/settle.js';
 import type { SessionKind } from './kinds.js';
-import { sessionPath } from './paths.js';
 import { V2_SESSION, type V2Session } from './v2-session.js';
 import { V2_USER } from '../kit/v2-users.js';
 
@@ -16,10 +16,13 @@ import { V2_USER } from '../kit/v2-users.js';
  * another host of the account 3003. The host is only looked up when the session's own host_id
  * does not already prove it (a miss or a mismatch), so the common case costs one v2 read.
  */
+/** The routes the host check calls: the session, and the host when the session's own host_id does not prove it. */
+export const OWN_SESSION_CALLS = (kind: SessionKind): V2Route[] => [kind.v2.get, V2.users.get];
+
 export async function requireOwnSession(ctx: TranslatorContext, kind: SessionKind, id: string, hostId: string): Promise<V2Session> {
   let session: V2Session;
   try {
-    session = await ctx.v2.get(sessionPath(kind, id), V2_SESSION);
+    session = await ctx.v2.get(kind.v2.get.at(id), V2_SESSION);
   } catch (error) {
     if (error instanceof V2Error && error.status === 404) await requireHostId(ctx, hostId);
     throw error;
@@ -48,7 +51,7 @@ export async function readOwnSession<T>(
   { keyedByHost = false }: { keyedByHost?: boolean } = {},
 ): Promise<[V2Session, T]> {
   if (keyedByHost) {
-    const [byHost, session] = await allInOrder<[T, V2Session]>([read(), ctx.v2.get(sessionPath(kind, id), V2_SESSION)]);
+    const [byHost, session] = await allInOrder<[T, V2Session]>([read(), ctx.v2.get(kind.v2.get.at(id), V2_SESSION)]);
     await ensureOwner(ctx, kind, session, hostId);
     return [session, byHost];
   }
@@ -64,6 +67,6 @@ async function ensureOwner(ctx: TranslatorContext, kind: SessionKind, session: V
 
 /** The user id of `hostId` (an id, or an email as v2 also takes); 1001 when there is no such user. */
 export async function requireHostId(ctx: TranslatorContext, hostId: string): Promise<string> {
-  const user = await ctx.v2.get(v2path`/users/${hostId}`, V2_USER);
+  const user = await ctx.v2.get(V2.users.get.at(hostId), V2_USER);
   return user.id;
 }

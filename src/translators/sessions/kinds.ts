@@ -1,6 +1,8 @@
 import { MEETING_OPTIONS, WEBINAR_OPTIONS } from '../../../mappings/scheduling-options.js';
 import { MEETING_ANSWERS, WEBINAR_ANSWERS, type SessionAnswers } from '../../../mappings/session-answers.js';
 import type { FieldTable } from '../../v1/field-map.js';
+import type { PathValue, V2Route } from '../../shared/v2-route.js';
+import { V2 } from '../../shared/v2-routes.js';
 
 /**
  * What differs between v1 meetings and v1 webinars. Every scheduling translator is written once
@@ -12,16 +14,39 @@ export interface SessionKind {
   /** The v2 collection: `/meetings/{id}`, `/users/{userId}/meetings`, and the v1 list key. */
   collection: 'meetings' | 'webinars';
   table: FieldTable;
+  /** The v2 routes of a kind's sessions: the same calls at the kind's collection. */
+  v2: SessionRoutes;
   /** The body of `PUT /{collection}/{id}/status` that ends a session (the two kinds differ in v2). */
   endBody: Record<string, string>;
   /** The v1 answers (mappings/session-answers.ts). */
   answers: SessionAnswers;
 }
 
+/** Each route takes the session's number (or the host's id, for the host's collection). */
+export interface SessionRoutes {
+  /** The host's sessions (`/users/{userId}/meetings`), and a new one there. */
+  list: V2Route<'GET', [PathValue]>;
+  create: V2Route<'POST', [PathValue]>;
+  get: V2Route<'GET', [PathValue]>;
+  update: V2Route<'PATCH', [PathValue]>;
+  delete: V2Route<'DELETE', [PathValue]>;
+  setStatus: V2Route<'PUT', [PathValue]>;
+  register: V2Route<'POST', [PathValue]>;
+}
+
 export const MEETING: SessionKind = {
   noun: 'meeting',
   collection: 'meetings',
   table: MEETING_OPTIONS,
+  v2: {
+    list: V2.users.meetings,
+    create: V2.users.createMeeting,
+    get: V2.meetings.get,
+    update: V2.meetings.update,
+    delete: V2.meetings.delete,
+    setStatus: V2.meetings.setStatus,
+    register: V2.meetings.register,
+  },
   endBody: { action: 'end' },
   answers: MEETING_ANSWERS,
 };
@@ -30,6 +55,15 @@ export const WEBINAR: SessionKind = {
   noun: 'webinar',
   collection: 'webinars',
   table: WEBINAR_OPTIONS,
+  v2: {
+    list: V2.users.webinars,
+    create: V2.users.createWebinar,
+    get: V2.webinars.get,
+    update: V2.webinars.update,
+    delete: V2.webinars.delete,
+    setStatus: V2.webinars.setStatus,
+    register: V2.webinars.register,
+  },
   // Our v2 spec names the end field `status` for webinars (meetings: `action`).
   endBody: { status: 'end' },
   answers: WEBINAR_ANSWERS,

@@ -3,7 +3,6 @@ import type { TranslatorContext, V1Answer } from '../kit/define.js';
 import { pageOf, v1PageFields, type Paging } from '../../v1/paging.js';
 import { V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import type { SessionKind } from './kinds.js';
-import { hostSessionsPath, sessionPath } from './paths.js';
 import { renderSession } from './render.js';
 import { V2_SESSION, V2_SESSION_PAGES, type V2Session, type V2SessionListItem } from './v2-session.js';
 
@@ -16,8 +15,8 @@ import { V2_SESSION, V2_SESSION_PAGES, type V2Session, type V2SessionListItem } 
  * A session deleted between the list and its read is left out.
  */
 export async function readSessions(ctx: TranslatorContext, kind: SessionKind, items: readonly V2SessionListItem[]): Promise<V2Session[]> {
-  if (items.length > 0) ctx.requireFanOut('GET', sessionPath(kind, items[0]!.id), items.length);
-  const reads = await Promise.allSettled(items.map((item) => ctx.v2.get(sessionPath(kind, item.id), V2_SESSION)));
+  if (items.length > 0) ctx.requireFanOut(kind.v2.get, items.length);
+  const reads = await Promise.allSettled(items.map((item) => ctx.v2.get(kind.v2.get.at(item.id), V2_SESSION)));
   return reads.flatMap((read) => {
     if (read.status === 'fulfilled') return [read.value];
     if (read.reason instanceof V2Error && read.reason.status === 404) return [];
@@ -29,7 +28,7 @@ export async function readSessions(ctx: TranslatorContext, kind: SessionKind, it
 export async function allSessionsOf(ctx: TranslatorContext, kind: SessionKind, hostId: string): Promise<V2SessionListItem[]> {
   const items: V2SessionListItem[] = [];
   for (let page = 1; ; page++) {
-    const answer = await ctx.v2.get(hostSessionsPath(kind, hostId), V2_SESSION_PAGES[kind.collection], {
+    const answer = await ctx.v2.get(kind.v2.list.at(hostId), V2_SESSION_PAGES[kind.collection], {
       page_size: V2_MAX_PAGE_SIZE,
       page_number: page,
     });

@@ -1,4 +1,4 @@
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import type { TranslatorContext } from '../kit/define.js';
 import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { V2_REGISTRANT_PAGE, type V2Registrant, type V2RegistrantPage } from './v2-registration.js';
@@ -7,15 +7,13 @@ export type { V2Registrant, V2RegistrantPage } from './v2-registration.js';
 
 export type RegistrantStatus = 'pending' | 'approved' | 'denied';
 
-export const registrantsPath = (webinarId: string) => v2path`/webinars/${webinarId}/registrants`;
-
 /** One v2 page of registrants of one status. */
 export function registrantPage(
   ctx: TranslatorContext,
   webinarId: string,
   query: { status: RegistrantStatus; page_size: number; page_number: number; occurrence_id?: string | undefined },
 ): Promise<V2RegistrantPage> {
-  return ctx.v2.get(registrantsPath(webinarId), V2_REGISTRANT_PAGE, query);
+  return ctx.v2.get(V2.webinars.registrants.at(webinarId), V2_REGISTRANT_PAGE, query);
 }
 
 /** Every registrant of one status: the first page, then the others in parallel. */

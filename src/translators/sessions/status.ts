@@ -1,4 +1,5 @@
-import { v2path } from '../../shared/v2-path.js';
+import type { V2Route } from '../../shared/v2-route.js';
+import { V2 } from '../../shared/v2-routes.js';
 import type { TranslatorContext } from '../kit/define.js';
 import { V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import type { SessionKind } from './kinds.js';
@@ -25,15 +26,21 @@ const LIVE_PAGE_SIZE = V2_MAX_PAGE_SIZE;
  * spend the account's daily report quota on status polling. Only the host is checked, and none
  * is live (docs/decisions.md, "Meetings and webinars").
  */
+/** The routes liveIdsOf calls, by kind. */
+export const LIVE_STATUS_CALLS: Record<SessionKind['noun'], readonly V2Route[]> = {
+  meeting: [V2.users.meetings],
+  webinar: [V2.users.get],
+};
+
 export async function liveIdsOf(ctx: TranslatorContext, kind: SessionKind, hostId: string): Promise<Set<string>> {
   if (kind.noun === 'webinar') {
-    await ctx.v2.get(v2path`/users/${hostId}`, NOT_READ);
+    await ctx.v2.get(V2.users.get.at(hostId), NOT_READ);
     return new Set();
   }
   // Only `status` comes of it (and the host check, which a cached answer already passed): a short-
   // lived per-key cache serves repeated gets of a host's meetings (docs/decisions.md, "Reads kept").
   const ids = await ctx.memo.aux(`live-meetings ${hostId}`, async () => {
-    const { meetings } = await ctx.v2.get(v2path`/users/${hostId}/meetings`, V2_SESSION_PAGES.meetings, {
+    const { meetings } = await ctx.v2.get(V2.users.meetings.at(hostId), V2_SESSION_PAGES.meetings, {
       type: 'live',
       page_size: LIVE_PAGE_SIZE,
     });

@@ -3,10 +3,9 @@ import { SESSION_ACTION_ANSWERS } from '../../../mappings/session-answers.js';
 import { answer } from '../../v1/answer.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v2SessionBody } from './body.js';
-import { requireOwnSession } from './host-check.js';
+import { OWN_SESSION_CALLS, requireOwnSession } from './host-check.js';
 import type { SessionKind } from './kinds.js';
 import { SESSION_V2_NAMING, updateParams } from './params.js';
-import { sessionPath, v2CallNames } from './paths.js';
 
 /**
  * /meeting/update, /webinar/update → (host check) PATCH /{meetings|webinars}/{id} with only the
@@ -18,16 +17,15 @@ import { sessionPath, v2CallNames } from './paths.js';
  * time goes, to a one-time meeting the occurrences go.
  */
 export function updateEndpoint(kind: SessionKind, opts: { refused?: Record<string, z.ZodType> } = {}) {
-  const calls = v2CallNames(kind);
   return defineEndpoint({
     path: `/${kind.noun}/update`,
     params: updateParams(kind, opts.refused),
-    v2Calls: [calls.get, calls.patch],
+    v2Calls: [...OWN_SESSION_CALLS(kind), kind.v2.update],
     tables: [kind.table],
     v2Naming: SESSION_V2_NAMING,
     async handle(given, ctx) {
       const session = await requireOwnSession(ctx, kind, given.id, given.host_id);
-      await ctx.v2.patch(sessionPath(kind, session.id), v2SessionBody(kind, given, { create: false }));
+      await ctx.v2.patch(kind.v2.update.at(session.id), v2SessionBody(kind, given, { create: false }));
       return answer(SESSION_ACTION_ANSWERS.updated, { id: session.id, updated_at: ctx.nowIso() });
     },
   });

@@ -1,4 +1,4 @@
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { idOrEmail, userId } from './user-params.js';
@@ -14,17 +14,17 @@ import { V2_ASSISTANTS, V2_USER } from '../kit/v2-users.js';
 const hostParams = { id: userId().optional(), host_email: v1.email().optional() };
 
 const readHost = (ctx: TranslatorContext, id: string | undefined, hostEmail: string | undefined) =>
-  ctx.v2.get(v2path`/users/${idOrEmail(id, hostEmail, 'host_email')}`, V2_USER);
+  ctx.v2.get(V2.users.get.at(idOrEmail(id, hostEmail, 'host_email')), V2_USER);
 
 /** /user/assistant/set: adds the assistant (v2 keeps the host's other assistants; see docs/decisions.md). */
 export const userAssistantSet = defineEndpoint({
   path: '/user/assistant/set',
   params: v1Params({ ...hostParams, assistant_email: v1.email() }),
-  v2Calls: ['GET /users/{userId}', 'POST /users/{userId}/assistants'],
+  v2Calls: [V2.users.get, V2.users.addAssistants],
   v2Naming: { overrides: { assistants: 'assistant_email' } },
   async handle({ id, host_email, assistant_email }, ctx) {
     const host = await readHost(ctx, id, host_email);
-    await ctx.v2.post(v2path`/users/${host.id}/assistants`, { assistants: [{ email: assistant_email }] }, NOT_READ);
+    await ctx.v2.post(V2.users.addAssistants.at(host.id), { assistants: [{ email: assistant_email }] }, NOT_READ);
     return { id: host.id, host_email: host.email, updated_at: ctx.nowIso() };
   },
 });
@@ -33,10 +33,10 @@ export const userAssistantSet = defineEndpoint({
 export const userAssistantDelete = defineEndpoint({
   path: '/user/assistant/delete',
   params: v1Params(hostParams),
-  v2Calls: ['GET /users/{userId}', 'DELETE /users/{userId}/assistants'],
+  v2Calls: [V2.users.get, V2.users.deleteAssistants],
   async handle({ id, host_email }, ctx) {
     const host = await readHost(ctx, id, host_email);
-    await ctx.v2.delete(v2path`/users/${host.id}/assistants`);
+    await ctx.v2.delete(V2.users.deleteAssistants.at(host.id));
     return { id: host.id, host_email: host.email, updated_at: ctx.nowIso() };
   },
 });
@@ -50,10 +50,10 @@ export const userScheduleForHostList = defineEndpoint({
   path: '/user/scheduleforhost/list',
   aliases: ['/user/scheduleforhost'],
   params: v1Params(hostParams),
-  v2Calls: ['GET /users/{userId}/schedulers', 'GET /users/{userId}'],
+  v2Calls: [V2.users.schedulers, V2.users.get],
   async handle({ id, host_email }, ctx) {
-    const { assistants } = await ctx.v2.get(v2path`/users/${idOrEmail(id, host_email, 'host_email')}/schedulers`, V2_ASSISTANTS);
-    const users = await Promise.all(assistants.map((ref) => ctx.v2.get(v2path`/users/${ref.id}`, V2_USER)));
+    const { assistants } = await ctx.v2.get(V2.users.schedulers.at(idOrEmail(id, host_email, 'host_email')), V2_ASSISTANTS);
+    const users = await Promise.all(assistants.map((ref) => ctx.v2.get(V2.users.get.at(ref.id), V2_USER)));
     return {
       total_records: users.length,
       users: users.map((user) => ({ id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name })),

@@ -1,4 +1,4 @@
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { V2_EMAIL_EXISTS, V2_ZPK } from '../kit/v2-users.js';
@@ -7,9 +7,9 @@ import { V2_EMAIL_EXISTS, V2_ZPK } from '../kit/v2-users.js';
 export const userCheckEmail = defineEndpoint({
   path: '/user/checkemail',
   params: v1Params({ email: v1.email() }),
-  v2Calls: ['GET /users/email'],
+  v2Calls: [V2.users.emailTaken],
   async handle({ email }, ctx) {
-    const { existed_email } = await ctx.v2.get(v2path`/users/email`, V2_EMAIL_EXISTS, { email });
+    const { existed_email } = await ctx.v2.get(V2.users.emailTaken.at(), V2_EMAIL_EXISTS, { email });
     return { existed_email };
   },
 });
@@ -18,9 +18,9 @@ export const userCheckEmail = defineEndpoint({
 export const userCheckZpk = defineEndpoint({
   path: '/user/checkzpk',
   params: v1Params({ zpk: v1.string() }),
-  v2Calls: ['GET /users/zpk'],
+  v2Calls: [V2.users.zpk],
   async handle({ zpk }, ctx) {
-    const { expire_in } = await ctx.v2.get(v2path`/users/zpk`, V2_ZPK, { zpk });
+    const { expire_in } = await ctx.v2.get(V2.users.zpk.at(), V2_ZPK, { zpk });
     return { expire_in };
   },
 });

@@ -1,14 +1,14 @@
 import type { z } from 'zod';
 import { USER_MEMBERSHIPS } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { withCompositeDefaults, withV1Defaults } from '../../v1/field-map.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { USER_ANSWERS } from '../../../mappings/user-answers.js';
 import type { AnswerShape } from '../../v1/answer.js';
-import { readV1User } from './user-output.js';
+import { readV1User, userReadCalls } from './user-output.js';
 import { USER_V2_NAMING, membershipShape, optionFields, requiredUserType, sharedOptionSet, tablesFor, userFields } from './user-params.js';
 import { applyWrites, planWrites } from './user-writes.js';
 import { V2_CREATED_USER } from '../kit/v2-users.js';
@@ -29,15 +29,14 @@ function createEndpoint(path: string, action: CreateAction, shape: Record<string
     path,
     params: v1Params(paramShape),
     v2Calls: [
-      'POST /users',
-      'PATCH /users/{userId}',
-      'PATCH /users/{userId}/settings',
-      ...USER_MEMBERSHIPS.map((row) => row.v2Calls[0]!),
-      'GET /users/{userId}',
-      'GET /users/{userId}/settings',
-      ...(answer.fields.includes('token') ? ['GET /users/{userId}/token'] : []),
-      'DELETE /users/{userId} (undo)',
+      V2.users.create,
+      V2.users.update,
+      V2.users.updateSettings,
+      ...USER_MEMBERSHIPS.map((row) => row.addMembers),
+      ...userReadCalls(answer),
     ],
+    // Deleting the new user takes back everything written after it.
+    v2Undo: [V2.users.delete],
     tables: tablesFor(paramShape, answer.fields),
     composites: USER_OPTION_COMPOSITES,
     v2Naming: USER_V2_NAMING,
@@ -54,8 +53,8 @@ function createEndpoint(path: string, action: CreateAction, shape: Record<string
 
       const rollback = new Rollback(ctx);
       return rollback.run(async () => {
-        const created = await ctx.v2.post(v2path`/users`, { action, user_info: userInfo }, V2_CREATED_USER);
-        rollback.onFailure(`the user ${email} was created`, (v2) => v2.delete(v2path`/users/${created.id}`, { action: 'delete' }));
+        const created = await ctx.v2.post(V2.users.create.at(), { action, user_info: userInfo }, V2_CREATED_USER);
+        rollback.onFailure(`the user ${email} was created`, (v2) => v2.delete(V2.users.delete.at(created.id), { action: 'delete' }));
         await applyWrites(ctx, created.id, plan, rollback);
         return readV1User(ctx.v2, created.id, answer);
       });

@@ -2,17 +2,14 @@ import { USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { USER_ANSWERS } from '../../../mappings/user-answers.js';
-import { readV1User } from './user-output.js';
+import { readV1User, userReadCalls } from './user-output.js';
 import { USER_V2_NAMING, tablesFor, userId } from './user-params.js';
-
-/** The full user: GET /users/{userId}, its settings and its three tokens, read in parallel. */
-const v2Calls = ['GET /users/{userId}', 'GET /users/{userId}/settings', 'GET /users/{userId}/token'];
 
 /** /user/get: by id. */
 export const userGet = defineEndpoint({
   path: '/user/get',
   params: v1Params({ id: userId() }),
-  v2Calls,
+  v2Calls: userReadCalls(USER_ANSWERS.get),
   tables: tablesFor({}, USER_ANSWERS.get.fields),
   composites: USER_OPTION_COMPOSITES,
   v2Naming: USER_V2_NAMING,
@@ -23,7 +20,7 @@ export const userGet = defineEndpoint({
 export const userGetByEmail = defineEndpoint({
   path: '/user/getbyemail',
   params: v1Params({ email: v1.email(), login_type: v1.intOneOf([0, 1, 99, 100, 101]).optional() }),
-  v2Calls,
+  v2Calls: userReadCalls(USER_ANSWERS.getbyemail),
   tables: tablesFor({}, USER_ANSWERS.getbyemail.fields),
   composites: USER_OPTION_COMPOSITES,
   v2Naming: USER_V2_NAMING,

@@ -1,6 +1,6 @@
 import { USER_FIELDS } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { toV1, withCompositeDefaults, withV1Defaults } from '../../v1/field-map.js';
 import { v1Params } from '../../v1/param-types.js';
@@ -36,11 +36,11 @@ function listEndpoint(path: string, status: ListStatus) {
   return defineEndpoint({
     path,
     params: v1Params(v1PagingParams),
-    v2Calls: ['GET /users'],
+    v2Calls: [V2.users.list],
     // Only the user-object rows are read from v2; the option fields of an item are v1 defaults (above).
     tables: [USER_FIELDS.filter((row) => (USER_ANSWERS.listItem.fields as readonly string[]).includes(row.v1))],
     async handle(params, ctx) {
-      const page = await ctx.v2.get(v2path`/users`, V2_USER_PAGE, { status, ...pagingOf(params) });
+      const page = await ctx.v2.get(V2.users.list.at(), V2_USER_PAGE, { status, ...pagingOf(params) });
       return {
         ...v1PageFields(page, 'total second'),
         users: page.users.map((user) =>

@@ -1,4 +1,4 @@
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { userId } from './user-params.js';
@@ -7,9 +7,9 @@ import { userId } from './user-params.js';
 export const userUpdatePassword = defineEndpoint({
   path: '/user/updatepassword',
   params: v1Params({ id: userId(), password: v1.string() }),
-  v2Calls: ['PUT /users/{userId}/password'],
+  v2Calls: [V2.users.setPassword],
   async handle({ id, password }, ctx) {
-    await ctx.v2.put(v2path`/users/${id}/password`, { password });
+    await ctx.v2.put(V2.users.setPassword.at(id), { password });
     return { id, updated_at: ctx.nowIso() };
   },
 });

@@ -1,4 +1,4 @@
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { invalidParameter } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
@@ -17,14 +17,14 @@ const isJpeg = (bytes: Uint8Array) => bytes.length >= 3 && bytes[0] === 0xff && 
 export const userUploadPicture = defineEndpoint({
   path: '/user/uploadpicture',
   params: v1Params({ id: userId(), pic_file: v1.file() }),
-  v2Calls: ['POST /users/{userId}/picture'],
+  v2Calls: [V2.users.uploadPicture],
   async handle({ id, pic_file }, ctx) {
     const bytes = new Uint8Array(await pic_file.arrayBuffer());
     const namedOtherwise = /\.[^.]+$/.test(pic_file.name) && !JPEG_NAME.test(pic_file.name);
     if (namedOtherwise || !isJpeg(bytes)) throw invalidParameter('pic_file', 'Must be a jpg/jpeg file.');
     const form = new FormData();
     form.append('pic_file', new File([bytes], pic_file.name || 'picture.jpg', { type: 'image/jpeg' }));
-    await ctx.v2.upload(v2path`/users/${id}/picture`, form, NOT_READ);
+    await ctx.v2.upload(V2.users.uploadPicture.at(id), form, NOT_READ);
     return { id, updated_at: ctx.nowIso() };
   },
 });

@@ -1,5 +1,5 @@
 import { V1Code } from '../../v1/errors.js';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { V1Error } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
@@ -25,12 +25,12 @@ const DELETE_TYPES = {
 export const userDelete = defineEndpoint({
   path: '/user/delete',
   params: v1Params({ id: userId(), type: v1.intOneOf([0, 1]).optional() }),
-  v2Calls: ['GET /users/{userId}', 'DELETE /users/{userId}'],
+  v2Calls: [V2.users.get, V2.users.delete],
   async handle({ id, type }, ctx) {
-    const user = await ctx.v2.get(v2path`/users/${id}`, V2_USER_WITH_STATUS);
+    const user = await ctx.v2.get(V2.users.get.at(id), V2_USER_WITH_STATUS);
     const kind = DELETE_TYPES[type ?? (user.status === 'pending' ? 1 : 0)];
     if ((user.status === 'pending') !== kind.pending) throw new V1Error(V1Code.userNotExist, `User not exist: ${id} ${kind.wrongKind}.`);
-    await ctx.v2.delete(v2path`/users/${user.id}`, { action: kind.action });
+    await ctx.v2.delete(V2.users.delete.at(user.id), { action: kind.action });
     return { id, account_id: user.account_id, deleted_at: ctx.nowIso() };
   },
 });
@@ -38,10 +38,10 @@ export const userDelete = defineEndpoint({
 export const userPermanentDelete = defineEndpoint({
   path: '/user/permanentdelete',
   params: v1Params({ id: userId().optional(), email: v1.email().optional() }),
-  v2Calls: ['GET /users/{userId}', 'DELETE /users/{userId}'],
+  v2Calls: [V2.users.get, V2.users.delete],
   async handle({ id, email }, ctx) {
-    const user = await ctx.v2.get(v2path`/users/${idOrEmail(id, email, 'email')}`, V2_USER);
-    await ctx.v2.delete(v2path`/users/${user.id}`, { action: 'delete' });
+    const user = await ctx.v2.get(V2.users.get.at(idOrEmail(id, email, 'email')), V2_USER);
+    await ctx.v2.delete(V2.users.delete.at(user.id), { action: 'delete' });
     return { id: user.id, email: user.email, deleted_at: ctx.nowIso() };
   },
 });

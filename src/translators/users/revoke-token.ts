@@ -1,4 +1,4 @@
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { idOrEmail, userId } from './user-params.js';
@@ -8,10 +8,10 @@ import { V2_USER } from '../kit/v2-users.js';
 export const userRevokeToken = defineEndpoint({
   path: '/user/revoketoken',
   params: v1Params({ id: userId().optional(), email: v1.email().optional() }),
-  v2Calls: ['GET /users/{userId}', 'DELETE /users/{userId}/token'],
+  v2Calls: [V2.users.get, V2.users.revokeToken],
   async handle({ id, email }, ctx) {
-    const user = await ctx.v2.get(v2path`/users/${idOrEmail(id, email, 'email')}`, V2_USER);
-    await ctx.v2.delete(v2path`/users/${user.id}/token`);
+    const user = await ctx.v2.get(V2.users.get.at(idOrEmail(id, email, 'email')), V2_USER);
+    await ctx.v2.delete(V2.users.revokeToken.at(user.id));
     return { id: user.id, email: user.email, updated_at: ctx.nowIso() };
   },
 });

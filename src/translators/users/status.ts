@@ -1,4 +1,4 @@
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1Params } from '../../v1/param-types.js';
 import { userId } from './user-params.js';
@@ -8,9 +8,9 @@ function statusEndpoint(path: string, action: 'activate' | 'deactivate', timeFie
   return defineEndpoint({
     path,
     params: v1Params({ id: userId() }),
-    v2Calls: ['PUT /users/{userId}/status'],
+    v2Calls: [V2.users.setStatus],
     async handle({ id }, ctx) {
-      await ctx.v2.put(v2path`/users/${id}/status`, { action });
+      await ctx.v2.put(V2.users.setStatus.at(id), { action });
       return { id, [timeField]: ctx.nowIso() };
     },
   });

@@ -1,6 +1,6 @@
 import { USER_MEMBERSHIPS } from '../../../mappings/user-fields.js';
 import { USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1Params } from '../../v1/param-types.js';
@@ -18,21 +18,17 @@ import { V2_SETTINGS, V2_USER } from '../kit/v2-users.js';
 export const userUpdate = defineEndpoint({
   path: '/user/update',
   params: v1Params({ id: userId(), ...updateOptionSet }),
-  v2Calls: [
-    'GET /users/{userId}',
-    'GET /users/{userId}/settings',
-    'PATCH /users/{userId}',
-    'PATCH /users/{userId}/settings',
-    ...USER_MEMBERSHIPS.flatMap((row) => row.v2Calls),
-  ],
+  v2Calls: [V2.users.get, V2.users.settings, V2.users.update, V2.users.updateSettings, ...USER_MEMBERSHIPS.map((row) => row.addMembers)],
+  // What a failed write puts back: the user's fields, its settings, a membership it did not have.
+  v2Undo: [V2.users.update, V2.users.updateSettings, ...USER_MEMBERSHIPS.map((row) => row.removeMember)],
   tables: tablesFor(updateOptionSet),
   composites: USER_OPTION_COMPOSITES,
   v2Naming: USER_V2_NAMING,
   async handle(params, ctx) {
     const writesSettings = Object.entries(params).some(([field, value]) => value !== undefined && SETTINGS_FIELDS.has(field));
     const [user, settings] = await Promise.all([
-      ctx.v2.get(v2path`/users/${params.id}`, V2_USER),
-      writesSettings ? ctx.v2.get(v2path`/users/${params.id}/settings`, V2_SETTINGS) : undefined,
+      ctx.v2.get(V2.users.get.at(params.id), V2_USER),
+      writesSettings ? ctx.v2.get(V2.users.settings.at(params.id), V2_SETTINGS) : undefined,
     ]);
     const plan = planWrites(params, settings);
     const rollback = new Rollback(ctx);

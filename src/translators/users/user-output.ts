@@ -2,7 +2,8 @@ import { TOKEN_TYPES } from '../../../mappings/user-answers.js';
 import { USER_FIELDS } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from '../../../mappings/user-options.js';
 import type { Query } from '../../upstream/client.js';
-import { v2path } from '../../shared/v2-path.js';
+import type { V2Route } from '../../shared/v2-route.js';
+import { V2 } from '../../shared/v2-routes.js';
 import type { V2Api } from '../kit/define.js';
 import { answer, type AnswerShape } from '../../v1/answer.js';
 import { compositesToV1, toV1 } from '../../v1/field-map.js';
@@ -34,14 +35,23 @@ export interface V2UserParts {
  * Read what `answer` shows of the user `ref` (id or email): the user, and — only when shown — the
  * settings and the three tokens, all in parallel.
  */
+/** The routes readUserParts calls for `shape`: the user, and its settings and tokens when the answer shows them. */
+export function userReadCalls(shape: AnswerShape): V2Route[] {
+  return [
+    V2.users.get,
+    ...(shape.fields.some((field) => SETTINGS_FIELDS.has(field)) ? [V2.users.settings] : []),
+    ...(shape.fields.includes('token') ? [V2.users.token] : []),
+  ];
+}
+
 export async function readUserParts(v2: V2Api, ref: string, shape: AnswerShape, loginType?: number): Promise<V2UserParts> {
   const query: Query | undefined = loginType === undefined ? undefined : { login_type: loginType };
   const wantsSettings = shape.fields.some((field) => SETTINGS_FIELDS.has(field));
   const wantsTokens = shape.fields.includes('token');
   const [user, settings, ...tokens] = await Promise.all([
-    v2.get(v2path`/users/${ref}`, V2_USER, query),
-    wantsSettings ? v2.get(v2path`/users/${ref}/settings`, V2_SETTINGS, query) : undefined,
-    ...TOKEN_TYPES.map((type) => (wantsTokens ? v2.get(v2path`/users/${ref}/token`, V2_TOKEN, { type }).then((t) => t.token) : undefined)),
+    v2.get(V2.users.get.at(ref), V2_USER, query),
+    wantsSettings ? v2.get(V2.users.settings.at(ref), V2_SETTINGS, query) : undefined,
+    ...TOKEN_TYPES.map((type) => (wantsTokens ? v2.get(V2.users.token.at(ref), V2_TOKEN, { type }).then((t) => t.token) : undefined)),
   ]);
   return {
     user,

@@ -1,6 +1,6 @@
 import { USER_FIELDS, USER_MEMBERSHIPS, type MembershipRow } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from '../../../mappings/user-options.js';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import type { TranslatorContext } from '../kit/define.js';
 import { compositesToV2, getPath, setPath, toV2 } from '../../v1/field-map.js';
 import type { Rollback } from '../kit/rollback.js';
@@ -45,33 +45,33 @@ export async function applyWrites(
   before?: BeforeWrites,
 ): Promise<void> {
   const writes: Promise<void>[] = [];
-  const userPath = v2path`/users/${userId}`;
-  const settingsPath = v2path`/users/${userId}/settings`;
+  const userAt = V2.users.update.at(userId);
+  const settingsAt = V2.users.updateSettings.at(userId);
   if (hasFields(plan.user)) {
     writes.push(
-      ctx.v2.patch(userPath, plan.user).then(() => {
+      ctx.v2.patch(userAt, plan.user).then(() => {
         if (before)
           rollback.onFailure('the user fields were updated', (v2) =>
-            v2.patch(userPath, previousValues(plan.user, withVanityName(before.user))),
+            v2.patch(userAt, previousValues(plan.user, withVanityName(before.user))),
           );
       }),
     );
   }
   if (hasFields(plan.settings)) {
     writes.push(
-      ctx.v2.patch(settingsPath, plan.settings).then(() => {
+      ctx.v2.patch(settingsAt, plan.settings).then(() => {
         const old = before?.settings;
-        if (old) rollback.onFailure('the user settings were updated', (v2) => v2.patch(settingsPath, previousValues(plan.settings, old)));
+        if (old) rollback.onFailure('the user settings were updated', (v2) => v2.patch(settingsAt, previousValues(plan.settings, old)));
       }),
     );
   }
   for (const { row, groupId } of plan.memberships) {
     writes.push(
-      ctx.v2.post(row.members(groupId), { members: [{ id: userId }] }, NOT_READ).then(() => {
+      ctx.v2.post(row.addMembers.at(groupId), { members: [{ id: userId }] }, NOT_READ).then(() => {
         // Adding a member twice is harmless, and taking back a membership the user already had is not.
         const hadIt = (before?.user[row.v2UserField] as string[] | undefined)?.includes(groupId) ?? false;
         if (before && !hadIt)
-          rollback.onFailure(`the user was added to ${row.v1} ${groupId}`, (v2) => v2.delete(row.member(groupId, userId)));
+          rollback.onFailure(`the user was added to ${row.v1} ${groupId}`, (v2) => v2.delete(row.removeMember.at(groupId, userId)));
       }),
     );
   }

@@ -1,14 +1,14 @@
 import { STANDARD_QUESTION_ROWS } from '../../../mappings/registration.js';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { allRegistrants, type V2Registrant } from '../sessions/registrants.js';
-import { readOwnSession } from '../sessions/host-check.js';
+import { OWN_SESSION_CALLS, readOwnSession } from '../sessions/host-check.js';
 import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
-import { pastInstances, reportPath, unknownInstance } from './instances.js';
+import { pastInstances, reportAt, unknownInstance } from './instances.js';
 import { V2_WEBINAR_PARTICIPANT_PAGE, type V2WebinarParticipant } from './v2-answers.js';
 import { V2_PANELISTS } from '../sessions/v2-registration.js';
 
@@ -32,7 +32,7 @@ type V2Participant = V2WebinarParticipant;
 async function allParticipants(ctx: TranslatorContext, webinarId: string, uuid: string | undefined): Promise<V2Participant[]> {
   const { items } = await tokenPagesUpTo(
     (token) =>
-      ctx.v2.get(reportPath(webinarId, uuid, 'participants'), V2_WEBINAR_PARTICIPANT_PAGE, { page_size: V2_MAX_PAGE_SIZE, ...token }),
+      ctx.v2.get(reportAt(webinarId, uuid, 'participants'), V2_WEBINAR_PARTICIPANT_PAGE, { page_size: V2_MAX_PAGE_SIZE, ...token }),
     (page) => page.participants,
   );
   return items;
@@ -94,18 +94,18 @@ export const webinarAttendeesList = defineEndpoint({
   path: '/webinar/attendees/list',
   params: v1Params({ ...sessionRefShape, uuid: v1.string().optional() }),
   v2Calls: [
-    'GET /webinars/{webinarId}',
-    'GET /report/webinars/{webinarId}/participants',
-    'GET /webinars/{webinarId}/registrants',
-    'GET /webinars/{webinarId}/panelists',
-    'GET /past_webinars/{webinarId}/instances',
+    ...OWN_SESSION_CALLS(WEBINAR),
+    V2.reports.webinarParticipants,
+    V2.webinars.registrants,
+    V2.webinars.panelists,
+    V2.webinars.pastInstances,
   ],
   async handle({ id, host_id, uuid }, ctx) {
     const [session, [participants, registrants, panelists, instances]] = await readOwnSession(ctx, WEBINAR, id, host_id, () =>
       Promise.all([
         allParticipants(ctx, id, uuid),
         allRegistrants(ctx, id, 'approved'),
-        ctx.v2.get(v2path`/webinars/${id}/panelists`, V2_PANELISTS),
+        ctx.v2.get(V2.webinars.panelists.at(id), V2_PANELISTS),
         uuid === undefined ? undefined : pastInstances(ctx, id),
       ]),
     );

@@ -1,8 +1,8 @@
 import { V1Code } from '../../v1/errors.js';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { V1Error } from '../../v1/errors.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
-import { readOwnSession } from '../sessions/host-check.js';
+import { OWN_SESSION_CALLS, readOwnSession } from '../sessions/host-check.js';
 import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
 import { reportRef } from '../kit/instance-uuid.js';
@@ -12,11 +12,18 @@ import { V2_INSTANCES } from './v2-answers.js';
 export type { V2Instance } from './v2-answers.js';
 
 export const pastInstances = (ctx: TranslatorContext, webinarId: string) =>
-  ctx.v2.get(v2path`/past_webinars/${webinarId}/instances`, V2_INSTANCES);
+  ctx.v2.get(V2.webinars.pastInstances.at(webinarId), V2_INSTANCES);
+
+/** The v2 reports of one webinar instance, by name. */
+export const WEBINAR_REPORTS = {
+  participants: V2.reports.webinarParticipants,
+  polls: V2.reports.webinarPolls,
+  qa: V2.reports.webinarQa,
+} as const;
 
 /** A v2 report of one webinar instance: the latest ended one when `uuid` is omitted. */
-export const reportPath = (webinarId: string, uuid: string | undefined, report: 'participants' | 'polls' | 'qa') =>
-  v2path`/report/webinars/${reportRef(webinarId, uuid)}/${report}`;
+export const reportAt = (webinarId: string, uuid: string | undefined, report: keyof typeof WEBINAR_REPORTS) =>
+  WEBINAR_REPORTS[report].at(reportRef(webinarId, uuid));
 
 /** A uuid that is not an ended instance of this webinar: the v1 "webinar not found" (3001). */
 export const unknownInstance = (webinarId: string, uuid: string) =>
@@ -26,7 +33,7 @@ export const unknownInstance = (webinarId: string, uuid: string) =>
 export const webinarUuidList = defineEndpoint({
   path: '/webinar/uuid/list',
   params: v1Params(sessionRefShape),
-  v2Calls: ['GET /webinars/{webinarId}', 'GET /past_webinars/{webinarId}/instances'],
+  v2Calls: [...OWN_SESSION_CALLS(WEBINAR), V2.webinars.pastInstances],
   async handle({ id, host_id }, ctx) {
     const [, { webinars }] = await readOwnSession(ctx, WEBINAR, id, host_id, () => pastInstances(ctx, id));
     return { webinars: webinars.map((w) => ({ uuid: w.uuid, start_time: w.start_time })) };

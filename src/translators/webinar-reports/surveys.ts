@@ -1,9 +1,9 @@
 import { defineEndpoint } from '../kit/define.js';
-import { readOwnSession } from '../sessions/host-check.js';
+import { OWN_SESSION_CALLS, readOwnSession } from '../sessions/host-check.js';
 import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { reportPath, unknownInstance } from './instances.js';
+import { WEBINAR_REPORTS, reportAt, unknownInstance } from './instances.js';
 import { V2_SURVEY } from './v2-answers.js';
 
 /**
@@ -15,9 +15,9 @@ function surveyEndpoint(path: string, report: 'polls' | 'qa') {
   return defineEndpoint({
     path,
     params: v1Params({ ...sessionRefShape, uuid: v1.string().optional() }),
-    v2Calls: ['GET /webinars/{webinarId}', `GET /report/webinars/{webinarId}/${report}`],
+    v2Calls: [...OWN_SESSION_CALLS(WEBINAR), WEBINAR_REPORTS[report]],
     async handle({ id, host_id, uuid }, ctx) {
-      const [session, survey] = await readOwnSession(ctx, WEBINAR, id, host_id, () => ctx.v2.get(reportPath(id, uuid, report), V2_SURVEY));
+      const [session, survey] = await readOwnSession(ctx, WEBINAR, id, host_id, () => ctx.v2.get(reportAt(id, uuid, report), V2_SURVEY));
       if (uuid !== undefined && survey.id !== session.id) throw unknownInstance(id, uuid);
       return {
         id: String(survey.id),

@@ -1,7 +1,6 @@
 import { defineEndpoint } from '../kit/define.js';
 import { WEBINAR } from '../sessions/kinds.js';
 import { allSessionsOf, readSessions, renderItems, v1ListAnswer } from '../sessions/list.js';
-import { v2CallNames } from '../sessions/paths.js';
 import type { V2Session } from '../sessions/v2-session.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { itemsOnPage, pagingOf, v1PagingParams } from '../../v1/paging.js';
@@ -25,11 +24,10 @@ function isUpcoming(s: V2Session, nowMs: number): boolean {
  * host's webinars are read (every v2 page, each webinar in full), filtered, and paged here.
  */
 function webinarListEndpoint(path: string, keep: (s: V2Session, nowMs: number) => boolean) {
-  const calls = v2CallNames(WEBINAR);
   return defineEndpoint({
     path,
     params: v1Params({ host_id: v1.string(), ...v1PagingParams }),
-    v2Calls: [calls.list, calls.get],
+    v2Calls: [WEBINAR.v2.list, WEBINAR.v2.get],
     tables: [WEBINAR.table],
     async handle(params, ctx) {
       const paging = pagingOf(params);

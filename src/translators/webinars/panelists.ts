@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { v2path } from '../../shared/v2-path.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { batchesOf } from '../kit/batches.js';
 import type { CreateFollowUp } from '../sessions/create.js';
 import { v1 } from '../../v1/param-types.js';
@@ -30,12 +30,12 @@ const panelistsParam = v1.json(
  */
 export const addPanelistsAfterCreate: CreateFollowUp = {
   params: { panelists: panelistsParam.optional() },
-  v2Calls: ['POST /webinars/{webinarId}/panelists'],
+  v2Calls: [V2.webinars.addPanelists],
   async run(params, session, ctx) {
     const panelists = params['panelists'] as z.output<typeof panelistsParam> | undefined;
     if (!panelists) return;
     for (const batch of batchesOf(panelists, V2_PANELISTS_PER_CALL)) {
-      await ctx.v2.post(v2path`/webinars/${session.id}/panelists`, { panelists: batch }, NOT_READ);
+      await ctx.v2.post(V2.webinars.addPanelists.at(session.id), { panelists: batch }, NOT_READ);
     }
   },
 };

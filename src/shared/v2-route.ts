@@ -1,0 +1,60 @@
+import { pathSegment } from './v2-path.js';
+
+/**
+ * A v2 route as the v2 spec writes it: a method and a path template (`GET /users/{userId}`). Every
+ * v2 call the gateway makes goes to one (`route.at(id)` gives the path to send, each value encoded
+ * as one segment), every endpoint declares the routes it calls, and what is said of a call — its
+ * metrics label, its line in docs/coverage.md, whether it only reads — is read from its route.
+ */
+
+export type V2Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/** A value of a `{param}`: encoded as one path segment. */
+export type PathValue = string | number;
+
+/** One value per `{param}` of a template, in order: `/groups/{groupId}/members/{memberId}` → [PathValue, PathValue]. */
+export type PathValues<Template extends string> = Template extends `${string}{${string}}${infer Rest}`
+  ? [PathValue, ...PathValues<Rest>]
+  : [];
+
+export interface V2Route<Method extends V2Method = V2Method, Values extends PathValue[] = PathValue[]> {
+  readonly method: Method;
+  /** The path as the v2 spec writes it: `/users/{userId}`. */
+  readonly template: string;
+  /** `GET /users/{userId}`: how logs, metrics, errors and docs/coverage.md name the route. */
+  readonly name: string;
+  /** A GET: changes nothing on the v2 side, the only kind of call shadow mode may replay. */
+  readonly reads: boolean;
+  /** The route at these values (one per `{param}`, in order), each encoded as one path segment. */
+  at(...values: Values): V2Target<Method>;
+}
+
+/** A route with its path filled in: what the v2 client sends. */
+export interface V2Target<Method extends V2Method = V2Method> {
+  readonly route: V2Route<Method>;
+  /** Relative to the v2 base, every value encoded. */
+  readonly path: string;
+}
+
+/** A route; its values are counted from the template, so `at` takes exactly one per `{param}`. */
+export function v2Route<Method extends V2Method, Template extends `/${string}`>(
+  method: Method,
+  template: Template,
+): V2Route<Method, PathValues<Template>> {
+  // The literal text between the params: `/groups/`, `/members/`, ''.
+  const literals = template.split(/\{[^}]+\}/);
+  const route: V2Route<Method, PathValues<Template>> = {
+    method,
+    template,
+    name: `${method} ${template}`,
+    reads: method === 'GET',
+    at(...values) {
+      if (values.length !== literals.length - 1)
+        throw new TypeError(`${route.name} takes ${literals.length - 1} path values, not ${values.length}.`);
+      let path = literals[0]!;
+      for (let i = 0; i < values.length; i++) path += pathSegment(values[i]!) + literals[i + 1]!;
+      return { route, path };
+    },
+  };
+  return Object.freeze(route);
+}

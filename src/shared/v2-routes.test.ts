@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ALL_V2_ROUTES } from './v2-routes.js';
+
+/** The service's own published v2 OpenAPI, carried in the repository (spec/reference/README.md). */
+const reference = JSON.parse(readFileSync(new URL('../../spec/reference/v2-openapi.json', import.meta.url), 'utf8')) as {
+  paths: Record<string, Record<string, unknown>>;
+};
+
+describe('the v2 route catalogue', () => {
+  it('holds only operations of the v2 reference, written as it writes them', () => {
+    const missing = ALL_V2_ROUTES.filter((route) => reference.paths[route.template]?.[route.method.toLowerCase()] === undefined);
+    expect(missing.map((route) => route.name)).toEqual([]);
+  });
+
+  it('names each route once', () => {
+    const names = ALL_V2_ROUTES.map((route) => route.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+});

@@ -1,0 +1,145 @@
+import { v2Route, type V2Route } from './v2-route.js';
+
+/**
+ * Every v2 route the gateway calls, by the resource it acts on, written as the v2 reference
+ * (spec/reference/v2-openapi.json) writes it; a test holds each to that. The translators call
+ * these and declare which they call; nothing else names a v2 call.
+ */
+
+const userRoutes = {
+  list: v2Route('GET', '/users'),
+  create: v2Route('POST', '/users'),
+  get: v2Route('GET', '/users/{userId}'),
+  update: v2Route('PATCH', '/users/{userId}'),
+  delete: v2Route('DELETE', '/users/{userId}'),
+  emailTaken: v2Route('GET', '/users/email'),
+  zpk: v2Route('GET', '/users/zpk'),
+  settings: v2Route('GET', '/users/{userId}/settings'),
+  updateSettings: v2Route('PATCH', '/users/{userId}/settings'),
+  token: v2Route('GET', '/users/{userId}/token'),
+  revokeToken: v2Route('DELETE', '/users/{userId}/token'),
+  setStatus: v2Route('PUT', '/users/{userId}/status'),
+  setPassword: v2Route('PUT', '/users/{userId}/password'),
+  uploadPicture: v2Route('POST', '/users/{userId}/picture'),
+  addAssistants: v2Route('POST', '/users/{userId}/assistants'),
+  deleteAssistants: v2Route('DELETE', '/users/{userId}/assistants'),
+  schedulers: v2Route('GET', '/users/{userId}/schedulers'),
+  recordings: v2Route('GET', '/users/{userId}/recordings'),
+  meetings: v2Route('GET', '/users/{userId}/meetings'),
+  createMeeting: v2Route('POST', '/users/{userId}/meetings'),
+  webinars: v2Route('GET', '/users/{userId}/webinars'),
+  createWebinar: v2Route('POST', '/users/{userId}/webinars'),
+};
+
+const meetingRoutes = {
+  get: v2Route('GET', '/meetings/{meetingId}'),
+  update: v2Route('PATCH', '/meetings/{meetingId}'),
+  delete: v2Route('DELETE', '/meetings/{meetingId}'),
+  setStatus: v2Route('PUT', '/meetings/{meetingId}/status'),
+  register: v2Route('POST', '/meetings/{meetingId}/registrants'),
+  recordings: v2Route('GET', '/meetings/{meetingId}/recordings'),
+  deleteRecordings: v2Route('DELETE', '/meetings/{meetingId}/recordings'),
+  deleteRecordingFile: v2Route('DELETE', '/meetings/{meetingId}/recordings/{recordingId}'),
+};
+
+const webinarRoutes = {
+  get: v2Route('GET', '/webinars/{webinarId}'),
+  update: v2Route('PATCH', '/webinars/{webinarId}'),
+  delete: v2Route('DELETE', '/webinars/{webinarId}'),
+  setStatus: v2Route('PUT', '/webinars/{webinarId}/status'),
+  register: v2Route('POST', '/webinars/{webinarId}/registrants'),
+  registrants: v2Route('GET', '/webinars/{webinarId}/registrants'),
+  setRegistrantStatus: v2Route('PUT', '/webinars/{webinarId}/registrants/status'),
+  panelists: v2Route('GET', '/webinars/{webinarId}/panelists'),
+  addPanelists: v2Route('POST', '/webinars/{webinarId}/panelists'),
+  pastInstances: v2Route('GET', '/past_webinars/{webinarId}/instances'),
+};
+
+const groupRoutes = {
+  list: v2Route('GET', '/groups'),
+  create: v2Route('POST', '/groups'),
+  get: v2Route('GET', '/groups/{groupId}'),
+  update: v2Route('PATCH', '/groups/{groupId}'),
+  delete: v2Route('DELETE', '/groups/{groupId}'),
+  members: v2Route('GET', '/groups/{groupId}/members'),
+  addMembers: v2Route('POST', '/groups/{groupId}/members'),
+  removeMember: v2Route('DELETE', '/groups/{groupId}/members/{memberId}'),
+};
+
+/** The IM groups: the group family at /im/groups, route for route. */
+const imGroupRoutes: typeof groupRoutes = {
+  list: v2Route('GET', '/im/groups'),
+  create: v2Route('POST', '/im/groups'),
+  get: v2Route('GET', '/im/groups/{groupId}'),
+  update: v2Route('PATCH', '/im/groups/{groupId}'),
+  delete: v2Route('DELETE', '/im/groups/{groupId}'),
+  members: v2Route('GET', '/im/groups/{groupId}/members'),
+  addMembers: v2Route('POST', '/im/groups/{groupId}/members'),
+  removeMember: v2Route('DELETE', '/im/groups/{groupId}/members/{memberId}'),
+};
+
+const accountRoutes = {
+  list: v2Route('GET', '/accounts'),
+  create: v2Route('POST', '/accounts'),
+  get: v2Route('GET', '/accounts/{accountId}'),
+  delete: v2Route('DELETE', '/accounts/{accountId}'),
+  updateOptions: v2Route('PATCH', '/accounts/{accountId}/options'),
+  updateSettings: v2Route('PATCH', '/accounts/{accountId}/settings'),
+  billing: v2Route('GET', '/accounts/{accountId}/billing'),
+  updateBilling: v2Route('PATCH', '/accounts/{accountId}/billing'),
+  plans: v2Route('GET', '/accounts/{accountId}/plans'),
+  subscribe: v2Route('POST', '/accounts/{accountId}/plans'),
+  addAddon: v2Route('POST', '/accounts/{accountId}/plans/addons'),
+  updateBasePlan: v2Route('PUT', '/accounts/{accountId}/plans/base'),
+  updateAddon: v2Route('PUT', '/accounts/{accountId}/plans/addons'),
+};
+
+const metricRoutes = {
+  meetings: v2Route('GET', '/metrics/meetings'),
+  meeting: v2Route('GET', '/metrics/meetings/{meetingId}'),
+  meetingParticipants: v2Route('GET', '/metrics/meetings/{meetingId}/participants'),
+  meetingQos: v2Route('GET', '/metrics/meetings/{meetingId}/participants/qos'),
+  participantQos: v2Route('GET', '/metrics/meetings/{meetingId}/participants/{participantId}/qos'),
+  webinars: v2Route('GET', '/metrics/webinars'),
+  webinar: v2Route('GET', '/metrics/webinars/{webinarId}'),
+  webinarParticipants: v2Route('GET', '/metrics/webinars/{webinarId}/participants'),
+  zoomRooms: v2Route('GET', '/metrics/zoomrooms'),
+  zoomRoom: v2Route('GET', '/metrics/zoomrooms/{zoomroomId}'),
+  crc: v2Route('GET', '/metrics/crc'),
+  im: v2Route('GET', '/metrics/im'),
+};
+
+const reportRoutes = {
+  daily: v2Route('GET', '/report/daily'),
+  users: v2Route('GET', '/report/users'),
+  userMeetings: v2Route('GET', '/report/users/{userId}/meetings'),
+  meetingParticipants: v2Route('GET', '/report/meetings/{meetingId}/participants'),
+  webinarParticipants: v2Route('GET', '/report/webinars/{webinarId}/participants'),
+  webinarPolls: v2Route('GET', '/report/webinars/{webinarId}/polls'),
+  webinarQa: v2Route('GET', '/report/webinars/{webinarId}/qa'),
+  telephone: v2Route('GET', '/report/telephone'),
+};
+
+export const V2 = {
+  users: userRoutes,
+  meetings: meetingRoutes,
+  webinars: webinarRoutes,
+  groups: groupRoutes,
+  imGroups: imGroupRoutes,
+  accounts: accountRoutes,
+  h323Devices: {
+    list: v2Route('GET', '/h323/devices'),
+    create: v2Route('POST', '/h323/devices'),
+    update: v2Route('PATCH', '/h323/devices/{deviceId}'),
+    delete: v2Route('DELETE', '/h323/devices/{deviceId}'),
+  },
+  chat: {
+    sessions: v2Route('GET', '/im/chat/sessions'),
+    messages: v2Route('GET', '/im/chat/sessions/{sessionId}'),
+  },
+  metrics: metricRoutes,
+  reports: reportRoutes,
+} as const;
+
+/** Every route of the catalogue, once. */
+export const ALL_V2_ROUTES: readonly V2Route[] = Object.values(V2).flatMap((resource): V2Route[] => Object.values<V2Route>(resource));
