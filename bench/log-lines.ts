@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { callLogObserver, createLogger, loggerSettings } from '../src/ops/logging.js';
+import { V2 } from '../src/shared/v2-routes.js';
 import type { V1CallRecord } from '../src/v1-facade/observe.js';
 
 /**
@@ -32,7 +33,7 @@ const RECORD: V1CallRecord = {
   answer: { existed_email: true },
   dataType: 'JSON',
   ms: 1.73,
-  v2Calls: [{ method: 'GET', path: '/users/email', status: 200, ms: 1.2 }],
+  v2Calls: [{ route: V2.users.emailTaken, method: 'GET', path: '/users/email', undo: false, status: 200, ms: 1.2 }],
 };
 
 function loggerOf(mode: Mode) {
