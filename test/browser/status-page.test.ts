@@ -76,9 +76,9 @@ describe('the status page in headless Chromium, under load', () => {
       const { page, errors } = await openPage(browser);
       await page.goto(`${gateway.url}/status`);
 
-      // Totals grow while the page is open, and the live error rate, about two thirds, is red.
+      // Totals grow while the page is open, and the live error rate, about two thirds (a poll may cut a round of three), is red.
       await page.locator('#total-calls', { hasText: /^[1-9]\d*$/ }).waitFor();
-      await page.locator('#error-rate', { hasText: /^(6\d|7[0-5])\.\d %$/ }).waitFor({ timeout: 20_000 });
+      await page.locator('#error-rate', { hasText: /^[5-7]\d\.\d %$/ }).waitFor({ timeout: 20_000 });
       expect(await page.locator('#error-rate').getAttribute('class')).toBe('value level-bad');
       expect(await page.locator('#rate').textContent()).toMatch(/^\d+\.\d$/);
 
@@ -101,10 +101,7 @@ describe('the status page in headless Chromium, under load', () => {
       expect(p99).toMatch(/ ms$/);
 
       // History: sparklines from a point a second, drawn inline.
-      await page
-        .locator('#spark-calls[data-points="3"], #spark-calls[data-points="4"], #spark-calls[data-points="5"]')
-        .first()
-        .waitFor({ timeout: 20_000 });
+      await page.waitForFunction("Number(document.getElementById('spark-calls').dataset.points) >= 3", undefined, { timeout: 20_000 });
       expect(await page.locator('#spark-calls polyline').count()).toBe(1);
       expect(await page.locator('#spark-errors').getAttribute('class')).toBe('spark level-bad');
       expect(await page.locator('tr[data-endpoint="/user/get"] svg polyline.errors').count()).toBe(1);
