@@ -392,7 +392,7 @@ function wireSigner({ root, config }: Parts, v2: V2Client, inbound: InboundGate 
 
 /** The v1 facade over the v2 client. */
 function createFacade(
-  { config, overrides }: Parts,
+  { config, overrides, log }: Parts,
   deps: { endpoints: readonly EndpointDefinition[]; v2: V2Client; limiters: RateLimiters; inbound: InboundGate | undefined },
   observers: readonly CallObserver[],
 ) {
@@ -414,6 +414,7 @@ function createFacade(
     keepAlive: config.keepAlive,
     observers,
     auxCacheTtlMs: config.cache.auxTtlMs,
+    logger: log.logger,
   });
 }
 

@@ -1,7 +1,9 @@
 import { Hono } from 'hono';
 import { LRUCache } from 'lru-cache';
+import pino, { type Logger } from 'pino';
 import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from '../ratelimit/outbound-limiter.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
+import { failureKindOf } from '../translators/kit/failures.js';
 import { buildRegistry } from '../translators/kit/registry.js';
 import type { V2Client } from '../upstream/client.js';
 import { admit, type InboundGate } from './admit.js';
@@ -44,6 +46,8 @@ export interface V1AppOptions {
   now?: () => Date;
   /** How long reads that only feed a computed v1 field are kept per key (ms); 0 or none: not kept. */
   auxCacheTtlMs?: number;
+  /** The gateway's logger (translators get a child with the request id; a bug's trace goes here); none: nothing is written. */
+  logger?: Logger;
 }
 
 const V1_PREFIX = /^\/v1\//i;
@@ -65,6 +69,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
     now: options.now ?? (() => new Date()),
     outboundMaxWaitMs: options.outboundMaxWaitMs ?? DEFAULT_OUTBOUND_MAX_WAIT_MS,
     fanOut: options.fanOut,
+    logger: options.logger ?? pino({ enabled: false }),
   };
   const app = new Hono<{ Bindings: Bindings }>();
 
@@ -79,6 +84,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
       if (inbound) await admit(call, inbound);
       await dispatch(call, parts);
     } catch (error) {
+      if (failureKindOf(error) === 'internal') parts.logger.error({ reqId: call.requestId, err: error }, 'unexpected error');
       fail(call, error);
     }
     const response = render(call);

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { isoSeconds } from '../shared/iso-time.js';
 import { Departure, type Leaving } from '../shared/leaving.js';
@@ -189,6 +190,7 @@ export function withdrawnWhenGone(c: Context<{ Bindings: Bindings }>): Leaving {
 /** The TranslatorContext of one v1 call (a class for the same reason as BoundV2). */
 export class CallContext implements TranslatorContext {
   private undoApi: V2Api | undefined;
+  private callLog: Logger | undefined;
 
   constructor(
     readonly v2: V2Api,
@@ -197,7 +199,13 @@ export class CallContext implements TranslatorContext {
     private readonly now: () => Date,
     private readonly deadlineMs: number,
     private readonly fanOut: FanOutCheck | undefined,
+    private readonly logger: Logger,
   ) {}
+
+  /** Made on first use: most calls never log (a child logger costs its bindings' serialisation). */
+  get log(): Logger {
+    return (this.callLog ??= this.logger.child({ reqId: this.line.requestId }));
+  }
 
   nowIso(): string {
     return isoSeconds(this.now());

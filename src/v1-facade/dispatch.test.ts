@@ -1,4 +1,5 @@
 import { Context } from 'hono';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { V2 } from '../shared/v2-routes.js';
 import { NOT_READ } from '../translators/kit/answer-shape.js';
@@ -50,6 +51,7 @@ function setUp(secret: string, proven: boolean, ids = 'a,b,c') {
     now: () => new Date(0),
     outboundMaxWaitMs: 1_000,
     fanOut: undefined,
+    logger: pino({ enabled: false }),
   };
   return { call, parts, verdicts, v2 };
 }

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import type { V2Client } from '../upstream/client.js';
 import { pairProofOf } from '../upstream/pair-proof.js';
@@ -17,6 +18,8 @@ export interface DispatchParts {
   /** How long one v1 call's v2 calls may wait, together, for outbound tokens. */
   outboundMaxWaitMs: number;
   fanOut: FanOutCheck | undefined;
+  /** The gateway's logger: each call's translator gets a child with its request id. */
+  logger: Logger;
 }
 
 /**
@@ -50,6 +53,7 @@ export async function dispatch(call: V1Call, parts: DispatchParts): Promise<void
     parts.now,
     deadlineMs,
     parts.fanOut,
+    parts.logger,
   );
   call.answer = await endpoint.handle(input, ctx);
 }

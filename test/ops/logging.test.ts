@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED, createLogger } from '../../src/ops/logging.js';
+import { defineEndpoint } from '../../src/translators/kit/define.js';
+import { v1Params } from '../../src/v1/param-types.js';
 import { keyHash } from '../../src/ops/metrics.js';
 import { auditLogLine } from '../support/log-audit.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -54,6 +56,45 @@ describe('call logs', () => {
     expect(line.level).toBe(40);
     expect(readFileSync(file, 'utf8')).not.toContain('hunter2-secret');
     expect(readFileSync(file, 'utf8')).not.toContain(gateway.credentials.api_secret);
+  });
+});
+
+describe("a call's own lines", () => {
+  /** An endpoint that writes a line of its own, then fails as a bug would. */
+  const broken = defineEndpoint({
+    path: '/test/broken',
+    params: v1Params({}),
+    v2Calls: [],
+    handle(_params, ctx) {
+      ctx.log.info({ step: 'before the bug' }, 'translator line');
+      throw new TypeError('a bug in a translator');
+    },
+  });
+
+  it("carry the request id: a translator's line and an internal error's trace, one logger for both", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'v1gate-log-test-'));
+    const file = join(dir, 'calls.log');
+    const gateway = await startTestGateway({ LOG_FILE: file, LOG_LEVEL: 'info' }, { endpoints: [broken] });
+    try {
+      const answer = await fetch(`${gateway.url}/v1/test/broken`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': 'bug-trace-1' },
+        body: new URLSearchParams(gateway.credentials).toString(),
+      });
+      expect(((await answer.json()) as { error: { message: string } }).error.message).toMatch(/^Internal gateway error/);
+    } finally {
+      await gateway.close();
+    }
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, any>)
+      .filter((l) => l.reqId === 'bug-trace-1');
+    rmSync(dir, { recursive: true, force: true });
+    expect(lines.map((l) => l.msg)).toEqual(['translator line', 'unexpected error', 'v1 call failed']);
+    expect(lines[0]).toMatchObject({ step: 'before the bug', level: 30, pid: process.pid });
+    expect(lines[1]).toMatchObject({ level: 50, err: { type: 'TypeError', message: 'a bug in a translator' } });
+    expect(lines[1]!.err.stack).toMatch(/at Object\.handle/);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Query } from '../../upstream/client.js';
 import type { V2Route, V2Target } from '../../shared/v2-route.js';
@@ -58,6 +59,8 @@ export interface TranslatorContext {
    * cannot all be admitted within this v1 call's outbound wait, so nothing is sent in vain.
    */
   requireFanOut(route: V2Route<'GET'>, calls: number): void;
+  /** The gateway's logger, with this call's request id (`reqId`) on every line. */
+  readonly log: Logger;
 }
 
 export type V1Answer = Record<string, unknown>;

@@ -53,7 +53,6 @@ type FieldHolding = (value: string) => string | undefined;
 export function toV1Error(error: unknown, v1FieldOf: FieldOfPath = () => undefined, fieldHolding: FieldHolding = () => undefined): V1Error {
   if (error instanceof V1Error) return error;
   const kind = failureKindOf(error);
-  if (kind === 'internal') console.error('v1gate: unexpected error', error);
   const { code, message } = v1ErrorOf(kind, ownCodeAndMessage(kind, error, v1FieldOf, fieldHolding));
   return new V1Error(code, message, headersOf(error));
 }

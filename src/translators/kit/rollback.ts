@@ -1,5 +1,5 @@
 import { UpstreamUnavailable } from '../../upstream/errors.js';
-import { toV1Error } from './failures.js';
+import { failureKindOf, toV1Error } from './failures.js';
 import { V1Error } from '../../v1/errors.js';
 import type { TranslatorContext, V2Api } from './define.js';
 
@@ -12,7 +12,7 @@ export class Rollback {
   private readonly undos: { what: string; undo: (v2: V2Api) => Promise<unknown> }[] = [];
 
   /** Undos go through `ctx.undoV2`: the front of the outbound queue, on a budget of their own. */
-  constructor(private readonly ctx: Pick<TranslatorContext, 'undoV2'>) {}
+  constructor(private readonly ctx: Pick<TranslatorContext, 'undoV2' | 'log'>) {}
 
   /** After a write succeeded: how to take it back with the v2 API it is given, and what it was (for the error message). */
   onFailure(what: string, undo: (v2: V2Api) => Promise<unknown>): void {
@@ -44,6 +44,8 @@ export class Rollback {
       }
     }
     const failure = toV1Error(error);
+    // A bug's trace is logged where the error is replaced by the answer that says what was undone.
+    if (failureKindOf(error) === 'internal') this.ctx.log.error({ err: error }, 'unexpected error; the call was undone');
     if (leftOver.length === 0 && mayBeLeft.length === 0) {
       // "may or may not have been applied" speaks of the failed step; say that the rest is undone.
       const undone = error instanceof UpstreamUnavailable && this.undos.length > 0;
