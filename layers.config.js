@@ -35,6 +35,7 @@ export const LAYERS = [
       'src/sandbox-banner.ts',
       'src/config.ts',
       'src/unknown-settings.ts',
+      'src/cli/',
       'src/cluster/',
       'src/gateway.ts',
       'src/server.ts',

@@ -1,7 +1,6 @@
 import { defineEndpoint } from '../kit/define.js';
 import { MEETING } from '../sessions/kinds.js';
 import { readSessions, renderItems, v1ListAnswer } from '../sessions/list.js';
-import { LIVE_STATUS_CALLS, liveIdsOf } from '../sessions/status.js';
 import { V2_SESSION_PAGES } from '../sessions/v2-session.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { pagingOf, v1PagingParams } from '../../v1/paging.js';
@@ -14,7 +13,7 @@ import { pagingOf, v1PagingParams } from '../../v1/paging.js';
 export const meetingList = defineEndpoint({
   path: '/meeting/list',
   params: v1Params({ host_id: v1.string(), ...v1PagingParams }),
-  v2Calls: [MEETING.v2.list, ...LIVE_STATUS_CALLS.meeting, MEETING.v2.get],
+  v2Calls: [MEETING.v2.list, ...MEETING.live.calls, MEETING.v2.get],
   tables: [MEETING.table],
   async handle(params, ctx) {
     const paging = pagingOf(params);
@@ -23,7 +22,7 @@ export const meetingList = defineEndpoint({
         type: 'scheduled',
         ...paging,
       }),
-      liveIdsOf(ctx, MEETING, params.host_id),
+      MEETING.live.idsOf(ctx, params.host_id),
     ]);
     const sessions = await readSessions(ctx, MEETING, page.meetings);
     return v1ListAnswer(MEETING, paging, page.total_records, renderItems(MEETING, sessions, liveIds));

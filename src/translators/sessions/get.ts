@@ -4,7 +4,6 @@ import { OWN_SESSION_CALLS, readOwnSession } from './host-check.js';
 import type { SessionKind } from './kinds.js';
 import { sessionRefShape } from './params.js';
 import { renderSession } from './render.js';
-import { LIVE_STATUS_CALLS, liveIdsOf } from './status.js';
 
 /**
  * /meeting/get, /webinar/get → GET /{meetings|webinars}/{id}, and in parallel the host's live
@@ -14,10 +13,10 @@ export function getEndpoint(kind: SessionKind) {
   return defineEndpoint({
     path: `/${kind.noun}/get`,
     params: v1Params(sessionRefShape),
-    v2Calls: [...OWN_SESSION_CALLS(kind), ...LIVE_STATUS_CALLS[kind.noun]],
+    v2Calls: [...OWN_SESSION_CALLS(kind), ...kind.live.calls],
     tables: [kind.table],
     async handle({ id, host_id }, ctx) {
-      const [session, liveIds] = await readOwnSession(ctx, kind, id, host_id, () => liveIdsOf(ctx, kind, host_id), { keyedByHost: true });
+      const [session, liveIds] = await readOwnSession(ctx, kind, id, host_id, () => kind.live.idsOf(ctx, host_id), { keyedByHost: true });
       return renderSession(kind, 'get', session, liveIds.has(String(session.id)));
     },
   });

@@ -3,10 +3,12 @@ import { MEETING_ANSWERS, WEBINAR_ANSWERS, type SessionAnswers } from '../../../
 import type { FieldTable } from '../../v1/field-map.js';
 import type { PathValue, V2Route } from '../../shared/v2-route.js';
 import { V2 } from '../../shared/v2-routes.js';
+import { LIVE_MEETINGS, NO_LIVE_WEBINARS, type LiveStatus } from './status.js';
+import { V2_SESSION_PAGES } from './v2-session.js';
 
 /**
- * What differs between v1 meetings and v1 webinars. Every scheduling translator is written once
- * (in this folder) and given one of these two descriptions; nothing else branches on the kind.
+ * What differs between v1 meetings and v1 webinars, as data: every session translator is written
+ * once (in this folder) and given one of these two descriptions; nothing else branches on the kind.
  */
 export interface SessionKind {
   /** The word in messages and v1 paths: `meeting`, `webinar`. */
@@ -16,6 +18,10 @@ export interface SessionKind {
   table: FieldTable;
   /** The v2 routes of a kind's sessions: the same calls at the kind's collection. */
   v2: SessionRoutes;
+  /** A page of the host's sessions (`v2.list`): the paging fields, and the items under `collection`. */
+  listPage: (typeof V2_SESSION_PAGES)[keyof typeof V2_SESSION_PAGES];
+  /** How v1's `status` is read (status.ts says why the kinds differ). */
+  live: LiveStatus;
   /** The body of `PUT /{collection}/{id}/status` that ends a session (the two kinds differ in v2). */
   endBody: Record<string, string>;
   /** The v1 answers (mappings/session-answers.ts). */
@@ -47,6 +53,8 @@ export const MEETING: SessionKind = {
     setStatus: V2.meetings.setStatus,
     register: V2.meetings.register,
   },
+  listPage: V2_SESSION_PAGES.meetings,
+  live: LIVE_MEETINGS,
   endBody: { action: 'end' },
   answers: MEETING_ANSWERS,
 };
@@ -64,6 +72,8 @@ export const WEBINAR: SessionKind = {
     setStatus: V2.webinars.setStatus,
     register: V2.webinars.register,
   },
+  listPage: V2_SESSION_PAGES.webinars,
+  live: NO_LIVE_WEBINARS,
   // Our v2 spec names the end field `status` for webinars (meetings: `action`).
   endBody: { status: 'end' },
   answers: WEBINAR_ANSWERS,

@@ -4,7 +4,7 @@ import { pageOf, v1PageFields, type Paging } from '../../v1/paging.js';
 import { V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import type { SessionKind } from './kinds.js';
 import { renderSession } from './render.js';
-import { V2_SESSION, V2_SESSION_PAGES, type V2Session, type V2SessionListItem } from './v2-session.js';
+import { V2_SESSION, type V2Session, type V2SessionListItem } from './v2-session.js';
 
 /**
  * What the v1 lists share. v2 list items lack most v1 item fields (start_url, password,
@@ -28,7 +28,7 @@ export async function readSessions(ctx: TranslatorContext, kind: SessionKind, it
 export async function allSessionsOf(ctx: TranslatorContext, kind: SessionKind, hostId: string): Promise<V2SessionListItem[]> {
   const items: V2SessionListItem[] = [];
   for (let page = 1; ; page++) {
-    const answer = await ctx.v2.get(kind.v2.list.at(hostId), V2_SESSION_PAGES[kind.collection], {
+    const answer = await ctx.v2.get(kind.v2.list.at(hostId), kind.listPage, {
       page_size: V2_MAX_PAGE_SIZE,
       page_number: page,
     });

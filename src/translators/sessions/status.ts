@@ -2,7 +2,6 @@ import type { V2Route } from '../../shared/v2-route.js';
 import { V2 } from '../../shared/v2-routes.js';
 import type { TranslatorContext } from '../kit/define.js';
 import { V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
-import type { SessionKind } from './kinds.js';
 import { V2_SESSION_PAGES } from './v2-session.js';
 import { NOT_READ } from '../kit/answer-shape.js';
 
@@ -18,33 +17,42 @@ export const v1Status = (live: boolean) => (live ? V1_STATUS.started : V1_STATUS
 /** A host has few meetings in progress at once; one page of the largest size holds them all. */
 const LIVE_PAGE_SIZE = V2_MAX_PAGE_SIZE;
 
+/** How a kind answers v1's `status`: the numbers of a host's sessions in progress, and the v2 routes reading them calls. */
+export interface LiveStatus {
+  calls: readonly V2Route[];
+  idsOf(ctx: TranslatorContext, hostId: string): Promise<Set<string>>;
+}
+
 /**
- * The numbers of the host's sessions in progress. Meetings: GET /users/{id}/meetings?type=live,
- * which also answers 1001 for an unknown host (so it doubles as the host check of a read).
- * Webinars: v2 has no live list per host; the account-wide GET /metrics/webinars?type=live is
- * in v2's report class (1/s and 2000/day per account), so reading it on every /webinar/get would
- * spend the account's daily report quota on status polling. Only the host is checked, and none
- * is live (docs/decisions.md, "Meetings and webinars").
+ * Meetings: GET /users/{id}/meetings?type=live, which also answers 1001 for an unknown host (so it
+ * doubles as the host check of a read). Only `status` comes of it (and the host check, which a
+ * cached answer already passed): a short-lived per-key cache serves repeated gets of a host's
+ * meetings (docs/decisions.md, "Reads kept").
  */
-/** The routes liveIdsOf calls, by kind. */
-export const LIVE_STATUS_CALLS: Record<SessionKind['noun'], readonly V2Route[]> = {
-  meeting: [V2.users.meetings],
-  webinar: [V2.users.get],
+export const LIVE_MEETINGS: LiveStatus = {
+  calls: [V2.users.meetings],
+  async idsOf(ctx, hostId) {
+    const ids = await ctx.memo.aux(`live-meetings ${hostId}`, async () => {
+      const { meetings } = await ctx.v2.get(V2.users.meetings.at(hostId), V2_SESSION_PAGES.meetings, {
+        type: 'live',
+        page_size: LIVE_PAGE_SIZE,
+      });
+      return Object.freeze(meetings.map((m) => String(m.id)));
+    });
+    return new Set(ids);
+  },
 };
 
-export async function liveIdsOf(ctx: TranslatorContext, kind: SessionKind, hostId: string): Promise<Set<string>> {
-  if (kind.noun === 'webinar') {
+/**
+ * Webinars: v2 has no live list per host; the account-wide GET /metrics/webinars?type=live is in
+ * v2's report class (1/s and 2000/day per account), so reading it on every /webinar/get would
+ * spend the account's daily report quota on status polling. Only the host is checked, and none is
+ * live (docs/decisions.md, "Meetings and webinars").
+ */
+export const NO_LIVE_WEBINARS: LiveStatus = {
+  calls: [V2.users.get],
+  async idsOf(ctx, hostId) {
     await ctx.v2.get(V2.users.get.at(hostId), NOT_READ);
     return new Set();
-  }
-  // Only `status` comes of it (and the host check, which a cached answer already passed): a short-
-  // lived per-key cache serves repeated gets of a host's meetings (docs/decisions.md, "Reads kept").
-  const ids = await ctx.memo.aux(`live-meetings ${hostId}`, async () => {
-    const { meetings } = await ctx.v2.get(V2.users.meetings.at(hostId), V2_SESSION_PAGES.meetings, {
-      type: 'live',
-      page_size: LIVE_PAGE_SIZE,
-    });
-    return Object.freeze(meetings.map((m) => String(m.id)));
-  });
-  return new Set(ids);
-}
+  },
+};
