@@ -6,8 +6,9 @@ import { sessionRefShape } from './params.js';
 import { renderSession } from './render.js';
 
 /**
- * /meeting/get, /webinar/get → GET /{meetings|webinars}/{id}, and in parallel the host's live
- * meetings (for v1's `status`; it also proves the host exists). Host checks: host-check.ts.
+ * /meeting/get, /webinar/get → GET /{meetings|webinars}/{id}, and in parallel what the kind reads
+ * for v1's `status` (`kind.live`: the host's live meetings, or the webinar host alone), which also
+ * proves the host exists. Host checks: host-check.ts.
  */
 export function getEndpoint(kind: SessionKind) {
   return defineEndpoint({

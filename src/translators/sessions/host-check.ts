@@ -9,6 +9,9 @@ import type { SessionKind } from './kinds.js';
 import { V2_SESSION, type V2Session } from './v2-session.js';
 import { V2_USER } from '../kit/v2-users.js';
 
+/** The routes the host check calls: the session, and the host when the session's own host_id does not prove it. */
+export const OWN_SESSION_CALLS = (kind: SessionKind): V2Route[] => [kind.v2.get, V2.users.get];
+
 /**
  * v1 calls on one meeting or webinar carry the host's id; v2 calls need only the number. The
  * host check makes a v1 call on another host's session the v1 error it was, never a silent
@@ -16,9 +19,6 @@ import { V2_USER } from '../kit/v2-users.js';
  * another host of the account 3003. The host is only looked up when the session's own host_id
  * does not already prove it (a miss or a mismatch), so the common case costs one v2 read.
  */
-/** The routes the host check calls: the session, and the host when the session's own host_id does not prove it. */
-export const OWN_SESSION_CALLS = (kind: SessionKind): V2Route[] => [kind.v2.get, V2.users.get];
-
 export async function requireOwnSession(ctx: TranslatorContext, kind: SessionKind, id: string, hostId: string): Promise<V2Session> {
   let session: V2Session;
   try {

@@ -3,7 +3,7 @@ import { inputShape } from '../../v1/field-map.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import type { SessionKind } from './kinds.js';
 
-/** The v1 params of the scheduling calls, built from the kind's option table. */
+/** The v1 params of the session calls (create, get, update, delete, end), built from the kind's option table. */
 
 /** The type row (1/2/3/8 or 5/6/9). */
 function typeRow(kind: SessionKind) {
