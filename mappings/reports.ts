@@ -84,5 +84,13 @@ export const ACCOUNT_REPORT_USER_ANSWER: AnswerShape = {
   whenAbsent: { last_client_version: '', last_login_time: '' },
 };
 
-/** A meeting of /report/getuserreport: the table's fields, then its participants. */
-export const USER_REPORT_MEETING_ANSWER: AnswerShape = { fields: [...outputFieldsOf(USER_REPORT_MEETING_ROWS), 'participants'] };
+/**
+ * A meeting of /report/getuserreport: the table's fields, then its participants. The meeting number
+ * is answered a second time as `id`, right after `number`: the Moodle plugin (v1 era) files each
+ * reported meeting under `$meet->id` and looks it up by its meeting number, so the live report
+ * carried it there too (docs/live-evidence.md).
+ */
+export const USER_REPORT_MEETING_ANSWER: AnswerShape = {
+  fields: ['number', 'id', ...outputFieldsOf(USER_REPORT_MEETING_ROWS).filter((field) => field !== 'number'), 'participants'],
+  copies: { id: 'number' },
+};
