@@ -70,6 +70,8 @@ export type FailureKind =
   | 'upstream-bad-answer'
   /** v1gate's own outbound limiter could not send the call within the v2 limits in time. */
   | 'outbound-limited'
+  /** Too many api_secrets v2 has not accepted lately were tried, for the key or in all: the pair's proof was not sent. */
+  | 'proofs-exhausted'
   /** The v1 client left before the call was sent; nothing was sent. */
   | 'withdrawn'
   /** A bug in v1gate. */
@@ -193,6 +195,11 @@ export const FAILURES: Record<FailureKind, FailureRow> = {
     v1Code: V1Code.rateLimited,
     v1Message: V1_RATE_LIMIT_MESSAGE,
     why: "Waiting for v2 tokens past the call's deadline: v1's rate-limit error with Retry-After; nothing more was sent.",
+  },
+  'proofs-exhausted': {
+    v1Code: V1Code.rateLimited,
+    v1Message: V1_RATE_LIMIT_MESSAGE,
+    why: "v1's rate-limit error with Retry-After: the proof budget (docs/decisions.md) is spent; the key's own limits are untouched.",
   },
   withdrawn: {
     v1Code: V1Code.upstreamUnavailable,

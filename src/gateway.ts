@@ -29,6 +29,8 @@ import { Refusal, toV1Error } from './translators/kit/failures.js';
 import { ALL_ENDPOINTS } from './translators/endpoints.js';
 import { V2Client, openGate, type OutboundGate } from './upstream/client.js';
 import { TokenMinter } from './upstream/jwt.js';
+import { PairProver } from './upstream/pair-proof.js';
+import { ProofLimiter, chargeAccepted } from './ratelimit/proof-budget.js';
 import { v1ErrorResponse } from './v1/errors.js';
 import { createV1App, type InboundGate } from './v1-facade/app.js';
 import type { CallObserver } from './v1-facade/observe.js';
@@ -199,8 +201,8 @@ interface Parts {
 /** The facade's inbound gate, backed by the v1 limiter: its decision and the X-RateLimit-* headers. */
 function inboundGate(limiters: RateLimiters): InboundGate {
   return {
-    async check(apiKey, v1Path) {
-      const decision = await limiters.inbound.check(apiKey, v1Path);
+    async check(owner, v1Path) {
+      const decision = await limiters.inbound.check(owner, v1Path);
       return { allowed: decision.allowed, headers: rateLimitHeaders(decision) };
     },
   };
@@ -209,7 +211,9 @@ function inboundGate(limiters: RateLimiters): InboundGate {
 /** The v2 client's outbound gate, backed by the v2 limiter. */
 function outboundGate(limiters: RateLimiters): OutboundGate {
   return {
-    schedule: (apiKey, method, path, task, options) => limiters.outbound.schedule(apiKey, method, path, task, options),
+    // An unproven pair's proof takes none of the key's tokens (the proof budget admitted it).
+    schedule: (apiKey, method, path, task, options) =>
+      options?.unmetered ? task() : limiters.outbound.schedule(apiKey, method, path, task, options),
     penalize: (apiKey, method, path, retryAfterMs) => {
       void limiters.outbound.penalize(apiKey, method, path, retryAfterMs);
     },
@@ -386,20 +390,39 @@ function wireOpsRoutes(
 }
 
 /** POST /sdk/signature (the meeting SDK 1.9.1 join signer), before the v1 routes. */
-function wireSigner({ root, config }: Parts, v2: V2Client, inbound: InboundGate | undefined): void {
-  root.route('/', createSignatureApp({ credentials: v2CredentialsCheck(v2), inbound, maxBodyBytes: config.maxBodyBytes }));
+function wireSigner({ root, config }: Parts, v2: V2Client, inbound: InboundGate | undefined, pairs: PairProver): void {
+  root.route('/', createSignatureApp({ credentials: v2CredentialsCheck(v2, pairs), inbound, maxBodyBytes: config.maxBodyBytes }));
+}
+
+/**
+ * Where pairs are proven. With the v2 limits on, proofs are bounded per key and in all (the proof
+ * budget), and one v2 accepted is charged to its key's outbound buckets afterwards.
+ */
+function createPairProver({ config, overrides }: Parts, limiters: RateLimiters): PairProver {
+  if (!config.rateLimits.v2.enabled || overrides.outbound) return new PairProver();
+  return new PairProver({
+    budget: new ProofLimiter(limiters.store),
+    charge: (apiKey, target) => chargeAccepted(limiters.outbound, apiKey, target.route.method, target.path),
+  });
 }
 
 /** The v1 facade over the v2 client. */
 function createFacade(
   { config, overrides, log }: Parts,
-  deps: { endpoints: readonly EndpointDefinition[]; v2: V2Client; limiters: RateLimiters; inbound: InboundGate | undefined },
+  deps: {
+    endpoints: readonly EndpointDefinition[];
+    v2: V2Client;
+    limiters: RateLimiters;
+    inbound: InboundGate | undefined;
+    pairs: PairProver;
+  },
   observers: readonly CallObserver[],
 ) {
   const { limiters } = deps;
   return createV1App({
     endpoints: deps.endpoints,
     v2: deps.v2,
+    pairs: deps.pairs,
     inbound: deps.inbound,
     outboundMaxWaitMs: config.rateLimits.v2.maxWaitMs,
     // Reports fan out: refuse at once a fan-out the v2 limits cannot admit within the wait.
@@ -486,10 +509,12 @@ function wireAll(parts: Parts) {
   // Shadow mode wraps the facade, made below; the status page asks for it when it renders.
   const later: { shadow?: Shadow } = {};
   wireOpsRoutes(parts, { metrics, limiters, failover, sharedStorePolicy, webhooks, shadow: () => later.shadow }, endpoints);
-  // One inbound gate for the signer and the v1 routes: both spend the key's v1 limits.
+  // One inbound gate and one prover for the signer and the v1 routes: a pair proven by either is
+  // its key's owner for both, and both spend the key's v1 limits.
   const inbound = overrides.inbound ?? (config.rateLimits.v1.enabled ? inboundGate(limiters) : undefined);
-  wireSigner(parts, v2, inbound);
-  const v1App = createFacade(parts, { endpoints, v2, limiters, inbound }, callObservers(parts, metrics));
+  const pairs = createPairProver(parts, limiters);
+  wireSigner(parts, v2, inbound, pairs);
+  const v1App = createFacade(parts, { endpoints, v2, limiters, inbound, pairs }, callObservers(parts, metrics));
   const shadow = config.shadow.primaryUrl ? wireShadow(parts, v1App, endpoints, metrics) : undefined;
   later.shadow = shadow;
   if (!shadow) parts.root.route('/', v1App);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRetryAfter, rateLimitHeaders } from './headers.js';
-import { InboundLimiter } from './inbound-limiter.js';
+import { InboundLimiter, inboundOwnerOf } from './inbound-limiter.js';
 import { MemoryBucketStore } from './memory-store.js';
 
 function limiter(options: { enabled?: boolean; scale?: number } = {}) {
@@ -91,5 +91,15 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(new Date(61_000).toUTCString(), 1_000)).toBe(60_000);
     expect(parseRetryAfter('soon')).toBeUndefined();
     expect(parseRetryAfter(null)).toBeUndefined();
+  });
+});
+
+describe('inboundOwnerOf', () => {
+  it("names the key's buckets for a proven pair and the pair's own for any other", () => {
+    expect(inboundOwnerOf('key', undefined)).toBe('key');
+    const a = inboundOwnerOf('key', 'hash-a');
+    expect(a).not.toBe('key');
+    expect(a).not.toBe(inboundOwnerOf('key', 'hash-b'));
+    expect(a).not.toBe(inboundOwnerOf('other', 'hash-a'));
   });
 });

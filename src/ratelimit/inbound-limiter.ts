@@ -10,6 +10,17 @@ import type { BucketSpec } from '../shared/token-bucket.js';
  * (mappings/rate-limits.ts). A refused request must not reach v2 at all.
  */
 
+/**
+ * Whose v1 buckets a caller is limited in: its key's once v2 has accepted its pair (the key's
+ * owner), else its pair's own, named by the pair's hash (`unprovenPair`, pairProofOf): no secret
+ * v2 has not accepted can take a token from the key's owner, and a pair just proven starts in
+ * its key's buckets. The store bounds how many pairs' buckets are kept (MemoryBucketStore's
+ * maxBuckets, Redis's expiry).
+ */
+export function inboundOwnerOf(apiKey: string, unprovenPair: string | undefined): string {
+  return unprovenPair === undefined ? apiKey : `${apiKey}/unproven/${unprovenPair}`;
+}
+
 export interface RateLimitDecision {
   allowed: boolean;
   /** False when v1 limits are off: there is nothing to tell the client (no X-RateLimit-* headers). */

@@ -1,5 +1,7 @@
 import { Hono } from 'hono';
+import { inboundOwnerOf } from '../ratelimit/inbound-limiter.js';
 import { Refusal, toV1Error } from '../translators/kit/failures.js';
+import { pairProofOf } from '../upstream/pair-proof.js';
 import { invalidParameter, missingParameter, v1ErrorResponse } from '../v1/errors.js';
 import { ParamDecodeError, readParams, type V1Params } from '../v1-facade/params.js';
 import type { InboundGate } from '../v1-facade/app.js';
@@ -35,12 +37,16 @@ export function createSignatureApp(options: SignatureAppOptions): Hono {
     try {
       const fields = await readFields(c.req.raw, new URL(c.req.url).search, options.maxBodyBytes);
       const request = validate(fields);
+      const credentials = { apiKey: request.apiKey, apiSecret: request.apiSecret };
       if (options.inbound) {
-        const decision = await options.inbound.check(request.apiKey, SDK_SIGNATURE_PATH);
+        // As in the facade: an unproven pair is limited in its own buckets, never its key's.
+        const proven = options.credentials.isProven(credentials);
+        const owner = inboundOwnerOf(credentials.apiKey, proven ? undefined : pairProofOf(credentials));
+        const decision = await options.inbound.check(owner, SDK_SIGNATURE_PATH);
         headers = decision.headers;
         if (!decision.allowed) throw new Refusal('inbound-limited', undefined, decision.headers);
       }
-      await options.credentials.check({ apiKey: request.apiKey, apiSecret: request.apiSecret });
+      await options.credentials.check(credentials);
       const signature = generateSignature(request, (options.now ?? Date.now)());
       return c.json({ signature }, 200, { ...headers, 'Cache-Control': 'no-store' });
     } catch (error) {

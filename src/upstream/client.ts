@@ -44,6 +44,12 @@ export interface V2Request {
    * withdrawn, never sent, so no write starts after the client left. Undo calls carry none.
    */
   leaving?: Leaving;
+  /**
+   * Sent without taking the key's outbound tokens (the gate is told): the first call of a pair v2
+   * has not accepted lately, admitted by the proof budget instead, so a wrong secret spends none of
+   * the key's tokens (the prover charges an accepted one to them afterwards, src/upstream/pair-proof.ts).
+   */
+  unmetered?: boolean;
   /** Called each time the request is really sent (not when refused by the limiter): for x-v2-calls. */
   onSend?: () => void;
   /** Called when a sent request has an outcome (an answer or a failure): for logs and metrics. */
@@ -75,6 +81,8 @@ export interface GateOptions {
   priority?: 'undo';
   opensCall?: boolean;
   leaving?: Leaving;
+  /** Run without taking the key's outbound tokens (an unproven pair's proof, V2Request.unmetered); every other rule of the gate still applies. */
+  unmetered?: boolean;
 }
 
 export interface OutboundGate {

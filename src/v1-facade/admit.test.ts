@@ -1,6 +1,8 @@
 import { Context } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '../translators/kit/failures.js';
+import { inboundOwnerOf } from '../ratelimit/inbound-limiter.js';
+import { pairProofOf } from '../upstream/pair-proof.js';
 import { admit, type InboundGate } from './admit.js';
 import { V1Call } from './v1-call.js';
 
@@ -36,7 +38,7 @@ describe('admit', () => {
   it("checks an unproven pair outside the key's bucket", async () => {
     const inbound = gate(1);
     await admit(callOf(false), inbound);
-    expect(inbound.asked).toHaveLength(1);
+    expect(inbound.asked).toEqual([`${inboundOwnerOf('key', pairProofOf({ apiKey: 'key', apiSecret: 'secret' }))} /user/get`]);
     expect(inbound.asked[0]).not.toBe('key /user/get');
   });
 

@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
-import { LRUCache } from 'lru-cache';
 import pino, { type Logger } from 'pino';
 import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from '../ratelimit/outbound-limiter.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import { failureKindOf } from '../translators/kit/failures.js';
 import { buildRegistry } from '../translators/kit/registry.js';
 import type { V2Client } from '../upstream/client.js';
+import { PairProver } from '../upstream/pair-proof.js';
 import { admit, type InboundGate } from './admit.js';
 import { authenticate } from './authenticate.js';
 import type { Bindings, FanOutCheck } from './call-context.js';
@@ -32,6 +32,8 @@ export { BODY_OVERFLOW } from './read.js';
 export interface V1AppOptions {
   endpoints: readonly EndpointDefinition[];
   v2: V2Client;
+  /** Where pairs are proven; shared with the SDK signer, so a pair proven by either is proven for both. */
+  pairs?: PairProver;
   inbound?: InboundGate;
   allowedApiKeys?: ReadonlySet<string>;
   body: BodyLimits;
@@ -56,16 +58,11 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
   const registry = buildRegistry(options.endpoints);
   const observers = options.observers ?? [];
   const { inbound, allowedApiKeys, body, keepAlive } = options;
-  /**
-   * Pairs v2 accepted lately (a hash of key and secret, never the secret): their calls fan out at
-   * once; an unproven pair's first v2 call goes alone (BoundV2). Bounded, and forgotten on a 401.
-   */
-  const verifiedPairs = new LRUCache<string, true>({ max: 10_000, ttl: 5 * 60_000 });
-  const pairs = { isProven: (proof: string) => verifiedPairs.has(proof) };
+  const pairs = options.pairs ?? new PairProver();
   const parts: DispatchParts = {
     v2: options.v2,
     memo: new KeyMemo({ auxTtlMs: options.auxCacheTtlMs ?? 0 }),
-    verdict: (proof, accepted) => (accepted ? verifiedPairs.set(proof, true) : verifiedPairs.delete(proof)),
+    pairs,
     now: options.now ?? (() => new Date()),
     outboundMaxWaitMs: options.outboundMaxWaitMs ?? DEFAULT_OUTBOUND_MAX_WAIT_MS,
     fanOut: options.fanOut,
@@ -82,7 +79,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
       await read(call, registry, body);
       authenticate(call, allowedApiKeys, pairs);
       if (inbound) await admit(call, inbound);
-      await dispatch(call, parts);
+      call.answer = await dispatch(call, parts);
     } catch (error) {
       if (failureKindOf(error) === 'internal') parts.logger.error({ reqId: call.requestId, err: error }, 'unexpected error');
       fail(call, error);

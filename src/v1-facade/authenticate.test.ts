@@ -1,6 +1,7 @@
 import { Context } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '../translators/kit/failures.js';
+import type { Credentials } from '../upstream/client.js';
 import { pairProofOf } from '../upstream/pair-proof.js';
 import { authenticate } from './authenticate.js';
 import type { V1Params } from './params.js';
@@ -13,7 +14,7 @@ function callWith(params: V1Params): V1Call {
 }
 
 const proven = new Set([pairProofOf({ apiKey: 'key', apiSecret: 'right' })]);
-const pairs = { isProven: (proof: string) => proven.has(proof) };
+const pairs = { isProven: (credentials: Credentials) => proven.has(pairProofOf(credentials)) };
 
 function refusalOf(params: V1Params, allowed?: ReadonlySet<string>): string {
   try {

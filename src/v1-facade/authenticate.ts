@@ -1,23 +1,23 @@
 import { Refusal } from '../translators/kit/failures.js';
 import type { Credentials } from '../upstream/client.js';
-import { pairProofOf } from '../upstream/pair-proof.js';
+import type { PairProver } from '../upstream/pair-proof.js';
 import type { V1Params } from './params.js';
 import type { V1Call } from './v1-call.js';
 
-/** What the authenticate step knows of pairs: whether v2 accepted one lately (by its proof hash). */
-export interface PairStanding {
-  isProven(proof: string): boolean;
-}
+/** What the authenticate step asks of the prover: whether v2 accepted the pair lately. */
+export type PairStanding = Pick<PairProver, 'isProven'>;
 
 /**
  * The second step: who calls. The api_key and api_secret (both required), the key on the
- * allow-list when there is one, and whether v2 has accepted the pair lately: a proven pair is
- * limited and sent as its key's owner; any other is not, until its first v2 call proves it.
+ * allow-list when there is one, and the pair's standing: a pair v2 accepted lately is its key's
+ * owner, limited and sent as such; any other is limited as itself and proven by its first v2 call
+ * (src/upstream/pair-proof.ts), under the proof budget, never with the key's tokens. A pair that
+ * can be proven here, without v2 (a credential map's local check), is decided here.
  */
 export function authenticate(call: V1Call, allowed: ReadonlySet<string> | undefined, pairs: PairStanding): void {
   const credentials = credentialsOf(call.params!, allowed);
   call.credentials = credentials;
-  call.proven = pairs.isProven(pairProofOf(credentials));
+  call.proven = pairs.isProven(credentials);
 }
 
 function credentialsOf(params: V1Params, allowed: ReadonlySet<string> | undefined): Credentials {

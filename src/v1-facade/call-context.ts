@@ -9,6 +9,7 @@ import { checkedAnswer } from '../translators/kit/answer-shape.js';
 import type { CallMemo, TranslatorContext, V2Api } from '../translators/kit/define.js';
 import type { Credentials, Query, V2CallObservation, V2Client, V2Request } from '../upstream/client.js';
 import { CallWithdrawn, V2Error } from '../upstream/errors.js';
+import type { PairProver } from '../upstream/pair-proof.js';
 import type { KeyMemo } from './key-memo.js';
 
 /**
@@ -32,7 +33,7 @@ export class BoundV2 implements V2Api {
     private readonly line: CallLine,
     /** How this call's v2 requests wait for outbound tokens: the v1 call's deadline, or an undo's own budget and priority. */
     private readonly waiting: Pick<V2Request, 'deadlineMs' | 'priority' | 'leaving'>,
-    /** The pair was accepted by v2 lately (the verified-credentials cache): no need to wait for proof. */
+    /** The pair was accepted by v2 lately (the prover knows it): no need to wait for proof. */
     private verified: boolean,
   ) {}
 
@@ -86,13 +87,15 @@ export class BoundV2 implements V2Api {
       onSend: line.onSend,
       onResult: line.onResult,
       requestId: line.requestId,
+      unmetered: false,
     };
   }
 
   /**
-   * Credentials first: a pair not yet proven sends one v2 call and waits for its answer before any
-   * other (a fan-out of 300 deletes with a wrong secret is one v2 call, not 300), and the first 401
-   * ends the v1 call. A proven pair (this call's first answer, or the cache) sends at once.
+   * Credentials first: a pair not yet proven sends one v2 call, its proof (pair-proof.ts), and waits
+   * for its answer before any other (a fan-out of 300 deletes with a wrong secret is one v2 call,
+   * not 300), and the first 401 ends the v1 call. A proven pair (this call's first answer, or the
+   * prover's) sends at once.
    */
   private send<T>(request: V2Request): Promise<T> {
     if (!request.target.route.reads) return this.written(this.sendNow<T>(request));
@@ -111,30 +114,34 @@ export class BoundV2 implements V2Api {
     if (this.refused) return Promise.reject(this.refused);
     if (this.verified) return this.watch(this.line.client.call<T>(this.line.credentials, request));
     if (this.first) return this.first.then(() => this.sendNow<T>(request));
-    const pending = this.watch(this.line.client.call<T>(this.line.credentials, request));
+    const { line } = this;
+    const pending = this.watch(
+      line.pairs.prove(line.credentials, request.target, (asProof) => {
+        request.unmetered = asProof;
+        return line.client.call<T>(line.credentials, request);
+      }),
+    );
     this.first = pending.then(
-      () => this.prove(),
+      () => this.proven(),
       (error: unknown) => {
-        // Any answer but 401 proves v2 accepted the pair; a network failure proves nothing, but
-        // the others may go (they would fail or prove it themselves).
-        if (error instanceof V2Error && error.status !== 401) this.prove();
-        else if (!(error instanceof V2Error)) this.verified = true;
+        // Any answer but 401 proves v2 accepted the pair. No answer proves nothing: the next call
+        // is this call's proof again (under the proof budget, never the key's tokens).
+        if (error instanceof V2Error && error.status !== 401) this.proven();
+        else if (!(error instanceof V2Error)) this.first = undefined;
       },
     );
     return pending;
   }
 
-  private prove(): void {
-    if (this.verified) return;
+  private proven(): void {
     this.verified = true;
-    this.line.onVerdict(true);
   }
 
   private watch<T>(pending: Promise<T>): Promise<T> {
     return pending.catch((error: unknown) => {
       if (error instanceof V2Error && error.status === 401 && !this.refused) {
         this.refused = error;
-        this.line.onVerdict(false);
+        this.line.onRefused();
       }
       throw error;
     });
@@ -148,8 +155,10 @@ export interface CallLine {
   onSend: () => void;
   requestId: string;
   onResult: ((observation: V2CallObservation) => void) | undefined;
-  /** Tells the verified-credentials cache what v2 said of the pair: accepted (an answer other than 401) or refused (401). */
-  onVerdict: (accepted: boolean) => void;
+  /** Where the pair is proven (its first v2 call, while v2 has not accepted it lately). */
+  pairs: PairProver;
+  /** v2 answered 401: the pair is refused (forgotten as proven, its memo dropped). */
+  onRefused: () => void;
   /** The call writes through v2 (any method but GET): the key's short-lived reads are stale. */
   onWrite: () => void;
 }

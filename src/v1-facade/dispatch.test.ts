@@ -10,6 +10,7 @@ import { V1Error } from '../v1/errors.js';
 import { v1, v1Params } from '../v1/param-types.js';
 import { dispatch, type DispatchParts } from './dispatch.js';
 import { KeyMemo } from './key-memo.js';
+import { PairProver } from '../upstream/pair-proof.js';
 import { V1Call } from './v1-call.js';
 
 /** Reads `/users/{id}` for each of `ids`, at once. */
@@ -29,7 +30,7 @@ function fakeV2(): V2Client & { sent: string[] } {
     sent,
     call(credentials: Credentials, request: V2Request) {
       request.onSend?.();
-      sent.push(`${request.target.route.method} ${request.target.path}`);
+      sent.push(`${request.target.route.method} ${request.target.path}${request.unmetered ? ' (unmetered)' : ''}`);
       return credentials.apiSecret === 'right' ? Promise.resolve({}) : Promise.reject(new V2Error(401, 124, 'Invalid access token.'));
     },
   };
@@ -42,48 +43,50 @@ function setUp(secret: string, proven: boolean, ids = 'a,b,c') {
   call.params = { ids };
   call.credentials = { apiKey: 'key', apiSecret: secret };
   call.proven = proven;
-  const verdicts: boolean[] = [];
   const v2 = fakeV2();
+  const pairs = new PairProver();
   const parts: DispatchParts = {
     v2,
     memo: new KeyMemo({ auxTtlMs: 0 }),
-    verdict: (_proof, accepted) => verdicts.push(accepted),
+    pairs,
     now: () => new Date(0),
     outboundMaxWaitMs: 1_000,
     fanOut: undefined,
     logger: pino({ enabled: false }),
   };
-  return { call, parts, verdicts, v2 };
+  return { call, parts, pairs, v2 };
 }
 
 describe('dispatch', () => {
   it('runs the translator with the caller’s pair and counts the v2 calls sent', async () => {
-    const { call, parts, v2, verdicts } = setUp('right', true);
-    await dispatch(call, parts);
-    expect(call.answer).toEqual({ read: 3 });
+    const { call, parts, v2 } = setUp('right', true);
+    expect(await dispatch(call, parts)).toEqual({ read: 3 });
     expect(call.upstreamCalls).toBe(3);
-    expect(v2.sent).toHaveLength(3);
-    expect(verdicts).toEqual([]);
+    expect(v2.sent).toEqual(['GET /users/a', 'GET /users/b', 'GET /users/c']);
   });
 
-  it('proves an unproven pair with its first v2 call, then sends the rest', async () => {
-    const { call, parts, v2, verdicts } = setUp('right', false);
-    await dispatch(call, parts);
-    expect(call.answer).toEqual({ read: 3 });
-    expect(v2.sent).toHaveLength(3);
-    expect(verdicts).toEqual([true]);
+  it('proves an unproven pair with its first v2 call, sent alone and without the key’s tokens, then sends the rest', async () => {
+    const { call, parts, pairs, v2 } = setUp('right', false);
+    expect(await dispatch(call, parts)).toEqual({ read: 3 });
+    expect(v2.sent).toEqual(['GET /users/a (unmetered)', 'GET /users/b', 'GET /users/c']);
+    expect(pairs.isProven(call.credentials!)).toBe(true);
   });
 
-  it('sends one v2 call for a wrong secret, and says v2 refused the pair', async () => {
-    const { call, parts, v2, verdicts } = setUp('wrong', false);
+  it('sends one v2 call for a wrong secret, and the pair stays unproven', async () => {
+    const { call, parts, pairs, v2 } = setUp('wrong', false);
     await expect(dispatch(call, parts)).rejects.toBeInstanceOf(V2Error);
-    expect(v2.sent).toHaveLength(1);
-    expect(verdicts).toEqual([false]);
+    expect(v2.sent).toEqual(['GET /users/a (unmetered)']);
+    expect(pairs.isProven(call.credentials!)).toBe(false);
   });
 
   it('refuses params the schema refuses, naming the field, before any v2 call', async () => {
     const { call, parts, v2 } = setUp('right', true, '');
-    const error: unknown = await dispatch(call, parts).catch((e: unknown) => e);
+    let error: unknown;
+    try {
+      await dispatch(call, parts);
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(V1Error);
     expect((error as V1Error).message).toBe('ids is required.');
     expect(v2.sent).toEqual([]);

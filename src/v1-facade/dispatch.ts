@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import type { V2Client } from '../upstream/client.js';
-import { pairProofOf } from '../upstream/pair-proof.js';
+import { pairProofOf, type PairProver } from '../upstream/pair-proof.js';
 import { invalidParameter, missingParameter } from '../v1/errors.js';
 import { BoundMemo, BoundV2, CallContext, withdrawnWhenGone, type CallLine, type FanOutCheck } from './call-context.js';
 import type { KeyMemo } from './key-memo.js';
@@ -12,8 +12,8 @@ import type { V1Call } from './v1-call.js';
 export interface DispatchParts {
   v2: V2Client;
   memo: KeyMemo;
-  /** Told what v2 said of an unproven pair: accepted (any answer but 401) or refused (401). */
-  verdict: (proof: string, accepted: boolean) => void;
+  /** Where pairs are proven (and forgotten on a 401). */
+  pairs: PairProver;
   now: () => Date;
   /** How long one v1 call's v2 calls may wait, together, for outbound tokens. */
   outboundMaxWaitMs: number;
@@ -24,9 +24,10 @@ export interface DispatchParts {
 
 /**
  * The fourth step: the endpoint's translator. Its params parsed by its schema (a missing or
- * invalid one named), then run with the v2 API bound to the caller's pair and deadline.
+ * invalid one named; thrown at once), then run with the v2 API bound to the caller's pair and
+ * deadline: the translator's own promise of the v1 answer, with no async frame around it.
  */
-export async function dispatch(call: V1Call, parts: DispatchParts): Promise<void> {
+export function dispatch(call: V1Call, parts: DispatchParts): Promise<unknown> {
   const endpoint = call.endpoint!;
   const input = parseParams(endpoint, call.params!);
   const credentials = call.credentials!;
@@ -40,9 +41,10 @@ export async function dispatch(call: V1Call, parts: DispatchParts): Promise<void
     onSend: () => call.upstreamCalls++,
     requestId: call.requestId,
     onResult: v2Calls && ((observation) => v2Calls.push(observation)),
-    onVerdict: (accepted) => {
-      parts.verdict(proof, accepted);
-      if (!accepted) memo.refused(proof);
+    pairs: parts.pairs,
+    onRefused: () => {
+      parts.pairs.refused(credentials);
+      memo.refused(proof);
     },
     onWrite: () => memo.wrote(credentials.apiKey),
   };
@@ -55,7 +57,7 @@ export async function dispatch(call: V1Call, parts: DispatchParts): Promise<void
     parts.fanOut,
     parts.logger,
   );
-  call.answer = await endpoint.handle(input, ctx);
+  return endpoint.handle(input, ctx);
 }
 
 /** The endpoint's params, or the v1 error naming the first field missing or invalid. */

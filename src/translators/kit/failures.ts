@@ -4,6 +4,7 @@ import { DotSegmentValue } from '../../shared/v2-path.js';
 import { V1Code, V1Error } from '../../v1/errors.js';
 import { RateLimitExceeded } from '../../ratelimit/errors.js';
 import { CallWithdrawn, UpstreamUnavailable, V2Error } from '../../upstream/errors.js';
+import { ProofsExhausted } from '../../upstream/pair-proof.js';
 
 /**
  * v1gate's own refusal of a request (not a POST, no credentials, over the inbound limit...): its
@@ -26,6 +27,7 @@ export function failureKindOf(error: unknown): FailureKind {
   if (error instanceof Refusal) return error.kind;
   if (error instanceof DotSegmentValue) return 'dot-segment-value';
   if (error instanceof RateLimitExceeded) return 'outbound-limited';
+  if (error instanceof ProofsExhausted) return 'proofs-exhausted';
   if (error instanceof V2Error) return v2FailureKind(error.status, true, error.fieldErrors.length > 0);
   if (error instanceof UpstreamUnavailable) return UPSTREAM_KINDS[error.reason];
   if (error instanceof CallWithdrawn) return 'withdrawn';
@@ -61,6 +63,7 @@ export function toV1Error(error: unknown, v1FieldOf: FieldOfPath = () => undefin
 function headersOf(error: unknown): Record<string, string> {
   if (error instanceof Refusal) return error.headers;
   if (error instanceof RateLimitExceeded) return { 'Retry-After': String(error.retryAfterSeconds) };
+  if (error instanceof ProofsExhausted) return { 'Retry-After': String(retryAfterSeconds(error.retryAfterMs)) };
   if (error instanceof V2Error && error.status === 429) return { 'Retry-After': String(retryAfterSeconds(error.retryAfterMs ?? 1000)) };
   return {};
 }
