@@ -62,7 +62,7 @@ const [KEY, SECRET] = ['workerskey0000000000', 'workerssecret000000000000000000'
 /**
  * Starts two workers over the embedded sandbox (its own limits off) and answers a getuserreport
  * form for its key, once both workers know the key: each limits a key on a bucket of its own until
- * v2 has accepted its secret there once (src/v1-facade/app.ts, verifiedPairs), so a call on another
+ * v2 has accepted its secret there once (src/upstream/pair-proof.ts), so a call on another
  * class goes to each worker first.
  */
 async function clusterKnowingKey(env: Record<string, string>): Promise<string> {
