@@ -5,8 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { forwardToHub } from './cluster/forward.js';
 import { callRecorder } from './compare/calls.js';
 import { createShadow, readOnlyGate, type ShadowStats } from './compare/shadow.js';
-import { mappingIndex } from './compare/field-sources.js';
-import { readOnlyIndex } from './compare/why.js';
+import { endpointFacts } from './compare/endpoint-facts.js';
 import type { GatewayConfig } from './config.js';
 import { limiterMetrics } from './ops/limiter-metrics.js';
 import { callLogObserver, createLogger, type LogOutput } from './ops/logging.js';
@@ -454,8 +453,7 @@ function wireShadow(
   const shadow = createShadow({
     primaryUrl: config.shadow.primaryUrl!,
     sample: config.shadow.sample,
-    isRead: readOnlyIndex(endpoints),
-    why: mappingIndex(endpoints),
+    facts: endpointFacts(endpoints),
     candidate: async (request) => v1App.fetch(request),
     body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
     timeoutMs: config.upstream.timeoutMs,

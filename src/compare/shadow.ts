@@ -13,7 +13,8 @@ import { renderHtmlReport } from './html-report.js';
 import { primaryHop, type PrimaryCall } from './forward.js';
 import { parseAnswer } from './answers.js';
 import { limitedOnOneSide } from './limited.js';
-import { mismatchTally, type ShadowMismatch } from './shadow-tally.js';
+import { ShadowTally, type ShadowMismatch } from './shadow-tally.js';
+import type { EndpointFacts } from './endpoint-facts.js';
 import { forwardingGate } from './yield-to-forwarding.js';
 import { readParams } from '../v1-facade/params.js';
 import { REDACTED, callRedactor } from './secrets.js';
@@ -35,8 +36,8 @@ export interface ShadowOptions {
   primaryUrl: string;
   /** Share of read-only calls compared, 0 to 1. */
   sample: number;
-  isRead(path: string): boolean;
-  why(path: string, field: string): string;
+  /** The endpoints v1gate serves: which are reads, where their fields come from, what they cost. */
+  facts: EndpointFacts;
   /** v1gate's own v1 app: answers the same request through the v2 translation. */
   candidate(request: Request): Promise<Response>;
   body: BodyLimits;
@@ -103,10 +104,8 @@ export function createShadow(options: ShadowOptions) {
   // A queue of 100 is half a second behind at 200 compared calls/s: past it a sample is dropped (counted), not kept waiting.
   const maxQueued = options.maxQueued ?? 100;
   const random = options.random ?? Math.random;
-  const tally = mismatchTally(options.why, options.examples ?? 3);
+  const tally = new ShadowTally(options.facts, options.examples ?? 3);
   const counts = { forwarded: 0, compared: 0, mismatchedCalls: 0, dropped: 0, limited: 0, errors: 0, interrupted: 0 };
-  /** Sampled calls to write endpoints: forwarded, never compared (the report's `skipped_writes`). */
-  let sampledWrites = 0;
   const reportAllowed = options.reportAllowed ?? isLoopbackCaller;
   const primary = new URL(options.primaryUrl);
   const primaryName = primary.origin + primary.pathname.replace(/\/+$/, ''); // no user info in a report
@@ -128,13 +127,17 @@ export function createShadow(options: ShadowOptions) {
       const candidate = parseAnswer(text, response.headers.get('content-type') ?? undefined);
       if (limitedOnOneSide(primaryAnswer, candidate)) {
         counts.limited++;
+        tally.notCompared(endpoint, 'limited');
         return;
       }
       counts.compared++;
       const redactor = callRedactor(secrets.redactor(REDACTED).with(await apiSecretsOf(call)), primaryAnswer.value, candidate.value);
-      if (tally.add(endpoint, primaryAnswer, candidate, redactor)) counts.mismatchedCalls++;
+      const v2Calls = Number(response.headers.get('x-v2-calls') ?? Number.NaN);
+      if (tally.compared(endpoint, primaryAnswer, candidate, redactor, Number.isInteger(v2Calls) ? v2Calls : undefined))
+        counts.mismatchedCalls++;
     } catch {
       counts.errors++;
+      tally.notCompared(endpoint, 'failed');
     }
   }
 
@@ -142,6 +145,7 @@ export function createShadow(options: ShadowOptions) {
   function enqueue(endpoint: string, url: string, call: PrimaryCall, bytes: Buffer, contentType: string | undefined): void {
     if (queue.size >= maxQueued) {
       counts.dropped++;
+      tally.notCompared(endpoint, 'dropped');
       return;
     }
     void queue.add(() => compare(endpoint, url, call, bytes, contentType));
@@ -191,8 +195,8 @@ export function createShadow(options: ShadowOptions) {
     const call: PrimaryCall = { method, pathAndQuery, headers, body };
     // Decided before forwarding, so only a call that will be compared keeps the primary's bytes.
     const endpoint = method === 'POST' && options.sample > 0 && random() < options.sample ? canonicalPath(path) : undefined;
-    const read = endpoint !== undefined && options.isRead(endpoint);
-    if (endpoint !== undefined && !read) sampledWrites++;
+    const read = endpoint !== undefined && options.facts.isRead(endpoint);
+    if (endpoint !== undefined && !read) tally.notCompared(endpoint, 'writes');
     const keep = read && queue.size < maxQueued;
 
     if (incoming && outgoing) {
@@ -204,7 +208,10 @@ export function createShadow(options: ShadowOptions) {
       }
       counts.forwarded++;
       if (keep && outcome.status === 200 && outcome.bytes) enqueue(endpoint, c.req.url, call, outcome.bytes, outcome.contentType);
-      else if (read && !keep && outcome.status === 200) counts.dropped++; // the queue was full
+      else if (read && !keep && outcome.status === 200) {
+        counts.dropped++; // the queue was full
+        tally.notCompared(endpoint, 'dropped');
+      }
       return RESPONSE_ALREADY_SENT;
     }
     // In process (no Node response to stream to): the answer is buffered.
@@ -225,14 +232,14 @@ export function createShadow(options: ShadowOptions) {
   /** The mismatch report, as `npm run compare` renders one: HTML, or its JSON. */
   function report(c: Context, path: string): Response {
     if (!reportAllowed(c)) return c.json({ error: 'the shadow report answers callers allowed to read the status page' }, 403);
-    const body = secrets.redactor(REDACTED).redact(tally.asReport(primaryName, sampledWrites, counts.limited));
-    return path.endsWith('.json') ? c.json(body, 200, NO_STORE) : c.html(renderHtmlReport(body), 200, NO_STORE);
+    const body = secrets.redactor(REDACTED).redact(tally.report(primaryName));
+    return path.endsWith('.json') ? c.json(body, 200, NO_STORE) : c.html(renderHtmlReport(body, 'v1gate shadow report'), 200, NO_STORE);
   }
 
   return {
     handle,
     stats(): ShadowStats {
-      return { ...counts, mismatches: tally.rows() };
+      return { ...counts, mismatches: tally.mismatches() };
     },
     /** Resolves when every queued comparison is done (tests, shutdown). */
     idle: () => queue.onIdle(),

@@ -6,15 +6,16 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCalls, type RecordedCall } from '../../src/compare/calls.js';
-import { compareCalls, realDifferences, type CompareOptions } from '../../src/compare/compare.js';
+import { compareCalls, type CompareOptions } from '../../src/compare/compare.js';
+import { endpointFacts } from '../../src/compare/endpoint-facts.js';
+import { realDifferences, type EndpointReport } from '../../src/compare/report.js';
 import { callsFromHar } from '../../src/compare/har.js';
 import { renderHtmlReport } from '../../src/compare/html-report.js';
 import { liveTarget, recordedTarget } from '../../src/compare/replay.js';
-import { mappingIndex } from '../../src/compare/field-sources.js';
-import { readOnlyIndex } from '../../src/compare/why.js';
 import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
 import { startFakeV1 } from '../support/fake-v1.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { SecretsSeen } from '../support/secret-audit.js';
 
 /**
  * Migration testing side by side: v1 calls recorded by one gateway, replayed against two v1
@@ -37,8 +38,7 @@ const base = (overrides: Partial<CompareOptions> = {}): CompareOptions => ({
   a: liveTarget(a.url, creds()),
   b: liveTarget(b.url, creds()),
   writes: false,
-  isRead: readOnlyIndex(ALL_ENDPOINTS),
-  why: mappingIndex(ALL_ENDPOINTS),
+  ...endpointFacts(ALL_ENDPOINTS),
   ...overrides,
 });
 const creds = () => ({ apiKey: a.credentials.api_key, apiSecret: a.credentials.api_secret });
@@ -143,37 +143,63 @@ describe('record rotation (V1_RECORD_MAX_BYTES)', () => {
   });
 });
 
+/** All the field reports of an endpoint, real and noise. */
+const fieldsOf = (endpoint: EndpointReport | undefined) => [...(endpoint?.real ?? []), ...(endpoint?.noise ?? [])];
+
 describe('replay and diff', () => {
-  it('finds no real difference between two v1gate instances over one sandbox, and skips writes', async () => {
+  it('finds no real difference between two v1gate instances over one sandbox, and accounts for the write it did not replay', async () => {
     const report = await compareCalls(readCalls(snapshot), base());
-    expect(report.calls).toBe(6);
-    expect(report.skipped_writes).toBe(1); // /group/create
-    expect(report.differing_calls).toBe(0);
-    expect(realDifferences(report)).toBe(0);
+    expect(report.summary).toMatchObject({ recorded: 7, compared: 6, differing_calls: 0, real_differences: 0 });
+    expect(report.summary.not_compared).toEqual({ writes: 1, limited: 0, failed: 0, dropped: 0 }); // /group/create
+    expect(report.summary.line).toBe(
+      '7 recorded calls: 6 compared (0 with real differences), 1 write not replayed. Endpoints: 4 ready, 0 differ, 1 not exercised.',
+    );
+    expect(report.endpoints.find((e) => e.path === '/group/create')).toMatchObject({
+      verdict: 'not exercised',
+      not_compared: { writes: 1 },
+    });
+    // What each call cost in v2 calls, as both v1gates said, beside the declared count.
+    expect(report.endpoints.find((e) => e.path === '/user/checkemail')!.v2_calls_per_call).toEqual({ a: 1, b: 1, declared: 1 });
   });
 
-  it('names the exact field of a target with a different mapping, with its mapping row', async () => {
+  it('names the exact field of a twin that flips it, with its mapping row, and nothing else as real', async () => {
     const report = await compareCalls(readCalls(snapshot), base({ b: liveTarget(c.url, creds()) }));
     const userGet = report.endpoints.find((e) => e.path === '/user/get')!;
-    expect(userGet.differing).toBe(2); // JSON and XML; the error answer is the same
-    const type = userGet.fields.find((f) => f.field === 'type')!;
-    expect(type).toMatchObject({
-      kind: 'value',
+    expect(userGet).toMatchObject({ verdict: 'differs', calls: 3, differing: 2 }); // JSON and XML; the error answer is the same
+    expect(userGet.real.map((f) => [f.field, f.kind])).toEqual([['type', 'value']]);
+    expect(userGet.real[0]).toMatchObject({
       count: 2,
+      source: { kind: 'mapping', file: 'mappings/user-fields.ts', table: 'USER_FIELDS' },
       why: expect.stringMatching(/^mappings\/user-fields\.ts USER_FIELDS: type ↔ type /),
     });
-    expect(type.noise).toBeUndefined();
-    expect(type.examples[0]).toMatchObject({ a: expect.any(Number), b: 99 });
-    expect(report.endpoints.filter((e) => e.differing > 0).map((e) => e.path)).toEqual(['/user/get']);
-    const html = renderHtmlReport(report);
-    expect(html).toContain('<code>/v1/user/get</code> — 2 of 3 calls differ');
-    expect(html).toContain('<code>type</code>');
+    // JSON keeps its number; XML compares text.
+    expect(userGet.real[0]!.examples.map((x) => [x.a, x.b])).toEqual([
+      [expect.any(Number), 99],
+      [expect.stringMatching(/^\d+$/), '99'],
+    ]);
+    expect(report.endpoints.filter((e) => e.verdict === 'differs').map((e) => e.path)).toEqual(['/user/get']);
+    expect(report.endpoints[0]!.path).toBe('/user/get'); // what differs comes first
   });
 
-  it('compares recorded answers with a live target (--a recorded), XML ones as XML', async () => {
+  it('compares recorded answers with a live target (--a recorded), XML ones as XML: no real difference', async () => {
     const report = await compareCalls(readCalls(snapshot), base({ a: recordedTarget(), b: liveTarget(a.url, creds()) }));
-    expect(report.calls).toBe(6);
-    expect(realDifferences(report), JSON.stringify(report)).toBe(0);
+    expect(report.summary).toMatchObject({ compared: 6, real_differences: 0 });
+    expect(report.endpoints.find((e) => e.path === '/user/get')!.v2_calls_per_call).toMatchObject({
+      a: expect.any(Number),
+      b: expect.any(Number),
+    });
+  });
+
+  it('refuses to compare a recorded JSON answer with a live XML one, with a clear message', async () => {
+    const jsonGet = readCalls(snapshot).find((c) => c.path === '/user/get' && c.dataType === 'JSON' && c.params.id !== undefined)!;
+    // A capture whose answer was JSON text, replayed as the XML call it says it was.
+    const captured = { ...jsonGet, dataType: 'XML' as const, answer: JSON.stringify(jsonGet.answer) };
+    const report = await compareCalls([captured], base({ a: recordedTarget(), b: liveTarget(a.url, creds()) }));
+    const [difference] = report.endpoints.find((e) => e.path === '/user/get')!.real;
+    expect(difference).toMatchObject({ field: '(answer)', kind: 'format', count: 1 });
+    expect(difference!.why).toBe(
+      'the whole answer: A answered JSON, B answered XML; answers in two formats are not compared field by field',
+    );
   });
 
   it("replays a write sequence on two sandboxes, carrying each side's new ids into later calls", async () => {
@@ -190,9 +216,8 @@ describe('replay and diff', () => {
     await record('/group/delete', { id: created.group_id });
 
     const report = await compareCalls(sequence, base({ a: liveTarget(a.url, creds()), b: liveTarget(d.url, creds()), writes: true }));
-    expect(report).toMatchObject({ calls: 4, skipped_writes: 0 });
-    expect(realDifferences(report)).toBe(0);
-    const noise = report.endpoints.flatMap((e) => e.fields).filter((f) => f.noise);
+    expect(report.summary).toMatchObject({ recorded: 4, compared: 4, real_differences: 0 });
+    const noise = report.endpoints.flatMap((e) => e.noise);
     expect(noise.map((f) => f.field)).toContain('group_id');
     // Both sides really deleted their own group: the ids were carried, not the recorded one.
     expect((await d.v2('GET', '/groups')).body.groups.map((g: { name: string }) => g.name)).not.toContain(`${name}-2`);
@@ -201,8 +226,9 @@ describe('replay and diff', () => {
   it('classifies what differs between two runs of A as noise (--noise)', async () => {
     const report = await compareCalls(readCalls(snapshot), base({ b: liveTarget(c.url, creds()), noise: liveTarget(c.url, creds()) }));
     // With the noise target a copy of the broken one, A vs A' differs on `type` too: noise, not hidden.
-    const type = report.endpoints.find((e) => e.path === '/user/get')!.fields.find((f) => f.field === 'type')!;
+    const type = fieldsOf(report.endpoints.find((e) => e.path === '/user/get')).find((f) => f.field === 'type')!;
     expect(type.noise).toBe('differs between two runs of A');
+    expect(report.noise).toBe(c.url);
   });
 });
 
@@ -215,12 +241,12 @@ describe("the report on real-looking differences (a fake v1 from the reference's
     await fake?.close();
   });
 
-  it('names the real differences with their mapping rows, and keeps minted ids and times apart as noise', async () => {
+  it('names the real differences with their sources, keeps minted ids and times apart as noise, and renders them in that order', async () => {
     // One /user/get (JSON, with an id): the fake answers its one example whatever is asked.
     const calls = readCalls(snapshot).filter((c) => c.path !== '/user/get' || (c.dataType === 'JSON' && c.params.id !== undefined));
     const report = await compareCalls(calls, base({ a: liveTarget(fake.url, creds()) }));
-    const fields = report.endpoints.find((e) => e.path === '/user/get')!.fields;
-    const field = (name: string) => fields.find((f) => f.field === name)!;
+    const userGet = report.endpoints.find((e) => e.path === '/user/get')!;
+    const field = (name: string) => fieldsOf(userGet).find((f) => f.field === name)!;
     // A real difference, with the row that produces the field; an inverted flag names its codec.
     expect(field('email')).toMatchObject({
       kind: 'value',
@@ -235,11 +261,15 @@ describe("the report on real-looking differences (a fake v1 from the reference's
     expect(field('zpk')).toMatchObject({ why: 'minted by the service' });
     // A time years apart is not within the tolerance: real.
     expect(field('created_at').noise).toBeUndefined();
-    expect(report.endpoints.find((e) => e.path === '/user/checkemail')).toMatchObject({ calls: 1, differing: 0 });
+    expect(report.endpoints.find((e) => e.path === '/user/checkemail')).toMatchObject({ verdict: 'ready', calls: 1, differing: 0 });
     const html = renderHtmlReport(report);
-    expect(html).toContain('<code>/v1/user/get</code> — 1 of 1 calls differ');
-    expect(html).toMatch(/<tr class="noise"><td><code>id<\/code><\/td><td>value<\/td><td>1<\/td>\n<td>noise: minted identifier<\/td>/);
-    expect(html).toContain('<td>mappings/user-options.ts USER_OPTIONS: disable_chat ↔ in_meeting.chat (negated)</td>');
+    const order = ['id="summary"', 'id="differences"', 'id="noise"', 'id="ready"'].map((marker) => html.indexOf(marker));
+    expect(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!))).toBe(true);
+    expect(html).toContain('<h3><code>/v1/user/get</code> — 1 of 1 compared calls differ</h3>');
+    expect(html).toContain('<div class="why">mappings/user-options.ts USER_OPTIONS: disable_chat ↔ in_meeting.chat (negated)</div>');
+    expect(html).toMatch(
+      /<details data-endpoint="\/user\/get"><summary><code>\/v1\/user\/get<\/code>: \d+ expected differences in \d+ fields<\/summary>/,
+    );
   });
 });
 
@@ -299,33 +329,42 @@ describe('npm run compare', () => {
       (e: { code: number; stdout: string; stderr: string }) => e,
     );
 
-  it('writes the JSON and HTML reports and exits non-zero past --max-diff', async () => {
+  it('writes the JSON and HTML reports, accounts for every call, exits 1 past --max-diff, and writes no secret it saw', async () => {
     const json = join(dir, 'report.json');
     const html = join(dir, 'report.html');
-    const args = [
-      '--a',
-      a.url,
-      '--b',
-      c.url,
-      '--calls',
-      snapshot,
-      '--key',
-      a.credentials.api_key,
-      '--secret',
-      a.credentials.api_secret,
-      '--json',
-      json,
-      '--report',
-      html,
-    ];
-    const failing = await cli(args);
+    const secret = a.credentials.api_secret;
+    const args = ['--a', a.url, '--b', c.url, '--calls', snapshot, '--key', a.credentials.api_key, '--json', json, '--report', html];
+    const failing = await cli([...args, '--secret', secret]);
     expect(failing.code, failing.stderr).toBe(1);
+    expect(failing.stdout).toContain('7 recorded calls: 6 compared (2 with real differences), 1 write not replayed.');
     expect(failing.stdout).toMatch(/\/v1\/user\/get: 2\/3 differ: type \(value\)/);
+    // Not a terminal: plain progress lines on standard error, the last with every call.
+    expect(failing.stderr).toMatch(/^7\/7 calls, 6 compared, 2 with real differences$/m);
     const report = JSON.parse(readFileSync(json, 'utf8'));
-    expect(Object.keys(report)).toEqual(['a', 'b', 'calls', 'skipped_writes', 'skipped_limited', 'differing_calls', 'endpoints']);
+    expect(Object.keys(report)).toEqual(['a', 'b', 'generated_at', 'summary', 'endpoints']);
+    expect(report.summary).toMatchObject({ recorded: 7, compared: 6, differing_calls: 2, real_differences: 2 });
     expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>/);
-    expect((await cli([...args, '--max-diff', '2'])).code).toBe(0);
-    expect((await cli(['--a', a.url])).code).toBe(2);
+    // Every secret either side handed out: the api_secret, and the tokens both users' answers carry.
+    const seen = new SecretsSeen().add(secret);
+    for (const target of [a, c]) seen.from(await target.v1('/user/getbyemail', { email: owner }));
+    seen.expectAbsentFrom([json, html, recordFile], { stdout: failing.stdout, stderr: failing.stderr });
+    // `--secret=S` reads the same; past --max-diff 2 nothing fails.
+    expect((await cli([...args, `--secret=${secret}`, '--max-diff', '2'])).code).toBe(0);
+  });
+
+  it('explains a usage error with the usage and no stack trace, and --help prints it', async () => {
+    const missing = await cli(['--a', a.url]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--a, --b and --calls are required');
+    expect(missing.stderr).toContain('usage:');
+    expect(missing.stderr).not.toMatch(/^\s+at /m);
+    const unknown = await cli(['--secrt', 'x']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown option '--secrt'/);
+    expect(unknown.stderr).not.toMatch(/^\s+at /m);
+    const help = await cli(['--help']);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toContain('--concurrency N');
   });
 
   it('imports the HAR capture of a real session, which then replays with no real difference', async () => {
@@ -366,7 +405,7 @@ describe('npm run compare', () => {
     ]);
     // The captured answers, JSON and XML, against the live gateway now.
     const report = await compareCalls(calls, base({ a: recordedTarget(), b: liveTarget(a.url, creds()) }));
-    expect(report.calls).toBe(3);
+    expect(report.summary.compared).toBe(3);
     expect(realDifferences(report)).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import type { CompareReport } from '../../src/compare/compare.js';
+import type { CompareReport } from '../../src/compare/report.js';
 import { startGateway, type RunningGateway } from '../../src/gateway.js';
 import { startFakeV1 } from '../support/fake-v1.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -74,7 +74,7 @@ describe('shadow in front of another v1 service over the same data', () => {
     expect(await groups()).toBe(count + 1); // created once, by the primary
     expect(shadow.shadow!.stats().compared).toBe(before);
     const report = (await (await fetch(`${shadow.url}/shadow/report.json`)).json()) as CompareReport;
-    expect(report).toMatchObject({ calls: before, skipped_writes: 1, differing_calls: 0 });
+    expect(report.summary).toMatchObject({ compared: before, differing_calls: 0, not_compared: { writes: 1 } });
   });
 });
 
@@ -102,7 +102,7 @@ describe('shadow whose own limits refuse what the primary answers', () => {
     expect(stats.limited).toBeGreaterThan(0);
     expect(stats).toMatchObject({ forwarded: 6, compared: 6 - stats.limited, mismatchedCalls: 0, errors: 0, mismatches: [] });
     const report = (await (await fetch(`${shadow.url}/shadow/report.json`)).json()) as CompareReport;
-    expect(report).toMatchObject({ calls: 6 - stats.limited, skipped_limited: stats.limited, differing_calls: 0 });
+    expect(report.summary).toMatchObject({ compared: 6 - stats.limited, differing_calls: 0, not_compared: { limited: stats.limited } });
     const metrics = await (await fetch(`${shadow.url}/metrics`)).text();
     expect(metrics).toContain(`v1gate_shadow_calls_total{outcome="limited"} ${stats.limited}`);
   });
@@ -147,15 +147,16 @@ describe("shadow in front of a real-looking v1 (the reference's example answers)
     expect(metrics).toMatch(/v1gate_shadow_mismatches_total\{endpoint="\/user\/get",field="email"\} 1/);
     // The report, as `npm run compare` writes one: per endpoint and field, examples side by side.
     const report = (await (await fetch(`${shadow.url}/shadow/report.json`)).json()) as CompareReport;
-    expect(report).toMatchObject({ a: fake.url, calls: 1, differing_calls: 1, endpoints: [{ path: '/user/get', calls: 1, differing: 1 }] });
-    expect(report.endpoints[0]!.fields.find((f) => f.field === 'email')).toMatchObject({
+    expect(report).toMatchObject({ a: fake.url, summary: { compared: 1, differing_calls: 1 } });
+    expect(report.endpoints[0]).toMatchObject({ path: '/user/get', verdict: 'differs', calls: 1, differing: 1 });
+    expect(report.endpoints[0]!.real.find((f) => f.field === 'email')).toMatchObject({
       kind: 'value',
       count: 1,
       why: email.why,
       examples: [{ a: expect.any(String), b: owner }],
     });
     const html = await (await fetch(`${shadow.url}/shadow/report`)).text();
-    expect(html).toContain('<code>/v1/user/get</code> — 1 of 1 calls differ');
+    expect(html).toContain('<h3><code>/v1/user/get</code> — 1 of 1 compared calls differ</h3>');
   });
 
   it('answers the v1 unavailable error when the primary cannot be reached', async () => {
