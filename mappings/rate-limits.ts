@@ -83,7 +83,8 @@ export const V1_LIMIT_CLASSES: readonly V1LimitClass[] = [
     limits: [perSecond(10)],
     why:
       "Not a v1 path: the meeting SDK signer (POST /sdk/signature). v1's general 10/s, in a bucket of its own " +
-      "so a page signing joins does not eat the key's v1 budget; each call also spends one v2 call (the key check).",
+      "so a page signing joins does not eat the key's v1 budget; a pair v2 has not accepted lately also spends one " +
+      'v2 call, its proof (docs/decisions.md, Unproven secrets).',
   },
   {
     name: 'general',
