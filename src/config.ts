@@ -44,7 +44,9 @@ const SERVER = envSection({
       .describe('the whole request, headers and body, must arrive within this; default 30000'),
     SHUTDOWN_GRACE_MS: wholeNumber(0, 600_000)
       .default(25_000)
-      .describe('on SIGTERM/SIGINT, how long calls in flight may take before they are answered "unavailable"; default 25000'),
+      .describe(
+        'on SIGTERM/SIGINT, how long calls in flight may take before they are answered "unavailable" (rollbacks get UPSTREAM_TIMEOUT_MS more); default 25000',
+      ),
   },
   build: (e) => {
     const allowed = e.ALLOWED_API_KEYS?.split(',')

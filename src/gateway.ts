@@ -27,6 +27,8 @@ import type { EndpointDefinition } from './translators/kit/define.js';
 import { Refusal, toV1Error } from './translators/kit/failures.js';
 import { ALL_ENDPOINTS } from './translators/endpoints.js';
 import { V2Client, openGate, type OutboundGate } from './upstream/client.js';
+import { CallWithdrawn, SHUTTING_DOWN_UNSENT } from './upstream/errors.js';
+import { Departure, EitherLeaving } from './shared/leaving.js';
 import { TokenMinter } from './upstream/jwt.js';
 import { PairProver } from './upstream/pair-proof.js';
 import { ProofLimiter, chargeAccepted } from './ratelimit/proof-budget.js';
@@ -94,9 +96,11 @@ export interface RunningGateway {
   /** True from the first shutdown signal: /readyz answers 503 and new v1 calls are refused. */
   readonly draining: boolean;
   /**
-   * Graceful shutdown: refuse new v1 calls (the v1 unavailable error, connection closed), let every
-   * call in flight finish, and after `graceMs` fail the v2 calls still running so their v1 calls
-   * answer "unavailable" too; then close. Never a reset for a call that was accepted.
+   * Graceful shutdown: refuse new v1 calls (the v1 unavailable error, connection closed) and let
+   * every call in flight finish. Past `graceMs`, the v2 calls not yet sent are withdrawn (their v1
+   * calls answer that nothing more was applied) and those in flight fail (a write may have been
+   * applied); rollbacks then run on for up to UPSTREAM_TIMEOUT_MS on a pool of their own. Then
+   * close. Never a reset for a call that was accepted.
    */
   drain(graceMs: number): Promise<void>;
   /** Shadow mode's comparisons, when V1_PRIMARY_URL is set. */
@@ -195,6 +199,8 @@ interface Parts {
   log: LogOutput;
   /** Redacted by value from every line, record and report: the configured secrets, then the sandbox's own. */
   secrets: KnownSecrets;
+  /** What a shutdown past its grace stops (the v2 calls waiting for a token). */
+  stop: OutboundStop;
 }
 
 /** The facade's inbound gate, backed by the v1 limiter: its decision and the X-RateLimit-* headers. */
@@ -207,12 +213,24 @@ function inboundGate(limiters: RateLimiters): InboundGate {
   };
 }
 
-/** The v2 client's outbound gate, backed by the v2 limiter. */
-function outboundGate(limiters: RateLimiters): OutboundGate {
+/**
+ * What a shutdown past its grace stops: v2 calls, then (once rollbacks had their time) undos. A
+ * call still waiting for its outbound token then is withdrawn at once, never sent.
+ */
+class OutboundStop {
+  readonly calls = new Departure();
+  readonly undos = new Departure();
+}
+
+/** The v2 client's outbound gate, backed by the v2 limiter; a shutdown withdraws the calls waiting in it. */
+function outboundGate(limiters: RateLimiters, stop: OutboundStop): OutboundGate {
   return {
     // An unproven pair's proof takes none of the key's tokens (the proof budget admitted it).
-    schedule: (apiKey, method, path, task, options) =>
-      options?.unmetered ? task() : limiters.outbound.schedule(apiKey, method, path, task, options),
+    schedule: (apiKey, method, path, task, options = {}) => {
+      if (options.unmetered) return task();
+      const all = options.priority === 'undo' ? stop.undos : stop.calls;
+      return limiters.outbound.schedule(apiKey, method, path, task, { ...options, leaving: new EitherLeaving(options.leaving, all) });
+    },
     penalize: (apiKey, method, path, retryAfterMs) => {
       void limiters.outbound.penalize(apiKey, method, path, retryAfterMs);
     },
@@ -289,7 +307,7 @@ function createLimiters({ config, overrides, resources, log }: Parts): RateLimit
 }
 
 /** The v2 client, over the limiter's outbound gate (none with the v2 limits off: nothing to await per call). */
-function createV2Client({ config, overrides, address, resources }: Parts, limiters: RateLimiters): V2Client {
+function createV2Client({ config, overrides, address, resources, stop }: Parts, limiters: RateLimiters): V2Client {
   const v2 = new V2Client({
     baseUrl: config.v2BaseUrl ?? (() => address.v2BaseUrl),
     minter: new TokenMinter({
@@ -297,13 +315,13 @@ function createV2Client({ config, overrides, address, resources }: Parts, limite
       renewBeforeSeconds: Math.floor(config.upstream.jwtTtlSeconds / 3),
       maxCachedKeys: 10_000,
     }),
-    gate: shadowed(config, overrides.outbound ?? (config.rateLimits.v2.enabled ? outboundGate(limiters) : openGate)),
+    gate: shadowed(config, overrides.outbound ?? (config.rateLimits.v2.enabled ? outboundGate(limiters, stop) : openGate)),
     connections: config.upstream.connections,
     timeoutMs: config.upstream.timeoutMs,
     maxAttempts: config.upstream.maxAttempts,
     maxBodyBytes: config.upstream.maxBodyBytes,
   });
-  resources.add(() => v2.close()); // already aborted past a shutdown's grace
+  resources.add(() => v2.close()); // already aborted past a shutdown's grace and its time for rollbacks
   return v2;
 }
 
@@ -547,6 +565,7 @@ export function buildGateway(config: GatewayConfig, overrides: GatewayOverrides 
     resources,
     log,
     secrets,
+    stop: new OutboundStop(),
   };
   let wired: ReturnType<typeof wireAll>;
   try {
@@ -597,17 +616,25 @@ async function listen(parts: Parts, wired: ReturnType<typeof wireAll>, fetch: Ru
     get draining() {
       return parts.work.draining;
     },
-    drain: (graceMs) => drain(parts.work, v2, graceMs, close),
+    drain: (graceMs) => drain(parts, v2, graceMs, close),
     close,
   };
 }
 
 /** Refuse new calls, wait up to `graceMs` for those in flight, then fail their v2 calls still running, and close. */
-async function drain(work: InFlight, v2: V2Client, graceMs: number, close: () => Promise<void>): Promise<void> {
+async function drain({ work, stop, config }: Parts, v2: V2Client, graceMs: number, close: () => Promise<void>): Promise<void> {
   work.draining = true;
   if (!(await work.idle(graceMs))) {
+    // Past the grace: calls not yet sent are withdrawn (answered as not applied), calls in flight
+    // fail; undos go on, on a pool of their own, so a rollback in progress can still finish.
+    stop.calls.leave(new CallWithdrawn(SHUTTING_DOWN_UNSENT));
     await v2.abort().catch(() => {});
-    await work.idle(2_000);
+    if (!(await work.idle(config.upstream.timeoutMs))) {
+      // Rollbacks had UPSTREAM_TIMEOUT_MS more: an undo still unsent is withdrawn, one in flight fails.
+      stop.undos.leave(new CallWithdrawn(SHUTTING_DOWN_UNSENT));
+      await v2.abortUndos().catch(() => {});
+      await work.idle(2_000);
+    }
   }
   await close();
 }

@@ -86,10 +86,13 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
     } else {
       stopping = true;
       logger.info({ signal, workers: workers.length, graceMs: config.shutdownGraceMs }, 'draining every worker');
-      // A worker stuck past its own grace is not waited for forever.
-      setTimeout(() => {
-        for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGKILL');
-      }, config.shutdownGraceMs + 10_000).unref();
+      // A worker stuck past its own grace and its time for rollbacks is not waited for forever.
+      setTimeout(
+        () => {
+          for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGKILL');
+        },
+        config.shutdownGraceMs + config.upstream.timeoutMs + 10_000,
+      ).unref();
     }
     for (const worker of workers) worker.process.kill('SIGTERM');
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Departure, leavingOf } from './leaving.js';
+import { Departure, EitherLeaving, leavingOf } from './leaving.js';
 
 describe('Departure', () => {
   it('makes no signal until asked, and a signal asked for after leaving is already aborted with the reason', () => {
@@ -33,5 +33,27 @@ describe('leavingOf', () => {
     controller.abort();
     expect(leaving.left).toBe(true);
     expect(leaving.signal).toBe(controller.signal);
+  });
+});
+
+describe('EitherLeaving', () => {
+  it("has left when the call's own leaving has, or the one that covers every call, with that one's reason", () => {
+    const own = new Departure();
+    const all = new Departure();
+    const either = new EitherLeaving(own, all);
+    const signal = either.signal;
+    expect(either.left).toBe(false);
+    const shutdown = new Error('shutting down');
+    all.leave(shutdown);
+    expect(either.left).toBe(true);
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe(shutdown);
+
+    const alone = new EitherLeaving(undefined, all);
+    expect(alone.left).toBe(true);
+    expect(alone.signal.reason).toBe(shutdown);
+    const gone = new Departure();
+    gone.leave(new Error('client gone'));
+    expect(new EitherLeaving(gone, new Departure()).left).toBe(true);
   });
 });

@@ -9,6 +9,27 @@ export interface Leaving {
   readonly signal: AbortSignal;
 }
 
+/**
+ * Left when either has: a call's own leaving (its client gone) or one that covers every call (the
+ * gateway shutting down). Its signal, too, is made only when asked for.
+ */
+export class EitherLeaving implements Leaving {
+  private combined: AbortSignal | undefined;
+
+  constructor(
+    private readonly own: Leaving | undefined,
+    private readonly all: Leaving,
+  ) {}
+
+  get left(): boolean {
+    return this.all.left || (this.own?.left ?? false);
+  }
+
+  get signal(): AbortSignal {
+    return (this.combined ??= this.own ? AbortSignal.any([this.own.signal, this.all.signal]) : this.all.signal);
+  }
+}
+
 /** The leaving an existing signal already describes. */
 export function leavingOf(signal: AbortSignal): Leaving {
   return {

@@ -8,7 +8,7 @@ import { parseRetryAfter } from '../shared/retry-after.js';
 import { parseAnswer } from './answer-copies.js';
 import type { Credentials, Query } from './credentials.js';
 import { GetCoalescer } from './coalesce.js';
-import { UpstreamUnavailable, V2Error, type V2FieldError } from './errors.js';
+import { CallWithdrawn, SHUTTING_DOWN_UNSENT, UpstreamUnavailable, V2Error, type V2FieldError } from './errors.js';
 import type { TokenMinter } from './jwt.js';
 
 /**
@@ -114,12 +114,20 @@ export interface V2ClientOptions {
   maxBodyBytes?: number;
 }
 
+/** Enough for the rollbacks in progress at once (each undoes its steps one at a time). */
+const UNDO_CONNECTIONS = 16;
+const SHUT_DOWN_IN_FLIGHT = 'v1gate is shutting down and stopped waiting for the v2 service.';
+
 /** The longest Retry-After a GET waits out before trying again, rather than answering the v1 rate-limit error. */
 const MAX_429_RETRY_WAIT_MS = 2_000;
 
 export class V2Client {
   /** The pool and path prefix of the base URL, made when it is first known. */
   private upstream: { pool: Pool; basePath: string } | undefined;
+  /** Undo calls (a rollback's) have a pool of their own, made on the first: it outlives a shutdown's abort() of the other. */
+  private undoUpstream: { pool: Pool; basePath: string } | undefined;
+  /** Past a shutdown's grace: calls (then undos) not yet sent are withdrawn instead. */
+  private readonly stopped = { calls: false, undos: false };
   private readonly gate: OutboundGate;
   /** Identical GETs in flight at once are sent once (coalesce.ts). */
   private readonly coalescer = new GetCoalescer();
@@ -129,11 +137,11 @@ export class V2Client {
     this.gate = options.gate ?? openGate;
   }
 
-  private connect(baseUrl: string): { pool: Pool; basePath: string } {
+  private connect(baseUrl: string, connections = this.options.connections): { pool: Pool; basePath: string } {
     const url = new URL(baseUrl);
     const { options } = this;
     const pool = new Pool(url.origin, {
-      connections: options.connections,
+      connections: Math.min(connections, options.connections),
       pipelining: 1,
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 600_000,
@@ -145,7 +153,15 @@ export class V2Client {
   }
 
   private get service(): { pool: Pool; basePath: string } {
-    return (this.upstream ??= this.connect(typeof this.options.baseUrl === 'string' ? this.options.baseUrl : this.options.baseUrl()));
+    return (this.upstream ??= this.connect(this.baseUrl()));
+  }
+
+  private get undoService(): { pool: Pool; basePath: string } {
+    return (this.undoUpstream ??= this.connect(this.baseUrl(), UNDO_CONNECTIONS));
+  }
+
+  private baseUrl(): string {
+    return typeof this.options.baseUrl === 'string' ? this.options.baseUrl : this.options.baseUrl();
   }
 
   /**
@@ -182,15 +198,23 @@ export class V2Client {
   }
 
   async close(): Promise<void> {
-    await this.upstream?.pool.close();
+    await Promise.all([this.upstream?.pool.close(), this.undoUpstream?.pool.close()]);
   }
 
   /**
-   * Fail every v2 call in flight now (shutdown past its grace): each fails as "the connection
-   * failed", which the v1 caller answers as unavailable, saying a write may have been applied.
+   * A shutdown past its grace: every call not yet sent is withdrawn (answered as not applied), and
+   * every call in flight fails now, as a connection that failed (a write may have been applied).
+   * Undo calls go on, on their own pool, so a rollback in progress can finish: until abortUndos.
    */
   async abort(): Promise<void> {
-    await this.upstream?.pool.destroy();
+    this.stopped.calls = true;
+    await this.upstream?.pool.destroy(new UpstreamUnavailable('unreachable', SHUT_DOWN_IN_FLIGHT, true));
+  }
+
+  /** The end of a shutdown's time for rollbacks: undos not yet sent are withdrawn, those in flight fail. */
+  async abortUndos(): Promise<void> {
+    this.stopped.undos = true;
+    await this.undoUpstream?.pool.destroy(new UpstreamUnavailable('unreachable', SHUT_DOWN_IN_FLIGHT, true));
   }
 
   /** How long to wait before trying again, or undefined to give up. */
@@ -213,6 +237,7 @@ export class V2Client {
   }
 
   private async send<T>(credentials: Credentials, request: V2Request): Promise<T> {
+    if (request.priority === 'undo' ? this.stopped.undos : this.stopped.calls) throw new CallWithdrawn(SHUTTING_DOWN_UNSENT);
     request.onSend?.();
     if (!request.onResult) return this.sendOnce<T>(credentials, request);
     const started = performance.now();
@@ -242,7 +267,7 @@ export class V2Client {
     const { route, path } = request.target;
     let response;
     try {
-      const { pool, basePath } = this.service;
+      const { pool, basePath } = request.priority === 'undo' ? this.undoService : this.service;
       response = await pool.request({
         method: route.method,
         path: basePath + path + queryString(request.query),

@@ -24,11 +24,17 @@ export class V2Error extends Error {
   }
 }
 
-/** The v1 client left before this v2 call got its outbound token: it was withdrawn, never sent. */
+/** Why a v2 call is withdrawn when the gateway shuts down past its grace. */
+export const SHUTTING_DOWN_UNSENT = 'v1gate is shutting down: this v2 call was not sent.';
+
+/**
+ * This v2 call was withdrawn, never sent: the v1 client left before it got its outbound token, or
+ * the gateway is shutting down (`reason`).
+ */
 export class CallWithdrawn extends Error {
   override readonly name = 'CallWithdrawn';
-  constructor() {
-    super('The v1 client closed its connection before this call was sent; it was not sent.');
+  constructor(reason = 'The v1 client closed its connection before this call was sent; it was not sent.') {
+    super(reason);
   }
 }
 

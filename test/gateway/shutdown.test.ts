@@ -1,11 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
 import { listen, type Listening } from '../support/listen.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
+import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { uniqueEmail } from '../support/v1-answers.js';
+import { postV1 } from '../support/v1-form.js';
 
 /**
  * Graceful shutdown of a real gateway process: on SIGTERM the calls in flight are answered (their
  * v2 calls finish), new calls get the v1 unavailable error, /readyz turns 503, and the process
- * exits; past SHUTDOWN_GRACE_MS the calls still waiting are answered "unavailable", never reset.
+ * exits; past SHUTDOWN_GRACE_MS the calls still waiting are answered "unavailable", never reset,
+ * and a call that was half done is undone: its rollback outlives the drain.
  */
 let upstream: (Listening & { answered: string[] }) | undefined;
 let gateway: GatewayProcess | undefined;
@@ -77,6 +82,86 @@ describe('SIGTERM', () => {
     gateway.signal('SIGTERM');
     const answers = await Promise.all(inFlight);
     for (const answer of answers) expect(answer).toEqual({ error: { code: 503, message: expect.any(String) } });
+    expect(await exit).toBe(0);
+  });
+});
+
+/**
+ * A create half done when the grace ends, over a real sandbox behind a proxy that can hold a
+ * request: the sandbox is the truth each answer is checked against.
+ */
+describe('SIGTERM past the grace, mid-create', () => {
+  let sandbox: RunningSandbox | undefined;
+  let faults: FaultUpstream | undefined;
+  afterEach(async () => {
+    await gateway?.kill();
+    await faults?.close();
+    await sandbox?.close();
+    gateway = faults = sandbox = undefined;
+  });
+
+  async function startOverSandbox(env: Record<string, string>) {
+    sandbox = await startSandbox();
+    faults = await startFaultUpstream(`${sandbox.url}/v2`);
+    const credentials = { api_key: sandbox.sandbox.credentials.apiKey, api_secret: sandbox.sandbox.credentials.apiSecret };
+    // UPSTREAM_TIMEOUT_MS is also the time rollbacks get past the grace.
+    const base = {
+      V2_BASE_URL: faults.url,
+      SHUTDOWN_GRACE_MS: '500',
+      UPSTREAM_TIMEOUT_MS: '20000',
+      V1_RATE_LIMITS: 'off',
+      LOG_LEVEL: 'silent',
+    };
+    gateway = await startGatewayProcess({ ...base, ...env });
+    return credentials;
+  }
+
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 400 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(check()).toBe(true);
+  };
+  const seen = (method: string) => faults!.seen.filter((request) => request.method === method);
+  const userExists = async (email: string) => (await sandbox!.v2('GET', `/users/${encodeURIComponent(email)}`)).status !== 404;
+
+  it('a step in flight fails, saying it may have been applied, and the user it created is deleted after the grace', async () => {
+    const credentials = await startOverSandbox({ V2_RATE_LIMITS: 'off' });
+    // The user's own fields (PATCH /users/{id}) never get an answer; its settings do.
+    faults!.rules.push({ method: 'PATCH', path: /^\/users\/[^/]+$/, fault: { kind: 'hang' } });
+    const email = uniqueEmail('drain-in-flight');
+    const answer = postV1(gateway!.url, '/user/custcreate', { ...credentials, email, type: '1', dept: 'Sales' }).then((r) => r.json());
+    await until(() => seen('PATCH').some((request) => request.fault === 'hang'));
+    const exit = exited(gateway!);
+    gateway!.signal('SIGTERM');
+    expect(await answer).toEqual({
+      error: {
+        code: 503,
+        message: expect.stringMatching(
+          /may or may not have been applied; check before retrying a write\. Its earlier steps were undone\.$/,
+        ),
+      },
+    });
+    expect(seen('DELETE')).toHaveLength(1);
+    expect(await userExists(email)).toBe(false);
+    expect(await exit).toBe(0);
+  });
+
+  it('a step still waiting for its token is withdrawn, said not applied, and the user it created is deleted', async () => {
+    // About one v2 call per 2.3 s for the key: the create's next steps wait for their tokens past the grace.
+    const credentials = await startOverSandbox({ V2_RATE_LIMITS: 'on', RATE_LIMIT_SCALE: '0.05' });
+    const email = uniqueEmail('drain-unsent');
+    const answer = postV1(gateway!.url, '/user/custcreate', { ...credentials, email, type: '1', dept: 'Sales' }).then((r) => r.json());
+    await until(() => seen('POST').length === 1);
+    const exit = exited(gateway!);
+    gateway!.signal('SIGTERM');
+    expect(await answer).toEqual({
+      error: {
+        code: 503,
+        message: 'v1gate is shutting down: this v2 call was not sent. Nothing more was changed. Its earlier steps were undone.',
+      },
+    });
+    expect(seen('PATCH')).toHaveLength(0);
+    expect(seen('DELETE')).toHaveLength(1);
+    expect(await userExists(email)).toBe(false);
     expect(await exit).toBe(0);
   });
 });

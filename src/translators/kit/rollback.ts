@@ -1,4 +1,4 @@
-import { UpstreamUnavailable } from '../../upstream/errors.js';
+import { CallWithdrawn, UpstreamUnavailable } from '../../upstream/errors.js';
 import { failureKindOf, toV1Error } from './failures.js';
 import { V1Error } from '../../v1/errors.js';
 import type { TranslatorContext, V2Api } from './define.js';
@@ -48,7 +48,7 @@ export class Rollback {
     if (failureKindOf(error) === 'internal') this.ctx.log.error({ err: error }, 'unexpected error; the call was undone');
     if (leftOver.length === 0 && mayBeLeft.length === 0) {
       // "may or may not have been applied" speaks of the failed step; say that the rest is undone.
-      const undone = error instanceof UpstreamUnavailable && this.undos.length > 0;
+      const undone = (error instanceof UpstreamUnavailable || error instanceof CallWithdrawn) && this.undos.length > 0;
       return undone ? new V1Error(failure.code, `${failure.message} Its earlier steps were undone.`) : error;
     }
     const remains = leftOver.length ? ` ${leftOver.join('; ')} remains done.` : '';
