@@ -64,6 +64,19 @@ describe('--help and --version', () => {
     expect(await run(['--version'])).toEqual({ code: 0, stdout: `v1gate ${version}\n`, stderr: '' });
   });
 
+  it('answers through npm start too (its arguments after --)', async () => {
+    // --ignore-scripts skips only the prestart build, done by the suite's setup.
+    const child = spawn('npm', ['start', '--ignore-scripts', '--silent', '--', '--version'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^v1gate \d+\.\d+\.\d+\n$/);
+  });
+
   it('an unknown command is a usage error (exit 2), not a start', async () => {
     const wrong = await run(['--hlep']);
     expect(wrong.code).toBe(2);
