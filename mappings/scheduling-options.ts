@@ -56,7 +56,7 @@ export const COMMON_SCHEDULING_ROWS = fieldTable([
   {
     v1: 'option_alternative_host_ids',
     v2: 'settings.alternative_hosts',
-    type: v1.string(),
+    type: v1.idsText(),
     direction: 'in',
     note: 'User ids, merged into settings.alternative_hosts with option_alternative_hosts (v2 takes emails or ids); v1 outputs show them in option_alternative_hosts.',
   },

@@ -18,6 +18,18 @@ const text = () => z.preprocess(single, z.string({ error: 'Must be text.' }));
 /** The most items a v1 list param may carry when the spec gives no limit of its own (v1's page size cap). */
 export const MAX_LIST_ITEMS = 300;
 
+/**
+ * The longest id v1 took (user, meeting, webinar, group, registrant, occurrence, device, file and
+ * account ids, meeting uuids). Neither reference states one; the ids the service handed out are
+ * 10 to 36 characters, a past meeting's uuid sent double-encoded under 60, and the v1 tables
+ * already bound the ids they carry (group_id, imgroup_id, cms_user_id) at 128. A longer id names
+ * nothing, and is refused as a parameter error before any v2 call (docs/decisions.md).
+ */
+export const MAX_ID_CHARS = 128;
+
+/** The longest signed token v1 took as a parameter (`zpk`): a few hundred characters, bounded as the longest text the v2 reference bounds. */
+export const MAX_TOKEN_CHARS = 2048;
+
 const BOOL_TEXT: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
 
 export const v1 = {
@@ -27,6 +39,25 @@ export const v1 = {
     if (opts.min !== undefined) schema = schema.min(opts.min, `Must be at least ${opts.min} characters.`);
     if (opts.max !== undefined) schema = schema.max(opts.max, `Must be at most ${opts.max} characters.`);
     return z.preprocess(single, schema);
+  },
+
+  /** An id: text of at most MAX_ID_CHARS characters. */
+  id() {
+    return v1.string({ max: MAX_ID_CHARS });
+  },
+
+  /** A signed token the service issued (`zpk`): text of at most MAX_TOKEN_CHARS characters. */
+  token() {
+    return v1.string({ max: MAX_TOKEN_CHARS });
+  },
+
+  /** A comma-separated list of ids that is passed on as the text it came in: at most MAX_LIST_ITEMS ids of at most MAX_ID_CHARS characters each. */
+  idsText() {
+    const message = `At most ${MAX_LIST_ITEMS} ids of at most ${MAX_ID_CHARS} characters each.`;
+    return v1.string({ max: MAX_LIST_ITEMS * (MAX_ID_CHARS + 1) }).refine((text) => {
+      const ids = text.split(',');
+      return ids.length <= MAX_LIST_ITEMS && ids.every((id) => id.trim().length <= MAX_ID_CHARS);
+    }, message);
   },
 
   /** `true`/`false`/`1`/`0` in any letter case. */
@@ -104,7 +135,8 @@ export const v1 = {
   /**
    * A comma-separated list (`a,b,c`), or an array sent as `a[]=...`, `a[0]=...` or a repeated key;
    * blanks dropped. Always bounded (at most `max`, by default MAX_LIST_ITEMS), and refused past it
-   * before any v2 call: a list of 20,000 ids would otherwise be 20,000 v2 calls.
+   * before any v2 call: a list of 20,000 ids would otherwise be 20,000 v2 calls. Every v1 list is
+   * a list of ids: each item is at most MAX_ID_CHARS characters.
    */
   list(opts: { max?: number } = {}) {
     const max = opts.max ?? MAX_LIST_ITEMS;
@@ -122,7 +154,8 @@ export const v1 = {
         },
         z.array(z.string(), { error: 'Must be a comma-separated list.' }),
       )
-      .refine((items) => items.length <= max, `At most ${max} values.`);
+      .refine((items) => items.length <= max, `At most ${max} values.`)
+      .refine((items) => items.every((item) => item.length <= MAX_ID_CHARS), `Each value must be at most ${MAX_ID_CHARS} characters.`);
   },
 
   /** An email address. */

@@ -62,7 +62,7 @@ export function groupList(kind: GroupKind) {
 export function groupGet(kind: GroupKind) {
   return defineEndpoint({
     path: `${kind.v1Prefix}/get`,
-    params: v1Params({ id: v1.string() }),
+    params: v1Params({ id: v1.id() }),
     v2Calls: [kind.v2.get, CALLER_ACCOUNT_CALL],
     tables: [kind.table],
     async handle({ id }, ctx) {
@@ -79,7 +79,7 @@ export function groupGet(kind: GroupKind) {
 export function groupEdit(kind: GroupKind) {
   return defineEndpoint({
     path: `${kind.v1Prefix}/edit`,
-    params: v1Params({ ...inputShape(kind.table), id: v1.string() }),
+    params: v1Params({ ...inputShape(kind.table), id: v1.id() }),
     v2Calls: [kind.v2.update, kind.v2.get, CALLER_ACCOUNT_CALL],
     tables: [kind.table],
     async handle(params, ctx) {
@@ -105,7 +105,7 @@ export function groupEdit(kind: GroupKind) {
 export function groupDelete(kind: GroupKind) {
   return defineEndpoint({
     path: `${kind.v1Prefix}/delete`,
-    params: v1Params({ id: v1.string() }),
+    params: v1Params({ id: v1.id() }),
     v2Calls: [kind.v2.delete],
     async handle({ id }, ctx) {
       await ctx.v2.delete(kind.v2.delete.at(id));

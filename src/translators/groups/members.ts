@@ -58,7 +58,7 @@ async function removeMembers(kind: GroupKind, v2: V2Api, id: string, memberIdsTo
 export function memberList(kind: GroupKind) {
   return defineEndpoint({
     path: `${kind.v1Prefix}/member/list`,
-    params: v1Params({ id: v1.string(), ...v1PagingParams }),
+    params: v1Params({ id: v1.id(), ...v1PagingParams }),
     v2Calls: [kind.v2.members],
     tables: [GROUP_MEMBER_ROWS],
     async handle(params, ctx) {
@@ -80,7 +80,7 @@ export function memberList(kind: GroupKind) {
 export function memberAdd(path: string, kinds: readonly GroupKind[]) {
   return defineEndpoint({
     path,
-    params: v1Params({ id: v1.string(), member_ids: memberIds() }),
+    params: v1Params({ id: v1.id(), member_ids: memberIds() }),
     v2Calls: kinds.flatMap((kind) => [kind.v2.addMembers, kind.v2.members]),
     // A later batch that fails takes out the members the earlier ones added.
     v2Undo: kinds.map((kind) => kind.v2.removeMember),
@@ -119,7 +119,7 @@ export function memberAdd(path: string, kinds: readonly GroupKind[]) {
 export function memberDelete(kind: GroupKind) {
   return defineEndpoint({
     path: `${kind.v1Prefix}/member/delete`,
-    params: v1Params({ id: v1.string(), member_ids: memberIds() }),
+    params: v1Params({ id: v1.id(), member_ids: memberIds() }),
     v2Calls: [kind.v2.removeMember],
     // A failure puts back the members already removed.
     v2Undo: [kind.v2.addMembers],

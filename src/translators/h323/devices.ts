@@ -42,7 +42,7 @@ export const h323DeviceCreate = defineEndpoint({
 /** /h323/device/update → PATCH /h323/devices/{id} with the fields given. */
 export const h323DeviceUpdate = defineEndpoint({
   path: '/h323/device/update',
-  params: v1Params({ ...inputShape(H323_DEVICE_ROWS), id: v1.string() }),
+  params: v1Params({ ...inputShape(H323_DEVICE_ROWS), id: v1.id() }),
   v2Calls: [V2.h323Devices.update],
   tables: [H323_DEVICE_ROWS],
   async handle({ id, ...fields }, ctx) {
@@ -54,7 +54,7 @@ export const h323DeviceUpdate = defineEndpoint({
 /** /h323/device/delete → DELETE /h323/devices/{id}. */
 export const h323DeviceDelete = defineEndpoint({
   path: '/h323/device/delete',
-  params: v1Params({ id: v1.string() }),
+  params: v1Params({ id: v1.id() }),
   v2Calls: [V2.h323Devices.delete],
   async handle({ id }, ctx) {
     await ctx.v2.delete(V2.h323Devices.delete.at(id));

@@ -12,7 +12,7 @@ import { pagingOf, v1PagingParams } from '../../v1/paging.js';
  */
 export const meetingList = defineEndpoint({
   path: '/meeting/list',
-  params: v1Params({ host_id: v1.string(), ...v1PagingParams }),
+  params: v1Params({ host_id: v1.id(), ...v1PagingParams }),
   v2Calls: [MEETING.v2.list, ...MEETING.live.calls, MEETING.v2.get],
   tables: [MEETING.table],
   async handle(params, ctx) {

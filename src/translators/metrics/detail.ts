@@ -38,7 +38,7 @@ function sessionDetail(collection: 'meetings' | 'webinars') {
   return defineEndpoint({
     path: v1Path,
     params: v1Params({
-      meeting_id: v1.string(),
+      meeting_id: v1.id(),
       type: v1.int({ min: 1, max: 2 }),
       page_size: v1.int({ min: 1, max: 100 }).optional(),
       page_number: v1.int({ min: 1 }).optional(),

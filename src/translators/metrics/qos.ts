@@ -24,9 +24,9 @@ const TYPE_LABELS = ['Live Meeting', 'Past Meeting'] as const;
 export const metricsQos = defineEndpoint({
   path: '/metrics/qos',
   params: v1Params({
-    meeting_id: v1.string(),
+    meeting_id: v1.id(),
     type: v1.int({ min: 1, max: 2 }),
-    user_id: v1.string().optional(),
+    user_id: v1.id().optional(),
     page_size: v1.int({ min: 1, max: 10 }).optional(),
     page_number: v1.int({ min: 1 }).optional(),
   }),

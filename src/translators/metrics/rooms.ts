@@ -47,7 +47,7 @@ export const metricsZoomRooms = defineEndpoint({
 
 export const metricsZoomRoomDetail = defineEndpoint({
   path: '/metrics/zoomroomdetail',
-  params: v1Params({ id: v1.string(), from: reportDateParam(), to: reportDateParam(), ...v1PageSize }),
+  params: v1Params({ id: v1.id(), from: reportDateParam(), to: reportDateParam(), ...v1PageSize }),
   v2Calls: [V2.metrics.zoomRoom],
   tables: [ZOOM_ROOM_ROWS, ZOOM_ROOM_MESSAGE_ROWS, SESSION_METRIC_ROWS],
   async handle(params, ctx) {

@@ -43,8 +43,8 @@ function recordingListOf({ path, mc, fileRows }: { path: string; mc: boolean; fi
   return defineEndpoint({
     path,
     params: v1Params({
-      host_id: v1.string(),
-      meeting_number: v1.string().optional(),
+      host_id: v1.id(),
+      meeting_number: v1.id().optional(),
       from: v1TimeParam().optional(),
       to: v1TimeParam().optional(),
       ...v1PagingParams,

@@ -18,7 +18,7 @@ import { V2_USER_TIMEZONE } from '../kit/v2-users.js';
  */
 export const recordingGet = defineEndpoint({
   path: '/recording/get',
-  params: v1Params({ meeting_id: v1.string({ min: 1 }) }),
+  params: v1Params({ meeting_id: v1.id() }),
   v2Calls: [V2.meetings.recordings, V2.users.get],
   tables: [RECORDING_MEETING_ROWS, RECORDING_GET_FILE_ROWS],
   async handle({ meeting_id }, ctx) {
@@ -36,7 +36,7 @@ export const recordingGet = defineEndpoint({
  */
 export const recordingDelete = defineEndpoint({
   path: '/recording/delete',
-  params: v1Params({ meeting_id: v1.string({ min: 1 }), file_id: v1.string({ min: 1 }).optional() }),
+  params: v1Params({ meeting_id: v1.id(), file_id: v1.id().optional() }),
   v2Calls: [V2.meetings.deleteRecordings, V2.meetings.deleteRecordingFile],
   async handle({ meeting_id, file_id }, ctx) {
     const meeting = uuidSegment(meeting_id);

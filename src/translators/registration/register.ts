@@ -26,7 +26,7 @@ function registerEndpoint(kind: SessionKind) {
   return defineEndpoint({
     path: `/${kind.noun}/register`,
     params: v1Params({
-      id: v1.string(),
+      id: v1.id(),
       ...registrationShape(),
       // v1: "Occurrence IDs, could get this value from the Get API"; comma-separated as v2 takes them.
       occurrence_ids: v1.list().optional(),

@@ -19,7 +19,7 @@ const EVERY_STATUS: readonly RegistrantStatus[] = ['approved', 'pending', 'denie
 
 export const webinarRegistration = defineEndpoint({
   path: '/webinar/registration',
-  params: v1Params({ ...sessionRefShape, occurrence_id: v1.string().optional(), ...v1PagingParams }),
+  params: v1Params({ ...sessionRefShape, occurrence_id: v1.id().optional(), ...v1PagingParams }),
   v2Calls: [...OWN_SESSION_CALLS(WEBINAR), V2.webinars.registrants],
   tables: [REGISTRATION_ATTENDEE],
   async handle(params, ctx) {

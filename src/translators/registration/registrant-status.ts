@@ -95,7 +95,7 @@ function statusEndpoint(opts: { path: string; action: Action; maxIds?: number; o
     params: v1Params({
       ...sessionRefShape,
       ...registrantIdsShape(opts.maxIds),
-      ...(opts.occurrence ? { occurrence_id: v1.string().optional() } : {}),
+      ...(opts.occurrence ? { occurrence_id: v1.id().optional() } : {}),
     }),
     // More ids than one v2 call takes are all checked against the registrants first.
     v2Calls: [

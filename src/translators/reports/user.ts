@@ -28,7 +28,7 @@ async function participantsOf(ctx: TranslatorContext, meeting: V2HostedMeeting) 
  */
 export const userReport = defineEndpoint({
   path: '/report/getuserreport',
-  params: v1Params({ user_id: v1.string(), ...reportRangeParams, ...v1PagingParams }),
+  params: v1Params({ user_id: v1.id(), ...reportRangeParams, ...v1PagingParams }),
   v2Calls: [V2.reports.userMeetings, V2.reports.meetingParticipants],
   tables: [USER_REPORT_MEETING_ROWS, USER_REPORT_PARTICIPANT_ROWS],
   async handle(params, ctx) {

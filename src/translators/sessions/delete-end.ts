@@ -13,7 +13,7 @@ import { sessionRefShape } from './params.js';
 export function deleteEndpoint(kind: SessionKind) {
   return defineEndpoint({
     path: `/${kind.noun}/delete`,
-    params: v1Params({ ...sessionRefShape, occurrence_id: v1.string().optional() }),
+    params: v1Params({ ...sessionRefShape, occurrence_id: v1.id().optional() }),
     v2Calls: [...OWN_SESSION_CALLS(kind), kind.v2.delete],
     async handle({ id, host_id, occurrence_id }, ctx) {
       const session = await requireOwnSession(ctx, kind, id, host_id);

@@ -26,7 +26,7 @@ export function createParams(kind: SessionKind, extra: Record<string, z.ZodType>
   const type = typeRow(kind);
   return v1Params({
     ...optionShape(kind),
-    host_id: v1.string(),
+    host_id: v1.id(),
     topic: v1.string({ max: 300 }),
     type: type.hasDefault ? type.parse.optional() : type.parse,
     ...extra,
@@ -37,15 +37,15 @@ export function createParams(kind: SessionKind, extra: Record<string, z.ZodType>
 export function updateParams(kind: SessionKind, extra: Record<string, z.ZodType> = {}) {
   return v1Params({
     ...optionShape(kind),
-    id: v1.string(),
-    host_id: v1.string(),
+    id: v1.id(),
+    host_id: v1.id(),
     type: typeParam(kind).optional(),
     ...extra,
   });
 }
 
 /** One session of one host. */
-export const sessionRefShape = { id: v1.string(), host_id: v1.string() };
+export const sessionRefShape = { id: v1.id(), host_id: v1.id() };
 
 /**
  * v2 error paths under the panelists array name the one v1 form field (the JSON text it was sent

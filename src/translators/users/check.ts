@@ -17,7 +17,7 @@ export const userCheckEmail = defineEndpoint({
 /** /user/checkzpk → GET /users/zpk?zpk= (deprecated in v2, still served): seconds until it expires. */
 export const userCheckZpk = defineEndpoint({
   path: '/user/checkzpk',
-  params: v1Params({ zpk: v1.string() }),
+  params: v1Params({ zpk: v1.token() }),
   v2Calls: [V2.users.zpk],
   async handle({ zpk }, ctx) {
     const { expire_in } = await ctx.v2.get(V2.users.zpk.at(), V2_ZPK, { zpk });

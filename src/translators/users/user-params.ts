@@ -8,7 +8,7 @@ import { v1 } from '../../v1/param-types.js';
 /** The v1 parameters the user endpoints share, built from the mapping tables. */
 
 /** A v1 user id (v2 takes it, or an email, as `{userId}`). */
-export const userId = () => v1.string({ max: 128 });
+export const userId = () => v1.id();
 
 const userFieldShape = inputShape(USER_FIELDS);
 

@@ -92,7 +92,7 @@ export function attendeeRows(participants: readonly V2Participant[], registrants
 
 export const webinarAttendeesList = defineEndpoint({
   path: '/webinar/attendees/list',
-  params: v1Params({ ...sessionRefShape, uuid: v1.string().optional() }),
+  params: v1Params({ ...sessionRefShape, uuid: v1.id().optional() }),
   v2Calls: [
     ...OWN_SESSION_CALLS(WEBINAR),
     V2.reports.webinarParticipants,

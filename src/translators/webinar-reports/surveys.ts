@@ -14,7 +14,7 @@ import { V2_SURVEY } from './v2-answers.js';
 function surveyEndpoint(path: string, report: 'polls' | 'qa') {
   return defineEndpoint({
     path,
-    params: v1Params({ ...sessionRefShape, uuid: v1.string().optional() }),
+    params: v1Params({ ...sessionRefShape, uuid: v1.id().optional() }),
     v2Calls: [...OWN_SESSION_CALLS(WEBINAR), WEBINAR_REPORTS[report]],
     async handle({ id, host_id, uuid }, ctx) {
       const [session, survey] = await readOwnSession(ctx, WEBINAR, id, host_id, () => ctx.v2.get(reportAt(id, uuid, report), V2_SURVEY));

@@ -26,7 +26,7 @@ function isUpcoming(s: V2Session, nowMs: number): boolean {
 function webinarListEndpoint(path: string, keep: (s: V2Session, nowMs: number) => boolean) {
   return defineEndpoint({
     path,
-    params: v1Params({ host_id: v1.string(), ...v1PagingParams }),
+    params: v1Params({ host_id: v1.id(), ...v1PagingParams }),
     v2Calls: [WEBINAR.v2.list, WEBINAR.v2.get],
     tables: [WEBINAR.table],
     async handle(params, ctx) {
