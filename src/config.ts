@@ -38,6 +38,9 @@ const SERVER = envSection({
     V1_BODY_TIMEOUT_MS: wholeNumber(50, 120_000)
       .default(3_000)
       .describe('a request body that stalls this long is answered as incomplete; default 3000'),
+    V1_MAX_FIELDS: wholeNumber(10, 100_000)
+      .default(1_000)
+      .describe('the most form fields one request may carry, query string and body together; default 1000'),
     V1_HEADERS_TIMEOUT_MS: wholeNumber(100, 120_000).default(10_000).describe("a request's headers must arrive within this; default 10000"),
     V1_REQUEST_TIMEOUT_MS: wholeNumber(100, 600_000)
       .default(30_000)
@@ -60,6 +63,7 @@ const SERVER = envSection({
       keepAlive: e.V1_KEEP_ALIVE,
       maxBodyBytes: e.V1_MAX_BODY_BYTES,
       bodyTimeoutMs: e.V1_BODY_TIMEOUT_MS,
+      maxFields: e.V1_MAX_FIELDS,
       headersTimeoutMs: e.V1_HEADERS_TIMEOUT_MS,
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
       requestTimeoutMs: Math.max(e.V1_REQUEST_TIMEOUT_MS, e.V1_HEADERS_TIMEOUT_MS),
@@ -205,6 +209,8 @@ export interface GatewayConfig {
   keepAlive: boolean;
   maxBodyBytes: number;
   bodyTimeoutMs: number;
+  /** The most form fields one request may carry (V1_MAX_FIELDS). */
+  maxFields: number;
   headersTimeoutMs: number;
   shutdownGraceMs: number;
   requestTimeoutMs: number;

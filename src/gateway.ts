@@ -496,6 +496,8 @@ function createHttpServer({ root, config, work, resources }: Parts): Server {
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
     maxBodyBytes: config.maxBodyBytes,
+    bodyTimeoutMs: config.bodyTimeoutMs,
+    maxFields: config.maxFields,
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (!CALL_PATH.test(req.url ?? '')) return;

@@ -1,11 +1,18 @@
-import { createAdaptorServer, type Http2Bindings, type HttpBindings } from '@hono/node-server';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { getRequestListener, RequestError, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import { createServer as createNodeServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { renderV1Error, v1ErrorResponse } from './v1/errors.js';
 import { CONTENT_TYPE } from './v1/serialize.js';
 import { Refusal, toV1Error } from './translators/kit/failures.js';
 import { readUnframedBodies } from './unframed-bodies.js';
-import { BODY_OVERFLOW } from './v1-facade/app.js';
+import {
+  BodyReadError,
+  cutBody,
+  DEFAULT_BUDGET,
+  passRequestDeadline,
+  setRequestBudget,
+  type RequestBudget,
+} from './shared/request-body.js';
 
 /**
  * The HTTP server, tuned for legacy v1 clients:
@@ -15,17 +22,26 @@ import { BODY_OVERFLOW } from './v1-facade/app.js';
  * - a request whose body runs past its Content-Length (a client that counted characters, not
  *   bytes) makes Node's parser fail on the "next request": instead of Node destroying the socket
  *   under the request in flight (the client would see a reset, or hang), the socket is marked and
- *   the facade answers a clear v1 error, then closes;
- * - bytes that are no HTTP request at all get a v1 error envelope with HTTP 400, not a bare reset;
+ *   the route answers a clear error, then closes;
+ * - bytes that are no HTTP request at all, and request targets the request adaptor cannot read
+ *   (`POST *`, a backslash in the path), get a v1 error envelope with HTTP 400 and a closed
+ *   connection, not a bare reset or an empty 400;
+ * - an absolute-form target (`GET http://host/v1/...`, as sent to a proxy) is read as its path,
+ *   under the same path rules as any other;
  * - once a request ends its connection (keep-alive off, `Connection: close`, or HTTP/1.0 without
  *   keep-alive), nothing a client pipelined behind it on that connection runs: its answer would be
  *   thrown away with the connection, and a client that retries would make a duplicate;
- * - whole-request deadlines: the headers must arrive within `headersTimeoutMs` and the whole
- *   request within `requestTimeoutMs`, checked every second, so slow-drip connections (slowloris)
- *   end in seconds, not after Node's 300 s default.
+ * - one budget per request (src/shared/request-body.ts), enforced where the bytes arrive: the
+ *   headers must arrive within `headersTimeoutMs` and the whole request within
+ *   `requestTimeoutMs` of its first byte, checked every second, so slow-drip connections
+ *   (slowloris) end in seconds, not after Node's 300 s default; a body still arriving at the
+ *   deadline fails its reader, and the route answers and closes.
  */
 
 const IN_FLIGHT = Symbol('v1gate.requestInFlight');
+/** The request last handed to the app on a socket, and its response: the one a passing deadline is about. */
+const CURRENT_REQUEST = Symbol('v1gate.currentRequest');
+const CURRENT_RESPONSE = Symbol('v1gate.currentResponse');
 /** Set on a socket once a request on it ends the connection: later requests on it must not run. */
 const CLOSING = Symbol('v1gate.connectionClosing');
 /** Set on a request pipelined behind one that ends the connection. */
@@ -37,42 +53,95 @@ const DOT_SEGMENT = /^(\.|%2e){1,2}$/i;
 /** What any of the rewrites below looks for: a run of slashes, a segment starting with a dot, a percent-escape. Most paths have none. */
 const MAY_NEED_NORMALISING = /\/\/|\/\.|%/;
 /** A Host the request adaptor can build a URL from: a name or IPv4 address, or a bracketed IPv6 one, with an optional port. */
-const VALID_HOST = /^(?:[a-z0-9._-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+const VALID_HOST = /^(?:[a-z0-9._-]+|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i;
+/** An absolute-form request target: scheme, authority, then the path and query (RFC 9112, 3.2.2). */
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)([^#]*)/i;
+
+/** Whether a Host (or an absolute-form target's authority) names a host and a port that can be. */
+function isValidHost(host: string): boolean {
+  const match = VALID_HOST.exec(host);
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65_535);
+}
+
+/** An absolute-form target's authority and its path and query in origin form (`http://x` → `/`); undefined for any other form. */
+export function absoluteFormParts(target: string): { authority: string; originForm: string } | undefined {
+  if (target.startsWith('/')) return undefined;
+  const match = ABSOLUTE_FORM.exec(target);
+  if (!match) return undefined;
+  const rest = match[2]!;
+  return { authority: match[1]!, originForm: rest.startsWith('/') ? rest : `/${rest}` };
+}
 
 /**
- * The request path, normalised once before any routing: runs of slashes become one (`//v1/...`,
- * `/v1//user/get`), and under `/v1/` an encoded slash is a slash (`/v1/user%2Fget`), as legacy
- * clients that build paths by concatenation send them. A path with a dot segment (`.`, `..`, or
- * their encodings) is refused: URL parsing would resolve it, and `/v1/%2e%2e/v2/...` would reach
- * another API than the one the client named. Returns undefined for a refused path.
+ * The request path, normalised once before any routing: an absolute-form target becomes its path
+ * and query; runs of slashes become one (`//v1/...`, `/v1//user/get`), and under `/v1/` an encoded
+ * slash is a slash (`/v1/user%2Fget`), as legacy clients that build paths by concatenation send
+ * them. A path with a dot segment (`.`, `..`, or their encodings) is refused: URL parsing would
+ * resolve it, and `/v1/%2e%2e/v2/...` would reach another API than the one the client named.
+ * Returns undefined for a refused path.
  */
 export function normalizeRequestTarget(target: string): string | undefined {
-  const at = target.indexOf('?');
-  const path = at === -1 ? target : target.slice(0, at);
-  const query = at === -1 ? '' : target.slice(at);
-  if (!path.startsWith('/')) return target; // absolute-form or `*`: left to the parser
-  if (!MAY_NEED_NORMALISING.test(path)) return target;
+  const origin = absoluteFormParts(target)?.originForm ?? target;
+  const at = origin.indexOf('?');
+  const path = at === -1 ? origin : origin.slice(0, at);
+  const query = at === -1 ? '' : origin.slice(at);
+  if (!path.startsWith('/')) return origin; // `*` or no path at all: the adaptor refuses it (see the error handler)
+  if (!MAY_NEED_NORMALISING.test(path)) return origin;
   let normal = path.replace(/\/{2,}/g, '/');
   if (V1_PATH.test(normal)) normal = normal.replace(/%2f/gi, '/').replace(/\/{2,}/g, '/');
   if (normal.split('/').some((segment) => DOT_SEGMENT.test(segment))) return undefined;
   return normal + query;
 }
-type MarkedSocket = Socket & { [IN_FLIGHT]?: number; [BODY_OVERFLOW]?: boolean; [CLOSING]?: boolean };
+type MarkedSocket = Socket & {
+  [IN_FLIGHT]?: number;
+  [CLOSING]?: boolean;
+  [CURRENT_REQUEST]?: IncomingMessage;
+  [CURRENT_RESPONSE]?: ServerResponse;
+};
 
 export interface ServerOptions {
   /** Keep v1 client connections alive between requests (V1_KEEP_ALIVE). */
   keepAlive: boolean;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
-  /** The largest body read to its end for an HTTP/1.0 client that sends no Content-Length. */
+  /** The largest request body (V1_MAX_BODY_BYTES), for every route and for an HTTP/1.0 body sent without a length. */
   maxBodyBytes?: number;
+  /** How long a body may stall (V1_BODY_TIMEOUT_MS). */
+  bodyTimeoutMs?: number;
+  /** The most form fields one request may carry (V1_MAX_FIELDS). */
+  maxFields?: number;
 }
 
 /** How long an HTTP/1.0 client sending a body without a length may pause before it is taken as complete (it normally closes its side). */
 const UNFRAMED_BODY_IDLE_MS = 2_000;
 
+/** A v1 envelope with an HTTP status of its own (the transport's refusals are not v1 answers of HTTP 200), the connection closed. */
+function transportError(status: 400 | 408 | 500, error: unknown): Response {
+  return new Response(renderV1Error(toV1Error(error)), { status, headers: { 'content-type': CONTENT_TYPE.JSON, connection: 'close' } });
+}
+
 function v1Envelope(refusal: Refusal, close: boolean): Response {
   return v1ErrorResponse(toV1Error(refusal), close ? { connection: 'close' } : {});
+}
+
+/** A v1 envelope written straight to a socket no request object was made for, then the connection closed. */
+function endWithEnvelope(socket: Socket, status: 400 | 408, message: string): void {
+  const body = renderV1Error(toV1Error(new Refusal('malformed-request', message)));
+  const reason = status === 408 ? 'Request Timeout' : 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${CONTENT_TYPE.JSON}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * The answer for whatever the request adaptor could not turn into a request (`POST *`, a
+ * backslash in the path: a RequestError), and for an error no route caught: the v1 envelope, and
+ * the connection closed. Never a stack trace, never an empty 400.
+ */
+function adaptorErrorAnswer(error: unknown): Response {
+  if (error instanceof RequestError)
+    return transportError(400, new Refusal('malformed-request', `Malformed request target (${error.message}).`));
+  return transportError(500, error);
 }
 
 /**
@@ -90,61 +159,107 @@ export function createServer(
   fetch: (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>,
   options: ServerOptions = { keepAlive: true, headersTimeoutMs: 60_000, requestTimeoutMs: 300_000 },
 ): Server {
+  const budget: RequestBudget = {
+    maxBytes: options.maxBodyBytes ?? DEFAULT_BUDGET.maxBytes,
+    idleTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BUDGET.idleTimeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs,
+    maxFields: options.maxFields ?? DEFAULT_BUDGET.maxFields,
+  };
   const guarded = (request: Request, env: HttpBindings | Http2Bindings) => {
     const incoming = env.incoming as { [NOT_RUN]?: boolean; [REFUSED]?: string };
     if (incoming[NOT_RUN]) return v1Envelope(new Refusal('not-run', 'Not run: an earlier request on this connection closed it.'), true);
     if (incoming[REFUSED]) return v1Envelope(new Refusal('dot-segment-path', incoming[REFUSED]), false);
     return fetch(request, env);
   };
-  const server = createAdaptorServer({
-    fetch: guarded,
-    serverOptions: {
+  // The adaptor's listener with an error handler of ours (its createAdaptorServer takes none).
+  const listener = getRequestListener(guarded, { errorHandler: adaptorErrorAnswer });
+  const server = createNodeServer(
+    {
       requireHostHeader: false,
       headersTimeout: options.headersTimeoutMs,
       requestTimeout: options.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1_000, options.headersTimeoutMs),
     },
-  }) as Server;
-  readUnframedBodies(server, { maxBytes: options.maxBodyBytes ?? 4 * 1024 * 1024, idleMs: UNFRAMED_BODY_IDLE_MS });
+    (req, res) => void listener(req, res),
+  );
+  readUnframedBodies(server, { maxBytes: budget.maxBytes, idleMs: UNFRAMED_BODY_IDLE_MS, deadlineMs: options.requestTimeoutMs });
   // First, before the adaptor's own listener hands the request to the app.
-  server.prependListener('request', (req: IncomingMessage & { [NOT_RUN]?: boolean; [REFUSED]?: string }, res: ServerResponse) => {
-    if (!VALID_HOST.test(req.headers.host ?? '')) req.headers.host = 'localhost';
-    const normal = normalizeRequestTarget(req.url ?? '/');
-    if (normal === undefined) req[REFUSED] = 'Invalid path: a path may not contain "." or ".." segments.';
-    else req.url = normal;
-    const socket = req.socket as MarkedSocket;
-    if (socket[CLOSING]) req[NOT_RUN] = true;
-    else if (endsConnection(req, options.keepAlive)) {
-      socket[CLOSING] = true;
-      // Whatever part of the app answers (the facade, shadow mode, an error), the client is told.
-      res.setHeader('connection', 'close');
-    }
-  });
-  server.on('request', (req, res) => {
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => prepareRequest(req, res, budget, options.keepAlive));
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket as MarkedSocket;
     socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1;
+    socket[CURRENT_REQUEST] = req;
+    socket[CURRENT_RESPONSE] = res;
     res.once('close', () => {
       socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 1) - 1;
     });
   });
-  server.on('clientError', (error: Error & { code?: string }, rawSocket: Socket) => {
-    const socket = rawSocket as MarkedSocket;
-    // Bytes after a `Connection: close` request: Node's parser refuses them, so that pipelined
-    // request never runs; the request in flight is answered as usual, then the connection closes.
-    if (error.code === 'HPE_CLOSED_CONNECTION') return;
-    if ((socket[IN_FLIGHT] ?? 0) > 0) {
-      // The facade reads this mark after the body and answers the error itself, then closes.
-      socket[BODY_OVERFLOW] = true;
-      return;
-    }
-    if (!socket.writable || error.code === 'ECONNRESET') {
-      socket.destroy();
-      return;
-    }
-    const body = renderV1Error(toV1Error(new Refusal('malformed-request', `Malformed HTTP request (${error.code ?? 'parse error'}).`)));
-    socket.end(
-      `HTTP/1.1 400 Bad Request\r\nContent-Type: ${CONTENT_TYPE.JSON}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  });
+  server.on('clientError', (error: Error & { code?: string }, socket: Socket) => onClientError(error, socket, budget, options));
   return server;
+}
+
+/**
+ * Before any app sees a request: its budget, its target read as a path (absolute-form included)
+ * and normalised, a Host the adaptor can use, and whether it may run at all on its connection.
+ */
+function prepareRequest(
+  req: IncomingMessage & { [NOT_RUN]?: boolean; [REFUSED]?: string },
+  res: ServerResponse,
+  budget: RequestBudget,
+  keepAlive: boolean,
+): void {
+  setRequestBudget(req, budget);
+  let target = req.url ?? '/';
+  const absolute = absoluteFormParts(target);
+  if (absolute) {
+    // The authority of an absolute-form target stands for the Host header (RFC 9112, 3.2.2).
+    req.headers.host = absolute.authority;
+    target = absolute.originForm;
+  }
+  if (!isValidHost(req.headers.host ?? '')) req.headers.host = 'localhost';
+  const normal = normalizeRequestTarget(target);
+  if (normal === undefined) req[REFUSED] = 'Invalid path: a path may not contain "." or ".." segments.';
+  req.url = normal ?? target;
+  const socket = req.socket as MarkedSocket;
+  if (socket[CLOSING]) req[NOT_RUN] = true;
+  else if (endsConnection(req, keepAlive)) {
+    socket[CLOSING] = true;
+    // Whatever part of the app answers (the facade, shadow mode, an error), the client is told.
+    res.setHeader('connection', 'close');
+  }
+}
+
+/** What Node's parser could not take from a connection: a deadline passed, or bytes that are no request. */
+function onClientError(error: Error & { code?: string }, socket: MarkedSocket, budget: RequestBudget, options: ServerOptions): void {
+  // Bytes after a `Connection: close` request: Node's parser refuses them, so that pipelined
+  // request never runs; the request in flight is answered as usual, then the connection closes.
+  if (error.code === 'HPE_CLOSED_CONNECTION') return;
+  const current = socket[CURRENT_REQUEST];
+  const inFlight = (socket[IN_FLIGHT] ?? 0) > 0;
+  const response = socket[CURRENT_RESPONSE];
+  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  if (timedOut && current && !current.complete) {
+    // The deadline passed with the body still arriving. Answered already: nothing is left to say.
+    if (!inFlight) return void socket.destroy();
+    // Its reader fails now and the route answers and closes; a route that is not reading it
+    // has as long as a body may stall to answer, then the connection is cut.
+    passRequestDeadline(current);
+    setTimeout(() => response?.writableFinished || socket.destroy(), budget.idleTimeoutMs).unref();
+    return;
+  }
+  if (timedOut && inFlight) {
+    // The headers of a request pipelined behind the one in flight are late: that answer is the connection's last.
+    socket[CLOSING] = true;
+    response?.once('close', () => socket.destroy());
+    return;
+  }
+  if (inFlight) {
+    // The request in flight reads this mark after its body and answers the error itself, then closes.
+    const message = 'The request body is longer than its Content-Length announced. Count Content-Length in bytes, not characters.';
+    cutBody(socket, new BodyReadError('incomplete', message));
+    return;
+  }
+  if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
+  if (timedOut) return endWithEnvelope(socket, 408, `The request headers did not arrive within ${options.headersTimeoutMs} ms.`);
+  endWithEnvelope(socket, 400, `Malformed HTTP request (${error.code ?? 'parse error'}).`);
 }

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
+import { cutBody, tooLarge, tooSlow, type BodyReadError } from './shared/request-body.js';
 
 /**
  * HTTP/1.0 clients that POST a body with no Content-Length (and no chunking, which 1.0 lacks)
@@ -10,9 +11,12 @@ import { Duplex } from 'node:stream';
  *
  * Only the first request line of each connection is looked at: a connection that does not start
  * with an HTTP/1.0 request is handed to Node's own parser at once, its bytes put back, and keeps
- * Node's fast path. One whose first request is such a POST is read to its end (at most
- * `maxBytes`, ended by `idleMs` of silence too), and Node's parser reads the rewritten request
- * from a stream that answers through the real socket.
+ * Node's fast path. One whose first request is such a POST is read to its end (ended by `idleMs`
+ * of silence too), and Node's parser reads the rewritten request from a stream that answers
+ * through the real socket. The body has the budget of any other: past `maxBytes`, or still
+ * arriving `deadlineMs` after the connection's first byte, it is cut at once (nothing more kept)
+ * and the request reaches the route with the reason, which the route answers (the body reader,
+ * src/shared/request-body.ts), closing the connection.
  */
 
 const HEAD_END = Buffer.from('\r\n\r\n');
@@ -20,10 +24,12 @@ const HEAD_END = Buffer.from('\r\n\r\n');
 const MAX_HEAD_BYTES = 16 * 1024;
 
 export interface UnframedBodyOptions {
-  /** The most bytes read for one unframed body; past it the facade's own body limit answers. */
+  /** The most bytes kept of one unframed body; past it the body is cut and refused as too large. */
   maxBytes: number;
   /** How long a client may pause, in its first line or its unframed body, before that part is taken as ended. */
   idleMs: number;
+  /** The whole request must have arrived within this of the connection's first byte (V1_REQUEST_TIMEOUT_MS). */
+  deadlineMs: number;
 }
 
 /** Whether a request head is an HTTP/1.0 request with a body but no way to frame it. */
@@ -49,6 +55,7 @@ export function readUnframedBodies(server: Server, options: UnframedBodyOptions)
 
 function watchFirstRequest(socket: Socket, options: UnframedBodyOptions, handOver: (stream: Duplex) => void): void {
   let seen: Buffer = Buffer.alloc(0);
+  const connectedAt = Date.now();
   const stopWatching = () => {
     clearTimeout(patience);
     socket.off('data', onFirstBytes);
@@ -75,7 +82,11 @@ function watchFirstRequest(socket: Socket, options: UnframedBodyOptions, handOve
     const head = seen.subarray(0, headEnd).toString('latin1');
     if (!isUnframedHttp10Body(head)) return handOverAsIs();
     stopWatching();
-    readToEnd(socket, head, seen.subarray(headEnd + HEAD_END.length), options, (request) => handOver(replayStream(socket, request)));
+    readToEnd(socket, head, seen.subarray(headEnd + HEAD_END.length), options, connectedAt + options.deadlineMs, (request, cut) => {
+      const stream = replayStream(socket, request);
+      if (cut) cutBody(stream, cut);
+      handOver(stream);
+    });
   };
   // A client that closes before finishing its head: Node's parser answers what it got.
   const onEarlyEnd = () => {
@@ -93,31 +104,49 @@ function watchFirstRequest(socket: Socket, options: UnframedBodyOptions, handOve
   socket.once('error', onEarlyError);
 }
 
-function readToEnd(socket: Socket, head: string, first: Buffer, options: UnframedBodyOptions, done: (request: Buffer) => void): void {
+function readToEnd(
+  socket: Socket,
+  head: string,
+  first: Buffer,
+  options: UnframedBodyOptions,
+  deadlineAt: number,
+  done: (request: Buffer, cut: BodyReadError | undefined) => void,
+): void {
   const chunks = [first];
   let size = first.length;
   let idle: NodeJS.Timeout | undefined;
-  const finish = () => {
+  const stop = () => {
     clearTimeout(idle);
+    clearTimeout(deadline);
     socket.off('data', onData);
     socket.off('end', finish);
-    done(withContentLength(head, Buffer.concat(chunks)));
+  };
+  const finish = () => {
+    stop();
+    done(withContentLength(head, Buffer.concat(chunks)), undefined);
+  };
+  // A cut body reaches the route as an empty one with the reason: the route refuses it without reading.
+  const cut = (error: BodyReadError) => {
+    stop();
+    chunks.length = 0;
+    done(withContentLength(head, Buffer.alloc(0)), error);
   };
   const arm = () => {
     clearTimeout(idle);
     idle = setTimeout(finish, options.idleMs);
   };
   const onData = (chunk: Buffer) => {
-    chunks.push(chunk);
     size += chunk.length;
-    if (size > options.maxBytes)
-      finish(); // the facade's own body limit answers it
-    else arm();
+    if (size > options.maxBytes) return cut(tooLarge(options.maxBytes));
+    chunks.push(chunk);
+    arm();
   };
+  const deadline = setTimeout(() => cut(tooSlow(options.deadlineMs)), Math.max(0, deadlineAt - Date.now()));
   socket.on('data', onData);
   socket.once('end', finish);
   socket.on('error', () => socket.destroy());
-  arm();
+  if (size > options.maxBytes) cut(tooLarge(options.maxBytes));
+  else arm();
 }
 
 /**
@@ -132,7 +161,9 @@ function replayStream(socket: Socket, request: Buffer): Duplex {
       socket.write(chunk, encoding, callback);
     },
     final(callback) {
-      socket.end(callback);
+      // The connection carried its one request: closed now, whatever the client still sends.
+      socket.destroySoon();
+      callback();
     },
     destroy(error, callback) {
       socket.destroy();

@@ -56,6 +56,8 @@ export async function startHub(config: GatewayConfig, logger: Logger): Promise<H
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
     maxBodyBytes: config.maxBodyBytes,
+    bodyTimeoutMs: config.bodyTimeoutMs,
+    maxFields: config.maxFields,
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

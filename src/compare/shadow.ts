@@ -5,7 +5,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import PQueue from 'p-queue';
 import { v1ErrorResponse } from '../v1/errors.js';
 import { Refusal, toV1Error } from '../translators/kit/failures.js';
-import { readRawBody, type BodyLimits } from '../v1-facade/raw-body.js';
+import { readRawBody, type BodyLimits } from '../shared/request-body.js';
 import { canonicalPath } from '../translators/kit/registry.js';
 import type { OutboundGate } from '../upstream/client.js';
 import { UpstreamUnavailable } from '../upstream/errors.js';

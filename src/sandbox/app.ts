@@ -1,13 +1,14 @@
 import { retryAfterSeconds } from '../shared/retry-after.js';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { BodyReadError, bodyReadFirst } from '../shared/request-body.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { TokenVerifier, tokenFrom } from './auth.js';
 import { systemClock, type Clock } from './clock.js';
 import type { SandboxContext, SandboxEnv } from './context.js';
 import { registerChatRoutes } from './chat/routes.js';
 import { registerControlRoutes } from './control/routes.js';
-import { SandboxError } from './errors.js';
+import { SandboxError, V2Code } from './errors.js';
 import { registerGroupRoutes } from './groups/routes.js';
 import { registerH323Routes } from './h323/routes.js';
 import { apiCredential } from './ids.js';
@@ -84,6 +85,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     c.set('account', account);
     await next();
   });
+  // After the token check: a caller with no token gets its 401 without a byte of its body kept.
+  v2.use(bodyReadFirst);
   registerAccountRoutes(v2, ctx);
   registerUserRoutes(v2, ctx);
   registerMeetingRoutes(v2, ctx);
@@ -94,12 +97,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const control = new Hono();
   control.onError(renderError);
+  control.use(bodyReadFirst);
   registerControlRoutes(control, ctx);
   // The offline browser meeting SDK (/sandbox/sdk/...): pages join the same meetings v2 reports on.
   registerSdkRoutes(control, ctx);
 
-  const oauth = oauthRoutes({ state, limited: limits !== false });
+  const oauth = new Hono();
   oauth.onError(renderError);
+  oauth.use(bodyReadFirst);
+  oauth.route('/', oauthRoutes({ state, limited: limits !== false }));
 
   return { v2, control, state, master, credentials, oauthApp, oauth };
 }
@@ -122,6 +128,7 @@ function errorRenderer(unexpected: (error: Error) => void) {
       c.header('Retry-After', String(retryAfterSeconds(error.retryAfterMs)));
     }
     if (error instanceof SandboxError) return c.json(error.toBody(), error.status);
+    if (error instanceof BodyReadError) return c.json({ code: V2Code.invalidParameter, message: error.message }, error.status);
     if (error instanceof HTTPException) return c.json({ code: error.status, message: error.message }, error.status);
     unexpected(error);
     return c.json({ code: 500, message: 'Internal error.' }, 500);

@@ -1,5 +1,6 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { inboundOwnerOf } from '../ratelimit/inbound-limiter.js';
+import { BodyReadError, readBody, requestBudget } from '../shared/request-body.js';
 import { Refusal, toV1Error } from '../translators/kit/failures.js';
 import { pairProofOf } from '../upstream/pair-proof.js';
 import { invalidParameter, missingParameter, v1ErrorResponse } from '../v1/errors.js';
@@ -35,7 +36,7 @@ export function createSignatureApp(options: SignatureAppOptions): Hono {
   app.post(SDK_SIGNATURE_PATH, async (c) => {
     let headers: Record<string, string> = {};
     try {
-      const fields = await readFields(c.req.raw, new URL(c.req.url).search, options.maxBodyBytes);
+      const fields = await readFields(c, new URL(c.req.url).search, options.maxBodyBytes);
       const request = validate(fields);
       const credentials = { apiKey: request.apiKey, apiSecret: request.apiSecret };
       if (options.inbound) {
@@ -51,7 +52,13 @@ export function createSignatureApp(options: SignatureAppOptions): Hono {
       return c.json({ signature }, 200, { ...headers, 'Cache-Control': 'no-store' });
     } catch (error) {
       return v1ErrorResponse(
-        toV1Error(error instanceof ParamDecodeError ? new Refusal('undecodable-params', error.message) : error),
+        toV1Error(
+          error instanceof ParamDecodeError
+            ? new Refusal('undecodable-params', error.message)
+            : error instanceof BodyReadError
+              ? new Refusal('unreadable-body', error.message)
+              : error,
+        ),
         headers,
       );
     }
@@ -59,10 +66,9 @@ export function createSignatureApp(options: SignatureAppOptions): Hono {
   return app;
 }
 
-async function readFields(request: Request, search: string, maxBodyBytes: number): Promise<Record<string, unknown>> {
-  const body = Buffer.from(await request.arrayBuffer());
-  if (body.length > maxBodyBytes) throw new Refusal('unreadable-body', `The request body is larger than ${maxBodyBytes} bytes.`);
-  const contentType = request.headers.get('content-type') ?? undefined;
+async function readFields(c: Context, search: string, maxBodyBytes: number): Promise<Record<string, unknown>> {
+  const body = await readBody(c, { maxBytes: maxBodyBytes });
+  const contentType = c.req.header('content-type');
   if (contentType?.toLowerCase().startsWith('application/json')) {
     let parsed: unknown;
     try {
@@ -75,7 +81,7 @@ async function readFields(request: Request, search: string, maxBodyBytes: number
     }
     return parsed as Record<string, unknown>;
   }
-  const params: V1Params = await readParams(search, body, contentType);
+  const params: V1Params = await readParams(search, body, contentType, requestBudget(c).maxFields);
   return params;
 }
 

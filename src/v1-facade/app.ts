@@ -12,13 +12,12 @@ import type { Bindings, FanOutCheck } from './call-context.js';
 import { dispatch, type DispatchParts } from './dispatch.js';
 import { KeyMemo } from './key-memo.js';
 import type { CallObserver } from './observe.js';
-import type { BodyLimits } from './raw-body.js';
+import type { BodyLimits } from '../shared/request-body.js';
 import { read } from './read.js';
 import { fail, observe, render } from './render.js';
 import { V1Call } from './v1-call.js';
 
 export type { InboundGate } from './admit.js';
-export { BODY_OVERFLOW } from './read.js';
 
 /**
  * The v1 facade: `POST /v1/<area>/<action>` in any letter case, with or without a trailing slash.

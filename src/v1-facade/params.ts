@@ -2,10 +2,13 @@
  * v1 parameters, from wherever legacy clients put them: the query string of a POST, a urlencoded
  * form body, a multipart body, or both (body wins). `a[]=1&a[]=2` arrays are collected under `a`.
  * Percent-encoding and charsets are decoded strictly: a value that is not valid text in its
- * charset is a clear error, never silent replacement characters.
+ * charset is a clear error, never silent replacement characters. A request carries at most
+ * `maxFields` fields (V1_MAX_FIELDS), counted as they are read: reading stops at the first one
+ * past the cap, so the work done for a form of 400,000 fields is the work of 1,001.
  */
 
 import { TextDecoder } from 'node:util';
+import { DEFAULT_BUDGET } from '../shared/request-body.js';
 
 export type V1Value = string | string[] | File;
 export type V1Params = Record<string, V1Value>;
@@ -22,6 +25,23 @@ const LIST_KEY = /^(.+)\[(\d*)\]$/;
  */
 const OBJECT_LIST_KEY = /^(.+?)\[(\d*)\]\[([^[\]]+)\]$/;
 
+/** The fields one request may still carry, shared by its query string and its body. */
+class FieldCap {
+  constructor(
+    private readonly max: number,
+    private left = max,
+  ) {}
+
+  /** The cap as it stands, for a reading that will be done again or only looked ahead. */
+  copy(): FieldCap {
+    return new FieldCap(this.max, this.left);
+  }
+
+  take(): void {
+    if (--this.left < 0) throw new ParamDecodeError(`Too many parameters: a request may carry at most ${this.max} fields.`);
+  }
+}
+
 /**
  * The fields of one form, as they are read. List spellings (`a[]`, `a[0]`) accumulate under `a`;
  * a plain key sent again (`a=x&a=y`, as Python's requests sends a list) becomes a list too: a list
@@ -33,7 +53,10 @@ class FormFields {
   /** Object lists by name: items by index (a Map, so `a[999999999][b]` costs one entry) and the index written last. */
   private readonly objectLists = new Map<string, { items: Map<number, Record<string, string>>; last: number }>();
 
+  constructor(private readonly cap: FieldCap) {}
+
   add(rawKey: string, value: string | File): void {
+    this.cap.take();
     // Most keys are plain names: the list spellings are only looked for in a key with a bracket.
     const bracketed = rawKey.includes('[');
     const item = bracketed ? OBJECT_LIST_KEY.exec(rawKey) : null;
@@ -75,43 +98,73 @@ class FormFields {
  * declared charset; undeclared, as UTF-8, or — when the bytes are not valid UTF-8 — as
  * windows-1252, the encoding of the era's PHP and Java clients (Latin-1 and its superset).
  */
-export function parseUrlEncoded(bytes: Buffer | string, charset?: string): V1Params {
-  if (charset !== undefined) return decodeForm(bytes, textDecoder(charset));
+export function parseUrlEncoded(bytes: Buffer | string, charset?: string, maxFields: number = DEFAULT_BUDGET.maxFields): V1Params {
+  return decodeUrlEncoded(bytes, charset, new FieldCap(maxFields));
+}
+
+function decodeUrlEncoded(bytes: Buffer | string, charset: string | undefined, cap: FieldCap): V1Params {
+  if (charset !== undefined) return decodeForm(bytes, textDecoder(charset), cap);
+  // The fallback reads the same fields again: the cap is counted afresh for it.
+  const retry = cap.copy();
   try {
-    return decodeForm(bytes, textDecoder('utf-8'));
+    return decodeForm(bytes, textDecoder('utf-8'), cap);
   } catch (error) {
     if (!(error instanceof NotInCharset)) throw error;
-    return decodeForm(bytes, textDecoder('windows-1252'));
+    return decodeForm(bytes, textDecoder('windows-1252'), retry);
   }
 }
 
 /** A value's bytes are not text in the charset tried (the caller may try another). */
 class NotInCharset extends ParamDecodeError {}
 
-function decodeForm(bytes: Buffer | string, decoder: TextDecoder): V1Params {
+/** Pair by pair, never splitting the whole text first: past the cap nothing more is looked at. */
+function decodeForm(bytes: Buffer | string, decoder: TextDecoder, cap: FieldCap): V1Params {
   const text = typeof bytes === 'string' ? bytes : bytes.toString('latin1');
-  const fields = new FormFields();
-  if (text === '') return fields.read();
-  for (const pair of text.split('&')) {
-    if (pair === '') continue;
-    const eq = pair.indexOf('=');
-    const rawKey = eq === -1 ? pair : pair.slice(0, eq);
-    const rawValue = eq === -1 ? '' : pair.slice(eq + 1);
-    const key = percentDecode(rawKey, decoder, null);
-    fields.add(key, percentDecode(rawValue, decoder, key));
+  const fields = new FormFields(cap);
+  for (let start = 0; start < text.length;) {
+    const amp = text.indexOf('&', start);
+    const end = amp === -1 ? text.length : amp;
+    if (end > start) {
+      const eq = text.indexOf('=', start);
+      const hasValue = eq !== -1 && eq < end;
+      const rawKey = text.slice(start, hasValue ? eq : end);
+      const rawValue = hasValue ? text.slice(eq + 1, end) : '';
+      const key = percentDecode(rawKey, decoder, null);
+      fields.add(key, percentDecode(rawValue, decoder, key));
+    }
+    start = end + 1;
   }
   return fields.read();
 }
 
+/**
+ * The parts of a multipart body, counted before the platform's parser reads any (it reads them
+ * all at once): one more part than the fields left is refused there and then.
+ */
+function countParts(bytes: Buffer, contentType: string, cap: FieldCap): void {
+  const boundary = /boundary\s*=\s*(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
+  if (!boundary) return; // the parser refuses it
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`, 'latin1');
+  // Each part starts at a delimiter; the last delimiter closes the body.
+  let at = bytes.indexOf(delimiter);
+  if (at === -1) return;
+  for (at = bytes.indexOf(delimiter, at + delimiter.length); at !== -1; at = bytes.indexOf(delimiter, at + delimiter.length)) cap.take();
+}
+
 /** Decode a multipart/form-data body with the platform's own parser (files stay File objects). */
-export async function parseMultipart(bytes: Buffer, contentType: string): Promise<V1Params> {
+export async function parseMultipart(bytes: Buffer, contentType: string, maxFields: number = DEFAULT_BUDGET.maxFields): Promise<V1Params> {
+  return decodeMultipart(bytes, contentType, new FieldCap(maxFields));
+}
+
+async function decodeMultipart(bytes: Buffer, contentType: string, cap: FieldCap): Promise<V1Params> {
+  countParts(bytes, contentType, cap.copy());
   let form: FormData;
   try {
     form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
   } catch {
     throw new ParamDecodeError('The multipart body is malformed (check its boundary and parts).');
   }
-  const fields = new FormFields();
+  const fields = new FormFields(cap);
   for (const [key, value] of form.entries()) fields.add(key, value);
   return fields.read();
 }
@@ -135,17 +188,23 @@ export function withoutBlankFields(params: V1Params): V1Params {
   return out;
 }
 
-/** The parameters of a request: query string first, then the body on top (body wins). */
-export async function readParams(search: string, body: Buffer, contentType: string | undefined): Promise<V1Params> {
-  const fromQuery = parseUrlEncoded(search.startsWith('?') ? search.slice(1) : search);
+/** The parameters of a request: query string first, then the body on top (body wins); at most `maxFields` of them in all. */
+export async function readParams(
+  search: string,
+  body: Buffer,
+  contentType: string | undefined,
+  maxFields: number = DEFAULT_BUDGET.maxFields,
+): Promise<V1Params> {
+  const cap = new FieldCap(maxFields);
+  const fromQuery = decodeUrlEncoded(search.startsWith('?') ? search.slice(1) : search, undefined, cap);
   if (body.length === 0) return fromQuery;
   const type = (contentType ?? '').toLowerCase();
   let fromBody: V1Params;
   if (type.startsWith('multipart/form-data')) {
-    fromBody = await parseMultipart(body, contentType!);
+    fromBody = await decodeMultipart(body, contentType!, cap);
   } else if (type === '' || type.startsWith('application/x-www-form-urlencoded') || type.startsWith('text/plain')) {
     // Some legacy clients send a form body with no content type, or as text/plain.
-    fromBody = parseUrlEncoded(body, charsetOf(contentType));
+    fromBody = decodeUrlEncoded(body, charsetOf(contentType), cap);
   } else {
     throw new ParamDecodeError(
       `Unsupported Content-Type "${contentType}": v1 calls send form fields (application/x-www-form-urlencoded or multipart/form-data).`,

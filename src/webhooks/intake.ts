@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { BodyReadError, readBody } from '../shared/request-body.js';
 import { v1StatusFor } from './events.js';
 import { encodeNotification } from './notification.js';
 import { subscribersOf, type Subscription } from './subscriptions.js';
@@ -51,8 +52,9 @@ export function createWebhookIntake(options: {
     if (!sameToken(c.req.header('authorization') ?? '', options.token)) return c.json({ error: 'invalid verification token' }, 401);
     let raw: unknown;
     try {
-      raw = await c.req.json();
-    } catch {
+      raw = JSON.parse((await readBody(c)).toString('utf8'));
+    } catch (error) {
+      if (error instanceof BodyReadError) return c.json({ error: error.message }, error.status);
       return c.json({ error: 'body must be JSON' }, 400);
     }
     const parsed = V2EventSchema.safeParse(raw);

@@ -1,0 +1,302 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Context, MiddlewareHandler } from 'hono';
+
+/**
+ * The one reader of request bodies, for every route of every server (the v1 facade, the SDK
+ * signer, the webhook intake, the cluster forward, the embedded sandbox), with the budget the
+ * server that accepted the request gives it (src/server.ts):
+ * - a body whose Content-Length is over `maxBytes` is refused before a byte of it is kept; a
+ *   chunked one the moment it passes `maxBytes`;
+ * - a body that stalls for `idleTimeoutMs` fails as incomplete (a client that counted characters,
+ *   not bytes, or one that only writes its body on a fresh connection);
+ * - a body still arriving when the request's deadline passes (`V1_REQUEST_TIMEOUT_MS`, counted by
+ *   Node from the request's first byte; the server passes it on here) fails as too slow;
+ * - a connection whose bytes the server had to cut (past its Content-Length, or an HTTP/1.0 body
+ *   without one that was too large or too slow) fails with what the server found.
+ * Every failure is a BodyReadError, which each route answers in its own error format; through a
+ * Hono context the answer also closes the connection, whose bytes can no longer be trusted.
+ */
+
+export type BodyProblem = 'too-large' | 'incomplete' | 'aborted' | 'too-slow';
+
+/** The HTTP status of each problem, for routes whose errors carry one (v1 envelopes are HTTP 200). */
+const STATUS: Record<BodyProblem, 400 | 408 | 413> = { 'too-large': 413, 'too-slow': 408, incomplete: 400, aborted: 400 };
+
+export class BodyReadError extends Error {
+  override readonly name = 'BodyReadError';
+  constructor(
+    readonly problem: BodyProblem,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  get status(): 400 | 408 | 413 {
+    return STATUS[this.problem];
+  }
+}
+
+export interface BodyLimits {
+  maxBytes: number;
+  idleTimeoutMs: number;
+}
+
+/** What the server that accepted a request allows it: the settings V1_MAX_BODY_BYTES, V1_BODY_TIMEOUT_MS, V1_REQUEST_TIMEOUT_MS, V1_MAX_FIELDS. */
+export interface RequestBudget extends BodyLimits {
+  /** How long the whole request (headers and body) may take to arrive; named in the too-slow message. */
+  requestTimeoutMs: number;
+  /** The most form fields read from one request, query string and body together. */
+  maxFields: number;
+}
+
+/** The settings' defaults: the budget of a request that no server of ours accepted (the sandbox alone, a test's `app.request`). */
+export const DEFAULT_BUDGET: RequestBudget = {
+  maxBytes: 4 * 1024 * 1024,
+  idleTimeoutMs: 3_000,
+  requestTimeoutMs: 30_000,
+  maxFields: 1_000,
+};
+
+const BUDGET = Symbol('v1gate.requestBudget');
+/** Set once the request's deadline has passed. */
+const DEADLINE_PASSED = Symbol('v1gate.requestDeadlinePassed');
+/** The body read in progress, told at once when the deadline passes. */
+const ON_DEADLINE = Symbol('v1gate.onRequestDeadline');
+/** Set on a connection whose body bytes the server cut: what the route answers instead of reading. */
+const BODY_CUT = Symbol('v1gate.bodyCut');
+
+type Arrived = IncomingMessage & { [BUDGET]?: RequestBudget; [DEADLINE_PASSED]?: boolean; [ON_DEADLINE]?: () => void };
+type CutSocket = { [BODY_CUT]?: BodyReadError };
+
+/** The server gives each request it accepts its budget (one object per server, shared by its requests). */
+export function setRequestBudget(incoming: IncomingMessage, budget: RequestBudget): void {
+  (incoming as Arrived)[BUDGET] = budget;
+}
+
+export function budgetOf(incoming: IncomingMessage | undefined): RequestBudget {
+  const arrived: Arrived | undefined = incoming;
+  return arrived?.[BUDGET] ?? DEFAULT_BUDGET;
+}
+
+/** The server found the request's deadline passed with its body still arriving: its reader fails now, or as soon as one starts. */
+export function passRequestDeadline(incoming: IncomingMessage): void {
+  const arrived = incoming as Arrived;
+  arrived[DEADLINE_PASSED] = true;
+  arrived[ON_DEADLINE]?.();
+}
+
+/** The server cut this connection's body (the stream Node's parser reads it from): the route answers `error` instead of reading. */
+export function cutBody(socket: object, error: BodyReadError): void {
+  (socket as CutSocket)[BODY_CUT] ??= error;
+}
+
+function cutOf(incoming: IncomingMessage): BodyReadError | undefined {
+  return (incoming.socket as unknown as CutSocket | null)?.[BODY_CUT];
+}
+
+/** The limits a read works to: the server's budget, tightened (never loosened) by the route's own. */
+function limitsFor(incoming: IncomingMessage, route: Partial<BodyLimits> | undefined): RequestBudget {
+  const budget = (incoming as Arrived)[BUDGET];
+  if (!budget) return { ...DEFAULT_BUDGET, ...route };
+  if (!route) return budget;
+  return {
+    ...budget,
+    maxBytes: Math.min(budget.maxBytes, route.maxBytes ?? Infinity),
+    idleTimeoutMs: Math.min(budget.idleTimeoutMs, route.idleTimeoutMs ?? Infinity),
+  };
+}
+
+export function readRawBody(incoming: IncomingMessage, route?: Partial<BodyLimits>): Promise<Buffer> {
+  const limits = limitsFor(incoming, route);
+  const cut = cutOf(incoming);
+  if (cut) return Promise.reject(cut);
+  if ((incoming as Arrived)[DEADLINE_PASSED]) return Promise.reject(tooSlow(limits.requestTimeoutMs));
+  const announced = Number(incoming.headers['content-length'] ?? NaN);
+  if (announced > limits.maxBytes) {
+    return drain(incoming as Arrived, limits).then(() => Promise.reject(tooLarge(limits.maxBytes)));
+  }
+  if (incoming.readableEnded || announced === 0) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => new BodyRead(incoming, limits, announced, resolve, reject).start());
+}
+
+/** What @hono/node-server hands each request: Node's own request and response (absent under `app.request`). */
+type NodeBindings = { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
+
+/** The budget of the request a Hono route is answering. */
+export function requestBudget(c: Context): RequestBudget {
+  return budgetOf((c.env as NodeBindings)?.incoming);
+}
+
+/**
+ * The body of a request to a Hono route: read from the Node request where there is one, else from
+ * the web Request (a test's `app.request`), to the same limits. A refused body closes the
+ * connection after the route's answer.
+ */
+export async function readBody(c: Context, route?: Partial<BodyLimits>): Promise<Buffer> {
+  const env = c.env as NodeBindings;
+  const incoming = env?.incoming;
+  if (!incoming) {
+    const limits = { ...DEFAULT_BUDGET, ...route };
+    const bytes = Buffer.from(await c.req.arrayBuffer());
+    if (bytes.length > limits.maxBytes) throw tooLarge(limits.maxBytes);
+    return bytes;
+  }
+  try {
+    return await readRawBody(incoming, route);
+  } catch (error) {
+    if (error instanceof BodyReadError && env.outgoing && !env.outgoing.headersSent) env.outgoing.setHeader('connection', 'close');
+    throw error;
+  }
+}
+
+/**
+ * Middleware for routes that read their body through Hono (`c.req.json()`, `parseBody()`): the
+ * body is read first by the one reader, and Hono's own body methods read that copy.
+ */
+export const bodyReadFirst: MiddlewareHandler = async (c, next) => {
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    const body = await readBody(c);
+    const copy = body.buffer.slice(body.byteOffset, body.byteOffset + body.length) as ArrayBuffer;
+    // Hono keeps promises in its body cache (its own reads store `raw.arrayBuffer()` there) and
+    // makes json, text and formData from whichever one it holds; its type names the settled value.
+    c.req.bodyCache.arrayBuffer = Promise.resolve(copy) as unknown as ArrayBuffer;
+  }
+  await next();
+};
+
+/**
+ * One body being read. The idle limit is ONE timer per body, not one per chunk: each chunk only
+ * notes its arrival time, and when the timer fires it either fails the read (nothing arrived for
+ * `idleTimeoutMs`) or sleeps again for what is left of the idle window since the last chunk.
+ */
+class BodyRead {
+  private readonly chunks: Buffer[] = [];
+  private received = 0;
+  private lastChunkAt = Date.now();
+  private timer: NodeJS.Timeout | undefined;
+  // Bound once: the same functions are added and removed as listeners.
+  private readonly onData = (chunk: Buffer) => this.data(chunk);
+  private readonly onEnd = () => this.end();
+  private readonly onAborted = () => this.fail(new BodyReadError('aborted', 'The client went away before sending the whole body.'));
+  private readonly onIdle = () => this.idle();
+  private readonly onDeadline = () => this.fail(tooSlow(this.limits.requestTimeoutMs));
+
+  constructor(
+    private readonly incoming: Arrived,
+    private readonly limits: RequestBudget,
+    private readonly announced: number,
+    private readonly resolve: (body: Buffer) => void,
+    private readonly reject: (error: BodyReadError) => void,
+  ) {}
+
+  start(): void {
+    this.incoming.on('data', this.onData);
+    this.incoming.once('end', this.onEnd);
+    this.incoming.once('aborted', this.onAborted);
+    this.incoming.once('error', this.onAborted);
+    this.incoming[ON_DEADLINE] = this.onDeadline;
+    this.timer = setTimeout(this.onIdle, this.limits.idleTimeoutMs);
+  }
+
+  private data(chunk: Buffer): void {
+    this.received += chunk.length;
+    if (this.received > this.limits.maxBytes) {
+      this.cleanup();
+      // Nothing more is kept: what was read is let go before the rest is thrown away.
+      this.chunks.length = 0;
+      void drain(this.incoming, this.limits).then(() => this.reject(tooLarge(this.limits.maxBytes)));
+      return;
+    }
+    this.chunks.push(chunk);
+    this.lastChunkAt = Date.now();
+  }
+
+  private end(): void {
+    this.cleanup();
+    // The server saw bytes past Content-Length (a client that counted characters, not bytes):
+    // what was read is a truncated body, refused rather than acted on in part.
+    const cut = cutOf(this.incoming);
+    if (cut) return this.reject(cut);
+    this.resolve(this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks));
+  }
+
+  private idle(): void {
+    const leftMs = this.lastChunkAt + this.limits.idleTimeoutMs - Date.now();
+    if (leftMs > 0) {
+      this.timer = setTimeout(this.onIdle, leftMs);
+      return;
+    }
+    this.fail(
+      new BodyReadError(
+        'incomplete',
+        Number.isFinite(this.announced)
+          ? `The request body ended after ${this.received} of the ${this.announced} bytes its Content-Length announced. Count Content-Length in bytes, not characters.`
+          : 'The request body stopped arriving before it was complete.',
+      ),
+    );
+  }
+
+  private fail(error: BodyReadError): void {
+    this.cleanup();
+    this.chunks.length = 0;
+    this.incoming.pause();
+    this.reject(error);
+  }
+
+  private cleanup(): void {
+    clearTimeout(this.timer);
+    this.incoming.off('data', this.onData);
+    this.incoming.off('end', this.onEnd);
+    this.incoming.off('aborted', this.onAborted);
+    this.incoming.off('error', this.onAborted);
+    if (this.incoming[ON_DEADLINE] === this.onDeadline) this.incoming[ON_DEADLINE] = undefined;
+  }
+}
+
+/**
+ * Read and throw away the rest of a body too large to take, before it is answered: a client still
+ * sending when the connection closes gets a reset instead of the error. Nothing is kept, and the
+ * throwing away is bounded: past `4 × maxBytes` (at least 16 MiB), an idle window or the request's
+ * deadline, the answer goes out anyway and the connection closes.
+ */
+function drain(incoming: Arrived, limits: BodyLimits): Promise<void> {
+  const limitBytes = Math.max(4 * limits.maxBytes, 16 * 1024 * 1024);
+  return new Promise((resolve) => {
+    if (incoming.readableEnded || incoming[DEADLINE_PASSED]) return resolve();
+    let seen = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const done = () => {
+      clearTimeout(timer);
+      incoming.off('data', onData);
+      incoming.off('end', done);
+      incoming.off('aborted', done);
+      incoming.off('error', done);
+      if (incoming[ON_DEADLINE] === done) incoming[ON_DEADLINE] = undefined;
+      resolve();
+    };
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(done, limits.idleTimeoutMs);
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > limitBytes) done();
+      else arm();
+    };
+    incoming.on('data', onData);
+    incoming.once('end', done);
+    incoming.once('aborted', done);
+    incoming.once('error', done);
+    incoming[ON_DEADLINE] = done;
+    arm();
+    incoming.resume();
+  });
+}
+
+export function tooLarge(maxBytes: number): BodyReadError {
+  return new BodyReadError('too-large', `The request body is larger than the ${maxBytes} bytes v1gate accepts.`);
+}
+
+export function tooSlow(requestTimeoutMs: number): BodyReadError {
+  return new BodyReadError('too-slow', `The request did not arrive in full within ${requestTimeoutMs} ms.`);
+}

@@ -1,0 +1,131 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { signV2Token } from '../support/sandbox.js';
+import { drip, firstAnswer, head, type ConnectionEnd } from './hostile-support.js';
+
+/**
+ * Slow-drip clients (slowloris) on every way in: a framed body, a chunked one, an HTTP/1.0 body
+ * with no length, headers, and a connection that says nothing, on the v1 facade, the SDK signer,
+ * the webhook intake and the embedded sandbox. Each is cut once its request's deadline passes (the
+ * deadline plus a generous margin for a loaded machine), with the route's own error and a closed
+ * connection; none is held open by dripping faster than the idle timeout.
+ */
+const HEADERS_MS = 1_000;
+const REQUEST_MS = 2_000;
+/** Drips come faster than a body may stall (V1_BODY_TIMEOUT_MS) and than an HTTP/1.0 body's 2 s pause. */
+const DRIP_EVERY_MS = 250;
+/** What "cut at the deadline" allows on a busy two-core machine. */
+const MARGIN_MS = 10_000;
+/** How long a test waits before taking a connection as held open (far past every deadline). */
+const GIVE_UP_MS = 30_000;
+const TOKEN = 'slow-requests-webhook-token';
+
+let gw: TestGateway;
+let v2Token: string;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'v1gate-slow-'));
+  writeFileSync(join(dir, 'subs.json'), JSON.stringify([{ api_key: 'k', url: 'http://127.0.0.1:9/hook' }]));
+  gw = await startTestGateway({
+    V1_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
+    V1_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
+    V1_BODY_TIMEOUT_MS: '1500',
+    V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
+    V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
+    V1_WEBHOOKS_ANY_PORT: '1',
+    V2_WEBHOOK_TOKEN: TOKEN,
+  });
+  v2Token = await signV2Token(gw.credentials.api_key, gw.credentials.api_secret, 600);
+});
+afterAll(() => gw.close());
+
+/** Every connection was ended by the server within the request deadline plus the margin. */
+function expectAllCut(ends: ConnectionEnd[], deadlineMs: number): void {
+  expect(ends.filter((end) => end.closedByServer && end.afterMs < deadlineMs + MARGIN_MS)).toHaveLength(ends.length);
+}
+
+const tooSlow = `The request did not arrive in full within ${REQUEST_MS} ms.`;
+
+describe('a body dripped a byte at a time', () => {
+  it('50 framed bodies (Content-Length 1000000) are all cut at the request deadline, each with the v1 envelope', async () => {
+    const request = head('POST /v1/user/get HTTP/1.1', {
+      Host: 'x',
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'Content-Length': 1_000_000,
+    });
+    const ends = await Promise.all(Array.from({ length: 50 }, () => drip(gw.port, request, 'a', DRIP_EVERY_MS, GIVE_UP_MS)));
+    expectAllCut(ends, REQUEST_MS);
+    for (const end of ends) expect(firstAnswer(end.reply)).toEqual({ status: 200, body: { error: { code: 300, message: tooSlow } } });
+  });
+
+  it('a chunked body is cut at the request deadline', async () => {
+    const request = head('POST /v1/user/get HTTP/1.1', { Host: 'x', 'Transfer-Encoding': 'chunked' });
+    const ends = await Promise.all(Array.from({ length: 10 }, () => drip(gw.port, request, '1\r\na\r\n', DRIP_EVERY_MS, GIVE_UP_MS)));
+    expectAllCut(ends, REQUEST_MS);
+    for (const end of ends) expect(firstAnswer(end.reply)?.body).toEqual({ error: { code: 300, message: tooSlow } });
+  });
+
+  it('an HTTP/1.0 body sent with no length is cut at the request deadline, counted from the connection', async () => {
+    const request = head('POST /v1/user/get HTTP/1.0', { 'Content-Type': 'application/x-www-form-urlencoded' });
+    const ends = await Promise.all(Array.from({ length: 10 }, () => drip(gw.port, request, 'a', DRIP_EVERY_MS, GIVE_UP_MS)));
+    expectAllCut(ends, REQUEST_MS);
+    for (const end of ends) expect(firstAnswer(end.reply)?.body).toEqual({ error: { code: 300, message: tooSlow } });
+  });
+
+  it('on the SDK signer, the webhook intake and the sandbox too, each in its own error format', async () => {
+    const body = { 'Content-Type': 'application/json', 'Content-Length': 1_000_000, Connection: 'keep-alive' };
+    const routes = [
+      {
+        request: head('POST /sdk/signature HTTP/1.1', { Host: 'x', ...body }),
+        answer: { status: 200, body: { error: { code: 300, message: tooSlow } } },
+      },
+      {
+        request: head('POST /webhooks/v2 HTTP/1.1', { Host: 'x', Authorization: TOKEN, ...body }),
+        answer: { status: 408, body: { error: tooSlow } },
+      },
+      {
+        request: head('POST /v2/users HTTP/1.1', { Host: 'x', Authorization: `Bearer ${v2Token}`, ...body }),
+        answer: { status: 408, body: { code: 300, message: tooSlow } },
+      },
+      {
+        request: head('POST /sandbox/accounts HTTP/1.1', { Host: 'x', ...body }),
+        answer: { status: 408, body: { code: 300, message: tooSlow } },
+      },
+    ];
+    const ends = await Promise.all(routes.map(({ request }) => drip(gw.port, request, '{', DRIP_EVERY_MS, GIVE_UP_MS)));
+    expectAllCut(ends, REQUEST_MS);
+    ends.forEach((end, i) => expect(firstAnswer(end.reply), routes[i]!.request.split('\r\n')[0]).toEqual(routes[i]!.answer));
+  });
+});
+
+describe('headers dripped a line at a time', () => {
+  it('are cut at the headers deadline with a 408 v1 envelope', async () => {
+    const ends = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        drip(gw.port, 'POST /v1/user/get HTTP/1.1\r\nHost: x\r\n', 'X-Slow: a\r\n', DRIP_EVERY_MS, GIVE_UP_MS),
+      ),
+    );
+    // The first request of a connection is looked at for up to 2 s (HTTP/1.0 bodies) before Node's parser takes it.
+    expectAllCut(ends, 2_000 + HEADERS_MS);
+    for (const end of ends) {
+      expect(firstAnswer(end.reply)).toEqual({
+        status: 408,
+        body: { error: { code: 300, message: `The request headers did not arrive within ${HEADERS_MS} ms.` } },
+      });
+    }
+  });
+
+  it('a connection that sends nothing at all is closed too', async () => {
+    const ends = await Promise.all(Array.from({ length: 20 }, () => drip(gw.port, '', '', 60_000, GIVE_UP_MS)));
+    expectAllCut(ends, 2_000 + HEADERS_MS);
+  });
+});
+
+describe('afterwards', () => {
+  it('the gateway answers as before', async () => {
+    expect(await gw.v1('/user/checkemail', { email: 'owner@sandbox.v1gate.local' })).toEqual({ existed_email: true });
+  });
+});
