@@ -1,16 +1,31 @@
 import fc from 'fast-check';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { rawExchange } from '../support/raw-http.js';
+import { httpRequest, rawExchange, type RawReply } from '../support/raw-http.js';
 
 /**
  * Whatever bytes arrive as a request — path, headers, body, or no HTTP at all — the gateway answers
  * a v1 envelope or closes the connection cleanly: never a crash, an empty 400, an HTML page or a
- * stack trace. A bounded number of seeded runs, so the suite stays fast and repeatable.
+ * stack trace. Hostile shapes too: requests sent slowly in pieces, bodies over the limit, forms
+ * around the field cap, absolute-form targets, and the secret's name mistyped. A bounded number of
+ * seeded runs, so the suite stays fast and repeatable. The limits are small here (a 64 KiB body,
+ * 50 fields, a 1 s request) so that a run costs milliseconds, not megabytes.
  */
+const MAX_BODY_BYTES = 64 * 1024;
+const MAX_FIELDS = 50;
+const REQUEST_TIMEOUT_MS = 1_000;
 let gw: TestGateway;
+let creds: string;
 beforeAll(async () => {
-  gw = await startTestGateway({ V1_BODY_TIMEOUT_MS: '200', V1_HEADERS_TIMEOUT_MS: '500', V1_REQUEST_TIMEOUT_MS: '1000' });
+  gw = await startTestGateway({
+    V1_BODY_TIMEOUT_MS: '200',
+    V1_HEADERS_TIMEOUT_MS: '500',
+    V1_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+    V1_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+    V1_MAX_FIELDS: String(MAX_FIELDS),
+  });
+  creds = new URLSearchParams(gw.credentials).toString();
 });
 afterAll(() => gw.close());
 
@@ -50,7 +65,7 @@ const roughRequest = fc
 /** Bytes that are not HTTP at all. */
 const garbage = fc.uint8Array({ minLength: 1, maxLength: 200 }).map((bytes) => Buffer.from(bytes));
 
-function expectSafe(bytes: Buffer, reply: Awaited<ReturnType<typeof rawExchange>>): void {
+function expectSafe(bytes: Buffer, reply: RawReply): void {
   const context = JSON.stringify(bytes.toString('latin1').slice(0, 200));
   expect(reply.raw, context).not.toMatch(/<html|<!doctype|\bat .+\.(ts|js):\d+/i);
   for (const response of reply.responses) {
@@ -58,8 +73,161 @@ function expectSafe(bytes: Buffer, reply: Awaited<ReturnType<typeof rawExchange>
     if (response.status === 400 || response.status === 404) {
       expect(response.body, `${context}: an empty or plain ${response.status}`).toMatch(/^\{"error":\{"code":\d+/);
     }
+    // The refusals of a body (too slow, too large) carry the route's own error: v1's envelope, v2's or the intake's.
+    if (response.status === 408 || response.status === 413) expect(response.body, context).toMatch(/^\{"(error|code)":/);
   }
 }
+
+/** The v1 error of the first answer (undefined when none came, or it is no v1 error). */
+function v1ErrorOf(reply: RawReply): { code: number; message: string } | undefined {
+  const body = reply.responses[0]?.body;
+  if (!body?.startsWith('{"error":{')) return undefined;
+  return (JSON.parse(body) as { error: { code: number; message: string } }).error;
+}
+
+/**
+ * Sends `pieces` one after another, `gapMs` apart, then waits for the server: the reply, and
+ * whether the server ended the connection before `giveUpMs`.
+ */
+function sendSlowly(port: number, pieces: Buffer[], gapMs: number, giveUpMs: number): Promise<RawReply & { afterMs: number }> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const startedAt = Date.now();
+    let closedByServer = true;
+    const giveUp = setTimeout(() => {
+      closedByServer = false;
+      socket.destroy();
+    }, giveUpMs);
+    const timers: NodeJS.Timeout[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => {});
+    socket.on('connect', () => {
+      pieces.forEach((piece, i) => timers.push(setTimeout(() => socket.writable && socket.write(piece), i * gapMs)));
+    });
+    socket.on('close', () => {
+      clearTimeout(giveUp);
+      timers.forEach(clearTimeout);
+      const raw = Buffer.concat(chunks);
+      const reply = parseRaw(raw, closedByServer);
+      resolve({ ...reply, afterMs: Date.now() - startedAt });
+    });
+  });
+}
+
+/** The reply of a connection, parsed as rawExchange parses its own. */
+function parseRaw(raw: Buffer, closedByServer: boolean): RawReply {
+  const text = raw.toString('latin1');
+  const headEnd = text.indexOf('\r\n\r\n');
+  if (headEnd === -1) return { raw: text, responses: [], closedByServer };
+  const head = text.slice(0, headEnd).split('\r\n');
+  const headers = Object.fromEntries(
+    head.slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
+  const length = Number(headers['content-length'] ?? NaN);
+  const body = raw.subarray(headEnd + 4, Number.isFinite(length) ? headEnd + 4 + length : undefined).toString('utf8');
+  return { raw: text, responses: [{ status: Number(head[0]!.split(' ')[1]), headers, body }], closedByServer };
+}
+
+const formRequest = (path: string, body: string, headers: Record<string, string> = {}) =>
+  httpRequest({ path, body, headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers } });
+
+/** A v1 call cut into pieces and sent slowly, some never finished: a declared length never reached, a chunked body never ended. */
+const slowRequest = fc
+  .record({
+    framing: fc.constantFrom('length', 'chunked', 'unframed', 'headers'),
+    body: fc.stringMatching(/^[a-z0-9=&]{1,60}$/),
+    missing: fc.nat({ max: 5_000 }),
+    pieces: fc.integer({ min: 2, max: 6 }),
+    gapMs: fc.integer({ min: 50, max: 300 }),
+  })
+  .map(({ framing, body, missing, pieces, gapMs }) => {
+    const head =
+      framing === 'unframed'
+        ? 'POST /v1/user/checkemail HTTP/1.0\r\nContent-Type: application/x-www-form-urlencoded\r\n\r\n'
+        : framing === 'chunked'
+          ? 'POST /v1/user/checkemail HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n'
+          : `POST /v1/user/checkemail HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length + missing}\r\n${framing === 'headers' ? 'X-Slow: ' : '\r\n'}`;
+    const rest = framing === 'chunked' ? `${body.length.toString(16)}\r\n${body}\r\n` : body;
+    const bytes = Buffer.from(head + rest, 'latin1');
+    const size = Math.ceil(bytes.length / pieces);
+    return { pieces: Array.from({ length: pieces }, (_, i) => bytes.subarray(i * size, (i + 1) * size)), gapMs };
+  });
+
+/** A body over the limit: declared, chunked in pieces of any size, or HTTP/1.0 with no length. */
+const hugeRequest = fc
+  .record({
+    framing: fc.constantFrom('length', 'chunked', 'unframed'),
+    size: fc.integer({ min: MAX_BODY_BYTES + 1, max: 4 * MAX_BODY_BYTES }),
+    chunk: fc.integer({ min: 1_000, max: 100_000 }),
+    path: fc.constantFrom('/v1/user/create', '/sdk/signature', '/v1/user/checkemail'),
+  })
+  .map(({ framing, size, chunk, path }) => {
+    const body = Buffer.alloc(size, 'a');
+    if (framing === 'length') return httpRequest({ path, body });
+    if (framing === 'unframed') return Buffer.concat([Buffer.from(`POST ${path} HTTP/1.0\r\n\r\n`), body]);
+    const parts = [Buffer.from(`POST ${path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n`)];
+    for (let at = 0; at < size; at += chunk) {
+      const piece = body.subarray(at, at + chunk);
+      parts.push(Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n'));
+    }
+    parts.push(Buffer.from('0\r\n\r\n'));
+    return Buffer.concat(parts);
+  });
+
+/** A form of n fields, in every list spelling v1 clients use, split between the query string and the body. */
+const manyFieldForm = fc
+  .record({
+    count: fc.integer({ min: 1, max: 3 * MAX_FIELDS }),
+    spelling: fc.constantFrom('plain', 'list', 'indexed', 'objects', 'repeated'),
+    inQuery: fc.nat({ max: 20 }),
+  })
+  .map(({ count, spelling, inQuery }) => {
+    const field = (i: number) =>
+      ({ plain: `f${i}=1`, list: `a[]=${i}`, indexed: `a[${i}]=1`, objects: `q[${i}][title]=t`, repeated: 'r=1' })[spelling];
+    const fields = Array.from({ length: count }, (_, i) => field(i));
+    const query = fields.slice(0, Math.min(inQuery, count)).join('&');
+    return { count, query, body: fields.slice(Math.min(inQuery, count)).join('&') };
+  });
+
+/** A target in absolute form: any scheme, an authority valid or not (a bad port, user info, IPv6), and a path that may try to leave /v1. */
+const absoluteTarget = fc
+  .record({
+    scheme: fc.constantFrom('http', 'https', 'HTTP', 'ftp'),
+    authority: fc.oneof(
+      fc.constantFrom('x', 'x:99999', 'x:0', 'user:pw@x', '[::1]:8080', '[bad', 'x:', ''),
+      fc.stringMatching(/^[a-z0-9.:@-]{0,20}$/),
+    ),
+    path: fc.oneof(
+      fc.constantFrom(
+        '/v1/user/checkemail',
+        '/v1/%2e%2e/v2/users/me',
+        '/v1/../sandbox/accounts',
+        '/v1/./user/checkemail',
+        '/V1//user%2Fcheckemail',
+        '',
+        '?x=1',
+      ),
+      fc.stringMatching(/^\/[\x21-\x7e]{0,40}$/),
+    ),
+    method: fc.constantFrom('GET', 'POST'),
+  })
+  .map(({ scheme, authority, path, method }) => ({ target: `${scheme}://${authority}${path}`, path, method }));
+
+/** The secret's name as clients mistype it; the value is whatever they meant to send. */
+const mistypedSecret = fc.record({
+  name: fc.constantFrom(
+    'api-secret',
+    'api_secret%20',
+    'api_secret%00',
+    'API_SECRET',
+    'api_secret%5B%5D',
+    'apisecret',
+    '%20api_secret',
+    'api_secret.',
+  ),
+  value: fc.stringMatching(/^[A-Za-z0-9]{8,40}$/),
+});
 
 describe('arbitrary bytes', () => {
   it('rough HTTP requests get a v1 envelope or a clean close', async () => {
@@ -73,6 +241,78 @@ describe('arbitrary bytes', () => {
     await fc.assert(
       fc.asyncProperty(garbage, async (bytes) => expectSafe(bytes, await rawExchange(gw.port, bytes, { waitMs: 300 }))),
       { numRuns: 60, seed: 20261123 },
+    );
+  });
+
+  it('a request sent slowly in pieces is answered or cut at the request deadline, never held', async () => {
+    await fc.assert(
+      fc.asyncProperty(slowRequest, async ({ pieces, gapMs }) => {
+        const reply = await sendSlowly(gw.port, pieces, gapMs, 20_000);
+        expectSafe(Buffer.concat(pieces), reply);
+        // Cut at the deadline (plus the 2 s look at an HTTP/1.0 body and a generous margin), never held open.
+        expect(reply.closedByServer).toBe(true);
+        expect(reply.afterMs).toBeLessThan(REQUEST_TIMEOUT_MS + 12_000);
+        const error = v1ErrorOf(reply);
+        // Whole and on time, it asks for its credentials; cut or late, it is a parameter error.
+        if (error) expect([101, 300]).toContain(error.code);
+      }),
+      { numRuns: 15, seed: 20261125 },
+    );
+  });
+
+  it('a body over the limit is refused with the v1 error, however it is framed', async () => {
+    await fc.assert(
+      fc.asyncProperty(hugeRequest, async (bytes) => {
+        const reply = await rawExchange(gw.port, bytes, { waitMs: 3_000 });
+        expectSafe(bytes, reply);
+        // At most 4 × the limit is sent, all of which the gateway throws away before it answers: the answer always comes.
+        expect(v1ErrorOf(reply)).toEqual({
+          code: 300,
+          message: `The request body is larger than the ${MAX_BODY_BYTES} bytes v1gate accepts.`,
+        });
+      }),
+      { numRuns: 20, seed: 20261125 },
+    );
+  });
+
+  it('a form past the field cap is refused, one within it is read, whatever its list spelling', async () => {
+    await fc.assert(
+      fc.asyncProperty(manyFieldForm, async ({ count, query, body }) => {
+        const reply = await rawExchange(gw.port, formRequest(`/v1/user/checkemail?${query}`, body));
+        const error = v1ErrorOf(reply);
+        const capError = { code: 300, message: `Too many parameters: a request may carry at most ${MAX_FIELDS} fields.` };
+        // No credentials in the form: one within the cap goes on to ask for them.
+        if (count > MAX_FIELDS) expect(error).toEqual(capError);
+        else expect(error).toEqual({ code: 101, message: 'api_key and api_secret are required.' });
+      }),
+      { numRuns: 40, seed: 20261125 },
+    );
+  });
+
+  it('an absolute-form target is read as its path: never another API through dot segments, never an empty 400', async () => {
+    await fc.assert(
+      fc.asyncProperty(absoluteTarget, async ({ target, method }) => {
+        const bytes = formRequest(target, creds, { Connection: 'close' });
+        const request = Buffer.from(bytes.toString('latin1').replace(/^POST /, `${method} `), 'latin1');
+        const reply = await rawExchange(gw.port, request, { waitMs: 1_000 });
+        expectSafe(request, reply);
+        const v1Path = /^[a-z]+:\/\/[^/?#]*\/+v1\//i.test(target);
+        // A /v1 target answers v1 (an envelope or an answer), never v2's or the sandbox's own error body.
+        if (v1Path && reply.responses[0]) expect(reply.responses[0].body, target).not.toMatch(/^\{"code":/);
+      }),
+      { numRuns: 80, seed: 20261125 },
+    );
+  });
+
+  it('a mistyped secret name gets the clear missing-credentials error, never a crash', async () => {
+    await fc.assert(
+      fc.asyncProperty(mistypedSecret, async ({ name, value }) => {
+        const body = `api_key=${gw.credentials.api_key}&${name}=${value}&email=owner%40sandbox.v1gate.local`;
+        const reply = await rawExchange(gw.port, formRequest('/v1/user/checkemail', body));
+        expectSafe(Buffer.from(body), reply);
+        expect(v1ErrorOf(reply)).toEqual({ code: 101, message: 'api_key and api_secret are required.' });
+      }),
+      { numRuns: 40, seed: 20261125 },
     );
   });
 
