@@ -125,6 +125,13 @@ const SANDBOX = envSection({
   }),
 });
 
+/** A share of calls, 0 to 1. */
+const shareOfCalls = z
+  .string()
+  .trim()
+  .regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'must be a number from 0 to 1')
+  .transform(Number);
+
 const COMPARE = envSection({
   title: 'Recording and shadow mode',
   variables: {
@@ -140,18 +147,37 @@ const COMPARE = envSection({
       .url({ error: 'must be a URL such as https://api.example.com' })
       .optional()
       .describe('shadow mode: the real v1 answers every call; v1gate compares its own answers behind it'),
-    SHADOW_SAMPLE: z
+    SHADOW_SAMPLE: shareOfCalls.default(1).describe('share of read-only calls compared in shadow mode, 0 to 1; default 1'),
+    SHADOW_PROMOTE_AFTER: wholeNumber(0, 100_000_000)
+      .default(0)
+      .describe('shadow mode: a read endpoint whose last N compared calls matched is answered by v1gate itself; 0: never; default 0'),
+    SHADOW_PROMOTED_SAMPLE: shareOfCalls
+      .default(0.05)
+      .describe("share of a promoted endpoint's calls still compared with the primary, 0 to 1; default 0.05"),
+    SHADOW_SERVE_WRITES: z
       .string()
-      .trim()
-      .regex(/^(0(\.\d+)?|1(\.0+)?)$/, 'must be a number from 0 to 1')
-      .transform(Number)
-      .default(1)
-      .describe('share of read-only calls compared in shadow mode, 0 to 1; default 1'),
+      .optional()
+      .describe('comma-separated write endpoints v1gate answers itself in shadow mode (meeting/create,...); default none'),
+    SHADOW_STATE_FILE: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("where shadow mode's cut-over states survive a restart (REDIS_URL, when set, is used instead); unset: memory only"),
   },
   secret: ['V1_PRIMARY_URL'],
   build: (e) => ({
     record: { file: e.V1_RECORD_FILE, maxBytes: e.V1_RECORD_MAX_BYTES },
-    shadow: { primaryUrl: e.V1_PRIMARY_URL, sample: e.SHADOW_SAMPLE },
+    shadow: {
+      primaryUrl: e.V1_PRIMARY_URL,
+      sample: e.SHADOW_SAMPLE,
+      promoteAfter: e.SHADOW_PROMOTE_AFTER,
+      promotedSample: e.SHADOW_PROMOTED_SAMPLE,
+      serveWrites: (e.SHADOW_SERVE_WRITES ?? '')
+        .split(',')
+        .map((path) => path.trim())
+        .filter(Boolean),
+      stateFile: e.SHADOW_STATE_FILE,
+    },
   }),
 });
 
@@ -221,8 +247,16 @@ export interface GatewayConfig {
   rateLimits: RateLimitConfig;
   /** The call recorder (V1_RECORD_FILE), off when file is undefined. */
   record: { file: string | undefined; maxBytes: number };
-  /** Shadow mode (V1_PRIMARY_URL), off when primaryUrl is undefined. */
-  shadow: { primaryUrl: string | undefined; sample: number };
+  /** Shadow mode (V1_PRIMARY_URL), off when primaryUrl is undefined; its cut-over (src/compare/cutover.ts). */
+  shadow: {
+    primaryUrl: string | undefined;
+    sample: number;
+    promoteAfter: number;
+    promotedSample: number;
+    /** v1 paths as written (`meeting/create`); the gateway checks each is a write it serves. */
+    serveWrites: string[];
+    stateFile: string | undefined;
+  };
   ops: {
     logLevel: string;
     logFile: string | undefined;

@@ -6,13 +6,14 @@ import { forwardToHub } from './cluster/forward.js';
 import { callRecorder } from './compare/calls.js';
 import { createShadow, readOnlyGate, type ShadowStats } from './compare/shadow.js';
 import { endpointFacts } from './compare/endpoint-facts.js';
+import { configuredCutover } from './compare/cutover-setup.js';
 import type { GatewayConfig } from './config.js';
 import { limiterMetrics } from './ops/limiter-metrics.js';
 import { callLogObserver, createLogger, type LogOutput } from './ops/logging.js';
 import { KnownSecrets } from './shared/secrets.js';
 import { GatewayMetrics } from './ops/metrics.js';
 import { mountOpsRoutes } from './ops/routes.js';
-import { shadowMetrics } from './ops/shadow-metrics.js';
+import { cutoverSection, shadowMetrics } from './ops/shadow-metrics.js';
 import { statusAllowed } from './ops/status.js';
 import { webhookMetrics } from './ops/webhook-metrics.js';
 import { requireFanOutWithin } from './ratelimit/fan-out.js';
@@ -307,7 +308,7 @@ function createLimiters({ config, overrides, resources, log }: Parts): RateLimit
 }
 
 /** The v2 client, over the limiter's outbound gate (none with the v2 limits off: nothing to await per call). */
-function createV2Client({ config, overrides, address, resources, stop }: Parts, limiters: RateLimiters): V2Client {
+function createV2Client({ config, overrides, address, resources, stop }: Parts, limiters: RateLimiters, mayWrite = false): V2Client {
   const v2 = new V2Client({
     baseUrl: config.v2BaseUrl ?? (() => address.v2BaseUrl),
     minter: new TokenMinter({
@@ -315,7 +316,7 @@ function createV2Client({ config, overrides, address, resources, stop }: Parts, 
       renewBeforeSeconds: Math.floor(config.upstream.jwtTtlSeconds / 3),
       maxCachedKeys: 10_000,
     }),
-    gate: shadowed(config, overrides.outbound ?? (config.rateLimits.v2.enabled ? outboundGate(limiters, stop) : openGate)),
+    gate: shadowed(config, overrides.outbound ?? (config.rateLimits.v2.enabled ? outboundGate(limiters, stop) : openGate), mayWrite),
     connections: config.upstream.connections,
     timeoutMs: config.upstream.timeoutMs,
     maxAttempts: config.upstream.maxAttempts,
@@ -325,8 +326,12 @@ function createV2Client({ config, overrides, address, resources, stop }: Parts, 
   return v2;
 }
 
-/** In shadow mode the client serves only the comparisons, which must never write: it sends reads alone. */
-const shadowed = (config: GatewayConfig, gate: OutboundGate): OutboundGate => (config.shadow.primaryUrl ? readOnlyGate(gate) : gate);
+/**
+ * In shadow mode the client serves only the comparisons (and the promoted reads), which must never
+ * write: it sends reads alone. The one that may write serves the writes of SHADOW_SERVE_WRITES.
+ */
+const shadowed = (config: GatewayConfig, gate: OutboundGate, mayWrite: boolean): OutboundGate =>
+  config.shadow.primaryUrl && !mayWrite ? readOnlyGate(gate) : gate;
 
 /** The Prometheus registry behind /metrics, with the limiters' and webhooks' collectors. */
 function createMetrics({ config }: Parts, endpoints: readonly EndpointDefinition[], limiters: RateLimiters, webhooks?: Webhooks) {
@@ -400,6 +405,7 @@ function wireOpsRoutes(
           ? 'elsewhere'
           : undefined,
       shadow: () => deps.shadow()?.stats(),
+      cutover: () => cutoverSection(deps.shadow()?.stats().cutover),
       ...(overrides.statusHistoryStepMs ? { historyStepMs: overrides.statusHistoryStepMs } : {}),
     },
   });
@@ -464,15 +470,21 @@ type Shadow = ReturnType<typeof createShadow>;
 /** Shadow mode (V1_PRIMARY_URL): the real v1 answers; v1gate's own answers are compared behind it. */
 function wireShadow(
   { root, config, resources, secrets }: Parts,
-  v1App: V1App,
+  apps: { v1App: V1App; writer: V1App | undefined },
   endpoints: readonly EndpointDefinition[],
   metrics: GatewayMetrics,
 ) {
+  const { v1App, writer } = apps;
+  const facts = endpointFacts(endpoints);
+  const settings = config.shadow;
   const shadow = createShadow({
-    primaryUrl: config.shadow.primaryUrl!,
-    sample: config.shadow.sample,
-    facts: endpointFacts(endpoints),
-    candidate: async (request) => v1App.fetch(request),
+    primaryUrl: settings.primaryUrl!,
+    sample: settings.sample,
+    promotedSample: settings.promotedSample,
+    cutover: configuredCutover({ ...settings, primaryUrl: settings.primaryUrl!, redisUrl: config.rateLimits.redis.url }, facts),
+    facts,
+    candidate: (request, env) => v1App.fetch(request, env),
+    writer: writer && ((request, env) => writer.fetch(request, env)),
     body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
     timeoutMs: config.upstream.timeoutMs,
     reportAllowed: (c) => statusAllowed(c, config.ops.statusToken),
@@ -532,8 +544,14 @@ function wireAll(parts: Parts) {
   const inbound = overrides.inbound ?? (config.rateLimits.v1.enabled ? inboundGate(limiters) : undefined);
   const pairs = createPairProver(parts, limiters);
   wireSigner(parts, v2, inbound, pairs);
-  const v1App = createFacade(parts, { endpoints, v2, limiters, inbound, pairs }, callObservers(parts, metrics));
-  const shadow = config.shadow.primaryUrl ? wireShadow(parts, v1App, endpoints, metrics) : undefined;
+  const observers = callObservers(parts, metrics);
+  const v1App = createFacade(parts, { endpoints, v2, limiters, inbound, pairs }, observers);
+  // Writes v1gate answers itself in shadow mode go through a v2 client that may write.
+  const writer =
+    config.shadow.primaryUrl && config.shadow.serveWrites.length > 0
+      ? createFacade(parts, { endpoints, v2: createV2Client(parts, limiters, true), limiters, inbound, pairs }, observers)
+      : undefined;
+  const shadow = config.shadow.primaryUrl ? wireShadow(parts, { v1App, writer }, endpoints, metrics) : undefined;
   later.shadow = shadow;
   if (!shadow) parts.root.route('/', v1App);
   wireNotFound(parts);
@@ -588,6 +606,7 @@ async function listen(parts: Parts, wired: ReturnType<typeof wireAll>, fetch: Ru
     // Not fatal: until Redis answers, the failure policy decides (fail-open: this process's own buckets).
     log.logger.warn(`Redis at REDIS_URL is not reachable yet; rate limits fail ${config.rateLimits.sharedStoreFailure} until it is.`);
   }
+  await wired.shadow?.restore(); // the cut-over as it was before a restart: promotions and demotions kept
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

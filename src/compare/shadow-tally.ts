@@ -37,12 +37,16 @@ export class ShadowTally {
     this.tally.notCompared(endpoint, reason);
   }
 
-  /** One compared call; true when it differs for real. Its examples are kept redacted by `redactor` (the call's own secrets). */
-  compared(endpoint: string, primary: Answer, candidate: Answer, redactor: Redactor, v2Calls?: number): boolean {
+  /**
+   * One compared call: the first field that differs for real, or undefined when none does. Its
+   * examples are kept redacted by `redactor` (the call's own secrets).
+   */
+  compared(endpoint: string, primary: Answer, candidate: Answer, redactor: Redactor, v2Calls?: number): string | undefined {
     this.tally.recorded(endpoint);
     this.tally.cost(endpoint, 'b', v2Calls);
     const differences = diffAnswers(primary, candidate).map((d) => ({ ...d, noise: noiseReason(d, this.rules) }));
-    return this.tally.compared(endpoint, differences, undefined, redactor);
+    this.tally.compared(endpoint, differences, undefined, redactor);
+    return differences.find((d) => !d.noise)?.field;
   }
 
   /** The real differences as mismatch rows, most frequent first. */

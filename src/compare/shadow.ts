@@ -10,15 +10,17 @@ import { canonicalPath } from '../translators/kit/registry.js';
 import type { OutboundGate } from '../upstream/client.js';
 import { UpstreamUnavailable } from '../upstream/errors.js';
 import { renderHtmlReport } from './html-report.js';
-import { primaryHop, type PrimaryCall } from './forward.js';
-import { parseAnswer } from './answers.js';
+import { primaryHop, type PrimaryCall, type PrimaryHop } from './forward.js';
+import { parseAnswer, type Answer } from './answers.js';
 import { limitedOnOneSide } from './limited.js';
 import { ShadowTally, type ShadowMismatch } from './shadow-tally.js';
 import type { EndpointFacts } from './endpoint-facts.js';
-import { forwardingGate } from './yield-to-forwarding.js';
+import { forwardingGate, type ForwardingGate } from './yield-to-forwarding.js';
 import { readParams } from '../v1-facade/params.js';
 import { REDACTED, callRedactor } from './secrets.js';
 import { KnownSecrets } from '../shared/secrets.js';
+import type { Cutover, EndpointCutover } from './cutover.js';
+import { describeCutover } from './cutover-words.js';
 
 export type { ShadowMismatch } from './shadow-tally.js';
 
@@ -30,16 +32,28 @@ export type { ShadowMismatch } from './shadow-tally.js';
  * happens on the client's path: the primary's bytes are only kept (teed) for a sampled call, and
  * parsing, v1gate's own call and the diff start after the client's answer has left, at bounded
  * concurrency, from a bounded queue that drops rather than grows. Writes go to the primary only.
+ *
+ * The cut-over (cutover.ts) moves endpoints to v1gate one by one: a read promoted after enough
+ * matching calls is answered by v1gate itself (a sample still compared with the primary, in the
+ * background); a write named in SHADOW_SERVE_WRITES is answered by v1gate and never sent to the
+ * primary.
  */
+type Bindings = { incoming?: IncomingMessage; outgoing?: ServerResponse };
+
 export interface ShadowOptions {
   /** The real v1, e.g. `https://api.example.com` (the client's `/v1/...` path is appended). */
   primaryUrl: string;
   /** Share of read-only calls compared, 0 to 1. */
   sample: number;
+  /** Share of a promoted read's calls also sent to the primary and compared, 0 to 1. */
+  promotedSample: number;
   /** The endpoints v1gate serves: which are reads, where their fields come from, what they cost. */
   facts: EndpointFacts;
-  /** v1gate's own v1 app: answers the same request through the v2 translation. */
-  candidate(request: Request): Promise<Response>;
+  /** v1gate's own v1 app, whose v2 client only reads: comparisons, and the promoted reads it answers. */
+  candidate(request: Request, env?: Bindings): Response | Promise<Response>;
+  /** A v1 app that may write: the writes v1gate answers itself (SHADOW_SERVE_WRITES). */
+  writer?: ((request: Request, env?: Bindings) => Response | Promise<Response>) | undefined;
+  cutover: Cutover;
   body: BodyLimits;
   timeoutMs: number;
   maxConcurrent?: number;
@@ -69,10 +83,14 @@ export interface ShadowStats {
   errors: number;
   /** Answers cut short mid-stream: the primary failed after its headers, or the client left. */
   interrupted: number;
+  /** Calls v1gate answered itself: promoted reads and the writes it serves (the primary was not called, but for a sample). */
+  served?: number;
   mismatches: ShadowMismatch[];
+  /** Each endpoint's cut-over state, and the compared calls in a row that promote a read (0: never automatically). */
+  cutover?: { promoteAfter: number; endpoints: EndpointCutover[] };
 }
 
-type Bindings = { incoming?: IncomingMessage; outgoing?: ServerResponse };
+type ShadowContext = Context<{ Bindings: Bindings }>;
 
 const FORWARDED_HEADERS = ['content-type', 'user-agent', 'accept', 'accept-language'] as const;
 const V1_PATH = /^\/v1\//i;
@@ -97,155 +115,266 @@ export function readOnlyGate(limits: OutboundGate): OutboundGate {
   };
 }
 
+/** One comparison: the call as the primary got it, and the primary's answer. */
+interface Sampled {
+  endpoint: string;
+  url: string;
+  call: PrimaryCall;
+  primary: { bytes: Buffer; contentType: string | undefined };
+  /** v1gate's answer when it already made it (a promoted read it answered): not asked again. */
+  candidate?: { text: string; contentType: string | undefined; v2Calls: number | undefined };
+}
+
 export function createShadow(options: ShadowOptions) {
-  const hop = primaryHop({ primaryUrl: options.primaryUrl, timeoutMs: options.timeoutMs });
-  const queue = new PQueue({ concurrency: options.maxConcurrent ?? 2 });
-  const gate = forwardingGate();
+  return new ShadowMode(options);
+}
+
+export class ShadowMode {
+  private readonly hop: PrimaryHop;
+  private readonly queue: PQueue;
+  private readonly gate: ForwardingGate = forwardingGate();
   // A queue of 100 is half a second behind at 200 compared calls/s: past it a sample is dropped (counted), not kept waiting.
-  const maxQueued = options.maxQueued ?? 100;
-  const random = options.random ?? Math.random;
-  const tally = new ShadowTally(options.facts, options.examples ?? 3);
-  const counts = { forwarded: 0, compared: 0, mismatchedCalls: 0, dropped: 0, limited: 0, errors: 0, interrupted: 0 };
-  const reportAllowed = options.reportAllowed ?? isLoopbackCaller;
-  const primary = new URL(options.primaryUrl);
-  const primaryName = primary.origin + primary.pathname.replace(/\/+$/, ''); // no user info in a report
-  const secrets = options.secrets ?? new KnownSecrets();
+  private readonly maxQueued: number;
+  private readonly random: () => number;
+  private readonly tally: ShadowTally;
+  private readonly counts = { forwarded: 0, compared: 0, mismatchedCalls: 0, dropped: 0, limited: 0, errors: 0, interrupted: 0, served: 0 };
+  private readonly reportAllowed: (c: Context) => boolean;
+  private readonly primaryName: string;
+  private readonly secrets: KnownSecrets;
 
-  async function compare(endpoint: string, url: string, call: PrimaryCall, bytes: Buffer, contentType: string | undefined): Promise<void> {
-    try {
-      await gate.quiet();
-      const primaryAnswer = parseAnswer(bytes.toString('utf8'), contentType);
-      await gate.quiet();
-      const request = new Request(url, {
-        method: call.method,
-        headers: call.headers,
-        body: call.body.length ? new Uint8Array(call.body) : undefined,
-      });
-      const response = await options.candidate(request);
-      const text = await response.text();
-      await gate.quiet();
-      const candidate = parseAnswer(text, response.headers.get('content-type') ?? undefined);
-      if (limitedOnOneSide(primaryAnswer, candidate)) {
-        counts.limited++;
-        tally.notCompared(endpoint, 'limited');
-        return;
-      }
-      counts.compared++;
-      const redactor = callRedactor(secrets.redactor(REDACTED).with(await apiSecretsOf(call)), primaryAnswer.value, candidate.value);
-      const v2Calls = Number(response.headers.get('x-v2-calls') ?? Number.NaN);
-      if (tally.compared(endpoint, primaryAnswer, candidate, redactor, Number.isInteger(v2Calls) ? v2Calls : undefined))
-        counts.mismatchedCalls++;
-    } catch {
-      counts.errors++;
-      tally.notCompared(endpoint, 'failed');
-    }
+  constructor(private readonly options: ShadowOptions) {
+    this.hop = primaryHop({ primaryUrl: options.primaryUrl, timeoutMs: options.timeoutMs });
+    this.queue = new PQueue({ concurrency: options.maxConcurrent ?? 2 });
+    this.maxQueued = options.maxQueued ?? 100;
+    this.random = options.random ?? Math.random;
+    this.tally = new ShadowTally(options.facts, options.examples ?? 3);
+    this.reportAllowed = options.reportAllowed ?? isLoopbackCaller;
+    const primary = new URL(options.primaryUrl);
+    this.primaryName = primary.origin + primary.pathname.replace(/\/+$/, ''); // no user info in a report
+    this.secrets = options.secrets ?? new KnownSecrets();
   }
 
-  /** Queues a comparison; its steps wait for turns with no forward in flight (compare above). */
-  function enqueue(endpoint: string, url: string, call: PrimaryCall, bytes: Buffer, contentType: string | undefined): void {
-    if (queue.size >= maxQueued) {
-      counts.dropped++;
-      tally.notCompared(endpoint, 'dropped');
-      return;
-    }
-    void queue.add(() => compare(endpoint, url, call, bytes, contentType));
-  }
-
-  async function handle(c: Context<{ Bindings: Bindings }>, next: Next): Promise<Response | void> {
+  readonly handle = async (c: ShadowContext, next: Next): Promise<Response | void> => {
     const path = c.req.path;
-    if (!V1_PATH.test(path)) return REPORT_PATHS.has(path) && c.req.method === 'GET' ? report(c, path) : next();
-    gate.started();
+    if (!V1_PATH.test(path)) return REPORT_PATHS.has(path) && c.req.method === 'GET' ? this.report(c, path) : next();
+    const endpoint = canonicalPath(path);
+    if (c.req.method === 'POST' && this.options.cutover.route(endpoint) === 'serve') return this.serve(c, endpoint);
+    this.gate.started();
     try {
-      return await forward(c, path);
+      return await this.forward(c, endpoint);
     } finally {
-      gate.ended();
+      this.gate.ended();
+    }
+  };
+
+  stats(): ShadowStats {
+    const { cutover } = this.options;
+    return {
+      ...this.counts,
+      mismatches: this.tally.mismatches(),
+      cutover: { promoteAfter: cutover.promoteAfter, endpoints: cutover.endpoints() },
+    };
+  }
+
+  /** Primary calls of promoted reads' samples, in flight before their comparison is queued. */
+  private readonly fetching = new Set<Promise<void>>();
+
+  /** Resolves when every sample's primary call and every queued comparison is done (tests, shutdown). */
+  idle = async (): Promise<void> => {
+    while (this.fetching.size > 0) await Promise.all(this.fetching);
+    await this.queue.onIdle();
+  };
+
+  /** Takes up the cut-over states kept before a restart (the gateway awaits it before it listens). */
+  restore = (): Promise<void> => this.options.cutover.restore();
+
+  /** Closes the pooled connections to the primary, and writes the cut-over states. */
+  async close(): Promise<void> {
+    await this.hop.close();
+    await this.options.cutover.close();
+  }
+
+  /**
+   * v1gate answers the call itself. A write it serves, and a promoted read's call outside the
+   * sample, go straight to the v1 app; a sampled read's body is read first, so the same call can
+   * also go to the primary, in the background, and be compared.
+   */
+  private async serve(c: ShadowContext, endpoint: string): Promise<Response> {
+    this.counts.served++;
+    const write = this.options.cutover.stateOf(endpoint) === 'serving';
+    const app = write ? this.options.writer : this.options.candidate;
+    if (!app) return this.forward(c, endpoint); // no writer wired: the primary answers, as before the cut-over
+    if (write || !(this.random() < this.options.promotedSample)) return app(c.req.raw, c.env);
+    const call = await this.primaryCallOf(c);
+    if (call instanceof Response) return call;
+    const answer = await this.options.candidate(new Request(c.req.url, requestInit(call)));
+    const text = await answer.text();
+    const contentType = answer.headers.get('content-type') ?? undefined;
+    const fetching = this.compareWithPrimary(endpoint, c.req.url, call, { text, contentType, v2Calls: v2CallsOf(answer) }).finally(() =>
+      this.fetching.delete(fetching),
+    );
+    this.fetching.add(fetching);
+    return new Response(text, { status: answer.status, headers: answer.headers });
+  }
+
+  /** A promoted read's sample: the primary's answer, fetched after v1gate's went out, then compared. */
+  private async compareWithPrimary(endpoint: string, url: string, call: PrimaryCall, candidate: Sampled['candidate']): Promise<void> {
+    try {
+      const primary = await this.hop.buffered(call);
+      if (primary.status !== 200) return;
+      this.enqueue({ endpoint, url, call, primary: { bytes: primary.bytes, contentType: primary.contentType }, candidate });
+    } catch {
+      this.counts.errors++;
+      this.tally.notCompared(endpoint, 'failed');
     }
   }
 
-  async function forward(c: Context<{ Bindings: Bindings }>, path: string): Promise<Response> {
-    const incoming = c.env?.incoming;
-    const outgoing = c.env?.outgoing;
-    let body: Buffer;
-    try {
-      body = incoming ? await readRawBody(incoming, options.body) : Buffer.from(await c.req.arrayBuffer());
-    } catch (error) {
-      return v1ErrorResponse(
-        toV1Error(new Refusal('unreadable-body', error instanceof Error ? error.message : 'The request body could not be read.')),
-      );
-    }
-    const method = c.req.method;
-    // The Node request's own target (already normalised by the server) and header object: no
-    // URL or Headers built per call.
-    let pathAndQuery: string;
-    const headers: Record<string, string> = {};
-    if (incoming?.url) {
-      pathAndQuery = incoming.url;
-      for (const name of FORWARDED_HEADERS) {
-        const value = incoming.headers[name];
-        if (typeof value === 'string') headers[name] = value;
-      }
-    } else {
-      const url = c.req.url;
-      pathAndQuery = url.slice(url.indexOf('/', url.indexOf('//') + 2));
-      for (const name of FORWARDED_HEADERS) {
-        const value = c.req.header(name);
-        if (value !== undefined) headers[name] = value;
-      }
-    }
-    const call: PrimaryCall = { method, pathAndQuery, headers, body };
+  private async forward(c: ShadowContext, endpoint: string): Promise<Response> {
+    const call = await this.primaryCallOf(c);
+    if (call instanceof Response) return call;
     // Decided before forwarding, so only a call that will be compared keeps the primary's bytes.
-    const endpoint = method === 'POST' && options.sample > 0 && random() < options.sample ? canonicalPath(path) : undefined;
-    const read = endpoint !== undefined && options.facts.isRead(endpoint);
-    if (endpoint !== undefined && !read) tally.notCompared(endpoint, 'writes');
-    const keep = read && queue.size < maxQueued;
-
+    const sampled = call.method === 'POST' && this.options.sample > 0 && this.random() < this.options.sample;
+    const read = sampled && this.options.facts.isRead(endpoint);
+    if (sampled && !read) this.tally.notCompared(endpoint, 'writes');
+    const keep = read && this.queue.size < this.maxQueued;
+    const compare = (status: number, bytes: Buffer | undefined, contentType: string | undefined) => {
+      if (keep && status === 200 && bytes) this.enqueue({ endpoint, url: c.req.url, call, primary: { bytes, contentType } });
+      else if (read && !keep && status === 200) this.dropped(endpoint); // the queue was full
+    };
+    const { incoming, outgoing } = c.env ?? {};
     if (incoming && outgoing) {
-      const outcome = await hop.stream(call, outgoing, keep);
+      const outcome = await this.hop.stream(call, outgoing, keep);
       if (outcome.kind === 'unreachable') return unavailable();
       if (outcome.kind !== 'sent') {
-        counts.interrupted++;
+        this.counts.interrupted++;
         return RESPONSE_ALREADY_SENT;
       }
-      counts.forwarded++;
-      if (keep && outcome.status === 200 && outcome.bytes) enqueue(endpoint, c.req.url, call, outcome.bytes, outcome.contentType);
-      else if (read && !keep && outcome.status === 200) {
-        counts.dropped++; // the queue was full
-        tally.notCompared(endpoint, 'dropped');
-      }
+      this.counts.forwarded++;
+      compare(outcome.status, outcome.bytes, outcome.contentType);
       return RESPONSE_ALREADY_SENT;
     }
     // In process (no Node response to stream to): the answer is buffered.
-    let answer: Awaited<ReturnType<typeof hop.buffered>>;
+    let answer: Awaited<ReturnType<PrimaryHop['buffered']>>;
     try {
-      answer = await hop.buffered(call);
+      answer = await this.hop.buffered(call);
     } catch {
       return unavailable();
     }
-    counts.forwarded++;
-    if (keep && answer.status === 200) enqueue(endpoint, c.req.url, call, answer.bytes, answer.contentType);
+    this.counts.forwarded++;
+    compare(answer.status, answer.bytes, answer.contentType);
     return new Response(new Uint8Array(answer.bytes), {
       status: answer.status,
       headers: answer.contentType ? { 'content-type': answer.contentType } : {},
     });
   }
 
-  /** The mismatch report, as `npm run compare` renders one: HTML, or its JSON. */
-  function report(c: Context, path: string): Response {
-    if (!reportAllowed(c)) return c.json({ error: 'the shadow report answers callers allowed to read the status page' }, 403);
-    const body = secrets.redactor(REDACTED).redact(tally.report(primaryName));
-    return path.endsWith('.json') ? c.json(body, 200, NO_STORE) : c.html(renderHtmlReport(body, 'v1gate shadow report'), 200, NO_STORE);
+  /** The call as the primary gets it: the body as read, the path and query as sent, the headers a v1 answer depends on. */
+  private async primaryCallOf(c: ShadowContext): Promise<PrimaryCall | Response> {
+    const incoming = c.env?.incoming;
+    let body: Buffer;
+    try {
+      body = incoming ? await readRawBody(incoming, this.options.body) : Buffer.from(await c.req.arrayBuffer());
+    } catch (error) {
+      return v1ErrorResponse(
+        toV1Error(new Refusal('unreadable-body', error instanceof Error ? error.message : 'The request body could not be read.')),
+      );
+    }
+    // The Node request's own target (already normalised by the server) and header object: no
+    // URL or Headers built per call.
+    const headers: Record<string, string> = {};
+    if (incoming?.url) {
+      for (const name of FORWARDED_HEADERS) {
+        const value = incoming.headers[name];
+        if (typeof value === 'string') headers[name] = value;
+      }
+      return { method: c.req.method, pathAndQuery: incoming.url, headers, body };
+    }
+    const url = c.req.url;
+    for (const name of FORWARDED_HEADERS) {
+      const value = c.req.header(name);
+      if (value !== undefined) headers[name] = value;
+    }
+    return { method: c.req.method, pathAndQuery: url.slice(url.indexOf('/', url.indexOf('//') + 2)), headers, body };
   }
 
-  return {
-    handle,
-    stats(): ShadowStats {
-      return { ...counts, mismatches: tally.mismatches() };
-    },
-    /** Resolves when every queued comparison is done (tests, shutdown). */
-    idle: () => queue.onIdle(),
-    /** Closes the pooled connections to the primary. */
-    close: () => hop.close(),
-  };
+  private dropped(endpoint: string): void {
+    this.counts.dropped++;
+    this.tally.notCompared(endpoint, 'dropped');
+  }
+
+  /** Queues a comparison; its steps wait for turns with no forward in flight (compare below). */
+  private enqueue(sampled: Sampled): void {
+    if (this.queue.size >= this.maxQueued) return this.dropped(sampled.endpoint);
+    void this.queue.add(() => this.compare(sampled));
+  }
+
+  private async compare(sampled: Sampled): Promise<void> {
+    const { endpoint, call } = sampled;
+    try {
+      await this.gate.quiet();
+      const primaryAnswer = parseAnswer(sampled.primary.bytes.toString('utf8'), sampled.primary.contentType);
+      await this.gate.quiet();
+      const candidate = sampled.candidate ?? (await this.candidateAnswer(sampled));
+      await this.gate.quiet();
+      const candidateAnswer = parseAnswer(candidate.text, candidate.contentType);
+      if (limitedOnOneSide(primaryAnswer, candidateAnswer)) {
+        this.counts.limited++;
+        this.tally.notCompared(endpoint, 'limited');
+        return;
+      }
+      await this.record(endpoint, call, primaryAnswer, candidateAnswer, candidate.v2Calls);
+    } catch {
+      this.counts.errors++;
+      this.tally.notCompared(endpoint, 'failed');
+    }
+  }
+
+  private async candidateAnswer(sampled: Sampled): Promise<NonNullable<Sampled['candidate']>> {
+    const response = await this.options.candidate(new Request(sampled.url, requestInit(sampled.call)));
+    return { text: await response.text(), contentType: response.headers.get('content-type') ?? undefined, v2Calls: v2CallsOf(response) };
+  }
+
+  /** One compared call: counted, its examples kept redacted, and told to the cut-over. */
+  private async record(
+    endpoint: string,
+    call: PrimaryCall,
+    primary: Answer,
+    candidate: Answer,
+    v2Calls: number | undefined,
+  ): Promise<void> {
+    this.counts.compared++;
+    const redactor = callRedactor(this.secrets.redactor(REDACTED).with(await apiSecretsOf(call)), primary.value, candidate.value);
+    const difference = this.tally.compared(endpoint, primary, candidate, redactor, v2Calls);
+    if (difference === undefined) this.options.cutover.matched(endpoint);
+    else {
+      this.counts.mismatchedCalls++;
+      this.options.cutover.differed(endpoint, difference);
+    }
+  }
+
+  /** The mismatch report, as `npm run compare` renders one (HTML, or its JSON), with each endpoint's cut-over state. */
+  private report(c: Context, path: string): Response {
+    if (!this.reportAllowed(c)) return c.json({ error: 'the shadow report answers callers allowed to read the status page' }, 403);
+    const cutover = this.options.cutover;
+    const states = new Map(cutover.endpoints().map((e) => [e.endpoint, e]));
+    const compared = this.tally.report(this.primaryName);
+    const body = this.secrets.redactor(REDACTED).redact({
+      ...compared,
+      cutover: { promote_after: cutover.promoteAfter, promoted_sample: this.options.promotedSample, endpoints: [...states.values()] },
+    });
+    if (path.endsWith('.json')) return c.json(body, 200, NO_STORE);
+    const column = { head: 'Cut-over', cell: (endpoint: string) => describeCutover(states.get(endpoint), cutover.promoteAfter) };
+    return c.html(renderHtmlReport(body, 'v1gate shadow report', [column]), 200, NO_STORE);
+  }
+}
+
+function requestInit(call: PrimaryCall): RequestInit {
+  return { method: call.method, headers: call.headers, body: call.body.length ? new Uint8Array(call.body) : undefined };
+}
+
+function v2CallsOf(response: Response): number | undefined {
+  const count = Number(response.headers.get('x-v2-calls') ?? Number.NaN);
+  return Number.isInteger(count) ? count : undefined;
 }
 
 /** The api_secret values a forwarded call carried (query and form, as the facade reads them). */
