@@ -23,6 +23,8 @@ type Mode = (typeof MODES)[number];
 /** A typical call's record: a checkemail answered, one v2 call. */
 const RECORD: V1CallRecord = {
   requestId: '6f1c2a9e-3b8d-4f0e-9a51-2c7d4e8b1f30',
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+  spanId: '00f067aa0ba902b7',
   startedAt: new Date(),
   method: 'POST',
   rawPath: '/v1/user/checkemail',

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { TRACING_SETTINGS, type TracingConfig } from './ops/tracing-config.js';
 import { RATE_LIMIT_SETTINGS, type RateLimitConfig } from './ratelimit/config.js';
 import { envSection, onOff, readEnv, wholeNumber, type Env } from './shared/env.js';
 import { WEBHOOK_SETTINGS, type WebhookConfig } from './webhooks/config.js';
@@ -222,6 +223,7 @@ export const SETTINGS = {
   webhooks: WEBHOOK_SETTINGS,
   compare: COMPARE,
   ops: OPS,
+  tracing: TRACING_SETTINGS,
 };
 
 export interface GatewayConfig {
@@ -267,6 +269,8 @@ export interface GatewayConfig {
   };
   /** v1 push notifications (src/webhooks/config.ts lists the variables). */
   webhooks: WebhookConfig;
+  /** Span export over OTLP (src/ops/tracing-config.ts lists the variables); the trace context is passed on either way. */
+  tracing: TracingConfig;
 }
 
 /** The whole configuration from the environment; throws a ConfigError listing every problem. */
@@ -280,5 +284,6 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     ...s.compare,
     ops: s.ops,
     webhooks: s.webhooks,
+    tracing: s.tracing,
   };
 }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { forwardToHub } from './cluster/forward.js';
+import { version } from './cli/help.js';
 import { callRecorder } from './compare/calls.js';
 import { createShadow, readOnlyGate, type ShadowStats } from './compare/shadow.js';
 import { endpointFacts } from './compare/endpoint-facts.js';
@@ -15,6 +16,7 @@ import { GatewayMetrics } from './ops/metrics.js';
 import { mountOpsRoutes } from './ops/routes.js';
 import { cutoverSection, shadowMetrics } from './ops/shadow-metrics.js';
 import { statusAllowed } from './ops/status.js';
+import { Tracing } from './ops/tracing.js';
 import { webhookMetrics } from './ops/webhook-metrics.js';
 import { requireFanOutWithin } from './ratelimit/fan-out.js';
 import { FailoverBucketStore, createRateLimiters, rateLimitHeaders, type LeaseSource, type RateLimiters } from './ratelimit/index.js';
@@ -202,6 +204,8 @@ interface Parts {
   secrets: KnownSecrets;
   /** What a shutdown past its grace stops (the v2 calls waiting for a token). */
   stop: OutboundStop;
+  /** Each v1 call's trace, passed on to v2; spans exported when an OTLP endpoint is set. */
+  tracing: Tracing;
 }
 
 /** The facade's inbound gate, backed by the v1 limiter: its decision and the X-RateLimit-* headers. */
@@ -431,7 +435,7 @@ function createPairProver({ config, overrides }: Parts, limiters: RateLimiters):
 
 /** The v1 facade over the v2 client. */
 function createFacade(
-  { config, overrides, log }: Parts,
+  { config, overrides, log, tracing }: Parts,
   deps: {
     endpoints: readonly EndpointDefinition[];
     v2: V2Client;
@@ -461,6 +465,7 @@ function createFacade(
     observers,
     auxCacheTtlMs: config.cache.auxTtlMs,
     logger: log.logger,
+    tracer: tracing,
   });
 }
 
@@ -567,6 +572,8 @@ function configuredSecrets(config: GatewayConfig): (string | undefined)[] {
     config.webhooks.token,
     config.ops.statusToken,
     redis && URL.canParse(redis) ? decodeURIComponent(new URL(redis).password) || undefined : undefined,
+    ...Object.values(config.tracing.export?.headers ?? {}),
+    config.tracing.export ? decodeURIComponent(new URL(config.tracing.export.url).password) || undefined : undefined,
   ];
 }
 
@@ -576,6 +583,8 @@ export function buildGateway(config: GatewayConfig, overrides: GatewayOverrides 
   const secrets = new KnownSecrets(configuredSecrets(config));
   const log = createLogger({ level: config.ops.logLevel, file: config.ops.logFile, secrets, worker: overrides.cluster?.workerNumber });
   resources.add(() => log.close()); // buffered log lines out before the process may exit, and a LOG_FILE closed
+  const tracing = new Tracing(config.tracing, { version: version(), worker: overrides.cluster?.workerNumber, logger: log.logger });
+  resources.add(() => tracing.shutdown()); // after the server has closed (closers run newest first): the last calls' spans go out
   const parts: Parts = {
     config,
     overrides,
@@ -586,6 +595,7 @@ export function buildGateway(config: GatewayConfig, overrides: GatewayOverrides 
     log,
     secrets,
     stop: new OutboundStop(),
+    tracing,
   };
   let wired: ReturnType<typeof wireAll>;
   try {
@@ -608,6 +618,7 @@ async function listen(parts: Parts, wired: ReturnType<typeof wireAll>, fetch: Ru
   }
   await wired.shadow?.restore(); // the cut-over as it was before a restart: promotions and demotions kept
   try {
+    await parts.tracing.load(); // before the port opens: no call goes unrecorded
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());

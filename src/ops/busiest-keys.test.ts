@@ -73,6 +73,8 @@ describe('BusiestKeys', () => {
 describe('v1gate_v1_calls_by_key_total', () => {
   const record = (apiKey: string, v2Status: number | undefined): V1CallRecord => ({
     requestId: 'r',
+    traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+    spanId: '00f067aa0ba902b7',
     startedAt: new Date(),
     method: 'POST',
     rawPath: '/v1/user/get',

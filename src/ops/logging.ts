@@ -107,6 +107,9 @@ export function callLogObserver(logger: Logger): CallObserver {
     const redactor = record.secrets ? NO_SECRETS.with(record.secrets) : NO_SECRETS;
     const line = {
       reqId: record.requestId,
+      // The names OpenTelemetry gives a log line's trace context, which log-to-trace links look for.
+      trace_id: record.traceId,
+      span_id: record.spanId,
       method: record.method,
       endpoint: record.endpoint ?? null,
       path: record.endpoint === undefined ? redactor.redact(record.rawPath) : undefined,

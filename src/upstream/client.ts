@@ -5,6 +5,7 @@ import { v2FailureKind } from '../../mappings/errors.js';
 import type { Leaving } from '../shared/leaving.js';
 import type { V2Method, V2Route, V2Target } from '../shared/v2-route.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
+import type { V2AttemptTrace, V2Tracing } from '../shared/trace-context.js';
 import { parseAnswer } from './answer-copies.js';
 import type { Credentials, Query } from './credentials.js';
 import { GetCoalescer } from './coalesce.js';
@@ -56,6 +57,8 @@ export interface V2Request {
   onResult?: (observation: V2CallObservation) => void;
   /** Passed on to v2 as `X-Request-Id`, so one v1 call can be followed through both services. */
   requestId?: string;
+  /** The v1 call's trace: each attempt sends a `traceparent` of it (and the `tracestate`), and ends its span where one is recorded. */
+  trace?: V2Tracing;
 }
 
 /** One v2 request that was sent, and how it ended. */
@@ -185,7 +188,7 @@ export class V2Client {
     const attempts = route.reads ? this.options.maxAttempts : 1;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.gate.schedule(credentials.apiKey, route.method, path, () => this.send<T>(credentials, request), request);
+        return await this.gate.schedule(credentials.apiKey, route.method, path, () => this.send<T>(credentials, request, attempt), request);
       } catch (error) {
         const retryInMs = this.retryDelay(error, attempt, attempts);
         if (error instanceof V2Error && error.status === 429) {
@@ -236,24 +239,37 @@ export class V2Client {
     return undefined;
   }
 
-  private async send<T>(credentials: Credentials, request: V2Request): Promise<T> {
+  private async send<T>(credentials: Credentials, request: V2Request, attempt: number): Promise<T> {
     if (request.priority === 'undo' ? this.stopped.undos : this.stopped.calls) throw new CallWithdrawn(SHUTTING_DOWN_UNSENT);
     request.onSend?.();
-    if (!request.onResult) return this.sendOnce<T>(credentials, request);
+    const { onResult } = request;
+    const trace = request.trace?.attempt(request.target.route, attempt, request.priority === 'undo');
+    const finish = trace?.finish;
+    if (!onResult && !finish) return this.sendOnce<T>(credentials, request, trace);
     const started = performance.now();
     let status = 0;
     try {
-      return await this.sendOnce<T>(credentials, request, (s) => (status = s));
+      return await this.sendOnce<T>(credentials, request, trace, (s) => (status = s));
     } finally {
+      finish?.(status);
       const { route, path } = request.target;
-      request.onResult({ route, method: route.method, path, undo: request.priority === 'undo', status, ms: performance.now() - started });
+      onResult?.({ route, method: route.method, path, undo: request.priority === 'undo', status, ms: performance.now() - started });
     }
   }
 
-  private async sendOnce<T>(credentials: Credentials, request: V2Request, onStatus?: (status: number) => void): Promise<T> {
+  private async sendOnce<T>(
+    credentials: Credentials,
+    request: V2Request,
+    trace: V2AttemptTrace | undefined,
+    onStatus?: (status: number) => void,
+  ): Promise<T> {
     const token = await this.options.minter.tokenFor(credentials);
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
     if (request.requestId !== undefined) headers['x-request-id'] = request.requestId;
+    if (trace) {
+      headers.traceparent = trace.traceparent;
+      if (trace.tracestate !== undefined) headers.tracestate = trace.tracestate;
+    }
     let body: string | Buffer | undefined;
     if (request.form) {
       // Serialise the multipart body (boundary included) with the platform's own encoder.

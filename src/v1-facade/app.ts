@@ -4,6 +4,7 @@ import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from '../ratelimit/outbound-limiter.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import { failureKindOf } from '../translators/kit/failures.js';
 import { buildRegistry } from '../translators/kit/registry.js';
+import type { CallTracer } from '../shared/trace-context.js';
 import type { V2Client } from '../upstream/client.js';
 import { PairProver } from '../upstream/pair-proof.js';
 import { admit, type InboundGate } from './admit.js';
@@ -49,6 +50,8 @@ export interface V1AppOptions {
   auxCacheTtlMs?: number;
   /** The gateway's logger (translators get a child with the request id; a bug's trace goes here); none: nothing is written. */
   logger?: Logger;
+  /** Starts each call's trace (src/ops/tracing.ts); none: the trace context is passed on to v2, no span is recorded. */
+  tracer?: CallTracer;
 }
 
 const V1_PREFIX = /^\/v1\//i;
@@ -56,7 +59,7 @@ const V1_PREFIX = /^\/v1\//i;
 export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }> {
   const registry = buildRegistry(options.endpoints);
   const observers = options.observers ?? [];
-  const { inbound, allowedApiKeys, body, keepAlive } = options;
+  const { inbound, allowedApiKeys, body, keepAlive, tracer } = options;
   const pairs = options.pairs ?? new PairProver();
   const parts: DispatchParts = {
     v2: options.v2,
@@ -73,14 +76,15 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
   app.all('*', async (c, next) => {
     const path = c.req.path;
     if (!V1_PREFIX.test(path)) return next();
-    const call = new V1Call(c, path, keepAlive, observers.length > 0);
+    const call = new V1Call(c, path, keepAlive, observers.length > 0, tracer);
     try {
       await read(call, registry, body);
       authenticate(call, allowedApiKeys, pairs);
       if (inbound) await admit(call, inbound);
       call.answer = await dispatch(call, parts);
     } catch (error) {
-      if (failureKindOf(error) === 'internal') parts.logger.error({ reqId: call.requestId, err: error }, 'unexpected error');
+      if (failureKindOf(error) === 'internal')
+        parts.logger.error({ reqId: call.requestId, trace_id: call.trace.traceId, err: error }, 'unexpected error');
       fail(call, error);
     }
     const response = render(call);

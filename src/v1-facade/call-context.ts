@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { isoSeconds } from '../shared/iso-time.js';
 import { Departure, type Leaving } from '../shared/leaving.js';
+import type { CallTrace } from '../shared/trace-context.js';
 import type { V2Route, V2Target } from '../shared/v2-route.js';
 import { checkedAnswer } from '../translators/kit/answer-shape.js';
 import type { CallMemo, TranslatorContext, V2Api } from '../translators/kit/define.js';
@@ -88,6 +89,7 @@ export class BoundV2 implements V2Api {
       onResult: line.onResult,
       requestId: line.requestId,
       unmetered: false,
+      trace: line.trace,
     };
   }
 
@@ -154,6 +156,8 @@ export interface CallLine {
   credentials: Credentials;
   onSend: () => void;
   requestId: string;
+  /** The v1 call's trace, continued by each v2 request. */
+  trace: CallTrace;
   onResult: ((observation: V2CallObservation) => void) | undefined;
   /** Where the pair is proven (its first v2 call, while v2 has not accepted it lately). */
   pairs: PairProver;
@@ -213,7 +217,7 @@ export class CallContext implements TranslatorContext {
 
   /** Made on first use: most calls never log (a child logger costs its bindings' serialisation). */
   get log(): Logger {
-    return (this.callLog ??= this.logger.child({ reqId: this.line.requestId }));
+    return (this.callLog ??= this.logger.child({ reqId: this.line.requestId, trace_id: this.line.trace.traceId }));
   }
 
   nowIso(): string {

@@ -40,6 +40,7 @@ export function dispatch(call: V1Call, parts: DispatchParts): Promise<unknown> {
     credentials,
     onSend: () => call.upstreamCalls++,
     requestId: call.requestId,
+    trace: call.trace,
     onResult: v2Calls && ((observation) => v2Calls.push(observation)),
     pairs: parts.pairs,
     onRefused: () => {

@@ -11,6 +11,9 @@ import type { SecretValues } from '../shared/secrets.js';
 export interface V1CallRecord {
   /** From the client's `X-Request-Id` (when printable and at most 128 characters), else made here. */
   readonly requestId: string;
+  /** The call's W3C trace (the client's `traceparent` continued, or a new one) and its own span in it. */
+  readonly traceId: string;
+  readonly spanId: string;
   /** When the request arrived. */
   readonly startedAt: Date;
   readonly method: string;

@@ -33,9 +33,21 @@ export function render(call: V1Call): Response {
   headers['content-type'] = CONTENT_TYPE[dataType];
   headers['x-v2-calls'] = String(call.upstreamCalls);
   headers['x-request-id'] = call.requestId;
+  headers.traceresponse = call.trace.traceresponse;
   if (call.closeConnection) headers.connection = 'close';
   const text = call.error ? renderV1Error(call.error, dataType) : serialize(call.answer, dataType);
-  return new Response(text, { status: 200, headers });
+  const response = new Response(text, { status: 200, headers });
+  const { trace } = call;
+  if (trace.recording) {
+    trace.end({
+      method: call.c.req.method,
+      endpoint: call.endpointPath,
+      errorCode: call.error?.code,
+      dataType,
+      v2Calls: call.upstreamCalls,
+    });
+  }
+  return response;
 }
 
 /** Tells every observer about the answered call; one that throws is ignored (it must never change or fail a v1 answer). */
@@ -57,6 +69,8 @@ function recordOf(call: V1Call): V1CallRecord | undefined {
   if (!startedAt || !v2Calls) return undefined;
   return {
     requestId: call.requestId,
+    traceId: call.trace.traceId,
+    spanId: call.trace.spanId,
     startedAt,
     method: call.c.req.method,
     rawPath: call.path,

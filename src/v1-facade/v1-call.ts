@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { propagateOnly, type CallTrace, type CallTracer } from '../shared/trace-context.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import type { Credentials, V2CallObservation } from '../upstream/client.js';
 import type { V1Error } from '../v1/errors.js';
@@ -38,6 +39,8 @@ export class V1Call {
   readonly startedAt: Date | undefined;
   readonly started = performance.now();
   readonly requestId: string;
+  /** The call's trace, started on arrival: the client's `traceparent` continued, or a new trace. */
+  readonly trace: CallTrace;
   /** The query string, without its `?`. */
   readonly search: string;
 
@@ -47,12 +50,15 @@ export class V1Call {
     readonly path: string,
     keepAlive: boolean,
     observed: boolean,
+    /** Where the call's trace starts: spans recorded and exported, or (by default) only passed on. */
+    tracer: CallTracer = propagateOnly,
   ) {
     this.search = searchOf(c.req.url);
     this.closeConnection = !keepAlive;
     this.v2Calls = observed ? [] : undefined;
     this.startedAt = observed ? new Date() : undefined;
     this.requestId = requestIdOf(headerOf(c, 'x-request-id'));
+    this.trace = tracer.start(headerOf(c, 'traceparent'), headerOf(c, 'tracestate'));
   }
 }
 

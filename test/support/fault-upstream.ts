@@ -1,4 +1,4 @@
-import { createServer, request as forwardRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request as forwardRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { loadConfig } from '../../src/config.js';
 import { startGateway, type RunningGateway } from '../../src/gateway.js';
@@ -37,6 +37,8 @@ export interface SeenRequest {
   method: string;
   path: string;
   fault: Fault['kind'] | 'none';
+  /** The request's headers as v2 received them (trace context, request id). */
+  headers: IncomingHttpHeaders;
 }
 
 export interface FaultUpstream {
@@ -70,7 +72,7 @@ export async function startFaultUpstream(target: string, options: { random?: () 
     );
     if (rule?.times !== undefined) rule.times--;
     const fault = rule?.fault;
-    seen.push({ method: req.method ?? '', path, fault: fault?.kind ?? 'none' });
+    seen.push({ method: req.method ?? '', path, fault: fault?.kind ?? 'none', headers: req.headers });
     if (!fault) return pass(req, body, res, targetUrl);
     switch (fault.kind) {
       case 'delay':
