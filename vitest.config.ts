@@ -13,6 +13,8 @@ const TIMING = [
   'test/bench/**/*.test.ts',
   // The report and metrics limit classes, over real time.
   'test/gateway/reports-limits.test.ts',
+  // A hanging v2 answered within its timeout and bound.
+  'test/hostile/hanging-upstream.test.ts',
 ];
 
 export default defineConfig({

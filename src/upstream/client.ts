@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Pool, errors as undiciErrors } from 'undici';
+import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { v2FailureKind } from '../../mappings/errors.js';
 import type { Leaving } from '../shared/leaving.js';
 import type { V2Method, V2Route, V2Target } from '../shared/v2-route.js';
@@ -109,7 +109,10 @@ export interface V2ClientOptions {
   gate?: OutboundGate;
   /** Keep-alive connections to the service. */
   connections: number;
-  /** Whole-call timeout (connect, send, wait, read). */
+  /**
+   * One v2 call's whole time, from when it is let through the outbound limiter: the wait for a
+   * pooled connection, connecting, sending, the answer and its body, and any retry.
+   */
   timeoutMs: number;
   /** Attempts for calls safe to repeat (GET) on network errors, 502/503/504 and 429. */
   maxAttempts: number;
@@ -183,18 +186,41 @@ export class V2Client {
     return written;
   }
 
+  /**
+   * The call's attempts, all within one budget: UPSTREAM_TIMEOUT_MS from when it is first sent
+   * (its token in hand), whatever it then waits for in the connection pool, so a service that
+   * hangs fails the call at the end of it. A retry is made only while the budget lasts, and waits
+   * for its token no longer than that; one the limiter refuses is answered with the failure that
+   * made it, never as a rate limit the upstream's failure caused.
+   */
   private async attempts<T>(credentials: Credentials, request: V2Request): Promise<T> {
     const { route, path } = request.target;
     const attempts = route.reads ? this.options.maxAttempts : 1;
+    const budget: CallBudget = { endsAt: undefined };
+    /** The failure a retry follows (only a V2Error or UpstreamUnavailable is retried). */
+    let failure: Error | undefined;
     for (let attempt = 1; ; attempt++) {
+      let sent = false;
+      const send = () => {
+        sent = true;
+        return this.send<T>(credentials, request, attempt, budget);
+      };
       try {
-        return await this.gate.schedule(credentials.apiKey, route.method, path, () => this.send<T>(credentials, request, attempt), request);
+        return await this.gate.schedule(
+          credentials.apiKey,
+          route.method,
+          path,
+          send,
+          failure === undefined ? request : retryOptions(request, budget),
+        );
       } catch (error) {
+        if (!sent && failure !== undefined) throw failure;
         const retryInMs = this.retryDelay(error, attempt, attempts);
         if (error instanceof V2Error && error.status === 429) {
           this.gate.penalize(credentials.apiKey, route.method, path, error.retryAfterMs ?? 1000);
         }
-        if (retryInMs === undefined) throw error;
+        if (retryInMs === undefined || (budget.endsAt !== undefined && Date.now() + retryInMs >= budget.endsAt)) throw error;
+        failure = error as Error;
         await sleep(retryInMs);
       }
     }
@@ -239,17 +265,18 @@ export class V2Client {
     return undefined;
   }
 
-  private async send<T>(credentials: Credentials, request: V2Request, attempt: number): Promise<T> {
+  private async send<T>(credentials: Credentials, request: V2Request, attempt: number, budget: CallBudget): Promise<T> {
     if (request.priority === 'undo' ? this.stopped.undos : this.stopped.calls) throw new CallWithdrawn(SHUTTING_DOWN_UNSENT);
     request.onSend?.();
+    const endsAt = (budget.endsAt ??= Date.now() + this.options.timeoutMs);
     const { onResult } = request;
     const trace = request.trace?.attempt(request.target.route, attempt, request.priority === 'undo');
     const finish = trace?.finish;
-    if (!onResult && !finish) return this.sendOnce<T>(credentials, request, trace);
+    if (!onResult && !finish) return this.sendOnce<T>(credentials, request, trace, endsAt);
     const started = performance.now();
     let status = 0;
     try {
-      return await this.sendOnce<T>(credentials, request, trace, (s) => (status = s));
+      return await this.sendOnce<T>(credentials, request, trace, endsAt, (s) => (status = s));
     } finally {
       finish?.(status);
       const { route, path } = request.target;
@@ -261,6 +288,7 @@ export class V2Client {
     credentials: Credentials,
     request: V2Request,
     trace: V2AttemptTrace | undefined,
+    endsAt: number,
     onStatus?: (status: number) => void,
   ): Promise<T> {
     const token = await this.options.minter.tokenFor(credentials);
@@ -281,20 +309,18 @@ export class V2Client {
       body = JSON.stringify(request.body);
     }
     const { route, path } = request.target;
-    let response;
-    try {
-      const { pool, basePath } = request.priority === 'undo' ? this.undoService : this.service;
-      response = await pool.request({
-        method: route.method,
-        path: basePath + path + queryString(request.query),
-        headers,
-        body,
-      });
-    } catch (error) {
-      throw toUnavailable(error);
-    }
-    onStatus?.(response.statusCode);
-    const text = await readCapped(response.body, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, !route.reads);
+    const { pool, basePath } = request.priority === 'undo' ? this.undoService : this.service;
+    const response = await exchange(
+      pool,
+      { method: route.method, path: basePath + path + queryString(request.query), headers, body },
+      endsAt,
+      (answer) => {
+        onStatus?.(answer.statusCode);
+        return readCapped(answer.body, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, !route.reads);
+      },
+      !route.reads,
+    );
+    const text = response.text;
     if (response.statusCode >= 200 && response.statusCode < 300) {
       if (text === '') return undefined as T;
       let parsed: unknown;
@@ -312,6 +338,58 @@ export class V2Client {
     }
     throw toV2Failure(route, response.statusCode, text, response.headers['retry-after']);
   }
+}
+
+/**
+ * One request through the pool, its answer's body read by `read`, all by `endsAt`: the wait for a
+ * connection, the request, the answer and its body. undici settles an aborted request only once a
+ * connection takes it up, so a call still waiting in the pool when its time is up fails here at
+ * once; the request, aborted, is then dropped unsent by the connection that reaches it.
+ */
+async function exchange(
+  pool: Pool,
+  options: Omit<Dispatcher.RequestOptions, 'signal'>,
+  endsAt: number,
+  read: (answer: Dispatcher.ResponseData) => Promise<string>,
+  mayHaveApplied: boolean,
+): Promise<{ statusCode: number; headers: Dispatcher.ResponseData['headers']; text: string }> {
+  const timeout = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => {
+        timeout.abort();
+        reject(new UpstreamUnavailable('timeout', 'The v2 service did not answer in time.', mayHaveApplied));
+      },
+      Math.max(0, endsAt - Date.now()),
+    );
+  });
+  const pending = pool.request({ ...options, signal: timeout.signal });
+  try {
+    const answer = await Promise.race([pending, expired]);
+    return { statusCode: answer.statusCode, headers: answer.headers, text: await Promise.race([read(answer), expired]) };
+  } catch (error) {
+    // An answer that comes after all is not read: its body is let go, freeing its connection.
+    if (timeout.signal.aborted)
+      pending.then(
+        (late) => late.body.destroy(),
+        () => {},
+      );
+    throw toUnavailable(error);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** When one v2 call's time is up (epoch ms): set when it is first sent, shared by its attempts. */
+interface CallBudget {
+  endsAt: number | undefined;
+}
+
+/** A retry waits for its token no longer than the call's budget (nor the v1 call's deadline). */
+function retryOptions(request: V2Request, budget: CallBudget): GateOptions {
+  const deadlineMs = Math.min(request.deadlineMs ?? Infinity, budget.endsAt ?? Infinity);
+  return { ...request, deadlineMs: deadlineMs === Infinity ? undefined : deadlineMs };
 }
 
 /** 8 MiB: the largest v2 answer (a 300-item page of full meetings) is a small fraction of it. */

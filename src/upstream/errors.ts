@@ -51,3 +51,15 @@ export class UpstreamUnavailable extends Error {
     super(message);
   }
 }
+
+/** Whether a failure is a v2 call that got no answer in time: the service holds calls without answering them. */
+export const unanswered = (error: unknown): error is UpstreamUnavailable =>
+  error instanceof UpstreamUnavailable && error.reason === 'timeout';
+
+/**
+ * The failure of a call that waited for another to the same service, which got no answer in time:
+ * it is not sent (it would only wait as long again), so it changed nothing.
+ */
+export function notSentAfter(timedOut: UpstreamUnavailable): UpstreamUnavailable {
+  return new UpstreamUnavailable('timeout', `${timedOut.message} Calls waiting for it were not sent.`, false);
+}

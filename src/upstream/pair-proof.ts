@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { V2Target } from '../shared/v2-route.js';
 import type { Credentials } from './credentials.js';
-import { V2Error } from './errors.js';
+import { notSentAfter, unanswered, V2Error, type UpstreamUnavailable } from './errors.js';
 
 /**
  * A pair's proof: a hash of its api_key and api_secret, the key under which the caches that must
@@ -51,8 +51,12 @@ export interface PairProverOptions {
   now?: () => number;
 }
 
-/** What a proof showed: v2 accepted the pair (any answer but 401), refused it (401, with that error), or nothing (no answer). */
-type Outcome = { kind: 'accepted' } | { kind: 'refused'; error: V2Error } | { kind: 'unknown' };
+/**
+ * What a proof showed: v2 accepted the pair (any answer but 401), refused it (401, with that
+ * error), nothing (the call failed otherwise), or nothing in time (the service held it unanswered).
+ */
+type Outcome =
+  { kind: 'accepted' } | { kind: 'refused'; error: V2Error } | { kind: 'unknown' } | { kind: 'unanswered'; error: UpstreamUnavailable };
 
 /**
  * The one place a pair is proven. A pair v2 accepted lately is its key's owner: limited in its
@@ -102,6 +106,8 @@ export class PairProver {
     for (let pending = this.proving.get(proof); pending; pending = this.proving.get(proof)) {
       const outcome = await pending;
       if (outcome.kind === 'refused') throw outcome.error;
+      // The calls that waited a whole timeout for it are not sent: each would only wait as long again.
+      if (outcome.kind === 'unanswered') throw notSentAfter(outcome.error);
       if (outcome.kind === 'accepted') break;
     }
     if (this.proven.has(proof)) return send(false);
@@ -135,6 +141,7 @@ export class PairProver {
 }
 
 function outcomeOf(error: unknown): Outcome {
+  if (unanswered(error)) return { kind: 'unanswered', error };
   if (!(error instanceof V2Error)) return { kind: 'unknown' };
   return error.status === 401 ? { kind: 'refused', error } : { kind: 'accepted' };
 }

@@ -9,7 +9,7 @@ import type { V2Route, V2Target } from '../shared/v2-route.js';
 import { checkedAnswer } from '../translators/kit/answer-shape.js';
 import type { CallMemo, TranslatorContext, V2Api } from '../translators/kit/define.js';
 import type { Credentials, Query, V2CallObservation, V2Client, V2Request } from '../upstream/client.js';
-import { CallWithdrawn, V2Error } from '../upstream/errors.js';
+import { CallWithdrawn, notSentAfter, unanswered, V2Error, type UpstreamUnavailable } from '../upstream/errors.js';
 import type { PairProver } from '../upstream/pair-proof.js';
 import type { KeyMemo } from './key-memo.js';
 
@@ -42,6 +42,11 @@ export class BoundV2 implements V2Api {
   private refused: V2Error | undefined;
   /** While the pair is unproven, the first v2 call goes alone; the others wait for its outcome. */
   private first: Promise<unknown> | undefined;
+  /**
+   * Set when that first call got no answer in time: the others, which waited the whole timeout for
+   * it, are refused unsent, so a v2 service that hangs costs a v1 call one timeout, not one each.
+   */
+  private unanswered: UpstreamUnavailable | undefined;
 
   get<S extends z.ZodType>(target: V2Target<'GET'>, answer: S, query?: Query): Promise<z.output<S>> {
     return this.checked(target, answer, this.call(target, query, undefined));
@@ -114,6 +119,7 @@ export class BoundV2 implements V2Api {
 
   private sendNow<T>(request: V2Request): Promise<T> {
     if (this.refused) return Promise.reject(this.refused);
+    if (this.unanswered) return Promise.reject(this.unanswered);
     if (this.verified) return this.watch(this.line.client.call<T>(this.line.credentials, request));
     if (this.first) return this.first.then(() => this.sendNow<T>(request));
     const { line } = this;
@@ -127,8 +133,10 @@ export class BoundV2 implements V2Api {
       () => this.proven(),
       (error: unknown) => {
         // Any answer but 401 proves v2 accepted the pair. No answer proves nothing: the next call
-        // is this call's proof again (under the proof budget, never the key's tokens).
+        // is this call's proof again (under the proof budget, never the key's tokens), unless the
+        // service did not answer in time: then the calls that waited for this one are not sent.
         if (error instanceof V2Error && error.status !== 401) this.proven();
+        else if (unanswered(error)) this.unanswered = notSentAfter(error);
         else if (!(error instanceof V2Error)) this.first = undefined;
       },
     );

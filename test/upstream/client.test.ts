@@ -7,6 +7,7 @@ import { UpstreamUnavailable, V2Error } from '../../src/upstream/errors.js';
 import { TokenMinter } from '../../src/upstream/jwt.js';
 import { v2Route, type V2Method } from '../../src/shared/v2-route.js';
 import { toV1Error } from '../../src/translators/kit/failures.js';
+import { RateLimitExceeded } from '../../src/ratelimit/errors.js';
 
 /** A route of its own for each test path: the client sends what its target says. */
 const to = (method: V2Method, path: `/${string}`) => v2Route(method, path).at();
@@ -126,6 +127,52 @@ describe('V2Client', () => {
     expect(error).toBeInstanceOf(UpstreamUnavailable);
     expect(error.mayHaveApplied).toBe(true);
     expect(toV1Error(error).toBody().error).toEqual({ code: 503, message: expect.stringContaining('may or may not have been applied') });
+  });
+
+  it('counts the wait for a pooled connection against the call: calls queued behind a hang fail at their own timeout', async () => {
+    const up = await upstream(() => {
+      /* never answers */
+    });
+    const v2 = client(up.url, { timeoutMs: 300, connections: 1, maxAttempts: 1 });
+    const started = Date.now();
+    // Six calls, one connection: waiting for it in turn, each with its own timeout, would take 1.8 s.
+    const errors = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => v2.call(creds, { target: v2Route('GET', '/x/{n}').at(i) }).catch((e: unknown) => e)),
+    );
+    expect(Date.now() - started).toBeLessThan(1_500);
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(UpstreamUnavailable);
+      expect((error as UpstreamUnavailable).reason).toBe('timeout');
+    }
+    await v2.close();
+  });
+
+  it('tries a GET again only while its time lasts: one that got no answer is not sent twice', async () => {
+    const up = await upstream(() => {
+      /* never answers */
+    });
+    const v2 = client(up.url, { timeoutMs: 300, maxAttempts: 2 });
+    const error = await v2.call(creds, { target: to('GET', '/x') }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamUnavailable);
+    expect(toV1Error(error).toBody().error).toEqual({ code: 503, message: 'The v2 service did not answer in time. Nothing was changed.' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(up.hits()).toBe(1);
+    await v2.close();
+  });
+
+  it('answers the upstream failure, never a rate limit, when the limiter cannot let its retry through', async () => {
+    let scheduled = 0;
+    const gate: OutboundGate = {
+      schedule: (_k, _m, _p, task) => (++scheduled === 1 ? task() : Promise.reject(new RateLimitExceeded('deadline', 'general', 1_000))),
+      penalize: () => {},
+    };
+    const up = await upstream((_req, res) => json(res, 503, { code: 503, message: 'busy' }));
+    const error = await client(up.url, { gate })
+      .call(creds, { target: to('GET', '/x') })
+      .catch((e: unknown) => e);
+    expect(scheduled).toBe(2);
+    expect(error).toBeInstanceOf(UpstreamUnavailable);
+    expect(toV1Error(error).toBody().error).toEqual({ code: 503, message: expect.stringContaining('The v2 service failed (HTTP 503).') });
   });
 
   it('says nothing was changed when the upstream cannot be reached at all', async () => {
