@@ -1,3 +1,4 @@
+import { V2 } from '../../shared/v2-routes.js';
 import type { EndpointDefinition } from './define.js';
 
 /**
@@ -14,16 +15,18 @@ export interface CallCount {
   note?: string;
 }
 
-/** A session read with its host check: the host's own id costs nothing more; an email or another host one GET /users/{userId}. */
-const HOST_CHECKED = "one more GET /users/{userId} when host_id is an email or not the session's host";
-const ACCOUNT_ONCE = 'the account id (GET /users/me) is read once per api_key and secret, then kept';
+/** A session read with its host check: the host's own id costs nothing more; an email or another host one user read. */
+const HOST_CHECKED = `one more ${V2.users.get.name} when host_id is an email or not the session's host`;
+const ACCOUNT_ONCE = `the account id (the caller's own user, ${V2.users.get.name} at \`me\`) is read once per api_key and secret, then kept`;
 /** Why the session lists read each item: v2's list items lack most of v1's. */
 const READ_IN_FULL =
   "for the fields a v2 list item lacks (start_url, password, h323_password, every option_*); a page whose reads the call's outbound wait cannot admit is refused before any is sent";
-const WEBINARS_FILTERED = `p pages of the host's webinars (300 each), then one GET /webinars/{webinarId} per webinar of the host (n: v2 cannot filter them by registration, which only the full webinar shows), ${READ_IN_FULL}`;
+const WEBINARS_FILTERED = `p pages of the host's webinars (300 each), then one ${V2.webinars.get.name} per webinar of the host (n: v2 cannot filter them by registration, which only the full webinar shows), ${READ_IN_FULL}`;
 
 const sessionWrite: CallCount = { min: 2, typical: 2, max: 3, note: `GET the session, then the write; ${HOST_CHECKED}` };
 const groupRead: CallCount = { min: 1, typical: 1, max: 2, note: ACCOUNT_ONCE };
+/** A webinar's host check beside one more call (a read of it, or the change): two calls, three when the host is looked up. */
+const webinarChecked: CallCount = { min: 2, typical: 2, max: 3, note: `the webinar (the host check) and the call itself; ${HOST_CHECKED}` };
 
 export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
   '/meeting/get': {
@@ -33,6 +36,12 @@ export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
     note: `the host's live meetings (for \`status\`) come from the aux cache (AUX_CACHE_TTL_MS, dropped by the key's writes): 2 when it is cold or off; ${HOST_CHECKED}`,
   },
   '/webinar/get': { min: 2, typical: 2, max: 3, note: `the session and its host (the host check); ${HOST_CHECKED}` },
+  '/webinar/panelists': webinarChecked,
+  '/webinar/uuid/list': webinarChecked,
+  '/webinar/polls': webinarChecked,
+  '/webinar/questions': webinarChecked,
+  '/webinar/registrants/list': webinarChecked,
+  '/webinar/registration/cancel': webinarChecked,
   '/meeting/update': sessionWrite,
   '/meeting/delete': sessionWrite,
   '/meeting/end': sessionWrite,
@@ -44,13 +53,13 @@ export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
     min: 1,
     typical: '1 + n',
     max: '2 + n',
-    note: `the page of scheduled meetings, the host's live meetings (aux cache), and one GET /meetings/{meetingId} per listed meeting (n ≤ page_size) ${READ_IN_FULL}`,
+    note: `the page of scheduled meetings, the host's live meetings (aux cache), and one ${V2.meetings.get.name} per listed meeting (n ≤ page_size) ${READ_IN_FULL}`,
   },
   '/meeting/live': {
     min: 1,
     typical: '1 + n',
     max: 'p + n',
-    note: `p pages of 300 live meetings up to the v1 page asked, then one GET /meetings/{meetingId} per listed meeting ${READ_IN_FULL}`,
+    note: `p pages of 300 live meetings up to the v1 page asked, then one ${V2.meetings.get.name} per listed meeting ${READ_IN_FULL}`,
   },
   '/webinar/list': { min: 1, typical: 'p + n', max: 'p + n', note: WEBINARS_FILTERED },
   '/webinar/list/registration': { min: 1, typical: 'p + n', max: 'p + n', note: WEBINARS_FILTERED },
