@@ -230,9 +230,7 @@ class OutboundStop {
 /** The v2 client's outbound gate, backed by the v2 limiter; a shutdown withdraws the calls waiting in it. */
 function outboundGate(limiters: RateLimiters, stop: OutboundStop): OutboundGate {
   return {
-    // An unproven pair's proof takes none of the key's tokens (the proof budget admitted it).
     schedule: (apiKey, method, path, task, options = {}) => {
-      if (options.unmetered) return task();
       const all = options.priority === 'undo' ? stop.undos : stop.calls;
       return limiters.outbound.schedule(apiKey, method, path, task, { ...options, leaving: new EitherLeaving(options.leaving, all) });
     },

@@ -63,6 +63,8 @@ export interface ScheduleOptions {
   priority?: 'undo';
   /** The first v2 call of a v1 call: held to `maxBacklogMs` (the v1 call's later calls are not). */
   opensCall?: boolean;
+  /** Run without a token: an unproven pair's proof, admitted by the proof budget instead (proof-budget.ts), takes none of the key's. */
+  unmetered?: boolean;
 }
 
 interface Lane {
@@ -132,7 +134,7 @@ export class OutboundLimiter {
 
   /** Wait for a token of the call's v2 class, then run `task` and return what it returns. */
   async schedule<T>(apiKey: string, method: string, path: string, task: () => T | Promise<T>, options: ScheduleOptions = {}): Promise<T> {
-    if (!this.enabled) return run(task);
+    if (!this.enabled || options.unmetered) return run(task);
     const limitClass = classifyV2Call(method, path).name;
     const atOnce = this.takeAtOnce(apiKey, limitClass, options);
     // Admitted without waiting: run the call now, no queue hop.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryBucketStore } from './memory-store.js';
-import { ProofLimiter } from './proof-budget.js';
+import { OutboundLimiter } from './outbound-limiter.js';
+import { ProofLimiter, chargeAccepted } from './proof-budget.js';
 
 describe('ProofLimiter', () => {
   const clock = { now: 1_000 };
@@ -16,5 +17,35 @@ describe('ProofLimiter', () => {
     expect(refused.retryAfterMs).toBeGreaterThan(0);
     clock.now += 500;
     expect(await take('c')).toBe(true);
+  });
+});
+
+describe('a proof and its charge at the outbound limiter', () => {
+  /** v2's general class exactly (10/s, burst 10), no margin, on a clock the test moves. */
+  function limiter() {
+    const clock = { now: 1_000 };
+    const store = new MemoryBucketStore({ now: () => clock.now });
+    const outbound = new OutboundLimiter({ store, margin: { rateFactor: 1, jitterMs: 0 }, now: () => clock.now });
+    const takeAll = async () => {
+      let taken = 0;
+      while ((await outbound.schedule('key', 'GET', '/users/me', () => true, { maxWaitMs: 0 }).catch(() => false)) === true) taken++;
+      return taken;
+    };
+    return { clock, outbound, takeAll };
+  }
+
+  it('an unmetered call runs without a token, taking none', async () => {
+    const { outbound, takeAll } = limiter();
+    expect(await outbound.schedule('key', 'GET', '/users/me', () => 'sent', { unmetered: true })).toBe('sent');
+    expect(await takeAll()).toBe(10);
+    // Even with the key's bucket empty.
+    expect(await outbound.schedule('key', 'GET', '/users/me', () => 'sent', { unmetered: true, maxWaitMs: 0 })).toBe('sent');
+  });
+
+  it('an accepted proof is charged to its key: one token fewer for the key', async () => {
+    const { outbound, takeAll } = limiter();
+    chargeAccepted(outbound, 'key', 'GET', '/users/me');
+    await Promise.resolve();
+    expect(await takeAll()).toBe(9);
   });
 });

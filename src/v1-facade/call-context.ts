@@ -93,7 +93,6 @@ export class BoundV2 implements V2Api {
       onSend: line.onSend,
       onResult: line.onResult,
       requestId: line.requestId,
-      unmetered: false,
       trace: line.trace,
     };
   }
@@ -125,7 +124,8 @@ export class BoundV2 implements V2Api {
     const { line } = this;
     const pending = this.watch(
       line.pairs.prove(line.credentials, request.target, (asProof) => {
-        request.unmetered = asProof;
+        // Set only on a proof: every other request keeps the one shape of the literal above.
+        if (asProof) request.unmetered = true;
         return line.client.call<T>(line.credentials, request);
       }),
     );
