@@ -1,0 +1,177 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
+import { secretHashProblem, verifySecret } from './secret-hash.js';
+import type { V2Identity } from './v2-identity.js';
+
+/**
+ * The credential map (V2_CREDENTIALS_FILE): which v1 api_keys v1gate knows, each with its v1 secret
+ * kept only as a salted hash, and whom to act as toward v2 for it. A mapped key's secret is checked
+ * here, locally: a wrong one is refused without any v2 call, and the v1 secret is no longer a v2
+ * secret, so it can be rotated alone (`previous_secrets` keeps an old one valid until a set time).
+ */
+
+const nonEmpty = z.string().trim().min(1, 'must not be empty');
+
+const jwtApp = z.strictObject({ kind: z.literal('jwt'), key: nonEmpty, secret: nonEmpty });
+const oauthApp = z.strictObject({
+  kind: z.literal('oauth'),
+  account_id: nonEmpty,
+  client_id: nonEmpty,
+  client_secret: nonEmpty,
+  token_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+});
+const secretHash = nonEmpty.superRefine((value, ctx) => {
+  const problem = secretHashProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+const entry = z.strictObject({
+  api_key: nonEmpty,
+  secret_hash: secretHash,
+  previous_secrets: z
+    .array(z.strictObject({ secret_hash: secretHash, until: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time' }) }))
+    .max(8)
+    .default([]),
+  v2: z.discriminatedUnion('kind', [jwtApp, oauthApp], { error: 'must be {"kind":"jwt",...} or {"kind":"oauth",...}' }),
+});
+const fileSchema = z.array(entry).max(100_000);
+
+export type CredentialEntry = z.output<typeof entry>;
+
+export type Verdict = { kind: 'unmapped' } | { kind: 'refused' } | { kind: 'accepted'; v2: V2Identity };
+
+/** A file that cannot be used: every problem found, each a line naming where it is. */
+export class CredentialFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`V2_CREDENTIALS_FILE ${file}: ${problems.join('; ')}`);
+    this.name = 'CredentialFileError';
+  }
+}
+
+function identityOf(v2: CredentialEntry['v2']): V2Identity {
+  if (v2.kind === 'jwt') return { kind: 'jwt', key: v2.key, secret: v2.secret };
+  return {
+    kind: 'oauth',
+    accountId: v2.account_id,
+    clientId: v2.client_id,
+    clientSecret: v2.client_secret,
+    ...(v2.token_url ? { tokenUrl: v2.token_url } : {}),
+  };
+}
+
+/** `[2].v2.client_secret`: where in the file a problem is (the whole file when the path is empty). */
+function pathText(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return 'the file';
+  return path
+    .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+    .join('')
+    .replace(/^\./, '');
+}
+
+/** The entries of a credentials file's text, or every problem with it (never echoing a value: they are secrets). */
+export function parseCredentialFile(text: string, file: string): CredentialEntry[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new CredentialFileError(file, [`is not JSON (${(error as Error).message.replace(/\s+in JSON.*$/, '')})`]);
+  }
+  const parsed = fileSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new CredentialFileError(
+      file,
+      parsed.error.issues.map((issue) => `${pathText(issue.path)} ${issue.message}`),
+    );
+  }
+  const seen = new Set<string>();
+  const duplicates = parsed.data.map((e, i) => (seen.has(e.api_key) ? `[${i}].api_key appears twice` : (seen.add(e.api_key), undefined)));
+  const problems = duplicates.filter((p): p is string => p !== undefined);
+  if (problems.length) throw new CredentialFileError(file, problems);
+  return parsed.data;
+}
+
+export function readCredentialFile(file: string): CredentialEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CredentialFileError(file, [`cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`]);
+  }
+  return parseCredentialFile(text, file);
+}
+
+interface Remembered {
+  /** Accepted: until when (epoch ms; Infinity for the current secret). Refused: undefined. */
+  acceptedUntilMs: number | undefined;
+}
+
+export interface CredentialMapOptions {
+  now?: () => number;
+  /** Pairs remembered after a hash check, accepted or refused. */
+  memoSize?: number;
+  /** The hash check (tests count its calls). */
+  verifySecret?: (secret: string, hash: string) => Promise<boolean>;
+}
+
+export class CredentialMap {
+  private readonly byKey: ReadonlyMap<string, CredentialEntry>;
+  private readonly identities = new Map<string, V2Identity>();
+  /** A process-local key: the memo holds HMACs of key and secret, never a secret, and none an outsider can precompute. */
+  private readonly memoKey = randomBytes(32);
+  private readonly memo: LRUCache<string, Remembered>;
+  private readonly now: () => number;
+  private readonly matches: (secret: string, hash: string) => Promise<boolean>;
+
+  constructor(entries: readonly CredentialEntry[], options: CredentialMapOptions = {}) {
+    this.matches = options.verifySecret ?? verifySecret;
+    this.byKey = new Map(entries.map((e) => [e.api_key, e]));
+    for (const e of entries) this.identities.set(e.api_key, identityOf(e.v2));
+    this.memo = new LRUCache({ max: options.memoSize ?? 10_000 });
+    this.now = options.now ?? Date.now;
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  has(apiKey: string): boolean {
+    return this.byKey.has(apiKey);
+  }
+
+  /** Whom v1gate acts as for a mapped key (undefined for an unmapped one). */
+  identityOf(apiKey: string): V2Identity | undefined {
+    return this.identities.get(apiKey);
+  }
+
+  /**
+   * Checks a pair: an unmapped key is left to v2 (unless the gateway refuses unmapped keys); a mapped
+   * key's secret must match its hash, or a previous one still inside its time. One hash check per
+   * pair: the outcome is remembered (a refused pair too, so a repeated wrong secret costs no hashing).
+   */
+  async verify(apiKey: string, secret: string): Promise<Verdict> {
+    const found = this.byKey.get(apiKey);
+    if (!found) return { kind: 'unmapped' };
+    const digest = createHmac('sha256', this.memoKey).update(apiKey).update('\0').update(secret).digest('base64');
+    let remembered = this.memo.get(digest);
+    if (!remembered) {
+      remembered = { acceptedUntilMs: await this.acceptedUntil(found, secret) };
+      this.memo.set(digest, remembered);
+    }
+    const until = remembered.acceptedUntilMs;
+    if (until === undefined || until <= this.now()) return { kind: 'refused' };
+    return { kind: 'accepted', v2: this.identities.get(apiKey)! };
+  }
+
+  private async acceptedUntil(found: CredentialEntry, secret: string): Promise<number | undefined> {
+    if (await this.matches(secret, found.secret_hash)) return Infinity;
+    for (const previous of found.previous_secrets) {
+      const until = Date.parse(previous.until);
+      if (until > this.now() && (await this.matches(secret, previous.secret_hash))) return until;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import { request } from 'undici';
+import { z } from 'zod';
+import { parseRetryAfter } from '../../shared/retry-after.js';
+import type { V2Identity } from './v2-identity.js';
+
+/**
+ * Server-to-server OAuth toward v2: an app's client id and secret are traded for an access token
+ * (`POST {token_url}?grant_type=account_credentials&account_id=...`, HTTP Basic), kept until
+ * shortly before it expires, and fetched once for all the calls that need it at the same moment
+ * (single flight). Tokens live only in memory: never logged, recorded or written anywhere.
+ */
+
+export type OAuthApp = Extract<V2Identity, { kind: 'oauth' }>;
+
+export type TokenOutcome = 'issued' | 'refused' | 'rate_limited' | 'unavailable';
+
+/** The token endpoint did not give a token: refused the app (its credentials or account), limited it, or failed. */
+export class OAuthTokenError extends Error {
+  override readonly name = 'OAuthTokenError';
+  constructor(
+    readonly outcome: Exclude<TokenOutcome, 'issued'>,
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface OAuthTokensOptions {
+  /** Where apps without a `token_url` ask: the v2 service's origin + `/oauth/token` (the sandbox's). */
+  defaultTokenUrl: () => string;
+  /** A token is replaced this long before it expires, so no call starts with one about to end. */
+  refreshMarginMs?: number;
+  /** How long the token endpoint may take. */
+  timeoutMs: number;
+  now?: () => number;
+  /** Told the outcome of every token request (metrics). */
+  onRequest?: (outcome: TokenOutcome) => void;
+}
+
+/**
+ * Five minutes: longer than any one v1 call may last (its outbound wait and v2 timeouts together are
+ * well under a minute), and a margin for clocks that disagree; against a token life of an hour it
+ * costs one request in twelve more than the minimum.
+ */
+export const DEFAULT_REFRESH_MARGIN_MS = 5 * 60_000;
+
+const tokenAnswer = z.object({ access_token: z.string().min(1), expires_in: z.number().positive() });
+const errorAnswer = z.object({ reason: z.string().optional(), error: z.string().optional() }).loose();
+
+interface Held {
+  token: string;
+  /** When the token is replaced: its expiry less the margin. */
+  renewAtMs: number;
+}
+
+export class OAuthTokens {
+  private readonly held = new Map<string, Held>();
+  private readonly inFlight = new Map<string, Promise<Held>>();
+  private readonly now: () => number;
+  private readonly marginMs: number;
+
+  constructor(private readonly options: OAuthTokensOptions) {
+    this.now = options.now ?? Date.now;
+    this.marginMs = options.refreshMarginMs ?? DEFAULT_REFRESH_MARGIN_MS;
+  }
+
+  /** A valid access token for the app: the one held, or a new one fetched once for every caller waiting. */
+  async tokenFor(app: OAuthApp): Promise<string> {
+    const key = this.keyOf(app);
+    const held = this.held.get(key);
+    if (held && held.renewAtMs > this.now()) return held.token;
+    let pending = this.inFlight.get(key);
+    if (!pending) {
+      pending = this.fetchToken(app).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    return (await pending).token;
+  }
+
+  /**
+   * v2 refused `token` (401): it was revoked or ended early. It is forgotten, unless a newer one has
+   * replaced it already (many calls may see the same 401: the first forgets, the rest reuse the new one).
+   */
+  refused(app: OAuthApp, token: string): void {
+    const key = this.keyOf(app);
+    if (this.held.get(key)?.token === token) this.held.delete(key);
+  }
+
+  /** The app's identity in the cache: a hash, so a changed secret (a reloaded file) is another app, and no secret is kept as a key. */
+  private keyOf(app: OAuthApp): string {
+    return createHash('sha256')
+      .update([app.tokenUrl ?? '', app.accountId, app.clientId, app.clientSecret].join('\0'))
+      .digest('base64');
+  }
+
+  private async fetchToken(app: OAuthApp): Promise<Held> {
+    try {
+      const held = await this.ask(app);
+      this.held.set(this.keyOf(app), held);
+      this.options.onRequest?.('issued');
+      return held;
+    } catch (error) {
+      const failure =
+        error instanceof OAuthTokenError
+          ? error
+          : new OAuthTokenError('unavailable', `The OAuth token endpoint could not be reached (${describe(error)}).`);
+      this.options.onRequest?.(failure.outcome);
+      throw failure;
+    }
+  }
+
+  private async ask(app: OAuthApp): Promise<Held> {
+    const url = new URL(app.tokenUrl ?? this.options.defaultTokenUrl());
+    url.searchParams.set('grant_type', 'account_credentials');
+    url.searchParams.set('account_id', app.accountId);
+    const askedAtMs = this.now();
+    const answer = await request(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`,
+        accept: 'application/json',
+      },
+      headersTimeout: this.options.timeoutMs,
+      bodyTimeout: this.options.timeoutMs,
+      signal: AbortSignal.timeout(this.options.timeoutMs),
+    });
+    const text = await answer.body.text();
+    if (answer.statusCode === 200) {
+      const parsed = tokenAnswer.safeParse(safeJson(text));
+      if (!parsed.success) throw new OAuthTokenError('unavailable', 'The OAuth token endpoint answered 200 without an access token.');
+      const lifeMs = parsed.data.expires_in * 1000;
+      // A token shorter-lived than the margin is used for half its life rather than never.
+      const margin = Math.min(this.marginMs, lifeMs / 2);
+      return { token: parsed.data.access_token, renewAtMs: askedAtMs + lifeMs - margin };
+    }
+    const reason = reasonOf(text);
+    if (answer.statusCode === 429) {
+      const retryAfterMs = parseRetryAfter(answer.headers['retry-after'], this.now()) ?? 1_000;
+      throw new OAuthTokenError('rate_limited', `The OAuth token endpoint limits this app's token requests${reason}.`, retryAfterMs);
+    }
+    if (answer.statusCode === 400 || answer.statusCode === 401 || answer.statusCode === 403) {
+      throw new OAuthTokenError('refused', `The OAuth token endpoint refused v1gate's app for this key (${answer.statusCode}${reason}).`);
+    }
+    throw new OAuthTokenError('unavailable', `The OAuth token endpoint failed (${answer.statusCode}${reason}).`);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `: invalid_client, Invalid client_id or client_secret` from an OAuth error body, cut short; '' when there is none. */
+function reasonOf(text: string): string {
+  const parsed = errorAnswer.safeParse(safeJson(text));
+  if (!parsed.success) return '';
+  const words = [parsed.data.error, parsed.data.reason].filter(Boolean).join(', ').slice(0, 200);
+  return words ? `: ${words}` : '';
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return (error as NodeJS.ErrnoException).code ?? error.name;
+  return 'error';
+}
