@@ -72,6 +72,16 @@ export type FailureKind =
   | 'outbound-limited'
   /** Too many api_secrets v2 has not accepted lately were tried, for the key or in all: the pair's proof was not sent. */
   | 'proofs-exhausted'
+  /** The credential map names the key, and the api_secret matches none of its secrets: refused without a v2 call. */
+  | 'secret-refused'
+  /** V2_CREDENTIALS_ONLY, and the credential map does not name the api_key. */
+  | 'key-not-mapped'
+  /** The OAuth token endpoint refused the v2 app the credential map names for the key (its client id, secret or account). */
+  | 'v2-token-refused'
+  /** The OAuth token endpoint limited the app's token requests. */
+  | 'v2-token-limited'
+  /** The OAuth token endpoint could not be reached, failed, or answered no token. */
+  | 'v2-token-unavailable'
   /** The v1 client left before the call was sent; nothing was sent. */
   | 'withdrawn'
   /** A bug in v1gate. */
@@ -200,6 +210,31 @@ export const FAILURES: Record<FailureKind, FailureRow> = {
     v1Code: V1Code.rateLimited,
     v1Message: V1_RATE_LIMIT_MESSAGE,
     why: "v1's rate-limit error with Retry-After: the proof budget (docs/decisions.md) is spent; the key's own limits are untouched.",
+  },
+  'secret-refused': {
+    v1Code: V1Code.invalidCredentials,
+    v1Message: 'Invalid api key or secret: the api_key and api_secret do not match.',
+    why: "Word for word what a v2 401 answers (v2-bad-credentials): a client cannot tell a local check from v2's, and learns nothing from the difference.",
+  },
+  'key-not-mapped': {
+    v1Code: V1Code.invalidCredentials,
+    v1Message: 'Invalid api key or secret: this api_key may not use this gateway.',
+    why: "As the allow-list's refusal (key-not-allowed): with V2_CREDENTIALS_ONLY the credential map is the list of keys served.",
+  },
+  'v2-token-refused': {
+    v1Code: V1Code.upstreamUnavailable,
+    v1Message: 'v1gate could not authenticate to the v2 service for this api_key (its v2 app was refused). Nothing was changed.',
+    why: "The caller's secret was right: the gateway's own v2 app is misconfigured, which the caller cannot fix (operators see v1gate_v2_token_requests_total).",
+  },
+  'v2-token-limited': {
+    v1Code: V1Code.rateLimited,
+    v1Message: V1_RATE_LIMIT_MESSAGE,
+    why: "v1's rate-limit error with Retry-After: the token endpoint limits the app; nothing was sent.",
+  },
+  'v2-token-unavailable': {
+    v1Code: V1Code.upstreamUnavailable,
+    v1Message: 'keep',
+    why: 'No token, no v2 call: nothing was changed, which the message says.',
   },
   withdrawn: {
     v1Code: V1Code.upstreamUnavailable,

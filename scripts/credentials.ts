@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CredentialFileError } from '../src/upstream/credentials/credential-map.js';
+import { CredentialFileError } from '../src/upstream/auth/credential-map.js';
 import {
   addEntry,
   newLegacySecret,
@@ -8,8 +8,8 @@ import {
   rotateEntry,
   writeCredentialFile,
   type V2App,
-} from '../src/upstream/credentials/credential-edits.js';
-import { hashSecret } from '../src/upstream/credentials/secret-hash.js';
+} from '../src/upstream/auth/credential-edits.js';
+import { hashSecret } from '../src/upstream/auth/secret-hash.js';
 
 const USAGE = `usage: npm run -s credentials -- <command> [options]
 

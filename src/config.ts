@@ -4,6 +4,7 @@ import { TRACING_SETTINGS, type TracingConfig } from './ops/tracing-config.js';
 import { RATE_LIMIT_SETTINGS, type RateLimitConfig } from './ratelimit/config.js';
 import { envSection, onOff, readEnv, wholeNumber, type Env } from './shared/env.js';
 import { WEBHOOK_SETTINGS, type WebhookConfig } from './webhooks/config.js';
+import { CREDENTIAL_SETTINGS, type CredentialConfig } from './upstream/auth/config.js';
 
 export { ConfigError, type ConfigProblem } from './shared/env.js';
 
@@ -109,6 +110,16 @@ const SANDBOX = envSection({
   variables: {
     SANDBOX_API_KEY: z.string().min(1).optional().describe("the sandbox master account's api_key; unset: random"),
     SANDBOX_API_SECRET: z.string().min(1).optional().describe("the sandbox master account's api_secret; unset: random"),
+    SANDBOX_OAUTH_CLIENT_ID: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("the client id of the sandbox master account's server-to-server OAuth app; unset: random"),
+    SANDBOX_OAUTH_CLIENT_SECRET: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("the client secret of the sandbox master account's server-to-server OAuth app; unset: random"),
     SANDBOX_PUBLIC: onOff
       .default(false)
       .describe('let callers on other machines use the sandbox control API (it lists every api_secret); default off'),
@@ -117,10 +128,12 @@ const SANDBOX = envSection({
       .default('spec')
       .describe("the sandbox's own v2 limits: spec (10/s, 1/s billing, 1/s + 2000/day reports) or off; default spec"),
   },
-  secret: ['SANDBOX_API_SECRET'],
+  secret: ['SANDBOX_API_SECRET', 'SANDBOX_OAUTH_CLIENT_SECRET'],
   build: (e) => ({
     apiKey: e.SANDBOX_API_KEY,
     apiSecret: e.SANDBOX_API_SECRET,
+    oauthClientId: e.SANDBOX_OAUTH_CLIENT_ID,
+    oauthClientSecret: e.SANDBOX_OAUTH_CLIENT_SECRET,
     rateLimits: e.SANDBOX_RATE_LIMITS === 'spec',
     public: e.SANDBOX_PUBLIC,
   }),
@@ -218,6 +231,7 @@ const OPS = envSection({
 export const SETTINGS = {
   server: SERVER,
   upstream: UPSTREAM,
+  credentials: CREDENTIAL_SETTINGS,
   sandbox: SANDBOX,
   rateLimits: RATE_LIMIT_SETTINGS,
   webhooks: WEBHOOK_SETTINGS,
@@ -232,7 +246,16 @@ export interface GatewayConfig {
   /** Processes serving the port; 1 is a single process (src/cluster/ is not used at all). */
   workers: number;
   v2BaseUrl: string | undefined;
-  sandbox: { apiKey: string | undefined; apiSecret: string | undefined; rateLimits: boolean; public: boolean };
+  sandbox: {
+    apiKey: string | undefined;
+    apiSecret: string | undefined;
+    oauthClientId: string | undefined;
+    oauthClientSecret: string | undefined;
+    rateLimits: boolean;
+    public: boolean;
+  };
+  /** The credential map and OAuth toward v2 (src/upstream/auth/config.ts lists the variables). */
+  credentials: CredentialConfig;
   allowedApiKeys: ReadonlySet<string> | undefined;
   keepAlive: boolean;
   maxBodyBytes: number;
@@ -280,6 +303,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     ...s.server,
     ...s.upstream,
     sandbox: s.sandbox,
+    credentials: s.credentials,
     rateLimits: s.rateLimits,
     ...s.compare,
     ops: s.ops,

@@ -10,6 +10,7 @@ import { endpointFacts } from './compare/endpoint-facts.js';
 import { configuredCutover } from './compare/cutover-setup.js';
 import type { GatewayConfig } from './config.js';
 import { limiterMetrics } from './ops/limiter-metrics.js';
+import { credentialMetrics } from './ops/credential-metrics.js';
 import { callLogObserver, createLogger, type LogOutput } from './ops/logging.js';
 import { KnownSecrets } from './shared/secrets.js';
 import { GatewayMetrics } from './ops/metrics.js';
@@ -32,9 +33,10 @@ import { ALL_ENDPOINTS } from './translators/endpoints.js';
 import { V2Client, openGate, type OutboundGate } from './upstream/client.js';
 import { CallWithdrawn, SHUTTING_DOWN_UNSENT } from './upstream/errors.js';
 import { Departure, EitherLeaving } from './shared/leaving.js';
-import { TokenMinter } from './upstream/jwt.js';
+import { v2CredentialsOf, type V2Credentials } from './upstream/auth/v2-credentials.js';
+import type { LocalCheck } from './upstream/auth/local-check.js';
 import { PairProver } from './upstream/pair-proof.js';
-import { ProofLimiter, chargeAccepted } from './ratelimit/proof-budget.js';
+import { ProofLimiter, SECRET_CHECK_LIMITS, chargeAccepted } from './ratelimit/proof-budget.js';
 import { v1ErrorResponse } from './v1/errors.js';
 import { createV1App, type InboundGate } from './v1-facade/app.js';
 import type { CallObserver } from './v1-facade/observe.js';
@@ -106,6 +108,11 @@ export interface RunningGateway {
    * close. Never a reset for a call that was accepted.
    */
   drain(graceMs: number): Promise<void>;
+  /**
+   * Reads V2_CREDENTIALS_FILE again (SIGHUP): the new map serves the next calls. A file with
+   * problems changes nothing; they are logged and returned.
+   */
+  reloadCredentials(): ReturnType<V2Credentials['reload']>;
   /** Shadow mode's comparisons, when V1_PRIMARY_URL is set. */
   shadow: { stats(): ShadowStats; idle(): Promise<void> } | undefined;
   close(): Promise<void>;
@@ -274,10 +281,12 @@ function wireSandbox({ root, config, overrides, secrets, log }: Parts): Sandbox 
   const sandbox = createSandbox({
     apiKey: config.sandbox.apiKey,
     apiSecret: config.sandbox.apiSecret,
+    oauthClientId: config.sandbox.oauthClientId,
+    oauthClientSecret: config.sandbox.oauthClientSecret,
     limits: overrides.sandboxLimits ?? (config.sandbox.rateLimits ? undefined : false),
     onUnexpectedError: (error) => log.logger.error({ err: error }, 'sandbox: unexpected error'),
   });
-  secrets.add([sandbox.credentials.apiSecret]);
+  secrets.add([sandbox.credentials.apiSecret, sandbox.oauthApp.clientSecret]);
   if (!config.sandbox.public) root.use('/sandbox/*', sandboxForThisMachineOnly);
   mountSandbox(root, sandbox);
   return sandbox;
@@ -309,15 +318,30 @@ function createLimiters({ config, overrides, resources, log }: Parts): RateLimit
   return limiters;
 }
 
+/**
+ * Whom the gateway acts as toward v2: each pair's own JWT, or (V2_CREDENTIALS_FILE) the v2 app the
+ * credential map names for the key, whose v1 secret the map checks here. Hash checks of new pairs
+ * are bounded per key and across keys, in the limiters' store.
+ */
+function createV2Credentials({ config, address }: Parts, limiters: RateLimiters): V2Credentials {
+  return v2CredentialsOf(config.credentials, {
+    jwtTtlSeconds: config.upstream.jwtTtlSeconds,
+    timeoutMs: config.upstream.timeoutMs,
+    v2BaseUrl: () => address.v2BaseUrl,
+    budget: new ProofLimiter(limiters.store, SECRET_CHECK_LIMITS, 'secret-check'),
+  });
+}
+
 /** The v2 client, over the limiter's outbound gate (none with the v2 limits off: nothing to await per call). */
-function createV2Client({ config, overrides, address, resources, stop }: Parts, limiters: RateLimiters, mayWrite = false): V2Client {
+function createV2Client(
+  { config, overrides, address, resources, stop }: Parts,
+  limiters: RateLimiters,
+  credentials: V2Credentials,
+  mayWrite = false,
+): V2Client {
   const v2 = new V2Client({
     baseUrl: config.v2BaseUrl ?? (() => address.v2BaseUrl),
-    minter: new TokenMinter({
-      ttlSeconds: config.upstream.jwtTtlSeconds,
-      renewBeforeSeconds: Math.floor(config.upstream.jwtTtlSeconds / 3),
-      maxCachedKeys: 10_000,
-    }),
+    authorizer: credentials.authorizer,
     gate: shadowed(config, overrides.outbound ?? (config.rateLimits.v2.enabled ? outboundGate(limiters, stop) : openGate), mayWrite),
     connections: config.upstream.connections,
     timeoutMs: config.upstream.timeoutMs,
@@ -335,8 +359,18 @@ function createV2Client({ config, overrides, address, resources, stop }: Parts, 
 const shadowed = (config: GatewayConfig, gate: OutboundGate, mayWrite: boolean): OutboundGate =>
   config.shadow.primaryUrl && !mayWrite ? readOnlyGate(gate) : gate;
 
-/** The Prometheus registry behind /metrics, with the limiters' and webhooks' collectors. */
-function createMetrics({ config }: Parts, endpoints: readonly EndpointDefinition[], limiters: RateLimiters, webhooks?: Webhooks) {
+/** Without a credential map: nothing asked of a token endpoint, nothing refused locally (the counters still exist, at 0). */
+const NO_TOKEN_REQUESTS = { requests: { issued: 0, refused: 0, rate_limited: 0, unavailable: 0 } };
+const NO_LOCAL_REFUSALS = { refused: { wrongSecret: 0, unmappedKey: 0 } };
+
+/** The Prometheus registry behind /metrics, with the limiters', webhooks' and credentials' collectors. */
+function createMetrics(
+  { config }: Parts,
+  endpoints: readonly EndpointDefinition[],
+  limiters: RateLimiters,
+  credentials: V2Credentials,
+  webhooks?: Webhooks,
+) {
   const metrics = new GatewayMetrics({
     perKey: config.ops.metricsPerKey ? { top: config.ops.metricsPerKeyTop } : undefined,
   });
@@ -345,6 +379,12 @@ function createMetrics({ config }: Parts, endpoints: readonly EndpointDefinition
   const policy = failover ? config.rateLimits.sharedStoreFailure : undefined;
   for (const metric of limiterMetrics({ limiters, failover, policy, busiestKeys: metrics.busiestKeys })) metrics.registerCollector(metric);
   if (webhooks) for (const metric of webhookMetrics(() => webhooks.stats())) metrics.registerCollector(metric);
+  for (const metric of credentialMetrics(
+    () => credentials.oauth?.stats() ?? NO_TOKEN_REQUESTS,
+    () => credentials.local?.stats() ?? NO_LOCAL_REFUSALS,
+  )) {
+    metrics.registerCollector(metric);
+  }
   return { metrics, failover, sharedStorePolicy: policy };
 }
 
@@ -415,8 +455,14 @@ function wireOpsRoutes(
 }
 
 /** POST /sdk/signature (the meeting SDK 1.9.1 join signer), before the v1 routes. */
-function wireSigner({ root, config }: Parts, v2: V2Client, inbound: InboundGate | undefined, pairs: PairProver): void {
-  root.route('/', createSignatureApp({ credentials: v2CredentialsCheck(v2, pairs), inbound, maxBodyBytes: config.maxBodyBytes }));
+function wireSigner(
+  { root, config }: Parts,
+  v2: V2Client,
+  inbound: InboundGate | undefined,
+  pairs: PairProver,
+  local: LocalCheck | undefined,
+): void {
+  root.route('/', createSignatureApp({ credentials: v2CredentialsCheck(v2, pairs, local), inbound, maxBodyBytes: config.maxBodyBytes }));
 }
 
 /**
@@ -440,6 +486,7 @@ function createFacade(
     limiters: RateLimiters;
     inbound: InboundGate | undefined;
     pairs: PairProver;
+    local: LocalCheck | undefined;
   },
   observers: readonly CallObserver[],
 ) {
@@ -448,6 +495,7 @@ function createFacade(
     endpoints: deps.endpoints,
     v2: deps.v2,
     pairs: deps.pairs,
+    ...(deps.local ? { localCheck: deps.local } : {}),
     inbound: deps.inbound,
     outboundMaxWaitMs: config.rateLimits.v2.maxWaitMs,
     // Reports fan out: refuse at once a fan-out the v2 limits cannot admit within the wait.
@@ -536,9 +584,10 @@ function wireAll(parts: Parts) {
   if (config.v2BaseUrl && cluster) wireHub(parts, cluster);
   const webhooks = wireWebhooks(parts);
   const limiters = createLimiters(parts);
-  const v2 = createV2Client(parts, limiters);
+  const credentials = createV2Credentials(parts, limiters);
+  const v2 = createV2Client(parts, limiters, credentials);
   const endpoints = overrides.endpoints ?? ALL_ENDPOINTS;
-  const { metrics, failover, sharedStorePolicy } = createMetrics(parts, endpoints, limiters, webhooks);
+  const { metrics, failover, sharedStorePolicy } = createMetrics(parts, endpoints, limiters, credentials, webhooks);
   // Shadow mode wraps the facade, made below; the status page asks for it when it renders.
   const later: { shadow?: Shadow } = {};
   wireOpsRoutes(parts, { metrics, limiters, failover, sharedStorePolicy, webhooks, shadow: () => later.shadow }, endpoints);
@@ -546,20 +595,26 @@ function wireAll(parts: Parts) {
   // its key's owner for both, and both spend the key's v1 limits.
   const inbound = overrides.inbound ?? (config.rateLimits.v1.enabled ? inboundGate(limiters) : undefined);
   const pairs = createPairProver(parts, limiters);
-  wireSigner(parts, v2, inbound, pairs);
+  wireSigner(parts, v2, inbound, pairs, credentials.local);
   const observers = callObservers(parts, metrics);
-  const v1App = createFacade(parts, { endpoints, v2, limiters, inbound, pairs }, observers);
+  const facadeDeps = { endpoints, v2, limiters, inbound, pairs, local: credentials.local };
+  const v1App = createFacade(parts, facadeDeps, observers);
   // Writes v1gate answers itself in shadow mode go through a v2 client that may write.
   const writer =
     config.shadow.primaryUrl && config.shadow.serveWrites.length > 0
-      ? createFacade(parts, { endpoints, v2: createV2Client(parts, limiters, true), limiters, inbound, pairs }, observers)
+      ? createFacade(parts, { ...facadeDeps, v2: createV2Client(parts, limiters, credentials, true) }, observers)
       : undefined;
   const shadow = config.shadow.primaryUrl ? wireShadow(parts, { v1App, writer }, endpoints, metrics) : undefined;
   later.shadow = shadow;
   if (!shadow) parts.root.route('/', v1App);
   wireNotFound(parts);
   const server = createHttpServer(parts);
-  return { sandbox, webhooks, limiters, v2, metrics, shadow, server };
+  return { sandbox, webhooks, limiters, v2, credentials, metrics, shadow, server };
+}
+
+/** The v2 secrets a credential map holds (its v1 secrets are hashes): never written anywhere. */
+function v2SecretsOf(entries: GatewayConfig['credentials']['entries']): string[] {
+  return entries.map((entry) => (entry.v2.kind === 'jwt' ? entry.v2.secret : entry.v2.client_secret));
 }
 
 /** The secrets of the configuration, redacted by value from every log line, record and report. */
@@ -567,6 +622,8 @@ function configuredSecrets(config: GatewayConfig): (string | undefined)[] {
   const redis = config.rateLimits.redis.url;
   return [
     config.sandbox.apiSecret,
+    config.sandbox.oauthClientSecret,
+    ...v2SecretsOf(config.credentials.entries),
     config.webhooks.token,
     config.ops.statusToken,
     redis && URL.canParse(redis) ? decodeURIComponent(new URL(redis).password) || undefined : undefined,
@@ -642,6 +699,7 @@ async function listen(parts: Parts, wired: ReturnType<typeof wireAll>, fetch: Ru
     logger: log.logger,
     webhooks,
     shadow: wired.shadow,
+    reloadCredentials: () => reloadCredentials(parts, wired.credentials),
     fetch,
     get draining() {
       return parts.work.draining;
@@ -649,6 +707,18 @@ async function listen(parts: Parts, wired: ReturnType<typeof wireAll>, fetch: Ru
     drain: (graceMs) => drain(parts, v2, graceMs, close),
     close,
   };
+}
+
+function reloadCredentials({ config, log, secrets }: Parts, credentials: V2Credentials): ReturnType<V2Credentials['reload']> {
+  const reloaded = credentials.reload();
+  if (!reloaded.ok) {
+    log.logger.warn({ problems: reloaded.problems }, 'V2_CREDENTIALS_FILE not reloaded: the map in force stays');
+    return reloaded;
+  }
+  // The new map's v2 secrets are redacted like the first's.
+  secrets.add(v2SecretsOf(credentials.entries()));
+  log.logger.info({ file: config.credentials.file, keys: reloaded.keys }, 'V2_CREDENTIALS_FILE reloaded');
+  return reloaded;
 }
 
 /** Refuse new calls, wait up to `graceMs` for those in flight, then fail their v2 calls still running, and close. */

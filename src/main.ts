@@ -52,7 +52,7 @@ async function runSingle(config: GatewayConfig): Promise<void> {
   const gateway = await startGateway(config);
   console.log(`v1gate listening on ${gateway.url}/v1 (pid ${process.pid})`);
   console.log(`  upstream v2: ${gateway.v2BaseUrl}${gateway.sandbox ? ' (embedded sandbox)' : ''}`);
-  if (gateway.sandbox) announceSandbox(config, gateway.sandbox.credentials, `${gateway.url}/v1`);
+  if (gateway.sandbox) announceSandbox(config, gateway.sandbox, `${gateway.url}/v1`);
   // The first signal drains (calls in flight are answered, new ones refused, /readyz 503) for up
   // to SHUTDOWN_GRACE_MS; a second one stops at once.
   const stop = (signal: NodeJS.Signals) => {
@@ -65,6 +65,8 @@ async function runSingle(config: GatewayConfig): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // SIGHUP reads V2_CREDENTIALS_FILE again: a rotated legacy secret takes effect without a restart.
+  process.on('SIGHUP', () => gateway.reloadCredentials());
 }
 
 main().catch((error: unknown) => {

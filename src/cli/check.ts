@@ -46,6 +46,7 @@ export async function checkConfiguration(env: Env): Promise<CheckReport> {
         config.shadow.primaryUrl
           ? httpProblem('V1_PRIMARY_URL', 'the real v1', config.shadow.primaryUrl, config.ops.readyTimeoutMs)
           : undefined,
+        ...tokenUrlsOf(config).map((url) => httpProblem('V2_CREDENTIALS_FILE', 'the OAuth token endpoint', url, config.ops.readyTimeoutMs)),
       ])
     ).filter((p): p is string => p !== undefined),
   ];
@@ -63,8 +64,18 @@ export function renderReport(report: CheckReport): string {
 }
 
 /**
+ * The OAuth token endpoints the credential map's apps use (reachable, like the v2 service; no token
+ * is asked for). The embedded sandbox's is this process's own, not listening yet: nothing to check.
+ */
+function tokenUrlsOf(config: GatewayConfig): string[] {
+  const fallback = config.credentials.defaultTokenUrl ?? (config.v2BaseUrl ? `${new URL(config.v2BaseUrl).origin}/oauth/token` : undefined);
+  const urls = config.credentials.entries.flatMap((e) => (e.v2.kind !== 'oauth' ? [] : [e.v2.token_url ?? fallback]));
+  return [...new Set(urls.filter((url): url is string => url !== undefined))];
+}
+
+/**
  * The files the configuration names, each readable (read at start) or writable (appended to).
- * A file a later setting adds (the v2 credentials file) gets its line here.
+ * The credentials file is read and checked by the configuration itself (src/upstream/auth/config.ts).
  */
 function fileProblems(config: GatewayConfig): string[] {
   const problems: (string | undefined)[] = [];
@@ -172,6 +183,13 @@ function reasonOf(error: unknown): string {
   return code ?? 'the connection failed';
 }
 
+function credentialSummary({ credentials }: GatewayConfig): string {
+  if (!credentials.file) return 'each api_key signs its own v2 JWT (no V2_CREDENTIALS_FILE)';
+  const oauth = credentials.entries.filter((e) => e.v2.kind === 'oauth').length;
+  const others = credentials.only ? 'other keys refused' : 'other keys sign their own v2 JWT';
+  return `${credentials.entries.length} mapped key(s), ${oauth} on OAuth; ${others}`;
+}
+
 function summaryOf(config: GatewayConfig): string[] {
   const limits = config.rateLimits.redis.url ? 'shared through Redis' : 'in memory';
   return [
@@ -180,5 +198,6 @@ function summaryOf(config: GatewayConfig): string[] {
     `rate limits: v1 ${config.rateLimits.v1.enabled ? 'on' : 'off'}, v2 ${config.rateLimits.v2.enabled ? 'on' : 'off'}, ${limits}`,
     `webhooks: ${config.webhooks.file ? `on (${config.webhooks.redis.url ? 'Redis journal' : 'file journal'})` : 'off'}`,
     `shadow mode: ${config.shadow.primaryUrl ? `on, in front of ${safeUrl(config.shadow.primaryUrl)}` : 'off'}`,
+    `credentials: ${credentialSummary(config)}`,
   ];
 }

@@ -38,6 +38,8 @@ export async function startHub(config: GatewayConfig, logger: Logger): Promise<H
     sandbox = createSandbox({
       apiKey: config.sandbox.apiKey,
       apiSecret: config.sandbox.apiSecret,
+      oauthClientId: config.sandbox.oauthClientId,
+      oauthClientSecret: config.sandbox.oauthClientSecret,
       limits: config.sandbox.rateLimits ? undefined : false,
       onUnexpectedError: (error) => logger.error({ err: error }, 'sandbox: unexpected error'),
     });

@@ -98,6 +98,10 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // The workers hold the credential map: each reloads it.
+  process.on('SIGHUP', () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+  });
 
   for (let i = 0; i < config.workers; i++) fork();
 }
@@ -136,5 +140,5 @@ function announce(config: GatewayConfig, hub: Hub | undefined, port: number): vo
   // REDIS_URL: the workers own the webhook intake; the sandbox sends its events to their port.
   if (!hub.webhooks && config.webhooks.file && config.webhooks.token)
     sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
-  announceSandbox(config, sandbox.credentials, `${origin}/v1`);
+  announceSandbox(config, sandbox, `${origin}/v1`);
 }

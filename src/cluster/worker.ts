@@ -10,6 +10,7 @@ import { CLUSTER_ENV, METRICS_CLUSTER, METRICS_JSON } from './protocol.js';
  * once (sandbox, file-journal webhooks, in-memory buckets, /metrics). The primary owns shutdown:
  * SIGTERM (from the primary) drains as a single process does; SIGINT is ignored, because a
  * terminal's Ctrl-C reaches every process of the group and the primary passes it on as SIGTERM.
+ * SIGHUP (also passed on by the primary) reloads the credential map.
  */
 export async function runWorker(config: GatewayConfig): Promise<void> {
   const rpc = new IpcRpcClient(process);
@@ -37,6 +38,8 @@ export async function runWorker(config: GatewayConfig): Promise<void> {
   };
   process.on('SIGINT', () => {});
   process.on('SIGTERM', stop);
+  // Passed on by the primary: each worker reads V2_CREDENTIALS_FILE again (and logs what it found).
+  process.on('SIGHUP', () => gateway.reloadCredentials());
   // The primary is gone (killed): nobody will restart or stop this worker; drain and leave.
   process.on('disconnect', () => gateway.draining || stop());
 }

@@ -20,20 +20,34 @@ export const PROOF_LIMITS: ProofLimits = {
   total: { ratePerSecond: 500, burst: 500 },
 };
 
-/** The key of every key's proofs together: `*` is no api_key's bucket (those are `proof:{<key>}`). */
-const ALL_KEYS = 'proof:{*}';
+/**
+ * How many unremembered secrets of keys the credential map names may be hashed (src/upstream/auth/):
+ * each check is a scrypt derivation (milliseconds of CPU), so far fewer than v2 proofs. The numbers
+ * and why are in docs/decisions.md ("Credential map").
+ */
+export const SECRET_CHECK_LIMITS: ProofLimits = {
+  perKey: { ratePerSecond: 10, burst: 20 },
+  total: { ratePerSecond: 40, burst: 40 },
+};
 
 export class ProofLimiter {
+  /** The key of every key's buckets together: `*` is no api_key's bucket (those are `<name>:{<key>}`). */
+  private readonly allKeys: string;
+
   constructor(
     private readonly store: BucketStore,
     private readonly limits: ProofLimits = PROOF_LIMITS,
-  ) {}
+    /** The buckets' name: `proof` for v2 proofs, another for another budget of the same shape. */
+    private readonly name = 'proof',
+  ) {
+    this.allKeys = `${name}:{*}`;
+  }
 
   /** One proof for `apiKey`, taken from its bucket and the total's, both or neither. */
   take(apiKey: string): { allowed: boolean; retryAfterMs: number } | Promise<{ allowed: boolean; retryAfterMs: number }> {
     const refs: BucketRef[] = [
-      { key: `proof:{${apiKey}}`, spec: this.limits.perKey },
-      { key: ALL_KEYS, spec: this.limits.total },
+      { key: `${this.name}:{${apiKey}}`, spec: this.limits.perKey },
+      { key: this.allKeys, spec: this.limits.total },
     ];
     // A store that can answer at once (memory, a held lease) does: no promise to await.
     const now = this.store.takeNow?.(refs);

@@ -10,7 +10,7 @@ import { parseAnswer } from './answer-copies.js';
 import type { Credentials, Query } from './credentials.js';
 import { GetCoalescer } from './coalesce.js';
 import { CallWithdrawn, SHUTTING_DOWN_UNSENT, UpstreamUnavailable, V2Error, type V2FieldError } from './errors.js';
-import type { TokenMinter } from './jwt.js';
+import type { V2Authorizer } from './auth/authorizer.js';
 
 /**
  * The v2 client: one keep-alive connection pool to the v2 service, a fresh-enough JWT per call,
@@ -105,7 +105,8 @@ export interface V2ClientOptions {
    * call, for a URL known only once the server listens (the embedded sandbox on an ephemeral port).
    */
   baseUrl: string | (() => string);
-  minter: TokenMinter;
+  /** The bearer token of each call: the pair's own JWT, or the v2 app the credential map names. */
+  authorizer: V2Authorizer;
   gate?: OutboundGate;
   /** Keep-alive connections to the service. */
   connections: number;
@@ -267,7 +268,6 @@ export class V2Client {
 
   private async send<T>(credentials: Credentials, request: V2Request, attempt: number, budget: CallBudget): Promise<T> {
     if (request.priority === 'undo' ? this.stopped.undos : this.stopped.calls) throw new CallWithdrawn(SHUTTING_DOWN_UNSENT);
-    request.onSend?.();
     const endsAt = (budget.endsAt ??= Date.now() + this.options.timeoutMs);
     const { onResult } = request;
     const trace = request.trace?.attempt(request.target.route, attempt, request.priority === 'undo');
@@ -291,7 +291,26 @@ export class V2Client {
     endsAt: number,
     onStatus?: (status: number) => void,
   ): Promise<T> {
-    const token = await this.options.minter.tokenFor(credentials);
+    const { authorizer } = this.options;
+    const token = await authorizer.tokenFor(credentials);
+    try {
+      return await this.sendWith<T>(token, request, trace, endsAt, onStatus);
+    } catch (error) {
+      // An access token v2 refused (revoked, or ended before its time) is replaced once, within the
+      // same time budget. A 401 is answered before v2 acts on anything, so any call, a write too,
+      // may be sent again.
+      if (!(error instanceof V2Error && error.status === 401) || !authorizer.renewable(credentials, token)) throw error;
+      return this.sendWith<T>(await authorizer.tokenFor(credentials), request, trace, endsAt, onStatus);
+    }
+  }
+
+  private async sendWith<T>(
+    token: string,
+    request: V2Request,
+    trace: V2AttemptTrace | undefined,
+    endsAt: number,
+    onStatus?: (status: number) => void,
+  ): Promise<T> {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
     if (request.requestId !== undefined) headers['x-request-id'] = request.requestId;
     if (trace) {
@@ -310,6 +329,8 @@ export class V2Client {
     }
     const { route, path } = request.target;
     const { pool, basePath } = request.priority === 'undo' ? this.undoService : this.service;
+    // Counted when it really leaves: not while its token is fetched (a token endpoint's failure sends nothing).
+    request.onSend?.();
     const response = await exchange(
       pool,
       { method: route.method, path: basePath + path + queryString(request.query), headers, body },

@@ -1,3 +1,5 @@
+import type { V2Identity } from './auth/v2-identity.js';
+
 /**
  * What a v2 call is made with, apart from the request: the caller's key pair, and the query. Their
  * own module, so that the client's helpers (JWT minting, pair proofs, coalescing) can name them
@@ -9,6 +11,11 @@ export interface Credentials {
   apiSecret: string;
   /** Kept by pairProofOf (pair-proof.ts): the pair's hash, made once. */
   proof?: string;
+  /**
+   * Whom to act as toward v2, when the credential map names the key and its secret was checked
+   * against the map (auth/credential-map.ts); absent, the pair itself signs the v2 JWT.
+   */
+  v2?: V2Identity;
 }
 
 export type Query = Record<string, string | number | boolean | undefined>;

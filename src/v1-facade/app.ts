@@ -9,6 +9,7 @@ import type { V2Client } from '../upstream/client.js';
 import { PairProver } from '../upstream/pair-proof.js';
 import { admit, type InboundGate } from './admit.js';
 import { authenticate } from './authenticate.js';
+import type { LocalCheck } from '../upstream/auth/local-check.js';
 import type { Bindings, FanOutCheck } from './call-context.js';
 import { dispatch, type DispatchParts } from './dispatch.js';
 import { KeyMemo } from './key-memo.js';
@@ -52,6 +53,8 @@ export interface V1AppOptions {
   logger?: Logger;
   /** Starts each call's trace (src/ops/tracing.ts); none: the trace context is passed on to v2, no span is recorded. */
   tracer?: CallTracer;
+  /** The credential map's check of the keys it names (no v2 call); none: every pair is proven by v2. */
+  localCheck?: LocalCheck;
 }
 
 const V1_PREFIX = /^\/v1\//i;
@@ -79,7 +82,8 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
     const call = new V1Call(c, path, keepAlive, observers.length > 0, tracer);
     try {
       await read(call, registry, body);
-      authenticate(call, allowedApiKeys, pairs);
+      const authenticating = authenticate(call, allowedApiKeys, pairs, options.localCheck);
+      if (authenticating) await authenticating;
       if (inbound) await admit(call, inbound);
       call.answer = await dispatch(call, parts);
     } catch (error) {

@@ -49,4 +49,24 @@ describe('authenticate', () => {
   it('refuses a key the allow-list does not name, whatever its secret', () => {
     expect(refusalOf({ api_key: 'key', api_secret: 'right' }, new Set(['other']))).toBe('key-not-allowed');
   });
+
+  it('lets the credential map decide the keys it names: proven at once, after a hash, or refused', async () => {
+    const sync = callWith({ api_key: 'mapped', api_secret: 'right' });
+    expect(authenticate(sync, undefined, pairs, { decide: () => true })).toBeUndefined();
+    expect(sync.proven).toBe(true);
+    const hashed = callWith({ api_key: 'mapped', api_secret: 'right' });
+    await authenticate(hashed, undefined, pairs, { decide: () => Promise.resolve(true) });
+    expect(hashed.proven).toBe(true);
+    const unmapped = callWith({ api_key: 'key', api_secret: 'right' });
+    expect(authenticate(unmapped, undefined, pairs, { decide: () => false })).toBeUndefined();
+    expect(unmapped.proven).toBe(true); // left to the prover, which knows this pair
+    const refused = new Error('refused');
+    expect(() =>
+      authenticate(callWith({ api_key: 'mapped', api_secret: 'wrong' }), undefined, pairs, {
+        decide: () => {
+          throw refused;
+        },
+      }),
+    ).toThrow(refused);
+  });
 });

@@ -2,8 +2,11 @@ import { loadConfig } from '../../src/config.js';
 import { startGateway, type GatewayOverrides, type RunningGateway } from '../../src/gateway.js';
 import type { Sandbox } from '../../src/sandbox/app.js';
 import { signV2Token, type V2Answer, type V2CallOptions } from './sandbox.js';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CredentialEntry } from '../../src/upstream/auth/credential-map.js';
+import { hashSecret } from '../../src/upstream/auth/secret-hash.js';
 import { LOG_DIR_ENV, LOG_SUFFIX, SECRETS_SUFFIX } from './log-audit.js';
 
 /**
@@ -34,18 +37,22 @@ export interface V1CallOptions {
 
 export async function startTestGateway(env: Record<string, string> = {}, overrides: GatewayOverrides = {}): Promise<TestGateway> {
   // Limits off unless a test asks for them: behaviour tests must not be throttled by their own pace.
+  const oauth = V2_AUTH === 'oauth' && env.V2_CREDENTIALS_FILE === undefined ? emptyCredentialFile() : undefined;
   const config = loadConfig({
     PORT: '0',
     SANDBOX_RATE_LIMITS: 'off',
     V1_RATE_LIMITS: 'off',
     V2_RATE_LIMITS: 'off',
     ...testLogEnv(),
+    ...(oauth ? { V2_CREDENTIALS_FILE: oauth } : {}),
     ...env,
   });
   const gateway = await startGateway(config, overrides);
   if (!gateway.sandbox) throw new Error('startTestGateway needs the embedded sandbox (no V2_BASE_URL)');
   const sandbox = gateway.sandbox;
   rememberSecret(sandbox.credentials.apiSecret);
+  rememberSecret(sandbox.oauthApp.clientSecret);
+  if (oauth) await mapSandboxKeyToOAuth(gateway, oauth);
   const credentials = { api_key: sandbox.credentials.apiKey, api_secret: sandbox.credentials.apiSecret };
 
   const v1Raw: TestGateway['v1Raw'] = async (path, params = {}, options = {}) => {
@@ -100,6 +107,35 @@ export async function startTestGateway(env: Record<string, string> = {}, overrid
     v2,
     control,
   };
+}
+
+/**
+ * How test gateways act toward v2: `jwt` (each pair signs its own JWT, the v2 spec's way), or
+ * `oauth` (V1GATE_TEST_V2_AUTH=oauth, the `oauth` project of vitest.config.ts): the sandbox's key
+ * is mapped by a credentials file to the sandbox's server-to-server OAuth app, so the same tests
+ * run over today's v2 authentication. The v1 key and secret the tests send are the same in both.
+ */
+export const V2_AUTH: 'jwt' | 'oauth' = process.env.V1GATE_TEST_V2_AUTH === 'oauth' ? 'oauth' : 'jwt';
+
+/** A credentials file with no key in it yet (the sandbox's account id is known only once it runs). */
+export function emptyCredentialFile(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'v1gate-credentials-')), 'credentials.json');
+  writeFileSync(file, '[]\n', { mode: 0o600 });
+  return file;
+}
+
+/** Maps the running sandbox's key (its v1 secret as a hash) to its OAuth app in `file`, and reloads the gateway's map. */
+export async function mapSandboxKeyToOAuth(gateway: RunningGateway, file: string, extra: readonly CredentialEntry[] = []): Promise<void> {
+  const { credentials, oauthApp } = gateway.sandbox!;
+  const entry: CredentialEntry = {
+    api_key: credentials.apiKey,
+    secret_hash: await hashSecret(credentials.apiSecret),
+    previous_secrets: [],
+    v2: { kind: 'oauth', account_id: oauthApp.accountId, client_id: oauthApp.clientId, client_secret: oauthApp.clientSecret },
+  };
+  writeFileSync(file, JSON.stringify([entry, ...extra]), { mode: 0o600 });
+  const reloaded = gateway.reloadCredentials();
+  if (!reloaded.ok) throw new Error(`the test credentials file was refused: ${reloaded.problems.join('; ')}`);
 }
 
 /**

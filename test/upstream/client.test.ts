@@ -5,6 +5,7 @@ import { jwtVerify } from 'jose';
 import { V2Client, type OutboundGate } from '../../src/upstream/client.js';
 import { UpstreamUnavailable, V2Error } from '../../src/upstream/errors.js';
 import { TokenMinter } from '../../src/upstream/jwt.js';
+import { V2Authorizer } from '../../src/upstream/auth/authorizer.js';
 import { v2Route, type V2Method } from '../../src/shared/v2-route.js';
 import { toV1Error } from '../../src/translators/kit/failures.js';
 import { RateLimitExceeded } from '../../src/ratelimit/errors.js';
@@ -41,7 +42,7 @@ const creds = { apiKey: 'key', apiSecret: 'secret' };
 const client = (baseUrl: string, opts: Partial<ConstructorParameters<typeof V2Client>[0]> = {}) =>
   new V2Client({
     baseUrl,
-    minter: new TokenMinter({ ttlSeconds: 60, renewBeforeSeconds: 20, maxCachedKeys: 10 }),
+    authorizer: new V2Authorizer(new TokenMinter({ ttlSeconds: 60, renewBeforeSeconds: 20, maxCachedKeys: 10 })),
     connections: 4,
     timeoutMs: 2000,
     maxAttempts: 2,

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { V2Client, type OutboundGate } from '../../src/upstream/client.js';
 import { CallWithdrawn, V2Error } from '../../src/upstream/errors.js';
 import { TokenMinter } from '../../src/upstream/jwt.js';
+import { V2Authorizer } from '../../src/upstream/auth/authorizer.js';
 import { v2Route, type V2Method } from '../../src/shared/v2-route.js';
 import { leavingOf } from '../../src/shared/leaving.js';
 
@@ -43,7 +44,7 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
 const client = (baseUrl: string, gate?: OutboundGate) =>
   new V2Client({
     baseUrl,
-    minter: new TokenMinter({ ttlSeconds: 60, renewBeforeSeconds: 20, maxCachedKeys: 10 }),
+    authorizer: new V2Authorizer(new TokenMinter({ ttlSeconds: 60, renewBeforeSeconds: 20, maxCachedKeys: 10 })),
     connections: 8,
     timeoutMs: 2000,
     maxAttempts: 1,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CredentialMap, readCredentialFile } from '../../src/upstream/credentials/credential-map.js';
+import { CredentialMap, readCredentialFile } from '../../src/upstream/auth/credential-map.js';
 
 /** `npm run credentials`: a real process editing a real file, read back by the gateway's own loader. */
 
@@ -34,7 +34,7 @@ describe('npm run credentials', () => {
   it('hashes a secret given or piped, never printing it back', async () => {
     const given = await cli(['hash', 'the-legacy-secret']);
     expect(given.code).toBe(0);
-    expect(given.stdout).toMatch(/^\$scrypt\$ln=14,r=8,p=1\$\S+\n$/);
+    expect(given.stdout).toMatch(/^\$scrypt\$ln=12,r=8,p=1\$\S+\n$/);
     const piped = await cli(['hash'], 'the-legacy-secret\n');
     expect(piped.stdout).toMatch(/^\$scrypt\$/);
     expect(given.stdout + piped.stdout).not.toContain('the-legacy-secret');

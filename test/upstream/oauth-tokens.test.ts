@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SPEC_LIMITS } from '../../src/sandbox/rate-limit.js';
-import { OAuthTokenError, OAuthTokens, type OAuthApp, type TokenOutcome } from '../../src/upstream/credentials/oauth-tokens.js';
+import { OAuthTokenError, OAuthTokens, type OAuthApp, type TokenOutcome } from '../../src/upstream/auth/oauth-tokens.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 
 /** The OAuth token cache against the sandbox's real token endpoint over loopback HTTP. */
@@ -21,14 +21,15 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
+/** A token cache and the outcomes of its requests so far, in a list (`issued` twice: two tokens asked for). */
 function tokensWith(options: { now?: () => number; url?: string } = {}) {
-  const outcomes: TokenOutcome[] = [];
   const tokens = new OAuthTokens({
     defaultTokenUrl: () => options.url ?? `${sb.url}/oauth/token`,
     timeoutMs: 2_000,
-    onRequest: (outcome) => outcomes.push(outcome),
     ...(options.now ? { now: options.now } : {}),
   });
+  const outcomes = (): TokenOutcome[] =>
+    Object.entries(tokens.stats().requests).flatMap(([outcome, n]) => Array<TokenOutcome>(n).fill(outcome as TokenOutcome));
   return { tokens, outcomes };
 }
 
@@ -38,7 +39,7 @@ describe('OAuthTokens', () => {
     const all = await Promise.all(Array.from({ length: 100 }, () => tokens.tokenFor(app)));
     expect(new Set(all).size).toBe(1);
     for (let i = 0; i < 100; i++) expect(await tokens.tokenFor(app)).toBe(all[0]);
-    expect(outcomes).toEqual(['issued']);
+    expect(outcomes()).toEqual(['issued']);
     expect((await sb.v2('GET', '/users/me', { token: all[0]! })).status).toBe(200);
   });
 
@@ -52,7 +53,7 @@ describe('OAuthTokens', () => {
     const [second, third] = await Promise.all([tokens.tokenFor(app), tokens.tokenFor(app)]);
     expect(second).not.toBe(first);
     expect(third).toBe(second);
-    expect(outcomes).toEqual(['issued', 'issued']);
+    expect(outcomes()).toEqual(['issued', 'issued']);
   });
 
   it('forgets a token v2 refused, once, however many calls saw the refusal', async () => {
@@ -62,7 +63,7 @@ describe('OAuthTokens', () => {
     const second = await tokens.tokenFor(app);
     tokens.refused(app, first); // a late 401 of the old token must not drop the new one
     expect(await tokens.tokenFor(app)).toBe(second);
-    expect(outcomes).toEqual(['issued', 'issued']);
+    expect(outcomes()).toEqual(['issued', 'issued']);
   });
 
   it('reports a refused app, and fetches nothing for it from the cache afterwards', async () => {
@@ -74,7 +75,7 @@ describe('OAuthTokens', () => {
     expect((error as Error).message).not.toContain('wrong');
     const otherAccount = await tokens.tokenFor({ ...app, accountId: 'nope' }).catch((e: unknown) => e);
     expect(otherAccount).toMatchObject({ outcome: 'refused' });
-    expect(outcomes).toEqual(['refused', 'refused']);
+    expect(outcomes()).toEqual(['refused', 'refused']);
   });
 
   it('reports the endpoint’s limit with its Retry-After', async () => {
@@ -109,7 +110,7 @@ describe('OAuthTokens', () => {
       for (const url of [garbage, failing, hanging, closed]) {
         const { tokens, outcomes } = tokensWith({ url });
         await expect(tokens.tokenFor(app)).rejects.toMatchObject({ outcome: 'unavailable' });
-        expect(outcomes).toEqual(['unavailable']);
+        expect(outcomes()).toEqual(['unavailable']);
       }
     } finally {
       for (const server of servers) server.closeAllConnections();

@@ -5,6 +5,8 @@ import { V1Code, V1Error } from '../../v1/errors.js';
 import { RateLimitExceeded } from '../../ratelimit/errors.js';
 import { CallWithdrawn, UpstreamUnavailable, V2Error } from '../../upstream/errors.js';
 import { ProofsExhausted } from '../../upstream/pair-proof.js';
+import { KeyNotMapped, SecretRefused } from '../../upstream/auth/local-check.js';
+import { OAuthTokenError } from '../../upstream/auth/oauth-tokens.js';
 
 /**
  * v1gate's own refusal of a request (not a POST, no credentials, over the inbound limit...): its
@@ -28,11 +30,20 @@ export function failureKindOf(error: unknown): FailureKind {
   if (error instanceof DotSegmentValue) return 'dot-segment-value';
   if (error instanceof RateLimitExceeded) return 'outbound-limited';
   if (error instanceof ProofsExhausted) return 'proofs-exhausted';
+  if (error instanceof SecretRefused) return 'secret-refused';
+  if (error instanceof KeyNotMapped) return 'key-not-mapped';
+  if (error instanceof OAuthTokenError) return TOKEN_KINDS[error.outcome];
   if (error instanceof V2Error) return v2FailureKind(error.status, true, error.fieldErrors.length > 0);
   if (error instanceof UpstreamUnavailable) return UPSTREAM_KINDS[error.reason];
   if (error instanceof CallWithdrawn) return 'withdrawn';
   return 'internal';
 }
+
+const TOKEN_KINDS: Record<OAuthTokenError['outcome'], FailureKind> = {
+  refused: 'v2-token-refused',
+  rate_limited: 'v2-token-limited',
+  unavailable: 'v2-token-unavailable',
+};
 
 const UPSTREAM_KINDS: Record<UpstreamUnavailable['reason'], FailureKind> = {
   timeout: 'upstream-timeout',
@@ -64,6 +75,8 @@ function headersOf(error: unknown): Record<string, string> {
   if (error instanceof Refusal) return error.headers;
   if (error instanceof RateLimitExceeded) return { 'Retry-After': String(error.retryAfterSeconds) };
   if (error instanceof ProofsExhausted) return { 'Retry-After': String(retryAfterSeconds(error.retryAfterMs)) };
+  if (error instanceof OAuthTokenError && error.retryAfterMs !== undefined)
+    return { 'Retry-After': String(retryAfterSeconds(error.retryAfterMs)) };
   if (error instanceof V2Error && error.status === 429) return { 'Retry-After': String(retryAfterSeconds(error.retryAfterMs ?? 1000)) };
   return {};
 }
@@ -94,6 +107,7 @@ function ownCodeAndMessage(
     return { code: V1Code.upstreamUnavailable, message: `${error.message} ${outcome}` };
   }
   if (error instanceof CallWithdrawn) return { code: V1Code.upstreamUnavailable, message: `${error.message} Nothing more was changed.` };
+  if (error instanceof OAuthTokenError) return { code: V1Code.upstreamUnavailable, message: `${error.message} Nothing was changed.` };
   // A refusal's row always names its code (REFUSALS in mappings/errors.ts); its message is its own.
   return { code: V1Code.upstreamUnavailable, message: error instanceof Error ? error.message : String(error) };
 }

@@ -41,6 +41,9 @@ export type CredentialEntry = z.output<typeof entry>;
 
 export type Verdict = { kind: 'unmapped' } | { kind: 'refused' } | { kind: 'accepted'; v2: V2Identity };
 
+const UNMAPPED: Verdict = { kind: 'unmapped' };
+const REFUSED: Verdict = { kind: 'refused' };
+
 /** A file that cannot be used: every problem found, each a line naming where it is. */
 export class CredentialFileError extends Error {
   constructor(
@@ -138,6 +141,10 @@ export class CredentialMap {
     return this.byKey.size;
   }
 
+  entries(): CredentialEntry[] {
+    return [...this.byKey.values()];
+  }
+
   has(apiKey: string): boolean {
     return this.byKey.has(apiKey);
   }
@@ -148,21 +155,36 @@ export class CredentialMap {
   }
 
   /**
-   * Checks a pair: an unmapped key is left to v2 (unless the gateway refuses unmapped keys); a mapped
-   * key's secret must match its hash, or a previous one still inside its time. One hash check per
-   * pair: the outcome is remembered (a refused pair too, so a repeated wrong secret costs no hashing).
+   * The verdict on a pair when no hashing is due: an unmapped key (left to v2, unless the gateway
+   * refuses unmapped keys), or a pair checked before (remembered, refused ones too, so a repeated
+   * wrong secret costs no hashing). Undefined: the pair is new and `verify` must hash it.
    */
+  known(apiKey: string, secret: string): Verdict | undefined {
+    if (!this.byKey.has(apiKey)) return UNMAPPED;
+    const remembered = this.memo.get(this.digestOf(apiKey, secret));
+    return remembered && this.verdictOf(apiKey, remembered);
+  }
+
+  /** Checks a pair, hashing it when it is new: the secret must match the key's hash, or a previous one still inside its time. */
   async verify(apiKey: string, secret: string): Promise<Verdict> {
     const found = this.byKey.get(apiKey);
-    if (!found) return { kind: 'unmapped' };
-    const digest = createHmac('sha256', this.memoKey).update(apiKey).update('\0').update(secret).digest('base64');
+    if (!found) return UNMAPPED;
+    const digest = this.digestOf(apiKey, secret);
     let remembered = this.memo.get(digest);
     if (!remembered) {
       remembered = { acceptedUntilMs: await this.acceptedUntil(found, secret) };
       this.memo.set(digest, remembered);
     }
+    return this.verdictOf(apiKey, remembered);
+  }
+
+  private digestOf(apiKey: string, secret: string): string {
+    return createHmac('sha256', this.memoKey).update(apiKey).update('\0').update(secret).digest('base64');
+  }
+
+  private verdictOf(apiKey: string, remembered: Remembered): Verdict {
     const until = remembered.acceptedUntilMs;
-    if (until === undefined || until <= this.now()) return { kind: 'refused' };
+    if (until === undefined || until <= this.now()) return REFUSED;
     return { kind: 'accepted', v2: this.identities.get(apiKey)! };
   }
 

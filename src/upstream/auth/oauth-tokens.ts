@@ -35,8 +35,6 @@ export interface OAuthTokensOptions {
   /** How long the token endpoint may take. */
   timeoutMs: number;
   now?: () => number;
-  /** Told the outcome of every token request (metrics). */
-  onRequest?: (outcome: TokenOutcome) => void;
 }
 
 /**
@@ -60,10 +58,16 @@ export class OAuthTokens {
   private readonly inFlight = new Map<string, Promise<Held>>();
   private readonly now: () => number;
   private readonly marginMs: number;
+  private readonly requests: Record<TokenOutcome, number> = { issued: 0, refused: 0, rate_limited: 0, unavailable: 0 };
 
   constructor(private readonly options: OAuthTokensOptions) {
     this.now = options.now ?? Date.now;
     this.marginMs = options.refreshMarginMs ?? DEFAULT_REFRESH_MARGIN_MS;
+  }
+
+  /** Token requests made so far, by outcome (for /metrics). */
+  stats(): { requests: Readonly<Record<TokenOutcome, number>> } {
+    return { requests: { ...this.requests } };
   }
 
   /** A valid access token for the app: the one held, or a new one fetched once for every caller waiting. */
@@ -99,14 +103,14 @@ export class OAuthTokens {
     try {
       const held = await this.ask(app);
       this.held.set(this.keyOf(app), held);
-      this.options.onRequest?.('issued');
+      this.requests.issued++;
       return held;
     } catch (error) {
       const failure =
         error instanceof OAuthTokenError
           ? error
           : new OAuthTokenError('unavailable', `The OAuth token endpoint could not be reached (${describe(error)}).`);
-      this.options.onRequest?.(failure.outcome);
+      this.requests[failure.outcome]++;
       throw failure;
     }
   }

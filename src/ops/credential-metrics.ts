@@ -1,0 +1,35 @@
+import type { Metric } from 'prom-client';
+import type { LocalCheckStats } from '../upstream/auth/local-check.js';
+import type { TokenOutcome } from '../upstream/auth/oauth-tokens.js';
+import { statsCounter } from './metrics.js';
+
+/**
+ * The credential map's counters, read at scrape time: token requests to the OAuth token endpoint
+ * by outcome (one per app and hour is the steady state: more means tokens are refused or renewed
+ * early), and pairs the map refused without any v2 call.
+ */
+export function credentialMetrics(
+  tokens: () => { requests: Readonly<Record<TokenOutcome, number>> },
+  local: () => LocalCheckStats,
+): Metric[] {
+  return [
+    statsCounter(
+      'v1gate_v2_token_requests_total',
+      'Requests to the OAuth token endpoint for the v2 apps of the credential map, by outcome (issued, refused, rate_limited, unavailable).',
+      ['outcome'],
+      () => Object.entries(tokens().requests).map(([outcome, value]) => ({ labels: { outcome }, value })),
+    ),
+    statsCounter(
+      'v1gate_credentials_refused_total',
+      'v1 calls refused by the credential map without any v2 call, by reason (wrong_secret; unmapped_key with V2_CREDENTIALS_ONLY).',
+      ['reason'],
+      () => {
+        const { refused } = local();
+        return [
+          { labels: { reason: 'wrong_secret' }, value: refused.wrongSecret },
+          { labels: { reason: 'unmapped_key' }, value: refused.unmappedKey },
+        ];
+      },
+    ),
+  ];
+}

@@ -1,0 +1,46 @@
+import type { Credentials } from '../credentials.js';
+import type { TokenMinter } from '../jwt.js';
+import type { OAuthTokens } from './oauth-tokens.js';
+import type { V2Identity } from './v2-identity.js';
+
+/**
+ * The bearer token of a v2 call, by whom the call acts as: a key the credential map names acts as
+ * its v2 app (a JWT app's key and secret, or a server-to-server OAuth app's access token); any
+ * other pair signs the v2 JWT with its own key and secret, as the v2 spec describes.
+ */
+export class V2Authorizer {
+  /** A mapped JWT app as the minter takes it: one object per app, so its pair hash is made once. */
+  private readonly jwtApps = new WeakMap<V2Identity, Credentials>();
+
+  constructor(
+    private readonly minter: TokenMinter,
+    /** Absent: no OAuth app is mapped (a mapped one fails loudly rather than falling back to the caller's secret). */
+    private readonly oauth?: OAuthTokens,
+  ) {}
+
+  tokenFor(credentials: Credentials): Promise<string> {
+    const v2 = credentials.v2;
+    if (!v2) return this.minter.tokenFor(credentials);
+    if (v2.kind === 'oauth') {
+      if (!this.oauth) throw new Error('An OAuth app is mapped, but the gateway was built without OAuth tokens.');
+      return this.oauth.tokenFor(v2);
+    }
+    let app = this.jwtApps.get(v2);
+    if (!app) {
+      app = { apiKey: v2.key, apiSecret: v2.secret };
+      this.jwtApps.set(v2, app);
+    }
+    return this.minter.tokenFor(app);
+  }
+
+  /**
+   * v2 answered 401 to a call made with `token`. True when a new token may succeed (an OAuth access
+   * token, revoked or ended early, is forgotten): the call is sent once more. A JWT we signed
+   * ourselves would only be signed alike again.
+   */
+  renewable(credentials: Credentials, token: string): boolean {
+    if (credentials.v2?.kind !== 'oauth' || !this.oauth) return false;
+    this.oauth.refused(credentials.v2, token);
+    return true;
+  }
+}

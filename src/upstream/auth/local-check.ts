@@ -1,0 +1,95 @@
+import type { Credentials } from '../credentials.js';
+import { ProofsExhausted, type ProofBudget } from '../pair-proof.js';
+import type { CredentialMap } from './credential-map.js';
+
+/**
+ * The credential map's side of authentication: a key the map names is proven here, against its
+ * secret's hash, with no v2 call; a wrong secret is refused here, costing v2 nothing. Each new pair
+ * is hashed once (then remembered), under a budget per key and across keys, since anyone who knows
+ * a mapped api_key can make v1gate hash a made-up secret.
+ */
+
+/** The map names the key, and the secret matches neither its hash nor a previous one still in its time. */
+export class SecretRefused extends Error {
+  override readonly name = 'SecretRefused';
+  constructor() {
+    super('The api_secret does not match the credential map.');
+  }
+}
+
+/** V2_CREDENTIALS_ONLY: the map does not name the key. */
+export class KeyNotMapped extends Error {
+  override readonly name = 'KeyNotMapped';
+  constructor() {
+    super('The credential map does not name this api_key.');
+  }
+}
+
+export interface LocalCheckOptions {
+  /** The map in force now (a reload swaps it whole); undefined: no map. */
+  map: () => CredentialMap | undefined;
+  /** Refuse keys the map does not name. */
+  only: boolean;
+  /** Bounds the hash checks of new pairs; none: unbounded (tests). */
+  budget?: ProofBudget;
+}
+
+export interface LocalCheckStats {
+  /** Pairs refused here: a wrong secret of a mapped key, or an unmapped key with V2_CREDENTIALS_ONLY. */
+  refused: { wrongSecret: number; unmappedKey: number };
+}
+
+export class LocalCheck {
+  private readonly counts = { wrongSecret: 0, unmappedKey: 0 };
+
+  constructor(private readonly options: LocalCheckOptions) {}
+
+  stats(): LocalCheckStats {
+    return { refused: { ...this.counts } };
+  }
+
+  /**
+   * True when the map proved the pair (its `v2` is set: whom to act as); false when the map does
+   * not name the key (v2 proves the pair, as without a map). Throws SecretRefused, KeyNotMapped,
+   * or ProofsExhausted when the budget has no hash check left. Synchronous unless a hash is due.
+   */
+  decide(credentials: Credentials): boolean | Promise<boolean> {
+    const map = this.options.map();
+    if (!map) return this.unmapped();
+    const known = map.known(credentials.apiKey, credentials.apiSecret);
+    if (known?.kind === 'unmapped') return this.unmapped();
+    if (known) return this.settle(credentials, known.kind === 'accepted' ? known.v2 : undefined);
+    return this.hashed(map, credentials);
+  }
+
+  /** Whether the map has accepted this pair already (no hashing, no throwing): it is its key's owner. */
+  remembersAccepted(credentials: Credentials): boolean {
+    return this.options.map()?.known(credentials.apiKey, credentials.apiSecret)?.kind === 'accepted';
+  }
+
+  private unmapped(): false {
+    if (!this.options.only) return false;
+    this.counts.unmappedKey++;
+    throw new KeyNotMapped();
+  }
+
+  private async hashed(map: CredentialMap, credentials: Credentials): Promise<boolean> {
+    if (this.options.budget) {
+      const taken = this.options.budget.take(credentials.apiKey);
+      const admission = taken instanceof Promise ? await taken : taken;
+      if (!admission.allowed) throw new ProofsExhausted(admission.retryAfterMs);
+    }
+    const verdict = await map.verify(credentials.apiKey, credentials.apiSecret);
+    if (verdict.kind === 'unmapped') return this.unmapped(); // reloaded meanwhile without the key
+    return this.settle(credentials, verdict.kind === 'accepted' ? verdict.v2 : undefined);
+  }
+
+  private settle(credentials: Credentials, v2: Credentials['v2']): true {
+    if (!v2) {
+      this.counts.wrongSecret++;
+      throw new SecretRefused();
+    }
+    credentials.v2 = v2;
+    return true;
+  }
+}

@@ -1,0 +1,76 @@
+import type { ProofBudget } from '../pair-proof.js';
+import { TokenMinter } from '../jwt.js';
+import { V2Authorizer } from './authorizer.js';
+import type { CredentialConfig } from './config.js';
+import { CredentialFileError, CredentialMap, readCredentialFile, type CredentialEntry } from './credential-map.js';
+import { LocalCheck } from './local-check.js';
+import { OAuthTokens } from './oauth-tokens.js';
+
+/**
+ * What one gateway acts as toward v2, put together: the credential map in force (swapped whole by
+ * a reload), its local check of the keys it names, and the authorizer that gives each v2 call its
+ * bearer token (the pair's own JWT, a mapped JWT app's, or a server-to-server OAuth token).
+ */
+export interface V2Credentials {
+  /** The credential map's check; undefined without V2_CREDENTIALS_FILE. */
+  local: LocalCheck | undefined;
+  authorizer: V2Authorizer;
+  /** The OAuth token cache; undefined without V2_CREDENTIALS_FILE. */
+  oauth: OAuthTokens | undefined;
+  /**
+   * Reads the file again (SIGHUP). A file with problems changes nothing: the map in force stays,
+   * and the problems are returned. Pairs are checked again against the new map (its memory is new).
+   */
+  reload(): { ok: true; keys: number } | { ok: false; problems: readonly string[] };
+  /** The entries of the map in force (none without a file). */
+  entries(): readonly CredentialEntry[];
+}
+
+export interface V2CredentialsDeps {
+  jwtTtlSeconds: number;
+  /** How long the token endpoint may take. */
+  timeoutMs: number;
+  /** The v2 service's base URL (read when first needed: the embedded sandbox's is known once the port is). */
+  v2BaseUrl: () => string;
+  /** Bounds the hash checks of new pairs of mapped keys. */
+  budget?: ProofBudget;
+}
+
+export function v2CredentialsOf(config: CredentialConfig, deps: V2CredentialsDeps): V2Credentials {
+  const minter = new TokenMinter({
+    ttlSeconds: deps.jwtTtlSeconds,
+    renewBeforeSeconds: Math.floor(deps.jwtTtlSeconds / 3),
+    maxCachedKeys: 10_000,
+  });
+  const file = config.file;
+  if (!file) {
+    return {
+      local: undefined,
+      authorizer: new V2Authorizer(minter),
+      oauth: undefined,
+      reload: () => ({ ok: true, keys: 0 }),
+      entries: () => [],
+    };
+  }
+  let map = new CredentialMap(config.entries);
+  const oauth = new OAuthTokens({
+    defaultTokenUrl: () => config.defaultTokenUrl ?? `${new URL(deps.v2BaseUrl()).origin}/oauth/token`,
+    timeoutMs: deps.timeoutMs,
+  });
+  const local = new LocalCheck({ map: () => map, only: config.only, ...(deps.budget ? { budget: deps.budget } : {}) });
+  return {
+    local,
+    authorizer: new V2Authorizer(minter, oauth),
+    oauth,
+    entries: () => map.entries(),
+    reload() {
+      try {
+        map = new CredentialMap(readCredentialFile(file));
+        return { ok: true, keys: map.size };
+      } catch (error) {
+        if (error instanceof CredentialFileError) return { ok: false, problems: error.problems.map((p) => `${file}: ${p}`) };
+        throw error;
+      }
+    },
+  };
+}
