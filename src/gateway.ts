@@ -547,6 +547,26 @@ function wireShadow(
   return shadow;
 }
 
+/** The answer of a part whose errors are plain JSON with an `error` field (the webhook intake, the status page). */
+const PLAIN_JSON_ERRORS = /^\/+(webhooks|status)(\/|$)/i;
+
+/**
+ * An exception no route caught (an ops route, the webhook intake, the status page's replay, the
+ * signer) gets an answer in its route's own format, never Hono's plain-text 500 nor a stack
+ * trace: `{ error }` with HTTP 500 for the webhook intake and the status page, the v1 envelope for
+ * everything else (HTTP 200 on the v1 and SDK paths, as every v1 answer; 500 elsewhere). The
+ * connection closes: the request's state is unknown. The trace goes to the log, once per request.
+ */
+function wireErrorAnswers({ root, log }: Parts): void {
+  root.onError((error, c) => {
+    log.logger.error({ err: error, method: c.req.method, path: c.req.path.slice(0, 256) }, 'unexpected error');
+    const close = { connection: 'close' };
+    if (PLAIN_JSON_ERRORS.test(c.req.path)) return c.json({ error: 'Internal gateway error.' }, 500, close);
+    const answer = v1ErrorResponse(toV1Error(error), close);
+    return CALL_PATH.test(c.req.path) ? answer : new Response(answer.body, { status: 500, headers: answer.headers });
+  });
+}
+
 /** Whatever matched nothing gets the v1 envelope, as every v1 answer: never a plain-text 404. */
 function wireNotFound({ root }: Parts): void {
   root.notFound((c) => v1ErrorResponse(toV1Error(new Refusal('unknown-path', `Unknown path: ${c.req.path}.`))));
@@ -578,6 +598,7 @@ function createHttpServer({ root, config, work, resources }: Parts): Server {
 function wireAll(parts: Parts) {
   const { config, overrides } = parts;
   const cluster = overrides.cluster;
+  wireErrorAnswers(parts);
   wireDrainGuard(parts);
   if (cluster) wireWorkerTag(parts, cluster);
   const sandbox = config.v2BaseUrl ? undefined : wireSandbox(parts);

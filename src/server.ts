@@ -195,6 +195,10 @@ export function createServer(
     });
   });
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => onClientError(error, socket, budget, options));
+  // CONNECT asks for a tunnel, as to a proxy: Node would drop the connection without a word.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) =>
+    endWithEnvelope(socket, 400, 'CONNECT is not served: v1gate is no proxy, and v1 calls are POST requests.'),
+  );
   return server;
 }
 

@@ -5,7 +5,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import PQueue from 'p-queue';
 import { v1ErrorResponse } from '../v1/errors.js';
 import { Refusal, toV1Error } from '../translators/kit/failures.js';
-import { readRawBody, type BodyLimits } from '../shared/request-body.js';
+import { readBody, type BodyLimits } from '../shared/request-body.js';
 import { canonicalPath } from '../translators/kit/registry.js';
 import type { OutboundGate } from '../upstream/client.js';
 import { UpstreamUnavailable } from '../upstream/errors.js';
@@ -273,10 +273,12 @@ export class ShadowMode {
     const incoming = c.env?.incoming;
     let body: Buffer;
     try {
-      body = incoming ? await readRawBody(incoming, this.options.body) : Buffer.from(await c.req.arrayBuffer());
+      body = await readBody(c, this.options.body);
     } catch (error) {
+      // The rest of a refused body cannot be read as the next request: the connection closes.
       return v1ErrorResponse(
         toV1Error(new Refusal('unreadable-body', error instanceof Error ? error.message : 'The request body could not be read.')),
+        { connection: 'close' },
       );
     }
     // The Node request's own target (already normalised by the server) and header object: no
