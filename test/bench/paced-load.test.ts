@@ -46,12 +46,17 @@ describe('paced load', () => {
   });
 
   it('counts latency from when a request was due: a stall is charged to every request it kept waiting', { timeout: 20_000 }, async () => {
-    // One connection; the first timed request (number 201) takes 300 ms, so the ~60 due behind it wait too.
-    const { url } = await recordingServer((n) => (n === 201 ? 300 : 0));
-    const result = await runPacedLoad({ url, path: '/v1/x', body: 'a=1', connections: 1, durationSec: 1, overallRate: 200 });
-    expect(result.total).toBe(400);
+    // One connection at 100/s; the first timed request (number 101) takes 300 ms, so the ~30 due behind it wait too.
+    const { url } = await recordingServer((n) => (n === 101 ? 300 : 0));
+    const result = await runPacedLoad({ url, path: '/v1/x', body: 'a=1', connections: 1, durationSec: 2, overallRate: 100 });
+    expect(result.total).toBe(300);
     // Measured from when each was sent, only one request would be slow and p99 would not see it.
+    // (A lower bound: a timer never fires early, however busy the machine.)
     expect(result.p99).toBeGreaterThan(200);
-    expect(result.p50).toBeLessThan(100);
+    // Only those due during the stall are charged for it (about 30 of the 200 timed), not every
+    // request: the median is a request the stall did not hold up, far from the stalled ones. A
+    // ratio within the run, not a speed: a busy machine slows both halves alike (10 ms between
+    // requests leaves it room to catch up after the stall).
+    expect(result.p50).toBeLessThan(result.p99 / 2);
   });
 });
