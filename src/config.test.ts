@@ -43,6 +43,15 @@ describe('the configuration loader', () => {
     expect(error.message).toContain('V2_WEBHOOK_TOKEN: required when V1_WEBHOOKS_FILE is set');
   });
 
+  it('bounds the bodies held at once from the largest body, and refuses a bound no body could fit', () => {
+    expect(loadConfig({}).maxBufferedBytes).toBe(16 * 4 * 1024 * 1024);
+    expect(loadConfig({ V1_MAX_BODY_BYTES: '1048576' }).maxBufferedBytes).toBe(16 * 1024 * 1024);
+    expect(loadConfig({ V1_MAX_BUFFERED_BYTES: '8388608' }).maxBufferedBytes).toBe(8 * 1024 * 1024);
+    expect(problemsOf({ V1_MAX_BUFFERED_BYTES: '1048576' }).message).toContain(
+      'V1_MAX_BUFFERED_BYTES: must be at least V1_MAX_BODY_BYTES (4194304): no body of that size could be read',
+    );
+  });
+
   it('never repeats the value of a secret or of a URL, which may carry one', () => {
     const error = problemsOf({
       STATUS_TOKEN: 'short-tok',

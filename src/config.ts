@@ -5,6 +5,7 @@ import { RATE_LIMIT_SETTINGS, type RateLimitConfig } from './ratelimit/config.js
 import { envSection, onOff, readEnv, wholeNumber, type Env } from './shared/env.js';
 import { WEBHOOK_SETTINGS, type WebhookConfig } from './webhooks/config.js';
 import { CREDENTIAL_SETTINGS, type CredentialConfig } from './upstream/auth/config.js';
+import { BUFFERED_BODIES_PER_BODY } from './shared/request-body.js';
 
 export { ConfigError, type ConfigProblem } from './shared/env.js';
 
@@ -40,6 +41,11 @@ const SERVER = envSection({
     V1_BODY_TIMEOUT_MS: wholeNumber(50, 120_000)
       .default(3_000)
       .describe('a request body that stalls this long is answered as incomplete; default 3000'),
+    V1_MAX_BUFFERED_BYTES: wholeNumber(1024, 16 * 1024 * 1024 * 1024)
+      .optional()
+      .describe(
+        "the most request-body bytes held at once, all requests together (past each body's first 16 KiB); past it a body is refused as busy; default 16 × V1_MAX_BODY_BYTES",
+      ),
     V1_MAX_FIELDS: wholeNumber(10, 100_000)
       .default(1_000)
       .describe('the most form fields one request may carry, query string and body together; default 1000'),
@@ -53,7 +59,10 @@ const SERVER = envSection({
         'on SIGTERM/SIGINT, how long calls in flight may take before they are answered "unavailable" (rollbacks get UPSTREAM_TIMEOUT_MS more); default 25000',
       ),
   },
-  build: (e) => {
+  build: (e, problem) => {
+    const maxBufferedBytes = e.V1_MAX_BUFFERED_BYTES ?? BUFFERED_BODIES_PER_BODY * e.V1_MAX_BODY_BYTES;
+    if (maxBufferedBytes < e.V1_MAX_BODY_BYTES)
+      problem('V1_MAX_BUFFERED_BYTES', `must be at least V1_MAX_BODY_BYTES (${e.V1_MAX_BODY_BYTES}): no body of that size could be read`);
     const allowed = e.ALLOWED_API_KEYS?.split(',')
       .map((k) => k.trim())
       .filter(Boolean);
@@ -66,6 +75,7 @@ const SERVER = envSection({
       maxBodyBytes: e.V1_MAX_BODY_BYTES,
       bodyTimeoutMs: e.V1_BODY_TIMEOUT_MS,
       maxFields: e.V1_MAX_FIELDS,
+      maxBufferedBytes,
       headersTimeoutMs: e.V1_HEADERS_TIMEOUT_MS,
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
       requestTimeoutMs: Math.max(e.V1_REQUEST_TIMEOUT_MS, e.V1_HEADERS_TIMEOUT_MS),
@@ -262,6 +272,8 @@ export interface GatewayConfig {
   bodyTimeoutMs: number;
   /** The most form fields one request may carry (V1_MAX_FIELDS). */
   maxFields: number;
+  /** The most request-body bytes held at once, all requests together (V1_MAX_BUFFERED_BYTES). */
+  maxBufferedBytes: number;
   headersTimeoutMs: number;
   shutdownGraceMs: number;
   requestTimeoutMs: number;

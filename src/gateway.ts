@@ -581,6 +581,7 @@ function createHttpServer({ root, config, work, resources }: Parts): Server {
     maxBodyBytes: config.maxBodyBytes,
     bodyTimeoutMs: config.bodyTimeoutMs,
     maxFields: config.maxFields,
+    maxBufferedBytes: config.maxBufferedBytes,
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (!CALL_PATH.test(req.url ?? '')) return;

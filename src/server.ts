@@ -6,10 +6,13 @@ import { CONTENT_TYPE } from './v1/serialize.js';
 import { Refusal, toV1Error } from './translators/kit/failures.js';
 import { readUnframedBodies } from './unframed-bodies.js';
 import {
+  BodyPool,
   BodyReadError,
+  BUFFERED_BODIES_PER_BODY,
   cutBody,
   DEFAULT_BUDGET,
   passRequestDeadline,
+  releaseBody,
   setRequestBudget,
   type RequestBudget,
 } from './shared/request-body.js';
@@ -35,7 +38,9 @@ import {
  *   headers must arrive within `headersTimeoutMs` and the whole request within
  *   `requestTimeoutMs` of its first byte, checked every second, so slow-drip connections
  *   (slowloris) end in seconds, not after Node's 300 s default; a body still arriving at the
- *   deadline fails its reader, and the route answers and closes.
+ *   deadline fails its reader, and the route answers and closes;
+ * - the bodies held at once, all requests together, are bounded (`maxBufferedBytes`): past it a
+ *   body is refused as busy, in its route's own error format, and its connection closed.
  */
 
 const IN_FLIGHT = Symbol('v1gate.requestInFlight');
@@ -110,6 +115,8 @@ export interface ServerOptions {
   bodyTimeoutMs?: number;
   /** The most form fields one request may carry (V1_MAX_FIELDS). */
   maxFields?: number;
+  /** The most body bytes held at once, every request together (V1_MAX_BUFFERED_BYTES); default 16 × maxBodyBytes. */
+  maxBufferedBytes?: number;
 }
 
 /** How long an HTTP/1.0 client sending a body without a length may pause before it is taken as complete (it normally closes its side). */
@@ -159,11 +166,13 @@ export function createServer(
   fetch: (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>,
   options: ServerOptions = { keepAlive: true, headersTimeoutMs: 60_000, requestTimeoutMs: 300_000 },
 ): Server {
+  const maxBytes = options.maxBodyBytes ?? DEFAULT_BUDGET.maxBytes;
   const budget: RequestBudget = {
-    maxBytes: options.maxBodyBytes ?? DEFAULT_BUDGET.maxBytes,
+    maxBytes,
     idleTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BUDGET.idleTimeoutMs,
     requestTimeoutMs: options.requestTimeoutMs,
     maxFields: options.maxFields ?? DEFAULT_BUDGET.maxFields,
+    bodies: new BodyPool(options.maxBufferedBytes ?? BUFFERED_BODIES_PER_BODY * maxBytes),
   };
   const guarded = (request: Request, env: HttpBindings | Http2Bindings) => {
     const incoming = env.incoming as { [NOT_RUN]?: boolean; [REFUSED]?: string };
@@ -182,7 +191,12 @@ export function createServer(
     },
     (req, res) => void listener(req, res),
   );
-  readUnframedBodies(server, { maxBytes: budget.maxBytes, idleMs: UNFRAMED_BODY_IDLE_MS, deadlineMs: options.requestTimeoutMs });
+  readUnframedBodies(server, {
+    maxBytes: budget.maxBytes,
+    idleMs: UNFRAMED_BODY_IDLE_MS,
+    deadlineMs: options.requestTimeoutMs,
+    bodies: budget.bodies,
+  });
   // First, before the adaptor's own listener hands the request to the app.
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => prepareRequest(req, res, budget, options.keepAlive));
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -213,6 +227,7 @@ function prepareRequest(
   keepAlive: boolean,
 ): void {
   setRequestBudget(req, budget);
+  res.once('close', () => releaseBody(req));
   let target = req.url ?? '/';
   const absolute = absoluteFormParts(target);
   if (absolute) {

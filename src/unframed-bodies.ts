@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
-import { cutBody, tooLarge, tooSlow, type BodyReadError } from './shared/request-body.js';
+import { busy, cutBody, pooledGrowth, tooLarge, tooSlow, type BodyPool, type BodyReadError } from './shared/request-body.js';
 
 /**
  * HTTP/1.0 clients that POST a body with no Content-Length (and no chunking, which 1.0 lacks)
@@ -30,6 +30,8 @@ export interface UnframedBodyOptions {
   idleMs: number;
   /** The whole request must have arrived within this of the connection's first byte (V1_REQUEST_TIMEOUT_MS). */
   deadlineMs: number;
+  /** The bodies the server holds at once: an unframed body takes its bytes from the pool until its connection closes. */
+  bodies?: BodyPool;
 }
 
 /** Whether a request head is an HTTP/1.0 request with a body but no way to frame it. */
@@ -114,7 +116,14 @@ function readToEnd(
 ): void {
   const chunks = [first];
   let size = first.length;
+  let pooled = 0;
   let idle: NodeJS.Timeout | undefined;
+  const release = () => {
+    options.bodies?.give(pooled);
+    pooled = 0;
+  };
+  // Held until the connection (which carries this one request) closes: the bytes live on in the request handed over.
+  socket.once('close', release);
   const stop = () => {
     clearTimeout(idle);
     clearTimeout(deadline);
@@ -129,7 +138,16 @@ function readToEnd(
   const cut = (error: BodyReadError) => {
     stop();
     chunks.length = 0;
+    release();
     done(withContentLength(head, Buffer.alloc(0)), error);
+  };
+  /** Takes the pool bytes of a body grown by `bytes`; false when the pool has no room. */
+  const took = (bytes: number) => {
+    const growth = pooledGrowth(size - bytes, size);
+    if (!options.bodies || growth === 0) return true;
+    if (!options.bodies.take(growth)) return false;
+    pooled += growth;
+    return true;
   };
   const arm = () => {
     clearTimeout(idle);
@@ -138,6 +156,7 @@ function readToEnd(
   const onData = (chunk: Buffer) => {
     size += chunk.length;
     if (size > options.maxBytes) return cut(tooLarge(options.maxBytes));
+    if (!took(chunk.length)) return cut(busy(options.bodies!));
     chunks.push(chunk);
     arm();
   };
@@ -146,6 +165,7 @@ function readToEnd(
   socket.once('end', finish);
   socket.on('error', () => socket.destroy());
   if (size > options.maxBytes) cut(tooLarge(options.maxBytes));
+  else if (!took(size)) cut(busy(options.bodies!));
   else arm();
 }
 

@@ -12,15 +12,18 @@ import type { Context, MiddlewareHandler } from 'hono';
  * - a body still arriving when the request's deadline passes (`V1_REQUEST_TIMEOUT_MS`, counted by
  *   Node from the request's first byte; the server passes it on here) fails as too slow;
  * - a connection whose bytes the server had to cut (past its Content-Length, or an HTTP/1.0 body
- *   without one that was too large or too slow) fails with what the server found.
+ *   without one that was too large or too slow) fails with what the server found;
+ * - all the bodies one server holds at once are bounded too (its BodyPool, V1_MAX_BUFFERED_BYTES):
+ *   past each body's first FREE_BODY_BYTES, every byte kept is taken from the pool until the
+ *   request's answer has gone, and a body the pool cannot take fails as busy.
  * Every failure is a BodyReadError, which each route answers in its own error format; through a
  * Hono context the answer also closes the connection, whose bytes can no longer be trusted.
  */
 
-export type BodyProblem = 'too-large' | 'incomplete' | 'aborted' | 'too-slow';
+export type BodyProblem = 'too-large' | 'incomplete' | 'aborted' | 'too-slow' | 'busy';
 
 /** The HTTP status of each problem, for routes whose errors carry one (v1 envelopes are HTTP 200). */
-const STATUS: Record<BodyProblem, 400 | 408 | 413> = { 'too-large': 413, 'too-slow': 408, incomplete: 400, aborted: 400 };
+const STATUS: Record<BodyProblem, 400 | 408 | 413 | 503> = { 'too-large': 413, 'too-slow': 408, incomplete: 400, aborted: 400, busy: 503 };
 
 export class BodyReadError extends Error {
   override readonly name = 'BodyReadError';
@@ -31,7 +34,7 @@ export class BodyReadError extends Error {
     super(message);
   }
 
-  get status(): 400 | 408 | 413 {
+  get status(): 400 | 408 | 413 | 503 {
     return STATUS[this.problem];
   }
 }
@@ -41,12 +44,61 @@ export interface BodyLimits {
   idleTimeoutMs: number;
 }
 
-/** What the server that accepted a request allows it: the settings V1_MAX_BODY_BYTES, V1_BODY_TIMEOUT_MS, V1_REQUEST_TIMEOUT_MS, V1_MAX_FIELDS. */
+/** What the server that accepted a request allows it: the settings V1_MAX_BODY_BYTES, V1_BODY_TIMEOUT_MS, V1_REQUEST_TIMEOUT_MS, V1_MAX_FIELDS, V1_MAX_BUFFERED_BYTES. */
 export interface RequestBudget extends BodyLimits {
   /** How long the whole request (headers and body) may take to arrive; named in the too-slow message. */
   requestTimeoutMs: number;
   /** The most form fields read from one request, query string and body together. */
   maxFields: number;
+  /** The bodies the server holds at once, all its requests together (none: a request no server of ours accepted). */
+  bodies?: BodyPool;
+}
+
+/** V1_MAX_BUFFERED_BYTES's default, in bodies of the largest size: 64 MiB with the default 4 MiB bodies. */
+export const BUFFERED_BODIES_PER_BODY = 16;
+
+/**
+ * The bytes of each body that are its own, never taken from the pool: an ordinary v1 call's whole
+ * form, so that a pool filled by large bodies refuses large bodies, not ordinary calls. What
+ * these cost in all is bounded by the server's connection cap (src/server.ts).
+ */
+export const FREE_BODY_BYTES = 16 * 1024;
+
+/**
+ * The request-body bytes one server holds at once, past each body's first FREE_BODY_BYTES: taken
+ * as they arrive, given back when the request's answer has gone (or at once when its read fails).
+ * A hundred 4 MiB uploads at once would otherwise hold 400 MiB, however small each body's own limit.
+ */
+export class BodyPool {
+  private held = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  /** Takes `bytes` more; false, taking nothing, when that would pass the bound. */
+  take(bytes: number): boolean {
+    if (this.held + bytes > this.maxBytes) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  give(bytes: number): void {
+    this.held = Math.max(0, this.held - bytes);
+  }
+
+  /** What is held now. */
+  get inUse(): number {
+    return this.held;
+  }
+
+  /** Whether a body of `bytes` could be taken now (a declared length is checked before a byte is read). */
+  fits(bytes: number): boolean {
+    return this.held + Math.max(0, bytes - FREE_BODY_BYTES) <= this.maxBytes;
+  }
+}
+
+/** The pool bytes a body takes when it grows from `before` to `after` bytes (its first FREE_BODY_BYTES are free). */
+export function pooledGrowth(before: number, after: number): number {
+  return Math.max(0, after - FREE_BODY_BYTES) - Math.max(0, before - FREE_BODY_BYTES);
 }
 
 /** The settings' defaults: the budget of a request that no server of ours accepted (the sandbox alone, a test's `app.request`). */
@@ -64,13 +116,29 @@ const DEADLINE_PASSED = Symbol('v1gate.requestDeadlinePassed');
 const ON_DEADLINE = Symbol('v1gate.onRequestDeadline');
 /** Set on a connection whose body bytes the server cut: what the route answers instead of reading. */
 const BODY_CUT = Symbol('v1gate.bodyCut');
+/** The pool bytes a request's body holds, given back when its answer has gone. */
+const POOLED = Symbol('v1gate.pooledBodyBytes');
 
-type Arrived = IncomingMessage & { [BUDGET]?: RequestBudget; [DEADLINE_PASSED]?: boolean; [ON_DEADLINE]?: () => void };
+type Arrived = IncomingMessage & {
+  [BUDGET]?: RequestBudget;
+  [DEADLINE_PASSED]?: boolean;
+  [ON_DEADLINE]?: () => void;
+  [POOLED]?: number;
+};
 type CutSocket = { [BODY_CUT]?: BodyReadError };
 
 /** The server gives each request it accepts its budget (one object per server, shared by its requests). */
 export function setRequestBudget(incoming: IncomingMessage, budget: RequestBudget): void {
   (incoming as Arrived)[BUDGET] = budget;
+}
+
+/** The request's answer has gone (its response closed): what its body held of the pool is given back. */
+export function releaseBody(incoming: IncomingMessage): void {
+  const arrived = incoming as Arrived;
+  const held = arrived[POOLED];
+  if (!held) return;
+  arrived[POOLED] = 0;
+  arrived[BUDGET]?.bodies?.give(held);
 }
 
 export function budgetOf(incoming: IncomingMessage | undefined): RequestBudget {
@@ -114,6 +182,9 @@ export function readRawBody(incoming: IncomingMessage, route?: Partial<BodyLimit
   const announced = Number(incoming.headers['content-length'] ?? NaN);
   if (announced > limits.maxBytes) {
     return drain(incoming as Arrived, limits).then(() => Promise.reject(tooLarge(limits.maxBytes)));
+  }
+  if (limits.bodies && Number.isFinite(announced) && !limits.bodies.fits(announced)) {
+    return drain(incoming as Arrived, limits).then(() => Promise.reject(busy(limits.bodies!)));
   }
   if (incoming.readableEnded || announced === 0) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => new BodyRead(incoming, limits, announced, resolve, reject).start());
@@ -199,16 +270,25 @@ class BodyRead {
   }
 
   private data(chunk: Buffer): void {
+    const before = this.received;
     this.received += chunk.length;
-    if (this.received > this.limits.maxBytes) {
-      this.cleanup();
-      // Nothing more is kept: what was read is let go before the rest is thrown away.
-      this.chunks.length = 0;
-      void drain(this.incoming, this.limits).then(() => this.reject(tooLarge(this.limits.maxBytes)));
-      return;
+    if (this.received > this.limits.maxBytes) return this.refuse(tooLarge(this.limits.maxBytes));
+    const pool = this.limits.bodies;
+    const growth = pooledGrowth(before, this.received);
+    if (pool && growth > 0) {
+      if (!pool.take(growth)) return this.refuse(busy(pool));
+      this.incoming[POOLED] = (this.incoming[POOLED] ?? 0) + growth;
     }
     this.chunks.push(chunk);
     this.lastChunkAt = Date.now();
+  }
+
+  /** Nothing more is kept: what was read is let go (its pool bytes given back) before the rest is thrown away. */
+  private refuse(error: BodyReadError): void {
+    this.cleanup();
+    this.chunks.length = 0;
+    releaseBody(this.incoming);
+    void drain(this.incoming, this.limits).then(() => this.reject(error));
   }
 
   private end(): void {
@@ -216,7 +296,11 @@ class BodyRead {
     // The server saw bytes past Content-Length (a client that counted characters, not bytes):
     // what was read is a truncated body, refused rather than acted on in part.
     const cut = cutOf(this.incoming);
-    if (cut) return this.reject(cut);
+    if (cut) {
+      this.chunks.length = 0;
+      releaseBody(this.incoming);
+      return this.reject(cut);
+    }
     this.resolve(this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks));
   }
 
@@ -239,6 +323,7 @@ class BodyRead {
   private fail(error: BodyReadError): void {
     this.cleanup();
     this.chunks.length = 0;
+    releaseBody(this.incoming);
     this.incoming.pause();
     this.reject(error);
   }
@@ -295,6 +380,13 @@ function drain(incoming: Arrived, limits: BodyLimits): Promise<void> {
 
 export function tooLarge(maxBytes: number): BodyReadError {
   return new BodyReadError('too-large', `The request body is larger than the ${maxBytes} bytes v1gate accepts.`);
+}
+
+export function busy(pool: BodyPool): BodyReadError {
+  return new BodyReadError(
+    'busy',
+    `v1gate is holding as many request bodies as it may at once (${pool.maxBytes} bytes in all): send the request again shortly.`,
+  );
 }
 
 export function tooSlow(requestTimeoutMs: number): BodyReadError {
