@@ -178,6 +178,11 @@ export class CredentialMap {
     return this.verdictOf(apiKey, remembered);
   }
 
+  /** A pair's name in this map, holding neither its key nor its secret readably: what concurrent checks of one pair share. */
+  pairId(apiKey: string, secret: string): string {
+    return this.digestOf(apiKey, secret);
+  }
+
   private digestOf(apiKey: string, secret: string): string {
     return createHmac('sha256', this.memoKey).update(apiKey).update('\0').update(secret).digest('base64');
   }

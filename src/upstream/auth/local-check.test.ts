@@ -46,6 +46,33 @@ describe('LocalCheck', () => {
     expect(check.decide({ apiKey: 'k', apiSecret: 'right' })).toBe(true);
   });
 
+  it('checks a pair sent many times at once once: one hash, one token of the budget, every call answered', async () => {
+    let hashes = 0;
+    const entry = { api_key: 'k', secret_hash: await hashSecret('right'), previous_secrets: [], v2 };
+    const map = new CredentialMap([entry], {
+      verifySecret: async (secret, hash) => {
+        hashes++;
+        const { verifySecret } = await import('./secret-hash.js');
+        return verifySecret(secret, hash);
+      },
+    });
+    let taken = 0;
+    const check = new LocalCheck({
+      map: () => map,
+      only: false,
+      budget: { take: () => (++taken <= 1 ? { allowed: true, retryAfterMs: 0 } : { allowed: false, retryAfterMs: 1_000 }) },
+    });
+    const calls = Array.from({ length: 50 }, () => ({ apiKey: 'k', apiSecret: 'right' }) as Credentials);
+    expect(await Promise.all(calls.map((c) => check.decide(c)))).toEqual(calls.map(() => true));
+    expect(calls.every((c) => c.v2?.kind === 'oauth')).toBe(true);
+    expect({ hashes, taken }).toEqual({ hashes: 1, taken: 1 });
+    // Wrong secrets sent at once share one check too, and each call is refused.
+    const wrong = Array.from({ length: 5 }, () => Promise.resolve(check.decide({ apiKey: 'k', apiSecret: 'guess' })));
+    const settled = await Promise.allSettled(wrong);
+    expect(settled.every((s) => s.status === 'rejected' && s.reason instanceof ProofsExhausted)).toBe(true);
+    expect(taken).toBe(2);
+  });
+
   it('reads the map in force at each call: a reload that drops the key leaves it to v2', async () => {
     let map: CredentialMap | undefined = await mapOf('right');
     const check = new LocalCheck({ map: () => map, only: false });

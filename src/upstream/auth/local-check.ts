@@ -1,6 +1,6 @@
 import type { Credentials } from '../credentials.js';
 import { ProofsExhausted, type ProofBudget } from '../pair-proof.js';
-import type { CredentialMap } from './credential-map.js';
+import type { CredentialMap, Verdict } from './credential-map.js';
 
 /**
  * The credential map's side of authentication: a key the map names is proven here, against its
@@ -41,6 +41,11 @@ export interface LocalCheckStats {
 
 export class LocalCheck {
   private readonly counts = { wrongSecret: 0, unmappedKey: 0 };
+  /**
+   * The hash checks under way, by pair: an integration's first burst after a start or a reload
+   * sends one pair many times at once, and it must cost one check of the budget, not one per call.
+   */
+  private readonly checking = new Map<string, Promise<Verdict>>();
 
   constructor(private readonly options: LocalCheckOptions) {}
 
@@ -74,14 +79,24 @@ export class LocalCheck {
   }
 
   private async hashed(map: CredentialMap, credentials: Credentials): Promise<boolean> {
+    const pair = map.pairId(credentials.apiKey, credentials.apiSecret);
+    let check = this.checking.get(pair);
+    if (!check) {
+      check = this.checkOnce(map, credentials).finally(() => this.checking.delete(pair));
+      this.checking.set(pair, check);
+    }
+    const verdict = await check;
+    if (verdict.kind === 'unmapped') return this.unmapped(); // reloaded meanwhile without the key
+    return this.settle(credentials, verdict.kind === 'accepted' ? verdict.v2 : undefined);
+  }
+
+  private async checkOnce(map: CredentialMap, credentials: Credentials): Promise<Verdict> {
     if (this.options.budget) {
       const taken = this.options.budget.take(credentials.apiKey);
       const admission = taken instanceof Promise ? await taken : taken;
       if (!admission.allowed) throw new ProofsExhausted(admission.retryAfterMs);
     }
-    const verdict = await map.verify(credentials.apiKey, credentials.apiSecret);
-    if (verdict.kind === 'unmapped') return this.unmapped(); // reloaded meanwhile without the key
-    return this.settle(credentials, verdict.kind === 'accepted' ? verdict.v2 : undefined);
+    return map.verify(credentials.apiKey, credentials.apiSecret);
   }
 
   private settle(credentials: Credentials, v2: Credentials['v2']): true {
