@@ -62,8 +62,8 @@ describe('LocalCheck', () => {
       only: false,
       budget: { take: () => (++taken <= 1 ? { allowed: true, retryAfterMs: 0 } : { allowed: false, retryAfterMs: 1_000 }) },
     });
-    const calls = Array.from({ length: 50 }, () => ({ apiKey: 'k', apiSecret: 'right' }) as Credentials);
-    expect(await Promise.all(calls.map((c) => check.decide(c)))).toEqual(calls.map(() => true));
+    const calls: Credentials[] = Array.from({ length: 50 }, () => ({ apiKey: 'k', apiSecret: 'right' }));
+    expect(await Promise.all(calls.map((c) => Promise.resolve(check.decide(c))))).toEqual(calls.map(() => true));
     expect(calls.every((c) => c.v2?.kind === 'oauth')).toBe(true);
     expect({ hashes, taken }).toEqual({ hashes: 1, taken: 1 });
     // Wrong secrets sent at once share one check too, and each call is refused.
