@@ -46,6 +46,11 @@ const SERVER = envSection({
       .describe(
         "the most request-body bytes held at once, all requests together (past each body's first 16 KiB); past it a body is refused as busy; default 16 × V1_MAX_BODY_BYTES",
       ),
+    V1_MAX_CONNECTIONS: wholeNumber(1, 1_000_000)
+      .optional()
+      .describe(
+        "the most client connections open at once; past it a new connection is closed at once; default 4096, or half the process's open-file limit where that is lower",
+      ),
     V1_MAX_FIELDS: wholeNumber(10, 100_000)
       .default(1_000)
       .describe('the most form fields one request may carry, query string and body together; default 1000'),
@@ -76,6 +81,7 @@ const SERVER = envSection({
       bodyTimeoutMs: e.V1_BODY_TIMEOUT_MS,
       maxFields: e.V1_MAX_FIELDS,
       maxBufferedBytes,
+      maxConnections: e.V1_MAX_CONNECTIONS,
       headersTimeoutMs: e.V1_HEADERS_TIMEOUT_MS,
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
       requestTimeoutMs: Math.max(e.V1_REQUEST_TIMEOUT_MS, e.V1_HEADERS_TIMEOUT_MS),
@@ -274,6 +280,8 @@ export interface GatewayConfig {
   maxFields: number;
   /** The most request-body bytes held at once, all requests together (V1_MAX_BUFFERED_BYTES). */
   maxBufferedBytes: number;
+  /** The most client connections open at once (V1_MAX_CONNECTIONS); undefined: the server's default, from the open-file limit. */
+  maxConnections: number | undefined;
   headersTimeoutMs: number;
   shutdownGraceMs: number;
   requestTimeoutMs: number;

@@ -582,6 +582,7 @@ function createHttpServer({ root, config, work, resources }: Parts): Server {
     bodyTimeoutMs: config.bodyTimeoutMs,
     maxFields: config.maxFields,
     maxBufferedBytes: config.maxBufferedBytes,
+    maxConnections: config.maxConnections,
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (!CALL_PATH.test(req.url ?? '')) return;

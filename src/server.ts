@@ -1,5 +1,6 @@
 import { getRequestListener, RequestError, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { createServer as createNodeServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { renderV1Error, v1ErrorResponse } from './v1/errors.js';
 import { CONTENT_TYPE } from './v1/serialize.js';
@@ -40,7 +41,10 @@ import {
  *   (slowloris) end in seconds, not after Node's 300 s default; a body still arriving at the
  *   deadline fails its reader, and the route answers and closes;
  * - the bodies held at once, all requests together, are bounded (`maxBufferedBytes`): past it a
- *   body is refused as busy, in its route's own error format, and its connection closed.
+ *   body is refused as busy, in its route's own error format, and its connection closed;
+ * - so are the connections (`maxConnections`), and none is held for nothing: one that says nothing
+ *   ends at the headers deadline, a kept-alive one idle for KEEP_ALIVE_IDLE_MS ends, and one whose
+ *   client takes none of its answer's bytes for `requestTimeoutMs` is cut.
  */
 
 const IN_FLIGHT = Symbol('v1gate.requestInFlight');
@@ -117,6 +121,29 @@ export interface ServerOptions {
   maxFields?: number;
   /** The most body bytes held at once, every request together (V1_MAX_BUFFERED_BYTES); default 16 × maxBodyBytes. */
   maxBufferedBytes?: number;
+  /** The most client connections open at once (V1_MAX_CONNECTIONS); default `defaultMaxConnections()`. */
+  maxConnections?: number;
+}
+
+/** How long a kept-alive connection may wait for its next request (Node's own default, stated). */
+export const KEEP_ALIVE_IDLE_MS = 5_000;
+
+/**
+ * V1_MAX_CONNECTIONS's default: 4,096, or half the process's open-file limit where that is lower,
+ * so that a flood of connections leaves files for the v2 connections, Redis, the journal and the
+ * log (past the limit, Node can open none of them). Linux says the limit in /proc/self/limits.
+ */
+export function defaultMaxConnections(limits = readProcLimits()): number {
+  const openFiles = Number(/^Max open files\s+(\d+)/m.exec(limits ?? '')?.[1] ?? NaN);
+  return Number.isFinite(openFiles) ? Math.max(64, Math.min(4_096, Math.floor(openFiles / 2))) : 4_096;
+}
+
+function readProcLimits(): string | undefined {
+  try {
+    return readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** How long an HTTP/1.0 client sending a body without a length may pause before it is taken as complete (it normally closes its side). */
@@ -191,12 +218,17 @@ export function createServer(
     },
     (req, res) => void listener(req, res),
   );
+  // Past the cap Node closes each new connection at once; an idle kept-alive one ends after KEEP_ALIVE_IDLE_MS.
+  server.maxConnections = options.maxConnections ?? defaultMaxConnections();
+  server.keepAliveTimeout = KEEP_ALIVE_IDLE_MS;
   readUnframedBodies(server, {
     maxBytes: budget.maxBytes,
     idleMs: UNFRAMED_BODY_IDLE_MS,
     deadlineMs: options.requestTimeoutMs,
     bodies: budget.bodies,
   });
+  // After readUnframedBodies, which takes over the connection listeners: this one sees the real sockets.
+  cutStalledSenders(server, options.requestTimeoutMs);
   // First, before the adaptor's own listener hands the request to the app.
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => prepareRequest(req, res, budget, options.keepAlive));
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -214,6 +246,44 @@ export function createServer(
     endWithEnvelope(socket, 400, 'CONNECT is not served: v1gate is no proxy, and v1 calls are POST requests.'),
   );
   return server;
+}
+
+/** When a connection's answer bytes last moved, and what had moved then: a stalled sender is cut. */
+const SEND_PROGRESS = Symbol('v1gate.sendProgress');
+type WatchedSocket = Socket & {
+  [SEND_PROGRESS]?: { moved: string; since: number };
+  _handle?: { writeQueueSize?: number } | null;
+};
+
+/**
+ * A client that never reads its answers would hold its connection, and the answer bytes queued on
+ * it, for ever: Node has no send deadline, and an answer streamed with backpressure waits for a
+ * drain that never comes. Every second each connection with answer bytes waiting is looked at;
+ * one whose bytes have not moved (no write completed, nothing left the kernel queue) for
+ * `timeoutMs` is cut. A client that reads, however slowly, moves them and keeps its connection.
+ */
+function cutStalledSenders(server: Server, timeoutMs: number): void {
+  const sockets = new Set<WatchedSocket>();
+  server.on('connection', (socket: WatchedSocket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  const check = () => {
+    const now = Date.now();
+    for (const socket of sockets) {
+      if (socket.writableLength === 0) {
+        socket[SEND_PROGRESS] = undefined;
+        continue;
+      }
+      // Bytes whose write completed, and what libuv still holds of the one in progress.
+      const moved = `${socket.bytesWritten - socket.writableLength}/${socket._handle?.writeQueueSize ?? 0}`;
+      const last = socket[SEND_PROGRESS];
+      if (last?.moved !== moved) socket[SEND_PROGRESS] = { moved, since: now };
+      else if (now - last.since >= timeoutMs) socket.destroy();
+    }
+  };
+  const timer = setInterval(check, Math.min(1_000, timeoutMs)).unref();
+  server.once('close', () => clearInterval(timer));
 }
 
 /**

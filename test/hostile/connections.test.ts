@@ -1,0 +1,171 @@
+import { readdirSync, readlinkSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEEP_ALIVE_IDLE_MS } from '../../src/server.js';
+import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
+import { memoryOf } from './hostile-support.js';
+
+/**
+ * What an anonymous client can make a gateway process hold open: connections that say nothing,
+ * kept-alive ones left idle, half-closed ones, and ones whose client never reads its answers.
+ * Each is counted where it lands, in the gateway process's open sockets (/proc/<pid>/fd), and
+ * each is gone within its deadline plus a generous margin: the total is capped
+ * (V1_MAX_CONNECTIONS), the ones past the cap are closed at once, and the owner is served once
+ * the flood is gone. A client that does not read cannot see its connection close, so the count
+ * is read on the server's side, never from the client's events.
+ */
+const CAP = 200;
+const HEADERS_MS = 1_000;
+const REQUEST_MS = 2_000;
+/** A connection's first line is watched this long for an HTTP/1.0 body before Node's parser takes it (src/server.ts). */
+const FIRST_LINE_MS = 2_000;
+/** What "ended at its deadline" allows on a busy two-core machine. */
+const MARGIN_MS = 10_000;
+const KEY = 'connectionskey00000000';
+const SECRET = 'connectionssecret0000000000000000';
+
+let gateway: GatewayProcess;
+let port: number;
+beforeAll(async () => {
+  gateway = await startGatewayProcess({
+    LOG_LEVEL: 'silent',
+    SANDBOX_RATE_LIMITS: 'off',
+    V1_RATE_LIMITS: 'off',
+    V2_RATE_LIMITS: 'off',
+    SANDBOX_API_KEY: KEY,
+    SANDBOX_API_SECRET: SECRET,
+    V1_MAX_CONNECTIONS: String(CAP),
+    V1_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
+    V1_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
+  });
+  port = Number(new URL(gateway.url).port);
+}, 60_000);
+afterAll(() => gateway?.kill());
+
+/** The sockets the gateway process has open now (its listening socket and its own v2 connections to its sandbox included). */
+function openSockets(): number {
+  const dir = `/proc/${gateway.pid}/fd`;
+  return readdirSync(dir).filter((fd) => {
+    try {
+      return readlinkSync(`${dir}/${fd}`).startsWith('socket:');
+    } catch {
+      return false; // closed while being listed
+    }
+  }).length;
+}
+
+/**
+ * Waits until the gateway holds at most `atMost` sockets, or `giveUpMs` pass; returns how long it
+ * took (Infinity when it never got there).
+ */
+async function socketsDownTo(atMost: number, giveUpMs: number): Promise<number> {
+  const startedAt = Date.now();
+  while (Date.now() - startedAt < giveUpMs) {
+    if (openSockets() <= atMost) return Date.now() - startedAt;
+    await sleep(200);
+  }
+  return Infinity;
+}
+
+interface Held {
+  socket: Socket;
+  /** Whether the client has seen its connection close (a client that reads nothing never does). */
+  isClosed: () => boolean;
+}
+
+/** Opens a connection and writes `bytes` once connected; `unread`: reads nothing back; `halfClose`: ends its side after them. */
+function open(bytes: string, { unread = false, halfClose = false } = {}): Held {
+  const socket = connect(port, '127.0.0.1');
+  let closed = false;
+  socket.on('error', () => {});
+  socket.once('close', () => (closed = true));
+  if (unread) socket.pause();
+  else socket.resume();
+  socket.once('connect', () => {
+    if (halfClose) socket.end(bytes);
+    else if (bytes) socket.write(bytes);
+  });
+  return { socket, isClosed: () => closed };
+}
+
+/** Opens `count` connections and waits until each is connected (or refused). */
+async function openAll(count: number, bytes: string, options: { unread?: boolean; halfClose?: boolean } = {}): Promise<Held[]> {
+  const held = Array.from({ length: count }, () => open(bytes, options));
+  await Promise.all(
+    held.map(
+      (h) => new Promise((resolve) => (h.socket.connecting ? h.socket.once('connect', resolve).once('close', resolve) : resolve(0))),
+    ),
+  );
+  return held;
+}
+
+/**
+ * The gateway holds none of `held` within `deadlineMs` plus the margin: its sockets are back to
+ * what it had before them. The test's own ends are destroyed only afterwards.
+ */
+async function expectAllEndedWithin(held: Held[], before: number, deadlineMs: number): Promise<void> {
+  const tookMs = await socketsDownTo(before, deadlineMs + MARGIN_MS);
+  for (const h of held) h.socket.destroy();
+  expect(tookMs).toBeLessThanOrEqual(deadlineMs + MARGIN_MS);
+}
+
+const ownerCall = () =>
+  fetch(`${gateway.url}/v1/user/checkemail`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `api_key=${KEY}&api_secret=${SECRET}&email=owner%40sandbox.v1gate.local`,
+    signal: AbortSignal.timeout(30_000),
+  }).then(async (response) => await response.json());
+
+describe('connections that say nothing', () => {
+  it(`are capped at V1_MAX_CONNECTIONS (${CAP}): the rest are closed at once, all end at the headers deadline, then the owner is served`, async () => {
+    const before = openSockets();
+    const held = await openAll(2 * CAP, '');
+    await sleep(500);
+    // The gateway holds at most the cap; the ones past it were closed as soon as they were accepted.
+    expect(openSockets() - before).toBeLessThanOrEqual(CAP);
+    expect(held.filter((h) => h.isClosed()).length).toBeGreaterThanOrEqual(CAP);
+    await expectAllEndedWithin(held, before, FIRST_LINE_MS + HEADERS_MS);
+    expect(held.every((h) => h.isClosed())).toBe(true);
+    expect(await ownerCall()).toEqual({ existed_email: true });
+  });
+});
+
+describe('kept-alive connections left idle', () => {
+  it(`each end ${KEEP_ALIVE_IDLE_MS} ms after their last answer`, async () => {
+    const before = openSockets();
+    const request = 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n';
+    const held = await openAll(100, request);
+    await expectAllEndedWithin(held, before, KEEP_ALIVE_IDLE_MS);
+  });
+});
+
+describe('half-closed connections', () => {
+  it('a whole request then the client’s end: answered and closed', async () => {
+    const before = openSockets();
+    const held = await openAll(100, 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', { halfClose: true });
+    await expectAllEndedWithin(held, before, 0);
+  });
+
+  it('half a request then the client’s end: closed', async () => {
+    const before = openSockets();
+    const held = await openAll(100, 'POST /v1/user/get HTTP/1.1\r\nHost: x\r\nContent-Le', { halfClose: true });
+    await expectAllEndedWithin(held, before, 0);
+  });
+});
+
+describe('clients that never read their answers', () => {
+  it('are cut once their answer’s bytes have not moved for the request deadline, however much they pipelined; then the owner is served', async () => {
+    const before = openSockets();
+    const memory = memoryOf(gateway.pid);
+    // 1,000 asks for the 17 KiB status page each: far more than a connection's kernel buffers
+    // take (a few MiB on loopback), so each connection's answers stall once those are full.
+    const request = 'GET /status HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(1_000);
+    const held = await openAll(20, request, { unread: true });
+    await expectAllEndedWithin(held, before, REQUEST_MS + KEEP_ALIVE_IDLE_MS);
+    // Node stops reading a connection whose answers wait: what the stalled ones made it hold is small.
+    expect(memoryOf(gateway.pid).peakMiB - memory.peakMiB).toBeLessThan(100);
+    expect(await ownerCall()).toEqual({ existed_email: true });
+  });
+});
