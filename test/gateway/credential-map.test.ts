@@ -34,7 +34,7 @@ async function writeMap(entries: CredentialEntry[]): Promise<void> {
 }
 
 /** The map the tests start from: LEGACY as the sub account's OAuth app, LEGACY_JWT as its JWT app. */
-async function theFilesMap(): Promise<CredentialEntry[]> {
+async function startingMap(): Promise<CredentialEntry[]> {
   return [await entry(LEGACY, oauthApp()), await entry(LEGACY_JWT, { kind: 'jwt', key: sub.api_key, secret: sub.api_secret })];
 }
 
@@ -68,7 +68,7 @@ beforeAll(async () => {
   rememberSecret(sub.api_secret);
   rememberSecret(sub.client_secret);
   tokenEndpoint = await startFaultUpstream(`${gw.url}/oauth`);
-  await writeMap(await theFilesMap());
+  await writeMap(await startingMap());
 });
 afterAll(async () => {
   await tokenEndpoint.close();
@@ -115,7 +115,9 @@ describe('a key the credential map names', () => {
     // A new app, which has no token yet (a reload keeps the tokens of the apps it still names).
     const fresh = await gw.control('POST', `/accounts/${sub.id}/oauth-apps`, { name: 'v1gate-fresh' });
     rememberSecret(fresh.body.client_secret);
-    await writeMap([await entry(LEGACY, { ...oauthApp(), client_id: fresh.body.client_id, client_secret: fresh.body.client_secret })]);
+    await writeMap([
+      await entry(LEGACY, { kind: 'oauth', account_id: sub.id, client_id: fresh.body.client_id, client_secret: fresh.body.client_secret }),
+    ]);
     const before = await tokensIssued();
     const answers = await Promise.all(
       Array.from({ length: 100 }, (_, i) => gw.v1('/user/checkemail', { ...LEGACY, email: `nobody-${i}@example.com` })),
@@ -125,7 +127,7 @@ describe('a key the credential map names', () => {
     const after = await tokensIssued();
     for (let i = 0; i < 20; i++) await gw.v1('/user/checkemail', { ...LEGACY, email: `again-${i}@example.com` });
     expect(await tokensIssued()).toBe(after);
-    await writeMap(await theFilesMap());
+    await writeMap(await startingMap());
   });
 
   it('replaces a token v2 refused (revoked), once, and the call succeeds', async () => {
