@@ -122,4 +122,13 @@ describe('variables v1gate does not know', () => {
     expect(unknownSettings(env)).toEqual([]);
     expect(knownVariables().has('PORT')).toBe(true);
   });
+
+  it("leave alone OpenTelemetry's other variables, and name a one-edit slip of one v1gate reads", () => {
+    const env = Object.fromEntries(
+      ['OTEL_BLRP_SCHEDULE_DELAY', 'OTEL_BLRP_EXPORT_TIMEOUT', 'OTEL_BSP_MAX_QUEUE_SIZE', 'OTEL_TRACES_SAMPLER', 'OTEL_LOGS_EXPORTER']
+        .concat(['OTEL_METRIC_EXPORT_INTERVAL', 'OTEL_EXPORTER_OTLP_METRICS_HEADERS', 'OTEL_EXPORTER_OTLP_ENDPOIT'])
+        .map((name) => [name, 'x']),
+    );
+    expect(unknownSettings(env)).toEqual([{ variable: 'OTEL_EXPORTER_OTLP_ENDPOIT', suggestion: 'OTEL_EXPORTER_OTLP_ENDPOINT' }]);
+  });
 });

@@ -12,12 +12,19 @@ import { variablesOf, type Env } from './shared/env.js';
  *   when it is at most a quarter of the name's length away (at least 2 edits);
  * - any other name only when it is one edit from a setting (a letter added, dropped, changed, or
  *   two letters swapped: `PROT` → `PORT`), or two for names of 8 letters or more, in any letter
- *   case. Common variables stay out: `HOME` is two edits from `HOST`, `PATH` three from `PORT`.
+ *   case. Common variables stay out: `HOME` is two edits from `HOST`, `PATH` three from `PORT`;
+ * - a name with OpenTelemetry's prefix (`OTEL_`) only when it is one edit from a setting, whatever
+ *   its length: the specification defines dozens of such names, many two edits apart
+ *   (`OTEL_BLRP_SCHEDULE_DELAY`, the log processor's, beside `OTEL_BSP_SCHEDULE_DELAY`, the span
+ *   processor's), and v1gate reads only some of them while the SDK may read others.
  *
  * Distances are Damerau-Levenshtein's (a swap of neighbours is one edit, the commonest typo).
  */
 
 const OUR_PREFIXES = ['V1_', 'V2_', 'SANDBOX_', 'RATE_LIMIT_', 'OUTBOUND_', 'UPSTREAM_', 'SHADOW_'];
+
+/** A standard's prefix: its names are many and close together, so only a one-edit slip is named. */
+const STANDARD_PREFIX = 'OTEL_';
 
 /** Read by v1gate's other programs, not the gateway: `npm run compare`'s live credentials. */
 const READ_BY_TOOLS = ['V1_API_KEY', 'V1_API_SECRET'];
@@ -41,10 +48,17 @@ export function unknownSettings(env: Env, known: ReadonlySet<string> = knownVari
     const upper = variable.toUpperCase();
     const ours = OUR_PREFIXES.some((prefix) => upper.startsWith(prefix));
     const nearest = nearestOf(upper, known);
-    const close = nearest && nearest.steps <= (ours ? Math.max(2, Math.floor(upper.length / 4)) : upper.length >= 8 ? 2 : 1);
+    const close = nearest && nearest.steps <= editsAllowed(upper, ours);
     if (ours || close) found.push({ variable, suggestion: close ? nearest.name : undefined });
   }
   return found;
+}
+
+/** How many edits from a setting a name may be and still be taken for a slip of it. */
+function editsAllowed(name: string, ours: boolean): number {
+  if (ours) return Math.max(2, Math.floor(name.length / 4));
+  if (name.startsWith(STANDARD_PREFIX)) return 1;
+  return name.length >= 8 ? 2 : 1;
 }
 
 /** One line for an operator. */
