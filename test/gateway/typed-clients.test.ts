@@ -135,20 +135,21 @@ const newWebinar = async (params: Record<string, string> = {}) =>
   v1('/webinar/create', { host_id: ownerId, topic: 'Typed', start_time: FUTURE, duration: 30, approval_type: 1, ...params });
 const subAccount = async () =>
   v1('/ma/account/create', { email: uniqueEmail('sub'), first_name: 'Sub', last_name: 'Owner', password: 'secret-pass-1' });
+/** What a plan subscription sends besides the account: its contact, address and base plan. */
+const BILLING = {
+  first_name: 'Bill',
+  last_name: 'Payer',
+  phone_number: '+1 555 0100',
+  address: '1 Main St',
+  city: 'Springfield',
+  country: 'US',
+  state: 'IL',
+  zip: '62701',
+  plan_base: '{"type":"monthly","hosts":5}',
+};
 const paidSubAccount = async () => {
   const { id } = await subAccount();
-  await v1('/ma/account/plan/subscribe', {
-    account_id: id,
-    first_name: 'Bill',
-    last_name: 'Payer',
-    phone_number: '+1 555 0100',
-    address: '1 Main St',
-    city: 'Springfield',
-    country: 'US',
-    state: 'IL',
-    zip: '62701',
-    plan_base: '{"type":"monthly","hosts":5}',
-  });
+  await v1('/ma/account/plan/subscribe', { account_id: id, ...BILLING });
   return id as string;
 };
 const group = async (path: '/group' | '/im/group') => (await v1(`${path}/create`, { name: uniqueName('Typed') })).group_id as string;
@@ -175,18 +176,7 @@ const CASES: Case[] = [
   { path: '/ma/account/delete', params: async () => ({ account_id: (await subAccount()).id }) },
   {
     path: '/ma/account/plan/subscribe',
-    params: async () => ({
-      account_id: (await subAccount()).id,
-      first_name: 'Bill',
-      last_name: 'Payer',
-      phone_number: '+1 555 0100',
-      address: '1 Main St',
-      city: 'Springfield',
-      country: 'US',
-      state: 'IL',
-      zip: '62701',
-      plan_base: '{"type":"monthly","hosts":5}',
-    }),
+    params: async () => ({ account_id: (await subAccount()).id, ...BILLING }),
   },
   {
     path: '/ma/account/plan/add',
