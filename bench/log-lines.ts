@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { callLogObserver, createLogger, loggerSettings } from '../src/ops/logging.js';
+import { SecretValues } from '../src/shared/secrets.js';
 import { V2 } from '../src/shared/v2-routes.js';
 import type { V1CallRecord } from '../src/v1-facade/observe.js';
 
@@ -12,7 +13,9 @@ import type { V1CallRecord } from '../src/v1-facade/observe.js';
  * least every LOG_FLUSH_INTERVAL_MS), a synchronous write per line, and batches with no interval
  * (lines could wait until shutdown). Each runs in a child process whose standard output this
  * process reads and throws away, as a log collector would; the child measures its own CPU (user and
- * system) over the lines it writes, after a warm-up.
+ * system) over the lines it writes, after a warm-up, and the time its event loop was busy (what a
+ * v1 call waits behind: the line's making, redaction and serialisation, and the write's completions;
+ * a write itself runs on libuv's threads).
  *
  *   npm run bench:logs [-- --lines 200000 --rounds 3]
  */
@@ -20,7 +23,7 @@ import type { V1CallRecord } from '../src/v1-facade/observe.js';
 const MODES = ['gateway', 'sync', 'batched-no-interval'] as const;
 type Mode = (typeof MODES)[number];
 
-/** A typical call's record: a checkemail answered, one v2 call. */
+/** A typical call's record: a checkemail answered, one v2 call, the request's own api_secret to redact by value. */
 const RECORD: V1CallRecord = {
   requestId: '6f1c2a9e-3b8d-4f0e-9a51-2c7d4e8b1f30',
   traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
@@ -30,6 +33,7 @@ const RECORD: V1CallRecord = {
   rawPath: '/v1/user/checkemail',
   endpoint: '/user/checkemail',
   apiKey: 'a-fairly-typical-api-key',
+  secrets: new SecretValues(['a-fairly-typical-api-secret-value']),
   params: { email: 'someone@example.com', data_type: 'JSON' },
   errorCode: undefined,
   answer: { existed_email: true },
@@ -54,6 +58,7 @@ async function child(mode: Mode, lines: number): Promise<void> {
   for (let i = 0; i < Math.min(20_000, lines); i++) observe(RECORD);
   await new Promise((resolve) => setTimeout(resolve, 50));
   const before = process.cpuUsage();
+  const loopBefore = performance.eventLoopUtilization();
   for (let i = 0; i < lines; i++) {
     observe(RECORD);
     // Let the event loop turn now and then, as a server's does between requests (async writes complete there).
@@ -61,11 +66,14 @@ async function child(mode: Mode, lines: number): Promise<void> {
   }
   await output.close();
   const used = process.cpuUsage(before);
-  process.stderr.write(`${JSON.stringify({ mode, usPerLine: (used.user + used.system) / lines })}\n`);
+  const loop = performance.eventLoopUtilization(loopBefore);
+  process.stderr.write(
+    `${JSON.stringify({ mode, usPerLine: (used.user + used.system) / lines, loopUsPerLine: (loop.active * 1000) / lines })}\n`,
+  );
 }
 
 /** In the parent: one child per mode and round, its standard output read and dropped. */
-function measure(mode: Mode, lines: number): Promise<number> {
+function measure(mode: Mode, lines: number): Promise<{ usPerLine: number; loopUsPerLine: number }> {
   const self = fileURLToPath(import.meta.url);
   const proc = spawn(process.execPath, ['--import', 'tsx', self, '--child', mode, '--lines', String(lines)], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -77,7 +85,7 @@ function measure(mode: Mode, lines: number): Promise<number> {
     proc.once('exit', (code) => {
       const line = errors.split('\n').find((l) => l.startsWith('{"mode"'));
       if (code !== 0 || !line) return reject(new Error(`${mode} failed (${code}):\n${errors}`));
-      resolve((JSON.parse(line) as { usPerLine: number }).usPerLine);
+      resolve(JSON.parse(line) as { usPerLine: number; loopUsPerLine: number });
     });
   });
 }
@@ -88,12 +96,14 @@ if (values.child) {
   await child(values.child as Mode, lines);
 } else {
   const rounds = Number(values.rounds ?? 3);
-  const results = new Map<Mode, number[]>(MODES.map((m) => [m, []]));
+  const results = new Map<Mode, { usPerLine: number; loopUsPerLine: number }[]>(MODES.map((m) => [m, []]));
   // Alternated, so a change in the machine's load falls on every mode alike.
   for (let round = 0; round < rounds; round++) for (const mode of MODES) results.get(mode)!.push(await measure(mode, lines));
-  console.log(`CPU per call log line, ${lines} lines to a pipe, median of ${rounds} (µs):`);
-  for (const [mode, us] of results) {
-    const median = [...us].sort((a, b) => a - b)[Math.floor(us.length / 2)]!;
-    console.log(`  ${mode.padEnd(20)} ${median.toFixed(2)}   (${us.map((u) => u.toFixed(2)).join(', ')})`);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const figure = (xs: number[]) => `${median(xs).toFixed(2)} (${xs.map((x) => x.toFixed(2)).join(', ')})`;
+  console.log(`One call's log line, ${lines} lines to a pipe, median of ${rounds} (every round), µs per line:`);
+  console.log(`  ${'mode'.padEnd(20)} ${'event loop busy'.padEnd(28)} CPU of the process (every thread)`);
+  for (const [mode, runs] of results) {
+    console.log(`  ${mode.padEnd(20)} ${figure(runs.map((r) => r.loopUsPerLine)).padEnd(28)} ${figure(runs.map((r) => r.usPerLine))}`);
   }
 }

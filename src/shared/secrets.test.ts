@@ -104,6 +104,9 @@ describe('the redactor, by value', () => {
     expect(second.known).toBe(2);
     expect(first.redact('another-secret-value')).toBe('another-secret-value');
     expect(second.redact(`${SECRET} another-secret-value`)).toBe('X X');
+    // Asked again for the same secrets (a key's next call), the same redactor: it is made once.
+    expect(first.with(['another-secret-value'])).toBe(second);
+    expect(first.with([SECRET])).toBe(first);
   });
 });
 

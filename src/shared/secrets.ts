@@ -258,20 +258,49 @@ export function createRedactor(censor: string, secrets: Iterable<string | undefi
     return copy ?? value;
   };
 
+  /**
+   * The redactors that also know a few more secrets, by those secrets: a writer asks for the same
+   * ones again and again (a key's calls carry its secret each time), and making a redactor costs
+   * about as much as the walk of a whole log line. Bounded: dropped whole when full.
+   */
+  const derived = new Map<string, Redactor>();
   const redactor: Redactor = {
     censor,
     redact: <T>(value: T) => walk(value) as T,
-    redactParams(params) {
-      let unreadable = 0;
-      const out: Record<string, unknown> = {};
-      for (const [name, value] of Object.entries(params)) {
-        if (FORM_FIELD_NAME.test(name)) out[name] = value;
-        else out[`${censor} field ${++unreadable}`] = censor;
+    redactParams: (params) => walk(withReadableNames(params, censor)) as Record<string, unknown>,
+    with(more) {
+      const added = [...more].filter((secret): secret is string => secret !== undefined && !raw.has(secret));
+      if (added.length === 0) return redactor;
+      const key = added.join('\u0000');
+      let known = derived.get(key);
+      if (!known) {
+        if (derived.size >= MAX_DERIVED) derived.clear();
+        derived.set(key, (known = createRedactor(censor, [...raw, ...added])));
       }
-      return walk(unreadable ? out : params) as Record<string, unknown>;
+      return known;
     },
-    with: (more) => createRedactor(censor, [...raw, ...more]),
     known: raw.size,
   };
   return redactor;
+}
+
+/** Redactors kept per set of further secrets (see `with`): the pairs calling at once, with room to spare. */
+const MAX_DERIVED = 1_024;
+
+/**
+ * Request params with every name that is not a form field name (a JSON or XML body sent without
+ * the form content type reads as one long name) replaced, its value with it: the rule
+ * `redactParams` adds to `redact`, for a writer that redacts the whole record later in one walk.
+ */
+export function withReadableNames<T extends Record<string, unknown>>(params: T, censor: string): Record<string, unknown> {
+  let unreadable = 0;
+  for (const name in params) if (!FORM_FIELD_NAME.test(name)) unreadable++;
+  if (unreadable === 0) return params;
+  unreadable = 0;
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (FORM_FIELD_NAME.test(name)) out[name] = value;
+    else out[`${censor} field ${++unreadable}`] = censor;
+  }
+  return out;
 }

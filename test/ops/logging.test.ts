@@ -57,6 +57,23 @@ describe('call logs', () => {
     expect(readFileSync(file, 'utf8')).not.toContain('hunter2-secret');
     expect(readFileSync(file, 'utf8')).not.toContain(gateway.credentials.api_secret);
   });
+
+  it("redacts the request's own api_secret by value wherever the line holds it: another field, an unknown path, a field name", async () => {
+    const secret = 'a-secret-only-this-request-knows';
+    const call = (path: string, fields: Record<string, string>, id: string) =>
+      fetch(`${gateway.url}/v1${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': id },
+        body: new URLSearchParams({ ...gateway.credentials, api_secret: secret, ...fields }).toString(),
+      }).then((response) => response.text());
+    await call('/user/checkemail', { email: `${secret}@example.com`, [`x_${secret}`]: '1' }, 'own-secret-1');
+    await call(`/nowhere/${secret}`, {}, 'own-secret-2');
+    const [known, unknown] = ['own-secret-1', 'own-secret-2'].map((id) => lines().find((l) => l.reqId === id));
+    expect(known.params.email).toBe(`${REDACTED}@example.com`);
+    expect(Object.keys(known.params)).toContain(`x_${REDACTED}`);
+    expect(unknown.path).toBe(`/v1/nowhere/${REDACTED}`);
+    expect(readFileSync(file, 'utf8')).not.toContain(secret);
+  });
 });
 
 describe("a call's own lines", () => {
