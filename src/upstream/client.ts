@@ -365,40 +365,74 @@ export class V2Client {
  * One request through the pool, its answer's body read by `read`, all by `endsAt`: the wait for a
  * connection, the request, the answer and its body. undici settles an aborted request only once a
  * connection takes it up, so a call still waiting in the pool when its time is up fails here at
- * once; the request, aborted, is then dropped unsent by the connection that reaches it.
+ * once; the request, aborted, is then dropped unsent by the connection that reaches it, and an
+ * answer that comes after all is let go unread, freeing its connection.
  */
-async function exchange(
+function exchange(
   pool: Pool,
   options: Omit<Dispatcher.RequestOptions, 'signal'>,
   endsAt: number,
   read: (answer: Dispatcher.ResponseData) => Promise<string>,
   mayHaveApplied: boolean,
 ): Promise<{ statusCode: number; headers: Dispatcher.ResponseData['headers']; text: string }> {
-  const timeout = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(
+  return new Promise((resolve, reject) => {
+    const deadline = new Deadline();
+    let settled = false;
+    const timer = setTimeout(
       () => {
-        timeout.abort();
-        reject(new UpstreamUnavailable('timeout', 'The v2 service did not answer in time.', mayHaveApplied));
+        settled = true;
+        const expired = new UpstreamUnavailable('timeout', 'The v2 service did not answer in time.', mayHaveApplied);
+        deadline.expire(expired);
+        reject(expired);
       },
       Math.max(0, endsAt - Date.now()),
     );
-  });
-  const pending = pool.request({ ...options, signal: timeout.signal });
-  try {
-    const answer = await Promise.race([pending, expired]);
-    return { statusCode: answer.statusCode, headers: answer.headers, text: await Promise.race([read(answer), expired]) };
-  } catch (error) {
-    // An answer that comes after all is not read: its body is let go, freeing its connection.
-    if (timeout.signal.aborted)
-      pending.then(
-        (late) => late.body.destroy(),
-        () => {},
+    pool
+      .request({ ...options, signal: deadline })
+      .then((answer) => read(answer).then((text) => ({ statusCode: answer.statusCode, headers: answer.headers, text })))
+      .then(
+        (exchanged) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve(exchanged);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          reject(toUnavailable(error));
+        },
       );
-    throw toUnavailable(error);
-  } finally {
-    clearTimeout(timer);
+  });
+}
+
+/**
+ * One exchange's deadline, as the abort signal undici takes (an object with `aborted`, `reason`
+ * and an abort listener): an AbortController per v2 call, with its EventTarget and AbortSignal,
+ * cost more CPU than the rest of the exchange's own code (`npm run bench:profile`). undici listens
+ * with one listener and removes it when the answer has been read.
+ */
+class Deadline {
+  aborted = false;
+  reason: unknown = undefined;
+  private listener: (() => void) | undefined;
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.listener = listener;
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    if (this.listener === listener) this.listener = undefined;
+  }
+
+  /** Time is up: undici drops the request, or lets its answer go. */
+  expire(reason: unknown): void {
+    this.aborted = true;
+    this.reason = reason;
+    const listener = this.listener;
+    this.listener = undefined;
+    listener?.();
   }
 }
 
