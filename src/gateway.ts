@@ -39,7 +39,7 @@ import { PairProver } from './upstream/pair-proof.js';
 import { ProofLimiter, SECRET_CHECK_LIMITS, chargeAccepted } from './ratelimit/proof-budget.js';
 import { v1ErrorResponse } from './v1/errors.js';
 import { createV1App, type InboundGate } from './v1-facade/app.js';
-import type { CallObserver } from './v1-facade/observe.js';
+import type { CallObserver, OwnTimeObserver } from './v1-facade/observe.js';
 import { startWebhooks, type Webhooks } from './webhooks/index.js';
 
 /**
@@ -487,6 +487,7 @@ function createFacade(
     inbound: InboundGate | undefined;
     pairs: PairProver;
     local: LocalCheck | undefined;
+    ownTime: OwnTimeObserver;
   },
   observers: readonly CallObserver[],
 ) {
@@ -509,6 +510,7 @@ function createFacade(
     body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
     keepAlive: config.keepAlive,
     observers,
+    ownTime: deps.ownTime,
     auxCacheTtlMs: config.cache.auxTtlMs,
     logger: log.logger,
     tracer: tracing,
@@ -620,7 +622,7 @@ function wireAll(parts: Parts) {
   const pairs = createPairProver(parts, limiters);
   wireSigner(parts, v2, inbound, pairs, credentials.local);
   const observers = callObservers(parts, metrics);
-  const facadeDeps = { endpoints, v2, limiters, inbound, pairs, local: credentials.local };
+  const facadeDeps = { endpoints, v2, limiters, inbound, pairs, local: credentials.local, ownTime: metrics.ownTimeObserver };
   const v1App = createFacade(parts, facadeDeps, observers);
   // Writes v1gate answers itself in shadow mode go through a v2 client that may write.
   const writer =

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
-import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
+import type { CallObserver, OwnTimeObserver, V1CallRecord } from '../v1-facade/observe.js';
 import { BusiestKeys } from './busiest-keys.js';
 import { pairProven } from './pair-proven.js';
 
@@ -23,6 +23,8 @@ export const UNMATCHED_ENDPOINT = 'unmatched';
 export const SUCCESS_CODE = 'ok';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** v1gate's own time per call is a fraction of a millisecond when all is well: its buckets start at 50 µs. */
+const ADDED_LATENCY_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.00075, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 1];
 
 export class GatewayMetrics {
   readonly registry = new Registry();
@@ -31,6 +33,7 @@ export class GatewayMetrics {
   private readonly v2Calls: Counter<'route' | 'method' | 'status'>;
   private readonly v2Duration: Histogram<'route' | 'method'>;
   private readonly v2PerV1: Histogram<'endpoint'>;
+  private readonly addedLatency: Histogram<'endpoint'>;
   private readonly v1CallsByKey: Counter<'key_hash'> | undefined;
   /** With METRICS_PER_KEY: which keys have a series of their own (the limiter's queue gauge asks it too). */
   readonly busiestKeys: BusiestKeys | undefined;
@@ -70,6 +73,13 @@ export class GatewayMetrics {
       buckets: [0, 1, 2, 3, 5, 8, 13, 21],
       registers,
     });
+    this.addedLatency = new Histogram({
+      name: 'v1gate_added_latency_seconds',
+      help: "v1gate's own time per v1 call: from its request read to its answer's last byte written, less its waits on v2 answers and outbound tokens.",
+      labelNames: ['endpoint'],
+      buckets: ADDED_LATENCY_BUCKETS,
+      registers,
+    });
     if (options.perKey) {
       const busiest = new BusiestKeys({ slots: options.perKey.top, windowMs: options.perKey.windowMs, now: options.perKey.now });
       const byKey = new Counter({
@@ -105,6 +115,11 @@ export class GatewayMetrics {
     }
     if (this.v1CallsByKey && this.busiestKeys)
       this.v1CallsByKey.inc({ key_hash: this.busiestKeys.callLabel(record.apiKey, pairProven(record)) });
+  };
+
+  /** The facade's own-time observer: each call's own time, once its answer is written. */
+  readonly ownTimeObserver: OwnTimeObserver = (endpoint, seconds) => {
+    this.addedLatency.observe({ endpoint: endpoint ?? UNMATCHED_ENDPOINT }, seconds);
   };
 
   /**

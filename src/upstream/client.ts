@@ -5,6 +5,7 @@ import { v2FailureKind } from '../../mappings/errors.js';
 import type { Leaving } from '../shared/leaving.js';
 import type { V2Method, V2Route, V2Target } from '../shared/v2-route.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
+import type { OwnTime } from '../shared/own-time.js';
 import type { V2AttemptTrace, V2Tracing } from '../shared/trace-context.js';
 import { parseAnswer } from './answer-copies.js';
 import type { Credentials, Query } from './credentials.js';
@@ -59,6 +60,8 @@ export interface V2Request {
   requestId?: string;
   /** The v1 call's trace: each attempt sends a `traceparent` of it (and the `tracestate`), and ends its span where one is recorded. */
   trace?: V2Tracing;
+  /** The v1 call's own-time clock: told of each wait here (an outbound token, the exchange, a retry's pause, a shared GET). */
+  ownTime?: OwnTime;
 }
 
 /** One v2 request that was sent, and how it ended. */
@@ -178,7 +181,13 @@ export class V2Client {
    */
   call<T>(credentials: Credentials, request: V2Request): Promise<T> {
     if (request.target.route.reads && !request.form) {
-      return this.coalescer.run(credentials, request.target.path, request.query, () => this.attempts<T>(credentials, request));
+      let sent = false;
+      const shared = this.coalescer.run(credentials, request.target.path, request.query, () => {
+        sent = true;
+        return this.attempts<T>(credentials, request);
+      });
+      // Joined to an identical GET in flight: all of it is a wait on that one's answer.
+      return sent || !request.ownTime ? shared : request.ownTime.waitFor(shared);
     }
     this.coalescer.wrote(credentials.apiKey);
     const written = this.attempts<T>(credentials, request);
@@ -200,12 +209,16 @@ export class V2Client {
     const budget: CallBudget = { endsAt: undefined };
     /** The failure a retry follows (only a V2Error or UpstreamUnavailable is retried). */
     let failure: Error | undefined;
+    const { ownTime } = request;
     for (let attempt = 1; ; attempt++) {
       let sent = false;
       const send = () => {
         sent = true;
+        ownTime?.resume();
         return this.send<T>(credentials, request, attempt, budget);
       };
+      // The wait for an outbound token is not v1gate's own time.
+      ownTime?.wait();
       try {
         return await this.gate.schedule(
           credentials.apiKey,
@@ -215,6 +228,7 @@ export class V2Client {
           failure === undefined ? request : retryOptions(request, budget),
         );
       } catch (error) {
+        if (!sent) ownTime?.resume();
         if (!sent && failure !== undefined) throw failure;
         const retryInMs = this.retryDelay(error, attempt, attempts);
         if (error instanceof V2Error && error.status === 429) {
@@ -222,7 +236,7 @@ export class V2Client {
         }
         if (retryInMs === undefined || (budget.endsAt !== undefined && Date.now() + retryInMs >= budget.endsAt)) throw error;
         failure = error as Error;
-        await sleep(retryInMs);
+        await (ownTime ? ownTime.waitFor(sleep(retryInMs)) : sleep(retryInMs));
       }
     }
   }
@@ -331,7 +345,7 @@ export class V2Client {
     const { pool, basePath } = request.priority === 'undo' ? this.undoService : this.service;
     // Counted when it really leaves: not while its token is fetched (a token endpoint's failure sends nothing).
     request.onSend?.();
-    const response = await exchange(
+    const exchanged = exchange(
       pool,
       { method: route.method, path: basePath + path + queryString(request.query), headers, body },
       endsAt,
@@ -341,6 +355,8 @@ export class V2Client {
       },
       !route.reads,
     );
+    // From the request's first byte to the answer's last, the time is v2's (and the network's).
+    const response = await (request.ownTime ? request.ownTime.waitFor(exchanged) : exchanged);
     const text = response.text;
     if (response.statusCode >= 200 && response.statusCode < 300) {
       if (text === '') return undefined as T;

@@ -13,10 +13,10 @@ import type { LocalCheck } from '../upstream/auth/local-check.js';
 import type { Bindings, FanOutCheck } from './call-context.js';
 import { dispatch, type DispatchParts } from './dispatch.js';
 import { KeyMemo } from './key-memo.js';
-import type { CallObserver } from './observe.js';
+import type { CallObserver, OwnTimeObserver } from './observe.js';
 import type { BodyLimits } from '../shared/request-body.js';
 import { read } from './read.js';
-import { fail, observe, render } from './render.js';
+import { fail, observe, observeOwnTime, render } from './render.js';
 import { V1Call } from './v1-call.js';
 
 export type { InboundGate } from './admit.js';
@@ -46,6 +46,8 @@ export interface V1AppOptions {
   fanOut?: FanOutCheck;
   /** Told about every v1 call answered (metrics, logs, the call recorder); see observe.ts. */
   observers?: readonly CallObserver[];
+  /** Told of each call's own time once its answer is written (the added-latency histogram). */
+  ownTime?: OwnTimeObserver;
   now?: () => Date;
   /** How long reads that only feed a computed v1 field are kept per key (ms); 0 or none: not kept. */
   auxCacheTtlMs?: number;
@@ -62,7 +64,7 @@ const V1_PREFIX = /^\/v1\//i;
 export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }> {
   const registry = buildRegistry(options.endpoints);
   const observers = options.observers ?? [];
-  const { inbound, allowedApiKeys, body, keepAlive, tracer } = options;
+  const { inbound, allowedApiKeys, body, keepAlive, tracer, ownTime } = options;
   const pairs = options.pairs ?? new PairProver();
   const parts: DispatchParts = {
     v2: options.v2,
@@ -93,6 +95,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
     }
     const response = render(call);
     if (observers.length) observe(call, observers);
+    if (ownTime) observeOwnTime(call, ownTime);
     return response;
   });
 

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { isoSeconds } from '../shared/iso-time.js';
 import { Departure, type Leaving } from '../shared/leaving.js';
+import type { OwnTime } from '../shared/own-time.js';
 import type { CallTrace } from '../shared/trace-context.js';
 import type { V2Route, V2Target } from '../shared/v2-route.js';
 import { checkedAnswer } from '../translators/kit/answer-shape.js';
@@ -94,6 +95,7 @@ export class BoundV2 implements V2Api {
       onResult: line.onResult,
       requestId: line.requestId,
       trace: line.trace,
+      ownTime: line.ownTime,
     };
   }
 
@@ -166,6 +168,8 @@ export interface CallLine {
   requestId: string;
   /** The v1 call's trace, continued by each v2 request. */
   trace: CallTrace;
+  /** The v1 call's own-time clock, told of each v2 request's waits. */
+  ownTime: OwnTime;
   onResult: ((observation: V2CallObservation) => void) | undefined;
   /** Where the pair is proven (its first v2 call, while v2 has not accepted it lately). */
   pairs: PairProver;

@@ -41,6 +41,7 @@ export function dispatch(call: V1Call, parts: DispatchParts): Promise<unknown> {
     onSend: () => call.upstreamCalls++,
     requestId: call.requestId,
     trace: call.trace,
+    ownTime: call.ownTime,
     onResult: v2Calls && ((observation) => v2Calls.push(observation)),
     pairs: parts.pairs,
     onRefused: () => {

@@ -44,6 +44,13 @@ export interface V1CallRecord {
 
 export type CallObserver = (record: V1CallRecord) => void;
 
+/**
+ * Told of each v1 call's own time (src/shared/own-time.ts) once its answer's last byte is written:
+ * from its request read to that byte, less its waits on v2 and on outbound tokens. The endpoint is
+ * undefined when none matched.
+ */
+export type OwnTimeObserver = (endpoint: string | undefined, seconds: number) => void;
+
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
 /** The caller's request id when it is a sane token, else a new one. */

@@ -2,7 +2,7 @@ import { SecretValues } from '../shared/secrets.js';
 import { toV1Error } from '../translators/kit/failures.js';
 import { renderV1Error } from '../v1/errors.js';
 import { CONTENT_TYPE, dataTypeOf, serialize } from '../v1/serialize.js';
-import { paramsWithoutCredentials, type CallObserver, type V1CallRecord } from './observe.js';
+import { paramsWithoutCredentials, type CallObserver, type OwnTimeObserver, type V1CallRecord } from './observe.js';
 import type { V1Params } from './params.js';
 import type { V1Call } from './v1-call.js';
 
@@ -63,6 +63,18 @@ export function observe(call: V1Call, observers: readonly CallObserver[]): void 
   }
 }
 
+/**
+ * Tells `observer` the call's own time when Node has handed the answer's last byte to the socket
+ * (at once where no Node response carries it: `app.request` in tests). An answer whose connection
+ * closed first was never written: it is not told.
+ */
+export function observeOwnTime(call: V1Call, observer: OwnTimeObserver): void {
+  const report = () => observer(call.endpointPath, call.ownTime.ownSeconds());
+  const outgoing = call.c.env?.outgoing;
+  if (outgoing) outgoing.once('finish', report);
+  else report();
+}
+
 /** The one record observers read; undefined when the call was made without observers. */
 function recordOf(call: V1Call): V1CallRecord | undefined {
   const { startedAt, v2Calls, params } = call;
@@ -81,7 +93,7 @@ function recordOf(call: V1Call): V1CallRecord | undefined {
     errorCode: call.error?.code,
     answer: call.answer,
     dataType: call.dataType ?? 'JSON',
-    ms: performance.now() - call.started,
+    ms: performance.now() - call.ownTime.startedAt,
     v2Calls,
   };
 }

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { OwnTime } from '../shared/own-time.js';
 import { propagateOnly, type CallTrace, type CallTracer } from '../shared/trace-context.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import type { Credentials, V2CallObservation } from '../upstream/client.js';
@@ -37,7 +38,8 @@ export class V1Call {
   readonly v2Calls: V2CallObservation[] | undefined;
   /** When it arrived (for observers only). */
   readonly startedAt: Date | undefined;
-  readonly started = performance.now();
+  /** From when it arrived: v1gate's own time for it, the waits on v2 and on outbound tokens left out. */
+  readonly ownTime = new OwnTime();
   readonly requestId: string;
   /** The call's trace, started on arrival: the client's `traceparent` continued, or a new trace. */
   readonly trace: CallTrace;
