@@ -31,13 +31,16 @@ const fixtures = JSON.parse(readFileSync(resolve('bench/fixtures/v2-answers.json
 interface Route {
   method: string;
   regex: RegExp;
+  /** `name=value` the query must hold (a pattern's `?name=value`), else any query. */
+  query: string | undefined;
   status: number;
   body: Buffer;
 }
 
 const routes: Route[] = fixtures.routes.map((f) => ({
   method: f.method,
-  regex: new RegExp(`^${f.pattern.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+  regex: new RegExp(`^${f.pattern.split('?')[0]!.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+  query: f.pattern.split('?')[1],
   status: f.status,
   body: f.status === 204 || f.body === null ? Buffer.alloc(0) : Buffer.from(JSON.stringify(f.body)),
 }));
@@ -54,8 +57,9 @@ const server = createServer((req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = (q === -1 ? url : url.slice(0, q)).replace(/^\/v2(?=\/)/, '');
+    const query = q === -1 ? [] : url.slice(q + 1).split('&');
     if (!BEARER.test(req.headers.authorization ?? '')) return send(res, 401, Buffer.from('{"code":124,"message":"Invalid access token."}'));
-    const route = routes.find((r) => r.method === req.method && r.regex.test(path));
+    const route = routes.find((r) => r.method === req.method && r.regex.test(path) && (!r.query || query.includes(r.query)));
     if (!route)
       return send(res, 404, Buffer.from(JSON.stringify({ code: 404, message: `fixed upstream: no fixture for ${req.method} ${path}` })));
     send(res, route.status, route.body);

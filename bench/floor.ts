@@ -55,6 +55,23 @@ const ONE_CALL: Record<string, (f: URLSearchParams) => { method: 'GET' | 'POST';
   '/v1/user/checkemail': (f) => ({ method: 'GET', path: `/users/email?email=${enc(f.get('email') ?? '')}` }),
   '/v1/meeting/get': (f) => ({ method: 'GET', path: `/meetings/${enc(f.get('id') ?? '')}` }),
   '/v1/user/get': (f) => ({ method: 'GET', path: `/users/${enc(f.get('id') ?? '')}` }),
+  '/v1/meeting/list': (f) => ({
+    method: 'GET',
+    path: `/users/${enc(f.get('host_id') ?? '')}/meetings?type=scheduled&page_size=${enc(f.get('page_size') ?? '30')}&page_number=${enc(f.get('page_number') ?? '1')}`,
+  }),
+  '/v1/user/custcreate': (f) => ({
+    method: 'POST',
+    path: '/users',
+    body: JSON.stringify({
+      action: 'custCreate',
+      user_info: {
+        email: f.get('email'),
+        type: Number(f.get('type') ?? 1),
+        first_name: f.get('first_name'),
+        last_name: f.get('last_name'),
+      },
+    }),
+  }),
   '/v1/meeting/create': (f) => ({
     method: 'POST',
     path: `/users/${enc(f.get('host_id') ?? '')}/meetings`,

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { quantileOfBuckets } from '../src/ops/metrics.js';
 import { canonicalPath } from '../src/translators/kit/registry.js';
 import { ALL_ENDPOINTS } from '../src/translators/endpoints.js';
 import { buildCases, type BenchCase, type UpstreamKind } from './cases.js';
@@ -55,12 +56,24 @@ export interface CaseResult {
   upstream: UpstreamKind;
   limiter: string;
   keepAlive: boolean;
+  /** One endpoint family, every request its own ids (BenchCase.headline). */
+  headline: boolean;
+  /** What v1gate may share between the load's requests (BenchCase.shares). */
+  shares: string;
   status: 'ok' | 'not served yet' | 'failed';
   note?: string;
   floor?: Side;
   gateway?: Side;
   ratio?: number;
-  half?: { rate: number; floor: Side; gateway: Side; addedP99: number; addedP50: number };
+  half?: {
+    rate: number;
+    floor: Side;
+    gateway: Side;
+    addedP99: number;
+    addedP50: number;
+    /** v1gate's own time per call over the half-load runs (v1gate_added_latency_seconds, scraped before and after each). */
+    ownTime?: OwnTimeQuantiles;
+  };
   v2CallsPerCall?: number;
   /** Calls each side answered while warming up (not measured). */
   warmedUp?: { floor: number; gateway: number };
@@ -258,14 +271,44 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
 }
 
 /** What a case's result repeats of the case, whatever became of it. */
-const caseIdentity = ({ id, title, v1Path, upstream, limiter, keepAlive }: BenchCase) => ({
+const caseIdentity = ({ id, title, v1Path, upstream, limiter, keepAlive, headline, shares }: BenchCase) => ({
   id,
   title,
   v1Path,
   upstream,
   limiter,
   keepAlive,
+  headline: headline ?? false,
+  shares,
 });
+
+export interface OwnTimeQuantiles {
+  calls: number;
+  p50Ms: number | undefined;
+  p99Ms: number | undefined;
+}
+
+/** The gateway's v1gate_added_latency_seconds buckets, every endpoint's summed (le → cumulative count), from its /metrics. */
+export async function ownTimeBuckets(url: string): Promise<Map<number, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const buckets = new Map<number, number>();
+  for (const m of text.matchAll(/^v1gate_added_latency_seconds_bucket\{[^}]*le="([^"]+)"[^}]*\} (\S+)$/gm)) {
+    const le = m[1] === '+Inf' ? Infinity : Number(m[1]);
+    buckets.set(le, (buckets.get(le) ?? 0) + Number(m[2]));
+  }
+  return buckets;
+}
+
+/** The calls and p50/p99 (ms, within the histogram's buckets) of what was observed between two scrapes, summed over runs. */
+export function ownTimeOf(deltas: readonly { before: Map<number, number>; after: Map<number, number> }[]): OwnTimeQuantiles {
+  const total = new Map<number, number>();
+  for (const { before, after } of deltas)
+    for (const [le, count] of after) total.set(le, (total.get(le) ?? 0) + count - (before.get(le) ?? 0));
+  const buckets = [...total].map(([le, count]) => ({ le, count }));
+  const seconds = (q: number) => quantileOfBuckets(q, buckets);
+  const ms = (s: number | undefined) => (s === undefined ? undefined : s * 1000);
+  return { calls: total.get(Infinity) ?? 0, p50Ms: ms(seconds(0.5)), p99Ms: ms(seconds(0.99)) };
+}
 
 /**
  * The load of the tools that compare two servers at one steady rate (bench/builds.ts,
@@ -365,16 +408,22 @@ async function runCase(c: BenchCase, options: BenchOptions, upstreams: Upstreams
     const halfGateway: Run[] = [];
     if (c.halfLoad && options.halfLoadPairs > 0) {
       const rate = floorSide.rps / 2;
+      const scrapes: { before: Map<number, number>; after: Map<number, number> }[] = [];
       for (let i = 0; i < options.halfLoadPairs; i++) {
         halfFloor.push(await load(floor, options.durationSec, rate, options.halfLoadConnections));
+        const before = await ownTimeBuckets(gatewayUrl);
         halfGateway.push(await load(gateway, options.durationSec, rate, options.halfLoadConnections));
+        scrapes.push({ before, after: await ownTimeBuckets(gatewayUrl) });
       }
       const hf = side(halfFloor);
       const hg = side(halfGateway);
       // Each pair's own difference (the two runs of a pair share the machine's state), then their median.
       const paired = (of: (r: Run) => number) => median(halfGateway.map((g, i) => of(g) - of(halfFloor[i]!)));
-      half = { rate, floor: hf, gateway: hg, addedP99: paired((r) => r.p99), addedP50: paired((r) => r.p50) };
-      log(`  half load ${rate.toFixed(0)} req/s: p99 floor ${hf.p99.toFixed(2)} ms, v1gate ${hg.p99.toFixed(2)} ms`);
+      const ownTime = ownTimeOf(scrapes);
+      half = { rate, floor: hf, gateway: hg, addedP99: paired((r) => r.p99), addedP50: paired((r) => r.p50), ownTime };
+      log(
+        `  half load ${rate.toFixed(0)} req/s: p99 floor ${hf.p99.toFixed(2)} ms, v1gate ${hg.p99.toFixed(2)} ms; v1gate's own time p50 ${ownTime.p50Ms?.toFixed(3)} ms, p99 ${ownTime.p99Ms?.toFixed(3)} ms`,
+      );
     }
     const after = (await gateway.ask('memory')).usage as NodeJS.MemoryUsage;
     const allFloor = [...floorRuns, ...halfFloor];

@@ -6,6 +6,7 @@ import type { QuotaResult } from './quota.js';
 const n0 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '—' : Math.round(x).toLocaleString('en-US'));
 const ms = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(2));
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+const ms3 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(3));
 
 export function machineLines(m: Machine, command: string): string {
   return [
@@ -19,7 +20,7 @@ export function machineLines(m: Machine, command: string): string {
 function row(c: CaseResult): string {
   const ka = c.keepAlive ? 'on' : 'off';
   if (c.status !== 'ok') {
-    return `| ${c.id} | \`${c.v1Path}\` | ${c.upstream} | ${c.limiter} | ${ka} | ${c.status}${c.note ? `: ${c.note.replace(/\|/g, '\\|')}` : ''} |||||||||||`;
+    return `| ${c.id} | \`${c.v1Path}\` | ${c.shares} | ${c.upstream} | ${c.limiter} | ${ka} | ${c.status}${c.note ? `: ${c.note.replace(/\|/g, '\\|')}` : ''} ||||||||||||`;
   }
   const f = c.floor!;
   const g = c.gateway!;
@@ -29,8 +30,9 @@ function row(c: CaseResult): string {
     : '—';
   return [
     '',
-    c.id,
+    c.headline ? `**${c.id}**` : c.id,
     `\`${c.v1Path}\``,
+    c.shares,
     c.upstream,
     c.limiter,
     ka,
@@ -43,6 +45,7 @@ function row(c: CaseResult): string {
     h ? `${n0(h.floor.cpuUs)} / ${n0(h.gateway.cpuUs)} (${(h.gateway.cpuUs / h.floor.cpuUs).toFixed(2)}x)` : '—',
     h ? `${ms(h.floor.p99)} / ${ms(h.gateway.p99)}` : '—',
     h ? `**${h.addedP99 >= 0 ? '+' : ''}${ms(h.addedP99)}**` : '—',
+    h?.ownTime ? `${ms3(h.ownTime.p50Ms)} / **${ms3(h.ownTime.p99Ms)}**` : '—',
     c.v2CallsPerCall === undefined ? '—' : c.v2CallsPerCall.toFixed(2),
     mem,
     `${c.problems.floor} / ${c.problems.gateway}`,
@@ -63,8 +66,10 @@ export function renderTable(report: BenchReport, command: string): string {
       "Medians over the pairs; the ratio and the added p99 are the median of each pair's own ratio or difference (its two runs are seconds apart). Latency in ms, from every response (sub-ms). CPU µs per call: user+system CPU of the server process over the run ÷ calls answered (robust to other load on the machine; ratio = v1gate ÷ floor); at half load neither side is saturated and the load generator does the same work for both, so that ratio is the steadiest reading of what v1gate adds per call.",
     `- one-call endpoint of the targets: \`${report.oneCallPath}\``,
     '',
-    '| case | v1 call | upstream | limiter | keep-alive | req/s floor / v1gate | ratio | CPU µs per call floor / v1gate | p50 floor / v1gate | p99 floor / v1gate | ½-load req/s | CPU µs per call @½ floor / v1gate | p99 @½ floor / v1gate | added p99 @½ | v2 calls per v1 call | v1gate heap / RSS MB before→after | problems floor / v1gate |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    "Headline cases (in bold) are one endpoint family each, every request its own ids: nothing for v1gate to share, so they read as the cost of a call. The others post one call from every connection (coalescing cases) or change a setting; the `shares` column says what v1gate may share between their requests. v1gate's own time is v1gate_added_latency_seconds over the half-load runs (scraped from its /metrics before and after each): from a request read to its answer's last byte written, less the waits on v2 and on outbound tokens; its p50/p99 are read within the histogram's buckets (…0.25, 0.5, 0.75, 1, 2.5 ms…).",
+    '',
+    "| case | v1 call | shares | upstream | limiter | keep-alive | req/s floor / v1gate | ratio | CPU µs per call floor / v1gate | p50 floor / v1gate | p99 floor / v1gate | ½-load req/s | CPU µs per call @½ floor / v1gate | p99 @½ floor / v1gate | added p99 @½ | v1gate's own time p50 / p99 @½ | v2 calls per v1 call | v1gate heap / RSS MB before→after | problems floor / v1gate |",
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...report.cases.map(row),
     '',
     'problems = connection errors + timeouts + non-2xx + v1 error envelopes, over every run of the case (all should be 0).',
@@ -91,6 +96,51 @@ function addedP99Verdict(half: CaseResult['half']): string {
   return `${measured} — ${half.addedP99 < 2 ? 'MET' : 'MISSED'}`;
 }
 
+const verdictOf = (ok: boolean | undefined) => (ok === undefined ? 'not measured' : ok ? 'MET' : 'MISSED');
+
+/** CPU per call against the floor's at half load (neither side saturated), else at saturation. */
+const cpuRatioAtHalf = (c: CaseResult) => (c.half ? c.half.gateway.cpuUs / c.half.floor.cpuUs : undefined);
+
+/**
+ * The targets of the headline cases, where nothing is shared: CPU per call and req/s against the
+ * floor, the write's queue at half load, and v1gate's own time per call.
+ */
+function headlineTargets(cases: readonly CaseResult[]): string[] {
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  const lines: string[] = [];
+  const limits = [
+    ['checkemail-distinct', 'the one-call distinct read', 1.3],
+    ['meeting-create', 'the write', 1.5],
+  ] as const;
+  for (const [id, what, limit] of limits) {
+    const c = byId.get(id);
+    if (c?.status !== 'ok') continue;
+    const half = cpuRatioAtHalf(c);
+    const saturated = c.gateway!.cpuUs / c.floor!.cpuUs;
+    lines.push(
+      `- CPU per call ≤ ${limit}x the floor's on ${what} (\`${id}\`), at half load: ${half?.toFixed(2) ?? '—'}x (${saturated.toFixed(2)}x at saturation) — ${verdictOf(half === undefined ? undefined : half <= limit)}`,
+    );
+  }
+  const headline = cases.filter((c) => c.headline && c.status === 'ok');
+  if (headline.length > 0) {
+    const ratios = headline.map((c) => `${c.id} ${c.ratio!.toFixed(2)}x`).join(', ');
+    lines.push(`- req/s ≥ 0.75x the floor's on the headline cases: ${ratios} — ${verdictOf(headline.every((c) => c.ratio! >= 0.75))}`);
+  }
+  const create = byId.get('meeting-create');
+  if (create?.half) {
+    const { floor, gateway } = create.half;
+    lines.push(
+      `- \`meeting-create\`'s queue does not grow at half the floor's peak (p99 within 2x the floor's): ${ms(gateway.p99)} ms against ${ms(floor.p99)} ms — ${verdictOf(gateway.p99 <= 2 * floor.p99)}`,
+    );
+  }
+  const own = headline.filter((c) => c.half?.ownTime?.p99Ms !== undefined);
+  if (own.length > 0) {
+    const figures = own.map((c) => `${c.id} ${ms3(c.half!.ownTime!.p99Ms)} ms`).join(', ');
+    lines.push(`- v1gate's own time p99 < 1 ms at half load: ${figures} — ${verdictOf(own.every((c) => c.half!.ownTime!.p99Ms! < 1))}`);
+  }
+  return lines;
+}
+
 export function targetLines(report: BenchReport): string[] {
   const byId = new Map(report.cases.map((c) => [c.id, c]));
   const one = byId.get(report.oneCallPath === '/v1/meeting/get' ? 'meeting-get' : 'checkemail');
@@ -106,12 +156,7 @@ export function targetLines(report: BenchReport): string[] {
       `- (single v2 call \`/v1/user/checkemail\`: ${checkemail.ratio!.toFixed(2)}x, added p99 @½ ${checkemail.half ? ms(checkemail.half.addedP99) : '—'} ms)`,
     );
   }
-  const distinct = byId.get('checkemail-distinct');
-  if (distinct?.status === 'ok') {
-    lines.push(
-      `- (nothing shared, every request its own email, \`/v1/user/checkemail\`: ${distinct.ratio!.toFixed(2)}x the floor's req/s, ${(distinct.gateway!.cpuUs / distinct.floor!.cpuUs).toFixed(2)}x its CPU per call, ${distinct.v2CallsPerCall?.toFixed(2) ?? '—'} v2 calls per v1 call)`,
-    );
-  }
+  lines.push(...headlineTargets(report.cases));
   const redis = byId.get('limiter-redis');
   const memory = byId.get('limiter-memory');
   if (one?.status === 'ok' && redis?.status === 'ok') {

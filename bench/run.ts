@@ -12,7 +12,8 @@ import { renderWorkers, runWorkers, type WorkersRow } from './workers-case.js';
  * bench/RESULTS.md (its table, workers and quota sections; the prose around them is kept).
  *   --quick            ~2 minutes: 1 pair × 1.5 s per case, quota 15 s per class (numbers are rough; for a smoke check)
  *   --soak             the 5-minute memory soak instead (--soak-seconds N to change its length)
- *   --only a,b         only these case ids (meeting-get, meeting-get-nocache, checkemail, checkemail-distinct, user-get, meeting-create, xml,
+ *   --only a,b         only these case ids (headline: checkemail-distinct, user-get-distinct, meeting-create, user-custcreate,
+ *                      meeting-list-distinct, xml-distinct; coalescing: meeting-get, meeting-get-nocache, checkemail, user-get, xml;
  *                      limiter-memory, limiter-redis, keepalive-off, sandbox, workers, workers-redis, quota)
  *   --quota-seconds N  length of each run of the quota case (default 60; --quick: 15)
  *   --profile          start the gateway with --cpu-prof into bench/out/profiles/

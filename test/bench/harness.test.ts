@@ -41,6 +41,9 @@ describe('bench harness', () => {
     expect(c.warmedUp!.gateway).toBeGreaterThanOrEqual(1500);
     expect(c.memory!.after.heapUsed).toBeGreaterThan(0);
     for (const side of [c.floor!, c.gateway!, c.half!.floor, c.half!.gateway]) expect(side.cpuUs).toBeGreaterThan(0);
+    // v1gate's own time at half load, read from its /metrics before and after: every call answered there counted.
+    expect(c.half!.ownTime!.calls).toBeGreaterThanOrEqual(c.half!.gateway.runs.length);
+    expect(c.half!.ownTime!.p99Ms).toBeGreaterThan(0);
     const table = renderTable(report, 'test').split('\n');
     const row = table.find((line) => line.startsWith('| checkemail |'));
     const head = table.find((line) => line.startsWith('| case |'));
@@ -68,6 +71,8 @@ describe('bench targets', () => {
     upstream: 'fixed',
     limiter: 'off',
     keepAlive: true,
+    headline: false,
+    shares: 'nothing',
     status: 'ok',
     floor: side(1000, floorCpu),
     gateway: side(900, gatewayCpu),
