@@ -12,6 +12,7 @@ import type { GatewayConfig } from './config.js';
 import { limiterMetrics } from './ops/limiter-metrics.js';
 import { credentialMetrics } from './ops/credential-metrics.js';
 import { callLogObserver, createLogger, type LogOutput } from './ops/logging.js';
+import { sampleFailedCalls } from './ops/log-volume.js';
 import { KnownSecrets } from './shared/secrets.js';
 import { GatewayMetrics } from './ops/metrics.js';
 import { mountOpsRoutes } from './ops/routes.js';
@@ -392,7 +393,12 @@ function createMetrics(
 function callObservers({ config, overrides, resources, log, secrets }: Parts, metrics: GatewayMetrics): CallObserver[] {
   const recorder = config.record.file ? callRecorder({ file: config.record.file, maxBytes: config.record.maxBytes, secrets }) : undefined;
   if (recorder) resources.add(() => recorder.close());
-  return [metrics.observer, callLogObserver(log.logger), ...(recorder ? [recorder.observer] : []), ...(overrides.observers ?? [])];
+  return [
+    metrics.observer,
+    sampleFailedCalls(callLogObserver(log.logger), log.logger),
+    ...(recorder ? [recorder.observer] : []),
+    ...(overrides.observers ?? []),
+  ];
 }
 
 /** /metrics, /healthz, /readyz and /status. */

@@ -2,6 +2,7 @@ import pino, { type Logger } from 'pino';
 import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
 import { KnownSecrets, withReadableNames, type SecretValues } from '../shared/secrets.js';
 import { keyHash } from './metrics.js';
+import { boundLogLine } from './log-volume.js';
 
 /**
  * Structured logs: one JSON line per v1 call. Secrets are removed where every line passes (pino's
@@ -31,6 +32,10 @@ const lineRedactor =
  * pino never writes it, and the line is walked once, with the configured secrets and this one.
  */
 const LINE_SECRETS = Symbol('secrets of this line');
+
+/** Lines redacted first, then bounded (src/ops/log-volume.ts): a clipped text never leaves part of a secret behind. */
+const boundedLines = (redact: (line: Record<string, unknown>) => Record<string, unknown>) => (line: Record<string, unknown>) =>
+  boundLogLine(redact(line));
 
 export interface LoggerOptions {
   level: string;
@@ -66,7 +71,7 @@ export function loggerSettings(options: Pick<LoggerOptions, 'level' | 'worker' |
   return {
     level: options.level,
     base: { service: 'v1gate', pid: process.pid, ...(options.worker === undefined ? {} : { worker: options.worker }) },
-    formatters: { log: lineRedactor(options.secrets ?? new KnownSecrets()) },
+    formatters: { log: boundedLines(lineRedactor(options.secrets ?? new KnownSecrets())) },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
 }
