@@ -8,7 +8,9 @@ import { httpRequest, rawExchange, type RawReply } from '../support/raw-http.js'
  * Whatever bytes arrive as a request — path, headers, body, or no HTTP at all — the gateway answers
  * a v1 envelope or closes the connection cleanly: never a crash, an empty 400, an HTML page or a
  * stack trace. Hostile shapes too: requests sent slowly in pieces, bodies over the limit, forms
- * around the field cap, absolute-form targets, and the secret's name mistyped. A bounded number of
+ * around the field cap, absolute-form targets, the secret's name mistyped, heads near Node's 16 KiB
+ * bound, keys nested deep in brackets (and reaching for the prototype), invalid escapes, invalid
+ * UTF-8 and NULs, and one key sent many times. A bounded number of
  * seeded runs, so the suite stays fast and repeatable. The limits are small here (a 64 KiB body,
  * 50 fields, a 1 s request) so that a run costs milliseconds, not megabytes.
  */
@@ -229,6 +231,65 @@ const mistypedSecret = fc.record({
   value: fc.stringMatching(/^[A-Za-z0-9]{8,40}$/),
 });
 
+/** Node's own bound on a request head (16 KiB, counted its own way): heads well within it, near it, and well past it. */
+const HEAD_LIMIT = 16 * 1024;
+const hugeHeaders = fc.record({
+  shape: fc.constantFrom('one long header', 'many headers', 'a long target'),
+  bytes: fc.oneof(
+    fc.integer({ min: HEAD_LIMIT / 4, max: HEAD_LIMIT / 2 }),
+    fc.integer({ min: HEAD_LIMIT / 2, max: 2 * HEAD_LIMIT }),
+    fc.integer({ min: 2 * HEAD_LIMIT, max: 4 * HEAD_LIMIT }),
+  ),
+});
+
+/** The request of a `hugeHeaders` case (built in the property, so a failing case prints as its shape and size). */
+function headOf({ shape, bytes }: { shape: string; bytes: number }): Buffer {
+  // `X-H00000: vvvvvvvvvvvv` and its line end: 24 bytes a header.
+  const many = Object.fromEntries(
+    Array.from({ length: Math.ceil(bytes / 24) }, (_, i) => [`X-H${String(i).padStart(5, '0')}`, 'v'.repeat(12)]),
+  );
+  const headers = shape === 'one long header' ? { 'X-Long': 'h'.repeat(bytes) } : shape === 'many headers' ? many : {};
+  const path = shape === 'a long target' ? `/v1/user/checkemail?pad=${'p'.repeat(bytes)}` : '/v1/user/checkemail';
+  return formRequest(path, 'email=owner%40sandbox.v1gate.local', { ...headers, Connection: 'close' });
+}
+
+/** A field name of brackets nested deep, balanced or not, with names that would reach an object's prototype. */
+const nestedKey = fc
+  .record({
+    root: fc.constantFrom('a', 'email', '__proto__', 'constructor', 'prototype', 'api_key', ''),
+    segments: fc.array(fc.constantFrom('b', '', '0', '__proto__', 'prototype', 'constructor', 'toString', '999999999', '-1'), {
+      minLength: 1,
+      maxLength: 300,
+    }),
+    close: fc.constantFrom(']', '', ']]', '[', '%5D'),
+    value: fc.stringMatching(/^[a-z0-9%]{0,12}$/),
+  })
+  .map(({ root, segments, close, value }) => `${root}${segments.map((s) => `[${s}${close}`).join('')}=${value}`);
+
+/** Percent-escapes and raw bytes that are no valid text: broken escapes, overlong and surrogate UTF-8, NULs, stray bytes. */
+const oddText = fc.oneof(
+  fc.constantFrom('%', '%z', '%zz', '%%', '%c0%af', '%ed%a0%80', '%ff%fe', '%e2%82', '%00', '%F0%9F%98', '+%2B%25'),
+  fc.uint8Array({ minLength: 1, maxLength: 12 }).map((bytes) => Buffer.from(bytes).toString('latin1')),
+);
+const oddEncoding = fc
+  .record({
+    where: fc.constantFrom('value', 'name', 'query'),
+    text: oddText,
+    charset: fc.constantFrom('', '; charset=utf-8', '; charset=ISO-8859-1'),
+  })
+  .map(({ where, text, charset }) => {
+    const body = where === 'value' ? `email=${text}` : where === 'name' ? `e${text}mail=x&email=owner%40sandbox.v1gate.local` : 'email=x';
+    const path = where === 'query' ? `/v1/user/checkemail?email=${encodeURI(text).replace(/%25/g, '%')}` : '/v1/user/checkemail';
+    return { path, body: Buffer.from(body, 'latin1'), contentType: `application/x-www-form-urlencoded${charset}` };
+  });
+
+/** One key sent many times, the last value being the one that counts (decisions: the last one wins). */
+const repeatedKey = fc.record({ times: fc.integer({ min: 2, max: 40 }), lastExists: fc.boolean() }).map(({ times, lastExists }) => {
+  const values = Array.from({ length: times - 1 }, (_, i) => `nobody${i}%40example.com`);
+  values.push(lastExists ? 'owner%40sandbox.v1gate.local' : 'nobody-last%40example.com');
+  return { body: values.map((v) => `email=${v}`).join('&'), lastExists };
+});
+
 describe('arbitrary bytes', () => {
   it('rough HTTP requests get a v1 envelope or a clean close', async () => {
     await fc.assert(
@@ -313,6 +374,74 @@ describe('arbitrary bytes', () => {
         expect(v1ErrorOf(reply)).toEqual({ code: 101, message: 'api_key and api_secret are required.' });
       }),
       { numRuns: 40, seed: 20261125 },
+    );
+  });
+
+  it('a head near or past its bound (long headers, many headers, a long target) gets a v1 envelope, never a bare 431', async () => {
+    await fc.assert(
+      fc.asyncProperty(hugeHeaders, async (head) => {
+        const request = headOf(head);
+        const reply = await rawExchange(gw.port, request, { waitMs: 2_000 });
+        expectSafe(request, reply);
+        expect(reply.responses[0]?.status).not.toBe(431);
+        // Well within the bound it reads as any call (no credentials: 101); well past it, HTTP 400 and the
+        // malformed-request envelope, the connection closed; near it, either.
+        const error = v1ErrorOf(reply);
+        if (head.bytes <= HEAD_LIMIT / 2) expect(error?.code).toBe(101);
+        else if (head.bytes < 2 * HEAD_LIMIT && error?.code === 101) return;
+        else {
+          expect(reply.responses[0]?.status).toBe(400);
+          expect(error).toEqual({ code: 300, message: 'Malformed HTTP request (HPE_HEADER_OVERFLOW).' });
+          expect(reply.closedByServer).toBe(true);
+        }
+      }),
+      { numRuns: 30, seed: 20261125 },
+    );
+  });
+
+  it('keys nested deep in brackets, balanced or not, reaching for the prototype, are read or refused, and change nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(nestedKey, { minLength: 1, maxLength: 5 }), async (fields) => {
+        const body = `${creds}&email=owner%40sandbox.v1gate.local&${fields.join('&')}`;
+        const reply = await rawExchange(gw.port, formRequest('/v1/user/checkemail', body));
+        expectSafe(Buffer.from(body), reply);
+        const answer = JSON.parse(reply.responses[0]!.body) as unknown;
+        // Either the call as it was (the odd keys ignored, or `email` overwritten by one of them) or a parameter error.
+        if (v1ErrorOf(reply)) expect([101, 102, 124, 300]).toContain(v1ErrorOf(reply)!.code);
+        else expect(answer).toMatchObject({ existed_email: expect.any(Boolean) });
+      }),
+      { numRuns: 60, seed: 20261125 },
+    );
+    // Nothing leaked into the prototypes every object shares.
+    expect(({} as Record<string, unknown>).b).toBeUndefined();
+    expect(await gw.v1('/user/checkemail', { email: 'owner@sandbox.v1gate.local' })).toEqual({ existed_email: true });
+  });
+
+  it('invalid percent-escapes, invalid UTF-8 and NULs, in a name, a value or the query, get a v1 answer or a parameter error', async () => {
+    await fc.assert(
+      fc.asyncProperty(oddEncoding, async ({ path, body, contentType }) => {
+        const request = httpRequest({
+          path,
+          body: Buffer.concat([Buffer.from(`${creds}&`), body]),
+          headers: { 'Content-Type': contentType },
+        });
+        const reply = await rawExchange(gw.port, request);
+        expectSafe(request, reply);
+        const error = v1ErrorOf(reply);
+        if (error) expect(error.code, error.message).toBe(300);
+        else expect(JSON.parse(reply.responses[0]!.body)).toMatchObject({ existed_email: expect.any(Boolean) });
+      }),
+      { numRuns: 80, seed: 20261125 },
+    );
+  });
+
+  it('a key sent many times: the last value counts', async () => {
+    await fc.assert(
+      fc.asyncProperty(repeatedKey, async ({ body, lastExists }) => {
+        const reply = await rawExchange(gw.port, formRequest('/v1/user/checkemail', `${creds}&${body}`));
+        expect(JSON.parse(reply.responses[0]!.body)).toEqual({ existed_email: lastExists });
+      }),
+      { numRuns: 20, seed: 20261125 },
     );
   });
 
