@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
 import { signV2Token } from '../support/sandbox.js';
 import { drip, firstAnswer, head, type ConnectionEnd } from './hostile-support.js';
 
 /**
  * Slow-drip clients (slowloris) on every way in: a framed body, a chunked one, an HTTP/1.0 body
  * with no length, headers, and a connection that says nothing, on the v1 facade, the SDK signer,
- * the webhook intake and the embedded sandbox. Each is cut once its request's deadline passes (the
+ * the webhook intake and the embedded sandbox, and with WORKERS=2 the worker's forward to the
+ * primary. Each is cut once its request's deadline passes (the
  * deadline plus a generous margin for a loaded machine), with the route's own error and a closed
  * connection; none is held open by dripping faster than the idle timeout.
  */
@@ -96,6 +98,42 @@ describe('a body dripped a byte at a time', () => {
       },
     ];
     const ends = await Promise.all(routes.map(({ request }) => drip(gw.port, request, '{', DRIP_EVERY_MS, GIVE_UP_MS)));
+    expectAllCut(ends, REQUEST_MS);
+    ends.forEach((end, i) => expect(firstAnswer(end.reply), routes[i]!.request.split('\r\n')[0]).toEqual(routes[i]!.answer));
+  });
+});
+
+describe('a body dripped to a cluster (WORKERS=2), whose workers forward the sandbox and the intake to the primary', () => {
+  let cluster: GatewayProcess;
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'v1gate-slow-cluster-'));
+    writeFileSync(join(dir, 'subs.json'), JSON.stringify([{ api_key: 'k', url: 'http://127.0.0.1:9/hook' }]));
+    cluster = await startGatewayProcess(
+      {
+        LOG_LEVEL: 'silent',
+        WORKERS: '2',
+        V1_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
+        V1_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
+        V1_BODY_TIMEOUT_MS: '1500',
+        V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
+        V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
+        V1_WEBHOOKS_ANY_PORT: '1',
+        V2_WEBHOOK_TOKEN: TOKEN,
+      },
+      { startTimeoutMs: 60_000 },
+    );
+  }, 90_000);
+  afterAll(() => cluster?.kill());
+
+  it('is cut by the worker’s forward at the request deadline, in the error format of the service behind the path', async () => {
+    const port = Number(new URL(cluster.url).port);
+    const body = { Host: 'x', 'Content-Type': 'application/json', 'Content-Length': 1_000_000 };
+    const routes = [
+      { request: head('POST /v2/users HTTP/1.1', body), answer: { status: 408, body: { code: 300, message: tooSlow } } },
+      { request: head('POST /webhooks/v2 HTTP/1.1', { ...body, Authorization: TOKEN }), answer: { status: 408, body: { error: tooSlow } } },
+      { request: head('POST /v1/user/get HTTP/1.1', body), answer: { status: 200, body: { error: { code: 300, message: tooSlow } } } },
+    ];
+    const ends = await Promise.all(routes.map(({ request }) => drip(port, request, '{', DRIP_EVERY_MS, GIVE_UP_MS)));
     expectAllCut(ends, REQUEST_MS);
     ends.forEach((end, i) => expect(firstAnswer(end.reply), routes[i]!.request.split('\r\n')[0]).toEqual(routes[i]!.answer));
   });
