@@ -43,7 +43,13 @@ export interface WorkersRow {
   /** Gateway processes measured (with WORKERS>1: the primary and its workers). */
   processes: number;
   load: LoadResult;
+  /** CPU of every gateway process over the run ÷ calls answered. */
   cpuUsPerCall: number;
+  /**
+   * The same, process by process (their sum is cpuUsPerCall): the one process, or the primary (its
+   * buckets and the leases it hands out) and then each worker.
+   */
+  cpuUsPerCallByProcess: number[];
 }
 
 const CLOCK_TICKS = 100; // USER_HZ on Linux
@@ -87,10 +93,9 @@ async function startGateway(workers: number, v2BaseUrl: string, options: Workers
     });
     child.once('exit', (code) => reject(new Error(`gateway exited (${code}):\n${output}`)));
   });
-  const workerPids = () => [...output.matchAll(/started \(pid (\d+)\)/g)].map((m) => Number(m[1]));
   return {
     url,
-    pids: () => [child.pid!, ...workerPids()],
+    pids: () => [child.pid!, ...childrenOf(child.pid!)],
     stop: () =>
       new Promise<void>((resolve) => {
         child.removeAllListeners('exit');
@@ -100,19 +105,24 @@ async function startGateway(workers: number, v2BaseUrl: string, options: Workers
   };
 }
 
-/** user+system CPU seconds of these processes, from /proc/<pid>/stat (fields 14 and 15). */
-function cpuSeconds(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // exited
-    }
+/** The processes a gateway forked (its cluster workers), from /proc: the log is silent in the bench, so it cannot name them. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
   }
-  return ticks / CLOCK_TICKS;
+}
+
+/** user+system CPU seconds of one process, from /proc/<pid>/stat (fields 14 and 15); 0 once it has exited. */
+function cpuSecondsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
 }
 
 async function measure(workers: number, mix: WorkersMix, v2BaseUrl: string, seeded: Seeded, options: WorkersOptions): Promise<WorkersRow> {
@@ -126,10 +136,11 @@ async function measure(workers: number, mix: WorkersMix, v2BaseUrl: string, seed
       runLoad({ url: gateway.url, path: '/v1/meeting/get', body, connections: options.connections, durationSec });
     await run(options.warmupSec);
     const pids = gateway.pids();
-    const before = cpuSeconds(pids);
+    const before = pids.map(cpuSecondsOf);
     const result = await run(options.durationSec);
-    const cpu = cpuSeconds(pids) - before;
-    return { workers, mix, limiter: options.limiter, processes: pids.length, load: result, cpuUsPerCall: (cpu * 1e6) / result.total };
+    const byProcess = pids.map((pid, i) => ((cpuSecondsOf(pid) - before[i]!) * 1e6) / result.total);
+    const cpuUsPerCall = byProcess.reduce((a, b) => a + b, 0);
+    return { workers, mix, limiter: options.limiter, processes: pids.length, load: result, cpuUsPerCall, cpuUsPerCallByProcess: byProcess };
   } finally {
     await gateway.stop();
   }
@@ -147,7 +158,7 @@ export async function runWorkers(options: WorkersOptions): Promise<WorkersRow[]>
         const row = await measure(workers, mix, v2, seeded, options);
         rows.push(row);
         options.log?.(
-          `  WORKERS=${workers} (limiter ${options.limiter}, ${mix} calls): ${row.load.rps.toFixed(0)} req/s, ${row.cpuUsPerCall.toFixed(0)} µs CPU per call over ${row.processes} process(es), p99 ${row.load.p99.toFixed(2)} ms, problems ${problemsOf(row)}`,
+          `  WORKERS=${workers} (limiter ${options.limiter}, ${mix} calls): ${row.load.rps.toFixed(0)} req/s, ${row.cpuUsPerCall.toFixed(0)} µs CPU per call over ${row.processes} process(es) (${byProcessText(row)}), p99 ${row.load.p99.toFixed(2)} ms, problems ${problemsOf(row)}`,
         );
       }
   } finally {
@@ -166,11 +177,16 @@ export function renderWorkers(rows: WorkersRow[]): string {
   const group = (r: WorkersRow) => `${r.limiter} ${r.mix}`;
   for (const r of rows) if (!firstOf.has(group(r))) firstOf.set(group(r), r);
   return [
-    '| WORKERS | limiter | calls | processes | req/s | × one process | CPU µs per call (all processes) | p50 ms | p99 ms | problems |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| WORKERS | limiter | calls | processes | req/s | × one process | CPU µs per call (all processes) | by process: primary / each worker | p50 ms | p99 ms | problems |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((r) => {
       const first = firstOf.get(group(r))!;
-      return `| ${r.workers} | ${r.limiter} | ${r.mix === 'same' ? 'all the same' : 'each its own meeting'} | ${r.processes} | ${r.load.rps.toFixed(0)} | ${(r.load.rps / first.load.rps).toFixed(2)}x | ${r.cpuUsPerCall.toFixed(0)} | ${r.load.p50.toFixed(2)} | ${r.load.p99.toFixed(2)} | ${problemsOf(r)} |`;
+      return `| ${r.workers} | ${r.limiter} | ${r.mix === 'same' ? 'all the same' : 'each its own meeting'} | ${r.processes} | ${r.load.rps.toFixed(0)} | ${(r.load.rps / first.load.rps).toFixed(2)}x | ${r.cpuUsPerCall.toFixed(0)} | ${byProcessText(r)} | ${r.load.p50.toFixed(2)} | ${r.load.p99.toFixed(2)} | ${problemsOf(r)} |`;
     }),
   ].join('\n');
+}
+
+/** Each process's CPU µs per call, the primary first: `12 / 140 / 138`; the one process's alone when there are no workers. */
+function byProcessText(row: WorkersRow): string {
+  return row.cpuUsPerCallByProcess.map((us) => us.toFixed(0)).join(' / ');
 }
