@@ -73,3 +73,21 @@ export function v2ClassNamed(name: V2LimitClassName) {
   if (!c) throw new Error(`No v2 limit class named ${name}`);
   return c;
 }
+
+/**
+ * `classify` remembered per distinct input, for the limiters' hot paths (a path is classified once,
+ * not once per call). Callers may pass paths with ids in them, so at most `max` inputs are kept:
+ * past that the memory starts again.
+ */
+export function remembered<T>(classify: (input: string) => T, max = 1_000): (input: string) => T {
+  const known = new Map<string, T>();
+  return (input) => {
+    let found = known.get(input);
+    if (found === undefined) {
+      found = classify(input);
+      if (known.size >= max) known.clear();
+      known.set(input, found);
+    }
+    return found;
+  };
+}

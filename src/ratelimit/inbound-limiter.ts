@@ -2,7 +2,7 @@ import { retryAfterSeconds } from '../shared/retry-after.js';
 import { V1_LIMIT_CLASSES } from '../../mappings/rate-limits.js';
 import { bucketSpecOf } from './bucket-specs.js';
 import { msUntilFull, type BucketRef, type BucketStore, type TakeOutcome } from './bucket-store.js';
-import { classifyV1Path } from './classify.js';
+import { classifyV1Path, remembered } from './classify.js';
 import type { BucketSpec } from '../shared/token-bucket.js';
 
 /**
@@ -49,7 +49,10 @@ export class InboundLimiter {
   private readonly store: BucketStore;
   private readonly enabled: boolean;
   private readonly specsByClass: Map<string, { windows: string[]; specs: BucketSpec[] }>;
-  private readonly classByPath = new Map<string, string>();
+  /** The path's v1 class, classified once per distinct path (the facade passes its endpoints' canonical paths). */
+  private readonly classOf = remembered((v1Path: string) => classifyV1Path(v1Path).name);
+  /** Each owner's buckets by class, built once: the keys are the same strings on every call. */
+  private readonly refsByOwner = new Map<string, Map<string, BucketRef[]>>();
 
   constructor(options: InboundLimiterOptions) {
     this.store = options.store;
@@ -66,13 +69,28 @@ export class InboundLimiter {
     if (!this.enabled) {
       return { allowed: true, enforced: false, limitClass, limit: 0, remaining: 0, resetSeconds: 0, retryAfterSeconds: 0 };
     }
-    const { windows, specs } = this.specsByClass.get(limitClass)!;
-    const refs: BucketRef[] = specs.map((spec, i) => ({ key: `in:{${apiKey}:${limitClass}}:${windows[i]}`, spec }));
+    const refs = this.refsFor(apiKey, limitClass);
     // A store that can answer at once (memory, a held lease) does: no promise to await.
     const outcome = this.store.takeNow?.(refs) ?? (await this.store.take(refs));
     const decision = decisionOf(limitClass, refs, outcome);
     if (!decision.allowed) this.refusedByClass.set(limitClass, (this.refusedByClass.get(limitClass) ?? 0) + 1);
     return decision;
+  }
+
+  private refsFor(owner: string, limitClass: string): BucketRef[] {
+    let byClass = this.refsByOwner.get(owner);
+    if (!byClass) {
+      // Owners include unproven pairs, which anyone can make up: the memory is bounded, and starts again when full.
+      if (this.refsByOwner.size >= MAX_CACHED_OWNERS) this.refsByOwner.clear();
+      this.refsByOwner.set(owner, (byClass = new Map<string, BucketRef[]>()));
+    }
+    let refs = byClass.get(limitClass);
+    if (!refs) {
+      const { windows, specs } = this.specsByClass.get(limitClass)!;
+      refs = specs.map((spec, i) => ({ key: `in:{${owner}:${limitClass}}:${windows[i]}`, spec }));
+      byClass.set(limitClass, refs);
+    }
+    return refs;
   }
 
   // Read-only statistics for metrics.
@@ -82,21 +100,10 @@ export class InboundLimiter {
   refusals(): { limitClass: string; count: number }[] {
     return [...this.refusedByClass].map(([limitClass, count]) => ({ limitClass, count }));
   }
-
-  /** The path's v1 class, classified once per distinct path (the facade passes its endpoints' canonical paths). */
-  private classOf(v1Path: string): string {
-    let name = this.classByPath.get(v1Path);
-    if (name === undefined) {
-      name = classifyV1Path(v1Path).name;
-      if (this.classByPath.size >= MAX_CACHED_PATHS) this.classByPath.clear();
-      this.classByPath.set(v1Path, name);
-    }
-    return name;
-  }
 }
 
-/** Bounds the path → class cache against callers passing arbitrary paths (ids in paths, typos). */
-const MAX_CACHED_PATHS = 1_000;
+/** Owners whose bucket keys are kept built (a busy gateway's keys fit; a flood of made-up pairs only restarts it). */
+const MAX_CACHED_OWNERS = 10_000;
 
 /** Report on the bucket that refused (the longest wait), or else the one with the fewest tokens left. */
 function decisionOf(limitClass: string, refs: BucketRef[], outcome: TakeOutcome): RateLimitDecision {

@@ -4,7 +4,7 @@ import { V2_LIMIT_CLASSES, type V2LimitClassName } from '../../mappings/rate-lim
 import { ArrivalSpread } from './arrival-spread.js';
 import { DEFAULT_MIN_JITTER_MS, DEFAULT_SAFETY_MARGIN, bucketSpecOf, withSafetyMargin, type SafetyMargin } from './bucket-specs.js';
 import type { BucketRef, BucketStore } from './bucket-store.js';
-import { classifyV2Call } from './classify.js';
+import { classifyV2Call, remembered } from './classify.js';
 import type { Leaving } from '../shared/leaving.js';
 import { RateLimitExceeded } from './errors.js';
 import type { BucketSpec } from '../shared/token-bucket.js';
@@ -87,6 +87,14 @@ export class OutboundLimiter {
   private readonly spread: ArrivalSpread;
   /** Every class's buckets for each jitter value met so far (the spread moves in 5 ms steps, so few). */
   private readonly specsByJitter = new Map<number, ClassSpecs>();
+  /** A call's class, classified once per distinct method and path. */
+  private readonly classOf = remembered((call: string) => {
+    const space = call.indexOf(' ');
+    return classifyV2Call(call.slice(0, space), call.slice(space + 1)).name;
+  });
+  /** Each key's buckets by class, built once for the specs they were built from (`refsSpecs`). */
+  private readonly refsByKey = new Map<string, Map<V2LimitClassName, BucketRef[]>>();
+  private refsSpecs: ClassSpecs | undefined;
   /** The live queues: by api_key, then by class. */
   private readonly lanes = new Map<string, Map<V2LimitClassName, Lane>>();
 
@@ -132,10 +140,18 @@ export class OutboundLimiter {
     return specs;
   }
 
-  /** Wait for a token of the call's v2 class, then run `task` and return what it returns. */
-  async schedule<T>(apiKey: string, method: string, path: string, task: () => T | Promise<T>, options: ScheduleOptions = {}): Promise<T> {
+  /**
+   * Wait for a token of the call's v2 class, then run `task` and return what it returns. Not an
+   * async function: a call admitted at once returns its task's own promise, with no promise around it.
+   */
+  schedule<T>(apiKey: string, method: string, path: string, task: () => T | Promise<T>, options: ScheduleOptions = {}): Promise<T> {
     if (!this.enabled || options.unmetered) return run(task);
-    const limitClass = classifyV2Call(method, path).name;
+    let limitClass: V2LimitClassName;
+    try {
+      limitClass = this.classOf(`${method} ${path}`);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const atOnce = this.takeAtOnce(apiKey, limitClass, options);
     // Admitted without waiting: run the call now, no queue hop.
     if (atOnce === true) return this.timed(task);
@@ -343,11 +359,27 @@ export class OutboundLimiter {
     if (byClass.size === 0) this.lanes.delete(apiKey);
   }
 
+  /** The key's buckets of a class, as the specs are now (a change of the measured jitter builds them again). */
   private refsFor(apiKey: string, limitClass: V2LimitClassName): BucketRef[] {
-    const { windows, specs } = this.classSpecs().get(limitClass)!;
-    return specs.map((spec, i) => ({ key: `out:{${apiKey}:${limitClass}}:${windows[i]}`, spec }));
+    const classSpecs = this.classSpecs();
+    if (classSpecs !== this.refsSpecs || this.refsByKey.size >= MAX_CACHED_KEYS) {
+      this.refsByKey.clear();
+      this.refsSpecs = classSpecs;
+    }
+    let byClass = this.refsByKey.get(apiKey);
+    if (!byClass) this.refsByKey.set(apiKey, (byClass = new Map<V2LimitClassName, BucketRef[]>()));
+    let refs = byClass.get(limitClass);
+    if (!refs) {
+      const { windows, specs } = classSpecs.get(limitClass)!;
+      refs = specs.map((spec, i) => ({ key: `out:{${apiKey}:${limitClass}}:${windows[i]}`, spec }));
+      byClass.set(limitClass, refs);
+    }
+    return refs;
   }
 }
+
+/** api_keys whose bucket keys are kept built; past it the memory starts again. */
+const MAX_CACHED_KEYS = 10_000;
 
 /**
  * The longest a 429's Retry-After holds a key's class back. A daily quota may say hours; past this
