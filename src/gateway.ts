@@ -40,7 +40,7 @@ import { PairProver } from './upstream/pair-proof.js';
 import { ProofLimiter, SECRET_CHECK_LIMITS, chargeAccepted } from './ratelimit/proof-budget.js';
 import { v1ErrorResponse } from './v1/errors.js';
 import { createV1App, type InboundGate } from './v1-facade/app.js';
-import type { CallObserver, OwnTimeObserver } from './v1-facade/observe.js';
+import { tellingEach, type CallObserver, type OwnTimeObserver } from './v1-facade/observe.js';
 import { startWebhooks, type Webhooks } from './webhooks/index.js';
 
 /**
@@ -389,16 +389,14 @@ function createMetrics(
   return { metrics, failover, sharedStorePolicy: policy };
 }
 
-/** Who is told of every v1 call: metrics, the log line, the call recorder (V1_RECORD_FILE), and the caller's own. */
+/** Who is told of every v1 call: metrics, the log line and the call recorder (V1_RECORD_FILE), and the caller's own. */
 function callObservers({ config, overrides, resources, log, secrets }: Parts, metrics: GatewayMetrics): CallObserver[] {
   const recorder = config.record.file ? callRecorder({ file: config.record.file, maxBytes: config.record.maxBytes, secrets }) : undefined;
   if (recorder) resources.add(() => recorder.close());
-  return [
-    metrics.observer,
-    sampleFailedCalls(callLogObserver(log.logger), log.logger),
-    ...(recorder ? [recorder.observer] : []),
-    ...(overrides.observers ?? []),
-  ];
+  // The log and the record file keep the same sample of refusals no v2 call proved: a flood of
+  // anonymous calls fills neither, nor rotates the owner's recorded calls out of the file.
+  const written = tellingEach([callLogObserver(log.logger), ...(recorder ? [recorder.observer] : [])]);
+  return [metrics.observer, sampleFailedCalls(written, log.logger), ...(overrides.observers ?? [])];
 }
 
 /** /metrics, /healthz, /readyz and /status. */

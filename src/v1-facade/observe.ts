@@ -44,6 +44,19 @@ export interface V1CallRecord {
 
 export type CallObserver = (record: V1CallRecord) => void;
 
+/** One observer that tells each of `observers` in turn; one that throws is passed over, never keeping the others from being told. */
+export function tellingEach(observers: readonly CallObserver[]): CallObserver {
+  return (record) => {
+    for (const observer of observers) {
+      try {
+        observer(record);
+      } catch {
+        // An observer must never change or fail a v1 answer, nor another observer's record.
+      }
+    }
+  };
+}
+
 /**
  * Told of each v1 call's own time (src/shared/own-time.ts) once its answer's last byte is written:
  * from its request read to that byte, less its waits on v2 and on outbound tokens. The endpoint is

@@ -2,7 +2,7 @@ import { SecretValues } from '../shared/secrets.js';
 import { toV1Error } from '../translators/kit/failures.js';
 import { renderV1Error } from '../v1/errors.js';
 import { CONTENT_TYPE, dataTypeOf, serialize } from '../v1/serialize.js';
-import { paramsWithoutCredentials, type CallObserver, type OwnTimeObserver, type V1CallRecord } from './observe.js';
+import { paramsWithoutCredentials, tellingEach, type CallObserver, type OwnTimeObserver, type V1CallRecord } from './observe.js';
 import type { V1Params } from './params.js';
 import type { V1Call } from './v1-call.js';
 
@@ -53,14 +53,7 @@ export function render(call: V1Call): Response {
 /** Tells every observer about the answered call; one that throws is ignored (it must never change or fail a v1 answer). */
 export function observe(call: V1Call, observers: readonly CallObserver[]): void {
   const record = recordOf(call);
-  if (!record) return;
-  for (const observer of observers) {
-    try {
-      observer(record);
-    } catch {
-      // An observer must never change or fail a v1 answer.
-    }
-  }
+  if (record) tellingEach(observers)(record);
 }
 
 /**

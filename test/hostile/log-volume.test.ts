@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCalls } from '../../src/compare/calls.js';
 import { FAILED_CALL_LINES } from '../../src/ops/log-volume.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
 
@@ -19,7 +20,9 @@ import { startGatewayProcess, type GatewayProcess } from '../support/process-gat
  *   MB field wrote a 1 MB line);
  * - lines of refused calls at most the budget's burst plus its rate for the time the flood ran,
  *   and every call held back counted in a summary line: written plus held back is every call;
- * - the owner's secret nowhere in the file.
+ * - the owner's secret nowhere in the file;
+ * - the record file (V1_RECORD_FILE) keeps the same sample as the log: the flood neither fills it
+ *   nor rotates out the owner's own call recorded before it.
  */
 const KEY = 'logvolumekey0000000000';
 const SECRET = 'logvolumesecret-0123456789abcdefghij';
@@ -28,11 +31,15 @@ const LINE_BOUND = 4 * 1024;
 
 let gateway: GatewayProcess;
 let logFile: string;
+let recordFile: string;
 beforeAll(async () => {
-  logFile = join(mkdtempSync(join(tmpdir(), 'v1gate-log-volume-')), 'gateway.log');
+  const dir = mkdtempSync(join(tmpdir(), 'v1gate-log-volume-'));
+  logFile = join(dir, 'gateway.log');
+  recordFile = join(dir, 'calls.jsonl');
   gateway = await startGatewayProcess({
     LOG_LEVEL: 'info',
     LOG_FILE: logFile,
+    V1_RECORD_FILE: recordFile,
     V1_KEEP_ALIVE: 'on',
     SANDBOX_API_KEY: KEY,
     SANDBOX_API_SECRET: SECRET,
@@ -100,6 +107,7 @@ describe('10,000 requests with no proven credentials', () => {
         post('/v1/user/get', `api_key=${random()}&${Array.from({ length: 990 }, (_, i) => `f${i}=${'c'.repeat(500)}`).join('&')}`),
       ),
     ];
+    await post('/v1/user/checkemail', `api_key=${KEY}&api_secret=${SECRET}&email=owner-before-the-flood%40example.com`)();
     const started = Date.now();
     const sent = (await flood([...v1Calls, ...times(1_000, garbage)])) - 1_000;
     const seconds = (Date.now() - started) / 1000;
@@ -124,5 +132,12 @@ describe('10,000 requests with no proven credentials', () => {
     expect(written).toBeLessThanOrEqual(FAILED_CALL_LINES.all.burst + Math.ceil(FAILED_CALL_LINES.all.ratePerSecond * seconds));
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain(encodeURIComponent(SECRET));
+
+    const records = readCalls(recordFile);
+    expect(records.find((call) => call.params.email === 'owner-before-the-flood@example.com')).toBeDefined();
+    expect(records.filter((call) => call.answer !== undefined && (call.answer as { error?: unknown }).error !== undefined)).toHaveLength(
+      written,
+    );
+    expect(readFileSync(recordFile, 'utf8')).not.toContain(SECRET);
   }, 300_000);
 });
