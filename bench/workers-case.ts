@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { API_KEY, API_SECRET, distinctForms } from './harness.js';
+import { API_KEY, API_SECRET, distinctForms, median, warmUp } from './harness.js';
 import { runLoad, type LoadResult } from './load.js';
 import { REPO_ROOT, startChild } from './procs.js';
 import type { Seeded } from './seed.js';
@@ -31,13 +31,28 @@ export interface WorkersOptions {
   /** Required with limiter 'redis'. */
   redisUrl?: string;
   durationSec: number;
+  /** Length of each warm-up run (s); they repeat until `warmupCalls` per process were answered (harness.ts warmUp). */
   warmupSec: number;
+  /**
+   * Calls each gateway process answers before it is measured (default 10 000, as the other cases):
+   * every worker compiles its own hot code, and after 2 s two workers had each answered half the
+   * calls of one process and still spent 2-3x its CPU per call.
+   */
+  warmupCalls?: number;
   connections: number;
+  /**
+   * Runs of each count per mix (default 1), in alternated order (1 2, 2 1, ...): on a shared
+   * machine one run of each, a minute apart, can differ by 3x; the table shows medians, and the
+   * ratio as the median of each round's own.
+   */
+  rounds?: number;
   log?: (line: string) => void;
 }
 
 export interface WorkersRow {
   workers: number;
+  /** Which round of the alternation (from 0). */
+  round: number;
   mix: WorkersMix;
   limiter: WorkersLimiter;
   /** Gateway processes measured (with WORKERS>1: the primary and its workers). */
@@ -125,7 +140,14 @@ function cpuSecondsOf(pid: number): number {
   }
 }
 
-async function measure(workers: number, mix: WorkersMix, v2BaseUrl: string, seeded: Seeded, options: WorkersOptions): Promise<WorkersRow> {
+async function measure(
+  workers: number,
+  mix: WorkersMix,
+  round: number,
+  v2BaseUrl: string,
+  seeded: Seeded,
+  options: WorkersOptions,
+): Promise<WorkersRow> {
   const gateway = await startGateway(workers, v2BaseUrl, options);
   try {
     const fields = { api_key: API_KEY, api_secret: API_SECRET, id: seeded.meetingId, host_id: seeded.userId };
@@ -134,13 +156,14 @@ async function measure(workers: number, mix: WorkersMix, v2BaseUrl: string, seed
       mix === 'same' ? new URLSearchParams(fields).toString() : distinctForms(fields, (n) => ({ id: String(90_000_000_000 + n) }));
     const run = (durationSec: number) =>
       runLoad({ url: gateway.url, path: '/v1/meeting/get', body, connections: options.connections, durationSec });
-    await run(options.warmupSec);
+    await warmUp(() => run(options.warmupSec), (options.warmupCalls ?? 10_000) * workers);
     const pids = gateway.pids();
     const before = pids.map(cpuSecondsOf);
     const result = await run(options.durationSec);
     const byProcess = pids.map((pid, i) => ((cpuSecondsOf(pid) - before[i]!) * 1e6) / result.total);
     const cpuUsPerCall = byProcess.reduce((a, b) => a + b, 0);
-    return { workers, mix, limiter: options.limiter, processes: pids.length, load: result, cpuUsPerCall, cpuUsPerCallByProcess: byProcess };
+    const processes = pids.length;
+    return { workers, round, mix, limiter: options.limiter, processes, load: result, cpuUsPerCall, cpuUsPerCallByProcess: byProcess };
   } finally {
     await gateway.stop();
   }
@@ -154,13 +177,14 @@ export async function runWorkers(options: WorkersOptions): Promise<WorkersRow[]>
   const rows: WorkersRow[] = [];
   try {
     for (const mix of options.mixes ?? (['same', 'distinct'] as const))
-      for (const workers of options.counts) {
-        const row = await measure(workers, mix, v2, seeded, options);
-        rows.push(row);
-        options.log?.(
-          `  WORKERS=${workers} (limiter ${options.limiter}, ${mix} calls): ${row.load.rps.toFixed(0)} req/s, ${row.cpuUsPerCall.toFixed(0)} µs CPU per call over ${row.processes} process(es) (${byProcessText(row)}), p99 ${row.load.p99.toFixed(2)} ms, problems ${problemsOf(row)}`,
-        );
-      }
+      for (let round = 0; round < (options.rounds ?? 1); round++)
+        for (const workers of round % 2 === 0 ? options.counts : [...options.counts].reverse()) {
+          const row = await measure(workers, mix, round, v2, seeded, options);
+          rows.push(row);
+          options.log?.(
+            `  WORKERS=${workers} (limiter ${options.limiter}, ${mix} calls): ${row.load.rps.toFixed(0)} req/s, ${row.cpuUsPerCall.toFixed(0)} µs CPU per call over ${row.processes} process(es) (${byProcessText(row)}), p99 ${row.load.p99.toFixed(2)} ms, problems ${problemsOf(row)}`,
+          );
+        }
   } finally {
     await upstream.stop();
   }
@@ -171,17 +195,50 @@ export function problemsOf(row: WorkersRow): number {
   return row.load.errors + row.load.timeouts + row.load.non2xx + row.load.envelopeErrors;
 }
 
-/** The rows as a markdown table, with each row's req/s relative to the first of its limiter and mix. */
+/**
+ * The rows as a markdown table, one line per limiter, mix and count: medians over the rounds, and
+ * req/s relative to the first count of the same limiter, mix and round (the median of those ratios).
+ */
 export function renderWorkers(rows: WorkersRow[]): string {
-  const firstOf = new Map<string, WorkersRow>();
-  const group = (r: WorkersRow) => `${r.limiter} ${r.mix}`;
-  for (const r of rows) if (!firstOf.has(group(r))) firstOf.set(group(r), r);
+  const groups = new Map<string, WorkersRow[]>();
+  for (const r of rows) {
+    const key = `${r.limiter} ${r.mix} ${r.workers}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  const firstCount = new Map<string, number>();
+  for (const r of rows) if (!firstCount.has(`${r.limiter} ${r.mix}`)) firstCount.set(`${r.limiter} ${r.mix}`, r.workers);
+  const baseOf = (r: WorkersRow) =>
+    rows.find(
+      (b) => b.limiter === r.limiter && b.mix === r.mix && b.round === r.round && b.workers === firstCount.get(`${r.limiter} ${r.mix}`),
+    );
   return [
-    '| WORKERS | limiter | calls | processes | req/s | × one process | CPU µs per call (all processes) | by process: primary / each worker | p50 ms | p99 ms | problems |',
+    '| WORKERS | limiter | calls | processes | req/s (every run) | × one process | CPU µs per call (all processes) | by process: primary / each worker | p50 ms | p99 ms | problems |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => {
-      const first = firstOf.get(group(r))!;
-      return `| ${r.workers} | ${r.limiter} | ${r.mix === 'same' ? 'all the same' : 'each its own meeting'} | ${r.processes} | ${r.load.rps.toFixed(0)} | ${(r.load.rps / first.load.rps).toFixed(2)}x | ${r.cpuUsPerCall.toFixed(0)} | ${byProcessText(r)} | ${r.load.p50.toFixed(2)} | ${r.load.p99.toFixed(2)} | ${problemsOf(r)} |`;
+    ...[...groups.values()].map((runs) => {
+      const r = runs[0]!;
+      const ratios = runs.flatMap((run) => {
+        const base = baseOf(run);
+        return base ? [run.load.rps / base.load.rps] : [];
+      });
+      const byProcess = r.cpuUsPerCallByProcess.map((_, i) => median(runs.map((run) => run.cpuUsPerCallByProcess[i] ?? 0)));
+      const rps =
+        runs.length > 1
+          ? `${median(runs.map((run) => run.load.rps)).toFixed(0)} (${runs.map((run) => run.load.rps.toFixed(0)).join(', ')})`
+          : r.load.rps.toFixed(0);
+      const cells = [
+        r.workers,
+        r.limiter,
+        r.mix === 'same' ? 'all the same' : 'each its own meeting',
+        r.processes,
+        rps,
+        `${median(ratios).toFixed(2)}x`,
+        median(runs.map((run) => run.cpuUsPerCall)).toFixed(0),
+        byProcess.map((us) => us.toFixed(0)).join(' / '),
+        median(runs.map((run) => run.load.p50)).toFixed(2),
+        median(runs.map((run) => run.load.p99)).toFixed(2),
+        runs.reduce((n, run) => n + problemsOf(run), 0),
+      ];
+      return `| ${cells.join(' | ')} |`;
     }),
   ].join('\n');
 }

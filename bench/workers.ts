@@ -4,10 +4,12 @@ import { buildServers } from './procs.js';
 import { renderWorkers, runWorkers, type WorkersLimiter, type WorkersMix } from './workers-case.js';
 
 /**
- * `npm run bench:workers -- [--workers N] [--duration S] [--connections C] [--limiter off|memory|redis] [--mix same|distinct]`:
+ * `npm run bench:workers -- [--workers N] [--duration S] [--connections C] [--limiter off|memory|redis] [--mix same|distinct] [--rounds R]`:
  * one gateway process (WORKERS unset) against N workers (WORKERS=N, default: the number of cores),
  * the same v1 call over the fixed upstream (workers-case.ts). `npm run bench` runs the same
  * comparison as its `workers` and `workers-redis` cases and writes it into bench/RESULTS.md.
+ * `--rounds R` runs each count R times in alternated order and prints medians (default 1);
+ * `--warmup-calls N`: calls each gateway process answers before it is measured (default 10 000).
  */
 
 const { values } = parseArgs({
@@ -18,6 +20,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '32' },
     limiter: { type: 'string', default: 'memory' },
     mix: { type: 'string' },
+    rounds: { type: 'string', default: '1' },
+    'warmup-calls': { type: 'string', default: '10000' },
   },
 });
 const limiter = values.limiter as WorkersLimiter;
@@ -40,6 +44,8 @@ try {
     durationSec: Number(values.duration),
     warmupSec: Number(values.warmup),
     connections: Number(values.connections),
+    rounds: Number(values.rounds),
+    warmupCalls: Number(values['warmup-calls']),
     log: (line) => console.log(line),
   });
   console.log(
