@@ -23,25 +23,60 @@ export interface FloodResult {
   outerMs: number;
   /** From the first check's end to the last check's start: the least. */
   innerMs: number;
+  /**
+   * The same marks on the wall clock (epoch ms, sub-millisecond), so floods in several processes can
+   * be put on one time line (spansOf) however late each one started.
+   */
+  at: { started: number; firstEnd: number; lastStart: number; lastEnd: number };
 }
 
+/** Now on the wall clock, sub-millisecond: comparable between processes of one machine. */
+const wallNow = () => performance.timeOrigin + performance.now();
+
 /**
- * Call `check` back to back for `ms` of real time and count admissions. The two spans bound the
- * time the store saw (a stall of this process between checks must not count against it).
+ * Call `check` back to back for `ms` of real time, and at least `minChecks` times, and count
+ * admissions. The spans bound the time the store saw (a stall of this process between checks must
+ * not count against it); the floor on checks keeps a process the machine stalls for most of the
+ * window in the flood all the same.
  */
-export async function flood(check: () => Promise<boolean>, ms: number): Promise<FloodResult> {
-  const started = performance.now();
+export async function flood(check: () => Promise<boolean>, ms: number, minChecks = 0): Promise<FloodResult> {
+  const started = wallNow();
   let firstEnd = 0;
   let lastStart = 0;
   let lastEnd = 0;
   let admitted = 0;
-  while (performance.now() - started < ms) {
-    lastStart = performance.now();
+  let checks = 0;
+  while (wallNow() - started < ms || checks < minChecks) {
+    lastStart = wallNow();
     if (await check()) admitted++;
-    lastEnd = performance.now();
+    checks++;
+    lastEnd = wallNow();
     if (firstEnd === 0) firstEnd = lastEnd;
   }
-  return { admitted, outerMs: lastEnd - started, innerMs: Math.max(0, lastStart - firstEnd) };
+  return {
+    admitted,
+    outerMs: lastEnd - started,
+    innerMs: Math.max(0, lastStart - firstEnd),
+    at: { started, firstEnd, lastStart, lastEnd },
+  };
+}
+
+/**
+ * Floods of one bucket from several processes, as one flood: the most time it had to refill runs
+ * from the first start to the last end, the least is the time every process was flooding (from the
+ * last first answer to the first last check).
+ */
+export function spansOf(results: readonly FloodResult[]): FloodResult {
+  const started = Math.min(...results.map((r) => r.at.started));
+  const firstEnd = Math.max(...results.map((r) => r.at.firstEnd));
+  const lastStart = Math.min(...results.map((r) => r.at.lastStart));
+  const lastEnd = Math.max(...results.map((r) => r.at.lastEnd));
+  return {
+    admitted: results.reduce((n, r) => n + r.admitted, 0),
+    outerMs: lastEnd - started,
+    innerMs: Math.max(0, lastStart - firstEnd),
+    at: { started, firstEnd, lastStart, lastEnd },
+  };
 }
 
 /** What a token bucket (burst, rate) may admit to a flood: between these, give or take one token. */
