@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
 import { listen, type Listening } from '../support/listen.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
@@ -12,24 +12,14 @@ import { postV1 } from '../support/v1-form.js';
  * exits; past SHUTDOWN_GRACE_MS the calls still waiting are answered "unavailable", never reset,
  * and a call that was half done is undone: its rollback outlives the drain.
  */
-let upstream: (Listening & { answered: string[] }) | undefined;
+let upstream: HeldUpstream | undefined;
 let gateway: GatewayProcess | undefined;
 afterEach(async () => {
+  upstream?.release();
   await gateway?.kill();
   await upstream?.close();
   gateway = upstream = undefined;
 });
-
-/** A v2 service that answers every call after `delayMs`, and counts what it answered. */
-async function slowUpstream(delayMs: number) {
-  const answered: string[] = [];
-  const server = await listen(async (request) => {
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
-    answered.push(new URL(request.url).pathname);
-    return Response.json({ existed_email: true });
-  });
-  return Object.assign(server, { answered });
-}
 
 const checkEmail = (url: string, label = 'call', email = 'a@b.c') =>
   fetch(`${url}/v1/user/checkemail`, {
@@ -43,45 +33,89 @@ const checkEmail = (url: string, label = 'call', email = 'a@b.c') =>
 
 const exited = (child: GatewayProcess) => new Promise<number | null>((resolve) => child.onExit(resolve));
 
+type HeldUpstream = Listening & { received: string[]; answered: string[]; hold(): void; release(): void };
+
+/**
+ * A v2 service that counts the email checks it received and answered and, once told to hold,
+ * holds them until the test releases them: a call is in flight for as long as the test needs,
+ * however slow the machine, instead of for a fixed time the test must then outrun. Other paths
+ * (the readiness probe's) are answered at once.
+ */
+async function heldUpstream(): Promise<HeldUpstream> {
+  const received: string[] = [];
+  const answered: string[] = [];
+  let gate: Promise<void> | undefined;
+  let open = () => {};
+  const server = await listen(async (request) => {
+    const path = new URL(request.url).pathname;
+    if (path === '/v2/users/email') {
+      received.push(path);
+      await gate;
+    }
+    answered.push(path);
+    return Response.json({ existed_email: true });
+  });
+  const hold = () => (gate = new Promise<void>((resolve) => (open = resolve)));
+  return Object.assign(server, { received, answered, hold, release: () => open() });
+}
+
+/**
+ * A gateway over `upstream` that has seen v2 accept its key's pair once: until then it sends one
+ * call of an unproven pair to v2 at a time, and the test needs the calls it starts all at v2 at once.
+ */
+async function gatewayWithProvenKey(upstream: HeldUpstream, env: Record<string, string> = {}): Promise<GatewayProcess> {
+  const started = await startGatewayProcess({
+    V2_BASE_URL: `${upstream.url}/v2`,
+    V1_RATE_LIMITS: 'off',
+    V2_RATE_LIMITS: 'off',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  expect(await checkEmail(started.url, 'proof', 'proof@b.c')).toEqual({ existed_email: true });
+  upstream.received.length = upstream.answered.length = 0;
+  upstream.hold();
+  return started;
+}
+
+/** Polls until `check` passes, for up to 30 s: a loaded machine may take seconds to get there. */
+const until = (check: () => unknown) => vi.waitFor(async () => expect(await check()).toBeTruthy(), { timeout: 30_000, interval: 25 });
+
+/** Whether the gateway says it is draining on /readyz (503 with the draining check failed). */
+const saysDraining = async (url: string) => {
+  const response = await fetch(`${url}/readyz`);
+  const body = (await response.json()) as { checks: { draining: { detail: string } } };
+  return response.status === 503 && body.checks.draining.detail === 'draining';
+};
+
 describe('SIGTERM', () => {
   it('answers every call in flight, refuses new ones, reports not ready, then exits 0', async () => {
-    upstream = await slowUpstream(1_500);
-    gateway = await startGatewayProcess({
-      V2_BASE_URL: `${upstream.url}/v2`,
-      V1_RATE_LIMITS: 'off',
-      V2_RATE_LIMITS: 'off',
-      LOG_LEVEL: 'silent',
-    });
+    upstream = await heldUpstream();
+    gateway = await gatewayWithProvenKey(upstream);
     expect((await fetch(`${gateway.url}/readyz`)).status).toBe(200);
     // Distinct emails: identical calls in flight would share one v2 GET (coalescing).
     const inFlight = Array.from({ length: 4 }, (_, i) => checkEmail(gateway!.url, `in flight ${i}`, `a${i}@b.c`));
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Each is in flight once v2 holds its call; none is answered before the drain has begun.
+    await until(() => upstream!.received.length === 4);
     const exit = exited(gateway);
     gateway.signal('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const [ready, refused] = await Promise.all([fetch(`${gateway.url}/readyz`), checkEmail(gateway.url, 'refused')]);
-    expect(ready.status).toBe(503);
-    expect(refused).toEqual({ error: { code: 503, message: expect.stringMatching(/shutting down/) } });
+    await until(() => saysDraining(gateway!.url));
+    expect(await checkEmail(gateway.url, 'refused')).toEqual({ error: { code: 503, message: expect.stringMatching(/shutting down/) } });
+    upstream.release();
     expect(await Promise.all(inFlight)).toEqual(Array(4).fill({ existed_email: true }));
     expect(upstream.answered.filter((path) => path === '/v2/users/email')).toHaveLength(4);
     expect(await exit).toBe(0);
   });
 
   it('past the grace, answers the calls still waiting with the v1 unavailable error, not a reset', async () => {
-    upstream = await slowUpstream(20_000);
-    gateway = await startGatewayProcess({
-      V2_BASE_URL: `${upstream.url}/v2`,
-      SHUTDOWN_GRACE_MS: '500',
-      V1_RATE_LIMITS: 'off',
-      V2_RATE_LIMITS: 'off',
-      LOG_LEVEL: 'silent',
-    });
-    const inFlight = Array.from({ length: 3 }, () => checkEmail(gateway!.url));
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    upstream = await heldUpstream(); // never released: the calls outlast the grace
+    gateway = await gatewayWithProvenKey(upstream, { SHUTDOWN_GRACE_MS: '500' });
+    const inFlight = Array.from({ length: 3 }, (_, i) => checkEmail(gateway!.url, `in flight ${i}`, `a${i}@b.c`));
+    await until(() => upstream!.received.length === 3);
     const exit = exited(gateway);
     gateway.signal('SIGTERM');
     const answers = await Promise.all(inFlight);
     for (const answer of answers) expect(answer).toEqual({ error: { code: 503, message: expect.any(String) } });
+    expect(upstream.answered).not.toContain('/v2/users/email');
     expect(await exit).toBe(0);
   });
 });
@@ -116,10 +150,6 @@ describe('SIGTERM past the grace, mid-create', () => {
     return credentials;
   }
 
-  const until = async (check: () => boolean) => {
-    for (let i = 0; i < 400 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
-    expect(check()).toBe(true);
-  };
   const seen = (method: string) => faults!.seen.filter((request) => request.method === method);
   const userExists = async (email: string) => (await sandbox!.v2('GET', `/users/${encodeURIComponent(email)}`)).status !== 404;
 
