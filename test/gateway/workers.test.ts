@@ -1,8 +1,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { listen, type Listening } from '../support/listen.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { listen } from '../support/listen.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
 import { startReceiver, type Receiver } from '../support/webhook-receivers.js';
 
@@ -13,10 +14,11 @@ import { startReceiver, type Receiver } from '../support/webhook-receivers.js';
  * draining every worker, a killed worker replaced, and webhook delivery run once (the primary owns
  * the file journal).
  */
-let upstream: (Listening & { answered: string[] }) | undefined;
+let upstream: Awaited<ReturnType<typeof stubUpstream>> | undefined;
 let gateway: GatewayProcess | undefined;
 let receiver: Receiver | undefined;
 afterEach(async () => {
+  upstream?.release();
   await gateway?.kill();
   await upstream?.close();
   await receiver?.stop();
@@ -25,15 +27,33 @@ afterEach(async () => {
 
 const START = { startTimeoutMs: 60_000 };
 
-async function stubUpstream(delayMs = 0) {
+/**
+ * A v2 service answering every email check. Once `hold()` is called it holds the calls that come
+ * next, until `release()`: `hold()` returns the list of calls held so far.
+ */
+async function stubUpstream() {
   const answered: string[] = [];
+  const held: string[] = [];
+  let gate: Promise<void> | undefined;
+  let open = () => {};
   const server = await listen(async (request) => {
-    if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
-    answered.push(new URL(request.url).pathname);
+    const path = new URL(request.url).pathname;
+    if (gate && path === '/v2/users/email') {
+      held.push(path);
+      await gate;
+    }
+    answered.push(path);
     return Response.json({ existed_email: true });
   });
-  return Object.assign(server, { answered });
+  const hold = () => {
+    gate = new Promise<void>((resolve) => (open = resolve));
+    return held;
+  };
+  return Object.assign(server, { answered, hold, release: () => open() });
 }
+
+/** Polls until `check` passes, for up to 60 s: a loaded machine may take seconds to get there. */
+const until = (check: () => unknown) => vi.waitFor(async () => expect(await check()).toBeTruthy(), { timeout: 60_000, interval: 50 });
 
 /** One v1 call; V1_KEEP_ALIVE is off, so each is a new connection, which the cluster hands to the next worker. */
 async function call(url: string, path = '/v1/user/checkemail', form = 'api_key=k&api_secret=s&email=a@b.c') {
@@ -41,10 +61,19 @@ async function call(url: string, path = '/v1/user/checkemail', form = 'api_key=k
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: form,
-    signal: AbortSignal.timeout(10_000),
+    signal: AbortSignal.timeout(30_000),
   });
   return { worker: response.headers.get('x-v1gate-worker'), body: (await response.json()) as Record<string, any> };
 }
+
+/** GET /readyz on a connection of its own, which the cluster hands to the next worker: its status and which worker answered. */
+const readyz = (url: string) =>
+  new Promise<{ status: number; worker: string | null }>((resolve, reject) => {
+    get(`${url}/readyz`, { agent: false }, (response) => {
+      response.resume();
+      resolve({ status: response.statusCode!, worker: (response.headers['x-v1gate-worker'] as string | undefined) ?? null });
+    }).on('error', reject);
+  });
 
 /** The primary's log lines (JSON on its standard output), such as a worker started or exited. */
 const primaryLines = (output: string, msg: string) =>
@@ -147,22 +176,37 @@ describe('WORKERS=2', () => {
   }, 120_000);
 
   it('SIGTERM drains every worker (calls in flight answered) and the primary exits 0', async () => {
-    upstream = await stubUpstream(1_500);
+    upstream = await stubUpstream();
     gateway = await startGatewayProcess({ ...base, V1_RATE_LIMITS: 'off', V2_BASE_URL: `${upstream.url}/v2` }, START);
-    const inFlight = Array.from({ length: 4 }, () => call(gateway!.url));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Each worker sends one call of a pair v2 has not yet accepted there at a time: prove it on both first.
+    const proven = new Set<string | null>();
+    while (proven.size < 2) proven.add((await call(gateway.url)).worker);
+    // v2 then holds every call until released: each is in flight for as long as the test needs.
+    const held = upstream.hold();
+    const inFlight = Array.from({ length: 4 }, (_, i) =>
+      call(gateway!.url, '/v1/user/checkemail', `api_key=k&api_secret=s&email=a${i}@b.c`),
+    );
+    await until(() => held.length === 4);
     const exit = exited(gateway);
     gateway.signal('SIGTERM');
+    // Both workers draining (each says so on /readyz), and only then v2 answers.
+    const draining = new Set<string | null>();
+    await until(async () => {
+      const ready = await readyz(gateway!.url);
+      if (ready.status === 503) draining.add(ready.worker);
+      return draining.size === 2;
+    });
+    upstream.release();
     const answers = await Promise.all(inFlight);
     expect(answers.map((a) => a.body)).toEqual(Array(4).fill({ existed_email: true }));
-    expect(new Set(answers.map((a) => a.worker)).size).toBe(2);
+    expect(new Set(answers.map((a) => a.worker))).toEqual(draining);
     expect(await exit).toBe(0);
     expect(
       primaryLines(gateway.output(), 'worker exited (code 0)')
         .map((line) => line.workerNumber)
         .sort(),
     ).toEqual([1, 2]);
-  }, 90_000);
+  }, 120_000);
 
   it('replaces a killed worker', async () => {
     upstream = await stubUpstream();
@@ -170,8 +214,9 @@ describe('WORKERS=2', () => {
     const [victim, survivor] = workerPids(gateway.output());
     process.kill(victim!, 'SIGKILL');
     // A connection the primary handed to the worker as it died is never answered (node:cluster
-    // keeps it open): give the primary a moment to see the exit, then only new connections count.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // keeps it open): wait until the primary has seen the exit, then only new connections count.
+    const replacing = () => primaryLines(gateway!.output(), 'worker exited (signal SIGKILL); starting another');
+    await until(() => replacing().length === 1);
     const deadline = Date.now() + 60_000;
     let seen = new Set<number>();
     // Until the replacement serves: calls keep being answered meanwhile (by the survivor).
@@ -184,9 +229,7 @@ describe('WORKERS=2', () => {
     }
     const pids = workerPids(gateway.output());
     expect(pids).toHaveLength(3);
-    expect(primaryLines(gateway.output(), 'worker exited (signal SIGKILL); starting another').map((line) => line.workerPid)).toEqual([
-      victim,
-    ]);
+    expect(replacing().map((line) => line.workerPid)).toEqual([victim]);
     expect([...seen].sort()).toEqual([survivor!, pids[2]!].sort());
   }, 120_000);
 
