@@ -133,9 +133,9 @@ const MAX_429_RETRY_WAIT_MS = 2_000;
 
 export class V2Client {
   /** The pool and path prefix of the base URL, made when it is first known. */
-  private upstream: { pool: Pool; basePath: string } | undefined;
+  private upstream: Upstream | undefined;
   /** Undo calls (a rollback's) have a pool of their own, made on the first: it outlives a shutdown's abort() of the other. */
-  private undoUpstream: { pool: Pool; basePath: string } | undefined;
+  private undoUpstream: Upstream | undefined;
   /** Past a shutdown's grace: calls (then undos) not yet sent are withdrawn instead. */
   private readonly stopped = { calls: false, undos: false };
   private readonly gate: OutboundGate;
@@ -147,26 +147,28 @@ export class V2Client {
     this.gate = options.gate ?? openGate;
   }
 
-  private connect(baseUrl: string, connections = this.options.connections): { pool: Pool; basePath: string } {
+  private connect(baseUrl: string, connections = this.options.connections): Upstream {
     const url = new URL(baseUrl);
     const { options } = this;
+    const size = Math.min(connections, options.connections);
+    const connectTimeoutMs = Math.min(options.timeoutMs, 5_000);
     const pool = new Pool(url.origin, {
-      connections: Math.min(connections, options.connections),
+      connections: size,
       pipelining: 1,
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 600_000,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
-      connect: { timeout: Math.min(options.timeoutMs, 5_000) },
+      connect: { timeout: connectTimeoutMs },
     });
-    return { pool, basePath: url.pathname.replace(/\/+$/, '') };
+    return { pool, basePath: url.pathname.replace(/\/+$/, ''), connections: size, connectTimeoutMs, inFlight: 0 };
   }
 
-  private get service(): { pool: Pool; basePath: string } {
+  private get service(): Upstream {
     return (this.upstream ??= this.connect(this.baseUrl()));
   }
 
-  private get undoService(): { pool: Pool; basePath: string } {
+  private get undoService(): Upstream {
     return (this.undoUpstream ??= this.connect(this.baseUrl(), UNDO_CONNECTIONS));
   }
 
@@ -342,12 +344,12 @@ export class V2Client {
       body = JSON.stringify(request.body);
     }
     const { route, path } = request.target;
-    const { pool, basePath } = request.priority === 'undo' ? this.undoService : this.service;
+    const upstream = request.priority === 'undo' ? this.undoService : this.service;
     // Counted when it really leaves: not while its token is fetched (a token endpoint's failure sends nothing).
     request.onSend?.();
     const exchanged = exchange(
-      pool,
-      { method: route.method, path: basePath + path + queryString(request.query), headers, body },
+      upstream,
+      { method: route.method, path: upstream.basePath + path + queryString(request.query), headers, body },
       endsAt,
       (answer) => {
         onStatus?.(answer.statusCode);
@@ -377,43 +379,69 @@ export class V2Client {
   }
 }
 
+/** The v2 service's connection pool, and how many of its requests undici holds (sent, or waiting for a connection). */
+interface Upstream {
+  pool: Pool;
+  basePath: string;
+  connections: number;
+  connectTimeoutMs: number;
+  inFlight: number;
+}
+
 /**
  * One request through the pool, its answer's body read by `read`, all by `endsAt`: the wait for a
- * connection, the request, the answer and its body. undici settles an aborted request only once a
- * connection takes it up, so a call still waiting in the pool when its time is up fails here at
- * once; the request, aborted, is then dropped unsent by the connection that reaches it, and an
+ * connection, the request, the answer and its body. When time is up the call fails at once, and an
  * answer that comes after all is let go unread, freeing its connection.
+ *
+ * A request that may wait for a connection carries an abort signal, so that undici drops it unsent
+ * when its time is up (undici settles an aborted request only once a connection takes it up: the
+ * call does not wait for that). One that a free connection, or a new one made within its time, takes
+ * at once goes without: it is sent before its time is up, and its connection is freed by undici's
+ * own headers and body timeouts, or here when its answer comes late. A signal on every request
+ * cost 7.5% of a one-call read's CPU (`npm run bench:builds`).
  */
 function exchange(
-  pool: Pool,
+  upstream: Upstream,
   options: Omit<Dispatcher.RequestOptions, 'signal'>,
   endsAt: number,
   read: (answer: Dispatcher.ResponseData) => Promise<string>,
   mayHaveApplied: boolean,
 ): Promise<{ statusCode: number; headers: Dispatcher.ResponseData['headers']; text: string }> {
+  const leftMs = Math.max(0, endsAt - Date.now());
+  const mayWait = upstream.inFlight >= upstream.connections || leftMs < upstream.connectTimeoutMs;
+  const deadline = mayWait ? new Deadline() : undefined;
+  upstream.inFlight++;
   return new Promise((resolve, reject) => {
-    const deadline = new Deadline();
     let settled = false;
-    const timer = setTimeout(
-      () => {
-        settled = true;
-        const expired = new UpstreamUnavailable('timeout', 'The v2 service did not answer in time.', mayHaveApplied);
-        deadline.expire(expired);
-        reject(expired);
-      },
-      Math.max(0, endsAt - Date.now()),
-    );
-    pool
-      .request({ ...options, signal: deadline })
-      .then((answer) => read(answer).then((text) => ({ statusCode: answer.statusCode, headers: answer.headers, text })))
+    let answer: Dispatcher.ResponseData | undefined;
+    const timer = setTimeout(() => {
+      settled = true;
+      const expired = new UpstreamUnavailable('timeout', 'The v2 service did not answer in time.', mayHaveApplied);
+      deadline?.expire(expired);
+      answer?.body.destroy();
+      reject(expired);
+    }, leftMs);
+    const done = () => upstream.inFlight--;
+    upstream.pool
+      .request(deadline ? { ...options, signal: deadline } : options)
+      .then((received) => {
+        if (settled) {
+          received.body.destroy();
+          return undefined;
+        }
+        answer = received;
+        return read(received).then((text) => ({ statusCode: received.statusCode, headers: received.headers, text }));
+      })
       .then(
         (exchanged) => {
-          if (settled) return;
+          done();
+          if (settled || exchanged === undefined) return;
           settled = true;
           clearTimeout(timer);
           resolve(exchanged);
         },
         (error: unknown) => {
+          done();
           if (settled) return;
           settled = true;
           clearTimeout(timer);
