@@ -134,13 +134,14 @@ describe('v2 outbound limits', () => {
     const sub = accounts.find((a) => a.id === created.body.id)!;
     const other = { api_key: sub.api_key, api_secret: sub.api_secret };
 
-    const busy = gw.v1('/test/fanout', { calls: '30' });
+    // The fan-out's 30 calls wait for the key's tokens for seconds; the other key's call is answered
+    // while they still wait (an order, not a time: on a busy machine a call can take a second).
+    let busyDone = false;
+    const busy = gw.v1('/test/fanout', { calls: '30' }).finally(() => (busyDone = true));
     await new Promise((r) => setTimeout(r, 100));
-    const started = Date.now();
     const quick = await gw.v1('/user/checkemail', { ...other, email: 'x@y.z' });
-    const otherSeconds = (Date.now() - started) / 1000;
     expect(quick).toEqual({ existed_email: false });
-    expect(otherSeconds).toBeLessThan(1);
+    expect(busyDone).toBe(false);
     expect(await busy).toEqual({ calls: 30 });
   });
 });
