@@ -53,8 +53,9 @@ it("a SIGKILLed process's pending notifications are claimed and delivered by the
   // Every job is journaled in Redis before the 200s and, with only A running, held by A's consumer.
   const admin = new Redis(redis.url);
   try {
+    // Generous: a loaded machine may take seconds to get there.
     const until = async (condition: () => Promise<boolean>) => {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 60_000;
       while (!(await condition())) {
         if (Date.now() > deadline) throw new Error('condition not met in time');
         await new Promise((r) => setTimeout(r, 50));
@@ -64,12 +65,14 @@ it("a SIGKILLed process's pending notifications are claimed and delivered by the
     await until(async () => ((await admin.xpending('durable:stream', 'deliverers')) as [number])[0] === uuids.length);
 
     // B joins while A lives (a short backoff: it would spend a job's last attempts quickly).
-    // A's heartbeat keeps its jobs: past the claim idle time, B still holds none of them.
+    // A's heartbeat keeps its jobs: once B reads the stream, and past the claim idle time after
+    // that (B tries a claim every third of it), B still holds none of them.
     const b = await startGatewayProcess({ ...env, V1_WEBHOOKS_BACKOFF_MS: '10' });
     gateways.push(b);
+    const consumers = async () => (await admin.xinfo('CONSUMERS', 'durable:stream', 'deliverers')) as Array<Array<string | number>>;
+    await until(async () => (await consumers()).length === 2);
     await new Promise((r) => setTimeout(r, 3_000));
-    const consumers = (await admin.xinfo('CONSUMERS', 'durable:stream', 'deliverers')) as Array<Array<string | number>>;
-    expect(consumers.map((c) => c[3]).sort()).toEqual([0, uuids.length]);
+    expect((await consumers()).map((c) => c[3]).sort()).toEqual([0, uuids.length]);
 
     // A dies with every job pending; the receiver is up before A's consumer has been idle
     // long enough, then B claims A's jobs (attempt counts kept) and delivers them.
@@ -88,4 +91,4 @@ it("a SIGKILLed process's pending notifications are claimed and delivered by the
   } finally {
     await admin.quit();
   }
-}, 60_000);
+}, 180_000);
