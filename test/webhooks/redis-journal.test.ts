@@ -47,7 +47,7 @@ function collect(j: RedisJournal): DeliveryJob[] {
   return handed;
 }
 
-async function until(condition: () => boolean, ms = 5_000): Promise<void> {
+async function until(condition: () => boolean, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
@@ -116,9 +116,12 @@ describe('RedisJournal', () => {
     await writer.attempted('c-0', 1, 'refused');
     await dying.close(); // its entries stay pending under its consumer name, as after a SIGKILL
 
-    const live = journal(prefix);
+    // A claim idle time of seconds, not the 300 ms the other tests use: a live consumer's heartbeat
+    // (every third of it) must reach Redis in time however late a loaded machine runs its timer.
+    const claimIdleMs = 2_000;
+    const live = journal(prefix, { claimIdleMs });
     const handedToLive = collect(live);
-    const survivor = journal(prefix);
+    const survivor = journal(prefix, { claimIdleMs });
     const handedToSurvivor = collect(survivor);
     await until(() => handedToLive.length + handedToSurvivor.length === 4);
     const claimed = [...handedToLive, ...handedToSurvivor];
@@ -126,7 +129,7 @@ describe('RedisJournal', () => {
     expect(claimed.find((j) => j.id === 'c-0')).toMatchObject({ attempts: 1, lastError: 'refused' });
 
     // Held well past the idle time by live consumers, heartbeats keep them from being claimed again.
-    await new Promise((r) => setTimeout(r, 1_000));
+    await new Promise((r) => setTimeout(r, 1.5 * claimIdleMs));
     expect(handedToLive.length + handedToSurvivor.length).toBe(4);
     for (const j of claimed) await writer.done(j.id);
     expect(await writer.depth()).toBe(0);
