@@ -9,6 +9,7 @@ import { V2Authorizer } from '../../src/upstream/auth/authorizer.js';
 import { v2Route, type V2Method } from '../../src/shared/v2-route.js';
 import { toV1Error } from '../../src/translators/kit/failures.js';
 import { RateLimitExceeded } from '../../src/ratelimit/errors.js';
+import { settlesBefore } from '../support/timing.js';
 
 /** A route of its own for each test path: the client sends what its target says. */
 const to = (method: V2Method, path: `/${string}`) => v2Route(method, path).at();
@@ -120,11 +121,12 @@ describe('V2Client', () => {
     const up = await upstream(() => {
       /* never answers */
     });
-    const started = Date.now();
-    const error: UpstreamUnavailable = await client(up.url, { timeoutMs: 300 })
+    const call = client(up.url, { timeoutMs: 300 })
       .call<never>(creds, { target: to('POST', '/x'), body: {} })
       .catch((e: UpstreamUnavailable) => e);
-    expect(Date.now() - started).toBeLessThan(1500);
+    // At its 300 ms timeout, before a 1.5 s timer started beside it (a loaded machine delays both).
+    expect(await settlesBefore(call, 1_500)).toBe(true);
+    const error = await call;
     expect(error).toBeInstanceOf(UpstreamUnavailable);
     expect(error.mayHaveApplied).toBe(true);
     expect(toV1Error(error).toBody().error).toEqual({ code: 503, message: expect.stringContaining('may or may not have been applied') });
@@ -135,12 +137,13 @@ describe('V2Client', () => {
       /* never answers */
     });
     const v2 = client(up.url, { timeoutMs: 300, connections: 1, maxAttempts: 1 });
-    const started = Date.now();
-    // Six calls, one connection: waiting for it in turn, each with its own timeout, would take 1.8 s.
-    const errors = await Promise.all(
+    // Six calls, one connection: waiting for it in turn, each with its own timeout, would take 1.8 s,
+    // past a 1.5 s timer started beside them (a loaded machine delays both).
+    const all = Promise.all(
       Array.from({ length: 6 }, (_, i) => v2.call(creds, { target: v2Route('GET', '/x/{n}').at(i) }).catch((e: unknown) => e)),
     );
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(await settlesBefore(all, 1_500)).toBe(true);
+    const errors = await all;
     for (const error of errors) {
       expect(error).toBeInstanceOf(UpstreamUnavailable);
       expect((error as UpstreamUnavailable).reason).toBe('timeout');
