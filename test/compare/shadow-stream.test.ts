@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startGateway, type RunningGateway } from '../../src/gateway.js';
+import { settlesBefore } from '../support/timing.js';
 
 /**
  * Shadow mode streams the primary's answer to the client as it arrives: the edges of that stream.
@@ -143,10 +144,9 @@ describe('comparisons behind a slow primary', () => {
         body: 'api_key=k&api_secret=s&email=a%40b.c',
       });
       expect(await answer.text()).toBe('{"existed_email":true}');
-      // Long before the hanging forward ends (the primary timeout is a minute).
-      const start = performance.now();
-      await comparing.shadow!.idle();
-      expect(performance.now() - start).toBeLessThan(5_000);
+      // Long before the hanging forward ends (the primary timeout is a minute): before a timer of
+      // half that started beside it, however late a loaded machine runs both.
+      expect(await settlesBefore(comparing.shadow!.idle(), 30_000)).toBe(true);
       expect(comparing.shadow!.stats()).toMatchObject({ compared: 1, dropped: 0 });
     } finally {
       hanging.destroy();
