@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { LOG_FLUSH_INTERVAL_MS } from '../../src/ops/logging.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
 
 /**
  * Logs as a log collector reads them: the gateway's standard output is a pipe (as under docker or
- * kubectl), and a failed call's line must be there within 2 s while the gateway keeps running, not
- * at shutdown. Every line names its process (pid) and, with WORKERS>1, its worker.
+ * kubectl), and a failed call's line must be there while the gateway keeps running, not at
+ * shutdown: the output buffer is flushed every LOG_FLUSH_INTERVAL_MS, and the line must come within
+ * ten of those (a loaded machine runs the flush late and reads the pipe late). Every line names its process (pid) and, with WORKERS>1, its worker.
  */
+const PROMPT_MS = 10 * LOG_FLUSH_INTERVAL_MS;
 let gateway: GatewayProcess | undefined;
 afterEach(async () => {
   await gateway?.kill();
@@ -39,19 +42,19 @@ async function lineOf(child: GatewayProcess, requestId: string, withinMs: number
 }
 
 describe('log lines on a piped standard output', () => {
-  it("show a failed call's line within 2 s while the gateway keeps running, with its pid", async () => {
+  it("show a failed call's line promptly while the gateway keeps running, with its pid", async () => {
     gateway = await startGatewayProcess({ LOG_LEVEL: 'info', V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off' });
     const answer = await failedCall(gateway.url, 'prompt-log-1');
     expect(((await answer.json()) as { error: { code: number } }).error.code).toBe(101);
     const sentAt = Date.now();
-    const line = await lineOf(gateway, 'prompt-log-1', 2_000);
-    expect(line, `no line within 2 s; output so far:\n${gateway.output()}`).toMatchObject({
+    const line = await lineOf(gateway, 'prompt-log-1', PROMPT_MS);
+    expect(line, `no line within ${PROMPT_MS} ms; output so far:\n${gateway.output()}`).toMatchObject({
       msg: 'v1 call failed',
       level: 40,
       code: 101,
       pid: gateway.pid,
     });
-    expect(Date.now() - sentAt).toBeLessThan(2_000);
+    expect(Date.now() - sentAt).toBeLessThan(PROMPT_MS);
     // Still serving: the line came while the process runs, not from its shutdown.
     expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
     expect(linesOf(gateway.output()).every((l) => l.pid === gateway!.pid && l.worker === undefined)).toBe(true);
@@ -64,7 +67,7 @@ describe('log lines on a piped standard output', () => {
     );
     const answer = await failedCall(gateway.url, 'prompt-log-2');
     const workerPid = Number(answer.headers.get('x-v1gate-worker'));
-    const line = await lineOf(gateway, 'prompt-log-2', 2_000);
+    const line = await lineOf(gateway, 'prompt-log-2', PROMPT_MS);
     expect(line).toMatchObject({ msg: 'v1 call failed', pid: workerPid, worker: expect.any(Number) });
     expect([1, 2]).toContain(line!.worker);
     // The primary's own lines carry its pid and no worker of their own.
