@@ -33,7 +33,7 @@ async function getByEmail(url: string): Promise<Record<string, unknown>> {
   return (await response.json()) as Record<string, unknown>;
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, deadlineMs = 10_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, deadlineMs = 30_000): Promise<T> {
   const end = Date.now() + deadlineMs;
   for (;;) {
     const value = await read();
