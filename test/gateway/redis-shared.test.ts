@@ -46,13 +46,18 @@ describe('two gateway processes sharing Redis', () => {
   it('admit together what one process would, not twice as much', async () => {
     // Warm both processes (first requests compile the whole path), then let the bucket refill.
     for (let i = 0; i < 3; i++) await Promise.all([call(first), call(second)]);
-    await pause(1100);
-    const started = Date.now();
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => call(i % 2 ? first : second)));
-    const seconds = (Date.now() - started) / 1000;
+    // Separate buckets would admit about 20 (10 each): a flood must be quick enough to tell, so
+    // one slowed by a busy machine is sent again (after the bucket has refilled) rather than read.
+    let answers: any[] = [];
+    let seconds = Infinity;
+    for (let attempt = 0; attempt < 5 && seconds >= 0.8; attempt++) {
+      await pause(1100);
+      const started = Date.now();
+      answers = await Promise.all(Array.from({ length: 40 }, (_, i) => call(i % 2 ? first : second)));
+      seconds = (Date.now() - started) / 1000;
+    }
     const admitted = answers.filter((a) => !a.error).length;
-    // Separate buckets would admit about 20 (10 each): the flood must be quick enough to tell.
-    expect(seconds, 'the flood was too slow to tell shared buckets from separate ones').toBeLessThan(0.8);
+    expect(seconds, 'no flood of five was quick enough to tell shared buckets from separate ones').toBeLessThan(0.8);
     expect(admitted).toBeGreaterThanOrEqual(10);
     expect(admitted).toBeLessThanOrEqual(10 + Math.ceil(seconds * 10) + 1);
     expect(answers.filter((a) => a.error?.code === 403).length).toBe(40 - admitted);
