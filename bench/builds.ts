@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { buildCases } from './cases.js';
-import { formsOf, gatewayEnvOf, median, steadyLoadOf, Upstreams } from './harness.js';
+import { alternatedRuns, formsOf, gatewayEnvOf, median, steadyLoadOf, Upstreams } from './harness.js';
 import { buildServers, REPO_ROOT, startProcess, type Child } from './procs.js';
 
 /**
@@ -85,18 +85,7 @@ try {
     try {
       const load = steadyLoadOf(c, body, rate);
       for (const child of Object.values(sides)) await load.warm(child, warmupCalls);
-      const cpu: Record<'base' | 'current', number[]> = { base: [], current: [] };
-      let problems = 0;
-      let slowest = Infinity;
-      for (let round = 0; round < rounds; round++) {
-        const order = round % 2 === 0 ? (['base', 'current'] as const) : (['current', 'base'] as const);
-        for (const name of order) {
-          const run = await load.steady(sides[name], durationSec);
-          cpu[name].push(run.cpuUs);
-          problems += run.errors + run.timeouts + run.non2xx + run.envelopeErrors;
-          slowest = Math.min(slowest, run.rps);
-        }
-      }
+      const { cpu, problems, slowestRps: slowest } = await alternatedRuns(load, sides, ['base', 'current'], { rounds, durationSec });
       const [base, current] = [median(cpu.base), median(cpu.current)];
       const line =
         `| ${c.id} | ${base.toFixed(1)} | ${current.toFixed(1)} | **${(current / base).toFixed(3)}** | ` +

@@ -333,6 +333,36 @@ export function steadyLoadOf(c: BenchCase, body: string | (() => string), rate: 
   };
 }
 
+type SteadyLoad = ReturnType<typeof steadyLoadOf>;
+type SteadyRun = Awaited<ReturnType<SteadyLoad['steady']>>;
+
+/**
+ * Two servers under one steady load, alternated (A B, then B A, and so on) so that the machine's
+ * drift hits both alike: each side's CPU µs per call run by run, every problem (transport errors,
+ * timeouts, non-2xx, v1 error envelopes) counted, and the slowest run's req/s (below the rate, a
+ * side saturated). `onRun` sees each run as it ends.
+ */
+export async function alternatedRuns<K extends string>(
+  load: SteadyLoad,
+  sides: Record<K, Child>,
+  order: readonly [K, K],
+  options: { rounds: number; durationSec: number; onRun?: (side: K, run: SteadyRun) => void },
+): Promise<{ cpu: Record<K, number[]>; problems: number; slowestRps: number }> {
+  const cpu = { [order[0]]: [], [order[1]]: [] } as unknown as Record<K, number[]>;
+  let problems = 0;
+  let slowestRps = Infinity;
+  for (let round = 0; round < options.rounds; round++) {
+    for (const side of round % 2 === 0 ? order : ([order[1], order[0]] as const)) {
+      const run = await load.steady(sides[side], options.durationSec);
+      cpu[side].push(run.cpuUs);
+      problems += run.errors + run.timeouts + run.non2xx + run.envelopeErrors;
+      slowestRps = Math.min(slowestRps, run.rps);
+      options.onRun?.(side, run);
+    }
+  }
+  return { cpu, problems, slowestRps };
+}
+
 /** The floor's settings for a case: the same upstream, and the same keep-alive policy as the gateway's. */
 export function floorEnvOf(c: BenchCase, v2BaseUrl: string): Record<string, string> {
   return { PORT: '0', V2_BASE_URL: v2BaseUrl, FLOOR_KEEP_ALIVE: c.keepAlive ? 'on' : 'off' };

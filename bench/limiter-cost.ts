@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { buildCases, type LimiterMode } from './cases.js';
-import { formsOf, gatewayEnvOf, median, steadyLoadOf, Upstreams } from './harness.js';
+import { alternatedRuns, formsOf, gatewayEnvOf, median, steadyLoadOf, Upstreams } from './harness.js';
 import { buildServers, startChild, type Child } from './procs.js';
 
 /**
@@ -96,20 +96,16 @@ try {
     try {
       const load = steadyLoadOf(c, body, rate);
       for (const child of Object.values(sides)) await load.warm(child, Number(values['warmup-calls']));
-      const cpu: Record<'off' | 'on', number[]> = { off: [], on: [] };
-      let problems = 0;
-      for (let round = 0; round < rounds; round++) {
-        for (const name of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
-          const run = await load.steady(sides[name], durationSec);
-          cpu[name].push(run.cpuUs);
-          const bad = run.errors + run.timeouts + run.non2xx + run.envelopeErrors;
-          if (bad > 0)
+      const { cpu, problems } = await alternatedRuns(load, sides, ['off', 'on'], {
+        rounds,
+        durationSec,
+        onRun: (name, run) => {
+          if (run.errors + run.timeouts + run.non2xx + run.envelopeErrors > 0)
             console.log(
               `  ${c.id}, limiters ${name}: ${run.errors} errors, ${run.timeouts} timeouts, ${run.non2xx} non-2xx, ${run.envelopeErrors} v1 errors ${run.firstEnvelopeError ?? ''}`,
             );
-          problems += bad;
-        }
-      }
+        },
+      });
       const [off, on] = [median(cpu.off), median(cpu.on)];
       const line =
         `| ${c.id} | ${off.toFixed(1)} | ${on.toFixed(1)} | **${((on / off - 1) * 100).toFixed(1)}%** | ` +
