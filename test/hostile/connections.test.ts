@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { KEEP_ALIVE_IDLE_MS } from '../../src/server.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
-import { memoryOf } from './hostile-support.js';
+import { memoryOf, unlimited } from './hostile-support.js';
 
 /**
  * What an anonymous client can make a gateway process hold open: connections that say nothing,
@@ -29,12 +29,7 @@ let gateway: GatewayProcess;
 let port: number;
 beforeAll(async () => {
   gateway = await startGatewayProcess({
-    LOG_LEVEL: 'silent',
-    SANDBOX_RATE_LIMITS: 'off',
-    V1_RATE_LIMITS: 'off',
-    V2_RATE_LIMITS: 'off',
-    SANDBOX_API_KEY: KEY,
-    SANDBOX_API_SECRET: SECRET,
+    ...unlimited({ key: KEY, secret: SECRET }),
     V1_MAX_CONNECTIONS: String(CAP),
     V1_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
     V1_REQUEST_TIMEOUT_MS: String(REQUEST_MS),

@@ -6,6 +6,21 @@ import { connect, type Socket } from 'node:net';
  * push a huge body as fast as the gateway takes it, and read a process's memory from /proc.
  */
 
+/**
+ * A gateway process's settings for an attack on it: no log lines, and no rate limit on either side
+ * or in its sandbox, so what is measured is what the attack costs, never a limiter's refusal; the
+ * sandbox's key and secret when the test calls as its owner.
+ */
+export function unlimited(owner?: { key: string; secret: string }): Record<string, string> {
+  return {
+    LOG_LEVEL: 'silent',
+    SANDBOX_RATE_LIMITS: 'off',
+    V1_RATE_LIMITS: 'off',
+    V2_RATE_LIMITS: 'off',
+    ...(owner ? { SANDBOX_API_KEY: owner.key, SANDBOX_API_SECRET: owner.secret } : {}),
+  };
+}
+
 /** A process's resident memory now and at its peak, in MiB (Linux /proc/<pid>/status). */
 export function memoryOf(pid: number): { rssMiB: number; peakMiB: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -106,6 +121,37 @@ export async function push(
   }
   if (open && socket.writable) socket.end(options.chunked ? '0\r\n\r\n' : '');
   return ended;
+}
+
+/**
+ * Sends `head` alone, as a client that declared a body and waits to hear whether to send it, and
+ * reads until the first answer is whole; then leaves. Undefined when none came within `giveUpMs`.
+ */
+export async function answerToHead(port: number, head: string, giveUpMs = 30_000): Promise<{ status: number; body: unknown } | undefined> {
+  const socket = await opened(port);
+  socket.on('error', () => {});
+  let reply = '';
+  const answer = await new Promise<{ status: number; body: unknown } | undefined>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), giveUpMs);
+    const done = (value: { status: number; body: unknown } | undefined) => {
+      clearTimeout(timer);
+      resolve(value);
+    };
+    socket.on('data', (chunk: Buffer) => {
+      reply += chunk.toString('latin1');
+      if (answerIsWhole(reply)) done(firstAnswer(reply));
+    });
+    socket.once('close', () => done(answerIsWhole(reply) ? firstAnswer(reply) : undefined));
+    socket.write(head);
+  });
+  socket.destroy();
+  return answer;
+}
+
+function answerIsWhole(reply: string): boolean {
+  const headEnd = reply.indexOf('\r\n\r\n');
+  const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(reply.slice(0, Math.max(0, headEnd)))?.[1] ?? NaN);
+  return headEnd !== -1 && Number.isFinite(length) && Buffer.byteLength(reply, 'latin1') >= headEnd + 4 + length;
 }
 
 /** The JSON body of the first HTTP answer in a raw reply, with its status (undefined when none came). */

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
 import { rawExchange } from '../support/raw-http.js';
-import { firstAnswer, head, memoryOf } from './hostile-support.js';
+import { firstAnswer, head, memoryOf, unlimited } from './hostile-support.js';
 
 /**
  * Each body has its limit (V1_MAX_BODY_BYTES, 4 MiB), and all of them together have one too
@@ -41,12 +41,7 @@ const MISSING_CREDENTIALS = { error: { code: 101, message: 'api_key and api_secr
 let gateway: GatewayProcess;
 beforeAll(async () => {
   gateway = await startGatewayProcess({
-    LOG_LEVEL: 'silent',
-    SANDBOX_RATE_LIMITS: 'off',
-    V1_RATE_LIMITS: 'off',
-    V2_RATE_LIMITS: 'off',
-    SANDBOX_API_KEY: KEY,
-    SANDBOX_API_SECRET: SECRET,
+    ...unlimited({ key: KEY, secret: SECRET }),
     // The uploads are held open as long as the test needs: neither stalls nor deadlines end them.
     V1_BODY_TIMEOUT_MS: '60000',
     V1_REQUEST_TIMEOUT_MS: '120000',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
-import { memoryOf } from './hostile-support.js';
+import { memoryOf, unlimited } from './hostile-support.js';
 
 /**
  * Forms of 400,000 fields (3.9 MB, under the body limit, no credentials), three at a time, to a
@@ -15,7 +15,7 @@ const PROBE_DEADLINE_MS = 5_000;
 
 let gateway: GatewayProcess;
 beforeAll(async () => {
-  gateway = await startGatewayProcess({ LOG_LEVEL: 'silent', SANDBOX_RATE_LIMITS: 'off', V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off' });
+  gateway = await startGatewayProcess(unlimited());
 }, 60_000);
 afterAll(() => gateway?.kill());
 
