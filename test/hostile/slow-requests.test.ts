@@ -28,10 +28,11 @@ const TOKEN = 'slow-requests-webhook-token';
 let gw: TestGateway;
 let v2Token: string;
 
-beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'v1gate-slow-'));
+/** The short deadlines under test, and a webhook intake (with a journal in a new folder) to drip bodies to. */
+function deadlinesAndIntake(folderPrefix: string): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), folderPrefix));
   writeFileSync(join(dir, 'subs.json'), JSON.stringify([{ api_key: 'k', url: 'http://127.0.0.1:9/hook' }]));
-  gw = await startTestGateway({
+  return {
     V1_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
     V1_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
     V1_BODY_TIMEOUT_MS: '1500',
@@ -39,7 +40,11 @@ beforeAll(async () => {
     V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
     V1_WEBHOOKS_ANY_PORT: '1',
     V2_WEBHOOK_TOKEN: TOKEN,
-  });
+  };
+}
+
+beforeAll(async () => {
+  gw = await startTestGateway(deadlinesAndIntake('v1gate-slow-'));
   v2Token = await signV2Token(gw.credentials.api_key, gw.credentials.api_secret, 600);
 });
 afterAll(() => gw.close());
@@ -106,20 +111,8 @@ describe('a body dripped a byte at a time', () => {
 describe('a body dripped to a cluster (WORKERS=2), whose workers forward the sandbox and the intake to the primary', () => {
   let cluster: GatewayProcess;
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'v1gate-slow-cluster-'));
-    writeFileSync(join(dir, 'subs.json'), JSON.stringify([{ api_key: 'k', url: 'http://127.0.0.1:9/hook' }]));
     cluster = await startGatewayProcess(
-      {
-        LOG_LEVEL: 'silent',
-        WORKERS: '2',
-        V1_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
-        V1_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
-        V1_BODY_TIMEOUT_MS: '1500',
-        V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
-        V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
-        V1_WEBHOOKS_ANY_PORT: '1',
-        V2_WEBHOOK_TOKEN: TOKEN,
-      },
+      { LOG_LEVEL: 'silent', WORKERS: '2', ...deadlinesAndIntake('v1gate-slow-cluster-') },
       { startTimeoutMs: 60_000 },
     );
   }, 90_000);
