@@ -573,9 +573,19 @@ function wireErrorAnswers({ root, log }: Parts): void {
   });
 }
 
-/** Whatever matched nothing gets the v1 envelope, as every v1 answer: never a plain-text 404. */
+/**
+ * Whatever matched nothing: under /v1 and /sdk the v1 envelope, as every v1 answer; elsewhere a
+ * JSON 404, so a load balancer or a probe pointed at a wrong path sees a failure, not a 200 (a
+ * cluster's primary answers so too).
+ */
+export const unknownPathAnswer = (c: Context): Response => {
+  const message = `Unknown path: ${c.req.path.slice(0, 256)}.`;
+  if (!CALL_PATH.test(c.req.path)) return c.json({ error: message }, 404);
+  return v1ErrorResponse(toV1Error(new Refusal('unknown-path', message)));
+};
+
 function wireNotFound({ root }: Parts): void {
-  root.notFound((c) => v1ErrorResponse(toV1Error(new Refusal('unknown-path', `Unknown path: ${c.req.path}.`))));
+  root.notFound(unknownPathAnswer);
 }
 
 /** The HTTP server over the app; a call is in flight until its answer has left (the response closes), not merely been made. */
