@@ -36,6 +36,7 @@ import { CallWithdrawn, SHUTTING_DOWN_UNSENT } from './upstream/errors.js';
 import { Departure, EitherLeaving } from './shared/leaving.js';
 import { v2CredentialsOf, type V2Credentials } from './upstream/auth/v2-credentials.js';
 import type { LocalCheck } from './upstream/auth/local-check.js';
+import { provenSecretStoreOf } from './upstream/auth/proven-secrets.js';
 import { PairProver } from './upstream/pair-proof.js';
 import { ProofLimiter, SECRET_CHECK_LIMITS, chargeAccepted } from './ratelimit/proof-budget.js';
 import { v1ErrorResponse } from './v1/errors.js';
@@ -322,14 +323,25 @@ function createLimiters({ config, overrides, resources, log }: Parts): RateLimit
 /**
  * Whom the gateway acts as toward v2: each pair's own JWT, or (V2_CREDENTIALS_FILE) the v2 app the
  * credential map names for the key, whose v1 secret the map checks here. Hash checks of new pairs
- * are bounded per key and across keys, in the limiters' store.
+ * are bounded per key and across keys, in the limiters' store; pairs that matched are remembered
+ * in Redis (with REDIS_URL) or beside the credentials file, so their owners skip that budget.
  */
-function createV2Credentials({ config, address }: Parts, limiters: RateLimiters): V2Credentials {
+function createV2Credentials({ config, address, resources, log }: Parts, limiters: RateLimiters): V2Credentials {
+  const { redis } = config.rateLimits;
   return v2CredentialsOf(config.credentials, {
     jwtTtlSeconds: config.upstream.jwtTtlSeconds,
     timeoutMs: config.upstream.timeoutMs,
     v2BaseUrl: () => address.v2BaseUrl,
     budget: new ProofLimiter(limiters.store, SECRET_CHECK_LIMITS, 'secret-check'),
+    proven: (credentialsFile) => {
+      const store = provenSecretStoreOf({
+        credentialsFile,
+        redis: redis.url ? { url: redis.url, keyPrefix: redis.keyPrefix, timeoutMs: redis.timeoutMs } : undefined,
+        onProblem: (problem) => log.logger.warn(problem),
+      });
+      resources.add(() => store.close());
+      return store;
+    },
   });
 }
 

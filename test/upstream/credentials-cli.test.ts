@@ -83,6 +83,7 @@ describe('npm run credentials', () => {
     expect(await map.verify('legacy-key', 'legacy-secret')).toEqual({
       kind: 'accepted',
       v2: { kind: 'oauth', accountId: 'acc', clientId: 'cid', clientSecret: 'client-secret' },
+      untilMs: Infinity,
     });
     expect((await map.verify('other-key', 'other-secret')).kind).toBe('accepted');
 

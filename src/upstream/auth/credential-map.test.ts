@@ -66,7 +66,7 @@ describe('CredentialMap', () => {
         'f',
       ),
     );
-    expect(await map.verify('k', 'right')).toEqual({ kind: 'accepted', v2: { kind: 'jwt', key: 'v2k', secret: 'v2s' } });
+    expect(await map.verify('k', 'right')).toEqual({ kind: 'accepted', v2: { kind: 'jwt', key: 'v2k', secret: 'v2s' }, untilMs: Infinity });
     expect(await map.verify('k', 'wrong')).toEqual({ kind: 'refused' });
     expect(await map.verify('other', 'right')).toEqual({ kind: 'unmapped' });
   });

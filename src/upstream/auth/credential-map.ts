@@ -39,7 +39,8 @@ const fileSchema = z.array(entry).max(100_000);
 
 export type CredentialEntry = z.output<typeof entry>;
 
-export type Verdict = { kind: 'unmapped' } | { kind: 'refused' } | { kind: 'accepted'; v2: V2Identity };
+/** Accepted: until when the secret it matched stays valid (epoch ms; Infinity for the current secret). */
+export type Verdict = { kind: 'unmapped' } | { kind: 'refused' } | { kind: 'accepted'; v2: V2Identity; untilMs: number };
 
 const UNMAPPED: Verdict = { kind: 'unmapped' };
 const REFUSED: Verdict = { kind: 'refused' };
@@ -149,6 +150,16 @@ export class CredentialMap {
     return this.byKey.has(apiKey);
   }
 
+  /** The key's entry: its secrets' hashes (undefined for an unmapped key). */
+  entryOf(apiKey: string): CredentialEntry | undefined {
+    return this.byKey.get(apiKey);
+  }
+
+  /** Remembers a pair proven elsewhere (its verifier, proven-secrets.ts) as if it had been hashed here. */
+  remember(apiKey: string, secret: string, acceptedUntilMs: number): void {
+    this.memo.set(this.digestOf(apiKey, secret), { acceptedUntilMs });
+  }
+
   /** Whom v1gate acts as for a mapped key (undefined for an unmapped one). */
   identityOf(apiKey: string): V2Identity | undefined {
     return this.identities.get(apiKey);
@@ -190,7 +201,7 @@ export class CredentialMap {
   private verdictOf(apiKey: string, remembered: Remembered): Verdict {
     const until = remembered.acceptedUntilMs;
     if (until === undefined || until <= this.now()) return REFUSED;
-    return { kind: 'accepted', v2: this.identities.get(apiKey)! };
+    return { kind: 'accepted', v2: this.identities.get(apiKey)!, untilMs: until };
   }
 
   private async acceptedUntil(found: CredentialEntry, secret: string): Promise<number | undefined> {

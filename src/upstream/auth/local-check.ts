@@ -1,12 +1,15 @@
 import type { Credentials } from '../credentials.js';
 import { ProofsExhausted, type ProofBudget } from '../pair-proof.js';
 import type { CredentialMap, Verdict } from './credential-map.js';
+import { candidatesOf, verifierOf, type ProvenSecretStore } from './proven-secrets.js';
 
 /**
  * The credential map's side of authentication: a key the map names is proven here, against its
  * secret's hash, with no v2 call; a wrong secret is refused here, costing v2 nothing. Each new pair
  * is hashed once (then remembered), under a budget per key and across keys, since anyone who knows
- * a mapped api_key can make v1gate hash a made-up secret.
+ * a mapped api_key can make v1gate hash a made-up secret. Owner first: a pair once matched is also
+ * remembered past a restart and by every instance (proven-secrets.ts), and found there before any
+ * budget is asked, so a flood of made-up secrets spends a budget the key's owner never needs.
  */
 
 /** The map names the key, and the secret matches neither its hash nor a previous one still in its time. */
@@ -32,6 +35,10 @@ export interface LocalCheckOptions {
   only: boolean;
   /** Bounds the hash checks of new pairs; none: unbounded (tests). */
   budget?: ProofBudget;
+  /** Where matched pairs are remembered past a restart and between instances; none: in this process's map only. */
+  proven?: ProvenSecretStore;
+  /** Milliseconds, for which previous secrets are still in their time; injectable for tests. */
+  now?: () => number;
 }
 
 export interface LocalCheckStats {
@@ -90,13 +97,30 @@ export class LocalCheck {
     return this.settle(credentials, verdict.kind === 'accepted' ? verdict.v2 : undefined);
   }
 
+  /**
+   * A pair this process has not checked: found among the remembered pairs (no budget, no hashing),
+   * else hashed under the budget, and remembered there when it matched.
+   */
   private async checkOnce(map: CredentialMap, credentials: Credentials): Promise<Verdict> {
+    const { apiKey, apiSecret } = credentials;
+    const entry = map.entryOf(apiKey);
+    const { proven } = this.options;
+    if (proven && entry) {
+      const found = await proven.find(apiKey, candidatesOf(entry, apiSecret, (this.options.now ?? Date.now)()));
+      if (found) {
+        map.remember(apiKey, apiSecret, found.untilMs);
+        return map.known(apiKey, apiSecret) ?? { kind: 'refused' };
+      }
+    }
     if (this.options.budget) {
-      const taken = this.options.budget.take(credentials.apiKey);
+      const taken = this.options.budget.take(apiKey);
       const admission = taken instanceof Promise ? await taken : taken;
       if (!admission.allowed) throw new ProofsExhausted(admission.retryAfterMs);
     }
-    return map.verify(credentials.apiKey, credentials.apiSecret);
+    const verdict = await map.verify(apiKey, apiSecret);
+    // Awaited: a restart right after the owner's first call must find it remembered.
+    if (verdict.kind === 'accepted' && proven && entry) await proven.remember(apiKey, verifierOf(entry, apiSecret, verdict.untilMs));
+    return verdict;
   }
 
   private settle(credentials: Credentials, v2: Credentials['v2']): true {

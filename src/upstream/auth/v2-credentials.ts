@@ -5,6 +5,7 @@ import type { CredentialConfig } from './config.js';
 import { CredentialFileError, CredentialMap, readCredentialFile, type CredentialEntry } from './credential-map.js';
 import { LocalCheck } from './local-check.js';
 import { OAuthTokens } from './oauth-tokens.js';
+import type { ProvenSecretStore } from './proven-secrets.js';
 
 /**
  * What one gateway acts as toward v2, put together: the credential map in force (swapped whole by
@@ -34,6 +35,8 @@ export interface V2CredentialsDeps {
   v2BaseUrl: () => string;
   /** Bounds the hash checks of new pairs of mapped keys. */
   budget?: ProofBudget;
+  /** Where matched pairs of mapped keys are remembered past a restart and between instances (made once the file is known). */
+  proven?: (file: string) => ProvenSecretStore;
 }
 
 export function v2CredentialsOf(config: CredentialConfig, deps: V2CredentialsDeps): V2Credentials {
@@ -57,7 +60,12 @@ export function v2CredentialsOf(config: CredentialConfig, deps: V2CredentialsDep
     defaultTokenUrl: () => config.defaultTokenUrl ?? `${new URL(deps.v2BaseUrl()).origin}/oauth/token`,
     timeoutMs: deps.timeoutMs,
   });
-  const local = new LocalCheck({ map: () => map, only: config.only, ...(deps.budget ? { budget: deps.budget } : {}) });
+  const local = new LocalCheck({
+    map: () => map,
+    only: config.only,
+    ...(deps.budget ? { budget: deps.budget } : {}),
+    ...(deps.proven ? { proven: deps.proven(file) } : {}),
+  });
   return {
     local,
     authorizer: new V2Authorizer(minter, oauth),
