@@ -12,27 +12,50 @@ import { BodyReadError, readBody } from '../shared/request-body.js';
  * the service the path belongs to. Only a body that fits is sent on, with its length.
  */
 
-/** Headers that describe one hop's connection, not the request. */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'host', 'content-length'];
+/**
+ * Headers that describe one hop's connection, not the request (RFC 9110, 7.6.1), and its framing.
+ * `Expect: 100-continue` is one hop's too: this worker's server has already told the client to go
+ * on and has read the whole body, so the primary has nothing to wait for (and undici refuses to
+ * send the header at all: curl adds it by itself to bodies over 1 KiB).
+ */
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+  'host',
+  'content-length',
+];
 
-/** A refused body answered as the service behind the path answers errors: v2's `{code, message}`, the webhook intake's `{error}`. */
-function refusedBody(prefix: string, error: BodyReadError): Response {
-  const body = prefix === '/webhooks' ? { error: error.message } : { code: 300, message: error.message };
-  return Response.json(body, { status: error.status });
+/** An error answered as the service behind the path answers errors: v2's `{code, message}`, the webhook intake's `{error}`. */
+function errorAnswer(prefix: string, status: number, message: string, code = 300): Response {
+  const body = prefix === '/webhooks' ? { error: message } : { code, message };
+  return Response.json(body, { status });
+}
+
+/** The request's headers as the primary gets them: this hop's own removed, with those its Connection header names. */
+function forwardedHeaders(request: Request): Headers {
+  const headers = new Headers(request.headers);
+  const named = (headers.get('connection') ?? '').split(',').map((name) => name.trim().toLowerCase());
+  for (const name of [...HOP_BY_HOP, ...named]) if (name) headers.delete(name);
+  return headers;
 }
 
 export function forwardToHub(root: Hono, hubOrigin: string, prefixes: readonly string[]): void {
   const forward = async (c: Context, prefix: string): Promise<Response> => {
     const request = c.req.raw;
     const url = new URL(request.url);
-    const headers = new Headers(request.headers);
-    for (const name of HOP_BY_HOP) headers.delete(name);
+    const headers = forwardedHeaders(request);
     let body: Buffer | undefined;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       try {
         body = await readBody(c);
       } catch (error) {
-        if (error instanceof BodyReadError) return refusedBody(prefix, error);
+        if (error instanceof BodyReadError) return errorAnswer(prefix, error.status, error.message);
         throw error;
       }
     }
@@ -48,7 +71,7 @@ export function forwardToHub(root: Hono, hubOrigin: string, prefixes: readonly s
       for (const name of [...HOP_BY_HOP, 'content-encoding']) out.delete(name);
       return new Response(answer.body, { status: answer.status, headers: out });
     } catch {
-      return Response.json({ error: 'the cluster primary is not answering' }, { status: 502 });
+      return errorAnswer(prefix, 502, 'The cluster primary is not answering.', 502);
     }
   };
   for (const prefix of prefixes) {

@@ -5,6 +5,7 @@ import { Registry } from 'prom-client';
 import type { GatewayConfig } from '../config.js';
 import { webhookMetrics } from '../ops/webhook-metrics.js';
 import { createSandbox, mountSandbox, type Sandbox } from '../sandbox/app.js';
+import { unknownPathAnswer } from '../gateway.js';
 import { createServer } from '../server.js';
 import { startWebhooks, type Webhooks } from '../webhooks/index.js';
 
@@ -53,6 +54,8 @@ export async function startHub(config: GatewayConfig, logger: Logger): Promise<H
     root.route('/', webhooks.routes);
     paths.push('/webhooks');
   }
+  // A path no part answers (a worker forwards all of /webhooks) is answered as one process answers it.
+  root.notFound(unknownPathAnswer);
   const server = createServer(root.fetch, {
     keepAlive: true,
     headersTimeoutMs: config.headersTimeoutMs,
