@@ -36,6 +36,7 @@ const RECORD: V1CallRecord = {
   secrets: new SecretValues(['a-fairly-typical-api-secret-value']),
   params: { email: 'someone@example.com', data_type: 'JSON' },
   errorCode: undefined,
+  pairProven: true,
   answer: { existed_email: true },
   dataType: 'JSON',
   ms: 1.73,

@@ -84,6 +84,8 @@ export type FailureKind =
   | 'v2-token-unavailable'
   /** The v1 client left before the call was sent; nothing was sent. */
   | 'withdrawn'
+  /** v1gate's own v1 error: a parameter missing or of the wrong type, or a translator's refusal (its code and message are v1's already). */
+  | 'v1-error'
   /** A bug in v1gate. */
   | 'internal';
 
@@ -240,6 +242,11 @@ export const FAILURES: Record<FailureKind, FailureRow> = {
     v1Code: V1Code.upstreamUnavailable,
     v1Message: 'keep',
     why: 'Nobody reads it (the client left), but logs and metrics do: nothing more was sent.',
+  },
+  'v1-error': {
+    v1Code: 'keep',
+    v1Message: 'keep',
+    why: 'Made as a v1 error where the mistake was found (a missing or mistyped parameter, a refusal a translator names): answered as it is.',
   },
   internal: {
     v1Code: V1Code.upstreamUnavailable,

@@ -82,6 +82,7 @@ describe('v1gate_v1_calls_by_key_total', () => {
     apiKey,
     params: {},
     errorCode: undefined,
+    pairProven: v2Status !== undefined && v2Status !== 401,
     answer: {},
     dataType: 'JSON',
     ms: 1,

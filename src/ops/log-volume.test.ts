@@ -59,6 +59,7 @@ function failed(code: number, endpoint: string | undefined, v2Status?: number): 
     apiKey: 'key',
     params: {},
     errorCode: code,
+    pairProven: v2Status !== undefined && v2Status !== 401,
     answer: {},
     dataType: 'JSON',
     ms: 1,
@@ -105,7 +106,7 @@ describe('sampleFailedCalls', () => {
     expect(written).toHaveLength(FAILED_CALL_LINES.all.burst);
   });
 
-  it('never holds back a success, nor a call whose pair v2 accepted', () => {
+  it('never holds back a proven pair’s call: a success, a failure v2 answered, a mapped key’s parameter error', () => {
     const written: V1CallRecord[] = [];
     const observe = sampleFailedCalls(
       (record) => void written.push(record),
@@ -113,9 +114,24 @@ describe('sampleFailedCalls', () => {
       () => 0,
     );
     for (let i = 0; i < 500; i++) {
-      observe({ ...failed(0, '/user/get'), errorCode: undefined });
+      observe({ ...failed(0, '/user/get', 200), errorCode: undefined });
       observe(failed(1001, '/user/get', 404));
+      observe({ ...failed(300, '/user/get'), pairProven: true, failure: 'v1-error' });
     }
-    expect(written).toHaveLength(1_000);
+    expect(written).toHaveLength(1_500);
+  });
+
+  it('counts every line of an anonymous call, whatever its level: a bug it reached, an answer with no v2 call', () => {
+    const written: V1CallRecord[] = [];
+    const observe = sampleFailedCalls(
+      (record) => void written.push(record),
+      recordingLogger().logger,
+      () => 0,
+    );
+    for (let i = 0; i < 500; i++) {
+      observe({ ...failed(503, '/user/get'), failure: 'internal', fault: new TypeError('a bug') });
+      observe({ ...failed(0, '/user/get'), errorCode: undefined });
+    }
+    expect(written).toHaveLength(2 * FAILED_CALL_LINES.perKind.burst);
   });
 });

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { refilledTokens, takeToken, type BucketSpec, type BucketState } from '../shared/token-bucket.js';
-import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
+import type { CallObserver } from '../v1-facade/observe.js';
 
 /**
  * What a client with no credentials can make the gateway write to its log, bounded two ways:
@@ -11,10 +11,12 @@ import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
  *   most LOG_LINE_LIMITS.fieldBytes of its nested texts. A form with one field of 4 MiB wrote a log
  *   line of 4 MiB, and one of 990 fields of 500 characters half a megabyte; a line's top-level
  *   fields are the code's own, so a line is bounded whatever the request held;
- * - **how many lines of refused calls** (`sampleFailedCalls`): each kind of failure (its v1 code
+ * - **how many lines of anonymous calls** (`sampleFailedCalls`): each kind of failure (its v1 code
  *   and endpoint) writes its lines up to a budget per second, and all kinds together up to another;
  *   the lines past them are counted and written as one summary line a second later. A call whose
- *   pair v2 accepted is never held back: its key's own rate limit bounds it.
+ *   pair was proven (by v2 or the credential map) is never held back: its key's own rate limit
+ *   bounds it. Every other call's line counts, whatever its level: a line at error level (a bug an
+ *   anonymous request reached) is as much a line as a refusal's.
  */
 
 export const LOG_LINE_LIMITS = {
@@ -138,13 +140,11 @@ export const HELD_BACK_SUMMARY_MS = 1_000;
 /** The kinds a summary names one by one (the most frequent); the others are added up. */
 const SUMMARY_KINDS = 20;
 
-/** Whether v2 accepted the call's pair: then the caller is its key's owner, and its key's rate limit bounds its lines. */
-const provenByV2 = (record: V1CallRecord) => record.v2Calls.some((call) => call.status !== 0 && call.status !== 401);
-
 /**
- * Writes each refused call's line through `observer` while the budgets allow; counts the others
- * and writes one summary line for them (`v1 call lines held back`) a second after the first.
- * Kinds are v1 codes times endpoints (or none): a small, fixed set, whatever the client sends.
+ * Writes each anonymous call's line (its pair not proven) through `observer` while the budgets
+ * allow; counts the others and writes one summary line for them (`v1 call lines held back`) a
+ * second after the first. Kinds are v1 codes times endpoints (or none): a small, fixed set,
+ * whatever the client sends. A proven pair's lines are all written: its key's limits bound them.
  */
 export function sampleFailedCalls(observer: CallObserver, logger: Logger, now: () => number = Date.now): CallObserver {
   const kinds = new Map<string, BucketState>();
@@ -168,8 +168,8 @@ export function sampleFailedCalls(observer: CallObserver, logger: Logger, now: (
     }
   };
   return (record) => {
-    if (record.errorCode === undefined || provenByV2(record)) return observer(record);
-    const kind = `${record.errorCode} ${record.endpoint ?? '(no endpoint)'}`;
+    if (record.pairProven) return observer(record);
+    const kind = `${record.errorCode ?? 0} ${record.endpoint ?? '(no endpoint)'}`;
     const at = now();
     const ofKind = takeToken(kinds.get(kind), FAILED_CALL_LINES.perKind, at);
     const ofAll = ofKind.allowed ? takeToken(all, FAILED_CALL_LINES.all, at) : undefined;

@@ -1,4 +1,5 @@
-import pino, { type Logger } from 'pino';
+import pino, { type Level, type Logger } from 'pino';
+import type { FailureKind } from '../../mappings/errors.js';
 import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
 import { KnownSecrets, withReadableNames, type SecretValues } from '../shared/secrets.js';
 import { keyHash } from './metrics.js';
@@ -115,7 +116,57 @@ function promptStdout(settings: pino.LoggerOptions): LogOutput {
   };
 }
 
-/** The facade observer that writes the call's line: warn for v1 errors, info otherwise. */
+/** A client's mistake: what it sent, or whom it sent as, or more than its limits. Its line is at info, as a success's. */
+const CLIENTS: Level = 'info';
+/** Something between v1gate and v2 went wrong (v2 failed, did not answer, is misconfigured for the key): at warn. */
+const UPSTREAMS: Level = 'warn';
+
+/**
+ * The level of a failed call's line, by the failure's kind: only a bug of v1gate's (`internal`) is
+ * an error. A missing parameter is the client's mistake, not the gateway's: at error level, every
+ * anonymous request missing one wrote a line with a stack, past every budget of refused calls' lines.
+ */
+export const CALL_LINE_LEVEL: Record<FailureKind, Level> = {
+  'not-a-post': CLIENTS,
+  'malformed-request': CLIENTS,
+  'dot-segment-path': CLIENTS,
+  'not-run': CLIENTS,
+  'unreadable-body': CLIENTS,
+  'undecodable-params': CLIENTS,
+  'bad-data-type': CLIENTS,
+  'unknown-path': CLIENTS,
+  'missing-credentials': CLIENTS,
+  'key-not-allowed': CLIENTS,
+  'inbound-limited': CLIENTS,
+  'shutting-down': CLIENTS,
+  'primary-unavailable': UPSTREAMS,
+  'dot-segment-value': CLIENTS,
+  'v2-bad-credentials': CLIENTS,
+  'v2-rate-limited': UPSTREAMS,
+  'v2-no-privilege': CLIENTS,
+  'v2-invalid-fields': CLIENTS,
+  'v2-coded': CLIENTS,
+  'v2-refused-uncoded': UPSTREAMS,
+  'v2-failed': UPSTREAMS,
+  'upstream-timeout': UPSTREAMS,
+  'upstream-unreachable': UPSTREAMS,
+  'upstream-bad-answer': UPSTREAMS,
+  'outbound-limited': CLIENTS,
+  'proofs-exhausted': CLIENTS,
+  'secret-refused': CLIENTS,
+  'key-not-mapped': CLIENTS,
+  'v2-token-refused': UPSTREAMS,
+  'v2-token-limited': UPSTREAMS,
+  'v2-token-unavailable': UPSTREAMS,
+  withdrawn: CLIENTS,
+  'v1-error': CLIENTS,
+  internal: 'error',
+};
+
+/**
+ * The facade observer that writes the call's one line: `v1 call` at info, or `v1 call failed` with
+ * its failure's kind, at that kind's level (CALL_LINE_LEVEL), a bug's with its stack (`err`).
+ */
 export function callLogObserver(logger: Logger): CallObserver {
   return (record: V1CallRecord) => {
     // Redacted where every line is (lineRedactor): by name, by the configured secrets' values and by this request's.
@@ -133,8 +184,10 @@ export function callLogObserver(logger: Logger): CallObserver {
       keyHash: record.apiKey === undefined ? undefined : keyHash(record.apiKey),
       params: record.params && withReadableNames(record.params, REDACTED),
       v2: record.v2Calls.map((call) => ({ method: call.method, path: call.path, status: call.status, ms: Math.round(call.ms * 10) / 10 })),
+      kind: record.failure,
+      err: record.fault,
     };
     if (record.errorCode === undefined) logger.info(line, 'v1 call');
-    else logger.warn(line, 'v1 call failed');
+    else logger[record.failure ? CALL_LINE_LEVEL[record.failure] : UPSTREAMS](line, 'v1 call failed');
   };
 }

@@ -2,7 +2,6 @@ import { Hono } from 'hono';
 import pino, { type Logger } from 'pino';
 import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from '../ratelimit/outbound-limiter.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
-import { failureKindOf } from '../translators/kit/failures.js';
 import { buildRegistry } from '../translators/kit/registry.js';
 import type { CallTracer } from '../shared/trace-context.js';
 import type { V2Client } from '../upstream/client.js';
@@ -89,8 +88,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
       if (inbound) await admit(call, inbound);
       call.answer = await dispatch(call, parts);
     } catch (error) {
-      if (failureKindOf(error) === 'internal')
-        parts.logger.error({ reqId: call.requestId, trace_id: call.trace.traceId, err: error }, 'unexpected error');
+      // Its call line says what it was (a bug's at error level, with its stack: src/ops/logging.ts).
       fail(call, error);
     }
     const response = render(call);

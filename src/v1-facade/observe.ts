@@ -1,6 +1,7 @@
 import type { V2CallObservation } from '../upstream/client.js';
 import type { V1Params } from './params.js';
 import type { SecretValues } from '../shared/secrets.js';
+import type { FailureKind } from '../../mappings/errors.js';
 
 /**
  * What the facade tells observers about each v1 call it answered: one record per call, after the
@@ -33,6 +34,16 @@ export interface V1CallRecord {
   readonly params: Readonly<V1Params> | undefined;
   /** undefined on success, else the v1 error code answered. */
   readonly errorCode: number | undefined;
+  /** undefined on success, else the kind of failure answered (mappings/errors.ts): a client's mistake, v2's, or a bug. */
+  readonly failure?: FailureKind | undefined;
+  /** The error of a bug in v1gate (failure `internal`), for its stack; undefined otherwise. */
+  readonly fault?: unknown;
+  /**
+   * Whether the call's pair was proven: the credential map matched its secret, or v2 accepted the
+   * pair (lately, or one of this call's v2 calls answered anything but 401). Otherwise the caller
+   * is anonymous: anyone who knows the api_key, or nobody at all.
+   */
+  readonly pairProven: boolean;
   /** The v1 answer object (the error envelope on failure), before serialisation. */
   readonly answer: unknown;
   readonly dataType: 'JSON' | 'XML';

@@ -1,5 +1,5 @@
 import { SecretValues } from '../shared/secrets.js';
-import { toV1Error } from '../translators/kit/failures.js';
+import { failureKindOf, toV1Error } from '../translators/kit/failures.js';
 import { renderV1Error } from '../v1/errors.js';
 import { CONTENT_TYPE, dataTypeOf, serialize } from '../v1/serialize.js';
 import { paramsWithoutCredentials, tellingEach, type CallObserver, type OwnTimeObserver, type V1CallRecord } from './observe.js';
@@ -16,6 +16,8 @@ export function fail(call: V1Call, error: unknown): void {
   const { endpoint, params } = call;
   const v1Error = toV1Error(error, endpoint?.v1FieldOf, (value) => fieldHolding(params, value));
   call.error = v1Error;
+  call.failure = failureKindOf(error);
+  if (call.failure === 'internal') call.fault = error;
   call.answer = v1Error.toBody();
   Object.assign(call.headers, v1Error.headers);
   // Until the params are read, an error answers in the query's data_type (read leniently, and only then).
@@ -84,6 +86,9 @@ function recordOf(call: V1Call): V1CallRecord | undefined {
     secrets: secretsOf(params?.api_secret),
     params: params && paramsWithoutCredentials(params),
     errorCode: call.error?.code,
+    failure: call.failure,
+    fault: call.fault,
+    pairProven: call.proven || v2Calls.some((v2Call) => v2Call.status !== 0 && v2Call.status !== 401),
     answer: call.answer,
     dataType: call.dataType ?? 'JSON',
     ms: performance.now() - call.ownTime.startedAt,

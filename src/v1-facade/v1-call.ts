@@ -4,6 +4,7 @@ import { propagateOnly, type CallTrace, type CallTracer } from '../shared/trace-
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import type { Credentials, V2CallObservation } from '../upstream/client.js';
 import type { V1Error } from '../v1/errors.js';
+import type { FailureKind } from '../../mappings/errors.js';
 import type { DataType } from '../v1/serialize.js';
 import type { Bindings } from './call-context.js';
 import { requestIdOf } from './observe.js';
@@ -34,6 +35,10 @@ export class V1Call {
   /** The v1 answer object (the error envelope on failure). */
   answer: unknown = undefined;
   error: V1Error | undefined = undefined;
+  /** What kind of failure `error` answers (its row in mappings/errors.ts). */
+  failure: FailureKind | undefined = undefined;
+  /** The error itself, when it is a bug of v1gate's (`internal`): its call line carries its stack. */
+  fault: unknown = undefined;
   /** Only gathered when someone observes: the hot path pays nothing for it otherwise. */
   readonly v2Calls: V2CallObservation[] | undefined;
   /** When it arrived (for observers only). */

@@ -49,11 +49,11 @@ describe('call logs', () => {
     expect(JSON.stringify(line)).not.toContain(gateway.credentials.api_key);
   });
 
-  it('redacts a password a v1 call carries, and logs a v1 error at warn', async () => {
+  it("redacts a password a v1 call carries, and logs a client's mistake at info, with its kind", async () => {
     await gateway.v1Raw('/user/updatepassword', { id: 'nobody-here', password: 'hunter2-secret' }, {});
     const line = lines().find((l) => l.endpoint === '/user/updatepassword');
     expect(line.params.password).toBe(REDACTED);
-    expect(line.level).toBe(40);
+    expect(line).toMatchObject({ level: 30, msg: 'v1 call failed', code: 1001, kind: 'v2-coded' });
     expect(readFileSync(file, 'utf8')).not.toContain('hunter2-secret');
     expect(readFileSync(file, 'utf8')).not.toContain(gateway.credentials.api_secret);
   });
@@ -88,7 +88,7 @@ describe("a call's own lines", () => {
     },
   });
 
-  it("carry the request id: a translator's line and an internal error's trace, one logger for both", async () => {
+  it("carry the request id: a translator's line, then the call's one line at error level with the bug's trace", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'v1gate-log-test-'));
     const file = join(dir, 'calls.log');
     const gateway = await startTestGateway({ LOG_FILE: file, LOG_LEVEL: 'info' }, { endpoints: [broken] });
@@ -108,9 +108,9 @@ describe("a call's own lines", () => {
       .map((l) => JSON.parse(l) as Record<string, any>)
       .filter((l) => l.reqId === 'bug-trace-1');
     rmSync(dir, { recursive: true, force: true });
-    expect(lines.map((l) => l.msg)).toEqual(['translator line', 'unexpected error', 'v1 call failed']);
+    expect(lines.map((l) => l.msg)).toEqual(['translator line', 'v1 call failed']);
     expect(lines[0]).toMatchObject({ step: 'before the bug', level: 30, pid: process.pid });
-    expect(lines[1]).toMatchObject({ level: 50, err: { type: 'TypeError', message: 'a bug in a translator' } });
+    expect(lines[1]).toMatchObject({ level: 50, kind: 'internal', err: { type: 'TypeError', message: 'a bug in a translator' } });
     expect(lines[1]!.err.stack).toMatch(/at Object\.handle/);
   });
 });

@@ -50,7 +50,7 @@ describe('log lines on a piped standard output', () => {
     const line = await lineOf(gateway, 'prompt-log-1', PROMPT_MS);
     expect(line, `no line within ${PROMPT_MS} ms; output so far:\n${gateway.output()}`).toMatchObject({
       msg: 'v1 call failed',
-      level: 40,
+      level: 30,
       code: 101,
       pid: gateway.pid,
     });

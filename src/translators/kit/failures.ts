@@ -27,6 +27,7 @@ export class Refusal extends Error {
 /** The kind of any failure, named once: its row in mappings/errors.ts says what v1 answers. */
 export function failureKindOf(error: unknown): FailureKind {
   if (error instanceof Refusal) return error.kind;
+  if (error instanceof V1Error) return 'v1-error';
   if (error instanceof DotSegmentValue) return 'dot-segment-value';
   if (error instanceof RateLimitExceeded) return 'outbound-limited';
   if (error instanceof ProofsExhausted) return 'proofs-exhausted';
