@@ -2,10 +2,11 @@
  * `npm run webhooks -- list` and `npm run webhooks -- replay <id>|all`: the dead letters of a
  * running gateway, through its operator routes (the gateway owns the journal, a file or Redis; this
  * script works the same with either and opens neither).
- * GATEWAY_URL (default http://127.0.0.1:8080) and V2_WEBHOOK_TOKEN name the gateway and its token.
+ * GATEWAY_URL (default http://127.0.0.1:8080) and V2_WEBHOOK_SECRET_TOKEN (or its old name
+ * V2_WEBHOOK_TOKEN, as the gateway reads it) name the gateway and its secret token.
  */
 const base = process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080';
-const token = process.env.V2_WEBHOOK_TOKEN;
+const token = process.env.V2_WEBHOOK_SECRET_TOKEN || process.env.V2_WEBHOOK_TOKEN;
 const [command, target] = process.argv.slice(2);
 
 interface DeadLetter {
@@ -25,7 +26,7 @@ async function call<T>(method: string, path: string): Promise<T> {
 }
 
 async function main(): Promise<void> {
-  if (!token) throw new Error('V2_WEBHOOK_TOKEN must be set (the token the gateway was started with)');
+  if (!token) throw new Error('V2_WEBHOOK_SECRET_TOKEN must be set (the secret token the gateway was started with)');
   const { dead_letters: dead } = await call<{ dead_letters: DeadLetter[] }>('GET', '/webhooks/dead-letters');
   if (command === 'list') {
     for (const job of dead)

@@ -5,7 +5,12 @@ import { envSection, onOff, wholeNumber } from '../shared/env.js';
 export interface WebhookConfig {
   file: string | undefined;
   journalFile: string;
+  /** The v2 app's secret token: what signs the events sent to /webhooks/v2, and opens its dead-letter routes. */
   token: string | undefined;
+  /** The secret token before a rotation, still accepted beside `token` until it is unset. */
+  previousToken: string | undefined;
+  /** How far an event's `x-zm-request-timestamp` may be from now, either way. */
+  maxAgeMs: number;
   anyPort: boolean;
   deadlineMs: number;
   backoffMs: number;
@@ -30,11 +35,21 @@ export const WEBHOOK_SETTINGS = envSection({
       .min(1)
       .default('data/webhooks.journal')
       .describe('the on-disk journal of pending and dead notifications (unused with REDIS_URL); default data/webhooks.journal'),
-    V2_WEBHOOK_TOKEN: z
+    V2_WEBHOOK_SECRET_TOKEN: z
       .string()
       .min(8, 'must be at least 8 characters')
       .optional()
-      .describe("the v2 app's verification token, required on /webhooks/v2 (and with V1_WEBHOOKS_FILE)"),
+      .describe(
+        "the v2 app's secret token: every event to /webhooks/v2 must carry its x-zm-signature (required with V1_WEBHOOKS_FILE; old name V2_WEBHOOK_TOKEN)",
+      ),
+    V2_WEBHOOK_PREVIOUS_SECRET_TOKEN: z
+      .string()
+      .min(8, 'must be at least 8 characters')
+      .optional()
+      .describe('during a rotation of the secret token: the old one, still accepted beside V2_WEBHOOK_SECRET_TOKEN; unset: only that one'),
+    V2_WEBHOOK_MAX_AGE_S: wholeNumber(1, 3_600)
+      .default(300)
+      .describe('an event whose x-zm-request-timestamp is further than this from now is refused, unread; default 300 (5 minutes)'),
     V1_WEBHOOKS_ANY_PORT: onOff.default(false).describe('allow receivers on ports other than 80 and 443 (local testing); default off'),
     V1_WEBHOOKS_DEADLINE_MS: wholeNumber(10, 120_000)
       .default(30_000)
@@ -57,16 +72,24 @@ export const WEBHOOK_SETTINGS = envSection({
       .describe('with REDIS_URL: how long a notification id is remembered; default 86400000'),
     V1_WEBHOOKS_CONSUMER: z.string().min(1).optional().describe("with REDIS_URL: this process's consumer name; default host and pid"),
   },
-  secret: ['V2_WEBHOOK_TOKEN', 'REDIS_URL'],
+  // Today's app page shows one token, the secret token: a value set under the old name is that token.
+  aliases: { V2_WEBHOOK_TOKEN: 'V2_WEBHOOK_SECRET_TOKEN' },
+  secret: ['V2_WEBHOOK_SECRET_TOKEN', 'V2_WEBHOOK_PREVIOUS_SECRET_TOKEN', 'REDIS_URL'],
   build(e, problem): WebhookConfig | undefined {
-    if (e.V1_WEBHOOKS_FILE && !e.V2_WEBHOOK_TOKEN) {
-      problem('V2_WEBHOOK_TOKEN', 'required when V1_WEBHOOKS_FILE is set');
+    if (e.V1_WEBHOOKS_FILE && !e.V2_WEBHOOK_SECRET_TOKEN) {
+      problem('V2_WEBHOOK_SECRET_TOKEN', 'required when V1_WEBHOOKS_FILE is set');
+      return undefined;
+    }
+    if (e.V2_WEBHOOK_PREVIOUS_SECRET_TOKEN && !e.V2_WEBHOOK_SECRET_TOKEN) {
+      problem('V2_WEBHOOK_PREVIOUS_SECRET_TOKEN', 'needs V2_WEBHOOK_SECRET_TOKEN, the token it is rotated to');
       return undefined;
     }
     return {
       file: e.V1_WEBHOOKS_FILE,
       journalFile: e.V1_WEBHOOKS_JOURNAL,
-      token: e.V2_WEBHOOK_TOKEN,
+      token: e.V2_WEBHOOK_SECRET_TOKEN,
+      previousToken: e.V2_WEBHOOK_PREVIOUS_SECRET_TOKEN,
+      maxAgeMs: e.V2_WEBHOOK_MAX_AGE_S * 1000,
       anyPort: e.V1_WEBHOOKS_ANY_PORT,
       deadlineMs: e.V1_WEBHOOKS_DEADLINE_MS,
       backoffMs: e.V1_WEBHOOKS_BACKOFF_MS,

@@ -46,7 +46,13 @@ export function startWebhooks(config: WebhookConfig, logger: Logger): Webhooks |
   });
   dispatcher.resume();
   return {
-    routes: createWebhookIntake({ token: config.token, subscriptions, dispatcher, logger }),
+    routes: createWebhookIntake({
+      secrets: [config.token, config.previousToken],
+      maxAgeMs: config.maxAgeMs,
+      subscriptions,
+      dispatcher,
+      logger,
+    }),
     stats: () => dispatcher.stats(),
     dispatcher,
     close() {

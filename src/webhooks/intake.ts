@@ -1,17 +1,20 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { BodyReadError, readBody } from '../shared/request-body.js';
+import { encryptedToken, SIGNATURE_HEADER, TIMESTAMP_HEADER, URL_VALIDATION_EVENT } from '../shared/webhook-signature.js';
 import { v1StatusFor } from './events.js';
 import { encodeNotification } from './notification.js';
 import { subscribersOf, type Subscription } from './subscriptions.js';
 import type { Dispatcher } from './dispatcher.js';
+import { EventSignatures } from './signatures.js';
 
 /**
- * POST /webhooks/v2: v2 events in the real service's format, authenticated by the app's
- * verification token (Authorization header, compared in constant time). A known event is
- * journaled once per subscribed receiver before the 2XX; anything else is a 4xx and changes nothing.
+ * POST /webhooks/v2: v2 events as the service sends them today, signed with the app's secret token
+ * (signatures.ts decides what is believed, from the headers before the body is read). The URL
+ * validation challenge is answered with the token that signed it; a known event is journaled once
+ * per subscribed receiver before the 2XX; anything else is a 4xx and changes nothing.
  */
 
 const V2EventSchema = z.object({
@@ -27,79 +30,117 @@ const V2EventSchema = z.object({
   }),
 });
 
-function sameToken(given: string, expected: string): boolean {
-  // Hashing first gives equal lengths, so the comparison leaks neither content nor length.
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
-}
+const UrlValidationSchema = z.object({
+  event: z.literal(URL_VALIDATION_EVENT),
+  payload: z.object({ plainToken: z.string().min(1).max(256) }),
+});
+
+const SILENT = pino({ enabled: false });
+
+type V2Event = z.infer<typeof V2EventSchema>;
+type Answer = { status: 200 | 400 | 422 | 503; body: Record<string, unknown> };
 
 function basicAuth(sub: Subscription): string | undefined {
   if (sub.username === undefined || sub.password === undefined) return undefined;
   return `Basic ${Buffer.from(`${sub.username}:${sub.password}`).toString('base64')}`;
 }
 
-export function createWebhookIntake(options: {
-  token: string;
+function malformed(error: z.ZodError): Answer {
+  return { status: 400, body: { error: 'malformed event', issues: error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) } };
+}
+
+export interface IntakeOptions {
+  /** The secret token, and during a rotation the previous one. */
+  secrets: readonly (string | undefined)[];
+  /** How far an event's timestamp may be from now. */
+  maxAgeMs: number;
   subscriptions: readonly Subscription[];
   dispatcher: Dispatcher;
   /** The gateway's logger (an unavailable journal); unset: nothing is written. */
   logger?: Logger;
-}): Hono {
-  const log = options.logger ?? pino({ enabled: false });
+}
+
+/** Journals one notification per subscribed receiver; only those not known already are counted. */
+async function journalEvent(event: V2Event, options: IntakeOptions): Promise<Answer> {
+  const status = v1StatusFor(event.event);
+  if (!status) return { status: 422, body: { error: `unsupported event ${event.event}` } };
+  const object = event.payload.object;
+  const notification = { id: String(object.id), uuid: object.uuid, status, host_id: object.host_id };
+  let queued = 0;
+  try {
+    for (const [index, sub] of subscribersOf(options.subscriptions, event.payload.account_id).entries()) {
+      const id = createHash('sha256')
+        .update(`${event.event}|${event.event_ts}|${object.uuid}|${sub.api_key}|${sub.url}|${index}`)
+        .digest('hex')
+        .slice(0, 24);
+      // Awaited one by one: the 2XX below means every notification is journaled (fsynced, or acknowledged by Redis).
+      const added = await options.dispatcher.submit({
+        id,
+        url: sub.url,
+        body: encodeNotification(notification, sub.format),
+        authorization: basicAuth(sub),
+        attempts: 0,
+        state: 'pending',
+        createdAt: Date.now(),
+      });
+      if (added) queued++;
+    }
+  } catch (error) {
+    // Not journaled: a 503 makes the v2 service retry, and the ids dedupe what did get in.
+    (options.logger ?? SILENT).warn({ err: error }, 'webhook journal unavailable: the v2 event is refused (503) for v2 to send again');
+    return { status: 503, body: { error: 'journal unavailable, retry later' } };
+  }
+  return { status: 200, body: { accepted: true, notifications: queued } };
+}
+
+/** What a verified body asks for: the validation challenge answered, or an event journaled. */
+async function answerVerified(body: Buffer, secret: string, options: IntakeOptions): Promise<Answer> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(body.toString('utf8'));
+  } catch {
+    return { status: 400, body: { error: 'body must be JSON' } };
+  }
+  if ((raw as { event?: unknown } | null)?.event === URL_VALIDATION_EVENT) {
+    const challenge = UrlValidationSchema.safeParse(raw);
+    if (!challenge.success) return malformed(challenge.error);
+    const { plainToken } = challenge.data.payload;
+    return { status: 200, body: { plainToken, encryptedToken: encryptedToken(secret, plainToken) } };
+  }
+  const parsed = V2EventSchema.safeParse(raw);
+  return parsed.success ? journalEvent(parsed.data, options) : malformed(parsed.error);
+}
+
+export function createWebhookIntake(options: IntakeOptions): Hono {
+  const signatures = new EventSignatures(options.secrets, options.maxAgeMs);
   const app = new Hono();
   app.post('/webhooks/v2', async (c) => {
-    if (!sameToken(c.req.header('authorization') ?? '', options.token)) return c.json({ error: 'invalid verification token' }, 401);
-    let raw: unknown;
+    const claim = signatures.claim(c.req.header(SIGNATURE_HEADER), c.req.header(TIMESTAMP_HEADER));
+    if ('error' in claim) return c.json({ error: claim.error }, claim.status);
+    let body: Buffer;
     try {
-      raw = JSON.parse((await readBody(c)).toString('utf8'));
+      body = await readBody(c);
     } catch (error) {
       if (error instanceof BodyReadError) return c.json({ error: error.message }, error.status);
-      return c.json({ error: 'body must be JSON' }, 400);
+      throw error;
     }
-    const parsed = V2EventSchema.safeParse(raw);
-    if (!parsed.success)
-      return c.json({ error: 'malformed event', issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) }, 400);
-    const event = parsed.data;
-    const status = v1StatusFor(event.event);
-    if (!status) return c.json({ error: `unsupported event ${event.event}` }, 422);
-    const object = event.payload.object;
-    const notification = { id: String(object.id), uuid: object.uuid, status, host_id: object.host_id };
-    let queued = 0;
-    try {
-      for (const [index, sub] of subscribersOf(options.subscriptions, event.payload.account_id).entries()) {
-        const id = createHash('sha256')
-          .update(`${event.event}|${event.event_ts}|${object.uuid}|${sub.api_key}|${sub.url}|${index}`)
-          .digest('hex')
-          .slice(0, 24);
-        // Awaited one by one: the 2XX below means every notification is journaled (fsynced, or acknowledged by Redis).
-        await options.dispatcher.submit({
-          id,
-          url: sub.url,
-          body: encodeNotification(notification, sub.format),
-          authorization: basicAuth(sub),
-          attempts: 0,
-          state: 'pending',
-          createdAt: Date.now(),
-        });
-        queued++;
-      }
-    } catch (error) {
-      // Not journaled: a 503 makes the v2 service retry, and the ids dedupe what did get in.
-      log.warn({ err: error }, 'webhook journal unavailable: the v2 event is refused (503) for v2 to send again');
-      return c.json({ error: 'journal unavailable, retry later' }, 503);
-    }
-    return c.json({ accepted: true, notifications: queued }, 200);
+    const secret = signatures.signer(claim, body);
+    if (!secret) return c.json({ error: 'invalid signature' }, 401);
+    if (signatures.taken(claim)) return c.json({ error: 'event already received' }, 409);
+    const answer = await answerVerified(body, secret, options);
+    // Remembered once answered 2XX: a 503 leaves the same request free to be sent again.
+    if (answer.status === 200) signatures.remember(claim);
+    return c.json(answer.body, answer.status);
   });
 
-  // Operators (and `npm run webhooks -- list|replay`): the dead letters, behind the same token.
+  // Operators (and `npm run webhooks -- list|replay`): the dead letters, behind the secret token.
   app.get('/webhooks/dead-letters', async (c) => {
-    if (!sameToken(c.req.header('authorization') ?? '', options.token)) return c.json({ error: 'invalid verification token' }, 401);
+    if (!signatures.isSecret(c.req.header('authorization'))) return c.json({ error: 'invalid secret token' }, 401);
     const dead = (await options.dispatcher.deadLetters()).map(({ authorization: _secret, ...job }) => job);
     return c.json({ dead_letters: dead });
   });
   app.post('/webhooks/dead-letters/:id/replay', async (c) => {
-    if (!sameToken(c.req.header('authorization') ?? '', options.token)) return c.json({ error: 'invalid verification token' }, 401);
+    if (!signatures.isSecret(c.req.header('authorization'))) return c.json({ error: 'invalid secret token' }, 401);
     const id = c.req.param('id');
     return (await options.dispatcher.replay(id)) ? c.json({ replayed: id }) : c.json({ error: `no dead letter ${id}` }, 404);
   });

@@ -6,7 +6,10 @@
 //   fail          always 500
 //   redirect      302 to itself (a receiver that must not be followed)
 //   sleep:MS      answers 200 after MS milliseconds
+//   v2:SECRET     a v2 event endpoint (JSON): answers the URL validation challenge as an app whose
+//                 secret token is SECRET, 200 to anything else; records every post with its headers
 // Port from argv[3] (0: ephemeral). Prints `listening <port>` then one JSON line per accepted post.
+import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 
 const [mode = 'strict', portArg = '0'] = process.argv.slice(2);
@@ -20,6 +23,17 @@ function strictDecode(form) {
   return Object.fromEntries(form);
 }
 
+function answerV2(req, res, body) {
+  const event = JSON.parse(body);
+  const headers = {};
+  for (const name of ['x-zm-signature', 'x-zm-request-timestamp', 'authorization']) headers[name] = req.headers[name];
+  process.stdout.write(`${JSON.stringify({ url: req.url, body: event, contentType: req.headers['content-type'], headers })}\n`);
+  if (event.event !== 'endpoint.url_validation') return res.writeHead(200).end();
+  const { plainToken } = event.payload;
+  const encryptedToken = createHmac('sha256', a).update(plainToken).digest('hex');
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ plainToken, encryptedToken }));
+}
+
 const server = createServer((req, res) => {
   let body = '';
   req.on('data', (c) => (body += c));
@@ -30,6 +44,7 @@ const server = createServer((req, res) => {
     };
     const record = (decoded) =>
       process.stdout.write(`${JSON.stringify({ url: req.url, body: decoded, contentType: req.headers['content-type'] })}\n`);
+    if (kind === 'v2') return answerV2(req, res, body);
     const form = new URLSearchParams(body);
     if (kind === 'fail') return answer(500);
     if (kind === 'redirect') {

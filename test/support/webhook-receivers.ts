@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { SIGNATURE_HEADER, signatureHeader, TIMESTAMP_HEADER } from '../../src/shared/webhook-signature.js';
 
 /** A webhook receiver child process (test/support/webhook-receiver.mjs) and what it accepted. */
 export interface Receiver {
   url: string;
   port: number;
-  received: Array<{ url: string; body: Record<string, unknown>; contentType: string }>;
+  /** `headers`: in the v2 modes, the signature, timestamp and authorization headers as sent. */
+  received: Array<{ url: string; body: Record<string, unknown>; contentType: string; headers?: Record<string, string | undefined> }>;
   /** Resolves once `count` posts have been accepted. */
   waitFor(count: number): Promise<void>;
   stop(): Promise<void>;
@@ -52,6 +54,21 @@ export function startReceiver(mode: string, port = 0, path = '/hook'): Promise<R
   });
 }
 
+/** The headers of a v2 event as the service signs it today: with `secretToken`, sent at `at` (ms since the epoch). */
+export function signedHeaders(secretToken: string, body: string, at = Date.now()): Record<string, string> {
+  const timestamp = String(Math.floor(at / 1000));
+  return {
+    'content-type': 'application/json',
+    [TIMESTAMP_HEADER]: timestamp,
+    [SIGNATURE_HEADER]: signatureHeader(secretToken, timestamp, body),
+  };
+}
+
+/** POSTs a v2 event to a gateway's intake, signed as the service signs it (at `at`: a redelivery is signed at its own time). */
+export function postSignedEvent(gatewayUrl: string, secretToken: string, body: string, at = Date.now()): Promise<Response> {
+  return fetch(`${gatewayUrl}/webhooks/v2`, { method: 'POST', headers: signedHeaders(secretToken, body, at), body });
+}
+
 /**
  * A subscription whose receiver is down: a free port (probed, then closed) that a later
  * `startReceiver(mode, port)` brings up, and the gateway settings that subscribe api_key `k` to it.
@@ -67,7 +84,7 @@ export async function subscriptionToADownReceiver(token: string): Promise<{ port
     env: {
       V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
       V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
-      V2_WEBHOOK_TOKEN: token,
+      V2_WEBHOOK_SECRET_TOKEN: token,
       V1_WEBHOOKS_ANY_PORT: '1',
     },
   };

@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { startReceiver, type Receiver } from '../support/webhook-receivers.js';
+import { postSignedEvent, startReceiver, type Receiver } from '../support/webhook-receivers.js';
 
 /**
  * v2 events posted to /webhooks/v2 reach real receiver processes in v1's exact form and by v1's
  * delivery rules. The 30 s deadline is scaled down (V1_WEBHOOKS_DEADLINE_MS) so the sleeper is quick.
  */
 
-const TOKEN = 'v2-verification-token';
+const TOKEN = 'v2-app-secret-token';
 const ACCOUNT = 'acct-webhooks';
 const receivers: Record<string, Receiver> = {};
 let gateway: TestGateway;
@@ -20,13 +20,9 @@ function event(name: string, id: number, uuid: string) {
   return { event: name, event_ts: Date.now(), payload: { account_id: ACCOUNT, object: { id, uuid, host_id: 'host-1', topic: 'ignored' } } };
 }
 
-async function postEvent(body: unknown, token = TOKEN) {
-  const response = await fetch(`${gateway.url}/webhooks/v2`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: token },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
+async function postEvent(body: unknown, secretToken = TOKEN, at = Date.now()) {
+  const response = await postSignedEvent(gateway.url, secretToken, JSON.stringify(body), at);
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 async function until(check: () => boolean) {
@@ -59,7 +55,7 @@ beforeAll(async () => {
   gateway = await startTestGateway({
     V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
     V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
-    V2_WEBHOOK_TOKEN: TOKEN,
+    V2_WEBHOOK_SECRET_TOKEN: TOKEN,
     V1_WEBHOOKS_ANY_PORT: '1',
     V1_WEBHOOKS_DEADLINE_MS: '1000',
     V1_WEBHOOKS_BACKOFF_MS: '20',
@@ -72,8 +68,8 @@ afterAll(async () => {
 });
 
 describe('v1 webhooks', () => {
-  it('refuses a wrong token, malformed and unknown events, and queues nothing', async () => {
-    expect((await postEvent(event('meeting.started', 1, 'u'), 'wrong')).status).toBe(401);
+  it('refuses a wrong signature, malformed and unknown events, and queues nothing', async () => {
+    expect((await postEvent(event('meeting.started', 1, 'u'), 'another-app-secret')).status).toBe(401);
     expect((await postEvent({ event: 'meeting.started' })).status).toBe(400);
     expect((await postEvent(event('meeting.renamed', 1, 'u'))).status).toBe(422);
     expect(gateway.webhooks!.stats().journalDepth).toBe(0);
@@ -115,8 +111,9 @@ describe('v1 webhooks', () => {
   it('does not notify twice when v2 redelivers an event', async () => {
     const webhooks = gateway.webhooks!;
     const again = event('meeting.started', 85_012_346, 'inst-uuid-2==');
-    await postEvent(again);
-    await postEvent(again);
+    expect((await postEvent(again)).body).toEqual({ accepted: true, notifications: 7 });
+    // v2 sends it again later, signed anew: taken (200, so v2 stops), and nothing is notified twice.
+    expect((await postEvent(again, TOKEN, Date.now() + 1_000)).body).toEqual({ accepted: true, notifications: 0 });
     await receivers.strict!.waitFor(5);
     await until(() => webhooks.stats().deadLetters === 15); // its 3 failing receivers, once each
     await webhooks.dispatcher.idle();
@@ -144,7 +141,7 @@ describe('v1 webhooks', () => {
         execFile(
           'npm',
           ['run', '--silent', 'webhooks', '--', ...args],
-          { env: { ...process.env, GATEWAY_URL: gateway.url, V2_WEBHOOK_TOKEN: TOKEN } },
+          { env: { ...process.env, GATEWAY_URL: gateway.url, V2_WEBHOOK_SECRET_TOKEN: TOKEN } },
           (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout)),
         ),
       );

@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
-import { startReceiver, subscriptionToADownReceiver, type Receiver } from '../support/webhook-receivers.js';
+import { postSignedEvent, startReceiver, subscriptionToADownReceiver, type Receiver } from '../support/webhook-receivers.js';
 
 /**
  * Nothing acknowledged is lost: a gateway process is SIGKILLed with notifications pending (their
@@ -27,11 +27,12 @@ it('resumes pending notifications after a SIGKILL and delivers all of them', asy
   gateways.push(first);
   const uuids = Array.from({ length: 20 }, (_, i) => `uuid-${i}`);
   for (const uuid of uuids) {
-    const response = await fetch(`${first.url}/webhooks/v2`, {
-      method: 'POST',
-      headers: { authorization: TOKEN, 'content-type': 'application/json' },
-      body: JSON.stringify({ event: 'meeting.ended', event_ts: 1, payload: { account_id: 'a', object: { id: 123, uuid, host_id: 'h' } } }),
+    const body = JSON.stringify({
+      event: 'meeting.ended',
+      event_ts: 1,
+      payload: { account_id: 'a', object: { id: 123, uuid, host_id: 'h' } },
     });
+    const response = await postSignedEvent(first.url, TOKEN, body);
     expect(response.status).toBe(200);
   }
   await first.kill();

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
 import { startRedis, type RunningRedis } from '../support/redis.js';
 import { parsePrometheusText, sampleValue } from '../support/prometheus.js';
-import { startReceiver, subscriptionToADownReceiver, type Receiver } from '../support/webhook-receivers.js';
+import { postSignedEvent, startReceiver, subscriptionToADownReceiver, type Receiver } from '../support/webhook-receivers.js';
 
 /**
  * A v2 event delivered by one gateway process and redelivered by the v2 service to the next one
@@ -29,11 +29,7 @@ const event = (uuid: string) =>
   });
 
 async function post(gateway: GatewayProcess, uuid: string): Promise<void> {
-  const response = await fetch(`${gateway.url}/webhooks/v2`, {
-    method: 'POST',
-    headers: { authorization: TOKEN, 'content-type': 'application/json' },
-    body: event(uuid),
-  });
+  const response = await postSignedEvent(gateway.url, TOKEN, event(uuid));
   expect(response.status).toBe(200);
 }
 

@@ -5,6 +5,7 @@ import { createWebhookIntake } from '../../src/webhooks/intake.js';
 import type { DeliveryJob } from '../../src/webhooks/journal-types.js';
 import { RedisJournal, type RedisJournalOptions } from '../../src/webhooks/redis-journal.js';
 import { startRedis, type RunningRedis } from '../support/redis.js';
+import { signedHeaders } from '../support/webhook-receivers.js';
 
 /**
  * The Redis Streams journal against a real redis-server: dedupe across journals, attempts and
@@ -159,20 +160,20 @@ describe('RedisJournal', () => {
 
     const dispatcher = new Dispatcher(j, { maxAttempts: 3, deadlineMs: 1_000, backoffMs: 10, perReceiverConcurrency: 1 });
     const intake = createWebhookIntake({
-      token: 'intake-token',
+      secrets: ['intake-secret-token'],
+      maxAgeMs: 300_000,
       subscriptions: [{ api_key: 'k', url: 'http://r.example/hook', format: 'status' }],
       dispatcher,
     });
-    const answer = await intake.request('/webhooks/v2', {
-      method: 'POST',
-      headers: { authorization: 'intake-token', 'content-type': 'application/json' },
-      body: JSON.stringify({
-        event: 'meeting.ended',
-        event_ts: 1,
-        payload: { account_id: 'a', object: { id: 1, uuid: 'u', host_id: 'h' } },
-      }),
+    const body = JSON.stringify({
+      event: 'meeting.ended',
+      event_ts: 1,
+      payload: { account_id: 'a', object: { id: 1, uuid: 'u', host_id: 'h' } },
     });
-    expect(answer.status).toBe(503);
+    const send = () => intake.request('/webhooks/v2', { method: 'POST', headers: signedHeaders('intake-secret-token', body), body });
+    expect((await send()).status).toBe(503);
+    // Refused unjournaled, the same signed request is not taken for a replay when v2 sends it again.
+    expect((await send()).status).toBe(503);
   });
 
   it('re-reads its own pending entries at once when restarted under the same consumer name', async () => {

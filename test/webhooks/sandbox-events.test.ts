@@ -22,7 +22,7 @@ beforeAll(async () => {
   gateway = await startTestGateway({
     V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
     V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
-    V2_WEBHOOK_TOKEN: 'sandbox-events-token',
+    V2_WEBHOOK_SECRET_TOKEN: 'sandbox-events-secret-token',
     V1_WEBHOOKS_ANY_PORT: '1',
   });
 });
@@ -52,9 +52,18 @@ it('a v1 meeting that waits, starts, ends and is recorded notifies JOIN, STARTED
 });
 
 it('the sandbox control API refuses a subscription without a URL and changes nothing', async () => {
-  const refused = await gateway.control('PUT', '/accounts/*/event-subscription', { url: 'not a url', token: 't' });
+  const refused = await gateway.control('PUT', '/accounts/*/event-subscription', { url: 'not a url', secret_token: 't' });
   expect(refused.status).toBe(400);
-  expect(gateway.sandbox.state.events.list()).toEqual([{ account_id: '*', url: `${gateway.url}/webhooks/v2` }]);
+  expect((await gateway.control('PUT', '/accounts/*/event-subscription', { url: gateway.url })).status).toBe(400);
+  expect(gateway.sandbox.state.events.list()).toEqual([
+    expect.objectContaining({
+      account_id: '*',
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/webhooks\/v2$/),
+      auth: 'signature',
+      validated: true,
+      withheld: 0,
+    }),
+  ]);
 });
 
 it('a webinar ended by the v1 /webinar/end call (v2 status action) notifies ENDED with the webinar number', async () => {

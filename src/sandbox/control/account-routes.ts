@@ -56,19 +56,6 @@ export function registerAccountControlRoutes(app: Hono, { state }: SandboxContex
     return c.json({ client_id: clientId, revoked: state.oauthApps.revokeTokensOf(clientId) });
   });
 
-  /** The v2 app's event subscription of an account (`*`: every account): where to POST events, with which token. */
-  app.put('/accounts/:id/event-subscription', async (c) => {
-    const accountId = c.req.param('id');
-    if (accountId !== '*' && !state.accounts.has(accountId)) throw invalidField('id', `No account ${accountId}.`);
-    const body = (await c.req.json().catch(() => null)) as { url?: unknown; token?: unknown } | null;
-    const url =
-      typeof body?.url === 'string' && URL.canParse(body.url) && /^https?:$/.test(new URL(body.url).protocol) ? body.url : undefined;
-    if (!url) throw invalidField('url', 'Must be an http(s) URL.');
-    if (typeof body?.token !== 'string' || body.token.length === 0) throw invalidField('token', 'Must be the verification token.');
-    state.events.subscribe(accountId, { url, token: body.token });
-    return c.json({ account_id: accountId, url });
-  });
-
   /**
    * Chat history, as people chatting would make it: a session of account {id} (`type` Group or 1:1,
    * the group's `name`) with its messages (`sender` an email, `date_time` now by default).

@@ -6,6 +6,7 @@ import { registerMeetingControlRoutes } from './meeting-routes.js';
 import { registerConnectorControlRoutes } from './connector-routes.js';
 import { registerPhoneControlRoutes } from './phone-routes.js';
 import { registerParticipantControlRoutes } from './participant-routes.js';
+import { registerEventSubscriptionControlRoutes } from './event-subscription-routes.js';
 
 /**
  * The sandbox control API under /sandbox: a local test convenience, with no authentication, that
@@ -44,6 +45,11 @@ import { registerParticipantControlRoutes } from './participant-routes.js';
  *      Every account with its API credentials, to call v2 as a sub account.
  * POST /sandbox/accounts/{id}/chat-sessions body {type?, name?, messages:[{message, sender, date_time?}]} → 201 session
  *      Chat history of account {id}, for GET /im/chat/sessions[/{sessionId}].
+ * PUT  /sandbox/accounts/{id|*}/event-subscription  body {url, secret_token, auth?} → 200 subscription
+ *      Where the account's v2 events go, signed with the secret token; answers once the endpoint has
+ *      answered the URL validation challenge (validated true) or failed it (false: it is sent nothing).
+ * POST /sandbox/accounts/{id|*}/event-subscription/validate → 200 subscription: the challenge again.
+ * GET  /sandbox/event-subscriptions → 200 {subscriptions} (event-subscription-routes.ts).
  * POST /sandbox/users/{id}/activate         → 200 {id, email, status}
  *      Confirm a pending user ({id} or email), as the link of the confirmation email would.
  *      409 when the user is not pending.
@@ -58,4 +64,5 @@ export function registerControlRoutes(app: Hono, ctx: SandboxContext): void {
   registerConnectorControlRoutes(app, ctx);
   registerAccountControlRoutes(app, ctx);
   registerDashboardControlRoutes(app, ctx);
+  registerEventSubscriptionControlRoutes(app, ctx);
 }

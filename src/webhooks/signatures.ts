@@ -1,0 +1,94 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { signatureDigest } from '../shared/webhook-signature.js';
+
+/**
+ * Which events /webhooks/v2 believes, as the v2 service signs them today (src/shared/webhook-signature.ts):
+ * - from the headers alone, before a byte of the body is read: a well-formed `x-zm-signature` and an
+ *   `x-zm-request-timestamp` (whole seconds) within `maxAgeMs` of now, either way;
+ * - then the HMAC over the raw bytes read, compared in constant time, under each secret token
+ *   accepted (the current one and, during a rotation, the previous one);
+ * - a signature already taken is refused: the same bytes sent again (a replay) prove nothing new.
+ *   Only a verified signature is remembered, until its timestamp leaves the window, and at most
+ *   REMEMBERED of them: one pushed out by newer ones meets the journal's own de-duplication of
+ *   notification ids, so it still notifies nobody twice.
+ * The old verification token (an `Authorization` header) is never read here.
+ */
+
+/** Verified signatures remembered at once (about 150 bytes each). */
+export const REMEMBERED = 10_000;
+
+export type Refusal = { status: 401 | 409; error: string };
+
+/** What the headers claim: the time and the digest a body must match. */
+export interface SignedHeaders {
+  timestamp: string;
+  digest: Buffer;
+}
+
+const SIGNATURE = /^v0=([0-9a-f]{64})$/;
+const TIMESTAMP = /^\d{1,12}$/;
+
+export class EventSignatures {
+  private readonly secrets: readonly string[];
+  private readonly seen: LRUCache<string, true>;
+
+  constructor(
+    secrets: readonly (string | undefined)[],
+    private readonly maxAgeMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.secrets = secrets.filter((s): s is string => !!s);
+    if (this.secrets.length === 0) throw new Error('the webhook intake needs a secret token');
+    // A signature stays replayable until its timestamp is maxAgeMs behind now; one dated up to maxAgeMs ahead doubles that.
+    this.seen = new LRUCache<string, true>({ max: REMEMBERED, ttl: 2 * maxAgeMs });
+  }
+
+  /** The headers' claim, or why the event is refused without reading its body. */
+  claim(signature: string | undefined, timestamp: string | undefined): SignedHeaders | Refusal {
+    const hex = SIGNATURE.exec(signature ?? '')?.[1];
+    if (!hex || !timestamp || !TIMESTAMP.test(timestamp)) {
+      return { status: 401, error: 'x-zm-signature (v0=<hex>) and x-zm-request-timestamp (seconds) are required' };
+    }
+    if (Math.abs(this.now() - Number(timestamp) * 1000) > this.maxAgeMs) {
+      return { status: 401, error: `x-zm-request-timestamp is more than ${this.maxAgeMs / 1000} s from now` };
+    }
+    return { timestamp, digest: Buffer.from(hex, 'hex') };
+  }
+
+  /** The secret token that signed `body`, or undefined. Every secret is tried, so the time taken says nothing of which. */
+  signer(claim: SignedHeaders, body: Buffer): string | undefined {
+    let found: string | undefined;
+    for (const secret of this.secrets) {
+      if (timingSafeEqual(signatureDigest(secret, claim.timestamp, body), claim.digest)) found ??= secret;
+    }
+    return found;
+  }
+
+  /** A verified signature already taken: the same request sent again. */
+  taken(claim: SignedHeaders): boolean {
+    return this.seen.has(keyOf(claim));
+  }
+
+  /** A verified event was taken: its signature is refused from now on. */
+  remember(claim: SignedHeaders): void {
+    this.seen.set(keyOf(claim), true);
+  }
+
+  /** Whether `given` (the dead-letter routes' Authorization) is one of the secret tokens, in constant time. */
+  isSecret(given: string | undefined): boolean {
+    const digest = sha256(given ?? '');
+    let found = false;
+    for (const secret of this.secrets) found = timingSafeEqual(digest, sha256(secret)) || found;
+    return found;
+  }
+}
+
+function keyOf(claim: SignedHeaders): string {
+  return `${claim.timestamp}:${claim.digest.toString('base64')}`;
+}
+
+function sha256(text: string): Buffer {
+  // Hashing first gives equal lengths, so the comparison leaks neither content nor length.
+  return createHash('sha256').update(text).digest();
+}
