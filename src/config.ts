@@ -51,6 +51,11 @@ const SERVER = envSection({
       .describe(
         "the most client connections open at once; past it a new connection is closed at once; default 4096, or half the process's open-file limit where that is lower",
       ),
+    V1_MAX_CONNECTIONS_PER_ADDRESS: wholeNumber(1, 1_000_000)
+      .optional()
+      .describe(
+        'the most connections one client address holds at once (an IPv4 address, an IPv6 /64); past it its new connection is closed at once; behind a reverse proxy on the same host set it to V1_MAX_CONNECTIONS; default a quarter of V1_MAX_CONNECTIONS',
+      ),
     V1_MAX_FIELDS: wholeNumber(10, 100_000)
       .default(1_000)
       .describe('the most form fields one request may carry, query string and body together; default 1000'),
@@ -82,6 +87,7 @@ const SERVER = envSection({
       maxFields: e.V1_MAX_FIELDS,
       maxBufferedBytes,
       maxConnections: e.V1_MAX_CONNECTIONS,
+      maxConnectionsPerAddress: e.V1_MAX_CONNECTIONS_PER_ADDRESS,
       headersTimeoutMs: e.V1_HEADERS_TIMEOUT_MS,
       shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
       requestTimeoutMs: Math.max(e.V1_REQUEST_TIMEOUT_MS, e.V1_HEADERS_TIMEOUT_MS),
@@ -282,6 +288,8 @@ export interface GatewayConfig {
   maxBufferedBytes: number;
   /** The most client connections open at once (V1_MAX_CONNECTIONS); undefined: the server's default, from the open-file limit. */
   maxConnections: number | undefined;
+  /** The most connections one client address holds at once (V1_MAX_CONNECTIONS_PER_ADDRESS); undefined: a quarter of the connection cap. */
+  maxConnectionsPerAddress: number | undefined;
   headersTimeoutMs: number;
   shutdownGraceMs: number;
   requestTimeoutMs: number;

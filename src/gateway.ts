@@ -26,7 +26,7 @@ import { createSandbox, mountSandbox, type Sandbox } from './sandbox/app.js';
 import type { SandboxLimits } from './sandbox/rate-limit.js';
 import { v2CredentialsCheck } from './sdk/credentials-check.js';
 import { createSignatureApp } from './sdk/signature-app.js';
-import { createServer } from './server.js';
+import { createServer, listenOnLoopback, type ServerOptions } from './server.js';
 import { isLoopbackCaller } from './shared/loopback.js';
 import type { EndpointDefinition } from './translators/kit/define.js';
 import { Refusal, toV1Error } from './translators/kit/failures.js';
@@ -46,8 +46,9 @@ import { startWebhooks, type Webhooks } from './webhooks/index.js';
 
 /**
  * Assembles one gateway process: the v1 facade, the v2 client, and — when no V2_BASE_URL is
- * given — the embedded sandbox at /v2 on the same server, which the gateway then calls over
- * loopback HTTP exactly as it would call the real service.
+ * given — the embedded sandbox, at /v2 on the public server for users and on a loopback listener
+ * of its own for the gateway, which calls it there over HTTP exactly as it would call the real
+ * service, without taking the public listener's connection slots.
  *
  * `buildGateway` wires every route before anything listens (one small `wire…` function per part);
  * `listen` then opens the port. The v2 base URL of the embedded sandbox is known only once the
@@ -181,9 +182,21 @@ class ListenAddress {
     return `http://${host.includes(':') ? `[${host}]` : host}:${this.port}`;
   }
 
-  /** V2_BASE_URL, or the embedded sandbox on this gateway's own port. */
+  /** V2_BASE_URL, or the embedded sandbox on this gateway's own port (where users reach it). */
   get v2BaseUrl(): string {
     return this.config.v2BaseUrl ?? `${this.origin}/v2`;
+  }
+
+  /** The embedded sandbox's own loopback listener, once it listens. */
+  private sandboxOrigin: string | undefined;
+
+  sandboxListened(origin: string): void {
+    this.sandboxOrigin = origin;
+  }
+
+  /** Where the gateway calls v2: V2_BASE_URL, or the embedded sandbox on its own listener. */
+  get upstreamUrl(): string {
+    return this.config.v2BaseUrl ?? `${this.sandboxOrigin ?? this.origin}/v2`;
   }
 }
 
@@ -295,6 +308,27 @@ function wireSandbox({ root, config, overrides, secrets, log }: Parts): Sandbox 
 }
 
 /**
+ * The embedded sandbox's own loopback listener, which the gateway's v2 client calls (and the
+ * sandbox's events reach the webhook intake through): a flood of the public listener's
+ * connections, up to its cap, leaves the gateway's own calls their connections. Opened before the
+ * public port, closed after the v2 client (closers run newest first).
+ */
+function wireSandboxListener({ config, address, resources }: Parts, sandbox: Sandbox) {
+  const app = new Hono();
+  mountSandbox(app, sandbox);
+  let listening: Awaited<ReturnType<typeof listenOnLoopback>> | undefined;
+  resources.add(() => listening?.close());
+  return {
+    app,
+    async open(): Promise<void> {
+      app.notFound(unknownPathAnswer);
+      listening = await listenOnLoopback(app.fetch, { ...serverOptions(config), keepAlive: true });
+      address.sandboxListened(listening.origin);
+    },
+  };
+}
+
+/**
  * A cluster worker forwards what exists once to the primary. The loopback-only rule of the sandbox
  * control API is applied here, where the real caller is known (the primary sees only workers).
  */
@@ -331,7 +365,7 @@ function createV2Credentials({ config, address, resources, log }: Parts, limiter
   return v2CredentialsOf(config.credentials, {
     jwtTtlSeconds: config.upstream.jwtTtlSeconds,
     timeoutMs: config.upstream.timeoutMs,
-    v2BaseUrl: () => address.v2BaseUrl,
+    v2BaseUrl: () => address.upstreamUrl,
     budget: new ProofLimiter(limiters.store, SECRET_CHECK_LIMITS, 'secret-check'),
     proven: (credentialsFile) => {
       const store = provenSecretStoreOf({
@@ -353,7 +387,7 @@ function createV2Client(
   mayWrite = false,
 ): V2Client {
   const v2 = new V2Client({
-    baseUrl: config.v2BaseUrl ?? (() => address.v2BaseUrl),
+    baseUrl: config.v2BaseUrl ?? (() => address.upstreamUrl),
     authorizer: credentials.authorizer,
     gate: shadowed(config, overrides.outbound ?? (config.rateLimits.v2.enabled ? outboundGate(limiters, stop) : openGate), mayWrite),
     connections: config.upstream.connections,
@@ -436,7 +470,7 @@ function wireOpsRoutes(
       limiterStoreReachable: (timeoutMs) => deps.limiters.ready(timeoutMs),
       limiterFailurePolicy: deps.sharedStorePolicy,
       get upstreamUrl() {
-        return address.v2BaseUrl;
+        return address.upstreamUrl;
       },
       deadlineMs: config.ops.readyTimeoutMs,
     },
@@ -600,9 +634,9 @@ function wireNotFound({ root }: Parts): void {
   root.notFound(unknownPathAnswer);
 }
 
-/** The HTTP server over the app; a call is in flight until its answer has left (the response closes), not merely been made. */
-function createHttpServer({ root, config, work, resources }: Parts): Server {
-  const server = createServer(root.fetch, {
+/** The request budget every listener of the gateway gives each request. */
+function serverOptions(config: GatewayConfig): ServerOptions {
+  return {
     keepAlive: config.keepAlive,
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
@@ -610,7 +644,15 @@ function createHttpServer({ root, config, work, resources }: Parts): Server {
     bodyTimeoutMs: config.bodyTimeoutMs,
     maxFields: config.maxFields,
     maxBufferedBytes: config.maxBufferedBytes,
+  };
+}
+
+/** The HTTP server over the app; a call is in flight until its answer has left (the response closes), not merely been made. */
+function createHttpServer({ root, config, work, resources }: Parts): Server {
+  const server = createServer(root.fetch, {
+    ...serverOptions(config),
     maxConnections: config.maxConnections,
+    maxConnectionsPerAddress: config.maxConnectionsPerAddress,
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (!CALL_PATH.test(req.url ?? '')) return;
@@ -632,8 +674,10 @@ function wireAll(parts: Parts) {
   wireDrainGuard(parts);
   if (cluster) wireWorkerTag(parts, cluster);
   const sandbox = config.v2BaseUrl ? undefined : wireSandbox(parts);
+  const sandboxListener = sandbox && wireSandboxListener(parts, sandbox);
   if (config.v2BaseUrl && cluster) wireHub(parts, cluster);
   const webhooks = wireWebhooks(parts);
+  if (webhooks) sandboxListener?.app.route('/', webhooks.routes);
   const limiters = createLimiters(parts);
   const credentials = createV2Credentials(parts, limiters);
   const v2 = createV2Client(parts, limiters, credentials);
@@ -660,7 +704,7 @@ function wireAll(parts: Parts) {
   if (!shadow) parts.root.route('/', v1App);
   wireNotFound(parts);
   const server = createHttpServer(parts);
-  return { sandbox, webhooks, limiters, v2, credentials, metrics, shadow, server };
+  return { sandbox, sandboxListener, webhooks, limiters, v2, credentials, metrics, shadow, server };
 }
 
 /** The v2 secrets a credential map holds (its v1 secrets are hashes): never written anywhere. */
@@ -725,6 +769,7 @@ async function listen(parts: Parts, wired: ReturnType<typeof wireAll>, fetch: Ru
   await wired.shadow?.restore(); // the cut-over as it was before a restart: promotions and demotions kept
   try {
     await parts.tracing.load(); // before the port opens: no call goes unrecorded
+    await wired.sandboxListener?.open();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());
@@ -734,9 +779,9 @@ async function listen(parts: Parts, wired: ReturnType<typeof wireAll>, fetch: Ru
     throw error;
   }
   address.listened((server.address() as AddressInfo).port);
-  // The embedded sandbox sends every account's v2 events to this gateway's intake.
+  // The embedded sandbox sends every account's v2 events to this gateway's intake, on its own listener.
   if (sandbox && webhooks && config.webhooks.token) {
-    sandbox.state.events.subscribe('*', { url: `${address.origin}/webhooks/v2`, token: config.webhooks.token });
+    sandbox.state.events.subscribe('*', { url: `${new URL(address.upstreamUrl).origin}/webhooks/v2`, token: config.webhooks.token });
   }
   const close = () => resources.closeAll();
   return {

@@ -1,7 +1,9 @@
 import { getRequestListener, RequestError, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { createServer as createNodeServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
-import type { Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { ConnectionSlots } from './shared/connection-slots.js';
 import { renderV1Error, v1ErrorResponse } from './v1/errors.js';
 import { CONTENT_TYPE } from './v1/serialize.js';
 import { Refusal, toV1Error } from './translators/kit/failures.js';
@@ -42,7 +44,9 @@ import {
  *   deadline fails its reader, and the route answers and closes;
  * - the bodies held at once, all requests together, are bounded (`maxBufferedBytes`): past it a
  *   body is refused as busy, in its route's own error format, and its connection closed;
- * - so are the connections (`maxConnections`), and none is held for nothing: one that says nothing
+ * - so are the connections (`maxConnections`), and those of one client address
+ *   (`maxConnectionsPerAddress`: an IPv4 address, an IPv6 /64), so that one client reconnecting
+ *   as fast as it can never holds every slot; none is held for nothing: one that says nothing
  *   ends at the headers deadline, a kept-alive one idle for KEEP_ALIVE_IDLE_MS ends, and one whose
  *   client takes none of its answer's bytes for `requestTimeoutMs` is cut.
  */
@@ -123,6 +127,12 @@ export interface ServerOptions {
   maxBufferedBytes?: number;
   /** The most client connections open at once (V1_MAX_CONNECTIONS); default `defaultMaxConnections()`. */
   maxConnections?: number;
+  /**
+   * The most connections one client address holds at once (V1_MAX_CONNECTIONS_PER_ADDRESS); default
+   * `defaultMaxConnectionsPerAddress(maxConnections)`; false: none (a listener only the gateway's own
+   * parts reach, all from one loopback address).
+   */
+  maxConnectionsPerAddress?: number | false;
 }
 
 /** How long a kept-alive connection may wait for its next request (Node's own default, stated). */
@@ -136,6 +146,15 @@ export const KEEP_ALIVE_IDLE_MS = 5_000;
 export function defaultMaxConnections(limits = readProcLimits()): number {
   const openFiles = Number(/^Max open files\s+(\d+)/m.exec(limits ?? '')?.[1] ?? NaN);
   return Number.isFinite(openFiles) ? Math.max(64, Math.min(4_096, Math.floor(openFiles / 2))) : 4_096;
+}
+
+/**
+ * V1_MAX_CONNECTIONS_PER_ADDRESS's default: a quarter of the connection cap. One address (a client,
+ * or a network address translator many share) can then never take more than a quarter of the
+ * slots, and four such flooding at once are needed to fill them.
+ */
+export function defaultMaxConnectionsPerAddress(maxConnections: number): number {
+  return Math.max(1, Math.floor(maxConnections / 4));
 }
 
 function readProcLimits(): string | undefined {
@@ -180,8 +199,7 @@ function adaptorErrorAnswer(error: unknown): Response {
 
 /**
  * Whether the answer to this request ends its connection. Keep-alive off is the v1 facade's
- * policy for v1 clients only: the gateway's own v2 calls to the embedded sandbox on this same
- * server keep their pooled connections.
+ * policy for v1 clients only: calls to the embedded sandbox's /v2 on this same server keep theirs.
  */
 function endsConnection(req: IncomingMessage, keepAlive: boolean): boolean {
   const connection = (req.headers.connection ?? '').toLowerCase();
@@ -227,6 +245,9 @@ export function createServer(
     deadlineMs: options.requestTimeoutMs,
     bodies: budget.bodies,
   });
+  const perAddress = options.maxConnectionsPerAddress ?? defaultMaxConnectionsPerAddress(server.maxConnections);
+  // After readUnframedBodies: a connection past its address's cap is closed before anything reads it.
+  if (perAddress !== false) capConnectionsPerAddress(server, new ConnectionSlots(perAddress));
   // After readUnframedBodies, which takes over the connection listeners: this one sees the real sockets.
   cutStalledSenders(server, options.requestTimeoutMs);
   // First, before the adaptor's own listener hands the request to the app.
@@ -246,6 +267,46 @@ export function createServer(
     endWithEnvelope(socket, 400, 'CONNECT is not served: v1gate is no proxy, and v1 calls are POST requests.'),
   );
   return server;
+}
+
+/**
+ * Each connection takes a slot of its client address until it closes; one past its address's cap
+ * is closed at once, never read (the cap on all connections is Node's, checked before this). The
+ * listeners that read connections are handed only those within the cap.
+ */
+function capConnectionsPerAddress(server: Server, slots: ConnectionSlots): void {
+  const readers = server.listeners('connection') as ((socket: Duplex) => void)[];
+  server.removeAllListeners('connection');
+  server.on('connection', (socket: Socket) => {
+    const release = socket.remoteAddress === undefined ? undefined : slots.take(socket.remoteAddress);
+    if (!release) return void socket.destroy();
+    socket.once('close', release);
+    for (const reader of readers) reader.call(server, socket);
+  });
+}
+
+/**
+ * A server of the gateway's own on a loopback port of its own (the embedded sandbox the gateway
+ * calls, a cluster's hub): its connections never take a slot of the public listener's caps, nor
+ * does one address's cap apply (every connection is the gateway's, from one loopback address).
+ */
+export async function listenOnLoopback(
+  fetch: (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>,
+  options: ServerOptions,
+): Promise<{ origin: string; server: Server; close(): Promise<void> }> {
+  const server = createServer(fetch, { ...options, maxConnectionsPerAddress: false });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    server,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /** When a connection's answer bytes last moved, and what had moved then: a stalled sender is cut. */

@@ -1,12 +1,12 @@
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
-import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import type { GatewayConfig } from '../config.js';
 import { webhookMetrics } from '../ops/webhook-metrics.js';
 import { createSandbox, mountSandbox, type Sandbox } from '../sandbox/app.js';
 import { unknownPathAnswer } from '../gateway.js';
-import { createServer } from '../server.js';
+import { keepSandboxData, type KeptData } from '../sandbox/persist.js';
+import { listenOnLoopback } from '../server.js';
 import { startWebhooks, type Webhooks } from '../webhooks/index.js';
 
 /**
@@ -35,6 +35,7 @@ export async function startHub(config: GatewayConfig, logger: Logger): Promise<H
   const root = new Hono();
   const paths: string[] = [];
   let sandbox: Sandbox | undefined;
+  let kept: KeptData | undefined;
   if (!config.v2BaseUrl) {
     sandbox = createSandbox({
       apiKey: config.sandbox.apiKey,
@@ -46,6 +47,9 @@ export async function startHub(config: GatewayConfig, logger: Logger): Promise<H
     });
     mountSandbox(root, sandbox);
     paths.push('/v2', '/sandbox', '/oauth');
+    if (config.sandbox.dataFile) {
+      kept = keepSandboxData(sandbox.state, sandbox.master, config.sandbox.dataFile, (problem) => logger.warn(problem));
+    }
   }
   // With REDIS_URL the journal is shared and each worker runs its own webhook consumer; the
   // primary then has none, and the sandbox sends its events to the workers' port (see primary.ts).
@@ -56,7 +60,7 @@ export async function startHub(config: GatewayConfig, logger: Logger): Promise<H
   }
   // A path no part answers (a worker forwards all of /webhooks) is answered as one process answers it.
   root.notFound(unknownPathAnswer);
-  const server = createServer(root.fetch, {
+  const { origin, close } = await listenOnLoopback(root.fetch, {
     keepAlive: true,
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
@@ -64,12 +68,6 @@ export async function startHub(config: GatewayConfig, logger: Logger): Promise<H
     bodyTimeoutMs: config.bodyTimeoutMs,
     maxFields: config.maxFields,
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    // Loopback only, whatever HOST is: workers reach it, nothing else needs to.
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   if (sandbox && webhooks && config.webhooks.token)
     sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
   const registry = new Registry();
@@ -82,8 +80,8 @@ export async function startHub(config: GatewayConfig, logger: Logger): Promise<H
     registry,
     async close() {
       webhooks?.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
+      kept?.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { readdirSync, readlinkSync } from 'node:fs';
+import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -11,11 +12,18 @@ import { memoryOf, unlimited } from './hostile-support.js';
  * kept-alive ones left idle, half-closed ones, and ones whose client never reads its answers.
  * Each is counted where it lands, in the gateway process's open sockets (/proc/<pid>/fd), and
  * each is gone within its deadline plus a generous margin: the total is capped
- * (V1_MAX_CONNECTIONS), the ones past the cap are closed at once, and the owner is served once
- * the flood is gone. A client that does not read cannot see its connection close, so the count
- * is read on the server's side, never from the client's events.
+ * (V1_MAX_CONNECTIONS), and so is what one address holds (V1_MAX_CONNECTIONS_PER_ADDRESS, by
+ * default a quarter of it); the ones past a cap are closed at once, and the owner is served. A
+ * client that does not read cannot see its connection close, so the count is read on the
+ * server's side, never from the client's events. Clients come from several addresses of 127/8
+ * (every one of them is this machine's), so that one address's cap is not what is measured
+ * where the total is.
  */
 const CAP = 200;
+/** V1_MAX_CONNECTIONS_PER_ADDRESS's default for that cap: a quarter of it. */
+const PER_ADDRESS = CAP / 4;
+/** The addresses the clients of a test come from by turns, unless it names one. */
+const ADDRESSES = Array.from({ length: 8 }, (_, i) => `127.0.0.${i + 1}`);
 const HEADERS_MS = 1_000;
 const REQUEST_MS = 2_000;
 /** A connection's first line is watched this long for an HTTP/1.0 body before Node's parser takes it (src/server.ts). */
@@ -71,10 +79,21 @@ interface Held {
   closedAfterMs: () => number | undefined;
 }
 
-/** Opens a connection and writes `bytes` once connected; `unread`: reads nothing back; `halfClose`: ends its side after them. */
-function open(bytes: string, { unread = false, halfClose = false } = {}): Held {
+interface OpenOptions {
+  /** Reads nothing back. */
+  unread?: boolean;
+  /** Ends its side after its bytes. */
+  halfClose?: boolean;
+  /** The address it comes from (default: the ADDRESSES by turns). */
+  from?: string;
+}
+
+let turn = 0;
+
+/** Opens a connection and writes `bytes` once connected. */
+function open(bytes: string, { unread = false, halfClose = false, from = ADDRESSES[turn++ % ADDRESSES.length]! }: OpenOptions = {}): Held {
   const openedAt = performance.now();
-  const socket = connect(port, '127.0.0.1');
+  const socket = connect({ port, host: '127.0.0.1', localAddress: from });
   let closedAfterMs: number | undefined;
   socket.on('error', () => {});
   socket.once('close', () => (closedAfterMs = performance.now() - openedAt));
@@ -88,7 +107,7 @@ function open(bytes: string, { unread = false, halfClose = false } = {}): Held {
 }
 
 /** Opens `count` connections and waits until each is connected (or refused). */
-async function openAll(count: number, bytes: string, options: { unread?: boolean; halfClose?: boolean } = {}): Promise<Held[]> {
+async function openAll(count: number, bytes: string, options: OpenOptions = {}): Promise<Held[]> {
   const held = Array.from({ length: count }, () => open(bytes, options));
   await Promise.all(
     held.map(
@@ -108,13 +127,36 @@ async function expectAllEndedWithin(held: Held[], before: number, deadlineMs: nu
   expect(tookMs).toBeLessThanOrEqual(deadlineMs + MARGIN_MS);
 }
 
-const ownerCall = () =>
-  fetch(`${gateway.url}/v1/user/checkemail`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: `api_key=${KEY}&api_secret=${SECRET}&email=owner%40sandbox.v1gate.local`,
-    signal: AbortSignal.timeout(30_000),
-  }).then(async (response) => await response.json());
+/** The owner's call, on a connection of its own from `from`: its answer, or the error that ended it (a connection closed unanswered). */
+const ownerCall = (from = '127.0.0.254', to = gateway) =>
+  new Promise<unknown>((resolve) => {
+    const body = `api_key=${KEY}&api_secret=${SECRET}&email=owner%40sandbox.v1gate.local`;
+    const url = new URL(`${to.url}/v1/user/checkemail`);
+    const call = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        localAddress: from,
+        agent: false,
+        timeout: 30_000,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve(JSON.parse(text) as unknown));
+        response.on('error', (error) => resolve({ failed: error.message }));
+      },
+    );
+    call.on('error', (error) => resolve({ failed: error.message }));
+    call.on('timeout', () => call.destroy(new Error('no answer in 30 s')));
+    call.end(body);
+  });
+
+const SERVED = { existed_email: true };
 
 describe('connections that say nothing', () => {
   it(`are capped at V1_MAX_CONNECTIONS (${CAP}): the rest are closed at once, all end at the headers deadline, then the owner is served`, async () => {
@@ -131,7 +173,45 @@ describe('connections that say nothing', () => {
     expect(held.filter((h) => h.closedAfterMs()! < FIRST_LINE_MS).length).toBeGreaterThanOrEqual(CAP);
     await expectAllEndedWithin(held, before, FIRST_LINE_MS + HEADERS_MS);
     expect(held.every((h) => h.isClosed())).toBe(true);
-    expect(await ownerCall()).toEqual({ existed_email: true });
+    expect(await ownerCall()).toEqual(SERVED);
+  });
+});
+
+describe('one address reconnecting as fast as it can', () => {
+  it(`holds at most V1_MAX_CONNECTIONS_PER_ADDRESS (a quarter of the cap: ${PER_ADDRESS}), and the owner at another address is served all along`, async () => {
+    const before = openSockets();
+    const attacker = '127.0.0.1';
+    let flooding = true;
+    let refused = 0;
+    // Each of twice the cap's connections reconnects the moment it is closed, for as long as the flood lasts.
+    const reconnect = (): Promise<void> =>
+      new Promise<void>((resolve) => {
+        const held = open('', { from: attacker });
+        held.socket.once('close', () => {
+          if ((held.closedAfterMs() ?? Infinity) < FIRST_LINE_MS) refused++;
+          resolve();
+        });
+      }).then(() => (flooding ? reconnect() : undefined));
+    const flood = Array.from({ length: 2 * CAP }, () => reconnect());
+    await vi.waitFor(() => expect(refused).toBeGreaterThanOrEqual(10 * CAP), { timeout: 60_000, interval: 50 });
+    // The attacker's address holds its share, no more: the rest of the slots are free.
+    expect(openSockets() - before).toBeLessThanOrEqual(PER_ADDRESS);
+    const answers: unknown[] = [];
+    for (let i = 0; i < 45; i++) answers.push(await ownerCall());
+    const refusedWhileServed = refused;
+    flooding = false;
+    expect(answers.filter((answer) => JSON.stringify(answer) === JSON.stringify(SERVED))).toHaveLength(45);
+    expect(refusedWhileServed).toBeGreaterThan(10 * CAP); // the flood went on while the owner was served
+    await Promise.race([Promise.all(flood), sleep(FIRST_LINE_MS + HEADERS_MS + MARGIN_MS)]);
+    expect(await socketsDownTo(before, MARGIN_MS)).toBeLessThanOrEqual(MARGIN_MS);
+  });
+
+  it('is served itself again once it holds fewer than its cap', async () => {
+    const held = await openAll(PER_ADDRESS, '', { from: '127.0.0.9' });
+    expect(await ownerCall('127.0.0.9')).toMatchObject({ failed: expect.any(String) });
+    held[0]!.socket.destroy();
+    await vi.waitFor(async () => expect(await ownerCall('127.0.0.9')).toEqual(SERVED), { timeout: MARGIN_MS, interval: 100 });
+    for (const h of held) h.socket.destroy();
   });
 });
 
@@ -169,6 +249,34 @@ describe('clients that never read their answers', () => {
     await expectAllEndedWithin(held, before, REQUEST_MS + KEEP_ALIVE_IDLE_MS);
     // Node stops reading a connection whose answers wait: what the stalled ones made it hold is small.
     expect(memoryOf(gateway.pid).peakMiB - memory.peakMiB).toBeLessThan(100);
-    expect(await ownerCall()).toEqual({ existed_email: true });
+    expect(await ownerCall()).toEqual(SERVED);
+  });
+});
+
+describe('in sandbox mode, the public listener full but for one slot', () => {
+  const SMALL_CAP = 64;
+  let small: GatewayProcess;
+  beforeAll(async () => {
+    small = await startGatewayProcess({
+      ...unlimited({ key: KEY, secret: SECRET }),
+      V1_MAX_CONNECTIONS: String(SMALL_CAP),
+      V1_MAX_CONNECTIONS_PER_ADDRESS: String(SMALL_CAP),
+      // The held connections stay through every call below: they end at the headers deadline.
+      V1_HEADERS_TIMEOUT_MS: '60000',
+    });
+  }, 60_000);
+  afterAll(() => small?.kill());
+
+  it('the owner’s calls are served on the last slot: the gateway reaches its sandbox on a listener of its own', async () => {
+    const smallPort = Number(new URL(small.url).port);
+    const held = Array.from({ length: SMALL_CAP - 1 }, () => connect({ port: smallPort, host: '127.0.0.1' }).on('error', () => {}));
+    await Promise.all(held.map((socket) => new Promise((resolve) => socket.once('connect', resolve))));
+    const answers: unknown[] = [];
+    for (let i = 0; i < 10; i++) answers.push(await ownerCall('127.0.0.254', small));
+    expect(answers).toEqual(Array.from({ length: 10 }, () => SERVED));
+    // Still held: the calls above were served beside them, not after them.
+    expect(held.every((socket) => !socket.closed)).toBe(true);
+    for (const socket of held) socket.destroy();
+    expect(await ownerCall('127.0.0.254', small)).toEqual(SERVED);
   });
 });
