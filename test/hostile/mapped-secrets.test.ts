@@ -113,6 +113,7 @@ async function answered(attack: ReturnType<typeof flood>, count: number): Promis
  * they are answered. Returns the owner's answers and the flood's.
  */
 async function ownerUnderFlood(gateway: GatewayProcess) {
+  const started = performance.now();
   const attack = flood(gateway);
   await answered(attack, 4 * (SECRET_CHECK_LIMITS.perKey.burst + SECRET_CHECK_LIMITS.total.burst));
   const owner: { code: number | undefined; at: number }[] = [];
@@ -121,6 +122,12 @@ async function ownerUnderFlood(gateway: GatewayProcess) {
     await sleep(50);
   }
   const answers = await attack.stop();
+  const seconds = (performance.now() - started) / 1000;
+  const refused = answers.filter((a) => a.code === 403).length;
+  console.log(
+    `${answers.length} wrong secrets from ${CONNECTIONS} connections in ${seconds.toFixed(1)} s (${refused} of them refused as over the budget); ` +
+      `the owner's ${OWNER_CALLS} calls: ${owner.filter((a) => a.code !== undefined).length} refused`,
+  );
   return { owner, answers };
 }
 
