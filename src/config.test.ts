@@ -36,11 +36,11 @@ describe('the configuration loader', () => {
       'PORT',
       'RATE_LIMIT_SCALE',
       'SHADOW_SAMPLE',
-      'V2_WEBHOOK_TOKEN',
+      'V2_WEBHOOK_SECRET_TOKEN',
     ]);
     expect(error.message.split('\n')).toHaveLength(6);
     expect(error.message).toContain('PORT: must be a whole number (got "eighty")');
-    expect(error.message).toContain('V2_WEBHOOK_TOKEN: required when V1_WEBHOOKS_FILE is set');
+    expect(error.message).toContain('V2_WEBHOOK_SECRET_TOKEN: required when V1_WEBHOOKS_FILE is set');
   });
 
   it('bounds the bodies held at once from the largest body, and refuses a bound no body could fit', () => {
