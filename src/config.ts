@@ -142,6 +142,11 @@ const SANDBOX = envSection({
       .min(1)
       .optional()
       .describe("the client secret of the sandbox master account's server-to-server OAuth app; unset: random"),
+    SANDBOX_DATA_FILE: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("keep the sandbox's data (users, meetings, groups...) in this file across restarts; unset: lost at every stop"),
     SANDBOX_PUBLIC: onOff
       .default(false)
       .describe('let callers on other machines use the sandbox control API (it lists every api_secret); default off'),
@@ -151,14 +156,21 @@ const SANDBOX = envSection({
       .describe("the sandbox's own v2 limits: spec (10/s, 1/s billing, 1/s + 2000/day reports) or off; default spec"),
   },
   secret: ['SANDBOX_API_SECRET', 'SANDBOX_OAUTH_CLIENT_SECRET'],
-  build: (e) => ({
-    apiKey: e.SANDBOX_API_KEY,
-    apiSecret: e.SANDBOX_API_SECRET,
-    oauthClientId: e.SANDBOX_OAUTH_CLIENT_ID,
-    oauthClientSecret: e.SANDBOX_OAUTH_CLIENT_SECRET,
-    rateLimits: e.SANDBOX_RATE_LIMITS === 'spec',
-    public: e.SANDBOX_PUBLIC,
-  }),
+  build: (e, problem) => {
+    // The data belongs to one account, whose ids come from the fixed pair: random ones would make
+    // every start another account, and the file another sandbox's data.
+    if (e.SANDBOX_DATA_FILE && !(e.SANDBOX_API_KEY && e.SANDBOX_API_SECRET))
+      problem('SANDBOX_DATA_FILE', 'needs SANDBOX_API_KEY and SANDBOX_API_SECRET: the data belongs to the account they name');
+    return {
+      apiKey: e.SANDBOX_API_KEY,
+      apiSecret: e.SANDBOX_API_SECRET,
+      oauthClientId: e.SANDBOX_OAUTH_CLIENT_ID,
+      oauthClientSecret: e.SANDBOX_OAUTH_CLIENT_SECRET,
+      rateLimits: e.SANDBOX_RATE_LIMITS === 'spec',
+      public: e.SANDBOX_PUBLIC,
+      dataFile: e.SANDBOX_DATA_FILE,
+    };
+  },
 });
 
 /** A share of calls, 0 to 1. */
@@ -275,6 +287,8 @@ export interface GatewayConfig {
     oauthClientSecret: string | undefined;
     rateLimits: boolean;
     public: boolean;
+    /** Where the sandbox's data is kept across restarts (SANDBOX_DATA_FILE); undefined: memory only. */
+    dataFile: string | undefined;
   };
   /** The credential map and OAuth toward v2 (src/upstream/auth/config.ts lists the variables). */
   credentials: CredentialConfig;

@@ -23,6 +23,7 @@ import { webhookMetrics } from './ops/webhook-metrics.js';
 import { requireFanOutWithin } from './ratelimit/fan-out.js';
 import { FailoverBucketStore, createRateLimiters, rateLimitHeaders, type LeaseSource, type RateLimiters } from './ratelimit/index.js';
 import { createSandbox, mountSandbox, type Sandbox } from './sandbox/app.js';
+import { keepSandboxData } from './sandbox/persist.js';
 import type { SandboxLimits } from './sandbox/rate-limit.js';
 import { v2CredentialsCheck } from './sdk/credentials-check.js';
 import { createSignatureApp } from './sdk/signature-app.js';
@@ -302,6 +303,10 @@ function wireSandbox({ root, config, overrides, secrets, log }: Parts): Sandbox 
     onUnexpectedError: (error) => log.logger.error({ err: error }, 'sandbox: unexpected error'),
   });
   secrets.add([sandbox.credentials.apiSecret, sandbox.oauthApp.clientSecret]);
+  if (config.sandbox.dataFile) {
+    const kept = keepSandboxData(sandbox.state, sandbox.master, config.sandbox.dataFile, (problem) => log.logger.warn(problem));
+    resources.add(() => kept.close());
+  }
   if (!config.sandbox.public) root.use('/sandbox/*', sandboxForThisMachineOnly);
   mountSandbox(root, sandbox);
   return sandbox;

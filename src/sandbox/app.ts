@@ -18,7 +18,7 @@ import { RateLimitedError, SandboxRateLimiter, SPEC_LIMITS, limitClassOf, type S
 import { registerPostMeetingRoutes } from './report/routes.js';
 import { registerSdkRoutes } from './sdk/routes.js';
 import { oauthRoutes } from './oauth/routes.js';
-import { seedMasterAccount } from './seed.js';
+import { sandboxIdentity, seedMasterAccount } from './seed.js';
 import { SandboxState } from './state.js';
 import { registerUserRoutes } from './users/routes.js';
 
@@ -61,6 +61,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     ...credentials,
     ownerEmail: options.ownerEmail ?? 'owner@sandbox.v1gate.local',
     host: publicUrl,
+    identity: sandboxIdentity(options),
   });
   const app = state.oauthApps.add({
     accountId: master.id,

@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
 
 /**
  * Identifier generators shaped like the real service's, so that clients (and v1gate) never
@@ -8,6 +8,15 @@ import { randomBytes, randomInt } from 'node:crypto';
 /** Opaque user, account, group and registrant ids: 22 url-safe base64 characters, e.g. `z8yBXksaSQWf6ZvQ2Pp_pA`. */
 export function opaqueId(): string {
   return randomBytes(16).toString('base64url');
+}
+
+/**
+ * An opaque id that is the same at every start for the same `identity` (the sandbox's fixed
+ * credentials): HMAC-SHA256 of what the id is for, keyed by the identity, cut to the 16 bytes of
+ * `opaqueId`. Nobody can tell it from a random one without the identity's secrets.
+ */
+export function derivedId(identity: string, purpose: string): string {
+  return createHmac('sha256', identity).update(purpose).digest().subarray(0, 16).toString('base64url');
 }
 
 /** Meeting and webinar uuids: standard base64 of 16 bytes, e.g. `Bznyg6miT0mXhKWODoHA7A==`. */
