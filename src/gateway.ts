@@ -293,7 +293,7 @@ const sandboxForThisMachineOnly: MiddlewareHandler = async (c, next) =>
     : c.json({ code: 200, message: 'The sandbox control API answers callers on this machine only (SANDBOX_PUBLIC=1 opens it).' }, 403);
 
 /** No V2_BASE_URL: the embedded sandbox at /v2 (and its control API at /sandbox) on this server. */
-function wireSandbox({ root, config, overrides, secrets, log }: Parts): Sandbox {
+function wireSandbox({ root, config, overrides, secrets, log, resources }: Parts): Sandbox {
   const sandbox = createSandbox({
     apiKey: config.sandbox.apiKey,
     apiSecret: config.sandbox.apiSecret,
