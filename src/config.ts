@@ -237,6 +237,11 @@ const OPS = envSection({
       .default('info')
       .describe('fatal, error, warn, info, debug, trace or silent; default info'),
     LOG_FILE: z.string().min(1).optional().describe('append log lines to this file; unset: standard output'),
+    PID_FILE: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("write the gateway's process id here while it runs, for signals and `reload`; unset: none"),
     METRICS_PER_KEY: onOff.default(false).describe('count v1 calls per api_key too (as a 12-character hash); default off'),
     METRICS_PER_KEY_TOP: wholeNumber(1, 1_000)
       .default(10)
@@ -254,6 +259,7 @@ const OPS = envSection({
   build: (e) => ({
     logLevel: e.LOG_LEVEL,
     logFile: e.LOG_FILE,
+    pidFile: e.PID_FILE,
     metricsPerKey: e.METRICS_PER_KEY,
     metricsPerKeyTop: e.METRICS_PER_KEY_TOP,
     readyTimeoutMs: e.READY_TIMEOUT_MS,
@@ -327,6 +333,8 @@ export interface GatewayConfig {
   ops: {
     logLevel: string;
     logFile: string | undefined;
+    /** Holds the process id while the gateway runs (PID_FILE), for `reload` and signals. */
+    pidFile: string | undefined;
     metricsPerKey: boolean;
     metricsPerKeyTop: number;
     readyTimeoutMs: number;

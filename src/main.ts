@@ -1,18 +1,20 @@
 import cluster from 'node:cluster';
 import { checkConfiguration, renderReport } from './cli/check.js';
 import { commandOf, helpText, version } from './cli/help.js';
+import { removePidFile, sendReload, writePidFile } from './cli/pid-file.js';
 import { describeStartError } from './cli/start-errors.js';
+import { startFileProblems, startFiles } from './cli/start-files.js';
 import { runPrimary } from './cluster/primary.js';
 import { runWorker } from './cluster/worker.js';
-import { loadConfig, type GatewayConfig } from './config.js';
+import { ConfigError, loadConfig, type GatewayConfig } from './config.js';
 import { startGateway } from './gateway.js';
-import { announceSandbox } from './sandbox-banner.js';
+import { announceSandbox, listenedOn } from './sandbox-banner.js';
 import { describeUnknownSetting, unknownSettings } from './unknown-settings.js';
 
 /**
  * `npm start` (`node dist/src/main.js`): the gateway on PORT (default 8080), over the embedded
  * sandbox unless V2_BASE_URL is set; with WORKERS=N (or auto), N processes on that port. Also
- * `check`, `--help` and `--version` (src/cli/). The banner and the command line's answers are
+ * `check`, `reload`, `--help` and `--version` (src/cli/). The banner and the command line's answers are
  * written with console; everything the running gateway says goes through its logger.
  */
 async function main(): Promise<void> {
@@ -34,6 +36,9 @@ async function main(): Promise<void> {
       process.exitCode = report.problems.length > 0 ? 1 : 0;
       return;
     }
+    case 'reload':
+      process.exitCode = sendReload(process.env) ? 0 : 1;
+      return;
     case 'start':
       return start();
   }
@@ -44,13 +49,17 @@ async function start(): Promise<void> {
   // WORKERS>1: src/cluster/ (one primary, N workers on the port); otherwise exactly one process.
   if (cluster.isWorker) return runWorker(config);
   for (const unknown of unknownSettings(process.env)) console.warn(`v1gate: warning: ${describeUnknownSetting(unknown)}`);
+  // Each file tried as it will be opened, so a bad one is a line naming its setting, not a library's stack trace.
+  const fileProblems = startFileProblems(startFiles(config));
+  if (fileProblems.length > 0) throw new ConfigError(fileProblems);
+  if (config.ops.pidFile) writePidFile(config.ops.pidFile);
   if (config.workers > 1) return runPrimary(config);
   return runSingle(config);
 }
 
 async function runSingle(config: GatewayConfig): Promise<void> {
   const gateway = await startGateway(config);
-  console.log(`v1gate listening on ${gateway.url}/v1 (pid ${process.pid})`);
+  console.log(`v1gate listening on ${listenedOn(config.host, gateway.port)}/v1 (pid ${process.pid})`);
   console.log(`  upstream v2: ${gateway.v2BaseUrl}${gateway.sandbox ? ' (embedded sandbox)' : ''}`);
   if (gateway.sandbox) announceSandbox(config, gateway.sandbox, `${gateway.url}/v1`);
   // The first signal drains (calls in flight are answered, new ones refused, /readyz 503) for up
@@ -58,8 +67,12 @@ async function runSingle(config: GatewayConfig): Promise<void> {
   const stop = (signal: NodeJS.Signals) => {
     if (gateway.draining) process.exit(1);
     gateway.logger.info({ signal, graceMs: config.shutdownGraceMs }, 'draining: calls in flight are answered, new ones refused');
+    const began = Date.now();
     gateway.drain(config.shutdownGraceMs).then(
-      () => process.exit(0),
+      () => {
+        console.log(`v1gate stopped (pid ${process.pid}): drained in ${Date.now() - began} ms`);
+        process.exit(0);
+      },
       () => process.exit(1),
     );
   };
@@ -71,6 +84,7 @@ async function runSingle(config: GatewayConfig): Promise<void> {
 
 main().catch((error: unknown) => {
   // A setting that stops the start is one clear line (per problem), no trace; a bug keeps its trace.
+  if (process.env.PID_FILE) removePidFile(process.env.PID_FILE);
   const problem = describeStartError(error);
   console.error(problem ? `v1gate: cannot start: ${problem}` : error);
   process.exit(1);

@@ -9,10 +9,14 @@ import { isLoopbackHost } from './shared/loopback.js';
  */
 export function announceSandbox(config: GatewayConfig, sandbox: Pick<Sandbox, 'credentials' | 'oauthApp'>, v1Url: string): void {
   const { credentials, oauthApp } = sandbox;
+  const { apiSecret, oauthClientSecret } = config.sandbox;
+  // A secret the operator configured is theirs to know and stays off the screen (and any log of
+  // it); one generated at this start exists nowhere else, and is shown this once.
+  const secret = shownOnce(credentials.apiSecret, apiSecret, 'SANDBOX_API_SECRET');
   console.log(`  sandbox API key:    ${credentials.apiKey}`);
-  console.log(`  sandbox API secret: ${credentials.apiSecret}`);
+  console.log(`  sandbox API secret: ${secret}`);
   console.log(
-    `  sandbox OAuth app:  account ${oauthApp.accountId}, client id ${oauthApp.clientId}, client secret ${oauthApp.clientSecret}`,
+    `  sandbox OAuth app:  account ${oauthApp.accountId}, client id ${oauthApp.clientId}, client secret ${shownOnce(oauthApp.clientSecret, oauthClientSecret, 'SANDBOX_OAUTH_CLIENT_SECRET')}`,
   );
   if (!isLoopbackHost(config.host)) {
     console.warn(
@@ -22,5 +26,20 @@ export function announceSandbox(config: GatewayConfig, sandbox: Pick<Sandbox, 'c
           : '; its control API stays loopback-only.'),
     );
   }
-  console.log(`  try: curl -s -X POST ${v1Url}/user/list -d api_key=${credentials.apiKey} -d api_secret=${credentials.apiSecret}`);
+  const trySecret = apiSecret === undefined ? credentials.apiSecret : '"$SANDBOX_API_SECRET"';
+  console.log(`  try: curl -s -X POST ${v1Url}/user/list -d api_key=${credentials.apiKey} -d api_secret=${trySecret}`);
+  if (apiSecret === undefined)
+    console.log('  (new credentials and ids at every start: set SANDBOX_API_KEY and SANDBOX_API_SECRET to keep them)');
+}
+
+function shownOnce(value: string, configured: string | undefined, variable: string): string {
+  return configured === undefined ? value : `(${variable}, not shown)`;
+}
+
+/**
+ * Where the gateway listens, as its banner says: the address it is bound to (a wildcard HOST is
+ * every address, which is what an operator set and must see), with the port it got.
+ */
+export function listenedOn(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

@@ -1,6 +1,4 @@
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { request } from 'undici';
 import { ConfigError, loadConfig, type GatewayConfig } from '../config.js';
@@ -8,6 +6,7 @@ import type { Env } from '../shared/env.js';
 import { describeUnknownSetting, unknownSettings } from '../unknown-settings.js';
 import { loadSubscriptions } from '../webhooks/subscriptions.js';
 import { describeStartError } from './start-errors.js';
+import { startFileProblems, startFiles } from './start-files.js';
 
 /**
  * `node dist/src/main.js check`: the whole configuration checked without starting, every problem
@@ -74,17 +73,13 @@ function tokenUrlsOf(config: GatewayConfig): string[] {
 }
 
 /**
- * The files the configuration names, each readable (read at start) or writable (appended to).
+ * The files the configuration names, each opened as the start will open it (src/cli/start-files.ts).
  * The credentials file is read and checked by the configuration itself (src/upstream/auth/config.ts).
  */
 function fileProblems(config: GatewayConfig): string[] {
-  const problems: (string | undefined)[] = [];
-  if (config.webhooks.file) problems.push(subscriptionsProblem(config));
-  if (config.ops.logFile) problems.push(writableProblem('LOG_FILE', config.ops.logFile));
-  if (config.record.file) problems.push(writableProblem('V1_RECORD_FILE', config.record.file));
-  if (config.webhooks.file && !config.webhooks.redis.url)
-    problems.push(writableProblem('V1_WEBHOOKS_JOURNAL', config.webhooks.journalFile));
-  return problems.filter((p): p is string => p !== undefined);
+  const problems = startFileProblems(startFiles(config)).map((p) => `${p.variable}: ${p.message}`);
+  const subscriptions = config.webhooks.file ? subscriptionsProblem(config) : undefined;
+  return subscriptions === undefined ? problems : [subscriptions, ...problems];
 }
 
 function subscriptionsProblem(config: GatewayConfig): string | undefined {
@@ -94,23 +89,6 @@ function subscriptionsProblem(config: GatewayConfig): string | undefined {
   } catch (error) {
     return describeStartError(error);
   }
-}
-
-/** A file v1gate appends to: it is writable, or the folder it would be made in is (LOG_FILE's folders are made too). */
-function writableProblem(variable: string, file: string): string | undefined {
-  const path = resolve(file);
-  const target = existsSync(path) ? path : nearestExisting(dirname(path));
-  if (target !== path && !statSync(target).isDirectory()) return `${variable}: ${file} cannot be made: ${target} is not a folder`;
-  try {
-    accessSync(target, constants.W_OK);
-    return undefined;
-  } catch {
-    return `${variable}: ${file} cannot be written by this user`;
-  }
-}
-
-function nearestExisting(folder: string): string {
-  return existsSync(folder) || dirname(folder) === folder ? folder : nearestExisting(dirname(folder));
 }
 
 /** The port can be listened on now (0 picks a free one: nothing to check). */

@@ -3,14 +3,16 @@ import { SETTINGS } from '../config.js';
 import type { EnvSection } from '../shared/env.js';
 
 /** What `node dist/src/main.js` was asked to do. */
-export type Command = { run: 'start' } | { run: 'check' } | { run: 'help' } | { run: 'version' } | { run: 'usage-error'; message: string };
+export type Command =
+  { run: 'start' } | { run: 'check' } | { run: 'reload' } | { run: 'help' } | { run: 'version' } | { run: 'usage-error'; message: string };
 
-/** The command line: no argument starts the gateway; one of `check`, `--help`/`-h`, `--version`/`-v`. */
+/** The command line: no argument starts the gateway; one of `check`, `reload`, `--help`/`-h`, `--version`/`-v`. */
 export function commandOf(args: readonly string[]): Command {
   if (args.length === 0) return { run: 'start' };
   const [first, ...rest] = args;
   const known: Record<string, Command> = {
     check: { run: 'check' },
+    reload: { run: 'reload' },
     '--help': { run: 'help' },
     '-h': { run: 'help' },
     help: { run: 'help' },
@@ -46,12 +48,15 @@ export function helpText(): string {
     '  (no command)   start the gateway: PORT (8080), over V2_BASE_URL or the embedded sandbox',
     '  check          check the configuration without starting: every variable, the files it names,',
     '                 Redis and the v2 service reachable, the port free; exits 1 listing every problem',
+    '  reload         SIGHUP to the gateway PID_FILE names: V2_CREDENTIALS_FILE is read again',
+    '                 (npm run reload; a HUP sent to npm itself would stop npm, not reach the gateway)',
     '  --help, -h     this text',
     '  --version, -v  the version',
     '',
     'SIGTERM or SIGINT drains (calls in flight are answered, new ones refused) for at most',
-    'SHUTDOWN_GRACE_MS, then stops; a second signal stops at once. Logs are JSON lines on standard',
-    'output (pretty on a terminal), each written within half a second.',
+    'SHUTDOWN_GRACE_MS, then stops; a second signal stops at once. SIGHUP reads V2_CREDENTIALS_FILE',
+    'again. Logs are JSON lines on standard output (one readable line each on a terminal), each',
+    'written within half a second.',
     '',
     'Settings are environment variables (unset or blank: the default):',
   ];

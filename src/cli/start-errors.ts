@@ -1,5 +1,7 @@
 import { ConfigError, type GatewayConfig } from '../config.js';
+import { SandboxDataError } from '../sandbox/persist.js';
 import { SubscriptionsError } from '../webhooks/subscriptions.js';
+import { PidFileInUse } from './pid-file.js';
 
 /**
  * What an operator is told when v1gate cannot start: a line per problem naming the setting to
@@ -9,6 +11,7 @@ import { SubscriptionsError } from '../webhooks/subscriptions.js';
 export function describeStartError(error: unknown, config?: Pick<GatewayConfig, 'host' | 'port'>): string | undefined {
   if (error instanceof ConfigError) return error.message;
   if (error instanceof SubscriptionsError) return error.message;
+  if (error instanceof PidFileInUse || error instanceof SandboxDataError) return error.message;
   return listenProblem(error, config);
 }
 

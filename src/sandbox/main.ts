@@ -1,21 +1,61 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createSandbox, mountSandbox } from './app.js';
+import { keepSandboxData, SandboxDataError, type KeptData } from './persist.js';
 
-/** `npm run sandbox`: the v2 sandbox alone, at /v2 (its control API at /sandbox, its OAuth token endpoint at /oauth/token). */
-const port = Number(process.env.PORT ?? 8080);
-const sandbox = createSandbox({
-  apiKey: process.env.SANDBOX_API_KEY,
-  apiSecret: process.env.SANDBOX_API_SECRET,
-  oauthClientId: process.env.SANDBOX_OAUTH_CLIENT_ID,
-  oauthClientSecret: process.env.SANDBOX_OAUTH_CLIENT_SECRET,
-});
+/**
+ * `npm run sandbox`: the v2 sandbox alone, at /v2 (its control API at /sandbox, its OAuth token
+ * endpoint at /oauth/token), on PORT (8080) and HOST (127.0.0.1), with the gateway's SANDBOX_*
+ * settings. SIGTERM or SIGINT stops it (its data written first, with SANDBOX_DATA_FILE).
+ */
+const env = (name: string): string | undefined => process.env[name]?.trim() || undefined;
+const port = Number(env('PORT') ?? 8080);
+const host = env('HOST') ?? '127.0.0.1';
+const fixed = {
+  apiKey: env('SANDBOX_API_KEY'),
+  apiSecret: env('SANDBOX_API_SECRET'),
+  oauthClientId: env('SANDBOX_OAUTH_CLIENT_ID'),
+  oauthClientSecret: env('SANDBOX_OAUTH_CLIENT_SECRET'),
+};
+const dataFile = env('SANDBOX_DATA_FILE');
+if (dataFile && !(fixed.apiKey && fixed.apiSecret)) {
+  stopWith('SANDBOX_DATA_FILE: needs SANDBOX_API_KEY and SANDBOX_API_SECRET: the data belongs to the account they name');
+}
+const sandbox = createSandbox(fixed);
+let kept: KeptData | undefined;
+try {
+  kept = dataFile
+    ? keepSandboxData(sandbox.state, sandbox.master, dataFile, (problem) => console.warn(`v2 sandbox: ${problem}`))
+    : undefined;
+} catch (error) {
+  if (!(error instanceof SandboxDataError)) throw error;
+  stopWith(error.message);
+}
 const root = new Hono();
 mountSandbox(root, sandbox);
-serve({ fetch: root.fetch, port, hostname: process.env.HOST ?? '127.0.0.1' }, (info) => {
-  console.log(`v2 sandbox on http://${info.address}:${info.port}/v2`);
+root.notFound((c) => c.json({ code: 404, message: `No such path: ${c.req.path.slice(0, 256)}` }, 404));
+const server = serve({ fetch: root.fetch, port, hostname: host }, (info) => {
+  const at = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+  console.log(`v2 sandbox on http://${at}:${info.port}/v2 (pid ${process.pid})`);
   console.log(`  API key:    ${sandbox.credentials.apiKey}`);
-  console.log(`  API secret: ${sandbox.credentials.apiSecret}`);
+  // A secret the operator configured stays off the screen; a generated one is shown this once.
+  console.log(`  API secret: ${fixed.apiSecret ? '(SANDBOX_API_SECRET, not shown)' : sandbox.credentials.apiSecret}`);
   const app = sandbox.oauthApp;
-  console.log(`  OAuth app:  account ${app.accountId}, client id ${app.clientId}, client secret ${app.clientSecret}`);
+  const appSecret = fixed.oauthClientSecret ? '(SANDBOX_OAUTH_CLIENT_SECRET, not shown)' : app.clientSecret;
+  console.log(`  OAuth app:  account ${app.accountId}, client id ${app.clientId}, client secret ${appSecret}`);
+  console.log(dataFile ? `  data kept in ${dataFile}` : '  data in memory only: lost at every stop (SANDBOX_DATA_FILE keeps it)');
 });
+
+const stop = (signal: NodeJS.Signals) => {
+  server.close();
+  kept?.close();
+  console.log(`v2 sandbox stopped (${signal})`);
+  process.exit(0);
+};
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);
+
+function stopWith(message: string): never {
+  console.error(`v2 sandbox: cannot start: ${message}`);
+  process.exit(1);
+}
