@@ -46,6 +46,7 @@ function fileProblem({ path: given, makesFolders }: StartFile): string | undefin
   const path = resolve(given);
   const folder = dirname(path);
   if (!existsSync(folder)) return makesFolders ? folderProblem(given, folder) : `${given}: the folder ${folder} does not exist`;
+  if (!statSync(folder).isDirectory()) return `${given} cannot be made: ${folder} is not a folder`;
   // An existing file is opened for reading and writing, as appending, replaying or replacing it will.
   if (existsSync(path)) {
     if (!statSync(path).isFile()) return `${given} is not a file`;
