@@ -6,7 +6,7 @@ import { statsCounter } from './metrics.js';
 /**
  * The credential map's counters, read at scrape time: token requests to the OAuth token endpoint
  * by outcome (one per app and hour is the steady state: more means tokens are refused or renewed
- * early), and pairs the map refused without any v2 call.
+ * early), pairs the map refused without any v2 call, and how new pairs were checked.
  */
 export function credentialMetrics(
   tokens: () => { requests: Readonly<Record<TokenOutcome, number>> },
@@ -28,6 +28,19 @@ export function credentialMetrics(
         return [
           { labels: { reason: 'wrong_secret' }, value: refused.wrongSecret },
           { labels: { reason: 'unmapped_key' }, value: refused.unmappedKey },
+        ];
+      },
+    ),
+    statsCounter(
+      'v1gate_credential_checks_total',
+      'Pairs of mapped keys checked for the first time by this process, by how: remembered (proven before, here or at another instance: no hash, no budget), hashed (under the secret-check budget), over_budget (refused, nothing hashed).',
+      ['how'],
+      () => {
+        const { checks } = local();
+        return [
+          { labels: { how: 'remembered' }, value: checks.remembered },
+          { labels: { how: 'hashed' }, value: checks.hashed },
+          { labels: { how: 'over_budget' }, value: checks.overBudget },
         ];
       },
     ),

@@ -102,6 +102,20 @@ function flood(gateway: GatewayProcess) {
   };
 }
 
+/** How the gateway's new pairs were checked (v1gate_credential_checks_total): remembered, hashed, over_budget. */
+async function checks(gateway: GatewayProcess): Promise<Record<string, number>> {
+  const text = await (await fetch(`${gateway.url}/metrics`)).text();
+  const counts: Record<string, number> = {};
+  for (const match of text.matchAll(/^v1gate_credential_checks_total\{how="(\w+)"\} (\d+)$/gm)) counts[match[1]!] = Number(match[2]);
+  return counts;
+}
+
+/**
+ * The bound the flood is held to: the pairs hashed in `seconds` are at most the secret-check
+ * budget's burst and rate for one key (docs/decisions.md), the owner's none of them.
+ */
+const hashBound = (seconds: number) => SECRET_CHECK_LIMITS.perKey.burst + Math.ceil(SECRET_CHECK_LIMITS.perKey.ratePerSecond * seconds);
+
 /** Waits until the flood has had `count` answers. */
 async function answered(attack: ReturnType<typeof flood>, count: number): Promise<void> {
   while (attack.answers.length < count) await sleep(20);
@@ -128,8 +142,10 @@ async function ownerUnderFlood(gateway: GatewayProcess) {
     `${answers.length} wrong secrets from ${CONNECTIONS} connections in ${seconds.toFixed(1)} s (${refused} of them refused as over the budget); ` +
       `the owner's ${OWNER_CALLS} calls: ${owner.filter((a) => a.code !== undefined).length} refused`,
   );
-  return { owner, answers };
+  return { owner, answers, seconds, checks: await checks(gateway) };
 }
+
+const refused = (answers: { code: number | undefined }[]) => answers.filter((a) => a.code === 403).length;
 
 /** The flood's answers: wrong secrets (102) and spent budget (403), and the 403s that came while the owner was calling. */
 function tally(answers: { code: number | undefined; at: number }[], owner: { at: number }[]) {
@@ -147,13 +163,18 @@ describe("a wrong-secret flood at a mapped key, just after a restart, leaves the
     expect((await call(before, SECRET)).code).toBeUndefined();
     await before.stop();
 
-    const { owner, answers } = await ownerUnderFlood(await start(env));
+    const restarted = await start(env);
+    const { owner, answers, seconds, checks } = await ownerUnderFlood(restarted);
 
     // The bound: none of the owner's calls is refused, while the flood is refused as rate-limited throughout.
     expect(owner.map((a) => a.code)).toEqual(Array(OWNER_CALLS).fill(undefined));
     const { codes, refusedDuringOwner } = tally(answers, owner);
     expect([...codes].sort()).toEqual([102, 403]);
     expect(refusedDuringOwner).toBeGreaterThan(0);
+    // The owner's pair was found among those proven before the restart, once, and never hashed:
+    // every hash the budget allowed went to the flood, within its bound.
+    expect(checks).toEqual({ remembered: 1, hashed: answers.length - refused(answers), over_budget: refused(answers) });
+    expect(checks.hashed).toBeLessThanOrEqual(hashBound(seconds));
   });
 
   it('two instances sharing Redis: a pair matched by one is the owner at the other, which never saw it', async () => {
@@ -166,11 +187,13 @@ describe("a wrong-secret flood at a mapped key, just after a restart, leaves the
     copyFileSync(file, copy);
     const second = await start({ ...shared, V2_CREDENTIALS_FILE: copy });
 
-    const { owner, answers } = await ownerUnderFlood(second);
+    const { owner, answers, seconds, checks } = await ownerUnderFlood(second);
 
     expect(owner.map((a) => a.code)).toEqual(Array(OWNER_CALLS).fill(undefined));
     const { codes, refusedDuringOwner } = tally(answers, owner);
     expect([...codes].sort()).toEqual([102, 403]);
     expect(refusedDuringOwner).toBeGreaterThan(0);
+    expect(checks).toEqual({ remembered: 1, hashed: answers.length - refused(answers), over_budget: refused(answers) });
+    expect(checks.hashed).toBeLessThanOrEqual(hashBound(seconds));
   });
 });

@@ -23,7 +23,7 @@ describe('LocalCheck', () => {
     await expect(Promise.resolve(check.decide({ apiKey: 'k', apiSecret: 'wrong' }))).rejects.toBeInstanceOf(SecretRefused);
     expect(() => check.decide({ apiKey: 'k', apiSecret: 'wrong' })).toThrow(SecretRefused);
     expect(check.decide({ apiKey: 'other', apiSecret: 'x' })).toBe(false);
-    expect(check.stats()).toEqual({ refused: { wrongSecret: 2, unmappedKey: 0 } });
+    expect(check.stats()).toEqual({ refused: { wrongSecret: 2, unmappedKey: 0 }, checks: { remembered: 0, hashed: 2, overBudget: 0 } });
   });
 
   it('refuses unmapped keys when only mapped ones are served', async () => {

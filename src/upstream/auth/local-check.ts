@@ -44,10 +44,16 @@ export interface LocalCheckOptions {
 export interface LocalCheckStats {
   /** Pairs refused here: a wrong secret of a mapped key, or an unmapped key with V2_CREDENTIALS_ONLY. */
   refused: { wrongSecret: number; unmappedKey: number };
+  /**
+   * Pairs this process had not checked, by how each was decided: found among the pairs proven
+   * before (no budget, no hash), hashed under the budget, or refused because the budget was spent.
+   */
+  checks: { remembered: number; hashed: number; overBudget: number };
 }
 
 export class LocalCheck {
   private readonly counts = { wrongSecret: 0, unmappedKey: 0 };
+  private readonly checks = { remembered: 0, hashed: 0, overBudget: 0 };
   /**
    * The hash checks under way, by pair: an integration's first burst after a start or a reload
    * sends one pair many times at once, and it must cost one check of the budget, not one per call.
@@ -57,7 +63,7 @@ export class LocalCheck {
   constructor(private readonly options: LocalCheckOptions) {}
 
   stats(): LocalCheckStats {
-    return { refused: { ...this.counts } };
+    return { refused: { ...this.counts }, checks: { ...this.checks } };
   }
 
   /**
@@ -108,6 +114,7 @@ export class LocalCheck {
     if (proven && entry) {
       const found = await proven.find(apiKey, candidatesOf(entry, apiSecret, (this.options.now ?? Date.now)()));
       if (found) {
+        this.checks.remembered++;
         map.remember(apiKey, apiSecret, found.untilMs);
         return map.known(apiKey, apiSecret) ?? { kind: 'refused' };
       }
@@ -115,8 +122,12 @@ export class LocalCheck {
     if (this.options.budget) {
       const taken = this.options.budget.take(apiKey);
       const admission = taken instanceof Promise ? await taken : taken;
-      if (!admission.allowed) throw new ProofsExhausted(admission.retryAfterMs);
+      if (!admission.allowed) {
+        this.checks.overBudget++;
+        throw new ProofsExhausted(admission.retryAfterMs);
+      }
     }
+    this.checks.hashed++;
     const verdict = await map.verify(apiKey, apiSecret);
     // Awaited: a restart right after the owner's first call must find it remembered.
     if (verdict.kind === 'accepted' && proven && entry) await proven.remember(apiKey, verifierOf(entry, apiSecret, verdict.untilMs));
