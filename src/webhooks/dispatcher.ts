@@ -136,7 +136,11 @@ export class Dispatcher {
   }
 
   private async runAttempt(job: DeliveryJob): Promise<void> {
-    const result = await attemptDelivery(job.url, job.body, job.authorization, this.options.deadlineMs);
+    const result = await attemptDelivery(job.url, job.body, job.authorization, this.options.deadlineMs, {
+      logger: this.log,
+      webhook: job.id,
+      attempt: job.attempts + 1,
+    });
     if (this.closed) return; // a closing process leaves the job pending for the next one
     if (result.ok) {
       await this.journal.done(job.id);
