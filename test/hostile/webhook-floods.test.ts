@@ -6,17 +6,19 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
+import { signedHeaders } from '../support/webhook-receivers.js';
 import { memoryOf } from './hostile-support.js';
 
 /**
  * The webhook intake (`/webhooks/v2`, its dead letters) and the status page's replay, flooded by
- * clients that hold neither the v2 app's verification token nor the status token: events with no
- * token or a wrong one (some of them 4 MB), dead-letter lists and replays with random tokens and
- * ids. A gateway in its own process, with a journal file, a log file and a receiver. Counted: the
+ * clients that hold neither the v2 app's secret token nor the status token: events with no
+ * signature, a stale one, a random one (some of them 4 MB), the secret token itself sent as the
+ * sunset verification token's header, dead-letter lists and replays with random tokens and ids.
+ * A gateway in its own process, with a journal file, a log file and a receiver. Counted: the
  * journal does not grow by a byte, the receiver is sent nothing, the log gets no line, the process's
  * memory and CPU per request stay small; then a real event is journaled and delivered as before.
  */
-const TOKEN = 'webhook-floods-verification-token';
+const TOKEN = 'webhook-floods-secret-token';
 const STATUS_TOKEN = 'webhook-floods-status-token-0123456789';
 const ACCOUNT = 'acct-floods';
 /** What all the refused requests together may grow the process's peak memory by (the 4 MB bodies are never kept). */
@@ -48,7 +50,7 @@ beforeAll(async () => {
     V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
     V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
     V1_WEBHOOKS_ANY_PORT: '1',
-    V2_WEBHOOK_TOKEN: TOKEN,
+    V2_WEBHOOK_SECRET_TOKEN: TOKEN,
     STATUS_TOKEN,
   });
   pool = new Pool(gateway.url, { connections: 16, pipelining: 1 });
@@ -69,9 +71,14 @@ const random = () => randomBytes(18).toString('base64url');
 interface Sent {
   method: 'GET' | 'POST';
   path: string;
-  authorization?: string;
+  headers?: Record<string, string>;
   body?: string | Buffer;
 }
+
+const seconds = (ms: number) => String(Math.floor(ms / 1000));
+/** Signature headers of no secret: well formed, dated now (or `at`), matching nothing. */
+const forged = (at = Date.now()) => ({ 'x-zm-request-timestamp': seconds(at), 'x-zm-signature': `v0=${randomBytes(32).toString('hex')}` });
+const bearer = (authorization: string) => ({ authorization });
 
 /** Sends every request, 16 at a time; returns each answer's status and body. */
 async function flood(requests: readonly Sent[]): Promise<{ status: number; body: string }[]> {
@@ -80,8 +87,8 @@ async function flood(requests: readonly Sent[]): Promise<{ status: number; body:
   await Promise.all(
     Array.from({ length: 16 }, async () => {
       while (next < requests.length) {
-        const { method, path, authorization, body } = requests[next++]!;
-        const headers: Record<string, string> = { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) };
+        const { method, path, headers: given, body } = requests[next++]!;
+        const headers: Record<string, string> = { 'content-type': 'application/json', ...given };
         const response = await pool.request({ method, path, headers, body, headersTimeout: 60_000, bodyTimeout: 60_000 });
         answers.push({ status: response.statusCode, body: await response.body.text() });
       }
@@ -112,19 +119,28 @@ describe('floods without the tokens', () => {
     const body = JSON.stringify(event('flood'));
     const huge = Buffer.alloc(4 * 1024 * 1024 - 1, ' ');
     const requests: Sent[] = [
-      ...Array.from({ length: 1_500 }, () => ({ method: 'POST' as const, path: '/webhooks/v2', body })),
-      ...Array.from({ length: 1_500 }, () => ({ method: 'POST' as const, path: '/webhooks/v2', authorization: random(), body })),
-      ...Array.from({ length: 20 }, () => ({ method: 'POST' as const, path: '/webhooks/v2', authorization: random(), body: huge })),
-      ...Array.from({ length: 500 }, () => ({ method: 'GET' as const, path: '/webhooks/dead-letters', authorization: random() })),
+      ...Array.from({ length: 1_000 }, () => ({ method: 'POST' as const, path: '/webhooks/v2', body })),
+      ...Array.from({ length: 500 }, () => ({ method: 'POST' as const, path: '/webhooks/v2', headers: bearer(TOKEN), body })),
+      ...Array.from({ length: 500 }, () => ({
+        method: 'POST' as const,
+        path: '/webhooks/v2',
+        headers: forged(Date.now() - 600_000),
+        body,
+      })),
+      ...Array.from({ length: 1_500 }, () => ({ method: 'POST' as const, path: '/webhooks/v2', headers: forged(), body })),
+      ...Array.from({ length: 20 }, () => ({ method: 'POST' as const, path: '/webhooks/v2', headers: bearer(random()), body: huge })),
+      ...Array.from({ length: 20 }, () => ({ method: 'POST' as const, path: '/webhooks/v2', headers: forged(0), body: huge })),
+      ...Array.from({ length: 20 }, () => ({ method: 'POST' as const, path: '/webhooks/v2', headers: forged(), body: huge })),
+      ...Array.from({ length: 500 }, () => ({ method: 'GET' as const, path: '/webhooks/dead-letters', headers: bearer(random()) })),
       ...Array.from({ length: 500 }, () => ({
         method: 'POST' as const,
         path: `/webhooks/dead-letters/${random()}/replay`,
-        authorization: random(),
+        headers: bearer(random()),
       })),
       ...Array.from({ length: 1_000 }, () => ({
         method: 'POST' as const,
         path: `/status/dead-letters/${random()}/replay`,
-        authorization: `Bearer ${random()}`,
+        headers: bearer(`Bearer ${random()}`),
       })),
     ];
     const answers = await flood(requests);
@@ -132,7 +148,13 @@ describe('floods without the tokens', () => {
 
     const refusals = answers.map((a) => `${a.status} ${a.body}`);
     expect(new Set(refusals)).toEqual(
-      new Set(['401 {"error":"invalid verification token"}', '401 {"error":"a valid STATUS_TOKEN is required"}']),
+      new Set([
+        '401 {"error":"x-zm-signature (v0=<hex>) and x-zm-request-timestamp (seconds) are required"}',
+        '401 {"error":"x-zm-request-timestamp is more than 300 s from now"}',
+        '401 {"error":"invalid signature"}',
+        '401 {"error":"invalid secret token"}',
+        '401 {"error":"a valid STATUS_TOKEN is required"}',
+      ]),
     );
     expect(sizeOf(journal)).toBe(before.journal);
     expect(sizeOf(log)).toBe(before.log);
@@ -144,38 +166,37 @@ describe('floods without the tokens', () => {
     expect(cpu / requests.length).toBeLessThan(CPU_PER_REQUEST_MS);
 
     // The token holder is served as before: its event journaled once and delivered.
-    const [accepted] = await flood([{ method: 'POST', path: '/webhooks/v2', authorization: TOKEN, body: JSON.stringify(event('real')) }]);
+    const real = JSON.stringify(event('real'));
+    const [accepted] = await flood([{ method: 'POST', path: '/webhooks/v2', headers: signedHeaders(TOKEN, real), body: real }]);
     expect(accepted).toEqual({ status: 200, body: '{"accepted":true,"notifications":1}' });
     expect(sizeOf(journal)).toBeGreaterThan(before.journal);
     for (let waited = 0; delivered === 0 && waited < 20_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(delivered).toBe(1);
   }, 120_000);
 
-  it('the token holder’s malformed and unsupported events are refused and journal nothing', async () => {
+  it('the token holder’s malformed, unsupported and replayed events are refused and journal nothing', async () => {
     const journal = join(dir, 'journal');
     const before = sizeOf(journal);
+    const signed = (body: string): Sent => ({ method: 'POST', path: '/webhooks/v2', headers: signedHeaders(TOKEN, body), body });
+    const taken = signed(JSON.stringify(event('taken')));
+    expect((await flood([taken]))[0]!.status).toBe(200);
+    // Delivered, so its `done` line is written too: from here the journal only grows if something is taken.
+    for (let waited = 0; delivered < 2 && waited < 20_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(delivered).toBe(2);
+    const journaled = sizeOf(journal);
     const requests: Sent[] = [
-      ...Array.from({ length: 200 }, () => ({
-        method: 'POST' as const,
-        path: '/webhooks/v2',
-        authorization: TOKEN,
-        body: `{"event":${random()}`,
-      })),
-      ...Array.from({ length: 200 }, () => ({
-        method: 'POST' as const,
-        path: '/webhooks/v2',
-        authorization: TOKEN,
-        body: JSON.stringify({ ...event('x'), event: `meeting.${random()}` }),
-      })),
-      ...Array.from({ length: 200 }, () => ({
-        method: 'POST' as const,
-        path: '/webhooks/v2',
-        authorization: TOKEN,
-        body: JSON.stringify({ event: 'meeting.started', payload: { nested: Array.from({ length: 1_000 }, () => ({ a: [random()] })) } }),
-      })),
+      ...Array.from({ length: 200 }, () => signed(`{"event":${random()}`)),
+      ...Array.from({ length: 200 }, () => signed(JSON.stringify({ ...event('x'), event: `meeting.${random()}` }))),
+      ...Array.from({ length: 200 }, () =>
+        signed(JSON.stringify({ event: 'meeting.started', payload: { nested: Array.from({ length: 1_000 }, () => ({ a: [random()] })) } })),
+      ),
+      // The same signed request over and over: taken once above, every copy refused.
+      ...Array.from({ length: 200 }, () => taken),
     ];
     const statuses = (await flood(requests)).map((answer) => answer.status);
-    expect(new Set(statuses)).toEqual(new Set([400, 422]));
-    expect(sizeOf(journal)).toBe(before);
+    expect(new Set(statuses)).toEqual(new Set([400, 409, 422]));
+    expect(statuses.filter((status) => status === 409)).toHaveLength(200);
+    expect(sizeOf(journal)).toBe(journaled);
+    expect(journaled).toBeGreaterThan(before);
   });
 });
