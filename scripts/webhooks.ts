@@ -8,6 +8,13 @@
 const base = process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080';
 const token = process.env.V2_WEBHOOK_SECRET_TOKEN || process.env.V2_WEBHOOK_TOKEN;
 const [command, target] = process.argv.slice(2);
+const USAGE = `usage: npm run webhooks -- list | replay <id>|all
+
+  list          the dead letters of the running gateway: id, time, receiver, attempts, last error
+  replay ID     deliver dead letter ID again (all: every one)
+
+GATEWAY_URL (default http://127.0.0.1:8080) names the gateway; V2_WEBHOOK_SECRET_TOKEN, the secret
+token it was started with, authorizes the calls.`;
 
 interface DeadLetter {
   id: string;
@@ -26,6 +33,10 @@ async function call<T>(method: string, path: string): Promise<T> {
 }
 
 async function main(): Promise<void> {
+  if (command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return;
+  }
   if (!token) throw new Error('V2_WEBHOOK_SECRET_TOKEN must be set (the secret token the gateway was started with)');
   const { dead_letters: dead } = await call<{ dead_letters: DeadLetter[] }>('GET', '/webhooks/dead-letters');
   if (command === 'list') {
@@ -42,7 +53,7 @@ async function main(): Promise<void> {
     console.log(`replayed ${ids.length} dead letter(s)`);
     return;
   }
-  throw new Error('usage: npm run webhooks -- list | replay <id>|all');
+  throw new Error(USAGE);
 }
 
 main().catch((error: unknown) => {

@@ -144,3 +144,12 @@ describe('npm run reload', () => {
     expect(old.output()).toContain('process 999999999 named in');
   });
 });
+
+describe('npm run webhooks -- --help', () => {
+  it('prints the usage and exits 0, with no secret token set', { timeout: 60_000 }, async () => {
+    const help = npm(['run', 'webhooks', '--', '--help'], { V2_WEBHOOK_SECRET_TOKEN: '', V2_WEBHOOK_TOKEN: '' });
+    expect(await help.exited).toBe(0);
+    expect(help.output()).toMatch(/^usage: npm run webhooks -- list \| replay <id>\|all$/m);
+    expect(help.output()).not.toContain('must be set');
+  });
+});
