@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readCalls } from '../src/compare/calls.js';
-import { parseCommandLine } from '../src/compare/cli-args.js';
+import { parseCommandLine, replaySecret } from '../src/compare/cli-args.js';
 import { compareCalls } from '../src/compare/compare.js';
 import { endpointFacts } from '../src/compare/endpoint-facts.js';
 import { callsFromHar } from '../src/compare/har.js';
@@ -19,7 +19,9 @@ const USAGE = `usage:
 
   --a, --b URL|recorded   the two v1 targets (recorded: the answers the recording holds)
   --calls FILE            recorded calls (V1_RECORD_FILE, or import-har's output)
-  --key K --secret S      credentials sent with every call (or V1_API_KEY, V1_API_SECRET)
+  --key K                 the api_key sent with every call (or V1_API_KEY)
+  --secret-file FILE      its api_secret, the file's first line (or V1_API_SECRET; --secret S
+                          works too, but shows the secret to ps and in npm's echo of the command)
   --noise URL             a second copy of A: fields that differ between A and it are noise
   --writes                replay writes too (only against targets safe to write to)
   --json FILE             the report as JSON (for CI)
@@ -38,6 +40,7 @@ const OPTIONS = {
   calls: { type: 'string' },
   key: { type: 'string' },
   secret: { type: 'string' },
+  'secret-file': { type: 'string' },
   writes: { type: 'boolean', default: false },
   report: { type: 'string' },
   json: { type: 'string' },
@@ -81,13 +84,13 @@ async function main(argv: string[]): Promise<number> {
   }
   if (positionals[0] === 'import-har') return importHar(positionals[1], values.out);
   if (!values.a || !values.b || !values.calls) throw new UsageError('--a, --b and --calls are required');
-  const credentials: Credentials = {
-    apiKey: values.key ?? process.env.V1_API_KEY ?? '',
-    apiSecret: values.secret ?? process.env.V1_API_SECRET ?? '',
-  };
+  const secret = replaySecret(values, process.env, (file) => readFileSync(file, 'utf8'));
+  if ('problem' in secret) throw new UsageError(secret.problem);
+  if (secret.warning) console.error(secret.warning);
+  const credentials: Credentials = { apiKey: values.key ?? process.env.V1_API_KEY ?? '', apiSecret: secret.secret ?? '' };
   const needsCredentials = [values.a, values.b, values.noise].some((t) => t !== undefined && t !== 'recorded');
   if (needsCredentials && (!credentials.apiKey || !credentials.apiSecret))
-    throw new UsageError('live targets need --key and --secret (or V1_API_KEY, V1_API_SECRET)');
+    throw new UsageError('live targets need --key (or V1_API_KEY) and V1_API_SECRET (or --secret-file)');
   const maxDiff = wholeNumber(values['max-diff'], 'max-diff', 0);
   const concurrency = wholeNumber(values.concurrency, 'concurrency', 1);
   const rate = values.rate === undefined ? undefined : Number(values.rate);

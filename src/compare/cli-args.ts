@@ -25,3 +25,37 @@ export function parseCommandLine<O extends Options>(args: readonly string[], opt
   }
   return parseArgs({ args: joined, options, allowPositionals: true, strict: true });
 }
+
+/** Where the replay's api_secret came from, or why it could not be read. */
+export type SecretSource = { secret: string | undefined; warning?: string } | { problem: string };
+
+/**
+ * The api_secret for replayed calls: `--secret-file` (its first line), else V1_API_SECRET, else
+ * `--secret`, which still works but is warned about: a command line is seen by anyone who can list
+ * processes, and `npm run` echoes it into the terminal and any log of it.
+ */
+export function replaySecret(
+  values: { secret?: string | undefined; 'secret-file'?: string | undefined },
+  env: Record<string, string | undefined>,
+  readText: (file: string) => string,
+): SecretSource {
+  const file = values['secret-file'];
+  if (file !== undefined && values.secret !== undefined) return { problem: 'give --secret-file or --secret, not both' };
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = readText(file);
+    } catch (error) {
+      return { problem: `--secret-file ${file} cannot be read (${(error as { code?: string }).code ?? 'error'})` };
+    }
+    const secret = text.split(/\r?\n/, 1)[0]!.trim();
+    return secret ? { secret } : { problem: `--secret-file ${file}: its first line is empty` };
+  }
+  if (values.secret !== undefined) {
+    return {
+      secret: values.secret,
+      warning: 'warning: --secret shows the secret to anyone who lists processes, and npm echoes it: use V1_API_SECRET or --secret-file',
+    };
+  }
+  return { secret: env.V1_API_SECRET || undefined };
+}
