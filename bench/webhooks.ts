@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { startGateway } from '../src/gateway.js';
+import { SIGNATURE_HEADER, signatureHeader, TIMESTAMP_HEADER } from '../src/shared/webhook-signature.js';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
       V2_RATE_LIMITS: 'off',
       V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
       V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
-      V2_WEBHOOK_TOKEN: TOKEN,
+      V2_WEBHOOK_SECRET_TOKEN: TOKEN,
       V1_WEBHOOKS_ANY_PORT: '1',
     }),
   );
@@ -95,14 +96,21 @@ async function main(): Promise<void> {
   const gatewayRun = await run(
     'v1gate',
     async (uuid) => {
+      const body = JSON.stringify({
+        event: 'meeting.ended',
+        event_ts: Date.now(),
+        payload: { account_id: 'a', object: { id: 1, uuid, host_id: 'h' } },
+      });
+      const timestamp = String(Math.floor(Date.now() / 1000));
       const response = await fetch(`${gateway.url}/webhooks/v2`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: TOKEN },
-        body: JSON.stringify({
-          event: 'meeting.ended',
-          event_ts: Date.now(),
-          payload: { account_id: 'a', object: { id: 1, uuid, host_id: 'h' } },
-        }),
+        // Signed as the v2 service signs events today: the intake verifies every one.
+        headers: {
+          'content-type': 'application/json',
+          [TIMESTAMP_HEADER]: timestamp,
+          [SIGNATURE_HEADER]: signatureHeader(TOKEN, timestamp, body),
+        },
+        body,
       });
       await response.body?.cancel();
     },

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listen } from '../support/listen.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
-import { startReceiver, type Receiver } from '../support/webhook-receivers.js';
+import { postSignedEvent, startReceiver, type Receiver } from '../support/webhook-receivers.js';
 
 /**
  * WORKERS=2, real processes: one port served by two worker processes (each answer names its
@@ -245,7 +245,7 @@ describe('WORKERS=2', () => {
         V2_BASE_URL: `${upstream.url}/v2`,
         V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
         V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
-        V2_WEBHOOK_TOKEN: TOKEN,
+        V2_WEBHOOK_SECRET_TOKEN: TOKEN,
         V1_WEBHOOKS_ANY_PORT: '1',
       },
       START,
@@ -253,15 +253,11 @@ describe('WORKERS=2', () => {
     const uuids = Array.from({ length: 8 }, (_, i) => `uuid-${i}`);
     const answers = await Promise.all(
       uuids.map((uuid) =>
-        fetch(`${gateway!.url}/webhooks/v2`, {
-          method: 'POST',
-          headers: { authorization: TOKEN, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            event: 'meeting.ended',
-            event_ts: 1,
-            payload: { account_id: 'a', object: { id: 123, uuid, host_id: 'h' } },
-          }),
-        }),
+        postSignedEvent(
+          gateway!.url,
+          TOKEN,
+          JSON.stringify({ event: 'meeting.ended', event_ts: 1, payload: { account_id: 'a', object: { id: 123, uuid, host_id: 'h' } } }),
+        ),
       ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
 import { signV2Token } from '../support/sandbox.js';
+import { freshSignatureHeaders } from '../support/webhook-receivers.js';
 import { drip, firstAnswer, head, type ConnectionEnd } from './hostile-support.js';
 
 /**
@@ -39,7 +40,7 @@ function deadlinesAndIntake(folderPrefix: string): Record<string, string> {
     V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
     V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
     V1_WEBHOOKS_ANY_PORT: '1',
-    V2_WEBHOOK_TOKEN: TOKEN,
+    V2_WEBHOOK_SECRET_TOKEN: TOKEN,
   };
 }
 
@@ -90,7 +91,7 @@ describe('a body dripped a byte at a time', () => {
         answer: { status: 200, body: { error: { code: 300, message: tooSlow } } },
       },
       {
-        request: head('POST /webhooks/v2 HTTP/1.1', { Host: 'x', Authorization: TOKEN, ...body }),
+        request: head('POST /webhooks/v2 HTTP/1.1', { Host: 'x', ...freshSignatureHeaders(), ...body }),
         answer: { status: 408, body: { error: tooSlow } },
       },
       {
@@ -123,7 +124,10 @@ describe('a body dripped to a cluster (WORKERS=2), whose workers forward the san
     const body = { Host: 'x', 'Content-Type': 'application/json', 'Content-Length': 1_000_000 };
     const routes = [
       { request: head('POST /v2/users HTTP/1.1', body), answer: { status: 408, body: { code: 300, message: tooSlow } } },
-      { request: head('POST /webhooks/v2 HTTP/1.1', { ...body, Authorization: TOKEN }), answer: { status: 408, body: { error: tooSlow } } },
+      {
+        request: head('POST /webhooks/v2 HTTP/1.1', { ...body, ...freshSignatureHeaders() }),
+        answer: { status: 408, body: { error: tooSlow } },
+      },
       { request: head('POST /v1/user/get HTTP/1.1', body), answer: { status: 200, body: { error: { code: 300, message: tooSlow } } } },
     ];
     const ends = await Promise.all(routes.map(({ request }) => drip(port, request, '{', DRIP_EVERY_MS, GIVE_UP_MS)));

@@ -102,7 +102,7 @@ describe('check', () => {
     });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain('4 problem(s)');
-    for (const variable of ['PORT', 'STATUS_TOKEN', 'RATE_LIMIT_SCALE', 'V2_WEBHOOK_TOKEN'])
+    for (const variable of ['PORT', 'STATUS_TOKEN', 'RATE_LIMIT_SCALE', 'V2_WEBHOOK_SECRET_TOKEN'])
       expect(bad.stdout).toMatch(new RegExp(`^  ${variable}: `, 'm'));
     expect(bad.stdout + bad.stderr).not.toContain(SECRET.slice(0, 10));
   });
