@@ -725,6 +725,7 @@ function configuredSecrets(config: GatewayConfig): (string | undefined)[] {
     config.sandbox.oauthClientSecret,
     ...v2SecretsOf(config.credentials.entries),
     config.webhooks.token,
+    config.webhooks.previousToken,
     config.ops.statusToken,
     redis && URL.canParse(redis) ? decodeURIComponent(new URL(redis).password) || undefined : undefined,
     ...Object.values(config.tracing.export?.headers ?? {}),
