@@ -413,7 +413,7 @@ const shadowed = (config: GatewayConfig, gate: OutboundGate, mayWrite: boolean):
 
 /** Without a credential map: nothing asked of a token endpoint, nothing refused locally (the counters still exist, at 0). */
 const NO_TOKEN_REQUESTS = { requests: { issued: 0, refused: 0, rate_limited: 0, unavailable: 0 } };
-const NO_LOCAL_REFUSALS = { refused: { wrongSecret: 0, unmappedKey: 0 } };
+const NO_LOCAL_REFUSALS = { refused: { wrongSecret: 0, unmappedKey: 0 }, checks: { remembered: 0, hashed: 0, overBudget: 0 } };
 
 /** The Prometheus registry behind /metrics, with the limiters', webhooks' and credentials' collectors. */
 function createMetrics(
