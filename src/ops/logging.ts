@@ -94,11 +94,23 @@ export function createLogger(options: LoggerOptions): LogOutput {
   // A person at a terminal gets readable lines (redacted all the same: the formatter runs before
   // the transport); a pipe or a log collector gets one JSON object per line.
   if (options.pretty ?? process.stdout.isTTY) {
-    const logger = pino({ ...settings, transport: { target: 'pino-pretty', options: { colorize: true } } });
+    const logger = pino({ ...settings, transport: { target: 'pino-pretty', options: PRETTY_OPTIONS } });
     return { logger, close: async () => logger.flush() };
   }
   return promptStdout(settings);
 }
+
+/**
+ * A terminal's lines: one per event, a call's fields after its message on the same line (pino-pretty
+ * otherwise gives every field, and each v2 call, a line of its own: about 18 for one v1 call), and
+ * without what every line repeats (the service name, pid and host).
+ */
+export const PRETTY_OPTIONS = {
+  colorize: true,
+  singleLine: true,
+  ignore: 'service,pid,hostname',
+  translateTime: 'SYS:HH:MM:ss.l',
+} as const;
 
 /**
  * Standard output as a pipe: lines gathered in 4 KiB writes, and whatever is gathered written every
