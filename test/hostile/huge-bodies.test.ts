@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
 import { signV2Token } from '../support/sandbox.js';
+import { freshSignatureHeaders } from '../support/webhook-receivers.js';
 import { answerToHead, firstAnswer, head, memoryOf, push, unlimited } from './hostile-support.js';
 
 /**
@@ -34,7 +35,7 @@ function env(dir: string): Record<string, string> {
     V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
     V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
     V1_WEBHOOKS_ANY_PORT: '1',
-    V2_WEBHOOK_TOKEN: TOKEN,
+    V2_WEBHOOK_SECRET_TOKEN: TOKEN,
   };
 }
 
@@ -62,7 +63,7 @@ async function routes(): Promise<Route[]> {
     },
     {
       path: '/webhooks/v2',
-      headers: { 'Content-Type': 'application/json', Authorization: TOKEN },
+      headers: { 'Content-Type': 'application/json', ...freshSignatureHeaders() },
       answer: { status: 413, body: { error: tooLarge } },
     },
     {
