@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { startReceiver, type Receiver } from '../support/webhook-receivers.js';
+import { postSignedEvent, startReceiver, type Receiver } from '../support/webhook-receivers.js';
 
 /** Screenshots go here (git-ignored): test-output/ at the repository root. */
 const OUTPUT_DIR = new URL('../../test-output/', import.meta.url);
@@ -48,7 +48,7 @@ describe('the status page in headless Chromium, under load', () => {
       {
         V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
         V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
-        V2_WEBHOOK_TOKEN: WEBHOOK_TOKEN,
+        V2_WEBHOOK_SECRET_TOKEN: WEBHOOK_TOKEN,
         V1_WEBHOOKS_ANY_PORT: 'on',
         V1_WEBHOOKS_BACKOFF_MS: '10',
       },
@@ -64,11 +64,7 @@ describe('the status page in headless Chromium, under load', () => {
 
   it('shows the traffic in depth, colours a 66.7 % error rate red, draws the history, and replays a dead letter', async () => {
     const event = { event: 'meeting.ended', event_ts: 1, payload: { account_id: 'a', object: { id: 1, uuid: 'dead-1', host_id: 'h' } } };
-    const posted = await fetch(`${gateway.url}/webhooks/v2`, {
-      method: 'POST',
-      headers: { authorization: WEBHOOK_TOKEN, 'content-type': 'application/json' },
-      body: JSON.stringify(event),
-    });
+    const posted = await postSignedEvent(gateway.url, WEBHOOK_TOKEN, JSON.stringify(event));
     expect(posted.status).toBe(200);
 
     const load = steadyLoad(gateway, 4);
