@@ -54,14 +54,15 @@ export function startReceiver(mode: string, port = 0, path = '/hook'): Promise<R
   });
 }
 
-/** The headers of a v2 event as the service signs it today: with `secretToken`, sent at `at` (ms since the epoch). */
-export function signedHeaders(secretToken: string, body: string, at = Date.now()): Record<string, string> {
+/** The two headers the service signs an event with today: with `secretToken`, sent at `at` (ms since the epoch). */
+export function signatureHeaders(secretToken: string, body: string, at = Date.now()): Record<string, string> {
   const timestamp = String(Math.floor(at / 1000));
-  return {
-    'content-type': 'application/json',
-    [TIMESTAMP_HEADER]: timestamp,
-    [SIGNATURE_HEADER]: signatureHeader(secretToken, timestamp, body),
-  };
+  return { [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signatureHeader(secretToken, timestamp, body) };
+}
+
+/** The headers of a v2 event as the service sends it today: JSON, signed. */
+export function signedHeaders(secretToken: string, body: string, at = Date.now()): Record<string, string> {
+  return { 'content-type': 'application/json', ...signatureHeaders(secretToken, body, at) };
 }
 
 /**
