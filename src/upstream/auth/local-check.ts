@@ -116,7 +116,7 @@ export class LocalCheck {
       if (found) {
         this.checks.remembered++;
         map.remember(apiKey, apiSecret, found.untilMs);
-        return map.known(apiKey, apiSecret) ?? { kind: 'refused' };
+        return { kind: 'accepted', v2: map.identityOf(apiKey)!, untilMs: found.untilMs };
       }
     }
     if (this.options.budget) {

@@ -99,7 +99,10 @@ export class RedisProvenSecrets implements ProvenSecretStore {
   }
 }
 
-/** The most verifiers a file keeps (the newest): twice the credential map's most entries. */
+/**
+ * The most verifiers a process keeps from the file (the newest): twice the credential map's most
+ * entries. The file itself grows only by a line per secret that matched, never by a guess.
+ */
 export const FILE_MAX_VERIFIERS = 200_000;
 
 /**
