@@ -211,6 +211,9 @@ const COMPARE = envSection({
       .min(1)
       .optional()
       .describe("where shadow mode's cut-over states survive a restart (REDIS_URL, when set, is used instead); unset: memory only"),
+    SHADOW_MAX_COMPARED_BYTES: wholeNumber(1024, 64 * 1024 * 1024)
+      .default(1024 * 1024)
+      .describe("shadow mode: an answer larger than this (the primary's or v1gate's) is not compared, and counted as too large; default 1048576"),
   },
   secret: ['V1_PRIMARY_URL'],
   build: (e) => ({
@@ -225,6 +228,7 @@ const COMPARE = envSection({
         .map((path) => path.trim())
         .filter(Boolean),
       stateFile: e.SHADOW_STATE_FILE,
+      maxComparedBytes: e.SHADOW_MAX_COMPARED_BYTES,
     },
   }),
 });
@@ -329,6 +333,8 @@ export interface GatewayConfig {
     /** v1 paths as written (`meeting/create`); the gateway checks each is a write it serves. */
     serveWrites: string[];
     stateFile: string | undefined;
+    /** The largest answer compared (SHADOW_MAX_COMPARED_BYTES). */
+    maxComparedBytes: number;
   };
   ops: {
     logLevel: string;

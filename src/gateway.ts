@@ -595,6 +595,7 @@ function wireShadow(
     writer: writer && ((request, env) => writer.fetch(request, env)),
     body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
     timeoutMs: config.upstream.timeoutMs,
+    maxComparedBytes: settings.maxComparedBytes,
     reportAllowed: (c) => statusAllowed(c, config.ops.statusToken),
     secrets,
   });

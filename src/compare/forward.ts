@@ -6,7 +6,7 @@ import { Pool } from 'undici';
  * (keep-alive, pipelining 1: a slow answer never holds up another), the client's body bytes sent
  * as read, and the primary's answer streamed to the client as it arrives — status, content type,
  * length and bytes, never re-encoded. Only when the call is to be compared are the chunks also
- * kept (a tee), to be parsed after the client has its answer.
+ * kept (a tee), up to a bound, to be parsed after the client has its answer.
  */
 
 export interface PrimaryCall {
@@ -17,9 +17,12 @@ export interface PrimaryCall {
   body: Buffer;
 }
 
-/** How a streamed call ended. `bytes` only when the caller asked to keep them and all arrived. */
+/**
+ * How a streamed call ended. `bytes` only when the caller asked to keep them and all arrived
+ * within the bound; `tooLarge` when the answer passed it (what was kept is let go at once).
+ */
 export type StreamOutcome =
-  | { kind: 'sent'; status: number; contentType: string | undefined; bytes: Buffer | undefined }
+  | { kind: 'sent'; status: number; contentType: string | undefined; bytes: Buffer | undefined; tooLarge?: boolean }
   /** The primary could not be reached or gave no headers in time: nothing was sent to the client. */
   | { kind: 'unreachable' }
   /** Headers were sent, then the primary's body failed: the client's connection was cut, as the primary's was. */
@@ -28,7 +31,8 @@ export type StreamOutcome =
   | { kind: 'client-gone' };
 
 export interface PrimaryHop {
-  stream(call: PrimaryCall, outgoing: ServerResponse, keep: boolean): Promise<StreamOutcome>;
+  /** Streams the answer to `outgoing`, keeping its bytes when they are at most `keepUpTo` (0: none kept). */
+  stream(call: PrimaryCall, outgoing: ServerResponse, keepUpTo: number): Promise<StreamOutcome>;
   /** The whole answer, buffered (when there is no Node response to stream to: in-process fetch). */
   buffered(call: PrimaryCall): Promise<{ status: number; contentType: string | undefined; bytes: Buffer }>;
   close(): Promise<void>;
@@ -46,6 +50,25 @@ function abandon(body: NodeJS.ReadableStream & { destroy(): void }): void {
   body.destroy();
 }
 const ignore = () => {};
+
+/** The chunks of an answer kept while they total at most `upTo` bytes (0: none kept); past it, let go at once. */
+function keeper(upTo: number) {
+  let chunks: Buffer[] | undefined = upTo > 0 ? [] : undefined;
+  let total = 0;
+  let tooLarge = false;
+  return {
+    add(chunk: Buffer): void {
+      if (!chunks) return;
+      total += chunk.length;
+      if (total <= upTo) chunks.push(chunk);
+      else [chunks, tooLarge] = [undefined, true];
+    },
+    result(): { bytes: Buffer | undefined; tooLarge?: boolean } {
+      const bytes = chunks && (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      return tooLarge ? { bytes, tooLarge } : { bytes };
+    },
+  };
+}
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
@@ -69,7 +92,7 @@ export function primaryHop(options: PrimaryHopOptions): PrimaryHop {
       body: call.body.length ? call.body : null,
     });
 
-  async function stream(call: PrimaryCall, outgoing: ServerResponse, keep: boolean): Promise<StreamOutcome> {
+  async function stream(call: PrimaryCall, outgoing: ServerResponse, keepUpTo: number): Promise<StreamOutcome> {
     let answer: Awaited<ReturnType<typeof send>>;
     try {
       answer = await send(call);
@@ -88,7 +111,7 @@ export function primaryHop(options: PrimaryHopOptions): PrimaryHop {
     if (contentType !== undefined) head['content-type'] = contentType;
     if (length !== undefined) head['content-length'] = length;
     outgoing.writeHead(status, head);
-    const chunks: Buffer[] | undefined = keep ? [] : undefined;
+    const kept = keeper(keepUpTo);
     return new Promise<StreamOutcome>((resolve) => {
       let settled = false;
       const done = (outcome: StreamOutcome) => {
@@ -99,13 +122,13 @@ export function primaryHop(options: PrimaryHopOptions): PrimaryHop {
         resolve(outcome);
       };
       const onData = (chunk: Buffer) => {
-        chunks?.push(chunk);
+        kept.add(chunk);
         if (!outgoing.write(chunk)) body.pause();
       };
       const onDrain = () => body.resume();
       const onEnd = () => {
         outgoing.end();
-        done({ kind: 'sent', status, contentType, bytes: chunks && (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)) });
+        done({ kind: 'sent', status, contentType, ...kept.result() });
       };
       // The primary cut its answer short: so does the client's connection, or it would take a
       // truncated body for a whole one.

@@ -19,7 +19,7 @@ export type Verdict = 'ready' | 'differs' | 'not exercised';
  * Why a call was not compared: a write (not replayed, or in shadow mode forwarded only), a rate
  * limit still refusing it, a target that failed, or (shadow mode) a full comparison queue.
  */
-export type NotCompared = 'writes' | 'limited' | 'failed' | 'dropped';
+export type NotCompared = 'writes' | 'limited' | 'failed' | 'dropped' | 'too-large';
 
 export interface FieldReport {
   field: string;
@@ -268,6 +268,7 @@ function summaryOf(endpoints: readonly EndpointReport[], retried: number): Repor
     limited: sum((e) => e.not_compared.limited ?? 0),
     failed: sum((e) => e.not_compared.failed ?? 0),
     dropped: sum((e) => e.not_compared.dropped ?? 0),
+    'too-large': sum((e) => e.not_compared['too-large'] ?? 0),
   };
   const count = (verdict: Verdict) => endpoints.filter((e) => e.verdict === verdict).length;
   const summary = {
@@ -291,6 +292,7 @@ function summaryOf(endpoints: readonly EndpointReport[], retried: number): Repor
     ...(notCompared.limited ? [`${plural(notCompared.limited, 'call')} still refused for rate limits`] : []),
     ...(notCompared.failed ? [`${plural(notCompared.failed, 'call')} failed`] : []),
     ...(notCompared.dropped ? [`${plural(notCompared.dropped, 'call')} not compared (queue full)`] : []),
+    ...(notCompared['too-large'] ? [`${plural(notCompared['too-large'], 'call')} not compared (answer too large)`] : []),
   ];
   const line =
     `${plural(summary.recorded, 'recorded call')}: ${parts.join(', ')}` +

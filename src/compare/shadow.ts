@@ -11,7 +11,8 @@ import type { OutboundGate } from '../upstream/client.js';
 import { UpstreamUnavailable } from '../upstream/errors.js';
 import { renderHtmlReport } from './html-report.js';
 import { primaryHop, type PrimaryCall, type PrimaryHop } from './forward.js';
-import { parseAnswer, type Answer } from './answers.js';
+import type { Answer } from './answers.js';
+import { AnswerParser } from './parse-off-loop.js';
 import { limitedOnOneSide } from './limited.js';
 import { ShadowTally, type ShadowMismatch } from './shadow-tally.js';
 import type { EndpointFacts } from './endpoint-facts.js';
@@ -29,9 +30,11 @@ export type { ShadowMismatch } from './shadow-tally.js';
  * to the primary and the primary's answer streamed back unchanged — status, content type, length
  * and bytes — so the client sees exactly v1. Read-only calls are also answered by v1gate's own
  * translation (sampled) and the two answers compared field by field. Nothing of the comparison
- * happens on the client's path: the primary's bytes are only kept (teed) for a sampled call, and
- * parsing, v1gate's own call and the diff start after the client's answer has left, at bounded
- * concurrency, from a bounded queue that drops rather than grows. Writes go to the primary only.
+ * happens on the client's path: the primary's bytes are only kept (teed) for a sampled call, up to
+ * `maxComparedBytes` (a larger answer is not compared, and counted so), and parsing, v1gate's own
+ * call and the diff start after the client's answer has left, at bounded concurrency, from a
+ * bounded queue that drops rather than grows. Answers are parsed on a thread of their own
+ * (parse-off-loop.ts), so a large one never holds the event loop. Writes go to the primary only.
  *
  * The cut-over (cutover.ts) moves endpoints to v1gate one by one: a read promoted after enough
  * matching calls is answered by v1gate itself (a sample still compared with the primary, in the
@@ -58,6 +61,8 @@ export interface ShadowOptions {
   timeoutMs: number;
   maxConcurrent?: number;
   maxQueued?: number;
+  /** The largest answer compared (SHADOW_MAX_COMPARED_BYTES), the primary's and v1gate's alike. */
+  maxComparedBytes: number;
   /** Examples kept per endpoint and field. */
   examples?: number;
   random?: () => number;
@@ -83,6 +88,8 @@ export interface ShadowStats {
   errors: number;
   /** Answers cut short mid-stream: the primary failed after its headers, or the client left. */
   interrupted: number;
+  /** Reads not compared because an answer was larger than SHADOW_MAX_COMPARED_BYTES. */
+  tooLarge: number;
   /** Calls v1gate answered itself: promoted reads and the writes it serves (the primary was not called, but for a sample). */
   served?: number;
   mismatches: ShadowMismatch[];
@@ -137,7 +144,19 @@ export class ShadowMode {
   private readonly maxQueued: number;
   private readonly random: () => number;
   private readonly tally: ShadowTally;
-  private readonly counts = { forwarded: 0, compared: 0, mismatchedCalls: 0, dropped: 0, limited: 0, errors: 0, interrupted: 0, served: 0 };
+  private readonly counts = {
+    forwarded: 0,
+    compared: 0,
+    mismatchedCalls: 0,
+    dropped: 0,
+    limited: 0,
+    errors: 0,
+    interrupted: 0,
+    tooLarge: 0,
+    served: 0,
+  };
+  private readonly maxComparedBytes: number;
+  private readonly parser = new AnswerParser();
   private readonly reportAllowed: (c: Context) => boolean;
   private readonly primaryName: string;
   private readonly secrets: KnownSecrets;
@@ -146,6 +165,7 @@ export class ShadowMode {
     this.hop = primaryHop({ primaryUrl: options.primaryUrl, timeoutMs: options.timeoutMs });
     this.queue = new PQueue({ concurrency: options.maxConcurrent ?? 2 });
     this.maxQueued = options.maxQueued ?? 100;
+    this.maxComparedBytes = options.maxComparedBytes;
     this.random = options.random ?? Math.random;
     this.tally = new ShadowTally(options.facts, options.examples ?? 3);
     this.reportAllowed = options.reportAllowed ?? isLoopbackCaller;
@@ -188,9 +208,10 @@ export class ShadowMode {
   /** Takes up the cut-over states kept before a restart (the gateway awaits it before it listens). */
   restore = (): Promise<void> => this.options.cutover.restore();
 
-  /** Closes the pooled connections to the primary, and writes the cut-over states. */
+  /** Closes the pooled connections to the primary and the parser's thread, and writes the cut-over states. */
   async close(): Promise<void> {
     await this.hop.close();
+    await this.parser.close();
     await this.options.cutover.close();
   }
 
@@ -243,14 +264,15 @@ export class ShadowMode {
     };
     const { incoming, outgoing } = c.env ?? {};
     if (incoming && outgoing) {
-      const outcome = await this.hop.stream(call, outgoing, keep);
+      const outcome = await this.hop.stream(call, outgoing, keep ? this.maxComparedBytes : 0);
       if (outcome.kind === 'unreachable') return unavailable();
       if (outcome.kind !== 'sent') {
         this.counts.interrupted++;
         return RESPONSE_ALREADY_SENT;
       }
       this.counts.forwarded++;
-      compare(outcome.status, outcome.bytes, outcome.contentType);
+      if (keep && outcome.status === 200 && outcome.tooLarge) this.tooLarge(endpoint);
+      else compare(outcome.status, outcome.bytes, outcome.contentType);
       return RESPONSE_ALREADY_SENT;
     }
     // In process (no Node response to stream to): the answer is buffered.
@@ -304,8 +326,14 @@ export class ShadowMode {
     this.tally.notCompared(endpoint, 'dropped');
   }
 
+  private tooLarge(endpoint: string): void {
+    this.counts.tooLarge++;
+    this.tally.notCompared(endpoint, 'too-large');
+  }
+
   /** Queues a comparison; its steps wait for turns with no forward in flight (compare below). */
   private enqueue(sampled: Sampled): void {
+    if (sampled.primary.bytes.length > this.maxComparedBytes) return this.tooLarge(sampled.endpoint);
     if (this.queue.size >= this.maxQueued) return this.dropped(sampled.endpoint);
     void this.queue.add(() => this.compare(sampled));
   }
@@ -314,11 +342,12 @@ export class ShadowMode {
     const { endpoint, call } = sampled;
     try {
       await this.gate.quiet();
-      const primaryAnswer = parseAnswer(sampled.primary.bytes.toString('utf8'), sampled.primary.contentType);
+      const primaryAnswer = await this.parser.parse(sampled.primary.bytes.toString('utf8'), sampled.primary.contentType);
       await this.gate.quiet();
       const candidate = sampled.candidate ?? (await this.candidateAnswer(sampled));
+      if (Buffer.byteLength(candidate.text) > this.maxComparedBytes) return this.tooLarge(endpoint);
       await this.gate.quiet();
-      const candidateAnswer = parseAnswer(candidate.text, candidate.contentType);
+      const candidateAnswer = await this.parser.parse(candidate.text, candidate.contentType);
       if (limitedOnOneSide(primaryAnswer, candidateAnswer)) {
         this.counts.limited++;
         this.tally.notCompared(endpoint, 'limited');

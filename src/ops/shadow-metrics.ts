@@ -20,6 +20,7 @@ export function shadowMetrics(stats: () => ShadowStats): Metric[] {
         { labels: { outcome: 'limited' }, value: s.limited },
         { labels: { outcome: 'error' }, value: s.errors },
         { labels: { outcome: 'interrupted' }, value: s.interrupted },
+        { labels: { outcome: 'too_large' }, value: s.tooLarge },
         { labels: { outcome: 'served' }, value: s.served ?? 0 },
       ];
     }),

@@ -177,7 +177,10 @@ export function shadowSection(stats: ShadowStats): StatusSection {
       { label: 'Forwarded to the real v1', value: stats.forwarded.toLocaleString('en-US') },
       { label: 'Compared with v1gate', value: stats.compared.toLocaleString('en-US') },
       { label: 'Differing', value: `${stats.mismatchedCalls.toLocaleString('en-US')}${ratio ? ` (${percent(ratio)})` : ''}`, level },
-      { label: 'Not compared: queue full / limited / failed', value: `${stats.dropped} / ${stats.limited} / ${stats.errors}` },
+      {
+        label: 'Not compared: queue full / limited / failed / answer too large',
+        value: `${stats.dropped} / ${stats.limited} / ${stats.errors} / ${stats.tooLarge}`,
+      },
       { label: 'Answers cut short', value: stats.interrupted.toLocaleString('en-US') },
       { label: 'Fields differing most', value: breakdown(fields.map((m) => ({ name: `${m.endpoint} ${m.field}`, n: m.count }))) },
     ],

@@ -49,6 +49,7 @@ describe('the status sections say in words how things stand', () => {
       limited: 1,
       errors: 0,
       interrupted: 0,
+      tooLarge: 0,
       mismatches: [mismatch],
     };
     expect(shadowSection(shadow)).toMatchObject({
