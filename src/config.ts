@@ -213,7 +213,9 @@ const COMPARE = envSection({
       .describe("where shadow mode's cut-over states survive a restart (REDIS_URL, when set, is used instead); unset: memory only"),
     SHADOW_MAX_COMPARED_BYTES: wholeNumber(1024, 64 * 1024 * 1024)
       .default(1024 * 1024)
-      .describe("shadow mode: an answer larger than this (the primary's or v1gate's) is not compared, and counted as too large; default 1048576"),
+      .describe(
+        "shadow mode: an answer larger than this (the primary's or v1gate's) is not compared, and counted as too large; default 1048576",
+      ),
   },
   secret: ['V1_PRIMARY_URL'],
   build: (e) => ({
