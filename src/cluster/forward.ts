@@ -16,7 +16,7 @@ import { BodyReadError, readBody } from '../shared/request-body.js';
  * Headers that describe one hop's connection, not the request (RFC 9110, 7.6.1), and its framing.
  * `Expect: 100-continue` is one hop's too: this worker's server has already told the client to go
  * on and has read the whole body, so the primary has nothing to wait for (and undici refuses to
- * send the header at all: curl adds it by itself to bodies over 1 KiB).
+ * send the header at all: curl adds it by itself to bodies over 1 KiB before 7.69.0, over 1 MiB since).
  */
 const HOP_BY_HOP = [
   'connection',
