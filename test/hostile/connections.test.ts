@@ -280,3 +280,39 @@ describe('in sandbox mode, the public listener full but for one slot', () => {
     expect(await ownerCall('127.0.0.254', small)).toEqual(SERVED);
   });
 });
+
+describe('a dual-stack listener (HOST=::)', () => {
+  const SHARE = 5;
+  let dual: GatewayProcess;
+  beforeAll(async () => {
+    dual = await startGatewayProcess({
+      ...unlimited({ key: KEY, secret: SECRET }),
+      HOST: '::',
+      V1_MAX_CONNECTIONS_PER_ADDRESS: String(SHARE),
+      V1_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
+    });
+  }, 60_000);
+  afterAll(() => dual?.kill());
+
+  /** Opens `count` silent connections to `host` and counts those closed at once (past the address's share). */
+  async function closedAtOnce(host: string, count: number): Promise<{ closed: number; sockets: Socket[] }> {
+    const dualPort = Number(new URL(dual.url).port);
+    const openedAt = performance.now();
+    const closedAfter: number[] = [];
+    const sockets = Array.from({ length: count }, () =>
+      connect({ port: dualPort, host })
+        .on('error', () => {})
+        .once('close', () => closedAfter.push(performance.now() - openedAt)),
+    );
+    await vi.waitFor(() => expect(closedAfter.length).toBeGreaterThanOrEqual(count - SHARE), { timeout: MARGIN_MS, interval: 50 });
+    return { closed: closedAfter.filter((ms) => ms < FIRST_LINE_MS).length, sockets };
+  }
+
+  it('counts an IPv4 client it sees as ::ffff:127.0.0.1 by its address, and ::1 as a client of its own', async () => {
+    const v4 = await closedAtOnce('127.0.0.1', 2 * SHARE);
+    const v6 = await closedAtOnce('::1', 2 * SHARE);
+    expect(v4.closed).toBe(SHARE);
+    expect(v6.closed).toBe(SHARE);
+    for (const socket of [...v4.sockets, ...v6.sockets]) socket.destroy();
+  });
+});
