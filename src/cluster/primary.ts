@@ -4,7 +4,7 @@ import type { GatewayConfig } from '../config.js';
 import { createLogger } from '../ops/logging.js';
 import { MemoryBucketStore, bucketStoreHandlers } from '../ratelimit/index.js';
 import { IpcRpcClient, serveRpc } from '../shared/ipc-rpc.js';
-import { announceSandbox } from '../sandbox-banner.js';
+import { announceSandbox, listenedOn } from '../sandbox-banner.js';
 import { startHub, type Hub } from './hub.js';
 import { CLUSTER_ENV, METRICS_CLUSTER, METRICS_JSON } from './protocol.js';
 
@@ -131,7 +131,7 @@ async function mergedMetrics(askers: ReadonlyMap<number, IpcRpcClient>, hub: Hub
 function announce(config: GatewayConfig, hub: Hub | undefined, port: number): void {
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  console.log(`v1gate listening on ${origin}/v1 (${config.workers} workers, pid ${process.pid})`);
+  console.log(`v1gate listening on ${listenedOn(config.host, port)}/v1 (${config.workers} workers, pid ${process.pid})`);
   const sandbox = hub?.sandbox;
   console.log(`  upstream v2: ${config.v2BaseUrl ?? `${hub!.origin}/v2 (embedded sandbox, in the primary)`}`);
   const leases = config.rateLimits.leaseMs > 0 ? `, leased ${config.rateLimits.leaseMs} ms at a time` : '';
