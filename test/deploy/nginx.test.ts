@@ -16,6 +16,7 @@ import { startGatewayProcess, type GatewayProcess } from '../support/process-gat
 
 const CONF = fileURLToPath(new URL('../../deploy/nginx/v1gate.conf', import.meta.url));
 const hasNginx = spawnSync('nginx', ['-v']).status === 0;
+if (!hasNginx) console.warn("deploy/nginx: nginx not found, its checks are skipped here: install Debian's `nginx-light` (.ci/run does).");
 
 async function freePort(): Promise<number> {
   const server = createServer();

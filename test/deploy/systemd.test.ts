@@ -18,6 +18,7 @@ const FOLDER = fileURLToPath(new URL('../../deploy/systemd/', import.meta.url));
 const UNIT = join(FOLDER, 'v1gate.service');
 const unit = readFileSync(UNIT, 'utf8');
 const hasAnalyze = spawnSync('systemd-analyze', ['--version']).status === 0;
+if (!hasAnalyze) console.warn('deploy/systemd: systemd-analyze not found, the unit is not verified here (it comes with systemd).');
 /** Giving a folder to another user, as systemd gives the RuntimeDirectory to the service's, takes root. */
 const isRoot = process.getuid?.() === 0;
 
