@@ -626,14 +626,14 @@ function wireErrorAnswers({ root, log }: Parts): void {
 }
 
 /**
- * Whatever matched nothing: under /v1 and /sdk the v1 envelope, as every v1 answer; elsewhere a
- * JSON 404, so a load balancer or a probe pointed at a wrong path sees a failure, not a 200 (a
- * cluster's primary answers so too).
+ * Whatever matched nothing gets the v1 envelope, as every error v1gate writes (never a plain-text
+ * 404): under /v1 and /sdk with v1's 200, elsewhere with 404, so a load balancer or a probe pointed
+ * at a wrong path sees a failure, not a 200 (a cluster's primary answers so too).
  */
 export const unknownPathAnswer = (c: Context): Response => {
   const message = `Unknown path: ${c.req.path.slice(0, 256)}.`;
-  if (!CALL_PATH.test(c.req.path)) return c.json({ error: message }, 404);
-  return v1ErrorResponse(toV1Error(new Refusal('unknown-path', message)));
+  const answer = v1ErrorResponse(toV1Error(new Refusal('unknown-path', message)));
+  return CALL_PATH.test(c.req.path) ? answer : new Response(answer.body, { status: 404, headers: answer.headers });
 };
 
 function wireNotFound({ root }: Parts): void {

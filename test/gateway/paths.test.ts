@@ -6,7 +6,7 @@ import { httpRequest, rawExchange } from '../support/raw-http.js';
 /**
  * Request paths are normalised once, before any routing: the spellings of legacy clients reach
  * their v1 endpoint, no spelling of a /v1 path reaches another API, and whatever matches nothing
- * answers the v1 envelope under /v1 and a JSON 404 elsewhere.
+ * answers the v1 envelope under /v1 (with v1's 200) and elsewhere (with a 404).
  */
 let gw: TestGateway;
 let form: string;
@@ -49,12 +49,12 @@ describe('request paths', () => {
     }
   });
 
-  it('answer the v1 envelope for a v1 path that matches nothing, and a JSON 404 for any other path', async () => {
+  it('answer the v1 envelope for a v1 path that matches nothing, and the same envelope with a 404 for any other path', async () => {
     expect(await post('/v1/nothing/here')).toEqual({
       status: 200,
       body: { error: { code: 300, message: expect.stringMatching(/^Unknown v1 endpoint/) } },
     });
-    expect(await post('/nothing/here')).toEqual({ status: 404, body: { error: 'Unknown path: /nothing/here.' } });
+    expect(await post('/nothing/here')).toEqual({ status: 404, body: { error: { code: 300, message: 'Unknown path: /nothing/here.' } } });
   });
 
   it('normalise the request target once, leaving the query alone', () => {

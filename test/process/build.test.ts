@@ -13,7 +13,7 @@ describe('buildGateway', () => {
     const v1 = await built.fetch(new Request('http://gateway/v1/user/checkemail', { method: 'POST' }));
     expect(await v1.json()).toEqual({ error: { code: 101, message: 'api_key and api_secret are required.' } });
     expect((await built.fetch(new Request('http://gateway/healthz'))).status).toBe(200);
-    expect((await built.fetch(new Request('http://gateway/nowhere'))).status).toBe(200);
+    expect((await built.fetch(new Request('http://gateway/nowhere'))).status).toBe(404);
 
     const running = await built.listen();
     try {
