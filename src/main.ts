@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { checkConfiguration, renderReport } from './cli/check.js';
-import { commandOf, helpText, version } from './cli/help.js';
+import { commandOf, helpText } from './cli/help.js';
+import { packageVersion } from './shared/package-version.js';
 import { removePidFile, sendReload, writePidFile } from './cli/pid-file.js';
 import { describeStartError } from './cli/start-errors.js';
 import { startFileProblems, startFiles } from './cli/start-files.js';
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
       process.stdout.write(helpText());
       return;
     case 'version':
-      process.stdout.write(`v1gate ${version()}\n`);
+      process.stdout.write(`v1gate ${packageVersion()}\n`);
       return;
     case 'usage-error':
       console.error(`v1gate: ${command.message}`);

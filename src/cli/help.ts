@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { SETTINGS } from '../config.js';
 import type { EnvSection } from '../shared/env.js';
+import { packageVersion } from '../shared/package-version.js';
 
 /** What `node dist/src/main.js` was asked to do. */
 export type Command =
@@ -25,23 +25,10 @@ export function commandOf(args: readonly string[]): Command {
   return command;
 }
 
-/** v1gate's version, from its package.json (found beside src/ or dist/src/). */
-export function version(): string {
-  for (const up of ['../../package.json', '../../../package.json']) {
-    try {
-      const json = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (json.name === 'v1gate' && json.version) return json.version;
-    } catch {
-      // not at this depth: the compiled tree sits one folder deeper
-    }
-  }
-  return 'unknown';
-}
-
 /** `--help`: the commands, then every setting with what it does, by section. */
 export function helpText(): string {
   const lines = [
-    `v1gate ${version()}: legacy v1 REST clients served by the v2 API, in exact v1 shapes.`,
+    `v1gate ${packageVersion()}: legacy v1 REST clients served by the v2 API, in exact v1 shapes.`,
     '',
     'Usage: node dist/src/main.js [command]      (or: npm start -- [command])',
     '',
