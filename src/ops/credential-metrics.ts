@@ -1,7 +1,7 @@
 import type { Metric } from 'prom-client';
 import type { LocalCheckStats } from '../upstream/auth/local-check.js';
 import type { TokenOutcome } from '../upstream/auth/oauth-tokens.js';
-import { statsCounter } from './metrics.js';
+import { statsMetric } from './metrics.js';
 
 /**
  * The credential map's counters, read at scrape time: token requests to the OAuth token endpoint
@@ -13,13 +13,15 @@ export function credentialMetrics(
   local: () => LocalCheckStats,
 ): Metric[] {
   return [
-    statsCounter(
+    statsMetric(
+      'counter',
       'v1gate_v2_token_requests_total',
       'Requests to the OAuth token endpoint for the v2 apps of the credential map, by outcome (issued, refused, rate_limited, unavailable).',
       ['outcome'],
       () => Object.entries(tokens().requests).map(([outcome, value]) => ({ labels: { outcome }, value })),
     ),
-    statsCounter(
+    statsMetric(
+      'counter',
       'v1gate_credentials_refused_total',
       'v1 calls refused by the credential map without any v2 call, by reason (wrong_secret; unmapped_key with V2_CREDENTIALS_ONLY).',
       ['reason'],
@@ -31,7 +33,8 @@ export function credentialMetrics(
         ];
       },
     ),
-    statsCounter(
+    statsMetric(
+      'counter',
       'v1gate_credential_checks_total',
       'Pairs of mapped keys checked for the first time by this process, by how: remembered (proven before, here or at another instance: no hash, no budget), hashed (under the secret-check budget), over_budget (refused, nothing hashed).',
       ['how'],

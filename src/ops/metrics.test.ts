@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayMetrics, quantileOfBuckets, statsGauge } from './metrics.js';
+import { GatewayMetrics, quantileOfBuckets, statsMetric } from './metrics.js';
 import { parsePrometheusText, sampleValue } from '../../test/support/prometheus.js';
 
 describe('collectors registered by other parts', () => {
@@ -7,13 +7,30 @@ describe('collectors registered by other parts', () => {
     const metrics = new GatewayMetrics({ perKey: undefined, processMetrics: false });
     let journal = 3;
     metrics.registerCollector(
-      statsGauge('v1gate_webhook_journal_depth', 'Deliveries waiting.', ['state'], () => [
+      statsMetric('gauge', 'v1gate_webhook_journal_depth', 'Deliveries waiting.', ['state'], () => [
         { labels: { state: 'pending' }, value: journal },
       ]),
     );
     expect(sampleValue(parsePrometheusText((await metrics.render()).body), 'v1gate_webhook_journal_depth', { state: 'pending' })).toBe(3);
     journal = 7;
     expect(sampleValue(parsePrometheusText((await metrics.render()).body), 'v1gate_webhook_journal_depth', { state: 'pending' })).toBe(7);
+  });
+
+  it('are exposed as the type asked for, a running total as a counter and a level as a gauge', async () => {
+    const metrics = new GatewayMetrics({ perKey: undefined, processMetrics: false });
+    let delivered = 2;
+    metrics.registerCollector(
+      statsMetric('counter', 'v1gate_webhook_deliveries_total', 'Delivered.', [], () => [{ labels: {}, value: delivered }]),
+    );
+    metrics.registerCollector(statsMetric('gauge', 'v1gate_queue_depth', 'Waiting.', [], () => [{ labels: {}, value: 4 }]));
+    const first = (await metrics.render()).body;
+    expect(first).toContain('# TYPE v1gate_webhook_deliveries_total counter');
+    expect(first).toContain('# TYPE v1gate_queue_depth gauge');
+    expect(sampleValue(parsePrometheusText(first), 'v1gate_webhook_deliveries_total')).toBe(2);
+    // Each scrape shows the snapshot's total, not the sum of every scrape's.
+    delivered = 5;
+    expect(sampleValue(parsePrometheusText((await metrics.render()).body), 'v1gate_webhook_deliveries_total')).toBe(5);
+    expect(sampleValue(parsePrometheusText((await metrics.render()).body), 'v1gate_webhook_deliveries_total')).toBe(5);
   });
 });
 

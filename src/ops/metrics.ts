@@ -124,8 +124,8 @@ export class GatewayMetrics {
 
   /**
    * Adds a metric that another part reads at scrape time (webhook deliveries, shadow mismatches,
-   * limiter queue depths): build it with `statsCounter` or `statsGauge`, which read a `stats()`
-   * snapshot, then register it here.
+   * limiter queue depths): build it with `statsMetric`, which reads a `stats()` snapshot, then
+   * register it here.
    */
   registerCollector(metric: Metric): void {
     this.registry.registerMetric(metric);
@@ -225,43 +225,31 @@ export function quantileOfBuckets(q: number, cumulative: readonly { le: number; 
 export type StatsRow<L extends string> = { labels: Partial<Record<L, string>>; value: number };
 
 /**
- * A gauge read from a `stats()` snapshot at scrape time (journal depth, queue depths: a level
- * now). `read` answers one number per label set; register the result with `registerCollector`.
+ * A metric whose numbers are kept elsewhere, read from a `stats()` snapshot at each scrape: the
+ * path that counts pays nothing for Prometheus. `read` answers one number per label set; register
+ * the result with `registerCollector`.
+ * - `'gauge'`: a level now (journal depth, queue depths).
+ * - `'counter'`: a running total since start (deliveries, refusals, mismatches), typed `counter`
+ *   so `rate()` and `increase()` read it as one.
  */
-export function statsGauge<L extends string>(
+export function statsMetric<L extends string>(
+  type: 'counter' | 'gauge',
   name: string,
   help: string,
   labelNames: readonly L[],
   read: () => readonly StatsRow<L>[],
-): Gauge<L> {
-  return new Gauge<L>({
-    name,
-    help,
-    labelNames,
-    registers: [],
-    collect() {
-      this.reset();
-      for (const row of read()) this.set(row.labels, row.value);
-    },
-  });
-}
-
-/**
- * A counter whose running total is kept elsewhere (deliveries, refusals, mismatches since start),
- * set from a `stats()` snapshot at each scrape: typed `counter`, so `rate()` and `increase()` read it
- * as one, while the path that counts pays nothing for Prometheus.
- */
-export function statsCounter<L extends string>(
-  name: string,
-  help: string,
-  labelNames: readonly L[],
-  read: () => readonly StatsRow<L>[],
-): Counter<L> {
+): Metric<L> {
+  const config = { name, help, labelNames, registers: [] };
+  if (type === 'gauge')
+    return new Gauge<L>({
+      ...config,
+      collect() {
+        this.reset();
+        for (const row of read()) this.set(row.labels, row.value);
+      },
+    });
   return new Counter<L>({
-    name,
-    help,
-    labelNames,
-    registers: [],
+    ...config,
     collect() {
       this.reset();
       for (const row of read()) this.inc(row.labels, row.value);

@@ -2,7 +2,7 @@ import type { Metric } from 'prom-client';
 import type { ShadowStats } from '../compare/shadow.js';
 import type { CutoverState } from '../compare/cutover.js';
 import { describeCutover } from '../compare/cutover-words.js';
-import { statsCounter, statsGauge } from './metrics.js';
+import { statsMetric } from './metrics.js';
 import type { StatusSection } from './status-sections.js';
 
 const CUTOVER_STATES: readonly CutoverState[] = ['shadowing', 'promoted', 'serving'];
@@ -10,7 +10,7 @@ const CUTOVER_STATES: readonly CutoverState[] = ['shadowing', 'promoted', 'servi
 /** Shadow mode's counters and each endpoint's cut-over state, read from its `stats()` at scrape time (the forwarding path pays nothing). */
 export function shadowMetrics(stats: () => ShadowStats): Metric[] {
   return [
-    statsCounter('v1gate_shadow_calls_total', 'calls forwarded to the primary v1 and compared', ['outcome'], () => {
+    statsMetric('counter', 'v1gate_shadow_calls_total', 'calls forwarded to the primary v1 and compared', ['outcome'], () => {
       const s = stats();
       return [
         { labels: { outcome: 'forwarded' }, value: s.forwarded },
@@ -25,11 +25,16 @@ export function shadowMetrics(stats: () => ShadowStats): Metric[] {
       ];
     }),
     // Endpoint and field names come from v1 answers' keys: bounded by the shadow's own row cap.
-    statsCounter('v1gate_shadow_mismatches_total', 'real field differences between the primary v1 and v1gate', ['endpoint', 'field'], () =>
-      stats().mismatches.map((m) => ({ labels: { endpoint: m.endpoint, field: m.field }, value: m.count })),
+    statsMetric(
+      'counter',
+      'v1gate_shadow_mismatches_total',
+      'real field differences between the primary v1 and v1gate',
+      ['endpoint', 'field'],
+      () => stats().mismatches.map((m) => ({ labels: { endpoint: m.endpoint, field: m.field }, value: m.count })),
     ),
     // Endpoints are v1gate's own (the registry): bounded.
-    statsGauge(
+    statsMetric(
+      'gauge',
       'v1gate_shadow_endpoint_state',
       "each endpoint's cut-over state: 1 for the state it is in (shadowing: the primary answers; promoted, serving: v1gate does)",
       ['endpoint', 'state'],
@@ -38,7 +43,7 @@ export function shadowMetrics(stats: () => ShadowStats): Metric[] {
           CUTOVER_STATES.map((state) => ({ labels: { endpoint: e.endpoint, state }, value: e.state === state ? 1 : 0 })),
         ),
     ),
-    statsGauge('v1gate_shadow_match_streak', 'compared calls in a row with no real difference, per endpoint', ['endpoint'], () =>
+    statsMetric('gauge', 'v1gate_shadow_match_streak', 'compared calls in a row with no real difference, per endpoint', ['endpoint'], () =>
       (stats().cutover?.endpoints ?? [])
         .filter((e) => e.state !== 'serving')
         .map((e) => ({ labels: { endpoint: e.endpoint }, value: e.streak })),

@@ -1,6 +1,6 @@
 import type { Metric } from 'prom-client';
 import type { WebhookStats } from '../webhooks/dispatcher.js';
-import { statsCounter, statsGauge } from './metrics.js';
+import { statsMetric } from './metrics.js';
 
 /**
  * The v1 push notifications' counters, read from the dispatcher's `stats()` at scrape time: the
@@ -9,19 +9,19 @@ import { statsCounter, statsGauge } from './metrics.js';
  */
 export function webhookMetrics(stats: () => WebhookStats): Metric[] {
   return [
-    statsCounter('v1gate_webhook_deliveries_total', 'v1 notifications delivered (2XX).', [], () => [
+    statsMetric('counter', 'v1gate_webhook_deliveries_total', 'v1 notifications delivered (2XX).', [], () => [
       { labels: {}, value: stats().deliveries },
     ]),
-    statsCounter('v1gate_webhook_retries_total', 'v1 notification attempts that failed and were retried.', [], () => [
+    statsMetric('counter', 'v1gate_webhook_retries_total', 'v1 notification attempts that failed and were retried.', [], () => [
       { labels: {}, value: stats().retries },
     ]),
-    statsCounter('v1gate_webhook_dead_letters_total', 'v1 notifications dead-lettered after their last attempt.', [], () => [
+    statsMetric('counter', 'v1gate_webhook_dead_letters_total', 'v1 notifications dead-lettered after their last attempt.', [], () => [
       { labels: {}, value: stats().deadLetters },
     ]),
-    statsGauge('v1gate_webhook_journal_depth', 'v1 notifications in the journal not yet delivered or dead', [], () => [
+    statsMetric('gauge', 'v1gate_webhook_journal_depth', 'v1 notifications in the journal not yet delivered or dead', [], () => [
       { labels: {}, value: stats().journalDepth },
     ]),
-    statsGauge('v1gate_webhook_receiver_queue_depth', 'v1 notifications queued per receiver host', ['receiver'], () => {
+    statsMetric('gauge', 'v1gate_webhook_receiver_queue_depth', 'v1 notifications queued per receiver host', ['receiver'], () => {
       const byHost = new Map<string, number>();
       for (const [receiver, depth] of Object.entries(stats().receiverQueueDepth)) {
         const host = hostOf(receiver);
