@@ -6,6 +6,7 @@ import { envSection, onOff, readEnv, wholeNumber, type Env } from './shared/env.
 import { WEBHOOK_SETTINGS, type WebhookConfig } from './webhooks/config.js';
 import { CREDENTIAL_SETTINGS, type CredentialConfig } from './upstream/auth/config.js';
 import { BUFFERED_BODIES_PER_BODY } from './shared/request-body.js';
+import { commaList, isProxyEntry, type PrivateAccessRules } from './shared/private-access.js';
 
 export { ConfigError, type ConfigProblem } from './shared/env.js';
 
@@ -260,8 +261,22 @@ const OPS = envSection({
       .min(16, 'must be at least 16 characters')
       .optional()
       .describe('token (16 characters or more) for /status from other machines; unset: loopback callers only'),
+    METRICS_TOKEN: z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .optional()
+      .describe('token (16 characters or more) that makes /metrics a private page asking for it; unset: /metrics open to any caller'),
+    PRIVATE_HOSTS: z
+      .string()
+      .optional()
+      .describe('comma-separated Host names (port optional) the private pages answer besides localhost, 127.0.0.1 and [::1]; unset: none'),
+    TRUSTED_PROXIES: z
+      .string()
+      .optional()
+      .refine((v) => v === undefined || commaList(v).every(isProxyEntry), 'must be comma-separated addresses or CIDRs')
+      .describe('comma-separated addresses or CIDRs of proxies whose X-Forwarded-For and Forwarded the private pages believe; unset: none'),
   },
-  secret: ['STATUS_TOKEN'],
+  secret: ['STATUS_TOKEN', 'METRICS_TOKEN'],
   build: (e) => ({
     logLevel: e.LOG_LEVEL,
     logFile: e.LOG_FILE,
@@ -270,6 +285,8 @@ const OPS = envSection({
     metricsPerKeyTop: e.METRICS_PER_KEY_TOP,
     readyTimeoutMs: e.READY_TIMEOUT_MS,
     statusToken: e.STATUS_TOKEN,
+    metricsToken: e.METRICS_TOKEN,
+    privateAccess: { hosts: commaList(e.PRIVATE_HOSTS ?? ''), trustedProxies: commaList(e.TRUSTED_PROXIES ?? '') },
   }),
 });
 
@@ -347,6 +364,10 @@ export interface GatewayConfig {
     metricsPerKeyTop: number;
     readyTimeoutMs: number;
     statusToken: string | undefined;
+    /** Set: /metrics is a private page asking for it. */
+    metricsToken: string | undefined;
+    /** Who may see the private pages besides loopback callers (src/shared/private-access.ts). */
+    privateAccess: PrivateAccessRules;
   };
   /** v1 push notifications (src/webhooks/config.ts lists the variables). */
   webhooks: WebhookConfig;

@@ -17,7 +17,7 @@ import { KnownSecrets } from './shared/secrets.js';
 import { GatewayMetrics } from './ops/metrics.js';
 import { mountOpsRoutes } from './ops/routes.js';
 import { cutoverSection, shadowMetrics } from './ops/shadow-metrics.js';
-import { statusAllowed } from './ops/status.js';
+import { statusKey } from './ops/status.js';
 import { Tracing } from './ops/tracing.js';
 import { webhookMetrics } from './ops/webhook-metrics.js';
 import { requireFanOutWithin } from './ratelimit/fan-out.js';
@@ -28,7 +28,7 @@ import type { SandboxLimits } from './sandbox/rate-limit.js';
 import { v2CredentialsCheck } from './sdk/credentials-check.js';
 import { createSignatureApp } from './sdk/signature-app.js';
 import { createServer, listenOnLoopback, type ServerOptions } from './server.js';
-import { isLoopbackCaller } from './shared/loopback.js';
+import { PrivateAccess } from './shared/private-access.js';
 import type { EndpointDefinition } from './translators/kit/define.js';
 import { Refusal, toV1Error } from './translators/kit/failures.js';
 import { ALL_ENDPOINTS } from './translators/endpoints.js';
@@ -229,6 +229,8 @@ interface Parts {
   stop: OutboundStop;
   /** Each v1 call's trace, passed on to v2; spans exported when an OTLP endpoint is set. */
   tracing: Tracing;
+  /** Who may see the private pages: /status, a protected /metrics, the sandbox control API, the dead-letter routes. */
+  access: PrivateAccess;
 }
 
 /** The facade's inbound gate, backed by the v1 limiter: its decision and the X-RateLimit-* headers. */
@@ -284,16 +286,16 @@ function wireWorkerTag({ root }: Parts, cluster: ClusterWorkerLinks): void {
 }
 
 /**
- * The sandbox's control API changes any account's state and lists every api_secret: it answers
- * callers on this machine only, unless SANDBOX_PUBLIC=1 says the sandbox is meant to be shared.
+ * The sandbox's control API changes any account's state: a private page, for callers on this
+ * machine only, unless SANDBOX_PUBLIC=1 says the sandbox is meant to be shared. Refused in v2's shape.
  */
-const sandboxForThisMachineOnly: MiddlewareHandler = async (c, next) =>
-  isLoopbackCaller(c)
-    ? next()
-    : c.json({ code: 200, message: 'The sandbox control API answers callers on this machine only (SANDBOX_PUBLIC=1 opens it).' }, 403);
+const sandboxForThisMachineOnly = (access: PrivateAccess): MiddlewareHandler =>
+  access.guard({ kind: 'loopback' }, (c, refusal) =>
+    c.json({ code: 200, message: `The sandbox control API: ${refusal.reason} (SANDBOX_PUBLIC=1 opens it).` }, refusal.status),
+  );
 
 /** No V2_BASE_URL: the embedded sandbox at /v2 (and its control API at /sandbox) on this server. */
-function wireSandbox({ root, config, overrides, secrets, log, resources }: Parts): Sandbox {
+function wireSandbox({ root, config, overrides, secrets, log, resources, access }: Parts): Sandbox {
   const sandbox = createSandbox({
     apiKey: config.sandbox.apiKey,
     apiSecret: config.sandbox.apiSecret,
@@ -307,7 +309,7 @@ function wireSandbox({ root, config, overrides, secrets, log, resources }: Parts
     const kept = keepSandboxData(sandbox.state, sandbox.master, config.sandbox.dataFile, (problem) => log.logger.warn(problem));
     resources.add(() => kept.close());
   }
-  if (!config.sandbox.public) root.use('/sandbox/*', sandboxForThisMachineOnly);
+  if (!config.sandbox.public) root.use('/sandbox/*', sandboxForThisMachineOnly(access));
   mountSandbox(root, sandbox);
   return sandbox;
 }
@@ -337,16 +339,28 @@ function wireSandboxListener({ config, address, resources }: Parts, sandbox: San
  * A cluster worker forwards what exists once to the primary. The loopback-only rule of the sandbox
  * control API is applied here, where the real caller is known (the primary sees only workers).
  */
-function wireHub({ root, config }: Parts, cluster: ClusterWorkerLinks): void {
-  if (cluster.hubPaths.includes('/sandbox') && !config.sandbox.public) root.use('/sandbox/*', sandboxForThisMachineOnly);
+function wireHub({ root, config, access }: Parts, cluster: ClusterWorkerLinks): void {
+  if (cluster.hubPaths.includes('/sandbox') && !config.sandbox.public) root.use('/sandbox/*', sandboxForThisMachineOnly(access));
+  if (cluster.hubPaths.includes('/webhooks')) guardDeadLetters(root, access);
   forwardToHub(root, cluster.hubOrigin, cluster.hubPaths);
 }
 
+/**
+ * The dead-letter routes ask for their own credential (the secret token); as private pages they
+ * also want a loopback or PRIVATE_HOSTS Host and no forwarding but through TRUSTED_PROXIES.
+ */
+function guardDeadLetters(root: Hono, access: PrivateAccess): void {
+  const guard = access.guard({ kind: 'own-credential' });
+  root.use('/webhooks/dead-letters', guard);
+  root.use('/webhooks/dead-letters/*', guard);
+}
+
 /** v1 webhooks: the v2 event intake at /webhooks/v2. A bad subscriptions file throws here, before anything listens or connects. */
-function wireWebhooks({ root, config, resources, log }: Parts): Webhooks | undefined {
+function wireWebhooks({ root, config, resources, log, access }: Parts): Webhooks | undefined {
   const webhooks = startWebhooks(config.webhooks, log.logger);
   if (!webhooks) return undefined;
   resources.add(() => webhooks.close());
+  guardDeadLetters(root, access);
   root.route('/', webhooks.routes);
   return webhooks;
 }
@@ -479,6 +493,8 @@ function wireOpsRoutes(
       },
       deadlineMs: config.ops.readyTimeoutMs,
     },
+    access: parts.access,
+    metricsToken: config.ops.metricsToken,
     status: {
       endpoints,
       token: config.ops.statusToken,
@@ -577,7 +593,7 @@ type Shadow = ReturnType<typeof createShadow>;
 
 /** Shadow mode (V1_PRIMARY_URL): the real v1 answers; v1gate's own answers are compared behind it. */
 function wireShadow(
-  { root, config, resources, secrets }: Parts,
+  { root, config, resources, secrets, access }: Parts,
   apps: { v1App: V1App; writer: V1App | undefined },
   endpoints: readonly EndpointDefinition[],
   metrics: GatewayMetrics,
@@ -596,7 +612,7 @@ function wireShadow(
     body: { maxBytes: config.maxBodyBytes, idleTimeoutMs: config.bodyTimeoutMs },
     timeoutMs: config.upstream.timeoutMs,
     maxComparedBytes: settings.maxComparedBytes,
-    reportAllowed: (c) => statusAllowed(c, config.ops.statusToken),
+    reportAllowed: (c) => access.judge(c, statusKey(config.ops.statusToken)).allowed,
     secrets,
   });
   resources.add(() => shadow.close());
@@ -753,6 +769,7 @@ export function buildGateway(config: GatewayConfig, overrides: GatewayOverrides 
     secrets,
     stop: new OutboundStop(),
     tracing,
+    access: new PrivateAccess(config.ops.privateAccess),
   };
   let wired: ReturnType<typeof wireAll>;
   try {

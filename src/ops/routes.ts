@@ -1,9 +1,14 @@
-import type { Hono } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
+import type { PrivateAccess } from '../shared/private-access.js';
 import type { GatewayMetrics } from './metrics.js';
 import { checkReadiness, type ReadinessDeps } from './health.js';
 import { mountStatusPage, type StatusDeps } from './status.js';
 
-/** The operator routes: `/metrics` (Prometheus text), `/healthz` (alive), `/readyz` (ready), `/status`; close() stops the status page's history. */
+/**
+ * The operator routes: `/metrics` (Prometheus text), `/healthz` (alive), `/readyz` (ready), `/status`;
+ * close() stops the status page's history. /status is always a private page; /metrics is one when
+ * METRICS_TOKEN is set (else a scraper anywhere reads it, as Prometheus in a cluster does by pod address).
+ */
 export function mountOpsRoutes(
   root: Hono,
   deps: {
@@ -11,7 +16,11 @@ export function mountOpsRoutes(
     /** What /metrics answers, when not this process's registry (a cluster worker answers for the whole cluster). */
     render?: () => Promise<{ contentType: string; body: string }>;
     readiness: ReadinessDeps;
-    status: Omit<StatusDeps, 'metrics' | 'readiness'>;
+    /** Who may see the private pages. */
+    access: PrivateAccess;
+    /** Set: /metrics asks for it as a bearer token, as /status asks for STATUS_TOKEN. */
+    metricsToken: string | undefined;
+    status: Omit<StatusDeps, 'metrics' | 'readiness' | 'access'>;
   },
 ): { close(): void } {
   root.get('/healthz', (c) => c.json({ status: 'ok' }));
@@ -19,9 +28,12 @@ export function mountOpsRoutes(
     const readiness = await checkReadiness(deps.readiness);
     return c.json({ status: readiness.ready ? 'ready' : 'not ready', checks: readiness.checks }, readiness.ready ? 200 : 503);
   });
-  root.get('/metrics', async (c) => {
+  const open: MiddlewareHandler = (_c, next) => next();
+  const metricsGuard =
+    deps.metricsToken === undefined ? open : deps.access.guard({ kind: 'token', token: deps.metricsToken, name: 'METRICS_TOKEN' });
+  root.get('/metrics', metricsGuard, async (c) => {
     const { contentType, body } = await (deps.render ?? (() => deps.metrics.render()))();
     return c.body(body, 200, { 'content-type': contentType });
   });
-  return mountStatusPage(root, { ...deps.status, metrics: deps.metrics, readiness: deps.readiness });
+  return mountStatusPage(root, { ...deps.status, metrics: deps.metrics, readiness: deps.readiness, access: deps.access });
 }

@@ -4,6 +4,7 @@ import type { ShadowStats } from '../compare/shadow.js';
 import type { ShadowMismatch } from '../compare/shadow-tally.js';
 import { createRateLimiters, rateLimitConfig, type RateLimiters } from '../ratelimit/index.js';
 import { GatewayMetrics } from './metrics.js';
+import { PrivateAccess } from '../shared/private-access.js';
 import { mountStatusPage, type StatusData } from './status.js';
 import { limiterSection, shadowSection, webhookSection } from './status-sections.js';
 
@@ -75,13 +76,14 @@ describe('/status/data', () => {
       },
       endpoints: [],
       token: TOKEN,
+      access: new PrivateAccess({ hosts: ['localhost'], trustedProxies: [] }),
       redisConfigured: false,
       limits: { limiters: limiters(), v1Enabled: true, v2Enabled: true, store: 'memory', failover: undefined, policy: undefined },
       webhooks: undefined,
       cutover: () => ({ id: 'cutover', title: 'Cut-over', level: 'warn', summary: 'Promote /user/get when 1,000 calls match.', rows: [] }),
     });
     open.push(page);
-    const response = await root.request('/status/data', { headers: { authorization: `Bearer ${TOKEN}` } });
+    const response = await root.request('/status/data', { headers: { host: 'localhost', authorization: `Bearer ${TOKEN}` } });
     const data = (await response.json()) as StatusData;
     expect(data.sections.map((s) => s.id)).toEqual(['limits', 'cutover']);
     expect(data.shadowMode).toBe(true);

@@ -1,14 +1,14 @@
 import type { Context, Hono } from 'hono';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ShadowStats } from '../compare/shadow.js';
 import { coverageSummary, type CoverageSummary } from '../translators/coverage.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import type { WebhookStats } from '../webhooks/index.js';
 import type { DeliveryJob } from '../webhooks/journal-types.js';
-import { isLoopbackCaller } from '../shared/loopback.js';
+import type { PrivateAccess, PrivateKey } from '../shared/private-access.js';
 import { packageVersion } from '../shared/package-version.js';
 import { checkReadiness, type ReadinessDeps } from './health.js';
 import type { GatewayMetrics } from './metrics.js';
+import { StatusCsrf } from './status-csrf.js';
 import { STATUS_PAGE_HTML } from './status-page.js';
 import { StatusHistory, type HistoryPoint } from './status-history.js';
 import {
@@ -25,10 +25,11 @@ import { endpointRows, routeRows, totalsOf, type EndpointRow, type RouteRow, typ
 /**
  * `/status`: one page an operator reads at a glance, and `/status/data`, the JSON it polls. Every
  * number comes from the registry behind /metrics or the parts' own `stats()`, so the page and
- * Prometheus never disagree. Protected by STATUS_TOKEN (bearer header or `?token=`) when set;
- * loopback callers only otherwise. `POST /status/dead-letters/:id/replay` hands one dead letter
- * back to the webhook dispatcher, behind the same guard and a per-process token the page reads
- * from /status/data (a page of another origin can post, but cannot read that token).
+ * Prometheus never disagree. A private page (src/shared/private-access.ts): a loopback or
+ * PRIVATE_HOSTS Host, no forwarding but through TRUSTED_PROXIES, and STATUS_TOKEN (bearer header
+ * or `?token=`) when set, loopback callers only otherwise. `POST /status/dead-letters/:id/replay`
+ * hands one dead letter back to the webhook dispatcher, behind the same guard and the session's
+ * anti-forgery token the page reads from /status/data (./status-csrf.ts).
  */
 
 /** What the status page needs of the webhook service running in this process. */
@@ -43,6 +44,10 @@ export interface StatusDeps {
   readiness: ReadinessDeps;
   endpoints: readonly EndpointDefinition[];
   token: string | undefined;
+  /** Who may see private pages (Host, trusted proxies). */
+  access: PrivateAccess;
+  /** The anti-forgery tokens (a default one: a key of this process's own, tokens good for 10 minutes). */
+  csrf?: StatusCsrf;
   /** Whether a Redis store is configured at all (else the limiter runs in memory). */
   redisConfigured: boolean;
   limits: LimiterState;
@@ -88,33 +93,22 @@ export interface StatusData {
   history: { stepSeconds: number; points: readonly HistoryPoint[] };
   thresholds: typeof THRESHOLDS;
   coverage: CoverageSummary;
-  /** Sent back as `x-v1gate-csrf` by the replay button. */
+  /** Sent back as `x-v1gate-csrf` by the replay button: this session's, fresh at each poll. */
   csrf: string;
 }
 
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/** Token when one is configured; else only callers on this machine. */
-export function statusAllowed(c: Context, token: string | undefined): boolean {
-  if (token !== undefined) {
-    const bearer = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
-    const given = bearer ?? c.req.query('token');
-    return given !== undefined && sameSecret(given, token);
-  }
-  return isLoopbackCaller(c);
+/** What the status page, its actions and the shadow report ask of a request. */
+export function statusKey(token: string | undefined): PrivateKey {
+  return { kind: 'token', token, name: 'STATUS_TOKEN' };
 }
 
 /**
- * A state-changing request from the page itself: it carries the token only /status/data tells
- * (which another origin's script cannot read), and the browser does not say it came from another site.
+ * A state-changing request from the page itself: it carries a token /status/data gave this
+ * session (which another origin's script cannot read, and which is good with this session's
+ * cookie only), and the browser does not say it came from another site.
  */
-function fromThePage(c: Context, csrf: string): boolean {
-  const given = c.req.header('x-v1gate-csrf');
-  if (given === undefined || !sameSecret(given, csrf)) return false;
+function fromThePage(c: Context, csrf: StatusCsrf): boolean {
+  if (!csrf.verify(c, c.req.header('x-v1gate-csrf'))) return false;
   const site = c.req.header('sec-fetch-site');
   if (site !== undefined && site !== 'same-origin') return false;
   const origin = c.req.header('origin');
@@ -140,7 +134,7 @@ export function mountStatusPage(root: Hono, deps: StatusDeps): { close(): void }
   const version = packageVersion();
   const startedAt = Date.now();
   const coverage = coverageSummary(deps.endpoints);
-  const csrf = randomBytes(18).toString('base64url');
+  const csrf = deps.csrf ?? new StatusCsrf();
   const webhooks = deps.webhooks === 'elsewhere' ? undefined : deps.webhooks;
   const history = new StatusHistory(
     {
@@ -163,7 +157,7 @@ export function mountStatusPage(root: Hono, deps: StatusDeps): { close(): void }
     return { sections: list, shadowMode: shadow !== undefined || cutover !== undefined };
   }
 
-  async function data(): Promise<StatusData> {
+  async function data(c: Context): Promise<StatusData> {
     const [readiness, traffic, dead] = await Promise.all([
       checkReadiness(deps.readiness),
       deps.metrics.traffic(),
@@ -186,21 +180,21 @@ export function mountStatusPage(root: Hono, deps: StatusDeps): { close(): void }
       history: { stepSeconds: history.stepMs / 1000, points: history.history() },
       thresholds: THRESHOLDS,
       coverage,
-      csrf,
+      csrf: csrf.issue(c),
     };
   }
 
-  const refuse = (c: Context) =>
-    c.json(
-      { error: deps.token === undefined ? 'the status page answers loopback callers only' : 'a valid STATUS_TOKEN is required' },
-      deps.token === undefined ? 403 : 401,
-    );
+  const guard = deps.access.guard(statusKey(deps.token));
   const noStore = { 'cache-control': 'no-store' };
-  root.get('/status', (c) => (statusAllowed(c, deps.token) ? c.html(STATUS_PAGE_HTML, 200, noStore) : refuse(c)));
-  root.get('/status/data', async (c) => (statusAllowed(c, deps.token) ? c.json(await data(), 200, noStore) : refuse(c)));
-  root.post('/status/dead-letters/:id/replay', async (c) => {
-    if (!statusAllowed(c, deps.token)) return refuse(c);
-    if (!fromThePage(c, csrf)) return c.json({ error: 'replay from the status page: its x-v1gate-csrf header is missing or wrong' }, 403);
+  root.get('/status', guard, (c) => {
+    csrf.session(c);
+    return c.html(STATUS_PAGE_HTML, 200, noStore);
+  });
+  root.get('/status/data', guard, async (c) => c.json(await data(c), 200, noStore));
+  root.post('/status/dead-letters/:id/replay', guard, async (c) => {
+    if (!fromThePage(c, csrf)) {
+      return c.json({ error: 'replay from the status page: its x-v1gate-csrf header is missing, expired or of another session' }, 403);
+    }
     if (!webhooks) return c.json({ error: 'no webhook journal in this process' }, 404);
     const id = c.req.param('id');
     return (await webhooks.replay(id)) ? c.json({ replayed: id }, 200, noStore) : c.json({ error: `no dead letter ${id}` }, 404);

@@ -162,8 +162,10 @@ describe('who may open the status page and replay', () => {
       const data = await fetch(`${gateway.url}/status/data`);
       expect(data.status).toBe(200);
       const { csrf } = (await data.json()) as { csrf: string };
+      // The token is good with its session's cookie only, which the page's fetch sends back.
+      const cookie = (data.headers.get('set-cookie') ?? '').split(';')[0]!;
       const replay = (headers: Record<string, string>) =>
-        fetch(`${gateway.url}/status/dead-letters/nope/replay`, { method: 'POST', headers });
+        fetch(`${gateway.url}/status/dead-letters/nope/replay`, { method: 'POST', headers: { cookie, ...headers } });
       // A form posted from another site carries none of it; a script of another site cannot read the token.
       expect((await replay({})).status).toBe(403);
       expect((await replay({ 'x-v1gate-csrf': 'guessed' })).status).toBe(403);

@@ -22,6 +22,7 @@ describe('a route of the root that fails (the webhook journal in Redis, gone)', 
   let redis: RunningRedis;
   let gw: TestGateway;
   let csrf: string;
+  let cookie: string;
   beforeAll(async () => {
     redis = await startRedis();
     const dir = mkdtempSync(join(tmpdir(), 'v1gate-error-answers-'));
@@ -33,7 +34,10 @@ describe('a route of the root that fails (the webhook journal in Redis, gone)', 
       V1_WEBHOOKS_ANY_PORT: '1',
       V2_WEBHOOK_TOKEN: TOKEN,
     });
-    csrf = ((await (await fetch(`${gw.url}/status/data`)).json()) as { csrf: string }).csrf;
+    // The replay's token is good with its session's cookie only.
+    const data = await fetch(`${gw.url}/status/data`);
+    cookie = (data.headers.get('set-cookie') ?? '').split(';')[0]!;
+    csrf = ((await data.json()) as { csrf: string }).csrf;
     await redis.stop();
   }, 60_000);
   afterAll(async () => {
@@ -46,7 +50,7 @@ describe('a route of the root that fails (the webhook journal in Redis, gone)', 
       ['/webhooks/dead-letters', { headers: { authorization: TOKEN } }],
       ['/webhooks/dead-letters/some-id/replay', { method: 'POST', headers: { authorization: TOKEN } }],
       ['/status/data', {}],
-      ['/status/dead-letters/some-id/replay', { method: 'POST', headers: { 'x-v1gate-csrf': csrf } }],
+      ['/status/dead-letters/some-id/replay', { method: 'POST', headers: { 'x-v1gate-csrf': csrf, cookie } }],
     ];
     for (const [path, init] of requests) {
       const response = await fetch(`${gw.url}${path}`, init);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Hono } from 'hono';
+import { PrivateAccess } from '../../shared/private-access.js';
 import type { SandboxContext } from '../context.js';
 import { conflict, invalidField, userNotFound } from '../errors.js';
 import { isoSeconds } from '../clock.js';
@@ -23,9 +24,17 @@ const chatSessionBody = z.object({
     .max(1000),
 });
 
+const SECRETS_LEFT_OUT = 'api_secret and client_secret are listed only to a request from this machine (loopback, no proxy, Host localhost)';
+
 /** The control routes about accounts and users (see routes.ts for the list). */
 export function registerAccountControlRoutes(app: Hono, { state }: SandboxContext): void {
+  /**
+   * The secrets (api_secret, an app's client_secret) only to a request from this machine's own
+   * terminal, whom the start-up banner shows them to: a loopback socket, no proxy, a loopback Host.
+   * Through a proxy, to another machine (SANDBOX_PUBLIC=1) or a page by DNS rebinding, they are left out.
+   */
   app.get('/accounts', (c) => {
+    const withSecrets = PrivateAccess.strictlyLocal(c);
     const accounts = [...state.accounts.values()].map((account) => ({
       id: account.id,
       account_name: account.account_name,
@@ -34,10 +43,15 @@ export function registerAccountControlRoutes(app: Hono, { state }: SandboxContex
       master_account_id: account.masterAccountId,
       disassociated: account.disassociated,
       api_key: account.apiKey,
-      api_secret: account.apiSecret,
-      oauth_apps: state.oauthApps.ofAccount(account.id).map(renderOAuthApp),
+      ...(withSecrets ? { api_secret: account.apiSecret } : {}),
+      oauth_apps: state.oauthApps.ofAccount(account.id).map((app) => {
+        const { client_secret: secret, ...rest } = renderOAuthApp(app);
+        return withSecrets ? { ...rest, client_secret: secret } : rest;
+      }),
     }));
-    return c.json({ total_records: accounts.length, accounts });
+    return c.json({ total_records: accounts.length, accounts, ...(withSecrets ? {} : { secrets: SECRETS_LEFT_OUT }) }, 200, {
+      'cache-control': 'no-store',
+    });
   });
 
   /** A new server-to-server OAuth app of account {id}: its client id and secret trade for tokens at /oauth/token. */
