@@ -102,6 +102,12 @@ export default tseslint.config(
       '@typescript-eslint/unbound-method': 'off',
     },
   },
+  {
+    // The facade's steps each take the one before's result (src/v1-facade/v1-call.ts): a `!` there
+    // would be reading what the order of lines, not a type, says is set.
+    files: ['src/v1-facade/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'error' },
+  },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   ...layerRules(),
   { files: RULED_FILES, ignores: UNRULED_FILES, rules: { 'max-lines-per-function': FUNCTION_LINES } },

@@ -1,10 +1,11 @@
 import { Hono, type Context } from 'hono';
 import { inboundOwnerOf } from '../ratelimit/inbound-limiter.js';
-import { BodyReadError, readBody, requestBudget } from '../shared/request-body.js';
+import { readBody, requestBudget } from '../shared/request-body.js';
 import { Refusal, toV1Error } from '../translators/kit/failures.js';
 import { pairProofOf } from '../upstream/pair-proof.js';
 import { invalidParameter, missingParameter, v1ErrorResponse } from '../v1/errors.js';
-import { ParamDecodeError, readParams, type V1Params } from '../v1-facade/params.js';
+import { readParams, type V1Params } from '../v1-facade/params.js';
+import { refusalOfUnread } from '../v1-facade/unread.js';
 import type { InboundGate } from '../v1-facade/app.js';
 import type { CredentialsCheck } from './credentials-check.js';
 import { generateSignature, MEETING_NUMBER, type SdkRole } from './signature.js';
@@ -51,16 +52,7 @@ export function createSignatureApp(options: SignatureAppOptions): Hono {
       const signature = generateSignature(request, (options.now ?? Date.now)());
       return c.json({ signature }, 200, { ...headers, 'Cache-Control': 'no-store' });
     } catch (error) {
-      return v1ErrorResponse(
-        toV1Error(
-          error instanceof ParamDecodeError
-            ? new Refusal('undecodable-params', error.message)
-            : error instanceof BodyReadError
-              ? new Refusal('unreadable-body', error.message)
-              : error,
-        ),
-        headers,
-      );
+      return v1ErrorResponse(toV1Error(refusalOfUnread(error)), headers);
     }
   });
   return app;

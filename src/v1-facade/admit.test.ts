@@ -4,14 +4,17 @@ import { Refusal } from '../translators/kit/failures.js';
 import { inboundOwnerOf } from '../ratelimit/inbound-limiter.js';
 import { pairProofOf } from '../upstream/pair-proof.js';
 import { admit, type InboundGate } from './admit.js';
-import { V1Call } from './v1-call.js';
+import { defineEndpoint } from '../translators/kit/define.js';
+import { v1Params } from '../v1/param-types.js';
+import { V1Call, type AuthenticatedCall } from './v1-call.js';
 
-function callOf(proven: boolean): V1Call {
+const ping = defineEndpoint({ path: '/user/get', params: v1Params({}), v2Calls: [], handle: async () => ({ ok: true }) });
+
+function callOf(proven: boolean): AuthenticatedCall {
   const call = new V1Call(new Context(new Request('http://v1gate.test/v1/user/get', { method: 'POST' })), '/v1/user/get', true, false);
-  call.endpointPath = '/user/get';
-  call.credentials = { apiKey: 'key', apiSecret: 'secret' };
-  call.proven = proven;
-  return call;
+  const params = { api_key: 'key', api_secret: 'secret' };
+  const credentials = { apiKey: 'key', apiSecret: 'secret' };
+  return call.reach({ call, params, endpoint: ping, endpointPath: '/user/get', credentials, proven });
 }
 
 /** A gate that admits `allowed` times, and says which bucket each check named. */
@@ -29,10 +32,12 @@ function gate(allowed: number): InboundGate & { asked: string[] } {
 describe('admit', () => {
   it("checks a proven pair in its key's bucket and keeps the bucket's headers for the answer", async () => {
     const inbound = gate(1);
-    const call = callOf(true);
-    await admit(call, inbound);
+    const authenticated = callOf(true);
+    const admitted = await admit(authenticated, inbound);
     expect(inbound.asked).toEqual(['key /user/get']);
-    expect(call.headers).toEqual({ 'X-RateLimit-Remaining': '0' });
+    expect(authenticated.call.headers).toEqual({ 'X-RateLimit-Remaining': '0' });
+    expect(admitted).toMatchObject({ credentials: authenticated.credentials, admitted: true });
+    expect(authenticated.call.reached).toBe(admitted);
   });
 
   it("checks an unproven pair outside the key's bucket", async () => {
@@ -44,9 +49,17 @@ describe('admit', () => {
 
   it('refuses over the limit with the rate-limit refusal and its headers', async () => {
     const inbound = gate(0);
-    const error: unknown = await admit(callOf(true), inbound).catch((e: unknown) => e);
+    const authenticated = callOf(true);
+    const error: unknown = await Promise.resolve(admit(authenticated, inbound)).catch((e: unknown) => e);
+    expect(authenticated.call.reached).toBe(authenticated);
     expect(error).toBeInstanceOf(Refusal);
     expect((error as Refusal).kind).toBe('inbound-limited');
     expect((error as Refusal).headers).toEqual({ 'X-RateLimit-Remaining': '-1' });
+  });
+
+  it('admits every call at once when there is no inbound limit', () => {
+    const admitted = admit(callOf(false), undefined);
+    expect(admitted).not.toBeInstanceOf(Promise);
+    expect(admitted).toMatchObject({ endpointPath: '/user/get', proven: false, admitted: true });
   });
 });

@@ -1,7 +1,7 @@
 import { inboundOwnerOf } from '../ratelimit/inbound-limiter.js';
 import { Refusal } from '../translators/kit/failures.js';
 import { pairProofOf } from '../upstream/pair-proof.js';
-import type { V1Call } from './v1-call.js';
+import type { AdmittedCall, AuthenticatedCall } from './v1-call.js';
 
 /** Inbound v1 limits (src/ratelimit provides the real one), by bucket owner (inboundOwnerOf). */
 export interface InboundGate {
@@ -10,15 +10,20 @@ export interface InboundGate {
 
 /**
  * The third step: the v1 inbound limit, in the caller's buckets: its key's when its pair is
- * proven, its pair's own until then. A refused call reaches v2 not at
- * all; an admitted one carries the bucket's X-RateLimit-* headers on its answer.
+ * proven, its pair's own until then. A refused call reaches v2 not at all; an admitted one
+ * carries the bucket's X-RateLimit-* headers on its answer. With no limit, every call is admitted
+ * at once.
  */
-export async function admit(call: V1Call, inbound: InboundGate): Promise<void> {
+export function admit(authenticated: AuthenticatedCall, inbound: InboundGate | undefined): AdmittedCall | Promise<AdmittedCall> {
+  const admitted = () => authenticated.call.reach({ ...authenticated, admitted: true as const });
+  if (!inbound) return admitted();
   // An unproven pair is limited in buckets of its own: anyone who knows an api_key (it is public in
   // every browser-SDK page) can flood it with wrong secrets without taking a token from its owner.
-  const credentials = call.credentials!;
-  const owner = inboundOwnerOf(credentials.apiKey, call.proven ? undefined : pairProofOf(credentials));
-  const decision = await inbound.check(owner, call.endpointPath!);
-  Object.assign(call.headers, decision.headers);
-  if (!decision.allowed) throw new Refusal('inbound-limited', undefined, decision.headers);
+  const { credentials, proven, endpointPath, call } = authenticated;
+  const owner = inboundOwnerOf(credentials.apiKey, proven ? undefined : pairProofOf(credentials));
+  return inbound.check(owner, endpointPath).then((decision) => {
+    Object.assign(call.headers, decision.headers);
+    if (!decision.allowed) throw new Refusal('inbound-limited', undefined, decision.headers);
+    return admitted();
+  });
 }

@@ -22,8 +22,8 @@ export type { InboundGate } from './admit.js';
 
 /**
  * The v1 facade: `POST /v1/<area>/<action>` in any letter case, with or without a trailing slash.
- * One call goes through named steps, each in its own module with its own test, passing one
- * V1Call along: read (the params wherever the client put them, the data_type, the endpoint) →
+ * One call goes through named steps, each in its own module with its own test, each taking the
+ * result of the step before (types in v1-call.ts) and the V1Call they share: read (the params wherever the client put them, the data_type, the endpoint) →
  * authenticate (the pair) → admit (the inbound limit) → dispatch (the endpoint's schema and
  * translator) → render (the v1 object or the v1 error envelope, HTTP 200 as v1 did, JSON or XML),
  * then the observers.
@@ -82,11 +82,12 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
     if (!V1_PREFIX.test(path)) return next();
     const call = new V1Call(c, path, keepAlive, observers.length > 0, tracer);
     try {
-      await read(call, registry, body);
-      const authenticating = authenticate(call, allowedApiKeys, pairs, options.localCheck);
-      if (authenticating) await authenticating;
-      if (inbound) await admit(call, inbound);
-      call.answer = await dispatch(call, parts);
+      // Each step takes the one before's result; the usual call awaits nothing in the middle two.
+      const asked = await read(call, registry, body);
+      const authenticating = authenticate(asked, allowedApiKeys, pairs, options.localCheck);
+      const authenticated = authenticating instanceof Promise ? await authenticating : authenticating;
+      const admitting = admit(authenticated, inbound);
+      call.answer = await dispatch(admitting instanceof Promise ? await admitting : admitting, parts);
     } catch (error) {
       // Its call line says what it was (a bug's at error level, with its stack: src/ops/logging.ts).
       fail(call, error);

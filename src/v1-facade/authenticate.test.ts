@@ -5,12 +5,15 @@ import type { Credentials } from '../upstream/client.js';
 import { pairProofOf } from '../upstream/pair-proof.js';
 import { authenticate } from './authenticate.js';
 import type { V1Params } from './params.js';
-import { V1Call } from './v1-call.js';
+import { defineEndpoint } from '../translators/kit/define.js';
+import { v1Params } from '../v1/param-types.js';
+import { V1Call, type AuthenticatedCall, type ReadCall } from './v1-call.js';
 
-function callWith(params: V1Params): V1Call {
+const ping = defineEndpoint({ path: '/user/get', params: v1Params({}), v2Calls: [], handle: async () => ({ ok: true }) });
+
+function callWith(params: V1Params): ReadCall {
   const call = new V1Call(new Context(new Request('http://v1gate.test/v1/user/get', { method: 'POST' })), '/v1/user/get', true, false);
-  call.params = params;
-  return call;
+  return call.reach({ call, params, endpoint: ping, endpointPath: '/user/get' });
 }
 
 const proven = new Set([pairProofOf({ apiKey: 'key', apiSecret: 'right' })]);
@@ -28,16 +31,16 @@ function refusalOf(params: V1Params, allowed?: ReadonlySet<string>): string {
 
 describe('authenticate', () => {
   it('takes the pair, trimmed, and knows a pair v2 accepted lately', () => {
-    const call = callWith({ api_key: ' key ', api_secret: 'right\n' });
-    authenticate(call, undefined, pairs);
-    expect(call.credentials).toEqual({ apiKey: 'key', apiSecret: 'right', proof: expect.any(String) });
-    expect(call.proven).toBe(true);
+    const read = callWith({ api_key: ' key ', api_secret: 'right\n' });
+    const authenticated = authenticate(read, undefined, pairs);
+    expect(authenticated.credentials).toEqual({ apiKey: 'key', apiSecret: 'right', proof: expect.any(String) });
+    expect(authenticated.proven).toBe(true);
+    expect(authenticated).toMatchObject({ endpointPath: '/user/get', params: read.params });
+    expect(read.call.reached).toBe(authenticated);
   });
 
   it('holds any other pair of the key unproven', () => {
-    const call = callWith({ api_key: 'key', api_secret: 'wrong' });
-    authenticate(call, undefined, pairs);
-    expect(call.proven).toBe(false);
+    expect(authenticate(callWith({ api_key: 'key', api_secret: 'wrong' }), undefined, pairs).proven).toBe(false);
   });
 
   it('refuses a missing or blank key or secret', () => {
@@ -51,15 +54,17 @@ describe('authenticate', () => {
   });
 
   it('lets the credential map decide the keys it names: proven at once, after a hash, or refused', async () => {
-    const sync = callWith({ api_key: 'mapped', api_secret: 'right' });
-    expect(authenticate(sync, undefined, pairs, { decide: () => true })).toBeUndefined();
-    expect(sync.proven).toBe(true);
-    const hashed = callWith({ api_key: 'mapped', api_secret: 'right' });
-    await authenticate(hashed, undefined, pairs, { decide: () => Promise.resolve(true) });
-    expect(hashed.proven).toBe(true);
-    const unmapped = callWith({ api_key: 'key', api_secret: 'right' });
-    expect(authenticate(unmapped, undefined, pairs, { decide: () => false })).toBeUndefined();
-    expect(unmapped.proven).toBe(true); // left to the prover, which knows this pair
+    const sync = authenticate(callWith({ api_key: 'mapped', api_secret: 'right' }), undefined, pairs, { decide: () => true });
+    expect(sync).not.toBeInstanceOf(Promise);
+    expect((sync as AuthenticatedCall).proven).toBe(true);
+    const hashing = authenticate(callWith({ api_key: 'mapped', api_secret: 'right' }), undefined, pairs, {
+      decide: () => Promise.resolve(true),
+    });
+    expect(hashing).toBeInstanceOf(Promise);
+    expect((await hashing).proven).toBe(true);
+    const unmapped = authenticate(callWith({ api_key: 'key', api_secret: 'right' }), undefined, pairs, { decide: () => false });
+    expect(unmapped).not.toBeInstanceOf(Promise);
+    expect((unmapped as AuthenticatedCall).proven).toBe(true); // left to the prover, which knows this pair
     const refused = new Error('refused');
     expect(() =>
       authenticate(callWith({ api_key: 'mapped', api_secret: 'wrong' }), undefined, pairs, {

@@ -3,7 +3,7 @@ import type { Credentials } from '../upstream/client.js';
 import type { PairProver } from '../upstream/pair-proof.js';
 import type { LocalCheck } from '../upstream/auth/local-check.js';
 import type { V1Params } from './params.js';
-import type { V1Call } from './v1-call.js';
+import type { AuthenticatedCall, ReadCall } from './v1-call.js';
 
 /** What the authenticate step asks of the prover: whether v2 accepted the pair lately. */
 export type PairStanding = Pick<PairProver, 'isProven'>;
@@ -15,29 +15,25 @@ export type PairStanding = Pick<PairProver, 'isProven'>;
  * (src/upstream/pair-proof.ts), under the proof budget, never with the key's tokens. A pair that
  * can be proven here, without v2 (a credential map's local check), is decided here.
  */
-export function authenticate(call: V1Call, allowed: ReadonlySet<string> | undefined, pairs: PairStanding): void;
+export function authenticate(read: ReadCall, allowed: ReadonlySet<string> | undefined, pairs: PairStanding): AuthenticatedCall;
 export function authenticate(
-  call: V1Call,
+  read: ReadCall,
   allowed: ReadonlySet<string> | undefined,
   pairs: PairStanding,
   local: Pick<LocalCheck, 'decide'> | undefined,
-): void | Promise<void>;
+): AuthenticatedCall | Promise<AuthenticatedCall>;
 export function authenticate(
-  call: V1Call,
+  read: ReadCall,
   allowed: ReadonlySet<string> | undefined,
   pairs: PairStanding,
   local?: Pick<LocalCheck, 'decide'>,
-): void | Promise<void> {
-  const credentials = credentialsOf(call.params!, allowed);
-  call.credentials = credentials;
+): AuthenticatedCall | Promise<AuthenticatedCall> {
+  const credentials = credentialsOf(read.params, allowed);
   const decided = local?.decide(credentials);
+  const standing = (proven: boolean) => read.call.reach({ ...read, credentials, proven: proven || pairs.isProven(credentials) });
   // Asynchronous only when a new pair of a mapped key is hashed: the usual call awaits nothing here.
-  if (decided instanceof Promise) {
-    return decided.then((proven) => {
-      call.proven = proven || pairs.isProven(credentials);
-    });
-  }
-  call.proven = decided === true || pairs.isProven(credentials);
+  if (decided instanceof Promise) return decided.then(standing);
+  return standing(decided === true);
 }
 
 function credentialsOf(params: V1Params, allowed: ReadonlySet<string> | undefined): Credentials {

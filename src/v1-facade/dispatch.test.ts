@@ -11,7 +11,7 @@ import { v1, v1Params } from '../v1/param-types.js';
 import { dispatch, type DispatchParts } from './dispatch.js';
 import { KeyMemo } from './key-memo.js';
 import { PairProver } from '../upstream/pair-proof.js';
-import { V1Call } from './v1-call.js';
+import { V1Call, type AdmittedCall } from './v1-call.js';
 
 /** Reads `/users/{id}` for each of `ids`, at once. */
 const readAll = defineEndpoint({
@@ -39,10 +39,16 @@ function fakeV2(): V2Client & { sent: string[] } {
 
 function setUp(secret: string, proven: boolean, ids = 'a,b,c') {
   const call = new V1Call(new Context(new Request('http://v1gate.test/v1/test/read', { method: 'POST' })), '/v1/test/read', true, false);
-  call.endpoint = readAll;
-  call.params = { ids };
-  call.credentials = { apiKey: 'key', apiSecret: secret };
-  call.proven = proven;
+  const credentials = { apiKey: 'key', apiSecret: secret };
+  const admitted = call.reach<AdmittedCall>({
+    call,
+    params: { ids },
+    endpoint: readAll,
+    endpointPath: '/test/read',
+    credentials,
+    proven,
+    admitted: true,
+  });
   const v2 = fakeV2();
   const pairs = new PairProver();
   const parts: DispatchParts = {
@@ -54,36 +60,36 @@ function setUp(secret: string, proven: boolean, ids = 'a,b,c') {
     fanOut: undefined,
     logger: pino({ enabled: false }),
   };
-  return { call, parts, pairs, v2 };
+  return { admitted, call, parts, pairs, v2 };
 }
 
 describe('dispatch', () => {
   it('runs the translator with the caller’s pair and counts the v2 calls sent', async () => {
-    const { call, parts, v2 } = setUp('right', true);
-    expect(await dispatch(call, parts)).toEqual({ read: 3 });
+    const { admitted, call, parts, v2 } = setUp('right', true);
+    expect(await dispatch(admitted, parts)).toEqual({ read: 3 });
     expect(call.upstreamCalls).toBe(3);
     expect(v2.sent).toEqual(['GET /users/a', 'GET /users/b', 'GET /users/c']);
   });
 
   it('proves an unproven pair with its first v2 call, sent alone and without the key’s tokens, then sends the rest', async () => {
-    const { call, parts, pairs, v2 } = setUp('right', false);
-    expect(await dispatch(call, parts)).toEqual({ read: 3 });
+    const { admitted, parts, pairs, v2 } = setUp('right', false);
+    expect(await dispatch(admitted, parts)).toEqual({ read: 3 });
     expect(v2.sent).toEqual(['GET /users/a (unmetered)', 'GET /users/b', 'GET /users/c']);
-    expect(pairs.isProven(call.credentials!)).toBe(true);
+    expect(pairs.isProven(admitted.credentials)).toBe(true);
   });
 
   it('sends one v2 call for a wrong secret, and the pair stays unproven', async () => {
-    const { call, parts, pairs, v2 } = setUp('wrong', false);
-    await expect(dispatch(call, parts)).rejects.toBeInstanceOf(V2Error);
+    const { admitted, parts, pairs, v2 } = setUp('wrong', false);
+    await expect(dispatch(admitted, parts)).rejects.toBeInstanceOf(V2Error);
     expect(v2.sent).toEqual(['GET /users/a (unmetered)']);
-    expect(pairs.isProven(call.credentials!)).toBe(false);
+    expect(pairs.isProven(admitted.credentials)).toBe(false);
   });
 
   it('refuses params the schema refuses, naming the field, before any v2 call', async () => {
-    const { call, parts, v2 } = setUp('right', true, '');
+    const { admitted, parts, v2 } = setUp('right', true, '');
     let error: unknown;
     try {
-      await dispatch(call, parts);
+      await dispatch(admitted, parts);
     } catch (e) {
       error = e;
     }

@@ -6,7 +6,7 @@ import { invalidParameter, missingParameter } from '../v1/errors.js';
 import { BoundMemo, BoundV2, CallContext, withdrawnWhenGone, type CallLine, type FanOutCheck } from './call-context.js';
 import type { KeyMemo } from './key-memo.js';
 import type { V1Params } from './params.js';
-import type { V1Call } from './v1-call.js';
+import type { AdmittedCall } from './v1-call.js';
 
 /** What every call's dispatch shares: the v2 client, the key memo, the clock and the limits on waiting. */
 export interface DispatchParts {
@@ -27,10 +27,9 @@ export interface DispatchParts {
  * invalid one named; thrown at once), then run with the v2 API bound to the caller's pair and
  * deadline: the translator's own promise of the v1 answer, with no async frame around it.
  */
-export function dispatch(call: V1Call, parts: DispatchParts): Promise<unknown> {
-  const endpoint = call.endpoint!;
-  const input = parseParams(endpoint, call.params!);
-  const credentials = call.credentials!;
+export function dispatch(admitted: AdmittedCall, parts: DispatchParts): Promise<unknown> {
+  const { call, endpoint, credentials } = admitted;
+  const input = parseParams(endpoint, admitted.params);
   const proof = pairProofOf(credentials);
   const deadlineMs = Date.now() + parts.outboundMaxWaitMs;
   const { memo } = parts;
@@ -51,7 +50,7 @@ export function dispatch(call: V1Call, parts: DispatchParts): Promise<unknown> {
     onWrite: () => memo.wrote(credentials.apiKey),
   };
   const ctx = new CallContext(
-    new BoundV2(line, { deadlineMs, leaving: withdrawnWhenGone(call.c) }, call.proven),
+    new BoundV2(line, { deadlineMs, leaving: withdrawnWhenGone(call.c) }, admitted.proven),
     line,
     new BoundMemo(memo, credentials.apiKey, proof),
     parts.now,
@@ -66,10 +65,12 @@ export function dispatch(call: V1Call, parts: DispatchParts): Promise<unknown> {
 export function parseParams(endpoint: EndpointDefinition, params: V1Params): unknown {
   const result = endpoint.params.safeParse(params);
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const field = String(issue.path[0] ?? 'parameters');
+  // zod reports at least one issue on a failure; its whole message stands in should it not.
+  const issue = result.error.issues[0];
+  const path = issue?.path ?? [];
+  const field = String(path[0] ?? 'parameters');
   const raw = params[field];
   const absent = raw === undefined || (typeof raw === 'string' && raw.trim() === '') || (Array.isArray(raw) && raw.length === 0);
-  if (absent && issue.path.length <= 1) throw missingParameter(field);
-  throw invalidParameter(field, issue.message);
+  if (absent && path.length <= 1) throw missingParameter(field);
+  throw invalidParameter(field, issue?.message ?? result.error.message);
 }

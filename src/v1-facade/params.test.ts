@@ -39,7 +39,7 @@ describe('form fields as v1 clients spell them', () => {
     form.append('q[0][value]', 'L');
     const request = new Request('http://x/', { method: 'POST', body: form });
     const bytes = Buffer.from(await request.arrayBuffer());
-    const read = await readParams('', bytes, request.headers.get('content-type')!);
+    const read = await readParams('', bytes, request.headers.get('content-type') ?? undefined);
     expect(JSON.parse(read.q as string)).toEqual([{ title: 'Size', value: 'L' }]);
   });
 });
@@ -81,10 +81,10 @@ describe('the field cap', () => {
     for (let i = 0; i < 1_001; i++) form.append(`f${i}`, '1');
     const request = new Request('http://x/', { method: 'POST', body: form });
     const bytes = Buffer.from(await request.arrayBuffer());
-    await expect(readParams('', bytes, request.headers.get('content-type')!)).rejects.toThrow(tooMany);
+    await expect(readParams('', bytes, request.headers.get('content-type') ?? undefined)).rejects.toThrow(tooMany);
     form.delete('f1000');
     const fits = new Request('http://x/', { method: 'POST', body: form });
-    const read = await readParams('', Buffer.from(await fits.arrayBuffer()), fits.headers.get('content-type')!);
+    const read = await readParams('', Buffer.from(await fits.arrayBuffer()), fits.headers.get('content-type') ?? undefined);
     expect(Object.keys(read)).toHaveLength(1_000);
   });
 });

@@ -60,9 +60,13 @@ class FormFields {
     // Most keys are plain names: the list spellings are only looked for in a key with a bracket.
     const bracketed = rawKey.includes('[');
     const item = bracketed ? OBJECT_LIST_KEY.exec(rawKey) : null;
-    if (item && typeof value === 'string') return this.addItemField(item[1]!, item[2]!, item[3]!, value);
+    if (item && typeof value === 'string') {
+      // Every group of the pattern takes part in a match: the defaults are never used.
+      const [, name = '', index = '', field = ''] = item;
+      return this.addItemField(name, index, field, value);
+    }
     const list = bracketed ? LIST_KEY.exec(rawKey) : null;
-    const key = list ? list[1]! : rawKey;
+    const key = list?.[1] ?? rawKey;
     const existing = this.params[key];
     if (typeof value !== 'string') this.params[key] = value;
     else if (Array.isArray(existing)) existing.push(value);
@@ -77,7 +81,7 @@ class FormFields {
     let at: number;
     if (index !== '') at = Number(index);
     else if (list.last === -1) at = 0;
-    else at = field in list.items.get(list.last)! ? list.last + 1 : list.last;
+    else at = field in (list.items.get(list.last) ?? {}) ? list.last + 1 : list.last;
     const item = list.items.get(at) ?? {};
     item[field] = value;
     list.items.set(at, item);
@@ -200,8 +204,8 @@ export async function readParams(
   if (body.length === 0) return fromQuery;
   const type = (contentType ?? '').toLowerCase();
   let fromBody: V1Params;
-  if (type.startsWith('multipart/form-data')) {
-    fromBody = await decodeMultipart(body, contentType!, cap);
+  if (contentType !== undefined && type.startsWith('multipart/form-data')) {
+    fromBody = await decodeMultipart(body, contentType, cap);
   } else if (type === '' || type.startsWith('application/x-www-form-urlencoded') || type.startsWith('text/plain')) {
     // Some legacy clients send a form body with no content type, or as text/plain.
     fromBody = decodeUrlEncoded(body, charsetOf(contentType), cap);

@@ -29,11 +29,12 @@ async function refusalOf(call: V1Call): Promise<Refusal> {
 describe('read', () => {
   it('finds the params (body over query), the data_type and the endpoint of any letter case', async () => {
     const call = callOf('/V1/Test/Ping/?a=query&b=query', { method: 'POST', headers: form, body: 'a=body&data_type=xml&blank=' });
-    await read(call, registry, limits);
-    expect(call.params).toEqual({ a: 'body', b: 'query', data_type: 'xml' });
+    const asked = await read(call, registry, limits);
+    expect(asked.params).toEqual({ a: 'body', b: 'query', data_type: 'xml' });
     expect(call.dataType).toBe('XML');
-    expect(call.endpoint).toBe(ping);
-    expect(call.endpointPath).toBe('/test/ping');
+    expect(asked.endpoint).toBe(ping);
+    expect(asked.endpointPath).toBe('/test/ping');
+    expect(call.reached).toBe(asked);
   });
 
   it('refuses a method other than POST, naming it', async () => {
@@ -57,7 +58,8 @@ describe('read', () => {
   it('refuses a data_type other than JSON or XML, after reading the params', async () => {
     const call = callOf('/v1/test/ping', { method: 'POST', headers: form, body: 'data_type=csv' });
     expect((await refusalOf(call)).kind).toBe('bad-data-type');
-    expect(call.params).toEqual({ data_type: 'csv' });
+    expect(call.reached?.params).toEqual({ data_type: 'csv' });
+    expect(call.reached?.endpoint).toBeUndefined();
     expect(call.dataType).toBeUndefined();
   });
 

@@ -2,16 +2,17 @@ import type { EndpointDefinition } from '../translators/kit/define.js';
 import { canonicalPath } from '../translators/kit/registry.js';
 import { Refusal } from '../translators/kit/failures.js';
 import { dataTypeOf } from '../v1/serialize.js';
-import { ParamDecodeError, readParams, withoutBlankFields, type V1Params } from './params.js';
-import { BodyReadError, readBody, requestBudget, type BodyLimits } from '../shared/request-body.js';
-import { headerOf, type V1Call } from './v1-call.js';
+import { readParams, withoutBlankFields, type V1Params } from './params.js';
+import { readBody, requestBudget, type BodyLimits } from '../shared/request-body.js';
+import { refusalOfUnread } from './unread.js';
+import { headerOf, type ReadCall, type V1Call } from './v1-call.js';
 
 /**
  * The first step: what the call asks. A POST, its body read within the limits, its params
  * wherever the client put them, the data_type it wants and the endpoint its path names. Every
  * way this fails is a refusal of the failure table (mappings/errors.ts).
  */
-export async function read(call: V1Call, registry: ReadonlyMap<string, EndpointDefinition>, limits: BodyLimits): Promise<void> {
+export async function read(call: V1Call, registry: ReadonlyMap<string, EndpointDefinition>, limits: BodyLimits): Promise<ReadCall> {
   const { c } = call;
   if (c.req.method !== 'POST') throw new Refusal('not-a-post', `v1 calls are POST requests, not ${c.req.method}.`);
   let body: Buffer;
@@ -19,21 +20,20 @@ export async function read(call: V1Call, registry: ReadonlyMap<string, EndpointD
     body = await readBody(c, limits);
   } catch (error) {
     call.closeConnection = true; // the rest of a broken body must not be read as the next request
-    throw error instanceof BodyReadError ? new Refusal('unreadable-body', error.message) : error;
+    throw refusalOfUnread(error);
   }
   let params: V1Params;
   try {
     params = withoutBlankFields(await readParams(call.search, body, headerOf(c, 'content-type'), requestBudget(c).maxFields));
   } catch (error) {
-    throw error instanceof ParamDecodeError ? new Refusal('undecodable-params', error.message) : error;
+    throw refusalOfUnread(error);
   }
-  call.params = params;
+  const paramsRead = call.reach({ call, params });
   const dataType = dataTypeOf(params.data_type);
   if (dataType === undefined) throw new Refusal('bad-data-type');
   call.dataType = dataType;
-  const v1Path = canonicalPath(call.path);
-  const endpoint = registry.get(v1Path);
+  const endpointPath = canonicalPath(call.path);
+  const endpoint = registry.get(endpointPath);
   if (!endpoint) throw new Refusal('unknown-path', `Unknown v1 endpoint: ${call.path}.`);
-  call.endpoint = endpoint;
-  call.endpointPath = v1Path;
+  return call.reach({ ...paramsRead, endpoint, endpointPath });
 }

@@ -4,7 +4,11 @@ import { DotSegmentValue } from '../shared/v2-path.js';
 import { Refusal } from '../translators/kit/failures.js';
 import type { V1CallRecord } from './observe.js';
 import { fail, observe, render } from './render.js';
+import { defineEndpoint } from '../translators/kit/define.js';
+import { v1Params } from '../v1/param-types.js';
 import { V1Call } from './v1-call.js';
+
+const userGet = defineEndpoint({ path: '/user/get', params: v1Params({}), v2Calls: [], handle: async () => ({ ok: true }) });
 
 function callOf(target = '/v1/user/get', observed = false, keepAlive = true): V1Call {
   const request = new Request(`http://v1gate.test${target}`, { method: 'POST' });
@@ -52,7 +56,7 @@ describe('render', () => {
 
   it('names the field that held a dot-segment value', () => {
     const call = callOf();
-    call.params = { id: 'g1', member_ids: ['u1', '..'] };
+    call.reach({ call, params: { id: 'g1', member_ids: ['u1', '..'] } });
     fail(call, new DotSegmentValue('..'));
     expect(call.answer).toEqual({ error: { code: 300, message: 'Invalid parameter: member_ids. ".." names no resource.' } });
   });
@@ -61,8 +65,8 @@ describe('render', () => {
 describe('observe', () => {
   it('tells every observer one record without the credentials, past one that throws', () => {
     const call = callOf('/v1/User/Get', true);
-    call.params = { api_key: 'key', api_secret: 'secret', id: 'u1' };
-    call.endpointPath = '/user/get';
+    const params = { api_key: 'key', api_secret: 'secret', id: 'u1' };
+    call.reach({ call, params, endpoint: userGet, endpointPath: '/user/get' });
     call.answer = { id: 'u1' };
     const seen: V1CallRecord[] = [];
     observe(call, [

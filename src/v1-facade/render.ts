@@ -13,8 +13,8 @@ import type { V1Call } from './v1-call.js';
 
 /** The call failed: its v1 error, naming the v1 fields the failure is about. */
 export function fail(call: V1Call, error: unknown): void {
-  const { endpoint, params } = call;
-  const v1Error = toV1Error(error, endpoint?.v1FieldOf, (value) => fieldHolding(params, value));
+  const { reached } = call;
+  const v1Error = toV1Error(error, reached?.endpoint?.v1FieldOf, (value) => fieldHolding(reached?.params, value));
   call.error = v1Error;
   call.failure = failureKindOf(error);
   if (call.failure === 'internal') call.fault = error;
@@ -43,7 +43,7 @@ export function render(call: V1Call): Response {
   if (trace.recording) {
     trace.end({
       method: call.c.req.method,
-      endpoint: call.endpointPath,
+      endpoint: call.reached?.endpointPath,
       errorCode: call.error?.code,
       dataType,
       v2Calls: call.upstreamCalls,
@@ -64,7 +64,7 @@ export function observe(call: V1Call, observers: readonly CallObserver[]): void 
  * closed first was never written: it is not told.
  */
 export function observeOwnTime(call: V1Call, observer: OwnTimeObserver): void {
-  const report = () => observer(call.endpointPath, call.ownTime.ownSeconds());
+  const report = () => observer(call.reached?.endpointPath, call.ownTime.ownSeconds());
   const outgoing = call.c.env?.outgoing;
   if (outgoing) outgoing.once('finish', report);
   else report();
@@ -72,8 +72,9 @@ export function observeOwnTime(call: V1Call, observer: OwnTimeObserver): void {
 
 /** The one record observers read; undefined when the call was made without observers. */
 function recordOf(call: V1Call): V1CallRecord | undefined {
-  const { startedAt, v2Calls, params } = call;
+  const { startedAt, v2Calls, reached } = call;
   if (!startedAt || !v2Calls) return undefined;
+  const params = reached?.params;
   return {
     requestId: call.requestId,
     traceId: call.trace.traceId,
@@ -81,14 +82,14 @@ function recordOf(call: V1Call): V1CallRecord | undefined {
     startedAt,
     method: call.c.req.method,
     rawPath: call.path,
-    endpoint: call.endpointPath,
+    endpoint: reached?.endpointPath,
     apiKey: typeof params?.api_key === 'string' ? params.api_key : undefined,
     secrets: secretsOf(params?.api_secret),
     params: params && paramsWithoutCredentials(params),
     errorCode: call.error?.code,
     failure: call.failure,
     fault: call.fault,
-    pairProven: call.proven || v2Calls.some((v2Call) => v2Call.status !== 0 && v2Call.status !== 401),
+    pairProven: reached?.proven === true || v2Calls.some((v2Call) => v2Call.status !== 0 && v2Call.status !== 401),
     answer: call.answer,
     dataType: call.dataType ?? 'JSON',
     ms: performance.now() - call.ownTime.startedAt,

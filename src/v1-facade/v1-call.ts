@@ -12,8 +12,10 @@ import type { V1Params } from './params.js';
 
 /**
  * One v1 call as it goes through the facade's steps (read → authenticate → admit → dispatch →
- * render): what each step found, for the next. One object of one shape per call, its fields all
- * set in the constructor: the steps pass it along instead of sharing a closure's variables.
+ * render): what every step shares (the request, the answer's headers, the v2 calls counted), and
+ * the answer or the error. What each step establishes is its result, typed for the next step
+ * (`ReadCall` → `AuthenticatedCall` → `AdmittedCall`): one object of one shape per call, its fields
+ * all set in the constructor.
  */
 export class V1Call {
   /** The data_type asked for; until the params are read, an error answers in the query's (render.ts). */
@@ -24,14 +26,12 @@ export class V1Call {
   closeConnection: boolean;
   /** v2 requests really sent (x-v2-calls). */
   upstreamCalls = 0;
-  params: V1Params | undefined = undefined;
-  endpoint: EndpointDefinition | undefined = undefined;
-  /** The endpoint's canonical path (`/user/get`), once one matched. */
-  endpointPath: string | undefined = undefined;
-  /** The caller's pair, once authenticated. */
-  credentials: Credentials | undefined = undefined;
-  /** v2 accepted this pair lately (authenticate.ts): it is limited and sent as its key's owner. */
-  proven = false;
+  /**
+   * The result of the furthest step the call got through (read.ts onward), for what follows a
+   * failure at any step: the v1 error names the fields, the answer and the observers say the
+   * endpoint. Steps never read it: each takes the previous step's result instead.
+   */
+  reached: Progress | undefined = undefined;
   /** The v1 answer object (the error envelope on failure). */
   answer: unknown = undefined;
   error: V1Error | undefined = undefined;
@@ -67,7 +67,46 @@ export class V1Call {
     this.requestId = requestIdOf(headerOf(c, 'x-request-id'));
     this.trace = tracer.start(headerOf(c, 'traceparent'), headerOf(c, 'tracestate'));
   }
+
+  /** A step's result, kept as the furthest the call got, and handed on to the next step. */
+  reach<S extends ParamsRead>(stage: S): S {
+    this.reached = stage;
+    return stage;
+  }
 }
+
+/*
+ * What each step established, each the one before it and more: a step takes its predecessor's
+ * result and returns its own, so no step can read what has not been established yet.
+ */
+
+/** read, first: the params, wherever the client put them (known even when the rest is refused). */
+export interface ParamsRead {
+  readonly call: V1Call;
+  readonly params: V1Params;
+}
+
+/** read: the endpoint the path names (the data_type asked for is the call's, for render). */
+export interface ReadCall extends ParamsRead {
+  readonly endpoint: EndpointDefinition;
+  /** The endpoint's canonical path (`/user/get`). */
+  readonly endpointPath: string;
+}
+
+/** authenticate: the caller's pair, and its standing. */
+export interface AuthenticatedCall extends ReadCall {
+  readonly credentials: Credentials;
+  /** v2 accepted this pair lately (authenticate.ts): it is limited and sent as its key's owner. */
+  readonly proven: boolean;
+}
+
+/** admit: let through by the inbound limit (or there is none); dispatch takes nothing less. */
+export interface AdmittedCall extends AuthenticatedCall {
+  readonly admitted: true;
+}
+
+/** Any step's result, as read after a failure: what a later step would have added may be missing. */
+export type Progress = ParamsRead & Partial<Omit<AdmittedCall, keyof ParamsRead>>;
 
 /**
  * A request header, from the headers Node has already parsed where there are some. Asking the

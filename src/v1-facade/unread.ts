@@ -1,0 +1,15 @@
+import { BodyReadError } from '../shared/request-body.js';
+import { Refusal } from '../translators/kit/failures.js';
+import { ParamDecodeError } from './params.js';
+
+/**
+ * A request that could not be read, as the refusal the failure table answers: a body that did
+ * not arrive whole or in time (`unreadable-body`), fields that could not be decoded
+ * (`undecodable-params`). Any other error is handed back as it is. The one place either becomes
+ * a refusal, for every way in that reads v1 fields (the facade, /sdk/signature).
+ */
+export function refusalOfUnread(error: unknown): unknown {
+  if (error instanceof BodyReadError) return new Refusal('unreadable-body', error.message);
+  if (error instanceof ParamDecodeError) return new Refusal('undecodable-params', error.message);
+  return error;
+}
