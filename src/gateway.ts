@@ -102,6 +102,8 @@ export interface RunningGateway {
   webhooks: Webhooks | undefined;
   /** The whole app, in process: what the server answers (tests pass a caller's address in `env.incoming`). */
   fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
+  /** Every route and middleware of the app, as registered (method, path): what a test of all the private routes walks. */
+  readonly routes: readonly { method: string; path: string }[];
   /** True from the first shutdown signal: /readyz answers 503 and new v1 calls are refused. */
   readonly draining: boolean;
   /**
@@ -525,15 +527,18 @@ function wireOpsRoutes(
   resources.add(() => opsRoutes.close());
 }
 
-/** POST /sdk/signature (the meeting SDK 1.9.1 join signer), before the v1 routes. */
-function wireSigner(
-  { root, config }: Parts,
-  v2: V2Client,
-  inbound: InboundGate | undefined,
-  pairs: PairProver,
-  local: LocalCheck | undefined,
-): void {
-  root.route('/', createSignatureApp({ credentials: v2CredentialsCheck(v2, pairs, local), inbound, maxBodyBytes: config.maxBodyBytes }));
+/** POST /sdk/signature (the meeting SDK join signer: today's JWT for a key with an SDK app, else 1.9.1's), before the v1 routes. */
+function wireSigner({ root, config }: Parts, v2: V2Client, inbound: InboundGate | undefined, pairs: PairProver, credentials: V2Credentials): void {
+  root.route(
+    '/',
+    createSignatureApp({
+      credentials: v2CredentialsCheck(v2, pairs, credentials.local),
+      inbound,
+      maxBodyBytes: config.maxBodyBytes,
+      sdkAppOf: (apiKey) => credentials.sdkAppOf(apiKey),
+      v2,
+    }),
+  );
 }
 
 /**
@@ -712,7 +717,7 @@ function wireAll(parts: Parts) {
   // its key's owner for both, and both spend the key's v1 limits.
   const inbound = overrides.inbound ?? (config.rateLimits.v1.enabled ? inboundGate(limiters) : undefined);
   const pairs = createPairProver(parts, limiters);
-  wireSigner(parts, v2, inbound, pairs, credentials.local);
+  wireSigner(parts, v2, inbound, pairs, credentials);
   const observers = callObservers(parts, metrics);
   const facadeDeps = { endpoints, v2, limiters, inbound, pairs, local: credentials.local, ownTime: metrics.ownTimeObserver };
   const v1App = createFacade(parts, facadeDeps, observers);
@@ -821,6 +826,7 @@ async function listen(parts: Parts, wired: ReturnType<typeof wireAll>, fetch: Ru
     shadow: wired.shadow,
     reloadCredentials: () => reloadCredentials(parts, wired.credentials),
     fetch,
+    routes: parts.root.routes.map(({ method, path }) => ({ method, path })),
     get draining() {
       return parts.work.draining;
     },
