@@ -528,7 +528,13 @@ function wireOpsRoutes(
 }
 
 /** POST /sdk/signature (the meeting SDK join signer: today's JWT for a key with an SDK app, else 1.9.1's), before the v1 routes. */
-function wireSigner({ root, config }: Parts, v2: V2Client, inbound: InboundGate | undefined, pairs: PairProver, credentials: V2Credentials): void {
+function wireSigner(
+  { root, config }: Parts,
+  v2: V2Client,
+  inbound: InboundGate | undefined,
+  pairs: PairProver,
+  credentials: V2Credentials,
+): void {
   root.route(
     '/',
     createSignatureApp({

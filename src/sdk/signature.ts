@@ -114,3 +114,115 @@ function decodeSignature(signature: string): [string, string, string, string, st
   const [meetingNumber, ts, role, hash] = parts.slice(-4) as [string, string, string, string];
   return [parts.slice(0, -4).join('.'), meetingNumber, ts, role, hash];
 }
+
+/**
+ * Today's Meeting SDK signature: an HS256 JWT signed with an SDK app's secret, its claims exactly
+ * as the service's own sample makes them (github.com/zoom/meetingsdk-auth-endpoint-sample,
+ * src/index.js): `appKey` and `sdkKey` both the SDK key, `mn`, `role`, `iat`, `exp`, and `tokenExp`
+ * equal to `exp`; `video_webrtc_mode` only when the page asks for it. `iat` is 30 s in the past
+ * (the service's docs, so a signer's clock a little ahead is not "from the future"), and the
+ * lifetime `exp − iat` lies between 30 minutes and 48 hours (the sample refuses anything else).
+ */
+export const JWT_LIFETIME_SECONDS = { min: 1_800, max: 172_800, default: 7_200 } as const;
+export const JWT_BACKDATE_SECONDS = 30;
+
+export interface JwtSignatureInput {
+  sdkKey: string;
+  sdkSecret: string;
+  meetingNumber: string;
+  role: SdkRole;
+  /** exp − iat, within JWT_LIFETIME_SECONDS; the default when absent. */
+  expirationSeconds?: number;
+  /** 0 or 1: the SDK's WebRTC video mode, signed only when given. */
+  videoWebrtcMode?: 0 | 1;
+}
+
+export interface JwtSignatureClaims {
+  appKey: string;
+  sdkKey: string;
+  mn: number;
+  role: SdkRole;
+  iat: number;
+  exp: number;
+  tokenExp: number;
+  video_webrtc_mode?: 0 | 1;
+}
+
+const JWT_HEADER = { alg: 'HS256', typ: 'JWT' } as const;
+const jsonPart = (value: object) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+const hs256 = (secret: string, signingInput: string) => createHmac('sha256', secret).update(signingInput).digest('base64url');
+
+export function generateJwtSignature(input: JwtSignatureInput, nowMs: number = Date.now()): string {
+  const lifetime = input.expirationSeconds ?? JWT_LIFETIME_SECONDS.default;
+  if (!Number.isInteger(lifetime) || lifetime < JWT_LIFETIME_SECONDS.min || lifetime > JWT_LIFETIME_SECONDS.max) {
+    throw new RangeError(`expirationSeconds must be a whole number from ${JWT_LIFETIME_SECONDS.min} to ${JWT_LIFETIME_SECONDS.max}.`);
+  }
+  const iat = Math.floor(nowMs / 1000) - JWT_BACKDATE_SECONDS;
+  const exp = iat + lifetime;
+  const claims: JwtSignatureClaims = {
+    appKey: input.sdkKey,
+    sdkKey: input.sdkKey,
+    mn: Number(input.meetingNumber),
+    role: input.role,
+    iat,
+    exp,
+    tokenExp: exp,
+    ...(input.videoWebrtcMode === undefined ? {} : { video_webrtc_mode: input.videoWebrtcMode }),
+  };
+  const signingInput = `${jsonPart(JWT_HEADER)}.${jsonPart(claims)}`;
+  return `${signingInput}.${hs256(input.sdkSecret, signingInput)}`;
+}
+
+/** Whether a signature is today's JWT form rather than the 1.9.1 one (which has no dot outside its base64). */
+export const isJwtSignature = (signature: string) => signature.split('.').length === 3;
+
+/** The SDK key a JWT signature names (unverified: it says which secret to check it with), if any. */
+export function jwtSdkKey(signature: string): string | undefined {
+  const claims = decodeJwtPart(signature.split('.')[1] ?? '');
+  const key = claims?.['sdkKey'] ?? claims?.['appKey'];
+  return typeof key === 'string' ? key : undefined;
+}
+
+export type JwtVerifyResult = { ok: true; claims: JwtSignatureClaims } | { ok: false; error: SignatureError };
+
+/**
+ * Checks a JWT signature as the service applies its claims: HS256 over the SDK secret first, then
+ * the claims' forms, the lifetime bounds (exp at least 30 minutes and at most 48 hours after iat,
+ * tokenExp at least 30 minutes after iat), iat not in the future beyond the skew, not expired, and
+ * only then the meeting number (role is the caller's to read from the claims).
+ */
+export function verifyJwtSignature(
+  signature: string,
+  expect: { sdkSecret: string; meetingNumber: string },
+  options: Pick<VerifyOptions, 'allowedSkewMs' | 'now'> = DEFAULT_VERIFY_OPTIONS,
+): JwtVerifyResult {
+  const invalid = { ok: false, error: SIGNATURE_ERRORS.invalid } as const;
+  const [header, payload, mac, ...rest] = signature.split('.');
+  if (header === undefined || payload === undefined || mac === undefined || rest.length > 0) return invalid;
+  const expected = Buffer.from(hs256(expect.sdkSecret, `${header}.${payload}`));
+  const given = Buffer.from(mac);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return invalid;
+  const head = decodeJwtPart(header);
+  const claims = decodeJwtPart(payload);
+  if (head?.['alg'] !== 'HS256' || !claims) return invalid;
+  const { sdkKey, appKey, mn, role, iat, exp, tokenExp } = claims;
+  const whole = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+  if (typeof (sdkKey ?? appKey) !== 'string' || !whole(iat) || !whole(exp) || !whole(tokenExp)) return invalid;
+  if (role !== 0 && role !== 1) return { ok: false, error: SIGNATURE_ERRORS.role };
+  const now = Math.floor((options.now ?? Date.now()) / 1000);
+  if (exp - iat < JWT_LIFETIME_SECONDS.min || exp - iat > JWT_LIFETIME_SECONDS.max || tokenExp - iat < JWT_LIFETIME_SECONDS.min)
+    return invalid;
+  if (iat > now + Math.floor(options.allowedSkewMs / 1000) || exp <= now) return { ok: false, error: SIGNATURE_ERRORS.expired };
+  if (String(mn) !== expect.meetingNumber) return { ok: false, error: SIGNATURE_ERRORS.meetingNumber };
+  return { ok: true, claims: claims as unknown as JwtSignatureClaims };
+}
+
+function decodeJwtPart(part: string): Record<string, unknown> | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(part)) return undefined;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,15 +1,25 @@
 import { z } from 'zod';
-import { SIGNATURE_ERRORS, verifySignature, type SdkRole, type VerifyResult } from '../../sdk/signature.js';
+import {
+  isJwtSignature,
+  jwtSdkKey,
+  SIGNATURE_ERRORS,
+  verifyJwtSignature,
+  verifySignature,
+  type SdkRole,
+  type VerifyResult,
+} from '../../sdk/signature.js';
 import type { Account } from '../model/account.js';
 import type { Meeting } from '../model/meeting.js';
 import { attendeeBeforeHost, joinParticipant, startInstance } from '../report/lifecycle.js';
 import type { SandboxState } from '../state.js';
+import type { SdkApps } from './apps.js';
 import { invalidParameter, SDK_CODES, SdkError } from './errors.js';
 import { identityKey, type SdkRegistry, type SdkSession } from './sessions.js';
 
 /**
  * `MeetingSdk.join` on the sandbox side. The checks run in the order a caller can fix them:
- * parameters, API key, signature (HMAC, meeting number, role, age: src/sdk/signature.ts), the
+ * parameters, API key, signature (HMAC, meeting number, role, age: src/sdk/signature.ts; or today's
+ * JWT, checked against the secret of the SDK app it names, its claims as the service applies them), the
  * meeting, webinar rules, password, and only then what the meeting's state allows. A host join
  * starts the meeting through the same lifecycle call as the control API's start, so v2 events,
  * past meetings and reports see it.
@@ -21,7 +31,10 @@ export const joinBody = z.object({
   userEmail: z.string().max(128).optional(),
   passWord: z.string().max(64).optional(),
   signature: z.string().min(1).max(2048),
-  apiKey: z.string().min(1).max(256),
+  /** The 1.9.1 join's: the account's API key. A JWT signature names its SDK app itself. */
+  apiKey: z.string().min(1).max(256).optional(),
+  /** Today's join's: the SDK key, which must be the one the JWT signature names. */
+  sdkKey: z.string().min(1).max(256).optional(),
   /** Not in the 1.9.1 reference, but the 1.9.1 bundle reads it from join: the host's zak. */
   zak: z.string().min(1).max(512).optional(),
 });
@@ -35,24 +48,48 @@ export function parseJoin(raw: unknown): JoinBody {
   throw invalidParameter(String(issue?.path[0] ?? 'body'), issue?.message ?? 'invalid');
 }
 
-export function join(state: SandboxState, registry: SdkRegistry, body: JoinBody): SdkSession {
-  const account = state.accountsByKey.get(body.apiKey);
-  if (!account) throw new SdkError(SDK_CODES.apiWrong, 'The API key is not known.', 403);
+export function join(state: SandboxState, registry: SdkRegistry, apps: SdkApps, body: JoinBody): SdkSession {
   const meetingNumber = String(body.meetingNumber);
-  const role = signatureRole(account, body.signature, meetingNumber);
+  const { account, role } = isJwtSignature(body.signature)
+    ? jwtSigner(state, apps, body, meetingNumber)
+    : { account: hmacAccount(state, body), role: undefined };
+  const signedRole = role ?? signatureRole(account, body.signature, meetingNumber);
   const meeting = state.meetings.get(Number(meetingNumber));
   if (!meeting || meeting.account_id !== account.id)
     throw new SdkError(SDK_CODES.meetingNotFound, `Meeting ${meetingNumber} was not found.`, 404);
   const email = body.userEmail?.trim() ?? '';
   if (meeting.kind === 'webinar') {
-    if (role === 1) throw new SdkError(SDK_CODES.webinarStartNotAllowed, 'Starting a webinar from the web is not allowed.', 403);
+    if (signedRole === 1) throw new SdkError(SDK_CODES.webinarStartNotAllowed, 'Starting a webinar from the web is not allowed.', 403);
     if (!email) throw new SdkError(SDK_CODES.webinarNeedsEmail, 'A webinar requires an email.');
   }
   if (meeting.password !== '' && body.passWord !== meeting.password) throw new SdkError(SDK_CODES.wrongPassword, 'Wrong password.', 403);
   if (body.zak !== undefined) checkZak(state, meeting, body.zak);
-  return role === 1
+  return signedRole === 1
     ? hostJoin(state, registry, meeting, body.userName, email)
     : attendeeJoin(state, registry, meeting, body.userName, email);
+}
+
+function hmacAccount(state: SandboxState, body: JoinBody): Account {
+  const account = body.apiKey === undefined ? undefined : state.accountsByKey.get(body.apiKey);
+  if (!account) throw new SdkError(SDK_CODES.apiWrong, 'The API key is not known.', 403);
+  return account;
+}
+
+/** The account and role of a JWT signature: the SDK app it names, its HS256 over that app's secret, its claims. */
+function jwtSigner(state: SandboxState, apps: SdkApps, body: JoinBody, meetingNumber: string): { account: Account; role: SdkRole } {
+  const key = jwtSdkKey(body.signature);
+  const app = key === undefined ? undefined : apps.withKey(key);
+  const account = app && state.accounts.get(app.accountId);
+  if (!app || !account) throw new SdkError(SIGNATURE_ERRORS.invalid.code, SIGNATURE_ERRORS.invalid.message, 403);
+  if (body.sdkKey !== undefined && body.sdkKey !== app.key)
+    throw new SdkError(SDK_CODES.apiWrong, 'The SDK key is not the one that signed.', 403);
+  const result = verifyJwtSignature(
+    body.signature,
+    { sdkSecret: app.secret, meetingNumber },
+    { allowedSkewMs: 5 * 60_000, now: state.now().getTime() },
+  );
+  if (!result.ok) throw new SdkError(result.error.code, result.error.message, 403);
+  return { account, role: result.claims.role };
 }
 
 /** The role the signature was made for. HMAC is checked before role, so a role error means the other role signed it. */

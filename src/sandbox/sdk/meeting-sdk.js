@@ -509,12 +509,15 @@
       var number = options.meetingNumber;
       if (!(isInt(number) || (typeof number === 'string' && /^\d{1,12}$/.test(number))))
         return respond(options, 'join', 4003, null, 'invalid parameter: meetingNumber');
-      var missing = ['userName', 'signature', 'apiKey'].filter(function (k) {
+      // A 1.9.1 signature comes with its apiKey; today's JWT signature with its sdkKey.
+      var keyField = typeof options.sdkKey === 'string' && options.sdkKey !== '' ? 'sdkKey' : 'apiKey';
+      var missing = ['userName', 'signature', keyField].filter(function (k) {
         return typeof options[k] !== 'string' || options[k] === '';
       });
       if (options.passWord !== undefined && typeof options.passWord !== 'string') missing.push('passWord');
       if (missing.length) return respond(options, 'join', 4003, null, 'invalid parameter: ' + missing.join(', '));
-      var body = { meetingNumber: number, userName: options.userName, signature: options.signature, apiKey: options.apiKey };
+      var body = { meetingNumber: number, userName: options.userName, signature: options.signature };
+      body[keyField] = options[keyField];
       ['userEmail', 'passWord', 'zak'].forEach(function (k) {
         if (typeof options[k] === 'string' && options[k] !== '') body[k] = options[k];
       });

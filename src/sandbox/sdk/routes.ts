@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { SandboxContext } from '../context.js';
+import { SdkApps } from './apps.js';
 import { SDK_CODES, SdkError } from './errors.js';
 import { ACTIONS, leaveWaiting, view } from './in-meeting.js';
 import { join, parseJoin } from './join.js';
@@ -13,7 +14,10 @@ import { SdkRegistry } from './sessions.js';
  *
  * GET  /sandbox/sdk/1.9.1/meeting-sdk.js        the script defining `MeetingSdk`
  * GET  /sandbox/sdk/1.9.1/lib/av/{file}          empty stand-ins for the media scripts prepareJssdk adds
- * POST /sandbox/sdk/join                         body: the join options → 201 {session, status, view}
+ * POST /sandbox/sdk/apps                         body {account_id?} → 200 {account_id, sdk_key, sdk_secret}:
+ *                                                the account's Meeting SDK app (the master's by default)
+ * POST /sandbox/sdk/join                         body: the join options (a 1.9.1 signature with apiKey,
+ *                                                or today's JWT signature with sdkKey) → 201 {session, status, view}
  * GET  /sandbox/sdk/sessions/{session}           → 200 view: status, current user, attendees, meeting
  * POST /sandbox/sdk/sessions/{session}/{action}  mute, muteAll, rename, expel, putOnHold, record,
  *                                                lockMeeting, leave, end → 200 {result, view}
@@ -29,8 +33,9 @@ export const SDK_VERSION = '1.9.1';
 export const MEDIA_VERSION = 6331;
 const MEDIA_FILE = new RegExp(`^${MEDIA_VERSION}_[a-z_]+\\.min\\.js$`);
 
-export function registerSdkRoutes(app: Hono, { state }: SandboxContext): void {
+export function registerSdkRoutes(app: Hono, { state, master }: SandboxContext): void {
   const registry = new SdkRegistry(state);
+  const apps = new SdkApps();
   app.use('/sdk/*', cors({ origin: '*', allowMethods: ['GET', 'POST'], allowHeaders: ['content-type'] }));
 
   app.get(`/sdk/${SDK_VERSION}/meeting-sdk.js`, (c) =>
@@ -45,9 +50,19 @@ export function registerSdkRoutes(app: Hono, { state }: SandboxContext): void {
     });
   });
 
+  app.post('/sdk/apps', async (c) =>
+    answer(c, 200, async () => {
+      const { account_id: id = master.id } = await jsonBody(c);
+      const account = typeof id === 'string' ? state.accounts.get(id) : undefined;
+      if (!account) throw new SdkError(SDK_CODES.invalidParameter, `No account ${String(id)}.`, 404);
+      const sdk = apps.of(account);
+      return { account_id: account.id, sdk_key: sdk.key, sdk_secret: sdk.secret };
+    }),
+  );
+
   app.post('/sdk/join', async (c) =>
     answer(c, 201, async () => {
-      const session = join(state, registry, parseJoin(await jsonBody(c)));
+      const session = join(state, registry, apps, parseJoin(await jsonBody(c)));
       const current = view(state, registry, session);
       return { session: session.id, role: session.role, status: current.status, view: current };
     }),

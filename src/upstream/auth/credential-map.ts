@@ -22,6 +22,8 @@ const oauthApp = z.strictObject({
   client_secret: nonEmpty,
   token_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
 });
+/** A Meeting SDK app (its key and secret, kept as the OAuth client secret is): what /sdk/signature signs with for the key. */
+const sdkApp = z.strictObject({ key: nonEmpty, secret: nonEmpty });
 const secretHash = nonEmpty.superRefine((value, ctx) => {
   const problem = secretHashProblem(value);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -34,10 +36,12 @@ const entry = z.strictObject({
     .max(8)
     .default([]),
   v2: z.discriminatedUnion('kind', [jwtApp, oauthApp], { error: 'must be {"kind":"jwt",...} or {"kind":"oauth",...}' }),
+  sdk: sdkApp.optional(),
 });
 const fileSchema = z.array(entry).max(100_000);
 
 export type CredentialEntry = z.output<typeof entry>;
+export type SdkApp = z.output<typeof sdkApp>;
 
 /** Accepted: until when the secret it matched stays valid (epoch ms; Infinity for the current secret). */
 export type Verdict = { kind: 'unmapped' } | { kind: 'refused' } | { kind: 'accepted'; v2: V2Identity; untilMs: number };
@@ -163,6 +167,11 @@ export class CredentialMap {
   /** Whom v1gate acts as for a mapped key (undefined for an unmapped one). */
   identityOf(apiKey: string): V2Identity | undefined {
     return this.identities.get(apiKey);
+  }
+
+  /** The Meeting SDK app a mapped key signs with (undefined: none, the 1.9.1 signature with its v1 secret). */
+  sdkAppOf(apiKey: string): SdkApp | undefined {
+    return this.byKey.get(apiKey)?.sdk;
   }
 
   /**

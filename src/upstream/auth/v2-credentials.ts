@@ -2,7 +2,7 @@ import type { ProofBudget } from '../pair-proof.js';
 import { TokenMinter } from '../jwt.js';
 import { V2Authorizer } from './authorizer.js';
 import type { CredentialConfig } from './config.js';
-import { CredentialFileError, CredentialMap, readCredentialFile, type CredentialEntry } from './credential-map.js';
+import { CredentialFileError, CredentialMap, readCredentialFile, type CredentialEntry, type SdkApp } from './credential-map.js';
 import { LocalCheck } from './local-check.js';
 import { OAuthTokens } from './oauth-tokens.js';
 import type { ProvenSecretStore } from './proven-secrets.js';
@@ -25,6 +25,8 @@ export interface V2Credentials {
   reload(): { ok: true; keys: number } | { ok: false; problems: readonly string[] };
   /** The entries of the map in force (none without a file). */
   entries(): readonly CredentialEntry[];
+  /** The Meeting SDK app the map in force gives a key (none without a file). */
+  sdkAppOf(apiKey: string): SdkApp | undefined;
 }
 
 export interface V2CredentialsDeps {
@@ -53,6 +55,7 @@ export function v2CredentialsOf(config: CredentialConfig, deps: V2CredentialsDep
       oauth: undefined,
       reload: () => ({ ok: true, keys: 0 }),
       entries: () => [],
+      sdkAppOf: () => undefined,
     };
   }
   let map = new CredentialMap(config.entries);
@@ -71,6 +74,7 @@ export function v2CredentialsOf(config: CredentialConfig, deps: V2CredentialsDep
     authorizer: new V2Authorizer(minter, oauth),
     oauth,
     entries: () => map.entries(),
+    sdkAppOf: (apiKey) => map.sdkAppOf(apiKey),
     reload() {
       try {
         map = new CredentialMap(readCredentialFile(file));
