@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CredentialFileError } from '../src/upstream/auth/credential-map.js';
+import { CredentialFileError, type SdkApp } from '../src/upstream/auth/credential-map.js';
 import {
   addEntry,
   newLegacySecret,
   readOrEmpty,
   rotateEntry,
+  setSdkApp,
   writeCredentialFile,
   type V2App,
 } from '../src/upstream/auth/credential-edits.js';
@@ -19,16 +20,20 @@ kept only as a salted hash, and the v2 credentials v1gate uses for the key.
   hash [SECRET]              print the secret_hash of SECRET (read from standard input when absent)
   add --file F --api-key K --secret S  (--jwt-key K2 --jwt-secret S2
                              | --account-id A --client-id C --client-secret CS [--token-url URL])
-                             [--replace]
+                             [--sdk-key SK --sdk-secret SS] [--replace]
                              map a v1 key (with the secret its clients use today) to a v2 JWT app or
-                             a server-to-server OAuth app; S, S2 and CS may be "-" to read them from
+                             a server-to-server OAuth app, and optionally to a Meeting SDK app that
+                             /sdk/signature signs with; S, S2, CS and SS may be "-" to read them from
                              standard input, one per line, in that order
+  sdk --file F --api-key K (--sdk-key SK --sdk-secret SS | --remove)
+                             give a mapped key a Meeting SDK app (or replace or remove it); SS may be
+                             "-" to read it from standard input
   rotate --file F --api-key K [--new-secret S] [--keep-old-until ISO-TIME | --keep-old-for HOURS]
                              give the key a new v1 secret (printed once when not given); the old one
                              is accepted until the stated time (24 hours from now by default); v2 is
                              not touched
   check --file F             validate the file; every problem on its own line
-  list --file F              the keys in the file and the kind of v2 app each uses (no secrets)
+  list --file F              the keys in the file, the kind of v2 app each uses and its SDK key (no secrets)
 `;
 
 function fail(message: string, code = 2): never {
@@ -51,6 +56,9 @@ const { positionals, values } = (() => {
         'client-id': { type: 'string' },
         'client-secret': { type: 'string' },
         'token-url': { type: 'string' },
+        'sdk-key': { type: 'string' },
+        'sdk-secret': { type: 'string' },
+        remove: { type: 'boolean', default: false },
         'keep-old-until': { type: 'string' },
         'keep-old-for': { type: 'string' },
         replace: { type: 'boolean', default: false },
@@ -94,6 +102,13 @@ function v2AppOf(): V2App {
   };
 }
 
+/** The SDK app the options give: both its key and secret, or neither. */
+function sdkAppOf(): SdkApp | undefined {
+  if (values['sdk-key'] === undefined && values['sdk-secret'] === undefined) return undefined;
+  const key = values['sdk-key'] || fail('--sdk-key is required with --sdk-secret.');
+  return { key, secret: secretValue('sdk-secret') };
+}
+
 function keepOldUntil(now: Date): Date {
   if (values['keep-old-until'] && values['keep-old-for']) fail('Give --keep-old-until or --keep-old-for, not both.');
   if (values['keep-old-until']) {
@@ -117,7 +132,9 @@ async function run(command: string | undefined): Promise<void> {
       const file = required('file');
       const apiKey = required('api-key');
       const secret = secretValue('secret');
-      const entries = await addEntry(readOrEmpty(file), { apiKey, secret, v2: v2AppOf(), replace: values.replace ?? false });
+      const v2 = v2AppOf();
+      const sdk = sdkAppOf();
+      const entries = await addEntry(readOrEmpty(file), { apiKey, secret, v2, ...(sdk ? { sdk } : {}), replace: values.replace ?? false });
       writeCredentialFile(file, entries);
       console.log(`${file}: api_key ${apiKey} mapped (${entries.length} key${entries.length === 1 ? '' : 's'} in the file).`);
       return;
@@ -135,6 +152,17 @@ async function run(command: string | undefined): Promise<void> {
       );
       return;
     }
+    case 'sdk': {
+      const file = required('file');
+      const apiKey = required('api-key');
+      const sdk = sdkAppOf();
+      if ((sdk === undefined) === !values.remove) fail(`sdk: give --sdk-key and --sdk-secret, or --remove.\n\n${USAGE}`);
+      writeCredentialFile(file, setSdkApp(readOrEmpty(file), { apiKey, sdk }));
+      console.log(
+        `${file}: api_key ${apiKey} ${sdk ? `signs meeting SDK joins with SDK key ${sdk.key}` : 'has no SDK app: its joins are signed the 1.9.1 way'}.`,
+      );
+      return;
+    }
     case 'check': {
       const entries = readOrEmpty(required('file'));
       console.log(`${values.file}: ${entries.length} key${entries.length === 1 ? '' : 's'}, no problem.`);
@@ -143,7 +171,8 @@ async function run(command: string | undefined): Promise<void> {
     case 'list': {
       for (const entry of readOrEmpty(required('file'))) {
         const until = entry.previous_secrets.map((p) => p.until).join(', ');
-        console.log(`${entry.api_key}\t${entry.v2.kind}${until ? `\told secret accepted until ${until}` : ''}`);
+        const sdk = entry.sdk ? `\tsdk ${entry.sdk.key}` : '';
+        console.log(`${entry.api_key}\t${entry.v2.kind}${sdk}${until ? `\told secret accepted until ${until}` : ''}`);
       }
       return;
     }

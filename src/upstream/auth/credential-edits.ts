@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { hashSecret } from './secret-hash.js';
-import { parseCredentialFile, readCredentialFile, type CredentialEntry } from './credential-map.js';
+import { parseCredentialFile, readCredentialFile, type CredentialEntry, type SdkApp } from './credential-map.js';
 
 /**
  * The edits `npm run credentials` makes to a credentials file: add a key, rotate its v1 secret. Each
@@ -31,11 +31,17 @@ export function writeCredentialFile(file: string, entries: readonly CredentialEn
 
 export async function addEntry(
   entries: readonly CredentialEntry[],
-  input: { apiKey: string; secret: string; v2: V2App; replace: boolean },
+  input: { apiKey: string; secret: string; v2: V2App; sdk?: SdkApp; replace: boolean },
 ): Promise<CredentialEntry[]> {
   const existing = entries.findIndex((e) => e.api_key === input.apiKey);
   if (existing !== -1 && !input.replace) throw new Error(`api_key ${input.apiKey} is in the file already (--replace replaces it).`);
-  const entry: CredentialEntry = { api_key: input.apiKey, secret_hash: await hashSecret(input.secret), previous_secrets: [], v2: input.v2 };
+  const entry: CredentialEntry = {
+    api_key: input.apiKey,
+    secret_hash: await hashSecret(input.secret),
+    previous_secrets: [],
+    v2: input.v2,
+    ...(input.sdk ? { sdk: input.sdk } : {}),
+  };
   return existing === -1 ? [...entries, entry] : entries.map((e, i) => (i === existing ? entry : e));
 }
 
@@ -61,4 +67,13 @@ export async function rotateEntry(
     ].slice(0, 8),
   };
   return entries.map((e, i) => (i === at ? rotated : e));
+}
+
+/** Gives a mapped key a Meeting SDK app, or replaces the one it has (undefined: takes it away, back to the 1.9.1 signature). */
+export function setSdkApp(entries: readonly CredentialEntry[], input: { apiKey: string; sdk: SdkApp | undefined }): CredentialEntry[] {
+  const at = entries.findIndex((e) => e.api_key === input.apiKey);
+  if (at === -1) throw new Error(`api_key ${input.apiKey} is not in the file.`);
+  const { sdk: _old, ...rest } = entries[at]!;
+  const changed: CredentialEntry = input.sdk ? { ...rest, sdk: input.sdk } : rest;
+  return entries.map((e, i) => (i === at ? changed : e));
 }
