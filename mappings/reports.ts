@@ -78,6 +78,25 @@ export const TELEPHONY_ROWS: FieldTable = [
   { v1: 'total', v2: 'total', direction: 'out' },
 ];
 
+/**
+ * The v1 /report/getaccountreport answer: its page, its range, the account's totals (under v2's
+ * report's own names), then its hosts.
+ */
+export const ACCOUNT_REPORT_ANSWER: AnswerShape = {
+  fields: [
+    'page_count',
+    'page_number',
+    'page_size',
+    'total_records',
+    'from',
+    'to',
+    'total_meetings',
+    'total_participants',
+    'total_meeting_minutes',
+    'users',
+  ],
+};
+
 /** A host of /report/getaccountreport; the two fields v2's report lacks are empty for a host no longer active. */
 export const ACCOUNT_REPORT_USER_ANSWER: AnswerShape = {
   fields: outputFieldsOf(ACCOUNT_REPORT_USER_ROWS),

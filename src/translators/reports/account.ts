@@ -1,4 +1,4 @@
-import { ACCOUNT_REPORT_USER_ANSWER, ACCOUNT_REPORT_USER_ROWS } from '../../../mappings/reports.js';
+import { ACCOUNT_REPORT_ANSWER, ACCOUNT_REPORT_USER_ANSWER, ACCOUNT_REPORT_USER_ROWS } from '../../../mappings/reports.js';
 import { answer } from '../../v1/answer.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { V2 } from '../../shared/v2-routes.js';
@@ -35,19 +35,14 @@ export const accountReport = defineEndpoint({
       ctx.v2.get(V2.reports.users.at(), V2_HOSTS_REPORT, { type: 'active', ...range.v2, ...paging }),
       activeUsersById(ctx),
     ]);
-    return {
-      ...v1PageFields(report),
-      ...range.v1,
-      total_meetings: report.total_meetings,
-      total_participants: report.total_participants,
-      total_meeting_minutes: report.total_meeting_minutes,
-      users: report.users.map((host) => {
-        const user = users.get(host.id);
-        return answer(ACCOUNT_REPORT_USER_ANSWER, toV1(ACCOUNT_REPORT_USER_ROWS, host), {
-          last_client_version: user?.last_client_version,
-          last_login_time: user?.last_login_time,
-        });
-      }),
-    };
+    const hosts = report.users.map((host) => {
+      const user = users.get(host.id);
+      return answer(ACCOUNT_REPORT_USER_ANSWER, toV1(ACCOUNT_REPORT_USER_ROWS, host), {
+        last_client_version: user?.last_client_version,
+        last_login_time: user?.last_login_time,
+      });
+    });
+    // The range and the hosts before the report itself, whose own from, to and users are v2's.
+    return answer(ACCOUNT_REPORT_ANSWER, v1PageFields(report), range.v1, { users: hosts }, report);
   },
 });
