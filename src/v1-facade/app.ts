@@ -23,10 +23,10 @@ export type { InboundGate } from './admit.js';
 /**
  * The v1 facade: `POST /v1/<area>/<action>` in any letter case, with or without a trailing slash.
  * One call goes through named steps, each in its own module with its own test, each taking the
- * result of the step before (types in v1-call.ts) and the V1Call they share: read (the params wherever the client put them, the data_type, the endpoint) →
- * authenticate (the pair) → admit (the inbound limit) → dispatch (the endpoint's schema and
- * translator) → render (the v1 object or the v1 error envelope, HTTP 200 as v1 did, JSON or XML),
- * then the observers.
+ * result of the step before (typed in v1-call.ts) and the V1Call they share: read (the params
+ * wherever the client put them, the data_type, the endpoint) → authenticate (the pair) → admit
+ * (the inbound limit) → dispatch (the endpoint's schema and translator) → render (the v1 object or
+ * the v1 error envelope, HTTP 200 as v1 did, JSON or XML), then the observers.
  */
 
 export interface V1AppOptions {
