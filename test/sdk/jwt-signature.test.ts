@@ -34,21 +34,36 @@ describe('POST /sdk/signature with an SDK app', () => {
     if (!reloaded.ok) throw new Error(reloaded.problems.join('; '));
   }
 
+  /** v2 as the sandbox's OAuth app: today's authentication, which the sandbox accepts however it is set to answer JWTs. */
+  let token: string;
+  const v2 = (method: 'GET' | 'POST', path: string, opts: { body?: unknown; query?: Record<string, string> } = {}) =>
+    gateway.v2(method, path, { ...opts, token });
+
   beforeAll(async () => {
     file = emptyCredentialFile();
     gateway = await startTestGateway({ V2_CREDENTIALS_FILE: file });
+    const { oauthApp } = gateway.sandbox;
+    const granted = await fetch(
+      `${new URL(gateway.v2BaseUrl).origin}/oauth/token?grant_type=account_credentials&account_id=${encodeURIComponent(oauthApp.accountId)}`,
+      {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from(`${oauthApp.clientId}:${oauthApp.clientSecret}`).toString('base64')}` },
+      },
+    );
+    token = ((await granted.json()) as { access_token: string }).access_token;
+    rememberSecret(token);
     sdk = (await gateway.control('POST', '/sdk/apps', {})).body;
     rememberSecret(sdk.sdk_secret);
     await mapKey(true);
-    owner = (await gateway.v2('GET', '/users/me')).body.id;
+    owner = (await v2('GET', '/users/me')).body.id;
     // The meeting's host is not the account's owner: the ZAK must be the host's, not the caller's.
-    const host = await gateway.v2('POST', '/users', {
+    const host = await v2('POST', '/users', {
       body: {
         action: 'custCreate',
         user_info: { email: `sdk-host-${Date.now()}@example.com`, type: 2, first_name: 'Sdk', last_name: 'Host' },
       },
     });
-    const created = await gateway.v2('POST', `/users/${host.body.id}/meetings`, { body: { topic: 'SDK JWT', type: 2 } });
+    const created = await v2('POST', `/users/${host.body.id}/meetings`, { body: { topic: 'SDK JWT', type: 2 } });
     meeting = { id: created.body.id, host_id: host.body.id };
   });
   afterAll(async () => {
@@ -124,8 +139,8 @@ describe('POST /sdk/signature with an SDK app', () => {
   it('gives a host the meeting host’s ZAK, which the sandbox accepts to start the meeting', async () => {
     const answer = await sign({ meeting_number: String(meeting.id), role: '1' });
     expect(Object.keys(answer.body).sort()).toEqual(['sdkKey', 'signature', 'zak']);
-    const hostZak = await gateway.v2('GET', `/users/${meeting.host_id}/token`, { query: { type: 'zak' } });
-    const ownerZak = await gateway.v2('GET', `/users/${owner}/token`, { query: { type: 'zak' } });
+    const hostZak = await v2('GET', `/users/${meeting.host_id}/token`, { query: { type: 'zak' } });
+    const ownerZak = await v2('GET', `/users/${owner}/token`, { query: { type: 'zak' } });
     expect(answer.body.zak).toBe(hostZak.body.token);
     expect(answer.body.zak).not.toBe(ownerZak.body.token);
     const { payload } = await jwtVerify(answer.body.signature, new TextEncoder().encode(sdk.sdk_secret));
