@@ -150,7 +150,7 @@ const SANDBOX = envSection({
       .describe("keep the sandbox's data (users, meetings, groups...) in this file across restarts; unset: lost at every stop"),
     SANDBOX_PUBLIC: onOff
       .default(false)
-      .describe('let callers on other machines use the sandbox control API (it lists every api_secret); default off'),
+      .describe('let callers on other machines use the sandbox control API (it lists no secret to them); default off'),
     SANDBOX_RATE_LIMITS: z
       .enum(['spec', 'off'], { error: 'must be spec or off' })
       .default('spec')

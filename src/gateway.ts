@@ -322,8 +322,11 @@ function wireSandbox({ root, config, overrides, secrets, log, resources, access 
  * connections, up to its cap, leaves the gateway's own calls their connections. Opened before the
  * public port, closed after the v2 client (closers run newest first).
  */
-function wireSandboxListener({ config, address, resources }: Parts, sandbox: Sandbox) {
+function wireSandboxListener({ config, address, resources, access }: Parts, sandbox: Sandbox) {
   const app = new Hono();
+  // Loopback only, but a page reaches loopback by DNS rebinding: its private routes are guarded as the public listener's.
+  app.use('/sandbox/*', sandboxForThisMachineOnly(access));
+  guardDeadLetters(app, access);
   mountSandbox(app, sandbox);
   let listening: Awaited<ReturnType<typeof listenOnLoopback>> | undefined;
   resources.add(() => listening?.close());

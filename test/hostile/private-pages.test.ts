@@ -125,6 +125,25 @@ describe('the Host of a private page', () => {
     }
   });
 
+  it("is refused on the embedded sandbox's own loopback listener too, where the gateway calls v2", async () => {
+    // The gateway subscribes its intake on that listener to the sandbox's events: its address is there.
+    const { subscriptions } = JSON.parse((await ask(gw.port, { path: '/sandbox/event-subscriptions' })).body) as {
+      subscriptions: { url: string }[];
+    };
+    const port = Number(new URL(subscriptions[0]!.url).port);
+    expect(port).not.toBe(gw.port);
+    for (const route of [
+      { path: '/sandbox/accounts' },
+      { method: 'POST', path: '/sandbox/meetings/x/start' },
+      { path: '/webhooks/dead-letters', headers: { authorization: WEBHOOK_TOKEN } },
+    ]) {
+      const refused = await ask(port, { ...route, host: `evil.example:${port}` });
+      expect(refused.status, route.path).toBe(403);
+      expect(refused.body).not.toContain(gw.credentials.api_secret);
+    }
+    expect((await ask(port, { path: '/sandbox/accounts', host: `127.0.0.1:${port}` })).status).toBe(200);
+  });
+
   it('is answered when it is a loopback name, with or without its port, or one of PRIVATE_HOSTS', async () => {
     for (const host of [
       'localhost',
