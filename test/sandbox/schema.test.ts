@@ -615,7 +615,10 @@ function referencePathOf(method: string, routePath: string): string | undefined 
  * Routes the sandbox serves that the reference does not have at all, with the reason. Empty:
  * every v2 route the sandbox serves is one of the reference's.
  */
-const NOT_IN_REFERENCE: Record<string, string> = {};
+const NOT_IN_REFERENCE: Record<string, string> = {
+  'GET /users/me/zak':
+    "Today's service's route for the caller's own ZAK (https://developers.zoom.us/docs/meeting-sdk/auth/), newer than the reference; it answers {token} as GET /users/{userId}/token?type=zak does (test/sdk/jwt-signature.test.ts).",
+};
 
 describe('H.323/SIP devices', () => {
   it('create, list, update and delete a device', async () => {

@@ -143,6 +143,8 @@ describe('POST /sdk/signature with an SDK app', () => {
     const ownerZak = await v2('GET', `/users/${owner}/token`, { query: { type: 'zak' } });
     expect(answer.body.zak).toBe(hostZak.body.token);
     expect(answer.body.zak).not.toBe(ownerZak.body.token);
+    // Today's route for the caller's own ZAK answers the owner's, as the token route does.
+    expect((await v2('GET', '/users/me/zak')).body).toEqual({ token: ownerZak.body.token });
     const { payload } = await jwtVerify(answer.body.signature, new TextEncoder().encode(sdk.sdk_secret));
     expect(payload['role']).toBe(1);
 

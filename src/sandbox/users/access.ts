@@ -74,6 +74,10 @@ export function registerUserAccessRoutes(app: SandboxApp, { state }: SandboxCont
     return c.json({ token: userToken(state, user, type) });
   });
 
+  // Today's route for the caller's own ZAK (what a Meeting SDK page starting a meeting needs), answered
+  // as the token route answers it: the one value, no expiry.
+  app.get('/users/me/zak', (c) => c.json({ token: userToken(state, state.requireUser(c.get('account'), 'me'), 'zak') }));
+
   // Revokes the SSO token: the user must sign in through SSO again.
   app.delete('/users/:userId/token', (c) => {
     pathUser(c, state).tokens.sso_token = null;
