@@ -23,9 +23,9 @@ describe('FAILURES', () => {
   });
 
   it.each([
-    [404, 1001, 'User not exist: x.'],
-    [409, 1005, 'User already exists.'],
-    [404, 3001, 'Meeting not found.'],
+    [404, 1001, 'User does not exist: x.'],
+    [409, 1005, 'User already in the account: a@example.com'],
+    [404, 3001, 'Meeting does not exist: 9.'],
     [400, 3003, 'Not the host.'],
     [404, 4130, 'Group not exist.'],
     [400, 200, 'No privilege.'],

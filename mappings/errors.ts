@@ -129,8 +129,8 @@ const REFUSALS = {
   'unknown-path': { v1Code: V1Code.invalidParameter, v1Message: 'keep', why: 'The message names the path asked for.' },
   'missing-credentials': {
     v1Code: V1Code.missingCredentials,
-    v1Message: 'api_key and api_secret are required.',
-    why: 'The specs name no code for it: 101, our choice (docs/decisions.md).',
+    v1Message: 'Api key and secret are required.',
+    why: "The specs name no code for it: 101, our choice (docs/decisions.md). The text is the live v1's: settings pages tell an unconfigured site by it (docs/live-evidence.md, v1 error texts).",
   },
   'key-not-allowed': {
     v1Code: V1Code.invalidCredentials,

@@ -59,4 +59,4 @@ export const notFound = (code: number, message: string) => new SandboxError(404,
 
 export const conflict = (code: number, message: string) => new SandboxError(409, code, message);
 
-export const userNotFound = (ref: string) => notFound(V2Code.userNotExist, `User not exist: ${ref}.`);
+export const userNotFound = (ref: string) => notFound(V2Code.userNotExist, `User does not exist: ${ref}.`);

@@ -95,8 +95,8 @@ export class SandboxState {
     const meeting = this.findMeeting(account, id, kind);
     if (!meeting) {
       throw kind === 'meeting'
-        ? notFound(V2Code.meetingNotFound, `Meeting ${id} not found or has expired.`)
-        : notFound(V2Code.webinarNotFound, `Webinar ${id} not found or has expired.`);
+        ? notFound(V2Code.meetingNotFound, `Meeting does not exist: ${id}.`)
+        : notFound(V2Code.webinarNotFound, `Webinar does not exist: ${id}.`);
     }
     return meeting;
   }

@@ -265,7 +265,7 @@ describe('bad input', () => {
 describe('credentials', () => {
   it('answers 101 when api_key or api_secret is missing, and calls no v2', async () => {
     const reply = await gw.v1Raw('/user/checkemail', { email: 'a@b.c', api_key: auth.api_key }, { noCredentials: true });
-    expect(reply.body).toEqual({ error: { code: 101, message: 'api_key and api_secret are required.' } });
+    expect(reply.body).toEqual({ error: { code: 101, message: 'Api key and secret are required.' } });
     expect(reply.headers.get('x-v2-calls')).toBe('0');
   });
 

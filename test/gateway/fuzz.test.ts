@@ -344,7 +344,7 @@ describe('arbitrary bytes', () => {
         const capError = { code: 300, message: `Too many parameters: a request may carry at most ${MAX_FIELDS} fields.` };
         // No credentials in the form: one within the cap goes on to ask for them.
         if (count > MAX_FIELDS) expect(error).toEqual(capError);
-        else expect(error).toEqual({ code: 101, message: 'api_key and api_secret are required.' });
+        else expect(error).toEqual({ code: 101, message: 'Api key and secret are required.' });
       }),
       { numRuns: 40, seed: 20261125 },
     );
@@ -371,7 +371,7 @@ describe('arbitrary bytes', () => {
         const body = `api_key=${gw.credentials.api_key}&${name}=${value}&email=owner%40sandbox.v1gate.local`;
         const reply = await rawExchange(gw.port, formRequest('/v1/user/checkemail', body));
         expectSafe(Buffer.from(body), reply);
-        expect(v1ErrorOf(reply)).toEqual({ code: 101, message: 'api_key and api_secret are required.' });
+        expect(v1ErrorOf(reply)).toEqual({ code: 101, message: 'Api key and secret are required.' });
       }),
       { numRuns: 40, seed: 20261125 },
     );

@@ -36,7 +36,7 @@ const BUSY = {
   },
 };
 
-const MISSING_CREDENTIALS = { error: { code: 101, message: 'api_key and api_secret are required.' } };
+const MISSING_CREDENTIALS = { error: { code: 101, message: 'Api key and secret are required.' } };
 
 let gateway: GatewayProcess;
 beforeAll(async () => {

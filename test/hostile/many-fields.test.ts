@@ -76,7 +76,7 @@ describe('forms of 400,000 fields', () => {
     expect(await post(`/v1/user/get?${manyFields(1_500)}`, '')).toEqual(CAP_ERROR);
     // 1,000 fields in all, the api_key among them: past the cap nothing is refused, the call goes on to its credentials.
     expect(await post(`/v1/user/get?${manyFields(999)}&api_key=k`, '')).toEqual({
-      error: { code: 101, message: 'api_key and api_secret are required.' },
+      error: { code: 101, message: 'Api key and secret are required.' },
     });
   });
 });

@@ -11,7 +11,7 @@ describe('buildGateway', () => {
   it('answers v1, operator and sandbox routes before it listens, and the same after', async () => {
     const built = buildGateway(loadConfig({ PORT: '0', V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', ...testLogEnv() }));
     const v1 = await built.fetch(new Request('http://gateway/v1/user/checkemail', { method: 'POST' }));
-    expect(await v1.json()).toEqual({ error: { code: 101, message: 'api_key and api_secret are required.' } });
+    expect(await v1.json()).toEqual({ error: { code: 101, message: 'Api key and secret are required.' } });
     expect((await built.fetch(new Request('http://gateway/healthz'))).status).toBe(200);
     expect((await built.fetch(new Request('http://gateway/nowhere'))).status).toBe(404);
 

@@ -93,7 +93,7 @@ describe('POST /users', () => {
     const before = (await sb.v2('GET', '/users', { query: { page_size: 300 } })).body.total_records;
     const res = await sb.v2('POST', '/users', { body: { action: 'create', user_info: { email: email.toUpperCase(), type: 1 } } });
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ code: 1005, message: expect.stringMatching(/already exists/) });
+    expect(res.body).toEqual({ code: 1005, message: `User already in the account: ${email.toUpperCase()}` });
     expect((await sb.v2('GET', '/users', { query: { page_size: 300 } })).body.total_records).toBe(before);
   });
 

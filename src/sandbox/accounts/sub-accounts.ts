@@ -52,7 +52,7 @@ export function registerSubAccountRoutes(app: SandboxApp, { state, publicUrl }: 
     const body = await readBody(c, createSchema);
     // Emails are unique across the whole service: the owner of a sub account is a user like any other.
     if (emailTaken(state, body.email)) {
-      throw conflict(V2Code.userAlreadyExists, `User already exists: ${body.email}.`);
+      throw conflict(V2Code.userAlreadyExists, `User already in the account: ${body.email}`);
     }
     const createdAt = state.nowIso();
     const accountId = opaqueId();

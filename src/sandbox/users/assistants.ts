@@ -42,7 +42,7 @@ export function registerAssistantRoutes(app: SandboxApp, { state }: SandboxConte
     // Resolve every entry before adding any, so one bad entry adds nobody.
     const added = assistants.map((ref, index) => {
       const assistant = ref.id !== undefined ? state.findUser(account, ref.id) : state.findUser(account, ref.email!);
-      if (!assistant) throw notFound(V2Code.userNotExist, `User not exist: ${ref.id ?? ref.email}.`);
+      if (!assistant) throw notFound(V2Code.userNotExist, `User does not exist: ${ref.id ?? ref.email}.`);
       if (assistant === user) throw invalidField(`assistants.${index}`, 'A user cannot be their own assistant.');
       return assistant;
     });

@@ -22,7 +22,7 @@ const STATUS_AFTER: Record<CreateAction, UserStatus> = {
 export function createUser(ctx: SandboxContext, account: Account, body: z.output<typeof createUserBody>): User {
   const { state } = ctx;
   const { action, user_info: info } = body;
-  if (emailTaken(state, info.email)) throw conflict(V2Code.userAlreadyExists, `User already exists: ${info.email}.`);
+  if (emailTaken(state, info.email)) throw conflict(V2Code.userAlreadyExists, `User already in the account: ${info.email}`);
   const user = newUser({
     accountId: account.id,
     email: info.email,

@@ -14,7 +14,7 @@ describe('refusals through the failure table', () => {
   it('a row that fixes its message answers it whatever the refusal says', () => {
     expect(toV1Error(new Refusal('missing-credentials')).toBody().error).toEqual({
       code: V1Code.missingCredentials,
-      message: 'api_key and api_secret are required.',
+      message: 'Api key and secret are required.',
     });
     expect(toV1Error(new Refusal('key-not-allowed', 'anything')).toBody().error.code).toBe(V1Code.invalidCredentials);
   });
