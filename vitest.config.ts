@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two groups. Behaviour tests (and their OAuth slice) run in parallel. Tests that measure real time (rate limits, the
+ * Two groups. Behaviour tests (and the legacy-auth project) run in parallel. Tests that measure real time (rate limits, the
  * benchmark smoke test) run afterwards, one file at a time, so that a busy 2-core machine cannot
  * make them fail: their bounds are about tokens per second, not about how loaded the machine is.
  */
@@ -18,25 +18,10 @@ const TIMING = [
 ];
 
 /**
- * Run a second time with the gateway acting toward v2 as today's v2 wants it: each test gateway's
- * key mapped by a credentials file to the sandbox's server-to-server OAuth app (test/support/gateway.ts,
- * V2_AUTH). One file per concern: every endpoint's answer (typed clients), writes with rollback,
- * every area's client checks, webhooks and reports.
+ * The sandbox's `SANDBOX_V2_AUTH=legacy` mode (JWTs and query tokens, as the old v2 reference), for
+ * a team testing against an old snapshot. Every other test speaks today's v2: OAuth tokens only.
  */
-const OAUTH_SLICE = [
-  'test/gateway/v2-auth-mode.test.ts',
-  'test/gateway/typed-clients.test.ts',
-  'test/gateway/users-create.test.ts',
-  'test/gateway/users-update.test.ts',
-  'test/gateway/meetings.test.ts',
-  'test/gateway/webinars.test.ts',
-  'test/gateway/groups.test.ts',
-  'test/gateway/accounts.test.ts',
-  'test/gateway/registration.test.ts',
-  'test/gateway/reports.test.ts',
-  'test/gateway/recordings.test.ts',
-  'test/webhooks/delivery.test.ts',
-];
+const LEGACY_AUTH = ['test/sandbox/legacy-auth.test.ts'];
 
 export default defineConfig({
   test: {
@@ -51,16 +36,15 @@ export default defineConfig({
         test: {
           name: 'behaviour',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'mappings/**/*.test.ts'],
-          exclude: TIMING,
+          exclude: [...TIMING, ...LEGACY_AUTH],
           sequence: { groupOrder: 0 },
         },
       },
       {
         extends: true,
         test: {
-          name: 'oauth',
-          include: OAUTH_SLICE,
-          env: { V1GATE_TEST_V2_AUTH: 'oauth' },
+          name: 'legacy-auth',
+          include: LEGACY_AUTH,
           sequence: { groupOrder: 0 },
         },
       },

@@ -155,6 +155,12 @@ const SANDBOX = envSection({
       .enum(['spec', 'off'], { error: 'must be spec or off' })
       .default('spec')
       .describe("the sandbox's own v2 limits: spec (10/s, 1/s billing, 1/s + 2000/day reports) or off; default spec"),
+    SANDBOX_V2_AUTH: z
+      .enum(['today', 'legacy'], { error: 'must be today or legacy' })
+      .default('today')
+      .describe(
+        "how the sandbox's v2 authenticates: today (OAuth access tokens in the Authorization header only, as the service) or legacy (JWTs and ?access_token= too, as the old v2 reference); default today",
+      ),
   },
   secret: ['SANDBOX_API_SECRET', 'SANDBOX_OAUTH_CLIENT_SECRET'],
   build: (e, problem) => {
@@ -168,6 +174,7 @@ const SANDBOX = envSection({
       oauthClientId: e.SANDBOX_OAUTH_CLIENT_ID,
       oauthClientSecret: e.SANDBOX_OAUTH_CLIENT_SECRET,
       rateLimits: e.SANDBOX_RATE_LIMITS === 'spec',
+      v2Auth: e.SANDBOX_V2_AUTH,
       public: e.SANDBOX_PUBLIC,
       dataFile: e.SANDBOX_DATA_FILE,
     };
@@ -315,6 +322,8 @@ export interface GatewayConfig {
     oauthClientId: string | undefined;
     oauthClientSecret: string | undefined;
     rateLimits: boolean;
+    /** SANDBOX_V2_AUTH: today's OAuth-only v2, or the old reference's JWTs and query tokens too. */
+    v2Auth: 'today' | 'legacy';
     public: boolean;
     /** Where the sandbox's data is kept across restarts (SANDBOX_DATA_FILE); undefined: memory only. */
     dataFile: string | undefined;

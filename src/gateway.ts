@@ -23,6 +23,7 @@ import { webhookMetrics } from './ops/webhook-metrics.js';
 import { requireFanOutWithin } from './ratelimit/fan-out.js';
 import { FailoverBucketStore, createRateLimiters, rateLimitHeaders, type LeaseSource, type RateLimiters } from './ratelimit/index.js';
 import { createSandbox, mountSandbox, type Sandbox } from './sandbox/app.js';
+import { embeddedAppOf } from './sandbox/oauth/embedded.js';
 import { keepSandboxData } from './sandbox/persist.js';
 import type { SandboxLimits } from './sandbox/rate-limit.js';
 import { v2CredentialsCheck } from './sdk/credentials-check.js';
@@ -304,6 +305,7 @@ function wireSandbox({ root, config, overrides, secrets, log, resources, access 
     oauthClientId: config.sandbox.oauthClientId,
     oauthClientSecret: config.sandbox.oauthClientSecret,
     limits: overrides.sandboxLimits ?? (config.sandbox.rateLimits ? undefined : false),
+    v2Auth: config.sandbox.v2Auth,
     onUnexpectedError: (error) => log.logger.error({ err: error }, 'sandbox: unexpected error'),
   });
   secrets.add([sandbox.credentials.apiSecret, sandbox.oauthApp.clientSecret]);
@@ -384,9 +386,10 @@ function createLimiters({ config, overrides, resources, log }: Parts): RateLimit
  * are bounded per key and across keys, in the limiters' store; pairs that matched are remembered
  * in Redis (with REDIS_URL) or beside the credentials file, so their owners skip that budget.
  */
-function createV2Credentials({ config, address, resources, log }: Parts, limiters: RateLimiters): V2Credentials {
+function createV2Credentials({ config, address, resources, log }: Parts, limiters: RateLimiters, sandbox?: Sandbox): V2Credentials {
   const { redis } = config.rateLimits;
   return v2CredentialsOf(config.credentials, {
+    ...(sandbox ? { embedded: (pair) => embeddedAppOf(sandbox.state, pair.apiKey, pair.apiSecret) } : {}),
     jwtTtlSeconds: config.upstream.jwtTtlSeconds,
     timeoutMs: config.upstream.timeoutMs,
     v2BaseUrl: () => address.upstreamUrl,
@@ -715,7 +718,7 @@ function wireAll(parts: Parts) {
   const webhooks = wireWebhooks(parts);
   if (webhooks) sandboxListener?.app.route('/', webhooks.routes);
   const limiters = createLimiters(parts);
-  const credentials = createV2Credentials(parts, limiters);
+  const credentials = createV2Credentials(parts, limiters, sandbox);
   const v2 = createV2Client(parts, limiters, credentials);
   const endpoints = overrides.endpoints ?? ALL_ENDPOINTS;
   const { metrics, failover, sharedStorePolicy } = createMetrics(parts, endpoints, limiters, credentials, webhooks);

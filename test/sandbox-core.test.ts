@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, signV2Token, type RunningSandbox } from './support/sandbox.js';
 import { schemaProblems } from './support/openapi.js';
+import { signV2Token as signJwt } from '../src/upstream/jwt.js';
 
 let sb: RunningSandbox;
 beforeAll(async () => {
@@ -38,25 +39,34 @@ describe('sandbox authentication', () => {
     expect((await sb.v2('GET', '/users', { token: 'not.a.jwt' })).status).toBe(401);
   });
 
-  it('accepts the token as the access_token query parameter', async () => {
+  it('refuses a valid access token in the access_token query parameter, as the service has since February 2023', async () => {
     const token = await signV2Token(sb.sandbox.credentials.apiKey, sb.sandbox.credentials.apiSecret);
     const res = await fetch(`${sb.url}/v2/users/me?access_token=${token}`);
-    expect(res.status).not.toBe(401);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ code: 124, message: 'Invalid access token.' });
+    expect((await sb.v2('GET', '/users/me', { token })).status).toBe(200);
+  });
+
+  it('refuses a JWT the account itself signed (JWT apps are retired), with the same answer', async () => {
+    const jwt = await signJwt(sb.sandbox.credentials.apiKey, sb.sandbox.credentials.apiSecret, Math.floor(Date.now() / 1000) + 60);
+    const res = await sb.v2('GET', '/users/me', { token: jwt });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ code: 124, message: 'Invalid access token.' });
   });
 });
 
 describe('sandbox rate limits', () => {
-  it('answers 429 with Retry-After past 10 requests per second per account', async () => {
-    const limited = await startSandbox({ limits: { generalPerSecond: 10, billingPerSecond: 1, reportPerSecond: 1, reportPerDay: 2000 } });
+  it("answers 429 with Retry-After past a Pro account's 30 Light requests per second", async () => {
+    const limited = await startSandbox({ limits: { scale: 1 } });
     try {
       const token = await signV2Token(limited.sandbox.credentials.apiKey, limited.sandbox.credentials.apiSecret);
       const started = Date.now();
-      const answers = await Promise.all(Array.from({ length: 30 }, () => limited.v2('GET', '/users/me', { token })));
+      const answers = await Promise.all(Array.from({ length: 90 }, () => limited.v2('GET', '/users/me', { token })));
       const elapsedSeconds = (Date.now() - started) / 1000;
       const admitted = answers.filter((a) => a.status !== 429).length;
-      // A burst of 10, plus what refilled (10/s) while the requests were in flight, plus one token of rounding.
-      expect(admitted).toBeGreaterThanOrEqual(10);
-      expect(admitted).toBeLessThanOrEqual(10 + Math.ceil(elapsedSeconds * 10) + 1);
+      // A burst of 30, plus what refilled (30/s) while the requests were in flight, plus one token of rounding.
+      expect(admitted).toBeGreaterThanOrEqual(30);
+      expect(admitted).toBeLessThanOrEqual(30 + Math.ceil(elapsedSeconds * 30) + 1);
       expect(answers.some((a) => a.status === 429)).toBe(true);
       const refused = answers.find((a) => a.status === 429)!;
       expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);

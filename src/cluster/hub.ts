@@ -43,6 +43,7 @@ export async function startHub(config: GatewayConfig, logger: Logger): Promise<H
       oauthClientId: config.sandbox.oauthClientId,
       oauthClientSecret: config.sandbox.oauthClientSecret,
       limits: config.sandbox.rateLimits ? undefined : false,
+      v2Auth: config.sandbox.v2Auth,
       onUnexpectedError: (error) => logger.error({ err: error }, 'sandbox: unexpected error'),
     });
     mountSandbox(root, sandbox);

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { BodyReadError, bodyReadFirst } from '../shared/request-body.js';
 import { registerAccountRoutes } from './accounts/routes.js';
-import { TokenVerifier, tokenFrom } from './auth.js';
+import { TokenVerifier, tokenFrom, type V2AuthMode } from './auth.js';
 import { systemClock, type Clock } from './clock.js';
 import type { SandboxContext, SandboxEnv } from './context.js';
 import { registerChatRoutes } from './chat/routes.js';
@@ -35,6 +35,8 @@ export interface SandboxOptions {
   /** The v2 limits to enforce; `false` disables them (benchmarks of the gateway alone). */
   limits?: SandboxLimits | false;
   clock?: Clock;
+  /** How v2 calls authenticate: `today` (default: OAuth access tokens in the header only) or `legacy` (JWTs and query tokens too). */
+  v2Auth?: V2AuthMode;
   /** Told of an error no route expected (answered 500): the gateway logs it; unset: only the 500 says so. */
   onUnexpectedError?: (error: Error) => void;
 }
@@ -72,7 +74,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   });
   const oauthApp = { accountId: master.id, clientId: app.clientId, clientSecret: app.clientSecret };
   const ctx: SandboxContext = { state, master, publicUrl };
-  const verifier = new TokenVerifier(state);
+  const v2Auth = options.v2Auth ?? 'today';
+  const verifier = new TokenVerifier(state, v2Auth);
   const limits = options.limits === undefined ? SPEC_LIMITS : options.limits;
   const limiter = limits ? new SandboxRateLimiter(limits) : null;
 
@@ -81,7 +84,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   v2.onError(renderError);
   v2.notFound((c) => c.json({ code: 404, message: `No such v2 endpoint: ${c.req.method} ${c.req.path}` }, 404));
   v2.use(async (c, next) => {
-    const account = await verifier.verify(tokenFrom(c.req.header('authorization'), c.req.query('access_token')));
+    const account = await verifier.verify(tokenFrom(c.req.header('authorization'), c.req.query('access_token'), v2Auth));
     if (limiter) limiter.admit(account.id, limitClassOf(relativePath(c.req.path)), state.now().getTime());
     c.set('account', account);
     await next();

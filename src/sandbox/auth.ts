@@ -5,20 +5,31 @@ import type { Account } from './model/account.js';
 import type { SandboxState } from './state.js';
 
 /**
- * v2 authentication, in `Authorization: Bearer <token>` or `?access_token=`: either an access token
- * the OAuth token endpoint issued (oauth/), acting as its app's account until it expires, or the
- * spec's HS256 JWT, whose `iss` is an account's API key, signed with that account's API secret,
- * with an `exp` in the future. Anything else is 401 with a v2 error body.
+ * v2 authentication. `today` (the default) is the service as it answers now: only an access token
+ * the OAuth token endpoint issued (oauth/), in `Authorization: Bearer`, acting as its app's account
+ * until it expires. A JWT (JWT apps were retired in September 2023) and a token in `?access_token=`
+ * (refused since 14 February 2023) are answered 401 `{"code":124,"message":"Invalid access token."}`
+ * as the service answers them (docs/live-evidence.md). `legacy` is the service of the old v2
+ * reference: a token in the header or the query, and the spec's HS256 JWT too, whose `iss` is an
+ * account's API key, signed with that account's API secret, with an `exp` in the future.
  */
+export type V2AuthMode = 'today' | 'legacy';
 
 const invalidToken = (message = 'Invalid access token.') => new SandboxError(401, V2Code.invalidAccessToken, message);
 
-export function tokenFrom(authorization: string | undefined, accessTokenQuery: string | undefined): string | undefined {
+/** A request's bearer token as `mode` reads it. A query token today is refused here, valid or not, as the service refuses it. */
+export function tokenFrom(
+  authorization: string | undefined,
+  accessTokenQuery: string | undefined,
+  mode: V2AuthMode = 'today',
+): string | undefined {
   if (authorization) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     return match?.[1];
   }
-  return accessTokenQuery || undefined;
+  if (!accessTokenQuery) return undefined;
+  if (mode === 'legacy') return accessTokenQuery;
+  throw invalidToken();
 }
 
 export class TokenVerifier {
@@ -29,7 +40,10 @@ export class TokenVerifier {
   private readonly verified = new LRUCache<string, { accountId: string; expMs: number }>({ max: 10_000 });
   private readonly keys = new WeakMap<Account, Uint8Array>();
 
-  constructor(private readonly state: SandboxState) {}
+  constructor(
+    private readonly state: SandboxState,
+    private readonly mode: V2AuthMode = 'today',
+  ) {}
 
   async verify(token: string | undefined): Promise<Account> {
     if (!token) throw invalidToken('Access token is missing.');
@@ -41,6 +55,8 @@ export class TokenVerifier {
       if (account) return account;
       throw invalidToken();
     }
+    // Today's service knows no JWT: whatever is not an access token it issued is invalid.
+    if (this.mode === 'today') throw invalidToken();
     const cached = this.verified.get(token);
     if (cached) {
       const account = this.state.accounts.get(cached.accountId);

@@ -21,7 +21,9 @@ const dataFile = env('SANDBOX_DATA_FILE');
 if (dataFile && !(fixed.apiKey && fixed.apiSecret)) {
   stopWith('SANDBOX_DATA_FILE: needs SANDBOX_API_KEY and SANDBOX_API_SECRET: the data belongs to the account they name');
 }
-const sandbox = createSandbox(fixed);
+const v2Auth = env('SANDBOX_V2_AUTH') ?? 'today';
+if (v2Auth !== 'today' && v2Auth !== 'legacy') stopWith('SANDBOX_V2_AUTH: must be today or legacy');
+const sandbox = createSandbox({ ...fixed, v2Auth });
 let kept: KeptData | undefined;
 try {
   kept = dataFile

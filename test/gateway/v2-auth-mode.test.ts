@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { V2_AUTH, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 /**
- * Which authentication the test gateways use toward v2, proven rather than assumed: run by the
- * `behaviour` project (each pair signs its own JWT: no token endpoint is asked) and by the `oauth`
- * project (the sandbox key is mapped to the sandbox's OAuth app: one token, then none).
+ * How a gateway over its embedded sandbox reaches today's v2, which takes no JWT: the legacy pair of
+ * each sandbox account acts as that account's server-to-server OAuth app, with no credentials file.
+ * Proven by the token endpoint's count, and by a sub-account created through the control API.
  */
 
 let gw: TestGateway;
@@ -18,10 +18,28 @@ const issuedTokens = async () => {
   return Number(/^v1gate_v2_token_requests_total\{outcome="issued"\} (\d+)$/m.exec(text)?.[1] ?? 'NaN');
 };
 
-describe(`the test gateways' v2 authentication (${V2_AUTH})`, () => {
-  it(V2_AUTH === 'oauth' ? 'asks the token endpoint once for many calls' : 'never asks a token endpoint', async () => {
+describe("a gateway over the embedded sandbox acts as each account's OAuth app", () => {
+  it('asks the token endpoint once for many calls of the master pair', async () => {
+    const before = await issuedTokens();
     for (let i = 0; i < 5; i++)
       expect(await gw.v1('/user/checkemail', { email: `mode-${i}@example.com` })).toEqual({ existed_email: false });
-    expect(await issuedTokens()).toBe(V2_AUTH === 'oauth' ? 1 : 0);
+    expect(before).toBeLessThanOrEqual(1);
+    expect(await issuedTokens()).toBe(1);
+  });
+
+  it("serves a sub-account's own pair as that account, and refuses a wrong secret with v1's error", async () => {
+    const made = await gw.v2('POST', '/accounts', {
+      body: { first_name: 'Sub', last_name: 'Auth', email: 'sub-auth@example.com', password: 'Secret123' },
+    });
+    expect(made.status).toBe(201);
+    const account = gw.sandbox.state.accounts.get(made.body.id as string)!;
+    const pair = { api_key: account.apiKey, api_secret: account.apiSecret };
+    const before = await issuedTokens();
+    const users = await gw.v1('/user/list', pair);
+    expect(users.users.map((u: { email: string }) => u.email)).toEqual(['sub-auth@example.com']);
+    expect(await issuedTokens()).toBe(before + 1);
+    const wrong = await gw.v1Raw('/user/list', { ...pair, api_secret: `${pair.api_secret}x` });
+    expect(wrong.body.error).toMatchObject({ code: expect.any(Number) });
+    expect(await issuedTokens()).toBe(before + 1);
   });
 });

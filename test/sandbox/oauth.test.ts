@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/sandbox/clock.js';
 import { SPEC_LIMITS } from '../../src/sandbox/rate-limit.js';
+import { signV2Token as signJwt } from '../../src/upstream/jwt.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 
 /** The server-to-server OAuth token endpoint at /oauth/token, and its tokens on every v2 route. */
@@ -72,16 +73,15 @@ describe('POST /oauth/token', () => {
     }
   });
 
-  it('refuses a wrong secret, an unknown client and a missing or malformed Basic header as invalid_client (401)', async () => {
+  it('refuses a wrong secret, an unknown client and a missing or malformed Basic header as the service does (400 invalid_client)', async () => {
     for (const answer of [
       await requestToken({ secret: 'wrong' }),
       await requestToken({ id: 'nobody' }),
       await requestToken({ authorization: 'Bearer x' }),
       await requestToken({ authorization: `Basic ${Buffer.from('no-colon').toString('base64')}` }),
     ]) {
-      expect(answer.status).toBe(401);
-      expect(answer.body).toEqual({ error: 'invalid_client', reason: expect.any(String) });
-      expect(answer.headers.get('www-authenticate')).toMatch(/^Basic/);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ reason: 'Invalid client_id or client_secret', error: 'invalid_client' });
     }
   });
 
@@ -139,9 +139,15 @@ describe('access tokens on v2 routes', () => {
     now = started;
   });
 
-  it('an unknown bearer token is refused as before, and the spec’s JWT still works beside tokens', async () => {
-    expect((await sb.v2('GET', '/users/me', { token: 'not-a-token' })).status).toBe(401);
-    expect((await sb.v2('GET', '/users/me')).status).toBe(200);
+  it('refuses an unknown bearer token and a JWT alike, and takes an issued token', async () => {
+    const jwt = await signJwt(sb.sandbox.credentials.apiKey, sb.sandbox.credentials.apiSecret, Math.floor(now.getTime() / 1000) + 60);
+    for (const token of ['not-a-token', jwt]) {
+      expect(await sb.v2('GET', '/users/me', { token })).toMatchObject({
+        status: 401,
+        body: { code: 124, message: 'Invalid access token.' },
+      });
+    }
+    expect((await sb.v2('GET', '/users/me', { token: (await requestToken()).body.access_token as string })).status).toBe(200);
   });
 });
 

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../src/config.js';
 import { startGateway, type GatewayOverrides, type RunningGateway } from '../../src/gateway.js';
 import type { Sandbox } from '../../src/sandbox/app.js';
-import { signV2Token, type V2Answer, type V2CallOptions } from './sandbox.js';
+import { rememberSandbox, signV2Token, type V2Answer, type V2CallOptions } from './sandbox.js';
 import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,22 +37,20 @@ export interface V1CallOptions {
 
 export async function startTestGateway(env: Record<string, string> = {}, overrides: GatewayOverrides = {}): Promise<TestGateway> {
   // Limits off unless a test asks for them: behaviour tests must not be throttled by their own pace.
-  const oauth = V2_AUTH === 'oauth' && env.V2_CREDENTIALS_FILE === undefined ? emptyCredentialFile() : undefined;
   const config = loadConfig({
     PORT: '0',
     SANDBOX_RATE_LIMITS: 'off',
     V1_RATE_LIMITS: 'off',
     V2_RATE_LIMITS: 'off',
     ...testLogEnv(),
-    ...(oauth ? { V2_CREDENTIALS_FILE: oauth } : {}),
     ...env,
   });
   const gateway = await startGateway(config, overrides);
   if (!gateway.sandbox) throw new Error('startTestGateway needs the embedded sandbox (no V2_BASE_URL)');
   const sandbox = gateway.sandbox;
+  rememberSandbox(sandbox.state);
   rememberSecret(sandbox.credentials.apiSecret);
   rememberSecret(sandbox.oauthApp.clientSecret);
-  if (oauth) await mapSandboxKeyToOAuth(gateway, oauth);
   const credentials = { api_key: sandbox.credentials.apiKey, api_secret: sandbox.credentials.apiSecret };
 
   const v1Raw: TestGateway['v1Raw'] = async (path, params = {}, options = {}) => {
@@ -108,14 +106,6 @@ export async function startTestGateway(env: Record<string, string> = {}, overrid
     control,
   };
 }
-
-/**
- * How test gateways act toward v2: `jwt` (each pair signs its own JWT, the v2 spec's way), or
- * `oauth` (V1GATE_TEST_V2_AUTH=oauth, the `oauth` project of vitest.config.ts): the sandbox's key
- * is mapped by a credentials file to the sandbox's server-to-server OAuth app, so the same tests
- * run over today's v2 authentication. The v1 key and secret the tests send are the same in both.
- */
-export const V2_AUTH: 'jwt' | 'oauth' = process.env.V1GATE_TEST_V2_AUTH === 'oauth' ? 'oauth' : 'jwt';
 
 /** A credentials file with no key in it yet (the sandbox's account id is known only once it runs). */
 export function emptyCredentialFile(): string {

@@ -1,5 +1,8 @@
 import { Hono } from 'hono';
 import { createSandbox, mountSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/app.js';
+import { ACCESS_TOKEN_LIFE_SECONDS } from '../../src/sandbox/oauth/apps.js';
+import { embeddedAppOf } from '../../src/sandbox/oauth/embedded.js';
+import type { SandboxState } from '../../src/sandbox/state.js';
 import { signV2Token as signToken } from '../../src/upstream/jwt.js';
 import { listen, type Listening } from './listen.js';
 
@@ -30,8 +33,30 @@ export interface V2CallOptions {
 
 export type V2Caller = <T = any>(method: string, path: string, options?: V2CallOptions) => Promise<V2Answer<T>>;
 
-/** Sign a v2 JWT the way the spec says: HS256, iss = API key, short exp. */
+/** The sandboxes this test process runs (startSandbox, startTestGateway): whose accounts `v2Token` can mint for. */
+const running = new Set<SandboxState>();
+
+/** `v2Token` mints for this sandbox's accounts until the test process ends (states are small, and a test runs few). */
+export function rememberSandbox(state: SandboxState): void {
+  running.add(state);
+}
+
+/**
+ * A bearer token for v2 as the account whose legacy pair this is: an OAuth access token of the
+ * account's server-to-server app, as its token endpoint would issue it, valid for `expiresInSeconds`
+ * (negative: expired), taken from the in-process sandbox's state rather than over HTTP, for speed.
+ * A pair no running sandbox's account has (an unknown key, a wrong secret) gets what such a client
+ * could still send, a JWT signed with it, which today's v2 refuses.
+ */
 export function signV2Token(apiKey: string, apiSecret: string, expiresInSeconds = 60): Promise<string> {
+  for (const state of running) {
+    const app = embeddedAppOf(state, apiKey, apiSecret);
+    const client = app && state.oauthApps.authenticate(app.clientId, app.clientSecret);
+    if (!client) continue;
+    // Issued as if earlier, so that it ends `expiresInSeconds` from now rather than an hour from now.
+    const issuedAtMs = state.now().getTime() + (expiresInSeconds - ACCESS_TOKEN_LIFE_SECONDS) * 1000;
+    return Promise.resolve(state.oauthApps.issue(client, issuedAtMs).accessToken);
+  }
   return signToken(apiKey, apiSecret, Math.floor(Date.now() / 1000) + expiresInSeconds);
 }
 
@@ -41,6 +66,7 @@ export function signV2Token(apiKey: string, apiSecret: string, expiresInSeconds 
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const sandbox = createSandbox({ limits: false, ...options });
+  rememberSandbox(sandbox.state);
   const root = new Hono();
   mountSandbox(root, sandbox);
   const listening = await listen(root.fetch);

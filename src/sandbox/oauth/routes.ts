@@ -61,7 +61,8 @@ export function oauthRoutes(options: OAuthRouteOptions): Hono {
     if (grant !== 'account_credentials') return oauthError(c, 400, 'unsupported_grant_type', `Unsupported grant type: ${grant}.`);
     const basic = basicCredentials(c.req.header('authorization'));
     const client = basic && apps.authenticate(basic.clientId, basic.clientSecret);
-    if (!client) return oauthError(c, 401, 'invalid_client', 'Invalid client_id or client_secret.');
+    // The service answers a wrong id or secret 400, not RFC 6749's 401 (docs/live-evidence.md).
+    if (!client) return oauthError(c, 400, 'invalid_client', 'Invalid client_id or client_secret');
     const accountId = params.get('account_id');
     if (!accountId) return oauthError(c, 400, 'invalid_request', 'Missing account_id.');
     if (accountId !== client.accountId || !state.accounts.has(accountId)) {

@@ -1,13 +1,17 @@
 import type { Credentials } from '../credentials.js';
 import type { TokenMinter } from '../jwt.js';
-import type { OAuthTokens } from './oauth-tokens.js';
+import type { OAuthApp, OAuthTokens } from './oauth-tokens.js';
 import type { V2Identity } from './v2-identity.js';
 
 /**
  * The bearer token of a v2 call, by whom the call acts as: a key the credential map names acts as
- * its v2 app (a JWT app's key and secret, or a server-to-server OAuth app's access token); any
+ * its v2 app (a JWT app's key and secret, or a server-to-server OAuth app's access token); over the
+ * embedded sandbox, a pair of one of its accounts acts as that account's OAuth app (`embedded`); any
  * other pair signs the v2 JWT with its own key and secret, as the v2 spec describes.
  */
+
+/** The embedded sandbox's OAuth app for a pair of one of its accounts, the secret matched; undefined for any other pair. */
+export type EmbeddedApps = (credentials: Credentials) => OAuthApp | undefined;
 export class V2Authorizer {
   /** A mapped JWT app as the minter takes it: one object per app, so its pair hash is made once. */
   private readonly jwtApps = new WeakMap<V2Identity, Credentials>();
@@ -16,10 +20,12 @@ export class V2Authorizer {
     private readonly minter: TokenMinter,
     /** Absent: no OAuth app is mapped (a mapped one fails loudly rather than falling back to the caller's secret). */
     private readonly oauth?: OAuthTokens,
+    private readonly embedded?: EmbeddedApps,
   ) {}
 
   tokenFor(credentials: Credentials): Promise<string> {
-    const v2 = credentials.v2;
+    const v2 = credentials.v2 ?? (this.oauth && this.embedded?.(credentials));
+    // A pair no app stands for signs its own JWT: today's v2 refuses it (a wrong secret over the sandbox is refused so).
     if (!v2) return this.minter.tokenFor(credentials);
     if (v2.kind === 'oauth') {
       if (!this.oauth) throw new Error('An OAuth app is mapped, but the gateway was built without OAuth tokens.');
@@ -39,8 +45,9 @@ export class V2Authorizer {
    * ourselves would only be signed alike again.
    */
   renewable(credentials: Credentials, token: string): boolean {
-    if (credentials.v2?.kind !== 'oauth' || !this.oauth) return false;
-    this.oauth.refused(credentials.v2, token);
+    const v2 = credentials.v2 ?? this.embedded?.(credentials);
+    if (v2?.kind !== 'oauth' || !this.oauth) return false;
+    this.oauth.refused(v2, token);
     return true;
   }
 }

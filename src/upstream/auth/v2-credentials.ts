@@ -1,6 +1,6 @@
 import type { ProofBudget } from '../pair-proof.js';
 import { TokenMinter } from '../jwt.js';
-import { V2Authorizer } from './authorizer.js';
+import { V2Authorizer, type EmbeddedApps } from './authorizer.js';
 import type { CredentialConfig } from './config.js';
 import { CredentialFileError, CredentialMap, readCredentialFile, type CredentialEntry, type SdkApp } from './credential-map.js';
 import { LocalCheck } from './local-check.js';
@@ -39,6 +39,8 @@ export interface V2CredentialsDeps {
   budget?: ProofBudget;
   /** Where matched pairs of mapped keys are remembered past a restart and between instances (made once the file is known). */
   proven?: (file: string) => ProvenSecretStore;
+  /** Over the embedded sandbox: the OAuth app each of its accounts' pairs acts as (docs/decisions.md). */
+  embedded?: EmbeddedApps;
 }
 
 export function v2CredentialsOf(config: CredentialConfig, deps: V2CredentialsDeps): V2Credentials {
@@ -48,21 +50,21 @@ export function v2CredentialsOf(config: CredentialConfig, deps: V2CredentialsDep
     maxCachedKeys: 10_000,
   });
   const file = config.file;
+  const oauth = new OAuthTokens({
+    defaultTokenUrl: () => config.defaultTokenUrl ?? defaultTokenUrlOf(deps.v2BaseUrl()),
+    timeoutMs: deps.timeoutMs,
+  });
   if (!file) {
     return {
       local: undefined,
-      authorizer: new V2Authorizer(minter),
-      oauth: undefined,
+      authorizer: new V2Authorizer(minter, deps.embedded ? oauth : undefined, deps.embedded),
+      oauth: deps.embedded ? oauth : undefined,
       reload: () => ({ ok: true, keys: 0 }),
       entries: () => [],
       sdkAppOf: () => undefined,
     };
   }
   let map = new CredentialMap(config.entries);
-  const oauth = new OAuthTokens({
-    defaultTokenUrl: () => config.defaultTokenUrl ?? `${new URL(deps.v2BaseUrl()).origin}/oauth/token`,
-    timeoutMs: deps.timeoutMs,
-  });
   const local = new LocalCheck({
     map: () => map,
     only: config.only,
@@ -71,7 +73,7 @@ export function v2CredentialsOf(config: CredentialConfig, deps: V2CredentialsDep
   });
   return {
     local,
-    authorizer: new V2Authorizer(minter, oauth),
+    authorizer: new V2Authorizer(minter, oauth, deps.embedded),
     oauth,
     entries: () => map.entries(),
     sdkAppOf: (apiKey) => map.sdkAppOf(apiKey),
@@ -85,4 +87,15 @@ export function v2CredentialsOf(config: CredentialConfig, deps: V2CredentialsDep
       }
     },
   };
+}
+
+/**
+ * Where an OAuth app without a `token_url` asks for tokens: the service's token endpoint is on its
+ * OAuth host (`https://zoom.us/oauth/token`), not its API host (`https://api.zoom.us/v2`); any other
+ * v2 (the sandbox, a proxy, a test double) answers it beside its API, at its origin's `/oauth/token`.
+ */
+export function defaultTokenUrlOf(v2BaseUrl: string): string {
+  const origin = new URL(v2BaseUrl);
+  if (origin.hostname === 'api.zoom.us') return 'https://zoom.us/oauth/token';
+  return `${origin.origin}/oauth/token`;
 }
