@@ -165,7 +165,8 @@ async function run(command: string | undefined): Promise<void> {
     }
     case 'check': {
       const entries = readOrEmpty(required('file'));
-      console.log(`${values.file}: ${entries.length} key${entries.length === 1 ? '' : 's'}, no problem.`);
+      const withSdk = entries.filter((e) => e.sdk).length;
+      console.log(`${values.file}: ${entries.length} key${entries.length === 1 ? '' : 's'} (${withSdk} with an SDK app), no problem.`);
       return;
     }
     case 'list': {

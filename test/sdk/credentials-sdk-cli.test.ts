@@ -38,6 +38,7 @@ describe('npm run credentials: SDK apps', () => {
     expect(entry!.sdk).toEqual({ key: 'sdk-key-1', secret: 'sdk-secret-1' });
     expect(entry!.v2).toMatchObject({ client_secret: 'client-secret' });
     expect(new CredentialMap([entry!]).sdkAppOf('legacy')).toEqual({ key: 'sdk-key-1', secret: 'sdk-secret-1' });
+    expect((await cli(['check', '--file', file])).stdout).toBe(`${file}: 1 key (1 with an SDK app), no problem.\n`);
     const listed = await cli(['list', '--file', file]);
     expect(listed.stdout).toBe('legacy\toauth\tsdk sdk-key-1\n');
     expect(listed.stdout + (await cli(['check', '--file', file])).stdout).not.toContain('sdk-secret-1');
