@@ -58,6 +58,14 @@ export const V1_LIMIT_CLASSES: readonly V1LimitClass[] = [
     why: 'Rows 1/s (/v1/chat/*, /v1/report/*) and 2000/day.',
   },
   {
+    name: 'dashboard',
+    paths: ['/v1/metrics/*'],
+    limits: [perSecond(1)],
+    why:
+      'Row "1 request per second" (/v1/metrics/*), in a bucket of its own: production clients called a list and then a ' +
+      'dashboard endpoint milliseconds apart for years without being refused (docs/decisions.md, Rate limits).',
+  },
+  {
     name: 'list-billing-plan',
     paths: [
       '/v1/*/list',
@@ -65,7 +73,6 @@ export const V1_LIMIT_CLASSES: readonly V1LimitClass[] = [
       '/v1/*/billing/*',
       '/v1/*/plan/*',
       '/v1/chat/*',
-      '/v1/metrics/*',
       '/v1/webinar/questions',
       '/v1/webinar/poll',
       '/v1/webinar/polls',

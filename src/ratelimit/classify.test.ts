@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { limitClassOf } from '../sandbox/rate-limit.js';
 import { classifyV1Path, classifyV2Call, normalizePath } from './classify.js';
 
 describe('classifyV1Path', () => {
@@ -17,7 +15,8 @@ describe('classifyV1Path', () => {
     ['/v1/webinar/polls', 'list-billing-plan'],
     ['/v1/webinar/questions', 'list-billing-plan'],
     ['/v1/chat/get', 'list-billing-plan'],
-    ['/v1/metrics/qos', 'list-billing-plan'],
+    ['/v1/metrics/qos', 'dashboard'],
+    ['/v1/metrics/meetingdetail', 'dashboard'],
     ['/v1/chat/list', 'daily-quota'],
     ['/v1/report/getaccountreport', 'daily-quota'],
     ['/v1/metrics/meetings', 'metrics-minute'],
@@ -66,20 +65,6 @@ describe('classifyV2Call', () => {
     ['GET', 'http://127.0.0.1:8080/v2/accounts/me/plans', 'billing'],
   ])('%s %s is %s', (method, path, name) => {
     expect(classifyV2Call(method, path).name).toBe(name);
-  });
-
-  it('agrees with the sandbox (the upstream stand-in) on every path of the v2 OpenAPI', () => {
-    const openapi = JSON.parse(readFileSync(new URL('../../spec/reference/v2-openapi.json', import.meta.url), 'utf8')) as {
-      paths: Record<string, Record<string, unknown>>;
-    };
-    const paths = Object.keys(openapi.paths);
-    expect(paths.length).toBeGreaterThan(50);
-    for (const template of paths) {
-      const path = template.replace(/\{[^}]+\}/g, 'x1');
-      for (const method of Object.keys(openapi.paths[template]!).filter((m) => m !== 'parameters')) {
-        expect({ path, method, cls: classifyV2Call(method, path).name }).toEqual({ path, method, cls: limitClassOf(path) });
-      }
-    }
   });
 });
 

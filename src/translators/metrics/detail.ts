@@ -10,7 +10,7 @@ import { answer } from '../../v1/answer.js';
 import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
-import { itemsOnPage, pageOf, pagingOf } from '../../v1/paging.js';
+import { itemsOnPage, pageOf, pagingOf, v1PagingParams } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { uuidSegment } from '../kit/instance-uuid.js';
 import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
@@ -40,8 +40,8 @@ function sessionDetail(collection: 'meetings' | 'webinars') {
     params: v1Params({
       meeting_id: v1.id(),
       type: v1.int({ min: 1, max: 2 }),
-      page_size: v1.int({ min: 1, max: 100 }).optional(),
-      page_number: v1.int({ min: 1 }).optional(),
+      // v1's general paging, to 300, as for the dashboard's session lists (sessions.ts).
+      ...v1PagingParams,
     }),
     v2Calls: [routes.session, routes.participants],
     tables: [SESSION_DETAIL_ROWS, DASHBOARD_PARTICIPANT_ROWS],

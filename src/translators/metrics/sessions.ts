@@ -4,7 +4,7 @@ import { invalidParameter, missingParameter } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
 import { V2 } from '../../shared/v2-routes.js';
 import { toV1 } from '../../v1/field-map.js';
-import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../../v1/paging.js';
+import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { isBackwards, reportDateParam, v2Date, type ReportDate } from '../kit/report-date.js';
@@ -13,7 +13,7 @@ import { V2_METRICS_SESSION_PAGES } from './v2-answers.js';
 /**
  * /metrics/meetings and /metrics/webinars → GET /metrics/meetings and /metrics/webinars: the
  * dashboard's live (type 1) or past (type 2, between `from` and `to`) sessions. v1 pages by number
- * (at most 100 a page), v2 by token: page n needs the v2 items before it, and every v2 page past the
+ * (to v1's general 300 a page), v2 by token: page n needs the v2 items before it, and every v2 page past the
  * first is a report-class call, checked as a fan-out before it is read. Both v1 lists answer their
  * items under `meetings`, as the reference shows.
  */
@@ -29,8 +29,8 @@ function sessionList(collection: 'meetings' | 'webinars') {
       type: v1.int({ min: 1, max: 2 }),
       from: reportDateParam().optional(),
       to: reportDateParam().optional(),
-      page_size: v1.int({ min: 1, max: 100 }).optional(),
-      page_number: v1.int({ min: 1 }).optional(),
+      // v1's general paging, to 300: the dashboard reference's 100 was never enforced on clients that sent 300.
+      ...v1PagingParams,
     }),
     v2Calls: [route],
     tables: [SESSION_METRIC_ROWS],
