@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { signatureAt, verifySignature } from '../../src/sdk/signature.js';
+import { generateJwtSignature, signatureAt, verifySignature } from '../../src/sdk/signature.js';
 import { launchBrowser, openPage } from '../support/browser.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { rememberSecret, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { listen, type Listening } from '../support/listen.js';
 
 /**
@@ -219,6 +219,23 @@ describe('the offline meeting SDK in Chromium', () => {
     });
     expect(answer).toEqual(failed('join', 3005));
   });
+  it("joins with today's JWT signature and sdkKey, and a host starts the meeting with its ZAK", async () => {
+    const id = await createMeeting('Browser SDK JWT');
+    const app = (await gateway.control('POST', '/sdk/apps', {})).body as { sdk_key: string; sdk_secret: string };
+    rememberSecret(app.sdk_secret);
+    const sign = (role: 0 | 1) => generateJwtSignature({ sdkKey: app.sdk_key, sdkSecret: app.sdk_secret, meetingNumber: String(id), role });
+    const zak = (await gateway.v2('GET', '/users/me/token', { query: { type: 'zak' } })).body.token;
+    const host = await sdkPage();
+    await init(host.call);
+    const hostJoin = { meetingNumber: id, userName: 'Jo Host', passWord: 'secret1', sdkKey: app.sdk_key, signature: sign(1), zak };
+    expect(await host.call('join', hostJoin)).toEqual(ok('join', { status: 'in', role: 1 }));
+    const guest = await sdkPage();
+    await init(guest.call);
+    const guestJoin = { meetingNumber: id, userName: 'Jo Guest', passWord: 'secret1', sdkKey: app.sdk_key, signature: sign(0) };
+    expect(await guest.call('join', { ...guestJoin, sdkKey: 'another-key' })).toEqual(failed('join', 3704));
+    expect(await guest.call('join', guestJoin)).toEqual(ok('join', { status: 'in', role: 0 }));
+  });
+
   it('generateSignature in the page makes what the server verifies, byte for byte the same scheme', async () => {
     const { page } = await sdkPage();
     const { api_key: apiKey, api_secret: apiSecret } = gateway.credentials;
