@@ -1,6 +1,6 @@
 import { Pool } from 'undici';
-import type { V2LimitClass } from '../src/sandbox/rate-limit.js';
-import { SPEC_LIMITS } from '../src/sandbox/rate-limit.js';
+import { DEFAULT_RATE_LIMIT_PLAN, PLAN_LIMITS } from '../src/sandbox/rate-limit.js';
+import type { RateLimitCategory } from '../src/shared/v2-route.js';
 import { API_KEY, API_SECRET } from './harness.js';
 import { startChild, type Child } from './procs.js';
 import type { UpstreamCounts } from './sandbox-upstream.js';
@@ -8,13 +8,13 @@ import type { UpstreamCounts } from './sandbox-upstream.js';
 /**
  * The quota case: how much of v2's quota a saturated key gets through v1gate, and whether v1gate
  * ever makes the upstream refuse. The real sandbox runs with its v2 limits ON (SANDBOX_LIMITS=spec:
- * 10/s general, 1/s report), v1gate with its outbound limits on and its inbound ones off (a v1
- * client may send faster than v2 allows; the outbound side is what is measured). For each class a
+ * today's limits of a Pro account, Light 30/s, Heavy 10/s), v1gate with its outbound limits on and its inbound ones off (a v1
+ * client may send faster than v2 allows; the outbound side is what is measured). For each category a
  * few connections keep v1 calls coming for the whole run, each call different from every other
  * (its own email, its own year and month), so neither coalescing nor the aux cache saves a v2
- * call: every v1 call is one v2 call of the class. The upstream counts what it admitted and what
+ * call: every v1 call is one v2 call of the category. The upstream counts what it admitted and what
  * it refused with 429 (sandbox-upstream.ts); v2 calls/s = admitted during the run ÷ its length.
- * Targets: ≥ 95% of the class's quota, 0 upstream 429s.
+ * Targets: ≥ 95% of the category's quota on the account's plan, 0 upstream 429s.
  */
 
 export interface QuotaOptions {
@@ -25,7 +25,7 @@ export interface QuotaOptions {
 interface QuotaLoad {
   id: string;
   v1Path: string;
-  limitClass: V2LimitClass;
+  category: RateLimitCategory;
   quotaPerSec: number;
   /**
    * v1 calls in flight: enough that one always waits for the next token, few enough that the
@@ -35,20 +35,26 @@ interface QuotaLoad {
   params(i: number): Record<string, string>;
 }
 
+/** The account's quota of a category, calls per second, on the sandbox's default plan. */
+function planRate(category: RateLimitCategory): number {
+  const limit = PLAN_LIMITS[DEFAULT_RATE_LIMIT_PLAN].categories[category];
+  return limit.count / limit.perSeconds;
+}
+
 const LOADS: QuotaLoad[] = [
   {
     id: 'general',
     v1Path: '/v1/user/checkemail',
-    limitClass: 'general',
-    quotaPerSec: SPEC_LIMITS.generalPerSecond,
+    category: 'light',
+    quotaPerSec: planRate('light'),
     connections: 8,
     params: (i) => ({ email: `quota.${i}@example.com` }),
   },
   {
     id: 'report',
     v1Path: '/v1/report/getdailyreport',
-    limitClass: 'report',
-    quotaPerSec: SPEC_LIMITS.reportPerSecond,
+    category: 'heavy',
+    quotaPerSec: planRate('heavy'),
     connections: 2,
     params: (i) => ({ year: String(2000 + Math.floor(i / 12)), month: String((i % 12) + 1) }),
   },
@@ -57,7 +63,7 @@ const LOADS: QuotaLoad[] = [
 export interface QuotaResult {
   id: string;
   v1Path: string;
-  limitClass: V2LimitClass;
+  category: RateLimitCategory;
   quotaPerSec: number;
   connections: number;
   durationSec: number;
@@ -113,7 +119,7 @@ async function counts(sandbox: Child): Promise<UpstreamCounts> {
   return (await sandbox.ask('counts')).counts as UpstreamCounts;
 }
 
-const refusedTotal = (c: UpstreamCounts) => c.general.refused429 + c.billing.refused429 + c.report.refused429;
+const refusedTotal = (c: UpstreamCounts) => Object.values(c).reduce((sum, n) => sum + n.refused429, 0);
 
 async function saturate(load: QuotaLoad, sandbox: Child, gatewayUrl: string, durationSec: number): Promise<QuotaResult> {
   const pool = new Pool(gatewayUrl, { connections: load.connections, pipelining: 1 });
@@ -155,12 +161,12 @@ async function saturate(load: QuotaLoad, sandbox: Child, gatewayUrl: string, dur
   await pool.close();
   // 429s are counted until the last call sent has its answer.
   const drained = await counts(sandbox);
-  const v2Admitted = after[load.limitClass].admitted - before[load.limitClass].admitted;
+  const v2Admitted = after[load.category].admitted - before[load.category].admitted;
   const v2PerSec = v2Admitted / elapsedSec;
   return {
     id: `quota-${load.id}`,
     v1Path: load.v1Path,
-    limitClass: load.limitClass,
+    category: load.category,
     quotaPerSec: load.quotaPerSec,
     connections: load.connections,
     durationSec: elapsedSec,

@@ -210,7 +210,7 @@ export function renderQuota(results: QuotaResult[], m: Machine, command: string)
         '',
         r.id,
         `\`${r.v1Path}\``,
-        `${r.limitClass} (${r.quotaPerSec}/s)`,
+        `${r.category} (${r.quotaPerSec}/s)`,
         String(r.connections),
         r.durationSec.toFixed(1),
         String(r.v2Admitted),

@@ -14,7 +14,16 @@ import { registerH323Routes } from './h323/routes.js';
 import { apiCredential } from './ids.js';
 import { registerMeetingRoutes } from './meetings/routes.js';
 import type { Account } from './model/account.js';
-import { RateLimitedError, SandboxRateLimiter, SPEC_LIMITS, limitClassOf, type SandboxLimits } from './rate-limit.js';
+import {
+  DEFAULT_RATE_LIMIT_PLAN,
+  LimitExceededError,
+  SandboxRateLimiter,
+  SPEC_LIMITS,
+  callKindOf,
+  standingHeaders,
+  type CallKind,
+  type SandboxLimits,
+} from './rate-limit.js';
 import { registerPostMeetingRoutes } from './report/routes.js';
 import { registerSdkRoutes } from './sdk/routes.js';
 import { oauthRoutes } from './oauth/routes.js';
@@ -85,7 +94,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   v2.notFound((c) => c.json({ code: 404, message: `No such v2 endpoint: ${c.req.method} ${c.req.path}` }, 404));
   v2.use(async (c, next) => {
     const account = await verifier.verify(tokenFrom(c.req.header('authorization'), c.req.query('access_token'), v2Auth));
-    if (limiter) limiter.admit(account.id, limitClassOf(relativePath(c.req.path)), state.now().getTime());
+    if (limiter) {
+      const kind = callKindOf(c.req.method, relativePath(c.req.path));
+      const plan = account.rateLimitPlan ?? DEFAULT_RATE_LIMIT_PLAN;
+      const standing = limiter.admit({ id: account.id, plan }, kind, meetingWriter(state, account, kind), state.now().getTime());
+      for (const [name, value] of Object.entries(standingHeaders(standing))) c.header(name, value);
+    }
     c.set('account', account);
     await next();
   });
@@ -121,6 +135,14 @@ export function mountSandbox(root: Hono, sandbox: Sandbox): void {
   root.route('/oauth', sandbox.oauth);
 }
 
+/** The user whose day a meeting create or update spends: the path's user, or the meeting's host. */
+function meetingWriter(state: SandboxState, account: Account, kind: CallKind): string | undefined {
+  const write = kind.meetingWrite;
+  if (!write) return undefined;
+  if ('userRef' in write) return state.findUser(account, write.userRef)?.id;
+  return state.findMeeting(account, write.meetingRef, 'meeting')?.host_id;
+}
+
 /** The request path without its mount prefix (`/v2/users` → `/users`). */
 function relativePath(path: string): string {
   return path.replace(/^\/v2(?=\/|$)/, '') || '/';
@@ -128,8 +150,14 @@ function relativePath(path: string): string {
 
 function errorRenderer(unexpected: (error: Error) => void) {
   return (error: Error, c: import('hono').Context): Response => {
-    if (error instanceof RateLimitedError) {
-      c.header('Retry-After', String(retryAfterSeconds(error.retryAfterMs)));
+    if (error instanceof LimitExceededError) {
+      for (const [name, value] of Object.entries(standingHeaders(error.standing))) c.header(name, value);
+      const after = error.retryAfter;
+      // A rate's wait in seconds; a day's reset as the time it comes, as the service writes it.
+      c.header(
+        'Retry-After',
+        'afterMs' in after ? String(retryAfterSeconds(after.afterMs)) : new Date(after.atMs).toISOString().replace('.000Z', 'Z'),
+      );
     }
     if (error instanceof SandboxError) return c.json(error.toBody(), error.status);
     if (error instanceof BodyReadError) return c.json({ code: V2Code.invalidParameter, message: error.message }, error.status);

@@ -1,61 +1,216 @@
 import { takeToken, type BucketSpec, type BucketState } from '../shared/token-bucket.js';
+import type { RateLimitCategory } from '../shared/v2-route.js';
+import { ALL_V2_ROUTES } from '../shared/v2-routes.js';
 import { SandboxError, V2Code } from './errors.js';
 
 /**
- * The v2 service's own limits, per account (v2 spec, Limits): 10 requests/s on every endpoint,
- * 1/s on billing and plan endpoints, 1/s and 2000/day on report and metric endpoints.
- * Exceeding one answers 429 with `Retry-After`.
+ * The v2 service's limits as it applies them today (docs/live-evidence.md, "Today's v2 rate
+ * limits"): per account (every app and key of it together), by the account's plan, by the
+ * category each endpoint carries, with the daily cap Heavy and Resource-intensive calls share,
+ * and a user's 100 meeting creates and updates a UTC day. Every answer says where the caller
+ * stands in `X-RateLimit-*` headers; a 429 adds `Retry-After`.
  */
 
-export type V2LimitClass = 'general' | 'billing' | 'report';
+/** The plans whose budgets differ: Pro, and Business and up (Business, Education, Enterprise, Partner). */
+export type RateLimitPlan = 'pro' | 'business';
+export const RATE_LIMIT_PLANS: readonly RateLimitPlan[] = ['pro', 'business'];
+export const DEFAULT_RATE_LIMIT_PLAN: RateLimitPlan = 'pro';
 
-export interface SandboxLimits {
-  generalPerSecond: number;
-  billingPerSecond: number;
-  reportPerSecond: number;
-  reportPerDay: number;
+export interface CategoryLimit {
+  count: number;
+  perSeconds: number;
 }
 
-export const SPEC_LIMITS: SandboxLimits = { generalPerSecond: 10, billingPerSecond: 1, reportPerSecond: 1, reportPerDay: 2000 };
+export interface PlanLimits {
+  categories: Record<RateLimitCategory, CategoryLimit>;
+  /** Heavy and Resource-intensive calls together, per UTC day. */
+  heavyPerDay: number;
+}
 
-/** Which v2 limit class a request path (relative to /v2) falls in. */
-export function limitClassOf(path: string): V2LimitClass {
-  if (/^\/(report|metrics)\//.test(path)) return 'report';
-  if (/^\/accounts\/[^/]+\/(billing|plans)(\/|$)/.test(path)) return 'billing';
-  return 'general';
+export const PLAN_LIMITS: Record<RateLimitPlan, PlanLimits> = {
+  pro: {
+    categories: {
+      light: { count: 30, perSeconds: 1 },
+      medium: { count: 20, perSeconds: 1 },
+      heavy: { count: 10, perSeconds: 1 },
+      'resource-intensive': { count: 10, perSeconds: 60 },
+    },
+    heavyPerDay: 30_000,
+  },
+  business: {
+    categories: {
+      light: { count: 80, perSeconds: 1 },
+      medium: { count: 60, perSeconds: 1 },
+      heavy: { count: 40, perSeconds: 1 },
+      'resource-intensive': { count: 20, perSeconds: 60 },
+    },
+    heavyPerDay: 60_000,
+  },
+};
+
+/** A user's meeting creates and updates per UTC day. */
+export const MEETING_WRITES_PER_USER_PER_DAY = 100;
+
+/** How the service names a category in `X-RateLimit-Category`. */
+export const CATEGORY_LABEL: Record<RateLimitCategory, string> = {
+  light: 'Light',
+  medium: 'Medium',
+  heavy: 'Heavy',
+  'resource-intensive': 'Resource-intensive',
+};
+
+/** `scale` multiplies every count (tests and benchmarks lower or raise them); 1 is the service's. */
+export interface SandboxLimits {
+  scale: number;
+}
+
+export const SPEC_LIMITS: SandboxLimits = { scale: 1 };
+
+/** What a call is: its category, and for a meeting create or update, the path value naming whose day it spends. */
+export interface CallKind {
+  category: RateLimitCategory;
+  meetingWrite?: { userRef: string } | { meetingRef: string };
+}
+
+const compiled = ALL_V2_ROUTES.map((route) => ({
+  route,
+  pattern: new RegExp(`^${route.template.replace(/\{[^}]+\}/g, '([^/]+)')}$`),
+}));
+
+/**
+ * The category of a request (path relative to /v2), read from the route catalogue's labels; a
+ * path the gateway never calls is Light, the label of most single-resource calls.
+ */
+export function callKindOf(method: string, path: string): CallKind {
+  for (const { route, pattern } of compiled) {
+    if (route.method !== method) continue;
+    const match = pattern.exec(path);
+    if (!match) continue;
+    if (route.method === 'POST' && route.template === '/users/{userId}/meetings')
+      return { category: route.category, meetingWrite: { userRef: decodeURIComponent(match[1]!) } };
+    if (route.method === 'PATCH' && route.template === '/meetings/{meetingId}')
+      return { category: route.category, meetingWrite: { meetingRef: decodeURIComponent(match[1]!) } };
+    return { category: route.category };
+  }
+  return { category: 'light' };
+}
+
+/** What the answer says of the caller's standing: the `X-RateLimit-*` headers. */
+export interface RateLimitStanding {
+  category: RateLimitCategory;
+  type: 'QPS' | 'Daily-limit';
+  limit: number;
+  remaining: number;
+}
+
+export function standingHeaders(standing: RateLimitStanding): Record<string, string> {
+  return {
+    'X-RateLimit-Category': CATEGORY_LABEL[standing.category],
+    'X-RateLimit-Type': standing.type,
+    'X-RateLimit-Limit': String(standing.limit),
+    'X-RateLimit-Remaining': String(Math.max(0, standing.remaining)),
+  };
+}
+
+/** The next 00:00 UTC after `nowMs`: when a daily count starts again. */
+export function nextUtcMidnightMs(nowMs: number): number {
+  return (Math.floor(nowMs / 86_400_000) + 1) * 86_400_000;
 }
 
 export class SandboxRateLimiter {
   private readonly buckets = new Map<string, BucketState>();
-  private readonly specs: Record<V2LimitClass, BucketSpec[]>;
+  /** Daily counts by `account:key` of the UTC day they count (`day`). */
+  private readonly daily = new Map<string, { day: number; count: number }>();
 
-  constructor(limits: SandboxLimits) {
-    const perSecond = (n: number): BucketSpec => ({ ratePerSecond: n, burst: n });
-    this.specs = {
-      general: [perSecond(limits.generalPerSecond)],
-      billing: [perSecond(limits.billingPerSecond)],
-      report: [perSecond(limits.reportPerSecond), { ratePerSecond: limits.reportPerDay / 86_400, burst: limits.reportPerDay }],
-    };
+  constructor(private readonly limits: SandboxLimits) {}
+
+  /**
+   * Take the call's share of every limit it falls under (all or none), or throw the 429 of the
+   * first it exceeds. `userId` resolves a meeting write's user (undefined: no such user, so no
+   * user's day is spent and the route answers its 404). Returns the standing the answer reports.
+   */
+  admit(account: { id: string; plan: RateLimitPlan }, kind: CallKind, userId: string | undefined, nowMs: number): RateLimitStanding {
+    const day = Math.floor(nowMs / 86_400_000);
+    const userDay = kind.meetingWrite && userId !== undefined ? this.dayCount(`${account.id}:meeting-writes:${userId}`, day) : undefined;
+    const userCap = this.scaled(MEETING_WRITES_PER_USER_PER_DAY);
+    if (userDay && userDay.count >= userCap) throw new UserDailyLimitError(kind.category, userCap, nextUtcMidnightMs(nowMs));
+
+    const plan = PLAN_LIMITS[account.plan];
+    const heavy = kind.category === 'heavy' || kind.category === 'resource-intensive';
+    const heavyDay = heavy ? this.dayCount(`${account.id}:heavy`, day) : undefined;
+    const heavyCap = this.scaled(plan.heavyPerDay);
+    if (heavyDay && heavyDay.count >= heavyCap) throw new AccountDailyLimitError(kind.category, heavyCap, nextUtcMidnightMs(nowMs));
+
+    const limit = plan.categories[kind.category];
+    const count = this.scaled(limit.count);
+    const spec: BucketSpec = { ratePerSecond: count / limit.perSeconds, burst: count };
+    const key = `${account.id}:${kind.category}`;
+    const taken = takeToken(this.buckets.get(key), spec, nowMs);
+    if (!taken.allowed) throw new RateLimitedError(kind.category, count, taken.retryAfterMs);
+    this.buckets.set(key, taken.state);
+    if (heavyDay) heavyDay.count++;
+    if (userDay) {
+      userDay.count++;
+      return { category: kind.category, type: 'Daily-limit', limit: userCap, remaining: userCap - userDay.count };
+    }
+    return { category: kind.category, type: 'QPS', limit: count, remaining: Math.floor(taken.state.tokens) };
   }
 
-  /** Take one token from every bucket of the class, or throw 429 (taking none). */
-  admit(accountId: string, limitClass: V2LimitClass, nowMs: number): void {
-    const specs = this.specs[limitClass];
-    const results = specs.map((spec, i) => {
-      const key = `${accountId}:${limitClass}:${i}`;
-      return { key, result: takeToken(this.buckets.get(key), spec, nowMs) };
-    });
-    const refused = results.filter((r) => !r.result.allowed);
-    if (refused.length > 0) {
-      const retryAfterMs = Math.max(...refused.map((r) => r.result.retryAfterMs));
-      throw new RateLimitedError(retryAfterMs);
+  private scaled(count: number): number {
+    return Math.max(1, Math.floor(count * this.limits.scale));
+  }
+
+  private dayCount(key: string, day: number): { day: number; count: number } {
+    let entry = this.daily.get(key);
+    if (!entry || entry.day !== day) {
+      entry = { day, count: 0 };
+      this.daily.set(key, entry);
     }
-    for (const { key, result } of results) this.buckets.set(key, result.state);
+    return entry;
   }
 }
 
-export class RateLimitedError extends SandboxError {
-  constructor(readonly retryAfterMs: number) {
+/** A 429: its standing headers and `Retry-After`, seconds for a rate, the reset's time for a day. */
+export abstract class LimitExceededError extends SandboxError {
+  abstract readonly standing: RateLimitStanding;
+  abstract readonly retryAfter: { afterMs: number } | { atMs: number };
+}
+
+export class RateLimitedError extends LimitExceededError {
+  readonly standing: RateLimitStanding;
+  readonly retryAfter: { afterMs: number };
+  constructor(category: RateLimitCategory, limit: number, retryAfterMs: number) {
     super(429, V2Code.rateLimited, 'You have reached the maximum per-second rate limit for this API. Try again later.');
+    this.standing = { category, type: 'QPS', limit, remaining: 0 };
+    this.retryAfter = { afterMs: retryAfterMs };
+  }
+}
+
+export class AccountDailyLimitError extends LimitExceededError {
+  readonly standing: RateLimitStanding;
+  readonly retryAfter: { atMs: number };
+  constructor(category: RateLimitCategory, limit: number, resetAtMs: number) {
+    super(
+      429,
+      V2Code.rateLimited,
+      'You have reached the maximum daily rate limit for this API. Refer to the response header for details on when you can make another request.',
+    );
+    this.standing = { category, type: 'Daily-limit', limit, remaining: 0 };
+    this.retryAfter = { atMs: resetAtMs };
+  }
+}
+
+export class UserDailyLimitError extends LimitExceededError {
+  readonly standing: RateLimitStanding;
+  readonly retryAfter: { atMs: number };
+  constructor(category: RateLimitCategory, limit: number, resetAtMs: number) {
+    super(
+      429,
+      V2Code.rateLimited,
+      `You have exceeded the daily rate limit (${limit}) of Meeting Create/Update API requests permitted for this particular user. ` +
+        'You may resume these user-level requests at GMT 00:00:00.',
+    );
+    this.standing = { category, type: 'Daily-limit', limit, remaining: 0 };
+    this.retryAfter = { atMs: resetAtMs };
   }
 }

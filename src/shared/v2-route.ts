@@ -9,6 +9,12 @@ import { pathSegment } from './v2-path.js';
 
 export type V2Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
+/**
+ * The rate-limit label the v2 reference gives each endpoint ("Rate Limit Label"): which of the
+ * account's per-plan budgets a call spends (docs/live-evidence.md, "Today's v2 rate limits").
+ */
+export type RateLimitCategory = 'light' | 'medium' | 'heavy' | 'resource-intensive';
+
 /** A value of a `{param}`: encoded as one path segment. */
 export type PathValue = string | number;
 
@@ -25,6 +31,8 @@ export interface V2Route<Method extends V2Method = V2Method, Values extends Path
   readonly name: string;
   /** A GET: changes nothing on the v2 side, the only kind of call shadow mode may replay. */
   readonly reads: boolean;
+  /** Its rate-limit label: the budget of the account each call spends. */
+  readonly category: RateLimitCategory;
   /** The route at these values (one per `{param}`, in order), each encoded as one path segment. */
   at(...values: Values): V2Target<Method>;
 }
@@ -36,10 +44,14 @@ export interface V2Target<Method extends V2Method = V2Method> {
   readonly path: string;
 }
 
-/** A route; its values are counted from the template, so `at` takes exactly one per `{param}`. */
+/**
+ * A route; its values are counted from the template, so `at` takes exactly one per `{param}`.
+ * Its category is Light unless given: the label of most single-resource calls.
+ */
 export function v2Route<Method extends V2Method, Template extends `/${string}`>(
   method: Method,
   template: Template,
+  category: RateLimitCategory = 'light',
 ): V2Route<Method, PathValues<Template>> {
   // The literal text between the params: `/groups/`, `/members/`, ''.
   const literals = template.split(/\{[^}]+\}/);
@@ -48,6 +60,7 @@ export function v2Route<Method extends V2Method, Template extends `/${string}`>(
     template,
     name: `${method} ${template}`,
     reads: method === 'GET',
+    category,
     at(...values) {
       if (values.length !== literals.length - 1)
         throw new TypeError(`${route.name} takes ${literals.length - 1} path values, not ${values.length}.`);

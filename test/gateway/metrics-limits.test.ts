@@ -8,7 +8,7 @@ import { meetingHappened } from './reports-support.js';
  * which takes two report-class v2 calls, is paced under v2's 1/s instead of failing on a 429.
  */
 
-const SPEC_SANDBOX_LIMITS = { generalPerSecond: 10, billingPerSecond: 1, reportPerSecond: 1, reportPerDay: 2000 };
+const SPEC_SANDBOX_LIMITS = { scale: 1 };
 const MAY = { from: '2024-05-01', to: '2024-05-31' };
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -32,7 +32,7 @@ beforeAll(async () => {
     { V1_RATE_LIMITS: 'on', V2_RATE_LIMITS: 'on', UPSTREAM_MAX_ATTEMPTS: '1' },
     {
       endpoints: [...ALL_ENDPOINTS, fanOut, list],
-      sandboxLimits: { generalPerSecond: 10, billingPerSecond: 1, reportPerSecond: 1, reportPerDay: 2000 },
+      sandboxLimits: { scale: 1 },
     },
   );
 });

@@ -8,7 +8,7 @@ import { meetingHappened } from './reports-support.js';
  * an error answer, not be retried away.
  */
 
-const SPEC_SANDBOX_LIMITS = { generalPerSecond: 10, billingPerSecond: 1, reportPerSecond: 1, reportPerDay: 2000 };
+const SPEC_SANDBOX_LIMITS = { scale: 1 };
 const MARCH = { from: '2024-03-01', to: '2024-03-31' };
 const RATE_LIMITED = { error: { code: 403, message: 'Sorry, the maximum number of api requests are already reached. Please try later.' } };
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));

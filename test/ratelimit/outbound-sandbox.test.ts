@@ -61,7 +61,7 @@ describe('OutboundLimiter against the sandbox', () => {
   });
 
   it('a mixed fan-out over Redis, every class at once (limits ×5 on both sides): no 429', async () => {
-    const scaled: SandboxLimits = { generalPerSecond: 50, billingPerSecond: 5, reportPerSecond: 5, reportPerDay: 10_000 };
+    const scaled: SandboxLimits = { scale: 5 };
     await withSandbox(scaled, async (sb) => {
       const store: BucketStore = new RedisBucketStore(redis, { keyPrefix: `mixed-${Math.random()}:` });
       const outbound = new OutboundLimiter({ store, scale: 5, maxWaitMs: 30_000 });

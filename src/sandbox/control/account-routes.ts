@@ -7,6 +7,7 @@ import { isoSeconds } from '../clock.js';
 import { opaqueId } from '../ids.js';
 import type { ChatSession } from '../model/chat.js';
 import type { OAuthApp } from '../oauth/apps.js';
+import { RATE_LIMIT_PLANS } from '../rate-limit.js';
 import { dateTime, readBody } from '../validation.js';
 
 const oauthAppBody = z.object({ name: z.string().min(1).max(128).default('Server-to-server app') });
@@ -23,6 +24,8 @@ const chatSessionBody = z.object({
     .min(1)
     .max(1000),
 });
+
+const rateLimitPlanBody = z.object({ plan: z.enum(RATE_LIMIT_PLANS) });
 
 const SECRETS_LEFT_OUT = 'api_secret and client_secret are listed only to a request from this machine (loopback, no proxy, Host localhost)';
 
@@ -61,6 +64,15 @@ export function registerAccountControlRoutes(app: Hono, { state }: SandboxContex
     const body = await readBody(c, oauthAppBody);
     const created = state.oauthApps.add({ accountId: account.id, name: body.name, createdAt: state.nowIso() });
     return c.json(renderOAuthApp(created), 201);
+  });
+
+  /** The plan whose v2 rate limits account {id} is held to (src/sandbox/rate-limit.ts): `pro` or `business`. */
+  app.put('/accounts/:id/rate-limit-plan', async (c) => {
+    const account = state.accounts.get(c.req.param('id'));
+    if (!account) throw invalidField('id', `No account ${c.req.param('id')}.`);
+    const body = await readBody(c, rateLimitPlanBody);
+    account.rateLimitPlan = body.plan;
+    return c.json({ account_id: account.id, plan: body.plan });
   });
 
   /** Every access token app {clientId} was given ends now: its next v2 call answers 401, as after a secret rotation. */

@@ -1,3 +1,5 @@
+import type { RateLimitPlan } from '../rate-limit.js';
+
 /**
  * Accounts: the master account the sandbox starts with, and the sub accounts created under it.
  * Field names are the v2 ones, so records render without renaming.
@@ -73,4 +75,6 @@ export interface Account {
   settings: AccountSettings;
   billing: BillingContact | null;
   plans: PlanSet | null;
+  /** Which plan's v2 rate limits the account is held to (src/sandbox/rate-limit.ts); Pro when unset. */
+  rateLimitPlan?: RateLimitPlan;
 }
