@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
 import type { EndpointDefinition } from '../../src/translators/kit/define.js';
+import { callCountOf } from '../../src/translators/kit/call-counts.js';
 import { canonicalPath } from '../../src/translators/kit/registry.js';
 import type { OutboundGate, V2CallObservation } from '../../src/upstream/client.js';
 import { V2Error } from '../../src/upstream/errors.js';
@@ -39,9 +40,12 @@ const faults: OutboundGate & { failWrite: number; writes: number } = {
 
 /** The v2 calls of each endpoint, as the facade's observer saw them. */
 const made = new Map<string, V2CallObservation[]>();
+/** How many v2 calls each v1 call made (what its x-v2-calls header says), in the order they were made. */
+const perCall: { endpoint: string; routes: string[] }[] = [];
 const observer: CallObserver = (record) => {
   if (record.endpoint === undefined) return;
   made.set(record.endpoint, [...(made.get(record.endpoint) ?? []), ...record.v2Calls]);
+  perCall.push({ endpoint: record.endpoint, routes: record.v2Calls.map((call) => call.route.name) });
 };
 
 let gw: TestGateway;
@@ -418,12 +422,27 @@ async function drive(path: string, scenario: Scenario, failWrite = 0, change: (p
   }
 }
 
+/** Drive the usual call, and answer with it how many v2 calls it made as the facade counted them. */
+async function driveCounted(path: string, scenario: Scenario) {
+  const params = await scenario();
+  const before = perCall.length;
+  const answer = await send(path, params);
+  const own = perCall.slice(before).filter((call) => call.endpoint === canonicalPath(path));
+  expect(own).toHaveLength(1);
+  return { answer, calls: own[0]!.routes.length, routes: own[0]!.routes };
+}
+
 describe('every v2 call an endpoint makes is one it declares', () => {
   it.each(ALL_ENDPOINTS.map((endpoint) => [endpoint.path, endpoint] as const))('%s', async (path, endpoint) => {
     expect(SCENARIOS[path], `no scenario drives ${path}`).toBeDefined();
     for (const scenario of [SCENARIOS[path]!, ...(VARIANTS[path] ?? [])]) {
-      const { answer } = await drive(path, scenario);
+      const { answer, calls, routes } = await driveCounted(path, scenario);
       expect(answer.error, JSON.stringify(answer)).toBeUndefined();
+      // The usual call makes no more v2 calls than docs/coverage.md declares, and no fewer.
+      const count = callCountOf(canonicalPath(path), endpoint);
+      expect(calls, `${path} made ${calls} v2 calls (${routes.join(', ')}); declared min ${count.min}`).toBeGreaterThanOrEqual(count.min);
+      if (typeof count.max === 'number')
+        expect(calls, `${path} made ${calls} v2 calls (${routes.join(', ')}); declared max ${count.max}`).toBeLessThanOrEqual(count.max);
       // The host named by email: the host check looks the user up.
       if (takesHost(endpoint)) await drive(path, scenario, 0, (params) => ({ ...params, host_id: owner.email }));
       // Each write failing in turn: what was written before it is undone.

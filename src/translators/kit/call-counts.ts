@@ -28,7 +28,78 @@ const groupRead: CallCount = { min: 1, typical: 1, max: 2, note: ACCOUNT_ONCE };
 /** A webinar's host check beside one more call (a read of it, or the change): two calls, three when the host is looked up. */
 const webinarChecked: CallCount = { min: 2, typical: 2, max: 3, note: `the webinar (the host check) and the call itself; ${HOST_CHECKED}` };
 
+/** A user read in full: itself, its settings, and its three tokens, one GET each (token, zpk, zak). */
+const USER_READ = `${V2.users.get.name}, ${V2.users.settings.name}, and ${V2.users.token.name} three times (token, zpk, zak)`;
+const userRead: CallCount = { min: 5, typical: 5, max: 5, note: USER_READ };
+/** A create with its writes, then the user read back as the answer shows it. */
+const userCreated = (readBack: number, shown: string): CallCount => ({
+  min: 1 + readBack,
+  typical: `${1 + readBack} + w`,
+  max: 1 + 4 + readBack + 1,
+  note: `${V2.users.create.name}, then w ≤ 4 writes for what the call gives (the user's fields, its settings, a group, an IM group), then the user read back (${shown}); a write that fails deletes the new user (undo)`,
+});
+const memberAdd: CallCount = {
+  min: 1,
+  typical: 1,
+  max: 'p + 2b',
+  note: 'one POST per batch of 30 members (b); with more than one batch, p pages of the members already in the group first, and if a batch fails the members the earlier ones added are removed (undo)',
+};
+const memberDelete: CallCount = {
+  min: 1,
+  typical: 'n',
+  max: '2n',
+  note: 'one DELETE per member id (n); if one fails, those removed before it are added back (undo)',
+};
+
 export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
+  '/user/get': userRead,
+  '/user/getbyemail': userRead,
+  '/user/autocreate': userCreated(5, USER_READ),
+  '/user/custcreate': userCreated(5, USER_READ),
+  '/user/ssocreate': userCreated(5, USER_READ),
+  '/user/create': userCreated(2, `${V2.users.get.name} and ${V2.users.settings.name}`),
+  '/group/member/add': memberAdd,
+  '/im/group/member/add': memberAdd,
+  '/group/member/delete': memberDelete,
+  '/im/group/member/delete': memberDelete,
+  '/ma/account/update': {
+    min: 1,
+    typical: 1,
+    max: 4,
+    note: 'one PATCH of the options or of the settings the call changes (the account read when it changes neither); both: the account read first (the options to put back), the two PATCHes, and the options put back if the settings fail (undo)',
+  },
+  '/report/getaccountreport': {
+    min: 2,
+    typical: '1 + p',
+    max: '1 + p',
+    note: `the active hosts report, then every page (p, 300 each) of ${V2.users.list.name} for the hosts' names and emails`,
+  },
+  '/ma/account/plan/update': { min: 1, typical: 1, max: 1, note: 'the base plan or the add-on plan, as `type` says' },
+  '/recording/delete': { min: 1, typical: 1, max: 1, note: "all the meeting's recordings, or the one file `file_id` names" },
+  '/metrics/qos': {
+    min: 1,
+    typical: 1,
+    max: 1,
+    note: "the QoS of the participant `user_id` names, else the first of the meeting's QoS list",
+  },
+  '/webinar/registration': {
+    min: 2,
+    typical: '1 + s·p',
+    max: '2 + s·p',
+    note: `the webinar (the host check), then the pages (p, 300 each) of its registrants of each status listed (s); ${HOST_CHECKED}`,
+  },
+  '/webinar/registrants/approve': {
+    min: 2,
+    typical: '1 + s·p + b',
+    max: '2 + s·p + b',
+    note: `the webinar (the host check), its registrants of each status (s statuses, p pages) to find those named, then one status change per batch of 30 (b); ${HOST_CHECKED}`,
+  },
+  '/webinar/attendees/list': {
+    min: 5,
+    typical: 5,
+    max: '5 + p',
+    note: `the webinar (the host check), its participants report (p more pages past the first), registrants, panelists and past instances; ${HOST_CHECKED}`,
+  },
   '/meeting/get': {
     min: 1,
     typical: 1,
