@@ -1,7 +1,7 @@
 import { ACCOUNT_ANSWER, ACCOUNT_LIST_ITEM } from '../../../mappings/account-answers.js';
 import { answer } from '../../v1/answer.js';
 import { defineEndpoint } from '../kit/define.js';
-import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
+import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1Params } from '../../v1/param-types.js';
 import { accountIdParam } from './account-path.js';
 import { V2 } from '../../shared/v2-routes.js';
@@ -13,8 +13,12 @@ export const accountList = defineEndpoint({
   params: v1Params(v1PagingParams),
   v2Calls: [V2.accounts.list],
   async handle(params, ctx) {
-    const page = await ctx.v2.get(V2.accounts.list.at(), V2_ACCOUNT_PAGE, pagingOf(params));
-    return { ...v1PageFields(page), subAccounts: page.accounts.map((account) => answer(ACCOUNT_LIST_ITEM, account)) };
+    const paging = pagingOf(params);
+    const page = await ctx.v2.get(V2.accounts.list.at(), V2_ACCOUNT_PAGE, paging);
+    return {
+      ...v1PageFields(pageOf(paging, page.total_records)),
+      subAccounts: page.accounts.map((account) => answer(ACCOUNT_LIST_ITEM, account)),
+    };
   },
 });
 

@@ -7,7 +7,7 @@ import { toV1 } from '../../v1/field-map.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import type { GroupKind } from './kind.js';
-import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
+import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { V2_MEMBER_PAGE, V2_MEMBERS_ADDED } from './v2-answers.js';
 
@@ -62,9 +62,10 @@ export function memberList(kind: GroupKind) {
     v2Calls: [kind.v2.members],
     tables: [GROUP_MEMBER_ROWS],
     async handle(params, ctx) {
-      const page = await ctx.v2.get(kind.v2.members.at(params.id), V2_MEMBER_PAGE, pagingOf(params));
+      const paging = pagingOf(params);
+      const page = await ctx.v2.get(kind.v2.members.at(params.id), V2_MEMBER_PAGE, paging);
       return {
-        ...v1PageFields(page),
+        ...v1PageFields(pageOf(paging, page.total_records)),
         members: page.members.map((m) => answer(GROUP_MEMBER_ANSWER, toV1(GROUP_MEMBER_ROWS, m))),
       };
     },

@@ -2,7 +2,7 @@ import { H323_DEVICE_ROWS } from '../../../mappings/h323.js';
 import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { inputShape, toV1, toV2, withV1Defaults } from '../../v1/field-map.js';
-import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
+import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { V2_H323_DEVICE, V2_H323_DEVICE_PAGE } from './v2-answers.js';
 
@@ -18,8 +18,9 @@ export const h323DeviceList = defineEndpoint({
   v2Calls: [V2.h323Devices.list],
   tables: [H323_DEVICE_ROWS],
   async handle(params, ctx) {
-    const page = await ctx.v2.get(V2.h323Devices.list.at(), V2_H323_DEVICE_PAGE, pagingOf(params));
-    return { ...v1PageFields(page), devices: page.devices.map((device) => toV1(H323_DEVICE_ROWS, device)) };
+    const paging = pagingOf(params);
+    const page = await ctx.v2.get(V2.h323Devices.list.at(), V2_H323_DEVICE_PAGE, paging);
+    return { ...v1PageFields(pageOf(paging, page.total_records)), devices: page.devices.map((device) => toV1(H323_DEVICE_ROWS, device)) };
   },
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { morePagesNeeded, tokenPagesUpTo } from './v2-paging.js';
+import { everyNumberedPage, morePagesNeeded, pageCountOf, tokenPagesUpTo } from './v2-paging.js';
 
 /** A token-paged list of `total` numbers, `size` a page, as v2 answers it. */
 function tokenList(total: number, size: number) {
@@ -58,5 +58,20 @@ describe('token paging with a fan-out check', () => {
     expect(morePagesNeeded(300, 600, 300)).toBe(0);
     expect(morePagesNeeded(301, 600, 300)).toBe(1);
     expect(morePagesNeeded(10_000, 3_000, 300)).toBe(9);
+  });
+});
+
+describe('numbered pages without the deprecated page_count', () => {
+  it('counts the pages from total_records and page_size, and reads each once', async () => {
+    expect(pageCountOf({ page_size: 30, total_records: 0 })).toBe(0);
+    expect(pageCountOf({ page_size: 30, total_records: 61 })).toBe(3);
+    expect(pageCountOf({ page_count: 5, page_size: 30, total_records: 61 })).toBe(5);
+    const asked: number[] = [];
+    const pages = await everyNumberedPage(async (page_number) => {
+      asked.push(page_number);
+      return { page_size: 2, total_records: 7, items: [page_number] };
+    });
+    expect(asked.sort()).toEqual([1, 2, 3, 4]);
+    expect(pages.map((page) => page.items[0])).toEqual([1, 2, 3, 4]);
   });
 });

@@ -8,10 +8,20 @@ import { z } from 'zod';
 /** v2's largest page: the fewest calls when a v1 answer needs a whole list. */
 export const V2_MAX_PAGE_SIZE = 300;
 
+/**
+ * How many pages a list v2 pages by number has: its `page_count`, or, where today's v2 leaves that
+ * out (it is deprecated in favour of `next_page_token`), what its `total_records` and `page_size` say.
+ */
+export function pageCountOf(page: { page_count?: number | undefined; page_size: number; total_records: number }): number {
+  return page.page_count ?? Math.ceil(page.total_records / Math.max(1, page.page_size));
+}
+
 /** Every page of a list v2 pages by number: the first page, then the others in parallel. */
-export async function everyNumberedPage<P extends { page_count: number }>(pageNumber: (page_number: number) => Promise<P>): Promise<P[]> {
+export async function everyNumberedPage<P extends { page_count?: number | undefined; page_size: number; total_records: number }>(
+  pageNumber: (page_number: number) => Promise<P>,
+): Promise<P[]> {
   const first = await pageNumber(1);
-  const rest = await Promise.all(Array.from({ length: Math.max(0, first.page_count - 1) }, (_, i) => pageNumber(i + 2)));
+  const rest = await Promise.all(Array.from({ length: Math.max(0, pageCountOf(first) - 1) }, (_, i) => pageNumber(i + 2)));
   return [first, ...rest];
 }
 
@@ -49,10 +59,14 @@ export function morePagesNeeded(totalRecords: number, enough: number, pageSize: 
   return Math.max(0, Math.ceil(Math.min(totalRecords, enough) / pageSize) - 1);
 }
 
-/** The paging fields of a v2 list v2 pages by number (the v2 spec's shared conventions: always there, integers). */
+/**
+ * The paging fields of a v2 list v2 pages by number. `page_count` and `page_number` are deprecated
+ * and left out of several lists today (docs/live-evidence.md, "Retired routes and token paging"):
+ * a reader never needs them (`pageCountOf`), and their absence is no bad answer.
+ */
 export const V2_NUMBERED_PAGE = {
-  page_count: z.number(),
-  page_number: z.number(),
+  page_count: z.number().optional(),
+  page_number: z.number().optional(),
   page_size: z.number(),
   total_records: z.number(),
 };

@@ -3,7 +3,7 @@ import { answer } from '../../v1/answer.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { V2 } from '../../shared/v2-routes.js';
 import { toV1 } from '../../v1/field-map.js';
-import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
+import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1Params } from '../../v1/param-types.js';
 import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { reportRange, reportRangeParams } from '../kit/report-range.js';
@@ -43,6 +43,6 @@ export const accountReport = defineEndpoint({
       });
     });
     // The range and the hosts before the report itself, whose own from, to and users are v2's.
-    return answer(ACCOUNT_REPORT_ANSWER, v1PageFields(report), range.v1, { users: hosts }, report);
+    return answer(ACCOUNT_REPORT_ANSWER, v1PageFields(pageOf(paging, report.total_records)), range.v1, { users: hosts }, report);
   },
 });

@@ -1,7 +1,7 @@
 import { V2Error } from '../../upstream/errors.js';
 import type { TranslatorContext, V1Answer } from '../kit/define.js';
 import { pageOf, v1PageFields, type Paging } from '../../v1/paging.js';
-import { V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
+import { pageCountOf, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import type { SessionKind } from './kinds.js';
 import { renderSession } from './render.js';
 import { V2_SESSION, type V2Session, type V2SessionListItem } from './v2-session.js';
@@ -33,7 +33,7 @@ export async function allSessionsOf(ctx: TranslatorContext, kind: SessionKind, h
       page_number: page,
     });
     items.push(...(answer[kind.collection] as V2SessionListItem[]));
-    if (page >= answer.page_count) return items;
+    if (page >= pageCountOf(answer)) return items;
   }
 }
 

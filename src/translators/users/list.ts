@@ -4,7 +4,7 @@ import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { toV1, withCompositeDefaults, withV1Defaults } from '../../v1/field-map.js';
 import { v1Params } from '../../v1/param-types.js';
-import { pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
+import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { USER_ANSWERS } from '../../../mappings/user-answers.js';
 import { answer } from '../../v1/answer.js';
 import { V2_USER_PAGE } from '../kit/v2-users.js';
@@ -40,9 +40,10 @@ function listEndpoint(path: string, status: ListStatus) {
     // Only the user-object rows are read from v2; the option fields of an item are v1 defaults (above).
     tables: [USER_FIELDS.filter((row) => (USER_ANSWERS.listItem.fields as readonly string[]).includes(row.v1))],
     async handle(params, ctx) {
-      const page = await ctx.v2.get(V2.users.list.at(), V2_USER_PAGE, { status, ...pagingOf(params) });
+      const paging = pagingOf(params);
+      const page = await ctx.v2.get(V2.users.list.at(), V2_USER_PAGE, { status, ...paging });
       return {
-        ...v1PageFields(page, 'total second'),
+        ...v1PageFields(pageOf(paging, page.total_records), 'total second'),
         users: page.users.map((user) =>
           answer(USER_ANSWERS.listItem, toV1(USER_FIELDS, { ...user, status }), { verified: VERIFIED[status] }, ASSUMED_IN_LIST),
         ),
