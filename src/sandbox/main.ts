@@ -1,5 +1,7 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { onOff } from '../shared/env.js';
+import { commaList, PrivateAccess } from '../shared/private-access.js';
 import { createSandbox, mountSandbox } from './app.js';
 import { keepSandboxData, SandboxDataError, type KeptData } from './persist.js';
 
@@ -34,6 +36,23 @@ try {
   stopWith(error.message);
 }
 const root = new Hono();
+// The control API changes any account and lists the master's secrets: served alone, it is a private
+// page as it is inside the gateway (a loopback or PRIVATE_HOSTS Host, no forwarding but through
+// TRUSTED_PROXIES, a loopback client), unless SANDBOX_PUBLIC=1 says the sandbox is meant to be shared.
+const open = onOff.safeParse(env('SANDBOX_PUBLIC') ?? 'off');
+if (!open.success) stopWith('SANDBOX_PUBLIC: must be on or off');
+if (!open.data) {
+  const access = new PrivateAccess({
+    hosts: commaList(env('PRIVATE_HOSTS') ?? ''),
+    trustedProxies: commaList(env('TRUSTED_PROXIES') ?? ''),
+  });
+  root.use(
+    '/sandbox/*',
+    access.guard({ kind: 'loopback' }, (c, refusal) =>
+      c.json({ code: 200, message: `The sandbox control API: ${refusal.reason}.` }, refusal.status),
+    ),
+  );
+}
 mountSandbox(root, sandbox);
 root.notFound((c) => c.json({ code: 404, message: `No such path: ${c.req.path.slice(0, 256)}` }, 404));
 const server = serve({ fetch: root.fetch, port, hostname: host }, (info) => {

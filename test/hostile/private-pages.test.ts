@@ -1,6 +1,7 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -143,6 +144,41 @@ describe('the Host of a private page', () => {
     }
     expect((await ask(port, { path: '/sandbox/accounts', host: `127.0.0.1:${port}` })).status).toBe(200);
   });
+
+  it(
+    'is refused by the sandbox served alone (npm run sandbox), unless SANDBOX_PUBLIC=1 opens its control API',
+    { timeout: 90_000 },
+    async () => {
+      for (const open of [false, true]) {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts'], {
+          cwd: join(import.meta.dirname, '../..'),
+          env: { ...process.env, PORT: '0', SANDBOX_PUBLIC: open ? '1' : '0' },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        try {
+          const port = await new Promise<number>((resolve, reject) => {
+            let output = '';
+            child.stdout.on('data', (chunk: Buffer) => {
+              output += chunk.toString();
+              const at = /on http:\/\/[^:]+:(\d+)\/v2/.exec(output);
+              if (at) resolve(Number(at[1]));
+            });
+            child.once('exit', () => reject(new Error(`the sandbox stopped before it listened: ${output}`)));
+          });
+          const foreign = await ask(port, { path: '/sandbox/accounts', host: `evil.example:${port}` });
+          expect(foreign.status, `SANDBOX_PUBLIC=${open}`).toBe(open ? 200 : 403);
+          expect(foreign.body).not.toMatch(/"api_secret":"[^"]/);
+          const forwarded = await ask(port, { path: '/sandbox/accounts', headers: { 'x-forwarded-for': '203.0.113.7' } });
+          expect(forwarded.status).toBe(open ? 200 : 403);
+          expect((await ask(port, { path: '/sandbox/accounts', host: `127.0.0.1:${port}` })).status).toBe(200);
+        } finally {
+          const exited = new Promise((resolve) => child.once('exit', resolve));
+          child.kill('SIGTERM');
+          await exited;
+        }
+      }
+    },
+  );
 
   it('is answered when it is a loopback name, with or without its port, or one of PRIVATE_HOSTS', async () => {
     for (const host of [
