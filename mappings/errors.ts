@@ -52,6 +52,8 @@ export type FailureKind =
   | 'v2-bad-credentials'
   /** v2 answered 429. */
   | 'v2-rate-limited'
+  /** v2 answered 429 for one user's daily meeting creates and updates: that user's, nobody else's. */
+  | 'v2-user-daily-limited'
   /** v2 answered 403. */
   | 'v2-no-privilege'
   /** v2 answered 400 naming fields (`errors`). */
@@ -167,6 +169,11 @@ export const FAILURES: Record<FailureKind, FailureRow> = {
     why: 'v2 answers 401 for a JWT signed with a wrong secret or an unknown key; v1 answered 102.',
   },
   'v2-rate-limited': { v1Code: V1Code.rateLimited, v1Message: V1_RATE_LIMIT_MESSAGE, why: "v1's rate-limit error, word for word." },
+  'v2-user-daily-limited': {
+    v1Code: V1Code.rateLimited,
+    v1Message: 'keep',
+    why: "v1's rate-limit code with the service's own text, which says whose limit it is (this user's 100 meeting creates and updates) and when it resets (00:00 UTC), with Retry-After; other users' calls go on.",
+  },
   'v2-no-privilege': { v1Code: V1Code.noPrivilege, v1Message: 'keep', why: 'A v2 403 is a missing privilege; v1 said 200 (no privilege).' },
   'v2-invalid-fields': {
     v1Code: V1Code.invalidParameter,

@@ -155,6 +155,8 @@ export const CALL_LINE_LEVEL: Record<FailureKind, Level> = {
   'dot-segment-value': CLIENTS,
   'v2-bad-credentials': CLIENTS,
   'v2-rate-limited': UPSTREAMS,
+  // One user's day of meeting writes spent: the client's volume, not a fault of v2's.
+  'v2-user-daily-limited': CLIENTS,
   'v2-no-privilege': CLIENTS,
   'v2-invalid-fields': CLIENTS,
   'v2-coded': CLIENTS,

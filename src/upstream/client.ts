@@ -4,6 +4,7 @@ import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { v2FailureKind } from '../../mappings/errors.js';
 import type { Leaving } from '../shared/leaving.js';
 import type { V2Method, V2Route, V2Target } from '../shared/v2-route.js';
+import { isUserDailyLimit } from '../ratelimit/user-daily-limit.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
 import type { OwnTime } from '../shared/own-time.js';
 import type { V2AttemptTrace, V2Tracing } from '../shared/trace-context.js';
@@ -233,7 +234,8 @@ export class V2Client {
         if (!sent) ownTime?.resume();
         if (!sent && failure !== undefined) throw failure;
         const retryInMs = this.retryDelay(error, attempt, attempts);
-        if (error instanceof V2Error && error.status === 429) {
+        // A user's daily cap is that user's alone: pausing the account's calls for it would stall every other user.
+        if (error instanceof V2Error && error.status === 429 && !isUserDailyLimit(error)) {
           this.gate.penalize(credentials.apiKey, route.method, path, error.retryAfterMs ?? 1000);
         }
         if (retryInMs === undefined || (budget.endsAt !== undefined && Date.now() + retryInMs >= budget.endsAt)) throw error;

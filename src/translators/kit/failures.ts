@@ -3,6 +3,7 @@ import { retryAfterSeconds } from '../../shared/retry-after.js';
 import { DotSegmentValue } from '../../shared/v2-path.js';
 import { V1Code, V1Error } from '../../v1/errors.js';
 import { RateLimitExceeded } from '../../ratelimit/errors.js';
+import { isUserDailyLimit } from '../../ratelimit/user-daily-limit.js';
 import { CallWithdrawn, UpstreamUnavailable, V2Error } from '../../upstream/errors.js';
 import { ProofsExhausted } from '../../upstream/pair-proof.js';
 import { KeyNotMapped, SecretRefused } from '../../upstream/auth/local-check.js';
@@ -34,7 +35,8 @@ export function failureKindOf(error: unknown): FailureKind {
   if (error instanceof SecretRefused) return 'secret-refused';
   if (error instanceof KeyNotMapped) return 'key-not-mapped';
   if (error instanceof OAuthTokenError) return TOKEN_KINDS[error.outcome];
-  if (error instanceof V2Error) return v2FailureKind(error.status, true, error.fieldErrors.length > 0);
+  if (error instanceof V2Error)
+    return isUserDailyLimit(error) ? 'v2-user-daily-limited' : v2FailureKind(error.status, true, error.fieldErrors.length > 0);
   if (error instanceof UpstreamUnavailable) return UPSTREAM_KINDS[error.reason];
   if (error instanceof CallWithdrawn) return 'withdrawn';
   return 'internal';
