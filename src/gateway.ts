@@ -746,9 +746,12 @@ function wireAll(parts: Parts) {
   return { sandbox, sandboxListener, webhooks, limiters, v2, credentials, metrics, shadow, server };
 }
 
-/** The v2 secrets a credential map holds (its v1 secrets are hashes): never written anywhere. */
+/** The secrets a credential map holds (its v1 secrets are hashes; its v2 and SDK apps' are not): never written anywhere. */
 function v2SecretsOf(entries: GatewayConfig['credentials']['entries']): string[] {
-  return entries.map((entry) => (entry.v2.kind === 'jwt' ? entry.v2.secret : entry.v2.client_secret));
+  return entries.flatMap((entry) => [
+    entry.v2.kind === 'jwt' ? entry.v2.secret : entry.v2.client_secret,
+    ...(entry.sdk ? [entry.sdk.secret] : []),
+  ]);
 }
 
 /** The secrets of the configuration, redacted by value from every log line, record and report. */
