@@ -1,12 +1,18 @@
-import { signV2Token } from '../src/upstream/jwt.js';
+import { sandboxToken } from './sandbox-token.js';
 
 /**
- * `npm run -s v2-token -- <api_key> <api_secret> [seconds]`: print a v2 JWT (HS256, iss = key,
- * exp = now + seconds, default 300), to call the sandbox's /v2 directly with curl.
+ * `npm run -s v2-token -- <api_key> <api_secret> [origin]`: print an OAuth access token of the
+ * sandbox account whose pair this is (an hour's life), to call the sandbox's /v2 directly with curl
+ * as `Authorization: Bearer`. `origin` defaults to http://127.0.0.1:8080 (npm start, npm run sandbox).
  */
-const [apiKey, apiSecret, seconds = '300'] = process.argv.slice(2);
-if (!apiKey || !apiSecret || !/^\d+$/.test(seconds)) {
-  console.error('usage: npm run -s v2-token -- <api_key> <api_secret> [seconds]');
+const [apiKey, apiSecret, origin = 'http://127.0.0.1:8080'] = process.argv.slice(2);
+if (!apiKey || !apiSecret || !/^https?:\/\/[^/]+$/.test(origin)) {
+  console.error('usage: npm run -s v2-token -- <api_key> <api_secret> [http://host:port]');
   process.exit(2);
 }
-console.log(await signV2Token(apiKey, apiSecret, Math.floor(Date.now() / 1000) + Number(seconds)));
+try {
+  console.log(await sandboxToken(origin, apiKey, apiSecret));
+} catch (error) {
+  console.error(`v2-token: ${(error as Error).message}`);
+  process.exit(1);
+}

@@ -36,6 +36,7 @@ import { ALL_ENDPOINTS } from './translators/endpoints.js';
 import { V2Client, openGate, type OutboundGate } from './upstream/client.js';
 import { CallWithdrawn, SHUTTING_DOWN_UNSENT } from './upstream/errors.js';
 import { Departure, EitherLeaving } from './shared/leaving.js';
+import { sandboxAccountsAt } from './upstream/auth/sandbox-accounts.js';
 import { v2CredentialsOf, type V2Credentials } from './upstream/auth/v2-credentials.js';
 import type { LocalCheck } from './upstream/auth/local-check.js';
 import { provenSecretStoreOf } from './upstream/auth/proven-secrets.js';
@@ -386,10 +387,19 @@ function createLimiters({ config, overrides, resources, log }: Parts): RateLimit
  * are bounded per key and across keys, in the limiters' store; pairs that matched are remembered
  * in Redis (with REDIS_URL) or beside the credentials file, so their owners skip that budget.
  */
-function createV2Credentials({ config, address, resources, log }: Parts, limiters: RateLimiters, sandbox?: Sandbox): V2Credentials {
+function createV2Credentials(
+  { config, overrides, address, resources, log }: Parts,
+  limiters: RateLimiters,
+  sandbox?: Sandbox,
+): V2Credentials {
   const { redis } = config.rateLimits;
+  const hub = overrides.cluster?.hubPaths.includes('/sandbox') ? overrides.cluster.hubOrigin : undefined;
   return v2CredentialsOf(config.credentials, {
-    ...(sandbox ? { embedded: (pair) => embeddedAppOf(sandbox.state, pair.apiKey, pair.apiSecret) } : {}),
+    // Today's v2 takes no JWT: each sandbox account's pair acts as its OAuth app (docs/decisions.md).
+    ...(sandbox
+      ? { embedded: (pair: { apiKey: string; apiSecret: string }) => embeddedAppOf(sandbox.state, pair.apiKey, pair.apiSecret) }
+      : {}),
+    ...(hub ? { embedded: sandboxAccountsAt(hub, config.upstream.timeoutMs) } : {}),
     jwtTtlSeconds: config.upstream.jwtTtlSeconds,
     timeoutMs: config.upstream.timeoutMs,
     v2BaseUrl: () => address.upstreamUrl,

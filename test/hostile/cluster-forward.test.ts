@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signV2Token } from '../support/sandbox.js';
+import { sandboxToken } from '../../scripts/sandbox-token.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
 import { signatureHeaders } from '../support/webhook-receivers.js';
 import { head, unlimited } from './hostile-support.js';
@@ -36,13 +36,14 @@ function settings(): Record<string, string> {
 
 let single: GatewayProcess;
 let cluster: GatewayProcess;
-let v2Token: string;
+/** Each process's sandbox issues its own tokens (both have the same fixed pair). */
+const v2Tokens = new Map<GatewayProcess, string>();
 beforeAll(async () => {
   [single, cluster] = await Promise.all([
     startGatewayProcess(settings()),
     startGatewayProcess({ ...settings(), WORKERS: '2' }, { startTimeoutMs: 60_000 }),
   ]);
-  v2Token = await signV2Token(KEY, SECRET, 600);
+  for (const gateway of [single, cluster]) v2Tokens.set(gateway, await sandboxToken(gateway.url, KEY, SECRET));
 }, 90_000);
 afterAll(async () => {
   await single?.kill();
@@ -140,7 +141,7 @@ describe('a body sent after `Expect: 100-continue`', () => {
         const user = newUser(`continued-${port}@sandbox.v1gate.local`);
         const created = await sendExpectingContinue(
           port,
-          continuedRequest('/v2/users', user, { Authorization: `Bearer ${v2Token}` }),
+          continuedRequest('/v2/users', user, { Authorization: `Bearer ${v2Tokens.get(gateway)}` }),
           user,
         );
         return { intake, created };

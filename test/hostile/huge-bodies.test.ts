@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
-import { signV2Token } from '../support/sandbox.js';
+import { sandboxToken } from '../../scripts/sandbox-token.js';
 import { freshSignatureHeaders } from '../support/webhook-receivers.js';
 import { answerToHead, firstAnswer, head, memoryOf, push, unlimited } from './hostile-support.js';
 
@@ -48,8 +48,8 @@ interface Route {
   answer: { status: number; body: unknown };
 }
 
-async function routes(): Promise<Route[]> {
-  const bearer = await signV2Token(KEY, SECRET, 600);
+async function routes(origin: string): Promise<Route[]> {
+  const bearer = await sandboxToken(origin, KEY, SECRET);
   return [
     {
       path: '/v1/user/create',
@@ -110,9 +110,10 @@ describe('300 MB bodies to one gateway process', () => {
   it('are refused on every way in, each with its route’s error, none kept in memory', async () => {
     const port = Number(new URL(gateway.url).port);
     // Warm: each route has answered once, so what follows measures bodies, not first-use code.
-    for (const route of await routes()) await fetch(`${gateway.url}${route.path}`, { method: 'POST', headers: route.headers, body: '{}' });
+    for (const route of await routes(gateway.url))
+      await fetch(`${gateway.url}${route.path}`, { method: 'POST', headers: route.headers, body: '{}' });
     const before = memoryOf(gateway.pid);
-    for (const route of await routes()) {
+    for (const route of await routes(gateway.url)) {
       const ends = await pushEveryFraming(port, route);
       for (const [i, end] of ends.entries()) {
         const context = `${route.path}, framing ${i}`;
@@ -151,7 +152,7 @@ describe('300 MB bodies to a cluster (WORKERS=2)', () => {
 
   it('are refused by the worker that reads them, before the primary sees a byte, with v2’s error', async () => {
     const port = Number(new URL(gateway.url).port);
-    const v2Users = (await routes()).find((route) => route.path === '/v2/users')!;
+    const v2Users = (await routes(gateway.url)).find((route) => route.path === '/v2/users')!;
     const anonymous = { ...v2Users, headers: { 'Content-Type': 'application/json' } };
     const pids = [gateway.pid, ...(await workerPids(gateway.url))];
     expect(pids).toHaveLength(3);

@@ -11,7 +11,7 @@ import type { V2Identity } from './v2-identity.js';
  */
 
 /** The embedded sandbox's OAuth app for a pair of one of its accounts, the secret matched; undefined for any other pair. */
-export type EmbeddedApps = (credentials: Credentials) => OAuthApp | undefined;
+export type EmbeddedApps = (credentials: Credentials) => OAuthApp | undefined | Promise<OAuthApp | undefined>;
 export class V2Authorizer {
   /** A mapped JWT app as the minter takes it: one object per app, so its pair hash is made once. */
   private readonly jwtApps = new WeakMap<V2Identity, Credentials>();
@@ -23,8 +23,11 @@ export class V2Authorizer {
     private readonly embedded?: EmbeddedApps,
   ) {}
 
-  tokenFor(credentials: Credentials): Promise<string> {
-    const v2 = credentials.v2 ?? (this.oauth && this.embedded?.(credentials));
+  /** The embedded sandbox's app each pair last acted as: what `renewable` tells the token cache to forget. */
+  private readonly embeddedApps = new WeakMap<Credentials, OAuthApp>();
+
+  async tokenFor(credentials: Credentials): Promise<string> {
+    const v2 = credentials.v2 ?? (await this.embeddedAppOf(credentials));
     // A pair no app stands for signs its own JWT: today's v2 refuses it (a wrong secret over the sandbox is refused so).
     if (!v2) return this.minter.tokenFor(credentials);
     if (v2.kind === 'oauth') {
@@ -45,9 +48,16 @@ export class V2Authorizer {
    * ourselves would only be signed alike again.
    */
   renewable(credentials: Credentials, token: string): boolean {
-    const v2 = credentials.v2 ?? this.embedded?.(credentials);
+    const v2 = credentials.v2 ?? this.embeddedApps.get(credentials);
     if (v2?.kind !== 'oauth' || !this.oauth) return false;
     this.oauth.refused(v2, token);
     return true;
+  }
+
+  private async embeddedAppOf(credentials: Credentials): Promise<OAuthApp | undefined> {
+    if (!this.oauth || !this.embedded) return undefined;
+    const app = await this.embedded(credentials);
+    if (app) this.embeddedApps.set(credentials, app);
+    return app;
   }
 }
