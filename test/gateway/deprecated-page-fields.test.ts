@@ -71,7 +71,7 @@ afterAll(async () => {
 
 async function v1(path: string, params: Record<string, string>): Promise<Record<string, any>> {
   const creds = { api_key: sandbox.sandbox.credentials.apiKey, api_secret: sandbox.sandbox.credentials.apiSecret };
-  return (await postV1(gateway.url, path, { ...creds, ...params })).json();
+  return (await postV1(gateway.url, path, { ...creds, ...params })).json() as Record<string, any>;
 }
 
 async function newUsers(count: number): Promise<string[]> {
