@@ -13,6 +13,7 @@ import { limiterMetrics } from './ops/limiter-metrics.js';
 import { credentialMetrics } from './ops/credential-metrics.js';
 import { callLogObserver, createLogger, type LogOutput } from './ops/logging.js';
 import { sampleFailedCalls } from './ops/log-volume.js';
+import { isLoopbackHost } from './shared/loopback.js';
 import { KnownSecrets } from './shared/secrets.js';
 import { GatewayMetrics } from './ops/metrics.js';
 import { mountOpsRoutes } from './ops/routes.js';
@@ -393,7 +394,10 @@ function createV2Credentials(
   sandbox?: Sandbox,
 ): V2Credentials {
   const { redis } = config.rateLimits;
-  const hub = overrides.cluster?.hubPaths.includes('/sandbox') ? overrides.cluster.hubOrigin : undefined;
+  // A sandbox elsewhere on this machine (npm run sandbox, another gateway) is found by its account list; none other is asked.
+  const sandboxOnThisMachine =
+    config.v2BaseUrl && isLoopbackHost(new URL(config.v2BaseUrl).hostname) ? new URL(config.v2BaseUrl).origin : undefined;
+  const hub = overrides.cluster?.hubPaths.includes('/sandbox') ? overrides.cluster.hubOrigin : sandboxOnThisMachine;
   return v2CredentialsOf(config.credentials, {
     // Today's v2 takes no JWT: each sandbox account's pair acts as its OAuth app (docs/decisions.md).
     ...(sandbox

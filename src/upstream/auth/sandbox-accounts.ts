@@ -8,6 +8,8 @@ import type { OAuthApp } from './oauth-tokens.js';
  * primary: the sandbox's account list at the primary's loopback origin, which shows the secrets to
  * a caller on this machine. An app found is kept (a pair's app does not change while the sandbox
  * runs); a pair not found is asked again next time, since its account may have been made since.
+ * The same serves a gateway over a sandbox of its own machine (`npm run sandbox`, another gateway):
+ * an origin whose account list is not there (404, no sandbox) is not asked again.
  */
 
 const listing = z.object({
@@ -29,11 +31,14 @@ const same = (a: string, b: string) => {
 
 export function sandboxAccountsAt(origin: string, timeoutMs: number): (pair: Credentials) => Promise<OAuthApp | undefined> {
   const found = new Map<string, { secret: string; app: OAuthApp }>();
+  let noSandbox = false;
   return async (pair) => {
     const kept = found.get(pair.apiKey);
     if (kept) return same(kept.secret, pair.apiSecret) ? kept.app : undefined;
-    const answer = await fetch(`${origin}/sandbox/accounts`, { signal: AbortSignal.timeout(timeoutMs) });
-    if (!answer.ok) return undefined;
+    if (noSandbox) return undefined;
+    const answer = await fetch(`${origin}/sandbox/accounts`, { signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
+    if (answer?.status === 404) noSandbox = true;
+    if (!answer?.ok) return undefined;
     const account = listing.parse(await answer.json()).accounts.find((a) => a.api_key === pair.apiKey);
     const client = account?.oauth_apps.find((a) => a.client_secret !== undefined);
     if (!account?.api_secret || !client?.client_secret) return undefined;
