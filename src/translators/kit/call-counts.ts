@@ -52,6 +52,12 @@ const memberDelete: CallCount = {
 };
 
 export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
+  '/user/list': {
+    min: 1,
+    typical: '1 + n',
+    max: '1 + n',
+    note: `the page of active users, then one ${V2.users.settings.name} per listed user (n ≤ page_size), checked as one fan-out before any is sent, so each item shows the options /user/get shows`,
+  },
   '/user/get': userRead,
   '/user/getbyemail': userRead,
   '/user/autocreate': userCreated(5, USER_READ),

@@ -1,32 +1,32 @@
-import { USER_FIELDS } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
 import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
-import { toV1, withCompositeDefaults, withV1Defaults } from '../../v1/field-map.js';
+import { withCompositeDefaults, withV1Defaults } from '../../v1/field-map.js';
 import { v1Params } from '../../v1/param-types.js';
 import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { USER_ANSWERS } from '../../../mappings/user-answers.js';
 import { answer } from '../../v1/answer.js';
-import { V2_USER_PAGE } from '../kit/v2-users.js';
+import { V2_SETTINGS, V2_USER_PAGE, type V2Settings, type V2User } from '../kit/v2-users.js';
+import type { TranslatorContext } from '../kit/define.js';
+import { v1UserAnswer } from './user-output.js';
+import { tablesFor } from './user-params.js';
 
 /**
  * /user/list and /user/pending: one GET /users page each (status active or pending), paged as
- * the v1 call asks. A v2 list item carries no settings, picture or verification, and fetching
- * them per user would cost two more v2 calls per user (up to 600 for a page of 300, a minute of
- * the key's v2 budget), so the items show what is known without them: the v1 defaults of the
- * option set, an empty pic_url, verified from the status, and empty tokens (as v1's own list
- * items showed them). /user/get gives the full user. See docs/decisions.md.
+ * the v1 call asks. A v2 list item carries no settings, so an active user's are read, one GET
+ * per listed user (a fan-out checked against the outbound limits before any is sent): a list
+ * item shows the same option values /user/get shows, where v1 defaults had contradicted v2's
+ * own. A pending user's settings cannot be read (v2 refuses them until the user confirms), so a
+ * pending item shows the option set's v1 defaults. The tokens are not in a list item: reading
+ * them would cost three calls per user, and /user/get shows them.
  */
 
 type ListStatus = 'active' | 'pending';
 
-/** What a list item shows where the v2 list is silent. */
+/** What a list item shows where the v2 list is silent (a pending user's options: their v1 defaults). */
 const ASSUMED_IN_LIST: Record<string, unknown> = {
   ...withCompositeDefaults(USER_OPTION_COMPOSITES, withV1Defaults(USER_OPTIONS, {})),
   pic_url: '',
-  token: '',
-  zpk: '',
-  zak: '',
 };
 
 /** A pending user has not confirmed their email; the others have (an activated pending user is the exception v2's list cannot show). */
@@ -36,20 +36,27 @@ function listEndpoint(path: string, status: ListStatus) {
   return defineEndpoint({
     path,
     params: v1Params(v1PagingParams),
-    v2Calls: [V2.users.list],
-    // Only the user-object rows are read from v2; the option fields of an item are v1 defaults (above).
-    tables: [USER_FIELDS.filter((row) => (USER_ANSWERS.listItem.fields as readonly string[]).includes(row.v1))],
+    v2Calls: status === 'active' ? [V2.users.list, V2.users.settings] : [V2.users.list],
+    tables: tablesFor({}, USER_ANSWERS.listItem.fields),
     async handle(params, ctx) {
       const paging = pagingOf(params);
       const page = await ctx.v2.get(V2.users.list.at(), V2_USER_PAGE, { status, ...paging });
+      const settings = status === 'active' ? await settingsOf(ctx, page.users) : [];
       return {
         ...v1PageFields(pageOf(paging, page.total_records), 'total second'),
-        users: page.users.map((user) =>
-          answer(USER_ANSWERS.listItem, toV1(USER_FIELDS, { ...user, status }), { verified: VERIFIED[status] }, ASSUMED_IN_LIST),
-        ),
+        users: page.users.map((user, i) => {
+          const parts = { user: { ...user, status }, ...(settings[i] ? { settings: settings[i] } : {}) };
+          return answer(USER_ANSWERS.listItem, v1UserAnswer(USER_ANSWERS.listItem, parts), { verified: VERIFIED[status] }, ASSUMED_IN_LIST);
+        }),
       };
     },
   });
+}
+
+/** The settings of each listed user, in order: one GET each, checked as one fan-out before any is sent. */
+async function settingsOf(ctx: TranslatorContext, users: readonly V2User[]): Promise<V2Settings[]> {
+  if (users.length > 0) ctx.requireFanOut(V2.users.settings, users.length);
+  return Promise.all(users.map((user) => ctx.v2.get(V2.users.settings.at(user.id), V2_SETTINGS)));
 }
 
 /** /user/list: the account's active users. */
