@@ -77,7 +77,7 @@ export async function startTestGateway(env: Record<string, string> = {}, overrid
     const creds = opts.as ?? sandbox.credentials;
     const url = new URL(`${gateway.v2BaseUrl}${path}`);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const token = opts.token === undefined ? await signV2Token(creds.apiKey, creds.apiSecret) : opts.token;
+    const token = opts.token === undefined ? await signV2Token(creds.apiKey, creds.apiSecret, 60, sandbox.state) : opts.token;
     const headers: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` };
     const body = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
     if (body !== undefined) headers['content-type'] = 'application/json';

@@ -48,8 +48,9 @@ export function rememberSandbox(state: SandboxState): void {
  * A pair no running sandbox's account has (an unknown key, a wrong secret) gets what such a client
  * could still send, a JWT signed with it, which today's v2 refuses.
  */
-export function signV2Token(apiKey: string, apiSecret: string, expiresInSeconds = 60): Promise<string> {
-  for (const state of running) {
+export function signV2Token(apiKey: string, apiSecret: string, expiresInSeconds = 60, sandbox?: SandboxState): Promise<string> {
+  // Two sandboxes of one test may share a fixed pair: the caller's own sandbox is asked first.
+  for (const state of sandbox ? [sandbox, ...running] : running) {
     const app = embeddedAppOf(state, apiKey, apiSecret);
     const client = app && state.oauthApps.authenticate(app.clientId, app.clientSecret);
     if (!client) continue;
@@ -76,7 +77,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const url = new URL(`${listening.url}/v2${path}`);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = {};
-    const token = opts.token === undefined ? await signV2Token(creds.apiKey, creds.apiSecret) : opts.token;
+    const token = opts.token === undefined ? await signV2Token(creds.apiKey, creds.apiSecret, 60, sandbox.state) : opts.token;
     if (token !== null) headers.authorization = `Bearer ${token}`;
     let body: string | undefined;
     if (opts.rawBody !== undefined) body = opts.rawBody;
