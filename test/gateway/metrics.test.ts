@@ -84,11 +84,11 @@ describe('/metrics/meetings', () => {
     expect(second.meetings.map((m: any) => m.start_time)).toEqual(['2024-05-02T10:00:00Z']);
   });
 
-  it('answers v1 errors for a bad type, missing past dates or a page over 100, and calls nothing', async () => {
+  it('answers v1 errors for a bad type, missing past dates or a page over 300 (v1 general maximum), and calls nothing', async () => {
     for (const params of [
       { type: '3' },
       { type: '2', from: '2024-05-01' },
-      { type: '2', ...MAY, page_size: '101' },
+      { type: '2', ...MAY, page_size: '301' },
       { type: '2', from: '2024-05-31', to: '2024-05-01' },
     ]) {
       const reply = await gw.v1Raw('/metrics/meetings', params);
