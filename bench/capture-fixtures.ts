@@ -16,7 +16,7 @@ const sandbox = createSandbox({ apiKey: KEY, apiSecret: SECRET, limits: false })
 const root = new Hono();
 mountSandbox(root, sandbox);
 
-const v2 = inProcessV2(root, KEY, SECRET);
+const v2 = inProcessV2(root, sandbox);
 
 const seeded = await seedV2(v2);
 const u = encodeURIComponent(seeded.userId);

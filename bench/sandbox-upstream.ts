@@ -37,7 +37,7 @@ root.use('/v2/*', async (c, next) => {
 });
 mountSandbox(root, sandbox);
 
-const seeded = await seedV2(inProcessV2(root, apiKey, apiSecret));
+const seeded = await seedV2(inProcessV2(root, sandbox));
 
 const server = serve({ fetch: root.fetch, port: Number(process.env.PORT ?? 0), hostname: '127.0.0.1' }, (info: AddressInfo) => {
   if (process.send) process.send({ type: 'ready', port: info.port, seeded });

@@ -5,7 +5,7 @@
  */
 
 import type { Hono } from 'hono';
-import { signV2Token } from '../src/upstream/jwt.js';
+import type { Sandbox } from '../src/sandbox/app.js';
 
 /** A v2 answer as the seeding reads it: created resources carry an id. */
 export type V2Call = (
@@ -14,10 +14,15 @@ export type V2Call = (
   body?: unknown,
 ) => Promise<{ status: number; body: { id?: string | number } & Record<string, unknown> }>;
 
-/** Call a sandbox mounted on `root` in process (no socket), as the account of `apiKey`/`apiSecret`. */
-export function inProcessV2(root: Hono, apiKey: string, apiSecret: string): V2Call {
+/**
+ * Call a sandbox mounted on `root` in process (no socket), as its master account, with an access
+ * token of the account's OAuth app taken from its state: today's v2 takes no JWT.
+ */
+export function inProcessV2(root: Hono, sandbox: Sandbox): V2Call {
+  const { clientId, clientSecret } = sandbox.oauthApp;
   return async (method, path, body) => {
-    const token = await signV2Token(apiKey, apiSecret, Math.floor(Date.now() / 1000) + 60);
+    const app = sandbox.state.oauthApps.authenticate(clientId, clientSecret)!;
+    const token = sandbox.state.oauthApps.issue(app, sandbox.state.now().getTime()).accessToken;
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await root.fetch(
