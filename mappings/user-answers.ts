@@ -91,7 +91,7 @@ export const USER_ANSWERS = {
   /** "Get and getbyemail add the record views, vanity_url, status; get adds account_id, timezone." */
   getbyemail: { fields: [...FULL_USER, ...RECORDING_VIEWS, 'vanity_url', 'status'] },
   get: { fields: [...FULL_USER, ...RECORDING_VIEWS, 'vanity_url', 'status', 'account_id', 'timezone'] },
-  /** A /user/list and /user/pending item: the v1 spec's list, with the booleans of the v1 reference's example; the tokens only in the single reads. */
+  /** A /user/list and /user/pending item: the v1 spec's list, with the booleans and the empty tokens of the v1 reference's example. */
   listItem: {
     fields: [
       'email',
@@ -112,6 +112,7 @@ export const USER_ANSWERS = {
       'timezone',
       ...ACTIVITY,
       'status',
+      ...TOKEN_TYPES,
     ],
   },
 } as const satisfies Record<string, AnswerShape>;

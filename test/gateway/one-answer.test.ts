@@ -62,7 +62,8 @@ describe('a user', () => {
     expect(get.disable_chat).toBe(true);
     expect(get.enable_auto_recording).toBe(true);
     expect(disagreements(get, byEmail)).toEqual([]);
-    expect(disagreements(get, listed)).toEqual([]);
+    // The tokens are minted anew at every read (two user/get calls differ too): empty in a list item, as v1 showed them.
+    expect(disagreements(get, listed, ['token', 'zpk', 'zak'])).toEqual([]);
   });
 });
 
@@ -76,7 +77,8 @@ describe('a meeting', () => {
     const get = await gw.v1('/meeting/get', { id: String(id), host_id: ownerId });
     expect(get.error, JSON.stringify(get.error)).toBeUndefined();
     const listed = await findInList('/meeting/list', 'meetings', id, { host_id: ownerId });
-    expect(disagreements(get, listed)).toEqual([]);
+    // The tokens are minted anew at every read (two user/get calls differ too): empty in a list item, as v1 showed them.
+    expect(disagreements(get, listed, ['token', 'zpk', 'zak'])).toEqual([]);
   });
 });
 
@@ -90,6 +92,7 @@ describe('a webinar', () => {
     const get = await gw.v1('/webinar/get', { id: String(id), host_id: ownerId });
     expect(get.error, JSON.stringify(get.error)).toBeUndefined();
     const listed = await findInList('/webinar/list', 'webinars', id, { host_id: ownerId });
-    expect(disagreements(get, listed)).toEqual([]);
+    // The tokens are minted anew at every read (two user/get calls differ too): empty in a list item, as v1 showed them.
+    expect(disagreements(get, listed, ['token', 'zpk', 'zak'])).toEqual([]);
   });
 });

@@ -17,8 +17,9 @@ import { tablesFor } from './user-params.js';
  * per listed user (a fan-out checked against the outbound limits before any is sent): a list
  * item shows the same option values /user/get shows, where v1 defaults had contradicted v2's
  * own. A pending user's settings cannot be read (v2 refuses them until the user confirms), so a
- * pending item shows the option set's v1 defaults. The tokens are not in a list item: reading
- * them would cost three calls per user, and /user/get shows them.
+ * pending item shows the option set's v1 defaults. The tokens are empty in a list item, as v1's
+ * own list showed them (the v1 reference's example): minted anew at each read, they are no fact
+ * about the user to agree on, and reading them would cost three calls per user.
  */
 
 type ListStatus = 'active' | 'pending';
@@ -27,6 +28,9 @@ type ListStatus = 'active' | 'pending';
 const ASSUMED_IN_LIST: Record<string, unknown> = {
   ...withCompositeDefaults(USER_OPTION_COMPOSITES, withV1Defaults(USER_OPTIONS, {})),
   pic_url: '',
+  token: '',
+  zpk: '',
+  zak: '',
 };
 
 /** A pending user has not confirmed their email; the others have (an activated pending user is the exception v2's list cannot show). */
