@@ -7,7 +7,8 @@ import type { OAuthApp } from './oauth-tokens.js';
  * A cluster worker's way to the OAuth app of a pair of the embedded sandbox, which runs in the
  * primary: the sandbox's account list at the primary's loopback origin, which shows the secrets to
  * a caller on this machine. An app found is kept (a pair's app does not change while the sandbox
- * runs); a pair not found is asked again next time, since its account may have been made since.
+ * runs); a key not listed is looked for again, since its account may have been made since, but the
+ * list is read at most once a second and by one request at a time, whatever the callers send.
  * The same serves a gateway over a sandbox of its own machine (`npm run sandbox`, another gateway):
  * an origin whose account list is not there (404, no sandbox) is not asked again.
  */
@@ -29,21 +30,44 @@ const same = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
+/** How often the account list is read again at most: a flood of unknown keys costs one read a second, not one each. */
+const RELIST_AFTER_MS = 1000;
+
+type Listed = Map<string, { secret: string; app: OAuthApp }>;
+
 export function sandboxAccountsAt(origin: string, timeoutMs: number): (pair: Credentials) => Promise<OAuthApp | undefined> {
-  const found = new Map<string, { secret: string; app: OAuthApp }>();
+  let listed: Listed = new Map();
+  let listedAt = -Infinity;
+  let reading: Promise<void> | undefined;
   let noSandbox = false;
-  return async (pair) => {
-    const kept = found.get(pair.apiKey);
-    if (kept) return same(kept.secret, pair.apiSecret) ? kept.app : undefined;
-    if (noSandbox) return undefined;
+  const relist = async (): Promise<void> => {
     const answer = await fetch(`${origin}/sandbox/accounts`, { signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
+    listedAt = Date.now();
     if (answer?.status === 404) noSandbox = true;
-    if (!answer?.ok) return undefined;
-    const account = listing.parse(await answer.json()).accounts.find((a) => a.api_key === pair.apiKey);
-    const client = account?.oauth_apps.find((a) => a.client_secret !== undefined);
-    if (!account?.api_secret || !client?.client_secret) return undefined;
-    const app: OAuthApp = { kind: 'oauth', accountId: account.id, clientId: client.client_id, clientSecret: client.client_secret };
-    found.set(pair.apiKey, { secret: account.api_secret, app });
-    return same(account.api_secret, pair.apiSecret) ? app : undefined;
+    const parsed = answer?.ok ? listing.safeParse(await answer.json().catch(() => undefined)) : undefined;
+    // Anything but a sandbox's account list (another service on that origin) is no account at all.
+    if (parsed?.success) listed = appsOf(parsed.data);
   };
+  return async (pair) => {
+    if (!listed.has(pair.apiKey) && !noSandbox && Date.now() - listedAt >= RELIST_AFTER_MS) {
+      reading ??= relist().finally(() => (reading = undefined));
+      await reading;
+    }
+    const kept = listed.get(pair.apiKey);
+    return kept && same(kept.secret, pair.apiSecret) ? kept.app : undefined;
+  };
+}
+
+/** Each account's pair and the first OAuth app whose secret the list shows. */
+function appsOf(data: z.output<typeof listing>): Listed {
+  const apps: Listed = new Map();
+  for (const account of data.accounts) {
+    const client = account.oauth_apps.find((a) => a.client_secret !== undefined);
+    if (!account.api_secret || !client?.client_secret) continue;
+    apps.set(account.api_key, {
+      secret: account.api_secret,
+      app: { kind: 'oauth', accountId: account.id, clientId: client.client_id, clientSecret: client.client_secret },
+    });
+  }
+  return apps;
 }
