@@ -4,6 +4,7 @@ import { commandOf, helpText } from './cli/help.js';
 import { packageVersion } from './shared/package-version.js';
 import { removePidFile, sendReload, writePidFile } from './cli/pid-file.js';
 import { describeStartError } from './cli/start-errors.js';
+import { jwtSigningProblems } from './cli/jwt-signing.js';
 import { startFileProblems, startFiles } from './cli/start-files.js';
 import { runPrimary } from './cluster/primary.js';
 import { runWorker } from './cluster/worker.js';
@@ -51,7 +52,7 @@ async function start(): Promise<void> {
   if (cluster.isWorker) return runWorker(config);
   for (const unknown of unknownSettings(process.env)) console.warn(`v1gate: warning: ${describeUnknownSetting(unknown)}`);
   // Each file tried as it will be opened, so a bad one is a line naming its setting, not a library's stack trace.
-  const fileProblems = startFileProblems(startFiles(config));
+  const fileProblems = [...jwtSigningProblems(config), ...startFileProblems(startFiles(config))];
   if (fileProblems.length > 0) throw new ConfigError(fileProblems);
   if (config.ops.pidFile) writePidFile(config.ops.pidFile);
   if (config.workers > 1) return runPrimary(config);

@@ -6,6 +6,7 @@ import type { Env } from '../shared/env.js';
 import { describeUnknownSetting, unknownSettings } from '../unknown-settings.js';
 import { loadSubscriptions } from '../webhooks/subscriptions.js';
 import { describeStartError } from './start-errors.js';
+import { jwtSigningProblems } from './jwt-signing.js';
 import { startFileProblems, startFiles } from './start-files.js';
 
 /**
@@ -36,6 +37,7 @@ export async function checkConfiguration(env: Env): Promise<CheckReport> {
     return { problems, warnings, summary: ['the files, the port, Redis and the v2 service are checked once every variable is valid'] };
   }
   const problems = [
+    ...jwtSigningProblems(config).map((p) => `${p.variable}: ${p.message}`),
     ...fileProblems(config),
     ...(
       await Promise.all([

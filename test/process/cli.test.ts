@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashSecret } from '../../src/upstream/auth/secret-hash.js';
 
 /**
  * The command line, run as an operator runs it: `node dist/src/main.js --help | --version | check`
@@ -146,5 +147,38 @@ describe('a start that cannot happen', () => {
     const badToken = await run([], { PORT: '0', STATUS_TOKEN: 'short-tok' });
     expect(badToken.code).toBe(1);
     expect(badToken.stderr).toBe('v1gate: cannot start: Invalid configuration:\n  STATUS_TOKEN: must be at least 16 characters\n');
+  });
+});
+
+describe('a v2 elsewhere than this machine, which takes no JWT today', () => {
+  const REMOTE = 'https://v2.example.invalid/v2';
+
+  it('is refused at start while any key would sign a JWT, naming the keys and the fix', async () => {
+    const unmapped = await run([], { PORT: '0', V2_BASE_URL: REMOTE });
+    expect(unmapped.code).toBe(1);
+    expect(unmapped.stderr).toMatch(/V2_CREDENTIALS_ONLY: off, so a key the credential map does not name would sign its own JWT/);
+    expect(unmapped.stderr).not.toMatch(/\n\s+at /);
+
+    const file = join(dir, 'jwt-map.json');
+    const v2 = { kind: 'jwt', key: 'v2-key', secret: SECRET };
+    writeFileSync(file, JSON.stringify([{ api_key: 'legacy-jwt-key', secret_hash: await hashSecret('s'), v2 }]), { mode: 0o600 });
+    const jwtMapped = await run([], { PORT: '0', V2_BASE_URL: REMOTE, V2_CREDENTIALS_FILE: file, V2_CREDENTIALS_ONLY: '1' });
+    expect(jwtMapped.code).toBe(1);
+    expect(jwtMapped.stderr).toContain("V2_CREDENTIALS_FILE: 1 key(s) mapped to a JWT app, which today's v2 refuses (legacy-jwt-key)");
+    expect(jwtMapped.stderr).not.toContain('V2_CREDENTIALS_ONLY');
+    expect(jwtMapped.stderr).not.toContain(SECRET);
+  });
+
+  it('passes check with every key mapped to an OAuth app and V2_CREDENTIALS_ONLY, and fails it without', async () => {
+    const file = join(dir, 'oauth-map.json');
+    const v2 = { kind: 'oauth', account_id: 'acc', client_id: 'cid', client_secret: SECRET };
+    writeFileSync(file, JSON.stringify([{ api_key: 'legacy-key', secret_hash: await hashSecret('s'), v2 }]), { mode: 0o600 });
+    const env = { PORT: '0', V2_BASE_URL: REMOTE, V2_CREDENTIALS_FILE: file, READY_TIMEOUT_MS: '2000' };
+    const mapped = await run(['check'], { ...env, V2_CREDENTIALS_ONLY: '1' });
+    expect(mapped.stdout).toMatch(/^ {2}V2_BASE_URL: /m);
+    expect(mapped.stdout).not.toMatch(/JWT/);
+    const open = await run(['check'], env);
+    expect(open.code).toBe(1);
+    expect(open.stdout).toMatch(/^ {2}V2_CREDENTIALS_ONLY: off, so a key/m);
   });
 });
