@@ -26,7 +26,8 @@ export function registerUserLookupRoutes(app: SandboxApp, { state }: SandboxCont
   app.get('/users/zpk', (c) => {
     const { zpk } = readQuery(c, zpkLookupQuery);
     const user = userWithZpk(state, zpk);
-    if (!user || user.account_id !== c.get('account').id) throw notFound(V2Code.userNotExist, 'User does not exist: no user holds this zpk.');
+    if (!user || user.account_id !== c.get('account').id)
+      throw notFound(V2Code.userNotExist, 'User does not exist: no user holds this zpk.');
     return c.json({ expire_in: zpkExpiresIn(state, user) });
   });
 }
