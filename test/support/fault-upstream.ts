@@ -61,7 +61,12 @@ export async function startFaultUpstream(target: string, options: { random?: () 
   const server = createServer((req, res) => void answer(req, res));
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readAll(req);
-    const path = (req.url ?? '/').slice(targetUrl.pathname.replace(/\/$/, '').length).split('?')[0]!;
+    const base = targetUrl.pathname.replace(/\/$/, '');
+    const url = req.url ?? '/';
+    // Only the v2 API's calls are seen and faulted: what a gateway asks beside them (the OAuth
+    // token, a local sandbox's account list) passes through as it is, so counts are of API calls.
+    if (url !== base && !url.startsWith(`${base}/`) && !url.startsWith(`${base}?`)) return pass(req, body, res, targetUrl);
+    const path = url.slice(base.length).split('?')[0]!;
     // The first rule that matches and, if it has a probability, draws its fault.
     const rule = rules.find(
       (r) =>

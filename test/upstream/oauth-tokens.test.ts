@@ -71,7 +71,7 @@ describe('OAuthTokens', () => {
     const wrong = { ...app, clientSecret: 'wrong' };
     const error = await tokens.tokenFor(wrong).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OAuthTokenError);
-    expect(error).toMatchObject({ outcome: 'refused', message: expect.stringMatching(/refused.*401.*invalid_client/) });
+    expect(error).toMatchObject({ outcome: 'refused', message: expect.stringMatching(/refused.*400.*invalid_client/) });
     expect((error as Error).message).not.toContain('wrong');
     const otherAccount = await tokens.tokenFor({ ...app, accountId: 'nope' }).catch((e: unknown) => e);
     expect(otherAccount).toMatchObject({ outcome: 'refused' });
