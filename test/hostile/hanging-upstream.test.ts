@@ -37,8 +37,8 @@ interface HangingService {
 }
 
 /**
- * Accepts, reads, never answers; counts the connections it holds open. With `answerFirst`, the
- * very first request is answered (so the caller's pair is proven) and everything after hangs.
+ * Accepts, reads, never answers a v2 call; counts the connections it holds open. With `answerFirst`,
+ * the very first v2 call is answered (so the caller's pair is proven) and everything after hangs.
  */
 async function hangingService(answerFirst: string | undefined): Promise<HangingService> {
   const sockets = new Set<Socket>();
@@ -48,6 +48,11 @@ async function hangingService(answerFirst: string | undefined): Promise<HangingS
   const server = createServer((socket) => {
     sockets.add(socket);
     socket.on('data', (chunk: Buffer) => {
+      // What a gateway asks beside the v2 API (a local sandbox's account list) is answered at once: no sandbox here.
+      if (!chunk.toString('latin1', 0, 64).includes(' /v2/')) {
+        socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+        return;
+      }
       used.add(socket);
       if (!chunk.includes('\r\n\r\n')) return;
       received.push(Date.now());
