@@ -46,36 +46,46 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => gateway?.kill());
 
-/** The sockets the gateway process has open now (its listening socket and its own v2 connections to its sandbox included). */
 /**
- * The connections the gateway holds on its public port (established, or closed by the client and not
- * yet by the gateway), from the kernel's tables: its own sockets to v2 (the OAuth token, the
- * sandbox's listener) are not among them.
+ * The connections the gateway process holds open on its public port (established, or closed by the
+ * client and not yet by the gateway): its own sockets (by inode, from /proc/<pid>/fd) joined with the
+ * kernel's tables. Its sockets to v2 (the OAuth token, the sandbox's listener) are on other ports, and
+ * connections the kernel has completed but the process has not yet accepted (its listen backlog,
+ * which fills under a flood) are held by no process, so neither is counted.
  */
 function publicConnections(): number {
-  const port = new URL(gateway.url).port;
-  const portHex = Number(port).toString(16).toUpperCase().padStart(4, '0');
+  const portHex = Number(new URL(gateway.url).port).toString(16).toUpperCase().padStart(4, '0');
+  const held = new Set(socketInodes());
   return ['/proc/net/tcp', '/proc/net/tcp6'].reduce((count, table) => {
     const rows = readFileSync(table, 'utf8').split('\n').slice(1);
     return (
       count +
       rows.filter((row) => {
-        const [, local, , state] = row.trim().split(/\s+/);
-        return local?.endsWith(`:${portHex}`) && (state === '01' || state === '08');
+        const fields = row.trim().split(/\s+/);
+        const [, local, , state] = fields;
+        const inode = fields[9];
+        return local?.endsWith(`:${portHex}`) && (state === '01' || state === '08') && inode !== undefined && held.has(inode);
       }).length
     );
   }, 0);
 }
 
-function openSockets(): number {
+/** The inodes of the sockets the gateway process has open now. */
+function socketInodes(): string[] {
   const dir = `/proc/${gateway.pid}/fd`;
-  return readdirSync(dir).filter((fd) => {
+  return readdirSync(dir).flatMap((fd) => {
     try {
-      return readlinkSync(`${dir}/${fd}`).startsWith('socket:');
+      const match = /^socket:\[(\d+)\]$/.exec(readlinkSync(`${dir}/${fd}`));
+      return match?.[1] ? [match[1]] : [];
     } catch {
-      return false; // closed while being listed
+      return []; // closed while being listed
     }
-  }).length;
+  });
+}
+
+/** The sockets the gateway process has open now (its listening socket and its own v2 connections to its sandbox included). */
+function openSockets(): number {
+  return socketInodes().length;
 }
 
 /**
