@@ -55,6 +55,8 @@ export default defineConfig({
         test: {
           name: 'legacy-auth',
           include: LEGACY_AUTH,
+          // Runs in the behaviour group, whose projects must agree on how many files run at once.
+          maxWorkers: BEHAVIOUR_WORKERS,
           sequence: { groupOrder: 0 },
         },
       },
