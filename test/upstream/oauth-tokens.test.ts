@@ -105,13 +105,28 @@ describe('OAuthTokens', () => {
       const garbage = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"token":1}'));
       const failing = await serve((_req, res) => res.writeHead(502).end('<html>bad gateway</html>'));
       const hanging = await serve(() => {});
+      // An endless answer: read no further than a token answer can be, then refused as unavailable.
+      let endlessSent = 0;
+      const endless = await serve((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(16 * 1024, ' ');
+        const pump = (): void => {
+          while (!res.destroyed && endlessSent < 256 * 1024 * 1024) {
+            endlessSent += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+        };
+        pump();
+      });
       const closed = await serve(() => {});
       await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
-      for (const url of [garbage, failing, hanging, closed]) {
+      for (const url of [garbage, failing, hanging, endless, closed]) {
         const { tokens, outcomes } = tokensWith({ url });
         await expect(tokens.tokenFor(app)).rejects.toMatchObject({ outcome: 'unavailable' });
         expect(outcomes()).toEqual(['unavailable']);
       }
+      // 64 KiB read, then the connection closed: what was written beyond is the sockets' buffers, not the answer.
+      expect(endlessSent).toBeLessThan(64 * 1024 * 1024);
     } finally {
       for (const server of servers) server.closeAllConnections();
       await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));

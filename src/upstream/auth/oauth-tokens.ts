@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import { z } from 'zod';
 import { parseRetryAfter } from '../../shared/retry-after.js';
+import { textAtMost } from '../../shared/text-at-most.js';
 import type { V2Identity } from './v2-identity.js';
 
 /**
@@ -43,6 +44,9 @@ export interface OAuthTokensOptions {
  * costs one request in twelve more than the minimum.
  */
 export const DEFAULT_REFRESH_MARGIN_MS = 5 * 60_000;
+
+/** The most of a token endpoint's answer read: a token answer is about a kilobyte; a larger one is none. */
+const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
 
 const tokenAnswer = z.object({ access_token: z.string().min(1), expires_in: z.number().positive() });
 const errorAnswer = z.object({ reason: z.string().optional(), error: z.string().optional() }).loose();
@@ -130,7 +134,12 @@ export class OAuthTokens {
       bodyTimeout: this.options.timeoutMs,
       signal: AbortSignal.timeout(this.options.timeoutMs),
     });
-    const text = await answer.body.text();
+    const text = await textAtMost(answer.body, MAX_TOKEN_ANSWER_BYTES);
+    if (text === undefined)
+      throw new OAuthTokenError(
+        'unavailable',
+        `The OAuth token endpoint answered more than ${MAX_TOKEN_ANSWER_BYTES} bytes (${answer.statusCode}).`,
+      );
     if (answer.statusCode === 200) {
       const parsed = tokenAnswer.safeParse(safeJson(text));
       if (!parsed.success) throw new OAuthTokenError('unavailable', 'The OAuth token endpoint answered 200 without an access token.');

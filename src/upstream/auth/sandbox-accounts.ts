@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { textAtMost } from '../../shared/text-at-most.js';
 import type { Credentials } from '../credentials.js';
 import type { OAuthApp } from './oauth-tokens.js';
 
@@ -33,6 +34,12 @@ const same = (a: string, b: string) => {
 /** How often the account list is read again at most: a flood of unknown keys costs one read a second, not one each. */
 const RELIST_AFTER_MS = 1000;
 
+/**
+ * The most of an account list read: 8 MiB (about twenty thousand accounts). Whatever answers at
+ * that origin, a larger answer is no sandbox's and is not held in memory.
+ */
+const MAX_LIST_BYTES = 8 * 1024 * 1024;
+
 type Listed = Map<string, { secret: string; app: OAuthApp }>;
 
 export function sandboxAccountsAt(origin: string, timeoutMs: number): (pair: Credentials) => Promise<OAuthApp | undefined> {
@@ -44,7 +51,9 @@ export function sandboxAccountsAt(origin: string, timeoutMs: number): (pair: Cre
     const answer = await fetch(`${origin}/sandbox/accounts`, { signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
     listedAt = Date.now();
     if (answer?.status === 404) noSandbox = true;
-    const parsed = answer?.ok ? listing.safeParse(await answer.json().catch(() => undefined)) : undefined;
+    const text = answer?.ok ? await textAtMost(answer.body, MAX_LIST_BYTES).catch(() => undefined) : undefined;
+    if (answer && !answer.bodyUsed) await answer.body?.cancel().catch(() => undefined);
+    const parsed = text === undefined ? undefined : listing.safeParse(parseJson(text));
     // Anything but a sandbox's account list (another service on that origin) is no account at all.
     if (parsed?.success) listed = appsOf(parsed.data);
   };
@@ -56,6 +65,14 @@ export function sandboxAccountsAt(origin: string, timeoutMs: number): (pair: Cre
     const kept = listed.get(pair.apiKey);
     return kept && same(kept.secret, pair.apiSecret) ? kept.app : undefined;
   };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Each account's pair and the first OAuth app whose secret the list shows. */
