@@ -5,35 +5,33 @@ import type { Clock } from './clock.js';
 import { invalidField } from './errors.js';
 import { queryInt, readQuery } from './validation.js';
 
-/** The paging fields every v2 list answer carries. */
-export interface Page<T> {
-  page_count: number;
-  page_number: number;
-  page_size: number;
-  total_records: number;
-  items: T[];
-}
-
 export const pagingQuery = z.object({
   page_size: queryInt(1, 300).optional(),
   page_number: queryInt(1, Number.MAX_SAFE_INTEGER).optional(),
 });
 
-/** Slice `items` by the request's `page_size` (default 30, max 300) and `page_number` (default 1). */
-export function paginate<T>(c: Context, items: readonly T[]): Page<T> {
-  const { page_size = 30, page_number = 1 } = readQuery(c, pagingQuery);
-  return pageOf(items, page_size, page_number);
-}
+/**
+ * Where today's service leaves a list's deprecated `page_count` and `page_number` out of its
+ * answers: `kept` where it still sends them, `omitted` where public clients found them gone
+ * (docs/live-evidence.md, "Token paging today").
+ */
+export type PageNumbers = 'kept' | 'omitted';
 
-export function pageOf<T>(items: readonly T[], pageSize: number, pageNumber: number): Page<T> {
-  const start = (pageNumber - 1) * pageSize;
-  return {
-    page_count: Math.ceil(items.length / pageSize),
-    page_number: pageNumber,
-    page_size: pageSize,
-    total_records: items.length,
-    items: items.slice(start, start + pageSize),
-  };
+const numberedListQuery = z.object({ ...pagingQuery.shape, next_page_token: z.string().optional() });
+
+/**
+ * A list v2 pages by number that today pages by token too: `page_size` (default 30, max 300),
+ * `page_number` (default 1; deprecated) and `next_page_token`, which wins when given. `scope`
+ * names the list (endpoint and filters), so a token of another list is refused.
+ */
+export function paginate<T>(
+  c: Context,
+  pages: NextPageTokens,
+  scope: string,
+  items: readonly T[],
+  numbers: PageNumbers = 'kept',
+): TokenPage<T> {
+  return pages.page(scope, items, readQuery(c, numberedListQuery), numbers);
 }
 
 /** Render a page (numbered or token) under the list's own key (`users`, `meetings`, `participants`, ...). */
@@ -67,7 +65,10 @@ export interface TokenPaging {
 }
 
 export interface TokenPage<T> {
-  page_count: number;
+  /** Left out where today's service leaves it out, and in token-only paging. */
+  page_count?: number;
+  /** Only on lists that page both ways and still send it (`kept`), outside token-only paging. */
+  page_number?: number;
   page_size: number;
   total_records: number;
   /** Empty on the last page. */
@@ -81,19 +82,38 @@ interface IssuedToken {
   expiresAtMs: number;
 }
 
-/** The tokens one sandbox has handed out; each sandbox has its own. */
+/**
+ * How the sandbox pages, set through the control API (PUT /sandbox/paging). By default as today's
+ * service: `page_number` still taken where a list takes it. `tokenOnly` models a list whose
+ * `page_number` is withdrawn, as public clients found some (docs/live-evidence.md): the
+ * parameter is ignored (every first page is page 1) and no answer carries `page_count` or
+ * `page_number`. `maxPageSize` caps `page_size` (a larger one is served at the cap, as the
+ * service serves its maximum), so a small list spans many pages.
+ */
+export interface PagingMode {
+  tokenOnly: boolean;
+  maxPageSize: number;
+}
+
+/** The tokens one sandbox has handed out, and how it pages; each sandbox has its own. */
 export class NextPageTokens {
   /** Insertion order is expiry order (one lifetime for all), which makes pruning cheap. */
   private readonly issued = new Map<string, IssuedToken>();
+  readonly mode: PagingMode = { tokenOnly: false, maxPageSize: 300 };
 
   constructor(private readonly clock: Clock) {}
 
-  page<T>(scope: string, items: readonly T[], paging: TokenPaging): TokenPage<T> {
-    const pageSize = paging.page_size ?? 30;
-    const offset = paging.next_page_token ? this.redeem(scope, paging.next_page_token) : ((paging.page_number ?? 1) - 1) * pageSize;
+  /** `numbers`: whether the answer carries `page_count` and `page_number` (lists that take `page_number` only). */
+  page<T>(scope: string, items: readonly T[], paging: TokenPaging, numbers?: PageNumbers): TokenPage<T> {
+    const pageSize = Math.min(paging.page_size ?? 30, this.mode.maxPageSize);
+    const pageNumber = this.mode.tokenOnly ? 1 : (paging.page_number ?? 1);
+    const offset = paging.next_page_token ? this.redeem(scope, paging.next_page_token) : (pageNumber - 1) * pageSize;
     const end = offset + pageSize;
+    const withNumbers = numbers === 'kept' && !this.mode.tokenOnly;
     return {
-      page_count: Math.ceil(items.length / pageSize),
+      ...(this.mode.tokenOnly || numbers === 'omitted' ? {} : { page_count: Math.ceil(items.length / pageSize) }),
+      // A token's page has a number too: where its page starts, in pages of this size.
+      ...(withNumbers ? { page_number: Math.floor(offset / pageSize) + 1 } : {}),
       page_size: pageSize,
       total_records: items.length,
       next_page_token: end < items.length ? this.issue(scope, end) : '',

@@ -8,6 +8,7 @@ import type { Instance, Meeting, MeetingKind } from './model/meeting.js';
 import type { User } from './model/user.js';
 import { SandboxEventBus } from './events.js';
 import { OAuthApps } from './oauth/apps.js';
+import { NextPageTokens } from './paging.js';
 
 /**
  * The sandbox's whole world, in memory. Every area reads and writes these collections, so the
@@ -38,11 +39,15 @@ export class SandboxState {
   /** Server-to-server OAuth apps and the access tokens they were given (oauth/). */
   readonly oauthApps = new OAuthApps();
 
+  /** The next-page tokens every list hands out, and how lists page (paging.ts). */
+  readonly pages: NextPageTokens;
+
   /** v2 event subscriptions; the lifecycle (report/lifecycle.ts) emits to them. */
   readonly events: SandboxEventBus;
 
   constructor(readonly clock: Clock = systemClock) {
     this.events = new SandboxEventBus(() => this.clock.now());
+    this.pages = new NextPageTokens(clock);
   }
 
   now(): Date {

@@ -194,6 +194,14 @@ export class BoundMemo implements CallMemo {
   fact<T>(name: string, read: () => Promise<T>): Promise<T> {
     return this.memo.fact(this.pair, name, read);
   }
+
+  pageToken(chain: string, offset: number): string | undefined {
+    return this.memo.pageToken(this.pair, chain, offset);
+  }
+
+  keepPageToken(chain: string, offset: number, token: string): void {
+    this.memo.keepPageToken(this.pair, chain, offset, token);
+  }
 }
 
 /**

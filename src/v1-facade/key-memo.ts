@@ -8,6 +8,9 @@ import { LRUCache } from 'lru-cache';
  *   before a write is not kept (it may have seen the state before it). See docs/decisions.md.
  * - facts: what never changes for a key and secret (the account id behind every group answer),
  *   read once and kept, bounded; forgotten when v2 refuses the pair (a 401).
+ * - page tokens: where a token-paged v2 list's pages begin (src/translators/kit/token-walk.ts),
+ *   so v1's page N+1 after page N costs one v2 call: kept `PAGE_TOKEN_TTL_MS`, bounded in
+ *   entries and bytes over all pairs (a client cannot grow it, only push out older entries).
  *
  * Entries are keyed by the pair's hash, never the key alone: a caller with the right key and a
  * wrong secret gets nothing another caller's secret earned. Values must be immutable (strings,
@@ -24,6 +27,11 @@ export interface KeyMemoOptions {
   maxFactPairs?: number;
 }
 
+/** A v2 next-page token lives 15 minutes; v1gate keeps one far more briefly (a list a write changed is read afresh soon). */
+export const PAGE_TOKEN_TTL_MS = 60_000;
+const PAGE_TOKEN_MAX_ENTRIES = 20_000;
+const PAGE_TOKEN_MAX_BYTES = 8 * 1024 * 1024;
+
 interface KeyAux {
   /** Bumped by every write of the key: a read begun under an older generation is not kept. */
   generation: number;
@@ -34,6 +42,13 @@ export class KeyMemo {
   private readonly aux: LRUCache<string, KeyAux>;
   private readonly facts: LRUCache<string, Map<string, unknown>>;
   private readonly maxAuxPerKey: number;
+  /** `pair \0 chain \0 offset` → token. Size: the key's and token's characters, as UTF-16 bytes. */
+  private readonly pageTokens = new LRUCache<string, string>({
+    max: PAGE_TOKEN_MAX_ENTRIES,
+    maxSize: PAGE_TOKEN_MAX_BYTES,
+    sizeCalculation: (token, slot) => 2 * (token.length + slot.length),
+    ttl: PAGE_TOKEN_TTL_MS,
+  });
 
   constructor(private readonly options: KeyMemoOptions) {
     this.aux = new LRUCache({ max: options.maxKeys ?? 10_000 });
@@ -68,6 +83,15 @@ export class KeyMemo {
     if (!facts) this.facts.set(pair, (facts = new Map()));
     facts.set(name, value);
     return value;
+  }
+
+  /** The token of the page of list `chain` that starts at item `offset`, if the pair was given it lately. */
+  pageToken(pair: string, chain: string, offset: number): string | undefined {
+    return this.pageTokens.get(`${pair}\u0000${chain}\u0000${offset}`);
+  }
+
+  keepPageToken(pair: string, chain: string, offset: number, token: string): void {
+    this.pageTokens.set(`${pair}\u0000${chain}\u0000${offset}`, token);
   }
 
   /** The key writes (called when a write is sent and when it ends): its aux reads are stale. */

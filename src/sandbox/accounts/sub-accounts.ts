@@ -42,7 +42,7 @@ export function registerSubAccountRoutes(app: SandboxApp, { state, publicUrl }: 
   app.get('/accounts', (c) => {
     const caller = c.get('account');
     requireMasterAccount(caller);
-    const page = paginate(c, state.subAccountsOf(caller));
+    const page = paginate(c, state.pages, `accounts:${caller.id}`, state.subAccountsOf(caller));
     return c.json(pageBody({ ...page, items: page.items.map((a) => listItem(state, a)) }, 'accounts'));
   });
 

@@ -7,6 +7,7 @@ import { registerConnectorControlRoutes } from './connector-routes.js';
 import { registerPhoneControlRoutes } from './phone-routes.js';
 import { registerParticipantControlRoutes } from './participant-routes.js';
 import { registerEventSubscriptionControlRoutes } from './event-subscription-routes.js';
+import { registerPagingControlRoutes } from './paging-routes.js';
 
 /**
  * The sandbox control API under /sandbox: a local test convenience, with no authentication, that
@@ -50,6 +51,8 @@ import { registerEventSubscriptionControlRoutes } from './event-subscription-rou
  *      answered the URL validation challenge (validated true) or failed it (false: it is sent nothing).
  * POST /sandbox/accounts/{id|*}/event-subscription/validate → 200 subscription: the challenge again.
  * GET  /sandbox/event-subscriptions → 200 {subscriptions} (event-subscription-routes.ts).
+ * PUT  /sandbox/paging                    body {token_only?, max_page_size?} → 200 mode
+ *      How every v2 list pages: by token only, pages of at most max_page_size (paging-routes.ts).
  * POST /sandbox/users/{id}/activate         → 200 {id, email, status}
  *      Confirm a pending user ({id} or email), as the link of the confirmation email would.
  *      409 when the user is not pending.
@@ -65,4 +68,5 @@ export function registerControlRoutes(app: Hono, ctx: SandboxContext): void {
   registerAccountControlRoutes(app, ctx);
   registerDashboardControlRoutes(app, ctx);
   registerEventSubscriptionControlRoutes(app, ctx);
+  registerPagingControlRoutes(app, ctx);
 }

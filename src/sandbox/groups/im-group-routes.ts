@@ -61,6 +61,8 @@ export function registerImGroupRoutes(app: SandboxApp, ctx: SandboxContext): voi
     const account = c.get('account');
     const page = paginate(
       c,
+      state.pages,
+      `im_groups:${account.id}`,
       [...state.imGroups.values()].filter((g) => g.account_id === account.id),
     );
     return c.json(pageBody({ ...page, items: page.items.map((g) => renderImGroup(state, g)) }, 'groups'));

@@ -62,7 +62,7 @@ export function registerMemberRoutes<G extends AnyGroup>(
 
   app.get(`${base}/:groupId/members`, (c) => {
     const group = requireGroup(c.get('account'), c.req.param('groupId'));
-    const page = paginate(c, membersOf(state, group));
+    const page = paginate(c, state.pages, `${base}:${group.id}:members`, membersOf(state, group), 'omitted');
     const items = page.items.map((u) => ({ id: u.id, email: u.email, first_name: u.first_name, last_name: u.last_name, type: u.type }));
     return c.json(pageBody({ ...page, items }, 'members'));
   });

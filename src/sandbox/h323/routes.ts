@@ -35,7 +35,7 @@ const render = ({ id, name, protocol, ip, encryption }: H323Device) => ({ id, na
  * Neither spec names the code of an unknown device; it is answered as an invalid parameter (300),
  * as the service answers other unknown ids it does not name.
  */
-export function registerH323Routes(app: SandboxApp, _ctx: SandboxContext): void {
+export function registerH323Routes(app: SandboxApp, { state }: SandboxContext): void {
   const devices = new Map<string, H323Device>();
   const requireDevice = (account: Account, id: string) => {
     const device = devices.get(id);
@@ -47,6 +47,8 @@ export function registerH323Routes(app: SandboxApp, _ctx: SandboxContext): void 
     const account = c.var.account;
     const page = paginate(
       c,
+      state.pages,
+      `h323_devices:${account.id}`,
       [...devices.values()].filter((d) => d.account_id === account.id),
     );
     return c.json(pageBody({ ...page, items: page.items.map(render) }, 'devices'));

@@ -18,9 +18,9 @@ export function registerRegistrantRoutes(app: SandboxApp, ctx: SandboxContext, s
     const query = readQuery(c, registrantListQuery);
     if (query.occurrence_id !== undefined) findOccurrence(meeting, query.occurrence_id, 'occurrence_id');
     const matching = registrantsFor(meeting, query.occurrence_id).filter((r) => r.status === query.status);
-    // The spec gives this list both pagings: it takes page_number and answers a next_page_token (no page_number).
+    // The spec gives this list both pagings: it takes page_number and answers a next_page_token; today neither page_count nor page_number.
     const scope = `${spec.collection}_registrants:${meeting.id}:${query.status}:${query.occurrence_id ?? ''}`;
-    const page = pages.page(scope, matching, query);
+    const page = pages.page(scope, matching, query, 'omitted');
     return c.json(pageBody({ ...page, items: page.items.map(renderRegistrant) }, 'registrants'));
   });
 

@@ -1,5 +1,4 @@
 import type { SandboxApp, SandboxContext } from '../context.js';
-import { NextPageTokens } from '../paging.js';
 import { KINDS } from './kinds.js';
 import { registerPanelistRoutes } from './panelists-routes.js';
 import { registerRegistrantRoutes } from './registrants-routes.js';
@@ -10,7 +9,7 @@ import { registerSessionRoutes } from './sessions-routes.js';
  * both kinds; `KindSpec` (kinds.ts) holds what differs. Post-meeting endpoints live in ../report.
  */
 export function registerMeetingRoutes(app: SandboxApp, ctx: SandboxContext): void {
-  const pages = new NextPageTokens(ctx.state.clock);
+  const pages = ctx.state.pages;
   for (const spec of KINDS) {
     registerSessionRoutes(app, ctx, spec);
     registerRegistrantRoutes(app, ctx, spec, pages);

@@ -20,7 +20,7 @@ export function registerSessionRoutes(app: SandboxApp, ctx: SandboxContext, spec
     const { type } = readQuery(c, spec.listQuery);
     const all = sessionsOf(ctx, host, spec);
     const sessions = type ? filterSessions(all, type, spec, state.now().getTime()) : all;
-    const page = paginate(c, sessions);
+    const page = paginate(c, state.pages, `${spec.collection}:${host.id}:${type ?? ''}`, sessions, 'omitted');
     return c.json(pageBody({ ...page, items: page.items.map((m) => renderListItem(spec, m)) }, spec.collection));
   });
 

@@ -57,7 +57,7 @@ export function registerDashboardRoutes(app: SandboxApp, { state }: SandboxConte
   const accountRooms = (accountId: string) => [...state.zoomRooms.values()].filter((r) => r.account_id === accountId);
 
   app.get('/metrics/zoomrooms', (c) => {
-    const page = paginate(c, accountRooms(c.var.account.id));
+    const page = paginate(c, state.pages, `zoomrooms:${c.var.account.id}`, accountRooms(c.var.account.id));
     return c.json(pageBody({ ...page, items: page.items.map((room) => renderZoomRoom(state, room)) }, 'zoom_rooms'));
   });
 

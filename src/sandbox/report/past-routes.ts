@@ -18,7 +18,7 @@ export function registerPastRoutes(app: SandboxApp, { state }: SandboxContext, p
   app.get('/past_meetings/:meetingUUID/participants', (c) => {
     const paging = readQuery(c, participantsQuery);
     const { instance } = requireEndedInstanceByUuid(state, c.var.account, c.req.param('meetingUUID'), 'meeting');
-    const page = pages.page(`past_participants:${instance.uuid}`, instance.participants.map(renderPastParticipant), paging);
+    const page = pages.page(`past_participants:${instance.uuid}`, instance.participants.map(renderPastParticipant), paging, 'omitted');
     return c.json(pageBody(page, 'participants'));
   });
 

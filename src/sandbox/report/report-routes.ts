@@ -27,7 +27,7 @@ export function registerReportRoutes(app: SandboxApp, { state }: SandboxContext,
       const paging = readQuery(c, participantsQuery);
       const { meeting, instance } = requireReportedInstance(state, c.var.account, c.req.param(param) ?? '', kind);
       const items = instance.participants.map((p) => renderReportParticipant(meeting, p));
-      return c.json(pageBody(pages.page(`report_participants:${instance.uuid}`, items, paging), 'participants'));
+      return c.json(pageBody(pages.page(`report_participants:${instance.uuid}`, items, paging, 'omitted'), 'participants'));
     });
 
     const survey = (subpath: string, entriesOf: (instance: Instance) => Parameters<typeof renderSurvey>[2]) =>

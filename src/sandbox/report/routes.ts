@@ -8,11 +8,10 @@ import { registerRecordingRoutes } from './recordings-routes.js';
 import { registerReportRoutes } from './report-routes.js';
 import { registerTelephoneRoutes } from './telephone-routes.js';
 import { registerUsageRoutes } from './usage-routes.js';
-import { NextPageTokens } from '../paging.js';
 
 /** Post-meeting data: past meetings and webinars, reports (usage included), live metrics, recordings. */
 export function registerPostMeetingRoutes(app: SandboxApp, ctx: SandboxContext): void {
-  const pages = new NextPageTokens(ctx.state.clock);
+  const pages = ctx.state.pages;
   registerPastRoutes(app, ctx, pages);
   registerReportRoutes(app, ctx, pages);
   registerUsageRoutes(app, ctx, pages);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { SandboxApp, SandboxContext } from '../context.js';
 import type { Meeting, PhoneLeg } from '../model/meeting.js';
-import { pageBody, pageOf, pagingQuery } from '../paging.js';
+import { pageBody, pagingQuery } from '../paging.js';
 import { readQuery } from '../validation.js';
 import { onDateWithin, queryDate, rangeIssue } from './dates.js';
 import { displayName } from './people.js';
@@ -19,6 +19,7 @@ const telephoneQuery = z
     from: queryDate,
     to: queryDate,
     ...pagingQuery.shape,
+    next_page_token: z.string().optional(),
   })
   .superRefine((q, ctx) => rangeIssue(q.from, q.to, ctx));
 
@@ -35,7 +36,7 @@ export function registerTelephoneRoutes(app: SandboxApp, { state }: SandboxConte
       }
     }
     legs.sort((a, b) => a.leg.start_time.localeCompare(b.leg.start_time));
-    const page = pageOf(legs, q.page_size ?? 30, q.page_number ?? 1);
+    const page = state.pages.page(`report_telephone:${c.var.account.id}:${q.from}:${q.to}`, legs, q, 'kept');
     const items = page.items.map(({ meeting, leg }) => {
       const host = state.users.get(meeting.host_id);
       return {

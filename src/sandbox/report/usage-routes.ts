@@ -9,7 +9,7 @@ import { endedInstancesOf } from './instance-lookup.js';
 import { displayName } from './people.js';
 import { renderPastMeeting } from './render.js';
 import { dateOf, minutesOf, secondsBetween } from './time.js';
-import { pageBody, pageOf, pagingQuery, tokenPagingQuery, type NextPageTokens } from '../paging.js';
+import { pageBody, pagingQuery, tokenPagingQuery, type NextPageTokens } from '../paging.js';
 
 /**
  * The account's usage reports, counted from the meetings that happened in the sandbox (ended
@@ -55,6 +55,7 @@ const usersQuery = z
     type: z.enum(['active', 'inactive'], { error: 'Must be active or inactive.' }).default('active'),
     ...dateRange,
     ...pagingQuery.shape,
+    next_page_token: z.string().optional(),
   })
   .superRefine((q, ctx) => rangeIssue(q.from, q.to, ctx));
 const userMeetingsQuery = z.object({ ...dateRange, ...tokenPagingQuery }).superRefine((q, ctx) => rangeIssue(q.from, q.to, ctx));
@@ -99,7 +100,7 @@ export function registerUsageRoutes(app: SandboxApp, { state }: SandboxContext, 
         ...usage,
       }));
     const total = usageOf(inRange);
-    const page = pageOf(rows, q.page_size ?? 30, q.page_number ?? 1);
+    const page = pages.page(`report_users:${c.var.account.id}:${q.type}:${q.from}:${q.to}`, rows, q, 'kept');
     const { items, ...paging } = page;
     return c.json({
       from: q.from,

@@ -23,7 +23,7 @@ export function registerUserRoutes(app: SandboxApp, ctx: SandboxContext): void {
     const { status = 'active' } = readQuery(c, listUsersQuery);
     const accountId = c.get('account').id;
     const users = [...state.users.values()].filter((u) => u.account_id === accountId && u.status === status);
-    const page = paginate(c, users);
+    const page = paginate(c, state.pages, `users:${accountId}:${status}`, users);
     return c.json(pageBody({ ...page, items: page.items.map((u) => renderUserListItem(state, u)) }, 'users'));
   });
 

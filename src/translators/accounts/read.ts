@@ -4,6 +4,7 @@ import { defineEndpoint } from '../kit/define.js';
 import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1Params } from '../../v1/param-types.js';
 import { accountIdParam } from './account-path.js';
+import { v1PageOfTokens } from '../kit/token-walk.js';
 import { V2 } from '../../shared/v2-routes.js';
 import { V2_ACCOUNT, V2_ACCOUNT_PAGE } from './v2-answers.js';
 
@@ -14,10 +15,10 @@ export const accountList = defineEndpoint({
   v2Calls: [V2.accounts.list],
   async handle(params, ctx) {
     const paging = pagingOf(params);
-    const page = await ctx.v2.get(V2.accounts.list.at(), V2_ACCOUNT_PAGE, paging);
+    const page = await v1PageOfTokens(ctx, { target: V2.accounts.list.at(), answer: V2_ACCOUNT_PAGE, itemsOf: (p) => p.accounts }, paging);
     return {
       ...v1PageFields(pageOf(paging, page.total_records)),
-      subAccounts: page.accounts.map((account) => answer(ACCOUNT_LIST_ITEM, account)),
+      subAccounts: page.items.map((account) => answer(ACCOUNT_LIST_ITEM, account)),
     };
   },
 });

@@ -2,7 +2,7 @@ import { answerAfterWrite, startedEarly } from '../kit/after-write.js';
 import { inputShape, toV2, withV1Defaults } from '../../v1/field-map.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
+import { everyPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { CALLER_ACCOUNT_CALL, callerAccountId, v1Group } from './group-output.js';
 import type { GroupKind } from './kind.js';
 import { V2_GROUP, V2_GROUP_LIST, V2_GROUP_PAGE } from './v2-answers.js';
@@ -35,9 +35,7 @@ export function groupCreate(kind: GroupKind) {
 /** Every group of the kind; IM groups come from v2 in pages, read in full (v1's list has no paging). */
 async function allGroups(kind: GroupKind, ctx: TranslatorContext): Promise<{ total_records: number; groups: unknown[] }> {
   if (!kind.pagedList) return ctx.v2.get(kind.v2.list.at(), V2_GROUP_LIST);
-  const pages = await everyNumberedPage((page_number) =>
-    ctx.v2.get(kind.v2.list.at(), V2_GROUP_PAGE, { page_size: V2_MAX_PAGE_SIZE, page_number }),
-  );
+  const pages = await everyPage((token) => ctx.v2.get(kind.v2.list.at(), V2_GROUP_PAGE, { page_size: V2_MAX_PAGE_SIZE, ...token }));
   return { total_records: pages[0]!.total_records, groups: pages.flatMap((page) => page.groups) };
 }
 

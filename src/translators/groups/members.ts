@@ -8,7 +8,8 @@ import { Rollback } from '../kit/rollback.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import type { GroupKind } from './kind.js';
 import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
-import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
+import { everyPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
+import { v1PageOfTokens } from '../kit/token-walk.js';
 import { V2_MEMBER_PAGE, V2_MEMBERS_ADDED } from './v2-answers.js';
 
 /** v2 takes at most 30 members per POST members call. */
@@ -41,7 +42,7 @@ async function onFirstKindThatHasIt<T>(
 /** Every member id of a group, read 300 at a time. */
 async function allMemberIds(kind: GroupKind, ctx: TranslatorContext, id: string): Promise<Set<string>> {
   const members = kind.v2.members.at(id);
-  const pages = await everyNumberedPage((page_number) => ctx.v2.get(members, V2_MEMBER_PAGE, { page_size: V2_MAX_PAGE_SIZE, page_number }));
+  const pages = await everyPage((token) => ctx.v2.get(members, V2_MEMBER_PAGE, { page_size: V2_MAX_PAGE_SIZE, ...token }));
   return new Set(pages.flatMap((page) => page.members.map((m) => m.id)));
 }
 
@@ -63,10 +64,11 @@ export function memberList(kind: GroupKind) {
     tables: [GROUP_MEMBER_ROWS],
     async handle(params, ctx) {
       const paging = pagingOf(params);
-      const page = await ctx.v2.get(kind.v2.members.at(params.id), V2_MEMBER_PAGE, paging);
+      const list = { target: kind.v2.members.at(params.id), answer: V2_MEMBER_PAGE };
+      const page = await v1PageOfTokens(ctx, { ...list, itemsOf: (p) => p.members }, paging);
       return {
         ...v1PageFields(pageOf(paging, page.total_records)),
-        members: page.members.map((m) => answer(GROUP_MEMBER_ANSWER, toV1(GROUP_MEMBER_ROWS, m))),
+        members: page.items.map((m) => answer(GROUP_MEMBER_ANSWER, toV1(GROUP_MEMBER_ROWS, m))),
       };
     },
   });

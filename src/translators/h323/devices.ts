@@ -5,13 +5,14 @@ import { inputShape, toV1, toV2, withV1Defaults } from '../../v1/field-map.js';
 import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { V2_H323_DEVICE, V2_H323_DEVICE_PAGE } from './v2-answers.js';
+import { v1PageOfTokens } from '../kit/token-walk.js';
 
 /**
  * v1's H.323/SIP devices of the account, over v2's /h323/devices: list and create answer the
  * devices as v1 did; update and delete answer the id and the time of the change (v2 answers 204).
  */
 
-/** /h323/device/list → GET /h323/devices: v1 and v2 page it alike, by number. */
+/** /h323/device/list → GET /h323/devices, v1's page reached by the token chain (kit/token-walk.ts). */
 export const h323DeviceList = defineEndpoint({
   path: '/h323/device/list',
   params: v1Params({ ...v1PagingParams }),
@@ -19,8 +20,9 @@ export const h323DeviceList = defineEndpoint({
   tables: [H323_DEVICE_ROWS],
   async handle(params, ctx) {
     const paging = pagingOf(params);
-    const page = await ctx.v2.get(V2.h323Devices.list.at(), V2_H323_DEVICE_PAGE, paging);
-    return { ...v1PageFields(pageOf(paging, page.total_records)), devices: page.devices.map((device) => toV1(H323_DEVICE_ROWS, device)) };
+    const list = { target: V2.h323Devices.list.at(), answer: V2_H323_DEVICE_PAGE };
+    const page = await v1PageOfTokens(ctx, { ...list, itemsOf: (p) => p.devices }, paging);
+    return { ...v1PageFields(pageOf(paging, page.total_records)), devices: page.items.map((device) => toV1(H323_DEVICE_ROWS, device)) };
   },
 });
 

@@ -42,6 +42,10 @@ export interface CallMemo {
   aux<T>(name: string, read: () => Promise<T>): Promise<T>;
   /** A fact that never changes for the key and secret: read once, kept (bounded), forgotten on a 401. */
   fact<T>(name: string, read: () => Promise<T>): Promise<T>;
+  /** The next-page token v2 gave lately for the page of list `chain` that starts at item `offset` (kit/token-walk.ts). */
+  pageToken(chain: string, offset: number): string | undefined;
+  /** Keep it, briefly and bounded (src/v1-facade/key-memo.ts). */
+  keepPageToken(chain: string, offset: number, token: string): void;
 }
 
 export interface TranslatorContext {

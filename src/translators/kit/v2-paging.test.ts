@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { everyNumberedPage, morePagesNeeded, pageCountOf, tokenPagesUpTo } from './v2-paging.js';
+import { everyPage, morePagesNeeded, tokenPagesUpTo } from './v2-paging.js';
 
 /** A token-paged list of `total` numbers, `size` a page, as v2 answers it. */
 function tokenList(total: number, size: number) {
@@ -61,17 +61,11 @@ describe('token paging with a fan-out check', () => {
   });
 });
 
-describe('numbered pages without the deprecated page_count', () => {
-  it('counts the pages from total_records and page_size, and reads each once', async () => {
-    expect(pageCountOf({ page_size: 30, total_records: 0 })).toBe(0);
-    expect(pageCountOf({ page_size: 30, total_records: 61 })).toBe(3);
-    expect(pageCountOf({ page_count: 5, page_size: 30, total_records: 61 })).toBe(5);
-    const asked: number[] = [];
-    const pages = await everyNumberedPage(async (page_number) => {
-      asked.push(page_number);
-      return { page_size: 2, total_records: 7, items: [page_number] };
-    });
-    expect(asked.sort()).toEqual([1, 2, 3, 4]);
-    expect(pages.map((page) => page.items[0])).toEqual([1, 2, 3, 4]);
+describe('every page of a list, by its token chain', () => {
+  it('reads each page once, in order, until no token follows', async () => {
+    const list = tokenList(7, 2);
+    const pages = await everyPage(list.page);
+    expect(list.reads).toEqual(['', '2', '4', '6']);
+    expect(pages.flatMap((page) => page.items)).toEqual([0, 1, 2, 3, 4, 5, 6]);
   });
 });

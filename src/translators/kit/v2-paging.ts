@@ -9,20 +9,17 @@ import { z } from 'zod';
 export const V2_MAX_PAGE_SIZE = 300;
 
 /**
- * How many pages a list v2 pages by number has: its `page_count`, or, where today's v2 leaves that
- * out (it is deprecated in favour of `next_page_token`), what its `total_records` and `page_size` say.
+ * Every page of a list, one after another by its token chain: today's v2 answers a
+ * `next_page_token` on every list, deprecates `page_number`, and some lists ignore it (reading
+ * pages 2..n by number in parallel got page 1 n times). `page` gets the token query of the next
+ * page (none for the first).
  */
-export function pageCountOf(page: { page_count?: number | undefined; page_size: number; total_records: number }): number {
-  return page.page_count ?? Math.ceil(page.total_records / Math.max(1, page.page_size));
-}
-
-/** Every page of a list v2 pages by number: the first page, then the others in parallel. */
-export async function everyNumberedPage<P extends { page_count?: number | undefined; page_size: number; total_records: number }>(
-  pageNumber: (page_number: number) => Promise<P>,
+export async function everyPage<P extends { next_page_token?: string | undefined }>(
+  page: (token: { next_page_token?: string }) => Promise<P>,
 ): Promise<P[]> {
-  const first = await pageNumber(1);
-  const rest = await Promise.all(Array.from({ length: Math.max(0, pageCountOf(first) - 1) }, (_, i) => pageNumber(i + 2)));
-  return [first, ...rest];
+  const pages: P[] = [];
+  await tokenPagesUpTo(page, (read) => (pages.push(read), []));
+  return pages;
 }
 
 /**
@@ -60,15 +57,17 @@ export function morePagesNeeded(totalRecords: number, enough: number, pageSize: 
 }
 
 /**
- * The paging fields of a v2 list v2 pages by number. `page_count` and `page_number` are deprecated
+ * The paging fields of a v2 list v2 paged by number. `page_count` and `page_number` are deprecated
  * and left out of several lists today (docs/live-evidence.md, "Retired routes and token paging"):
- * a reader never needs them (`pageCountOf`), and their absence is no bad answer.
+ * no reader needs them (v1's page_count is counted from total_records), and their absence is no bad answer. Today these
+ * lists page by `next_page_token` too, which the readers follow (token-walk.ts, `everyPage`).
  */
 export const V2_NUMBERED_PAGE = {
   page_count: z.number().optional(),
   page_number: z.number().optional(),
   page_size: z.number(),
   total_records: z.number(),
+  next_page_token: z.string().optional(),
 };
 
 /**

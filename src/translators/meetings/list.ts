@@ -4,10 +4,11 @@ import { readSessions, renderItems, v1ListAnswer } from '../sessions/list.js';
 import { V2_SESSION_PAGES } from '../sessions/v2-session.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { pagingOf, v1PagingParams } from '../../v1/paging.js';
+import { v1PageOfTokens } from '../kit/token-walk.js';
 
 /**
  * /meeting/list → GET /users/{host_id}/meetings?type=scheduled (v1 listed the host's scheduled
- * meetings; v2 pages them the same way), each read in full, and the host's live meetings for
+ * meetings; v1's page reached by the token chain, kit/token-walk.ts), each read in full, and the host's live meetings for
  * `status`, in parallel.
  */
 export const meetingList = defineEndpoint({
@@ -17,14 +18,12 @@ export const meetingList = defineEndpoint({
   tables: [MEETING.table],
   async handle(params, ctx) {
     const paging = pagingOf(params);
+    const list = { target: MEETING.v2.list.at(params.host_id), answer: V2_SESSION_PAGES.meetings, query: { type: 'scheduled' } };
     const [page, liveIds] = await Promise.all([
-      ctx.v2.get(MEETING.v2.list.at(params.host_id), V2_SESSION_PAGES.meetings, {
-        type: 'scheduled',
-        ...paging,
-      }),
+      v1PageOfTokens(ctx, { ...list, itemsOf: (p) => p.meetings }, paging),
       MEETING.live.idsOf(ctx, params.host_id),
     ]);
-    const sessions = await readSessions(ctx, MEETING, page.meetings);
+    const sessions = await readSessions(ctx, MEETING, page.items);
     return v1ListAnswer(MEETING, paging, page.total_records, renderItems(MEETING, sessions, liveIds));
   },
 });

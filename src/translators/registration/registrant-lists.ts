@@ -35,7 +35,7 @@ export const webinarRegistration = defineEndpoint({
   },
 });
 
-/** /webinar/registrants/list → one v2 page of the status v1's `type` names. */
+/** /webinar/registrants/list → v1's page of the registrants of the status v1's `type` names. */
 export const webinarRegistrantsList = defineEndpoint({
   path: '/webinar/registrants/list',
   params: v1Params({ ...sessionRefShape, ...inputShape(REGISTRANT_LIST_QUERY), ...v1PagingParams }),
@@ -44,15 +44,15 @@ export const webinarRegistrantsList = defineEndpoint({
   async handle(params, ctx) {
     const withDefaults = withV1Defaults(REGISTRANT_LIST_QUERY, params);
     const { status } = toV2(REGISTRANT_LIST_QUERY, withDefaults);
-    const { page_size, page_number } = pagingOf(params);
+    const paging = pagingOf(params);
     const [session, page] = await readOwnSession(ctx, WEBINAR, params.id, params.host_id, () =>
-      registrantPage(ctx, params.id, { status, page_size, page_number }),
+      registrantPage(ctx, params.id, status, paging),
     );
     requireRegistration(session);
     return {
-      ...v1PageFields({ ...page, page_number }),
+      ...v1PageFields(pageOf(paging, page.total_records)),
       type: withDefaults.type,
-      users: page.registrants.map((r) => toV1(REGISTRANT_LIST_USER, r)),
+      users: page.items.map((r) => toV1(REGISTRANT_LIST_USER, r)),
     };
   },
 });

@@ -7,10 +7,11 @@ import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.
 import { v1, v1Params } from '../../v1/param-types.js';
 import { reportRange, reportRangeParams } from '../kit/report-range.js';
 import { V2_TELEPHONE_REPORT } from './v2-answers.js';
+import { v1PageOfTokens } from '../kit/token-walk.js';
 
 /**
  * /report/getaudioreport → GET /report/telephone: the account's telephone legs between `from` and
- * `to`, both paged by number (up to 300). v1's type 1 (toll-free call-in and call-out, the
+ * `to`, v1's page reached by the token chain (kit/token-walk.ts). v1's type 1 (toll-free call-in and call-out, the
  * default) is v2's only type; v1's type 2 (toll) has no v2 report, so it is refused as an invalid
  * value rather than answered with legs of the other kind.
  */
@@ -24,12 +25,13 @@ export const audioReport = defineEndpoint({
       throw invalidParameter('type', 'Toll calls (type 2) have no report in v2: only type 1, toll-free call-in and call-out.');
     const range = reportRange(params);
     const paging = pagingOf(params);
-    const report = await ctx.v2.get(V2.reports.telephone.at(), V2_TELEPHONE_REPORT, { type: 1, ...range.v2, ...paging });
+    const list = { target: V2.reports.telephone.at(), answer: V2_TELEPHONE_REPORT, query: { type: 1, ...range.v2 } };
+    const report = await v1PageOfTokens(ctx, { ...list, itemsOf: (p) => p.telephony_usage }, paging);
     return {
-      from: report.from,
-      to: report.to,
+      from: report.last.from,
+      to: report.last.to,
       ...v1PageFields(pageOf(paging, report.total_records)),
-      telephony_usage: report.telephony_usage.map((leg) => toV1(TELEPHONY_ROWS, leg)),
+      telephony_usage: report.items.map((leg) => toV1(TELEPHONY_ROWS, leg)),
     };
   },
 });

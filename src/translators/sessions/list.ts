@@ -1,7 +1,7 @@
 import { V2Error } from '../../upstream/errors.js';
 import type { TranslatorContext, V1Answer } from '../kit/define.js';
 import { pageOf, v1PageFields, type Paging } from '../../v1/paging.js';
-import { pageCountOf, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
+import { everyPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import type { SessionKind } from './kinds.js';
 import { renderSession } from './render.js';
 import { V2_SESSION, type V2Session, type V2SessionListItem } from './v2-session.js';
@@ -26,15 +26,8 @@ export async function readSessions(ctx: TranslatorContext, kind: SessionKind, it
 
 /** Every session of a host (all v2 pages), for the v1 lists v2 cannot filter. */
 export async function allSessionsOf(ctx: TranslatorContext, kind: SessionKind, hostId: string): Promise<V2SessionListItem[]> {
-  const items: V2SessionListItem[] = [];
-  for (let page = 1; ; page++) {
-    const answer = await ctx.v2.get(kind.v2.list.at(hostId), kind.listPage, {
-      page_size: V2_MAX_PAGE_SIZE,
-      page_number: page,
-    });
-    items.push(...(answer[kind.collection] as V2SessionListItem[]));
-    if (page >= pageCountOf(answer)) return items;
-  }
+  const pages = await everyPage((token) => ctx.v2.get(kind.v2.list.at(hostId), kind.listPage, { page_size: V2_MAX_PAGE_SIZE, ...token }));
+  return pages.flatMap((page) => page[kind.collection] as V2SessionListItem[]);
 }
 
 /** v1's list answer: the paging fields in v1's order for these lists, then the items under the kind's key. */

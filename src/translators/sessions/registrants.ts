@@ -1,30 +1,44 @@
 import { V2 } from '../../shared/v2-routes.js';
 import type { TranslatorContext } from '../kit/define.js';
-import { everyNumberedPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
+import { everyPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
+import { v1PageOfTokens, type V1PageOfTokens } from '../kit/token-walk.js';
+import type { Paging } from '../../v1/paging.js';
 import { V2_REGISTRANT_PAGE, type V2Registrant, type V2RegistrantPage } from './v2-registration.js';
 
 export type { V2Registrant, V2RegistrantPage } from './v2-registration.js';
 
 export type RegistrantStatus = 'pending' | 'approved' | 'denied';
 
-/** One v2 page of registrants of one status. */
+/** v1's page of the registrants of one status, by the token chain (kit/token-walk.ts). */
 export function registrantPage(
   ctx: TranslatorContext,
   webinarId: string,
-  query: { status: RegistrantStatus; page_size: number; page_number: number; occurrence_id?: string | undefined },
-): Promise<V2RegistrantPage> {
-  return ctx.v2.get(V2.webinars.registrants.at(webinarId), V2_REGISTRANT_PAGE, query);
+  status: RegistrantStatus,
+  paging: Paging,
+): Promise<V1PageOfTokens<V2Registrant>> {
+  const list = {
+    target: V2.webinars.registrants.at(webinarId),
+    answer: V2_REGISTRANT_PAGE,
+    query: { status },
+    itemsOf: (p: V2RegistrantPage) => p.registrants,
+  };
+  return v1PageOfTokens(ctx, list, paging);
 }
 
-/** Every registrant of one status: the first page, then the others in parallel. */
+/** Every registrant of one status, page after page. */
 export async function allRegistrants(
   ctx: TranslatorContext,
   webinarId: string,
   status: RegistrantStatus,
   occurrenceId?: string,
 ): Promise<V2Registrant[]> {
-  const pages = await everyNumberedPage((page_number) =>
-    registrantPage(ctx, webinarId, { status, page_size: V2_MAX_PAGE_SIZE, page_number, occurrence_id: occurrenceId }),
+  const pages = await everyPage((token) =>
+    ctx.v2.get(V2.webinars.registrants.at(webinarId), V2_REGISTRANT_PAGE, {
+      status,
+      page_size: V2_MAX_PAGE_SIZE,
+      ...(occurrenceId ? { occurrence_id: occurrenceId } : {}),
+      ...token,
+    }),
   );
   return pages.flatMap((p) => p.registrants);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { looseFields } from '../kit/answer-shape.js';
+import { V2_NUMBERED_PAGE } from '../kit/v2-paging.js';
 
 /** The v2 registration answers the registration translators (and the webinar attendee report) read. */
 
@@ -16,13 +17,8 @@ export const V2_REGISTRANT = looseFields({
 });
 export type V2Registrant = z.output<typeof V2_REGISTRANT>;
 
-/** GET /webinars/{id}/registrants: the v2 spec lists no `page_number` for this page. */
-export const V2_REGISTRANT_PAGE = looseFields({
-  page_count: z.number(),
-  page_size: z.number(),
-  total_records: z.number(),
-  registrants: z.array(V2_REGISTRANT),
-});
+/** GET /webinars/{id}/registrants: today without `page_count` or `page_number`, paged by token. */
+export const V2_REGISTRANT_PAGE = looseFields({ ...V2_NUMBERED_PAGE, registrants: z.array(V2_REGISTRANT) });
 export type V2RegistrantPage = z.output<typeof V2_REGISTRANT_PAGE>;
 
 /** POST /meetings|webinars/{id}/registrants. */

@@ -10,10 +10,11 @@ import { V2_SETTINGS, V2_USER_PAGE, type V2Settings, type V2User } from '../kit/
 import type { TranslatorContext } from '../kit/define.js';
 import { v1UserAnswer } from './user-output.js';
 import { tablesFor } from './user-params.js';
+import { v1PageOfTokens } from '../kit/token-walk.js';
 
 /**
- * /user/list and /user/pending: one GET /users page each (status active or pending), paged as
- * the v1 call asks. A v2 list item carries no settings, so an active user's are read, one GET
+ * /user/list and /user/pending: GET /users (status active or pending), v1's page reached by the
+ * token chain (kit/token-walk.ts). A v2 list item carries no settings, so an active user's are read, one GET
  * per listed user (a fan-out checked against the outbound limits before any is sent): a list
  * item shows the same option values /user/get shows, where v1 defaults had contradicted v2's
  * own. A pending user's settings cannot be read (v2 refuses them until the user confirms), so a
@@ -44,11 +45,15 @@ function listEndpoint(path: string, status: ListStatus) {
     tables: tablesFor({}, USER_ANSWERS.listItem.fields),
     async handle(params, ctx) {
       const paging = pagingOf(params);
-      const page = await ctx.v2.get(V2.users.list.at(), V2_USER_PAGE, { status, ...paging });
-      const settings = status === 'active' ? await settingsOf(ctx, page.users) : [];
+      const page = await v1PageOfTokens(
+        ctx,
+        { target: V2.users.list.at(), answer: V2_USER_PAGE, query: { status }, itemsOf: (p) => p.users },
+        paging,
+      );
+      const settings = status === 'active' ? await settingsOf(ctx, page.items) : [];
       return {
         ...v1PageFields(pageOf(paging, page.total_records), 'total second'),
-        users: page.users.map((user, i) => {
+        users: page.items.map((user, i) => {
           const parts = { user: { ...user, status }, ...(settings[i] ? { settings: settings[i] } : {}) };
           return answer(USER_ANSWERS.listItem, v1UserAnswer(USER_ANSWERS.listItem, parts), { verified: VERIFIED[status] }, ASSUMED_IN_LIST);
         }),
