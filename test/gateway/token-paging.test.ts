@@ -1,0 +1,217 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_WALK_PAGES } from '../../src/translators/kit/token-walk.js';
+import type { CallObserver } from '../../src/v1-facade/observe.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { FUTURE, NO_LIMITS, uniqueEmail } from '../support/v1-answers.js';
+import { createUsers, uniqueName } from './groups-support.js';
+import { createWebinar, registerV2 } from './registration-support.js';
+
+/**
+ * Every v1 list v1gate pages by number, over a v2 that pages by token only: the sandbox ignores
+ * `page_number`, leaves `page_count` and `page_number` out, and serves pages of at most 2
+ * (PUT /sandbox/paging). Each list holds 7 items: v1 pages of 2 make 4 pages. A v1 client
+ * reads page 4 cold, then every page in order: each answers its items, v1's page_count and
+ * total_records; the pages together hold every item once. The v2 list calls are counted per
+ * v1 call: page 4 cold follows the chain (4 calls), page N+1 after page N costs one.
+ */
+
+const PAGE = 2;
+const ITEMS = 7;
+const PAGES = Math.ceil(ITEMS / PAGE);
+
+/** The v2 routes each v1 call sent, in the order the calls were answered. */
+const calls: { endpoint: string; routes: string[] }[] = [];
+const observer: CallObserver = (record) => {
+  if (record.endpoint !== undefined) calls.push({ endpoint: record.endpoint, routes: record.v2Calls.map((call) => call.route.name) });
+};
+
+let gw: TestGateway;
+let ownerId: string;
+beforeAll(async () => {
+  // The aux cache off: a list's side reads (the host's live meetings) are then made at each call.
+  gw = await startTestGateway({ ...NO_LIMITS, AUX_CACHE_TTL_MS: '0' }, { observers: [observer] });
+  ownerId = (await gw.v2('GET', '/users/me')).body.id;
+  const mode = await gw.control('PUT', '/paging', { token_only: true, max_page_size: PAGE });
+  expect(mode.body).toEqual({ token_only: true, max_page_size: PAGE });
+});
+afterAll(() => gw?.close());
+
+async function created(method: string, path: string, body: unknown): Promise<any> {
+  const answer = await gw.v2(method, path, { body });
+  expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
+  return answer.body;
+}
+
+interface ListCase {
+  /** Makes a list of ITEMS items of its own; answers the v1 params that name it. */
+  seed(): Promise<Record<string, string>>;
+  /** The v2 route that pages the list, as calls are named (`GET /users`). */
+  route: string;
+  /** Where the v1 answer holds the items. */
+  key: string;
+  /** How many items the list holds, where more than the ITEMS seeded (the account's users). */
+  total?: () => Promise<number>;
+  /** Calls to the same route that read something else (the host's live meetings, `type=live`). */
+  beside?: number;
+}
+
+const usersOf = async (status: string) => (await gw.v2('GET', '/users', { query: { status, page_size: 1 } })).body.total_records as number;
+
+const CASES: Record<string, ListCase> = {
+  '/user/list': {
+    seed: async () => (await createUsers(gw, ITEMS), {}),
+    route: 'GET /users',
+    key: 'users',
+    total: () => usersOf('active'),
+  },
+  '/user/pending': {
+    seed: async () => {
+      for (let i = 0; i < ITEMS; i++) {
+        const user_info = { email: uniqueEmail('pending'), type: 1, first_name: 'Pen', last_name: 'Ding' };
+        await created('POST', '/users', { action: 'create', user_info });
+      }
+      return {};
+    },
+    route: 'GET /users',
+    key: 'users',
+    total: () => usersOf('pending'),
+  },
+  '/group/member/list': {
+    seed: async () => {
+      const { id } = await created('POST', '/groups', { name: uniqueName() });
+      const members = await createUsers(gw, ITEMS);
+      await created('POST', `/groups/${id}/members`, { members: members.map((m) => ({ id: m.id })) });
+      return { id };
+    },
+    route: 'GET /groups/{groupId}/members',
+    key: 'members',
+  },
+  '/im/group/member/list': {
+    seed: async () => {
+      const { id } = await created('POST', '/im/groups', { name: uniqueName() });
+      const members = await createUsers(gw, ITEMS);
+      await created('POST', `/im/groups/${id}/members`, { members: members.map((m) => ({ id: m.id })) });
+      return { id };
+    },
+    route: 'GET /im/groups/{groupId}/members',
+    key: 'members',
+  },
+  '/h323/device/list': {
+    seed: async () => {
+      for (let i = 0; i < ITEMS; i++) {
+        await created('POST', '/h323/devices', { name: `room ${i}`, protocol: 'H.323', ip: `10.0.1.${i + 1}`, encryption: 'auto' });
+      }
+      return {};
+    },
+    route: 'GET /h323/devices',
+    key: 'devices',
+  },
+  '/meeting/list': {
+    seed: async () => {
+      const [host] = await createUsers(gw, 1);
+      for (let i = 0; i < ITEMS; i++)
+        await created('POST', `/users/${host!.id}/meetings`, { topic: `paged ${i}`, type: 2, start_time: FUTURE });
+      return { host_id: host!.id };
+    },
+    route: 'GET /users/{userId}/meetings',
+    key: 'meetings',
+    beside: 1,
+  },
+  '/ma/account/list': {
+    seed: async () => {
+      for (let i = 0; i < ITEMS; i++) {
+        await created('POST', '/accounts', { first_name: 'Sub', last_name: 'Owner', password: 'secret-pass-1', email: uniqueEmail('sub') });
+      }
+      return {};
+    },
+    route: 'GET /accounts',
+    key: 'subAccounts',
+    total: async () => (await gw.v2('GET', '/accounts', { query: { page_size: 1 } })).body.total_records as number,
+  },
+  '/webinar/registrants/list': {
+    seed: async () => {
+      const webinar = await createWebinar(gw, { approval: 1 });
+      for (let i = 0; i < ITEMS; i++) await registerV2(gw, webinar.id, { email: uniqueEmail('guest') });
+      return { id: String(webinar.id), host_id: ownerId, type: '0' };
+    },
+    route: 'GET /webinars/{webinarId}/registrants',
+    key: 'users',
+  },
+};
+
+/** One v1 page: the answer, and how many v2 calls it made in all (x-v2-calls) and to the list's route. */
+async function page(path: string, params: Record<string, string>, n: number, size = PAGE) {
+  const before = calls.length;
+  const reply = await gw.v1Raw(path, { ...params, page_size: String(size), page_number: String(n) });
+  await expect.poll(() => calls.length).toBeGreaterThan(before);
+  const made = calls.at(-1)!;
+  expect(Number(reply.headers.get('x-v2-calls'))).toBe(made.routes.length);
+  return { body: reply.body, routes: made.routes };
+}
+
+/** v1's page `n` over `total` records: the paging fields, and the items that fall on it. */
+function expectPage(body: Record<string, any>, key: string, n: number, total: number): void {
+  expect(body.error, JSON.stringify(body.error)).toBeUndefined();
+  expect(body.total_records).toBe(total);
+  expect(body.page_count).toBe(Math.ceil(total / PAGE));
+  expect(body.page_number).toBe(n);
+  expect(body.page_size).toBe(PAGE);
+  expect(body[key]).toHaveLength(Math.max(0, Math.min(PAGE, total - (n - 1) * PAGE)));
+}
+
+const idOf = (item: Record<string, any>) => String(item.id ?? item.email);
+
+describe('v1 page N over v2 lists that page by token only', () => {
+  for (const [path, list] of Object.entries(CASES)) {
+    it(`${path}: page 4 cold, then every page in order, one v2 list call per page`, async () => {
+      const params = await list.seed();
+      const total = list.total ? await list.total() : ITEMS;
+      const pages = Math.ceil(total / PAGE);
+      expect(pages).toBeGreaterThan(3);
+      const listCalls = (routes: string[]) => routes.filter((r) => r === list.route).length - (list.beside ?? 0);
+      // The tokens of the whole list are not yet known: page 4 follows the chain from the first page.
+      const cold = await page(path, params, PAGES);
+      expectPage(cold.body, list.key, PAGES, total);
+      expect(listCalls(cold.routes)).toBe(PAGES);
+
+      const seen: string[] = [];
+      for (let n = 1; n <= pages; n++) {
+        const read = await page(path, params, n);
+        expectPage(read.body, list.key, n, total);
+        // Page 1 needs no token; every later one is the token kept when the page before was read.
+        expect(listCalls(read.routes)).toBe(1);
+        seen.push(...(read.body[list.key] as Record<string, any>[]).map(idOf));
+      }
+      expect(new Set(seen).size).toBe(total);
+      expect(seen).toHaveLength(total);
+      // Page 4 again: its token is kept, one call.
+      const again = await page(path, params, PAGES);
+      expect(again.body[list.key]).toEqual(cold.body[list.key]);
+      expect(listCalls(again.routes)).toBe(1);
+    });
+  }
+});
+
+describe('the walk is bounded', () => {
+  it(`refuses a page more than ${MAX_WALK_PAGES} v2 pages into the chain after one v2 call, and answers a page past the end empty`, async () => {
+    for (let i = 0; i < MAX_WALK_PAGES; i++) {
+      await created('POST', '/h323/devices', { name: `far ${i}`, protocol: 'SIP', ip: `10.0.2.${i + 1}`, encryption: 'auto' });
+    }
+    const params = {};
+    const total = (await gw.v2('GET', '/h323/devices', { query: { page_size: 300 } })).body.total_records as number;
+    // Pages of 1 (a chain no earlier call has walked): page MAX+1 is MAX+1 pages in.
+    expect(total).toBeGreaterThan(MAX_WALK_PAGES);
+    const before = calls.length;
+    const far = await gw.v1Raw('/h323/device/list', { ...params, page_size: '1', page_number: String(MAX_WALK_PAGES + 1) });
+    await expect.poll(() => calls.length).toBeGreaterThan(before);
+    expect(far.body.error.code).toBe(300);
+    expect(far.body.error.message).toMatch(/^Invalid parameter: page_number\. /);
+    expect(calls.at(-1)!.routes).toEqual(['GET /h323/devices']);
+
+    // Past the list's end: the first page says how long the list is; nothing more is read.
+    const past = await page('/h323/device/list', params, 10_000, 1);
+    expect(past.body.devices).toEqual([]);
+    expect(past.body.total_records).toBe(total);
+    expect(past.routes).toEqual(['GET /h323/devices']);
+  });
+});
