@@ -145,11 +145,11 @@ export function describeMemberEndpoints(base: '/groups' | '/im/groups', sandbox:
       const res = await sb.v2('GET', `${base}/${groupId}/members`, { query: { page_size: 2, page_number: 2 } });
       expect(res.status).toBe(200);
       expect(schemaProblems('GET', refPath, 200, res.body)).toEqual([]);
+      // Today's service leaves the deprecated page_count and page_number out of a group's members.
       expect(res.body).toEqual({
-        page_count: 2,
-        page_number: 2,
         page_size: 2,
         total_records: 3,
+        next_page_token: '',
         members: [{ id: users[2]!.id, email: users[2]!.email, first_name: 'Mem', last_name: 'Ber', type: 1 }],
       });
     });

@@ -119,7 +119,8 @@ describe('GET /past_meetings/{meetingUUID}/participants', () => {
       });
       expect(res.status).toBe(200);
       expect(schemaProblems('GET', '/past_meetings/{meetingUUID}/participants', 200, res.body)).toEqual([]);
-      expect(res.body).toMatchObject({ page_count: 3, page_size: 2, total_records: 6 });
+      expect(res.body).toMatchObject({ page_size: 2, total_records: 6 });
+      expect(res.body).not.toHaveProperty('page_count');
       for (const p of res.body.participants) {
         expect(Object.keys(p).sort()).toEqual(['id', 'name']);
         expect(p.id).toEqual(expect.any(String));
@@ -136,7 +137,6 @@ describe('GET /past_meetings/{meetingUUID}/participants', () => {
     const instance = await happen(await createMeeting(), { participants: [{ name: 'Solo' }] });
     const res = await sb.v2('GET', `/past_meetings/${once(instance.uuid)}/participants`);
     expect(res.body).toEqual({
-      page_count: 1,
       page_size: 30,
       total_records: 2,
       next_page_token: '',
@@ -265,7 +265,8 @@ describe('GET /report/webinars/{webinarId}/participants', () => {
     const latest = await sb.v2('GET', `/report/webinars/${id}/participants`);
     expect(latest.status).toBe(200);
     expect(schemaProblems('GET', '/report/webinars/{webinarId}/participants', 200, latest.body)).toEqual([]);
-    expect(latest.body).toMatchObject({ page_count: 1, page_size: 30, total_records: 2, next_page_token: '' });
+    expect(latest.body).toMatchObject({ page_size: 30, total_records: 2, next_page_token: '' });
+    expect(latest.body).not.toHaveProperty('page_count');
     expect(latest.body.participants[1]).toEqual({
       id: expect.any(String),
       user_id: expect.stringMatching(/^\d+$/),
