@@ -7,11 +7,12 @@ import type { Group, ImGroup } from './model/group.js';
 import type { Meeting } from './model/meeting.js';
 import type { User } from './model/user.js';
 import type { OAuthApp } from './oauth/apps.js';
+import type { SdkApp } from './sdk/apps.js';
 import type { SandboxState } from './state.js';
 
 /**
  * SANDBOX_DATA_FILE: the sandbox's data kept across restarts, so a migration tried against it (users,
- * meetings, groups, the OAuth apps a credential map names) is still there after a stop. Loaded at
+ * meetings, groups, the OAuth and Meeting SDK apps a credential map names) is still there after a stop. Loaded at
  * start; written whole, beside the file and renamed over it (a crash leaves the old file or the
  * new, never half of one), every SAVE_EVERY_MS when something changed and at the stop. What is not
  * kept: the OAuth access tokens (clients ask again, as after an hour) and event subscriptions (the
@@ -37,6 +38,8 @@ interface Snapshot {
   crcUsage: CrcHourUsage[];
   imActivity: ImDayActivity[];
   oauthApps: OAuthApp[];
+  /** Absent from files written before SDK apps were kept. */
+  sdkApps?: SdkApp[];
 }
 
 /** A data file that cannot be used: the start stops with this one line (it names SANDBOX_DATA_FILE). */
@@ -109,6 +112,7 @@ function snapshotOf(state: SandboxState): Snapshot {
     crcUsage: state.crcUsage,
     imActivity: state.imActivity,
     oauthApps: accounts.flatMap((account) => state.oauthApps.ofAccount(account.id)),
+    sdkApps: state.sdkApps.all(),
   };
 }
 
@@ -137,6 +141,7 @@ function restore(state: SandboxState, master: Account, file: string, snapshot: S
   state.crcUsage.splice(0, Infinity, ...snapshot.crcUsage);
   state.imActivity.splice(0, Infinity, ...snapshot.imActivity);
   for (const app of snapshot.oauthApps) if (state.oauthApps.accountOf(app.clientId) === undefined) state.oauthApps.add(app);
+  for (const app of snapshot.sdkApps ?? []) if (state.accounts.has(app.accountId)) state.sdkApps.restore(app);
 }
 
 function refill<T>(map: Map<string, T>, entries: readonly [string, T][]): void {

@@ -8,6 +8,7 @@ import type { Instance, Meeting, MeetingKind } from './model/meeting.js';
 import type { User } from './model/user.js';
 import { SandboxEventBus } from './events.js';
 import { OAuthApps } from './oauth/apps.js';
+import { SdkApps } from './sdk/apps.js';
 import { NextPageTokens } from './paging.js';
 
 /**
@@ -38,6 +39,9 @@ export class SandboxState {
 
   /** Server-to-server OAuth apps and the access tokens they were given (oauth/). */
   readonly oauthApps = new OAuthApps();
+
+  /** Meeting SDK apps, one per account that asked for one (sdk/). */
+  readonly sdkApps = new SdkApps();
 
   /** The next-page tokens every list hands out, and how lists page (paging.ts). */
   readonly pages: NextPageTokens;

@@ -105,13 +105,21 @@ describe('the embedded sandbox across restarts', () => {
     const data = join(mkdtempSync(join(tmpdir(), 'v1gate-data-')), 'state', 'sandbox.json');
     const env = { ...SANDBOX, SANDBOX_DATA_FILE: data };
     const email = 'kept-across-restarts@example.com';
+    let sdkApp: unknown;
     await startAndStop(env, async (gateway) => {
       const made = await v1(gateway.url, '/user/custcreate', { ...sandboxPair(), email, type: '1' });
       expect(made).toMatchObject({ email });
+      sdkApp = await sdkAppOf(gateway.url);
+      expect(sdkApp).toMatchObject({ sdk_key: expect.any(String), sdk_secret: expect.any(String) });
     });
     expect(existsSync(data)).toBe(true);
-    const again = await startAndStop(env, (gateway) => v1(gateway.url, '/user/getbyemail', { ...sandboxPair(), email }));
-    expect(again).toMatchObject({ email, type: 1 });
+    const again = await startAndStop(env, async (gateway) => ({
+      user: await v1(gateway.url, '/user/getbyemail', { ...sandboxPair(), email }),
+      // The Meeting SDK app a credential map names (`npm run credentials -- sdk`) is the same one after the restart.
+      sdkApp: await sdkAppOf(gateway.url),
+    }));
+    expect(again.user).toMatchObject({ email, type: 1 });
+    expect(again.sdkApp).toEqual(sdkApp);
 
     const other = await startGatewayProcess({ ...QUIET, ...env, SANDBOX_API_SECRET: 'another-secret-another-account' }).then(
       (gateway) => ((running = gateway), 'started'),
@@ -121,6 +129,13 @@ describe('the embedded sandbox across restarts', () => {
     expect(other).not.toMatch(/^\s+at /m);
   });
 });
+
+/** The master account's Meeting SDK app, from the sandbox's control API (made the first time). */
+async function sdkAppOf(url: string): Promise<unknown> {
+  const answer = await fetch(`${url}/sandbox/sdk/apps`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  expect(answer.status).toBe(200);
+  return answer.json();
+}
 
 function sandboxPair(): Record<string, string> {
   return { api_key: SANDBOX.SANDBOX_API_KEY, api_secret: SANDBOX.SANDBOX_API_SECRET };

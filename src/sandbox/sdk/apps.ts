@@ -6,7 +6,8 @@ import type { Account } from '../model/account.js';
  * app of its own, apart from the account's API credentials and OAuth app), and the service knows
  * which account the app belongs to. One app per account, made on first asking through the control
  * API, so a test or the offline page can sign the way v1gate does for a key with an SDK app.
- * Kept in memory only: a restarted sandbox makes new ones, as a test makes its own.
+ * Kept with the sandbox's data (SANDBOX_DATA_FILE), so the SDK app a credential map names keeps
+ * working after a restart.
  */
 
 export interface SdkApp {
@@ -32,5 +33,17 @@ export class SdkApps {
 
   withKey(key: string): SdkApp | undefined {
     return this.byKey.get(key);
+  }
+
+  /** Every app, to be kept. */
+  all(): SdkApp[] {
+    return [...this.byAccount.values()];
+  }
+
+  /** An app kept from an earlier run, unless its account has one already. */
+  restore(app: SdkApp): void {
+    if (this.byAccount.has(app.accountId) || this.byKey.has(app.key)) return;
+    this.byAccount.set(app.accountId, app);
+    this.byKey.set(app.key, app);
   }
 }

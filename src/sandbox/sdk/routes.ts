@@ -1,7 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { SandboxContext } from '../context.js';
-import { SdkApps } from './apps.js';
 import { SDK_CODES, SdkError } from './errors.js';
 import { ACTIONS, leaveWaiting, view } from './in-meeting.js';
 import { join, parseJoin } from './join.js';
@@ -35,7 +34,7 @@ const MEDIA_FILE = new RegExp(`^${MEDIA_VERSION}_[a-z_]+\\.min\\.js$`);
 
 export function registerSdkRoutes(app: Hono, { state, master }: SandboxContext): void {
   const registry = new SdkRegistry(state);
-  const apps = new SdkApps();
+  const apps = state.sdkApps;
   app.use('/sdk/*', cors({ origin: '*', allowMethods: ['GET', 'POST'], allowHeaders: ['content-type'] }));
 
   app.get(`/sdk/${SDK_VERSION}/meeting-sdk.js`, (c) =>
