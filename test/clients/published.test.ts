@@ -1,0 +1,119 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { NO_LIMITS } from '../support/v1-answers.js';
+
+/**
+ * Published v1 client libraries, run unchanged against a real gateway over the real sandbox: the
+ * exact released source, vendored under vendor/ with its licence and origin, pointed at the gateway
+ * only by the library's own base-URL setting, over the HTTP and JSON libraries Debian packages.
+ * Each driver (python/, ruby-gem/) makes the calls an integration makes through the library's public
+ * API, checks every answer against what it sent, and exits non-zero at the first the library
+ * refuses; this file then checks what the drivers read against v2. A missing interpreter or library
+ * skips its driver with a message; CI installs them (.ci/run).
+ */
+
+const run = promisify(execFile);
+const here = fileURLToPath(new URL('.', import.meta.url));
+const works = (command: string, args: string[]) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
+const REPORT = { from: '2024-05-01', to: '2024-05-31' };
+/** The range as v1 wrote it back in a report: no leading zeros (docs/live-evidence.md). */
+const REPORT_AS_WRITTEN = { from: '2024-5-1', to: '2024-5-31' };
+/** Debian's interpreter, which python3-requests installs into; a `python3` earlier on PATH may lack it. */
+const PYTHON = '/usr/bin/python3';
+
+let gw: TestGateway;
+let ownerId: string;
+let ownerEmail: string;
+/** Two sessions on the May dashboard: 75 minutes and 4 minutes. */
+let long: number;
+let short: number;
+
+async function happened(topic: string, start_time: string, duration_minutes: number): Promise<number> {
+  const created = await gw.v2('POST', `/users/${ownerId}/meetings`, { body: { topic, type: 2, start_time, duration: 30 } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expect((await gw.control('POST', `/meetings/${created.body.id}/happen`, { start_time, duration_minutes })).status).toBe(201);
+  return created.body.id;
+}
+
+beforeAll(async () => {
+  gw = await startTestGateway(NO_LIMITS);
+  const me = (await gw.v2('GET', '/users/me')).body;
+  ownerId = me.id;
+  ownerEmail = me.email;
+  long = await happened('Long', '2024-05-02T10:00:00Z', 75);
+  short = await happened('Short', '2024-05-09T10:00:00Z', 4);
+});
+afterAll(async () => {
+  await gw.close();
+});
+
+/** Runs a driver; answers the JSON object it printed (its stderr names the answer it could not take). */
+async function runDriver(command: string, file: string, inviteEmail: string): Promise<any> {
+  const env = {
+    ...process.env,
+    V1_BASE_URL: `${gw.url}/v1`,
+    V1_API_KEY: gw.credentials.api_key,
+    V1_API_SECRET: gw.credentials.api_secret,
+    OWNER_EMAIL: ownerEmail,
+    INVITE_EMAIL: inviteEmail,
+    REPORT_FROM: REPORT.from,
+    REPORT_TO: REPORT.to,
+    // The vendored source stays as published: no __pycache__ beside it.
+    PYTHONDONTWRITEBYTECODE: '1',
+  };
+  try {
+    const { stdout } = await run(command, [file], { env, timeout: 120_000, maxBuffer: 1 << 20 });
+    return JSON.parse(stdout);
+  } catch (error) {
+    const failed = error as { stderr?: string; message: string };
+    throw new Error(`${command} ${file} failed: ${failed.stderr || failed.message}`);
+  }
+}
+
+const v2Status = async (path: string) => (await gw.v2('GET', path)).status;
+
+describe('Python: zoomus 0.1.8 (prschmid/zoomus) over requests', () => {
+  const ready = works(PYTHON, ['-c', 'import requests']);
+  it.skipIf(!ready)(
+    `runs users, meetings, webinars, reports and recordings through the package${ready ? '' : ' (skipped: no /usr/bin/python3 with requests here; CI installs python3-requests)'}`,
+    async () => {
+      const out = await runDriver(PYTHON, join(here, 'python', 'client.py'), 'invited.python@example.com');
+      expect(out).toMatchObject({
+        owner_id: ownerId,
+        meeting_topic: 'Renamed by Python',
+        report_from: REPORT_AS_WRITTEN.from,
+        report_to: REPORT_AS_WRITTEN.to,
+      });
+      expect(out.user_report_meetings).toEqual(expect.arrayContaining([long, short]));
+      expect(out.report_users).toContain(ownerEmail);
+      // What the package deleted is gone from v2; the registrant was the webinar's.
+      expect(await v2Status(`/users/${out.invited_id}`)).toBe(404);
+      expect(await v2Status(`/meetings/${out.meeting_id}`)).toBe(404);
+      expect(await v2Status(`/webinars/${out.webinar_id}`)).toBe(404);
+      expect(out.recordings).toBe(0);
+    },
+    150_000,
+  );
+});
+
+describe('Ruby: the zoomus gem 0.7.0 (mllocs/zoomus) over HTTParty', () => {
+  const ready = works('ruby', ['-e', 'require "httparty"']);
+  it.skipIf(!ready)(
+    `runs users, meetings, webinars, the dashboard and reports through the gem${ready ? '' : ' (skipped: no ruby with httparty here; CI installs ruby-httparty)'}`,
+    async () => {
+      const out = await runDriver('ruby', join(here, 'ruby-gem', 'client.rb'), 'invited.gem@example.com');
+      expect(out).toMatchObject({ owner_id: ownerId, report_from: REPORT_AS_WRITTEN.from, detail_participants: true, recordings: 0 });
+      expect(out.dashboard).toMatchObject({ [long]: '01:15:00', [short]: '04:00' });
+      expect(out.user_report_meetings).toEqual(expect.arrayContaining([long, short]));
+      expect(out.daily_dates).toBe(31);
+      expect(await v2Status(`/users/${out.invited_id}`)).toBe(404);
+      expect(await v2Status(`/meetings/${out.meeting_id}`)).toBe(404);
+      expect(await v2Status(`/webinars/${out.webinar_id}`)).toBe(404);
+    },
+    150_000,
+  );
+});

@@ -1,0 +1,4 @@
+module Zoomus
+  class Error < StandardError; end
+  class GatewayTimeout < StandardError; end
+end

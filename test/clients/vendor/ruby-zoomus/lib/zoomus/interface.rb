@@ -1,0 +1,4 @@
+module Zoomus
+  module Interface
+  end
+end
