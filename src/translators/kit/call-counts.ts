@@ -1,5 +1,6 @@
 import { V2 } from '../../shared/v2-routes.js';
 import type { EndpointDefinition } from './define.js';
+import { MAX_WALK_PAGES } from './token-walk.js';
 
 /**
  * How many v2 calls one successful v1 call makes (docs/coverage.md): min, typical (the call as
@@ -22,6 +23,10 @@ const ACCOUNT_ONCE = `the account id (the caller's own user, ${V2.users.get.name
 const READ_IN_FULL =
   "for the fields a v2 list item lacks (start_url, password, h323_password, every option_*); a page whose reads the call's outbound wait cannot admit is refused before any is sent";
 const WEBINARS_FILTERED = `p pages of the host's webinars (300 each), then one ${V2.webinars.get.name} per webinar of the host (n: v2 cannot filter them by registration, which only the full webinar shows), ${READ_IN_FULL}`;
+
+/** A v1 page of a list read by its token chain (token-walk.ts). */
+const WALKED = `w: the v2 pages of the chain read to reach v1's page, 1 when the page before it was read lately (its token kept), else up to page_number, at most ${MAX_WALK_PAGES}`;
+const walked: CallCount = { min: 1, typical: 'w', max: 'w', note: WALKED };
 
 const sessionWrite: CallCount = { min: 2, typical: 2, max: 3, note: `GET the session, then the write; ${HOST_CHECKED}` };
 const groupRead: CallCount = { min: 1, typical: 1, max: 2, note: ACCOUNT_ONCE };
@@ -54,10 +59,16 @@ const memberDelete: CallCount = {
 export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
   '/user/list': {
     min: 1,
-    typical: '1 + n',
-    max: '1 + n',
-    note: `the page of active users, then one ${V2.users.settings.name} per listed user (n ≤ page_size), checked as one fan-out before any is sent, so each item shows the options /user/get shows`,
+    typical: 'w + n',
+    max: 'w + n',
+    note: `the page of active users (${WALKED}), then one ${V2.users.settings.name} per listed user (n ≤ page_size), checked as one fan-out before any is sent, so each item shows the options /user/get shows`,
   },
+  '/user/pending': walked,
+  '/group/member/list': walked,
+  '/im/group/member/list': walked,
+  '/h323/device/list': walked,
+  '/ma/account/list': walked,
+  '/report/getaudioreport': walked,
   '/user/get': userRead,
   '/user/getbyemail': userRead,
   '/user/autocreate': userCreated(5, USER_READ),
@@ -76,9 +87,9 @@ export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
   },
   '/report/getaccountreport': {
     min: 2,
-    typical: '1 + p',
-    max: '1 + p',
-    note: `the active hosts report, then every page (p, 300 each) of ${V2.users.list.name} for the hosts' names and emails`,
+    typical: 'w + p',
+    max: 'w + p',
+    note: `the active hosts report (${WALKED}), then every page (p, 300 each) of ${V2.users.list.name} for the hosts' names and emails`,
   },
   '/ma/account/plan/update': { min: 1, typical: 1, max: 1, note: 'the base plan or the add-on plan, as `type` says' },
   '/recording/delete': { min: 1, typical: 1, max: 1, note: "all the meeting's recordings, or the one file `file_id` names" },
@@ -117,7 +128,12 @@ export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
   '/webinar/uuid/list': webinarChecked,
   '/webinar/polls': webinarChecked,
   '/webinar/questions': webinarChecked,
-  '/webinar/registrants/list': webinarChecked,
+  '/webinar/registrants/list': {
+    min: 2,
+    typical: '1 + w',
+    max: '2 + w',
+    note: `the webinar (the host check) and the registrants (${WALKED}); ${HOST_CHECKED}`,
+  },
   '/webinar/registration/cancel': webinarChecked,
   '/meeting/update': sessionWrite,
   '/meeting/delete': sessionWrite,
@@ -128,9 +144,9 @@ export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
   '/meeting/create': { min: 1, typical: 1, max: 1 },
   '/meeting/list': {
     min: 1,
-    typical: '1 + n',
-    max: '2 + n',
-    note: `the page of scheduled meetings, the host's live meetings (aux cache), and one ${V2.meetings.get.name} per listed meeting (n ≤ page_size) ${READ_IN_FULL}`,
+    typical: 'w + n',
+    max: 'w + 1 + n',
+    note: `the page of scheduled meetings (${WALKED}), the host's live meetings (aux cache), and one ${V2.meetings.get.name} per listed meeting (n ≤ page_size) ${READ_IN_FULL}`,
   },
   '/meeting/live': {
     min: 1,
