@@ -51,4 +51,27 @@ describe('KeyMemo', () => {
     memo.wrote('other key');
     expect(await memo.auxRead('key', 'pair', 'live', c.read)).toBe(4);
   });
+
+  it('keeps page tokens per pair, bounded in entries and bytes however many a client makes, and briefly', async () => {
+    const memo = new KeyMemo({ auxTtlMs: 0, pageTokens: { maxEntries: 50, maxBytes: 4_000, ttlMs: 40 } });
+    memo.keepPageToken('pair-a', '/users?status=active&page_size=2', 2, 'token-a');
+    expect(memo.pageToken('pair-a', '/users?status=active&page_size=2', 2)).toBe('token-a');
+    // Another pair, another list or another offset never gets it.
+    expect(memo.pageToken('pair-b', '/users?status=active&page_size=2', 2)).toBeUndefined();
+    expect(memo.pageToken('pair-a', '/users?status=pending&page_size=2', 2)).toBeUndefined();
+    expect(memo.pageToken('pair-a', '/users?status=active&page_size=2', 4)).toBeUndefined();
+
+    // A client that pages through endless lists (or sends endless filters) only pushes older tokens out.
+    for (let i = 0; i < 10_000; i++) memo.keepPageToken('pair-h', `/h323/devices?n=${i}&page_size=1`, i, 'x'.repeat(i % 97));
+    const { entries, bytes } = memo.pageTokenStats();
+    expect(entries).toBeLessThanOrEqual(50);
+    expect(bytes).toBeLessThanOrEqual(4_000);
+    // A token larger than the whole budget is not kept at all.
+    memo.keepPageToken('pair-h', '/h323/devices?page_size=1', 1, 'y'.repeat(5_000));
+    expect(memo.pageToken('pair-h', '/h323/devices?page_size=1', 1)).toBeUndefined();
+
+    memo.keepPageToken('pair-a', '/accounts?page_size=2', 2, 'brief');
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(memo.pageToken('pair-a', '/accounts?page_size=2', 2)).toBeUndefined();
+  });
 });

@@ -9,7 +9,7 @@ import { LRUCache } from 'lru-cache';
  * - facts: what never changes for a key and secret (the account id behind every group answer),
  *   read once and kept, bounded; forgotten when v2 refuses the pair (a 401).
  * - page tokens: where a token-paged v2 list's pages begin (src/translators/kit/token-walk.ts),
- *   so v1's page N+1 after page N costs one v2 call: kept `PAGE_TOKEN_TTL_MS`, bounded in
+ *   so v1's page N+1 after page N costs one v2 call: kept briefly (`PAGE_TOKENS`), bounded in
  *   entries and bytes over all pairs (a client cannot grow it, only push out older entries).
  *
  * Entries are keyed by the pair's hash, never the key alone: a caller with the right key and a
@@ -25,12 +25,15 @@ export interface KeyMemoOptions {
   maxAuxPerKey?: number;
   /** Pairs whose facts are kept. */
   maxFactPairs?: number;
+  /** Page tokens kept over all pairs, and their size (characters of key and token, as UTF-16 bytes). */
+  pageTokens?: { maxEntries: number; maxBytes: number; ttlMs: number };
 }
 
-/** A v2 next-page token lives 15 minutes; v1gate keeps one far more briefly (a list a write changed is read afresh soon). */
-export const PAGE_TOKEN_TTL_MS = 60_000;
-const PAGE_TOKEN_MAX_ENTRIES = 20_000;
-const PAGE_TOKEN_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * A v2 next-page token lives 15 minutes; v1gate keeps one a minute (a list a write changed is read
+ * afresh soon), at most 20,000 of them in 8 MiB over all pairs.
+ */
+const PAGE_TOKENS = { maxEntries: 20_000, maxBytes: 8 * 1024 * 1024, ttlMs: 60_000 };
 
 interface KeyAux {
   /** Bumped by every write of the key: a read begun under an older generation is not kept. */
@@ -42,15 +45,17 @@ export class KeyMemo {
   private readonly aux: LRUCache<string, KeyAux>;
   private readonly facts: LRUCache<string, Map<string, unknown>>;
   private readonly maxAuxPerKey: number;
-  /** `pair \0 chain \0 offset` → token. Size: the key's and token's characters, as UTF-16 bytes. */
-  private readonly pageTokens = new LRUCache<string, string>({
-    max: PAGE_TOKEN_MAX_ENTRIES,
-    maxSize: PAGE_TOKEN_MAX_BYTES,
-    sizeCalculation: (token, slot) => 2 * (token.length + slot.length),
-    ttl: PAGE_TOKEN_TTL_MS,
-  });
+  /** `pair \0 chain \0 offset` → token. */
+  private readonly pageTokens: LRUCache<string, string>;
 
   constructor(private readonly options: KeyMemoOptions) {
+    const tokens = options.pageTokens ?? PAGE_TOKENS;
+    this.pageTokens = new LRUCache({
+      max: tokens.maxEntries,
+      maxSize: tokens.maxBytes,
+      sizeCalculation: (token, slot) => 2 * (token.length + slot.length),
+      ttl: tokens.ttlMs,
+    });
     this.aux = new LRUCache({ max: options.maxKeys ?? 10_000 });
     this.facts = new LRUCache({ max: options.maxFactPairs ?? 10_000 });
     this.maxAuxPerKey = options.maxAuxPerKey ?? 1_000;
@@ -92,6 +97,11 @@ export class KeyMemo {
 
   keepPageToken(pair: string, chain: string, offset: number, token: string): void {
     this.pageTokens.set(`${pair}\u0000${chain}\u0000${offset}`, token);
+  }
+
+  /** How many page tokens are kept, and their size: what the bounds hold. */
+  pageTokenStats(): { entries: number; bytes: number } {
+    return { entries: this.pageTokens.size, bytes: this.pageTokens.calculatedSize };
   }
 
   /** The key writes (called when a write is sent and when it ends): its aux reads are stale. */
