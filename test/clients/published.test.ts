@@ -75,6 +75,8 @@ async function runDriver(command: string, file: string, inviteEmail: string): Pr
 }
 
 const v2Status = async (path: string) => (await gw.v2('GET', path)).status;
+/** The v1 error the gateway answers for reading a deleted meeting, as a form-posting client sees it. */
+const deletedMeetingError = async (id: number) => (await gw.v1Raw('/meeting/get', { id: String(id), host_id: ownerId })).body.error;
 
 describe('Python: zoomus 0.1.8 (prschmid/zoomus) over requests', () => {
   const ready = works(PYTHON, ['-c', 'import requests']);
@@ -93,6 +95,8 @@ describe('Python: zoomus 0.1.8 (prschmid/zoomus) over requests', () => {
       // What the package deleted is gone from v2; the registrant was the webinar's.
       expect(await v2Status(`/users/${out.invited_id}`)).toBe(404);
       expect(await v2Status(`/meetings/${out.meeting_id}`)).toBe(404);
+      expect(out.deleted_meeting_error).toEqual(await deletedMeetingError(out.meeting_id));
+      expect(out.deleted_meeting_error.code).toBe(3001);
       expect(await v2Status(`/webinars/${out.webinar_id}`)).toBe(404);
       expect(out.recordings).toBe(0);
     },
@@ -112,6 +116,7 @@ describe('Ruby: the zoomus gem 0.7.0 (mllocs/zoomus) over HTTParty', () => {
       expect(out.daily_dates).toBe(31);
       expect(await v2Status(`/users/${out.invited_id}`)).toBe(404);
       expect(await v2Status(`/meetings/${out.meeting_id}`)).toBe(404);
+      expect(out.deleted_meeting_error).toBe((await deletedMeetingError(out.meeting_id)).message);
       expect(await v2Status(`/webinars/${out.webinar_id}`)).toBe(404);
     },
     150_000,

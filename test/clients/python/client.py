@@ -101,6 +101,9 @@ expect("meeting.list", mine[0]["topic"] == "Renamed by Python", "topic %r" % min
 deleted = read("meeting.delete", client.meeting.delete(id=meeting["id"], host_id=owner["id"]))
 expect("meeting.delete", str(deleted.get("id")) == str(meeting["id"]), "id %r" % deleted.get("id"))
 out["meeting_id"] = meeting["id"]
+gone = json.loads(client.meeting.get(id=meeting["id"], host_id=owner["id"]).content)
+expect("meeting.get", "error" in gone, "the deleted meeting was found: %r" % gone)
+out["deleted_meeting_error"] = gone["error"]
 out["meeting_topic"] = mine[0]["topic"]
 
 # A webinar taking registration: created, read, renamed, one registrant, listed, deleted.
@@ -117,7 +120,10 @@ registrant = read(
     "webinar.register",
     client.webinar.register(id=webinar["id"], email="attendee@example.com", first_name="Ada", last_name="Py"),
 )
-expect("webinar.register", registrant.get("id"), "no registrant id: %r" % registrant)
+# v1 answers the registrant's id beside the webinar's own id and topic.
+expect("webinar.register", registrant.get("registrant_id"), "no registrant_id: %r" % registrant)
+expect("webinar.register", registrant.get("id") == webinar["id"], "id %r" % registrant.get("id"))
+expect("webinar.register", registrant.get("topic") == "Renamed webinar", "topic %r" % registrant.get("topic"))
 # v1 lists a webinar that takes registration among the upcoming ones, not in webinar/list.
 upcoming = read("webinar.upcoming", client.webinar.upcoming(host_id=owner["id"]))
 listed_webinar = [w for w in upcoming["webinars"] if w["id"] == webinar["id"]]
@@ -126,7 +132,7 @@ webinars = read("webinar.list", client.webinar.list(host_id=owner["id"]))
 expect("webinar.list", webinar["id"] not in [w["id"] for w in webinars["webinars"]], "a registration webinar listed")
 read("webinar.delete", client.webinar.delete(id=webinar["id"], host_id=owner["id"]))
 out["webinar_id"] = webinar["id"]
-out["registrant_id"] = registrant["id"]
+out["registrant_id"] = registrant["registrant_id"]
 
 # Reports over the month of the two sessions the test made happen, sent as dates.
 first, last = day(os.environ["REPORT_FROM"]), day(os.environ["REPORT_TO"])

@@ -69,6 +69,13 @@ begin
   expect!('meeting_list', mine.map { |m| m['topic'] } == ['Renamed by the gem'], "listed #{mine.inspect}")
   zoom.meeting_delete!(id: meeting['id'], host_id: owner['id'])
   out[:meeting_id] = meeting['id']
+  # A v1 error reaches the integration as Zoomus::Error carrying the answer's message, all it reads.
+  begin
+    zoom.meeting_get!(id: meeting['id'], host_id: owner['id'])
+    fail!('meeting_get: the deleted meeting was found')
+  rescue Zoomus::Error => e
+    out[:deleted_meeting_error] = e.message
+  end
 
   # A webinar: created, read, renamed, listed, deleted.
   webinar = zoom.webinar_create!(host_id: owner['id'], topic: 'Gem webinar', type: 5, start_time: start, duration: 60)
