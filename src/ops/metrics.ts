@@ -1,4 +1,6 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import type { V2Route } from '../shared/v2-route.js';
+import { CellCounter, CellHistogram, type CounterCell, type HistogramCell } from './metric-cells.js';
 import type { CallObserver, OwnTimeObserver, V1CallRecord } from '../v1-facade/observe.js';
 import { BusiestKeys } from './busiest-keys.js';
 import { pairProven } from './pair-proven.js';
@@ -28,52 +30,56 @@ const ADDED_LATENCY_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.00075, 0.001,
 
 export class GatewayMetrics {
   readonly registry = new Registry();
-  private readonly v1Calls: Counter<'endpoint' | 'code'>;
-  private readonly v1Duration: Histogram<'endpoint'>;
-  private readonly v2Calls: Counter<'route' | 'method' | 'status'>;
-  private readonly v2Duration: Histogram<'route' | 'method'>;
-  private readonly v2PerV1: Histogram<'endpoint'>;
-  private readonly addedLatency: Histogram<'endpoint'>;
+  private readonly v1Calls: CellCounter<'endpoint' | 'code'>;
+  private readonly v1Duration: CellHistogram<'endpoint'>;
+  private readonly v2Calls: CellCounter<'route' | 'method' | 'status'>;
+  private readonly v2Duration: CellHistogram<'route' | 'method'>;
+  private readonly v2PerV1: CellHistogram<'endpoint'>;
+  private readonly addedLatency: CellHistogram<'endpoint'>;
+  /** Each endpoint's series, found once per call by one lookup (src/ops/metric-cells.ts says why). */
+  private readonly byEndpoint = new Map<string, EndpointSeries>();
+  /** Each v2 route's and method's series, by the route (one object per route, made once: src/shared/v2-routes.ts). */
+  private readonly byRoute = new Map<V2Route, Map<string, RouteSeries>>();
   private readonly v1CallsByKey: Counter<'key_hash'> | undefined;
   /** With METRICS_PER_KEY: which keys have a series of their own (the limiter's queue gauge asks it too). */
   readonly busiestKeys: BusiestKeys | undefined;
 
   constructor(options: GatewayMetricsOptions) {
     const registers = [this.registry];
-    this.v1Calls = new Counter({
+    this.v1Calls = new CellCounter({
       name: 'v1gate_v1_calls_total',
       help: 'v1 calls answered, by endpoint and v1 result (ok or the v1 error code).',
       labelNames: ['endpoint', 'code'],
       registers,
     });
-    this.v1Duration = new Histogram({
+    this.v1Duration = new CellHistogram({
       name: 'v1gate_v1_call_duration_seconds',
       help: 'Time from a v1 request arriving to its serialised answer.',
       labelNames: ['endpoint'],
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.v2Calls = new Counter({
+    this.v2Calls = new CellCounter({
       name: 'v1gate_v2_calls_total',
       help: 'v2 calls sent, by route template, method and HTTP status (0: no answer).',
       labelNames: ['route', 'method', 'status'],
       registers,
     });
-    this.v2Duration = new Histogram({
+    this.v2Duration = new CellHistogram({
       name: 'v1gate_v2_call_duration_seconds',
       help: 'v2 call latency as the gateway saw it, by route template and method.',
       labelNames: ['route', 'method'],
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.v2PerV1 = new Histogram({
+    this.v2PerV1 = new CellHistogram({
       name: 'v1gate_v2_calls_per_v1_call',
       help: 'How many v2 calls one v1 call made.',
       labelNames: ['endpoint'],
       buckets: [0, 1, 2, 3, 5, 8, 13, 21],
       registers,
     });
-    this.addedLatency = new Histogram({
+    this.addedLatency = new CellHistogram({
       name: 'v1gate_added_latency_seconds',
       help: "v1gate's own time per v1 call: from its request read to its answer's last byte written, less its waits on v2 answers and outbound tokens.",
       labelNames: ['endpoint'],
@@ -103,15 +109,14 @@ export class GatewayMetrics {
 
   /** The facade observer: every answered v1 call lands here. */
   readonly observer: CallObserver = (record: V1CallRecord) => {
-    const endpoint = record.endpoint ?? UNMATCHED_ENDPOINT;
-    this.v1Calls.inc({ endpoint, code: record.errorCode === undefined ? SUCCESS_CODE : String(record.errorCode) });
-    this.v1Duration.observe({ endpoint }, record.ms / 1000);
-    this.v2PerV1.observe({ endpoint }, record.v2Calls.length);
+    const series = this.endpointSeries(record.endpoint ?? UNMATCHED_ENDPOINT);
+    series.calls(record.errorCode).inc();
+    series.duration.observe(record.ms / 1000);
+    series.v2PerV1.observe(record.v2Calls.length);
     for (const call of record.v2Calls) {
-      // The route's template (`/users/{userId}`): a bounded label, never an id from the path.
-      const route = call.route.template;
-      this.v2Calls.inc({ route, method: call.method, status: String(call.status) });
-      this.v2Duration.observe({ route, method: call.method }, call.ms / 1000);
+      const route = this.routeSeries(call.route, call.method);
+      route.calls(call.status).inc();
+      route.duration.observe(call.ms / 1000);
     }
     if (this.v1CallsByKey && this.busiestKeys)
       this.v1CallsByKey.inc({ key_hash: this.busiestKeys.callLabel(record.apiKey, pairProven(record)) });
@@ -119,8 +124,44 @@ export class GatewayMetrics {
 
   /** The facade's own-time observer: each call's own time, once its answer is written. */
   readonly ownTimeObserver: OwnTimeObserver = (endpoint, seconds) => {
-    this.addedLatency.observe({ endpoint: endpoint ?? UNMATCHED_ENDPOINT }, seconds);
+    this.endpointSeries(endpoint ?? UNMATCHED_ENDPOINT).addedLatency.observe(seconds);
   };
+
+  private endpointSeries(endpoint: string): EndpointSeries {
+    let series = this.byEndpoint.get(endpoint);
+    if (!series) {
+      series = new EndpointSeries(endpoint, {
+        calls: this.v1Calls,
+        duration: this.v1Duration,
+        v2PerV1: this.v2PerV1,
+        addedLatency: this.addedLatency,
+      });
+      this.byEndpoint.set(endpoint, series);
+    }
+    return series;
+  }
+
+  private routeSeries(v2Route: V2Route, method: string): RouteSeries {
+    let byMethod = this.byRoute.get(v2Route);
+    if (!byMethod) this.byRoute.set(v2Route, (byMethod = new Map<string, RouteSeries>()));
+    let series = byMethod.get(method);
+    if (!series) {
+      // The route's template (`/users/{userId}`): a bounded label, never an id from the path.
+      const route = v2Route.template;
+      const { v2Calls } = this;
+      const byStatus = new Map<number, CounterCell<'route' | 'method' | 'status'>>();
+      series = {
+        calls: (status) => {
+          let cell = byStatus.get(status);
+          if (!cell) byStatus.set(status, (cell = v2Calls.cell({ route, method, status: String(status) })));
+          return cell;
+        },
+        duration: this.v2Duration.cell({ route, method }),
+      };
+      byMethod.set(method, series);
+    }
+    return series;
+  }
 
   /**
    * Adds a metric that another part reads at scrape time (webhook deliveries, shadow mismatches,
@@ -163,6 +204,56 @@ export class GatewayMetrics {
   async render(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
+}
+
+/**
+ * An endpoint's series of the call metrics, each made when first fed, as prom-client made a series
+ * on its first observation: a scrape lists only what happened.
+ */
+class EndpointSeries {
+  readonly #byCode = new Map<number | undefined, CounterCell<'endpoint' | 'code'>>();
+  #duration: HistogramCell<'endpoint'> | undefined;
+  #v2PerV1: HistogramCell<'endpoint'> | undefined;
+  #addedLatency: HistogramCell<'endpoint'> | undefined;
+
+  constructor(
+    private readonly endpoint: string,
+    private readonly metrics: {
+      calls: CellCounter<'endpoint' | 'code'>;
+      duration: CellHistogram<'endpoint'>;
+      v2PerV1: CellHistogram<'endpoint'>;
+      addedLatency: CellHistogram<'endpoint'>;
+    },
+  ) {}
+
+  /** The calls counted under their v1 result: `ok` (undefined) or the v1 error code. */
+  calls(errorCode: number | undefined): CounterCell<'endpoint' | 'code'> {
+    let cell = this.#byCode.get(errorCode);
+    if (!cell) {
+      const code = errorCode === undefined ? SUCCESS_CODE : String(errorCode);
+      this.#byCode.set(errorCode, (cell = this.metrics.calls.cell({ endpoint: this.endpoint, code })));
+    }
+    return cell;
+  }
+
+  get duration(): HistogramCell<'endpoint'> {
+    return (this.#duration ??= this.metrics.duration.cell({ endpoint: this.endpoint }));
+  }
+
+  get v2PerV1(): HistogramCell<'endpoint'> {
+    return (this.#v2PerV1 ??= this.metrics.v2PerV1.cell({ endpoint: this.endpoint }));
+  }
+
+  get addedLatency(): HistogramCell<'endpoint'> {
+    return (this.#addedLatency ??= this.metrics.addedLatency.cell({ endpoint: this.endpoint }));
+  }
+}
+
+/** A v2 route's and method's series. */
+interface RouteSeries {
+  /** The calls counted under their HTTP status (0: no answer). */
+  calls(status: number): CounterCell<'route' | 'method' | 'status'>;
+  readonly duration: HistogramCell<'route' | 'method'>;
 }
 
 /** Cumulative latency buckets (`le` in seconds, Infinity for +Inf), as a histogram exposes them. */
