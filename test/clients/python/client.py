@@ -85,13 +85,17 @@ out["invited_id"] = invited["id"]
 start = datetime.datetime(2030, 1, 15, 9, 30, 0)
 meeting = read(
     "meeting.create",
-    client.meeting.create(host_id=owner["id"], topic="Python zoomus", type=2, start_time=start, duration=45),
+    client.meeting.create(
+        host_id=owner["id"], topic="Python zoomus", type=2, start_time=start, duration=45, option_jbh=True
+    ),
 )
 expect("meeting.create", meeting.get("topic") == "Python zoomus", "topic %r" % meeting.get("topic"))
 expect("meeting.create", meeting.get("start_time") == "2030-01-15T09:30:00Z", "start_time %r" % meeting.get("start_time"))
 got = read("meeting.get", client.meeting.get(id=meeting["id"], host_id=owner["id"]))
 expect("meeting.get", got.get("id") == meeting["id"], "id %r, created %r" % (got.get("id"), meeting["id"]))
 expect("meeting.get", got.get("duration") == 45, "duration %r" % got.get("duration"))
+# requests writes a Python bool as str() does: "True".
+expect("meeting.get", got.get("option_jbh") is True, "option_jbh %r" % got.get("option_jbh"))
 renamed = read("meeting.update", client.meeting.update(id=meeting["id"], host_id=owner["id"], topic="Renamed by Python"))
 expect("meeting.update", str(renamed.get("id")) == str(meeting["id"]), "id %r" % renamed.get("id"))
 meetings = read("meeting.list", client.meeting.list(host_id=owner["id"], page_size=300))
