@@ -5,6 +5,7 @@ import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { FUTURE, NO_LIMITS, uniqueEmail } from '../support/v1-answers.js';
 import { createUsers, uniqueName } from './groups-support.js';
 import { createWebinar, registerV2 } from './registration-support.js';
+import { meetingHappened } from './reports-support.js';
 
 /**
  * Every v1 list v1gate pages by number, over a v2 that pages by token only: the sandbox ignores
@@ -147,6 +148,33 @@ const CASES: Record<string, ListCase> = {
     key: 'meetings',
     fromStart: true,
   },
+  '/report/getaudioreport': {
+    seed: async () => {
+      const meeting = await meetingHappened(gw, ownerId, '2024-01-12T02:00:00Z', [], 60);
+      for (let i = 0; i < ITEMS; i++) {
+        const leg = {
+          direction: 'call-out',
+          phone_number: '+86 8208',
+          start_time: `2024-01-12T02:0${i}:00Z`,
+          end_time: `2024-01-12T02:0${i}:30Z`,
+          total: 0.1,
+        };
+        expect((await gw.control('POST', `/meetings/${meeting.id}/phone-legs`, leg)).status).toBe(201);
+      }
+      return { from: '2024-01-01', to: '2024-01-31' };
+    },
+    route: 'GET /report/telephone',
+    key: 'telephony_usage',
+  },
+  '/report/getaccountreport': {
+    seed: async () => {
+      const hosts = await createUsers(gw, ITEMS);
+      for (const [i, host] of hosts.entries()) await meetingHappened(gw, host.id, `2024-03-0${i + 1}T10:00:00Z`);
+      return { from: '2024-03-01', to: '2024-03-31' };
+    },
+    route: 'GET /report/users',
+    key: 'users',
+  },
   '/webinar/registrants/list': {
     seed: async () => {
       const webinar = await createWebinar(gw, { approval: 1 });
@@ -178,7 +206,7 @@ function expectPage(body: Record<string, any>, key: string, n: number, total: nu
   expect(body[key]).toHaveLength(Math.max(0, Math.min(PAGE, total - (n - 1) * PAGE)));
 }
 
-const idOf = (item: Record<string, any>) => String(item.id ?? item.email);
+const idOf = (item: Record<string, any>) => String(item.id ?? item.email ?? item.start_time);
 
 describe('v1 page N over v2 lists that page by token only', () => {
   for (const [path, list] of Object.entries(CASES)) {
