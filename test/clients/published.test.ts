@@ -20,7 +20,7 @@ const run = promisify(execFile);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const works = (command: string, args: string[]) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
 const REPORT = { from: '2024-05-01', to: '2024-05-31' };
-/** The range as v1 wrote it back in a report: no leading zeros (docs/live-evidence.md). */
+/** The range as a v1 report wrote it back: unpadded, as the reference prints it (docs/decisions.md, "Report dates"). */
 const REPORT_AS_WRITTEN = { from: '2024-5-1', to: '2024-5-31' };
 /** Debian's interpreter, which python3-requests installs into; a `python3` earlier on PATH may lack it. */
 const PYTHON = '/usr/bin/python3';
@@ -92,7 +92,7 @@ describe('Python: zoomus 0.1.8 (prschmid/zoomus) over requests', () => {
       });
       expect(out.user_report_meetings).toEqual(expect.arrayContaining([long, short]));
       expect(out.report_users).toContain(ownerEmail);
-      // What the package deleted is gone from v2; the registrant was the webinar's.
+      // What the package deleted is gone from v2, and reading the meeting again was the gateway's own error.
       expect(await v2Status(`/users/${out.invited_id}`)).toBe(404);
       expect(await v2Status(`/meetings/${out.meeting_id}`)).toBe(404);
       expect(out.deleted_meeting_error).toEqual(await deletedMeetingError(out.meeting_id));
