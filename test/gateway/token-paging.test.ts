@@ -159,6 +159,18 @@ const CASES: Record<string, ListCase> = {
   },
   '/webinar/list': { seed: () => webinarsOfNewHost(2), route: 'GET /users/{userId}/webinars', key: 'webinars', whole: true },
   '/webinar/list/registration': { seed: () => webinarsOfNewHost(0), route: 'GET /users/{userId}/webinars', key: 'webinars', whole: true },
+  // v2 lists one status a call: the approved registrants' 4 pages, and one (empty) page each of pending and denied, at every call.
+  '/webinar/registration': {
+    seed: async () => {
+      const webinar = await createWebinar(gw, { approval: 0 });
+      for (let i = 0; i < ITEMS; i++) await registerV2(gw, webinar.id, { email: uniqueEmail('whole') });
+      return { id: String(webinar.id), host_id: ownerId };
+    },
+    route: 'GET /webinars/{webinarId}/registrants',
+    key: 'attendees',
+    whole: true,
+    beside: 2,
+  },
   '/report/getaudioreport': {
     seed: async () => {
       const meeting = await meetingHappened(gw, ownerId, '2024-01-12T02:00:00Z', [], 60);
