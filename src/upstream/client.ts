@@ -1,107 +1,24 @@
-import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
-import { v2FailureKind } from '../../mappings/errors.js';
-import type { Leaving } from '../shared/leaving.js';
-import type { V2Method, V2Route, V2Target } from '../shared/v2-route.js';
 import { isUserDailyLimit } from '../ratelimit/user-daily-limit.js';
-import { parseRetryAfter } from '../shared/retry-after.js';
-import type { OwnTime } from '../shared/own-time.js';
-import type { V2AttemptTrace, V2Tracing } from '../shared/trace-context.js';
+import type { V2AttemptTrace } from '../shared/trace-context.js';
 import { parseAnswer } from './answer-copies.js';
-import type { Credentials, Query } from './credentials.js';
+import type { Credentials } from './credentials.js';
 import { GetCoalescer } from './coalesce.js';
-import { CallWithdrawn, SHUTTING_DOWN_UNSENT, UpstreamUnavailable, V2Error, type V2FieldError } from './errors.js';
+import { CallWithdrawn, SHUTTING_DOWN_UNSENT, UpstreamUnavailable, V2Error } from './errors.js';
 import type { V2Authorizer } from './auth/authorizer.js';
+import { DEFAULT_MAX_BODY_BYTES, connectUpstream, exchange, qpsRemaining, queryString, readCapped, type Upstream } from './exchange.js';
+import { toV2Failure } from './v2-failure.js';
+import { openGate, type GateOptions, type OutboundGate, type V2Request } from './v2-request.js';
 
 /**
  * The v2 client: one keep-alive connection pool to the v2 service, a fresh-enough JWT per call,
  * timeouts, the outbound rate limit, safe retries, and every failure turned into a typed error.
  */
 
+// What callers of the client read with it, declared beside it (v2-request.ts).
 export type { Credentials, Query } from './credentials.js';
-
-export interface V2Request {
-  /** The route and its path (`V2.users.get.at(id)`, src/shared/v2-routes.ts): the method is the route's. */
-  target: V2Target;
-  query?: Query;
-  /** JSON body. */
-  body?: unknown;
-  /** Multipart body (picture upload). */
-  form?: FormData;
-  /**
-   * When the v1 call this belongs to gives up waiting for outbound tokens (epoch ms): one v1 call
-   * fanning out into many v2 calls shares one deadline instead of each waiting its own.
-   */
-  deadlineMs?: number;
-  /**
-   * `undo`: a compensating call (a rollback's delete or restore). It goes to the front of the
-   * outbound queue and waits on its own budget, not the v1 call's deadline: an undo that the
-   * call's spent deadline refused would leave half-done work behind.
-   */
-  priority?: 'undo';
-  /** The first v2 call of a v1 call: refused at once when its key and class have too much queued already. */
-  opensCall?: boolean;
-  /**
-   * The v1 client has gone (its connection closed): a call still waiting for an outbound token is
-   * withdrawn, never sent, so no write starts after the client left. Undo calls carry none.
-   */
-  leaving?: Leaving;
-  /**
-   * Sent without taking the key's outbound tokens (the gate is told): the first call of a pair v2
-   * has not accepted lately, admitted by the proof budget instead, so a wrong secret spends none of
-   * the key's tokens (the prover charges an accepted one to them afterwards, src/upstream/pair-proof.ts).
-   */
-  unmetered?: boolean;
-  /** Called each time the request is really sent (not when refused by the limiter): for x-v2-calls. */
-  onSend?: () => void;
-  /** Called when a sent request has an outcome (an answer or a failure): for logs and metrics. */
-  onResult?: (observation: V2CallObservation) => void;
-  /** Passed on to v2 as `X-Request-Id`, so one v1 call can be followed through both services. */
-  requestId?: string;
-  /** The v1 call's trace: each attempt sends a `traceparent` of it (and the `tracestate`), and ends its span where one is recorded. */
-  trace?: V2Tracing;
-  /** The v1 call's own-time clock: told of each wait here (an outbound token, the exchange, a retry's pause, a shared GET). */
-  ownTime?: OwnTime;
-}
-
-/** One v2 request that was sent, and how it ended. */
-export interface V2CallObservation {
-  /** The route it went to: what metrics label it with, and what the declared-calls test checks. */
-  route: V2Route;
-  method: V2Method;
-  /** The path as sent, relative to the v2 base, without the query string. */
-  path: string;
-  /** A compensating call (`priority: 'undo'`), sent by a rollback. */
-  undo: boolean;
-  /** The HTTP status, or 0 when no answer came (timeout, reset, refused). */
-  status: number;
-  ms: number;
-}
-
-/**
- * Admits outbound calls within the v2 limits (src/ratelimit provides the real one). `schedule`
- * runs `task` when a token of the call's v2 class is there, or rejects past its deadline.
- */
-export interface GateOptions {
-  deadlineMs?: number;
-  priority?: 'undo';
-  opensCall?: boolean;
-  leaving?: Leaving;
-  /** Run without taking the key's outbound tokens (an unproven pair's proof, V2Request.unmetered); every other rule of the gate still applies. */
-  unmetered?: boolean;
-}
-
-export interface OutboundGate {
-  schedule<T>(apiKey: string, method: string, path: string, task: () => Promise<T>, options?: GateOptions): Promise<T>;
-  /** The service answered 429: hold this key's class back for `retryAfterMs`. */
-  penalize(apiKey: string, method: string, path: string, retryAfterMs: number): void;
-}
-
-export const openGate: OutboundGate = {
-  schedule: (_key, _method, _path, task) => task(),
-  penalize: () => {},
-};
+export type { V2Request, V2CallObservation, GateOptions, OutboundGate } from './v2-request.js';
+export { openGate } from './v2-request.js';
 
 export interface V2ClientOptions {
   /**
@@ -149,20 +66,7 @@ export class V2Client {
   }
 
   private connect(baseUrl: string, connections = this.options.connections): Upstream {
-    const url = new URL(baseUrl);
-    const { options } = this;
-    const size = Math.min(connections, options.connections);
-    const connectTimeoutMs = Math.min(options.timeoutMs, 5_000);
-    const pool = new Pool(url.origin, {
-      connections: size,
-      pipelining: 1,
-      keepAliveTimeout: 30_000,
-      keepAliveMaxTimeout: 600_000,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connect: { timeout: connectTimeoutMs },
-    });
-    return { pool, basePath: url.pathname.replace(/\/+$/, ''), connections: size, connectTimeoutMs, inFlight: 0 };
+    return connectUpstream(baseUrl, Math.min(connections, this.options.connections), this.options.timeoutMs);
   }
 
   private get service(): Upstream {
@@ -207,7 +111,7 @@ export class V2Client {
    * made it, never as a rate limit the upstream's failure caused.
    */
   private async attempts<T>(credentials: Credentials, request: V2Request): Promise<T> {
-    const { route, path } = request.target;
+    const { route } = request.target;
     const attempts = route.reads ? this.options.maxAttempts : 1;
     const budget: CallBudget = { endsAt: undefined };
     /** The failure a retry follows (only a V2Error or UpstreamUnavailable is retried). */
@@ -223,20 +127,14 @@ export class V2Client {
       // The wait for an outbound token is not v1gate's own time.
       ownTime?.wait();
       try {
-        return await this.gate.schedule(
-          credentials.apiKey,
-          route.method,
-          path,
-          send,
-          failure === undefined ? request : retryOptions(request, budget),
-        );
+        return await this.gate.schedule(credentials, request.target, send, failure === undefined ? request : retryOptions(request, budget));
       } catch (error) {
         if (!sent) ownTime?.resume();
         if (!sent && failure !== undefined) throw failure;
         const retryInMs = this.retryDelay(error, attempt, attempts);
         // A user's daily cap is that user's alone: pausing the account's calls for it would stall every other user.
         if (error instanceof V2Error && error.status === 429 && !isUserDailyLimit(error)) {
-          this.gate.penalize(credentials.apiKey, route.method, path, error.retryAfterMs ?? 1000);
+          this.gate.penalize(credentials, request.target, error.retryAfterMs ?? 1000);
         }
         if (retryInMs === undefined || (budget.endsAt !== undefined && Date.now() + retryInMs >= budget.endsAt)) throw error;
         failure = error as Error;
@@ -312,17 +210,18 @@ export class V2Client {
     const { authorizer } = this.options;
     const token = await authorizer.tokenFor(credentials);
     try {
-      return await this.sendWith<T>(token, request, trace, endsAt, onStatus);
+      return await this.sendWith<T>(credentials, token, request, trace, endsAt, onStatus);
     } catch (error) {
       // An access token v2 refused (revoked, or ended before its time) is replaced once, within the
       // same time budget. A 401 is answered before v2 acts on anything, so any call, a write too,
       // may be sent again.
       if (!(error instanceof V2Error && error.status === 401) || !authorizer.renewable(credentials, token)) throw error;
-      return this.sendWith<T>(await authorizer.tokenFor(credentials), request, trace, endsAt, onStatus);
+      return this.sendWith<T>(credentials, await authorizer.tokenFor(credentials), request, trace, endsAt, onStatus);
     }
   }
 
   private async sendWith<T>(
+    credentials: Credentials,
     token: string,
     request: V2Request,
     trace: V2AttemptTrace | undefined,
@@ -361,6 +260,8 @@ export class V2Client {
     );
     // From the request's first byte to the answer's last, the time is v2's (and the network's).
     const response = await (request.ownTime ? request.ownTime.waitFor(exchanged) : exchanged);
+    const remaining = qpsRemaining(response.headers);
+    if (remaining !== undefined) this.gate.remaining?.(credentials, request.target, remaining);
     const text = response.text;
     if (response.statusCode >= 200 && response.statusCode < 300) {
       if (text === '') return undefined as T;
@@ -381,107 +282,6 @@ export class V2Client {
   }
 }
 
-/** The v2 service's connection pool, and how many of its requests undici holds (sent, or waiting for a connection). */
-interface Upstream {
-  pool: Pool;
-  basePath: string;
-  connections: number;
-  connectTimeoutMs: number;
-  inFlight: number;
-}
-
-/**
- * One request through the pool, its answer's body read by `read`, all by `endsAt`: the wait for a
- * connection, the request, the answer and its body. When time is up the call fails at once, and an
- * answer that comes after all is let go unread, freeing its connection.
- *
- * A request that may wait for a connection carries an abort signal, so that undici drops it unsent
- * when its time is up (undici settles an aborted request only once a connection takes it up: the
- * call does not wait for that). One that a free connection, or a new one made within its time, takes
- * at once goes without: it is sent before its time is up, and its connection is freed by undici's
- * own headers and body timeouts, or here when its answer comes late. A signal on every request
- * cost 7.5% of a one-call read's CPU (`npm run bench:builds`).
- */
-function exchange(
-  upstream: Upstream,
-  options: Omit<Dispatcher.RequestOptions, 'signal'>,
-  endsAt: number,
-  read: (answer: Dispatcher.ResponseData) => Promise<string>,
-  mayHaveApplied: boolean,
-): Promise<{ statusCode: number; headers: Dispatcher.ResponseData['headers']; text: string }> {
-  const leftMs = Math.max(0, endsAt - Date.now());
-  const mayWait = upstream.inFlight >= upstream.connections || leftMs < upstream.connectTimeoutMs;
-  const deadline = mayWait ? new Deadline() : undefined;
-  upstream.inFlight++;
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    let answer: Dispatcher.ResponseData | undefined;
-    const timer = setTimeout(() => {
-      settled = true;
-      const expired = new UpstreamUnavailable('timeout', 'The v2 service did not answer in time.', mayHaveApplied);
-      deadline?.expire(expired);
-      answer?.body.destroy();
-      reject(expired);
-    }, leftMs);
-    const done = () => upstream.inFlight--;
-    upstream.pool
-      .request(deadline ? { ...options, signal: deadline } : options)
-      .then((received) => {
-        if (settled) {
-          received.body.destroy();
-          return undefined;
-        }
-        answer = received;
-        return read(received).then((text) => ({ statusCode: received.statusCode, headers: received.headers, text }));
-      })
-      .then(
-        (exchanged) => {
-          done();
-          if (settled || exchanged === undefined) return;
-          settled = true;
-          clearTimeout(timer);
-          resolve(exchanged);
-        },
-        (error: unknown) => {
-          done();
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          reject(toUnavailable(error));
-        },
-      );
-  });
-}
-
-/**
- * One exchange's deadline, as the abort signal undici takes (an object with `aborted`, `reason`
- * and an abort listener): an AbortController per v2 call, with its EventTarget and AbortSignal,
- * cost more CPU than the rest of the exchange's own code (`npm run bench:profile`). undici listens
- * with one listener and removes it when the answer has been read.
- */
-class Deadline {
-  aborted = false;
-  reason: unknown = undefined;
-  private listener: (() => void) | undefined;
-
-  addEventListener(_type: 'abort', listener: () => void): void {
-    this.listener = listener;
-  }
-
-  removeEventListener(_type: 'abort', listener: () => void): void {
-    if (this.listener === listener) this.listener = undefined;
-  }
-
-  /** Time is up: undici drops the request, or lets its answer go. */
-  expire(reason: unknown): void {
-    this.aborted = true;
-    this.reason = reason;
-    const listener = this.listener;
-    this.listener = undefined;
-    listener?.();
-  }
-}
-
 /** When one v2 call's time is up (epoch ms): set when it is first sent, shared by its attempts. */
 interface CallBudget {
   endsAt: number | undefined;
@@ -491,108 +291,4 @@ interface CallBudget {
 function retryOptions(request: V2Request, budget: CallBudget): GateOptions {
   const deadlineMs = Math.min(request.deadlineMs ?? Infinity, budget.endsAt ?? Infinity);
   return { ...request, deadlineMs: deadlineMs === Infinity ? undefined : deadlineMs };
-}
-
-/** 8 MiB: the largest v2 answer (a 300-item page of full meetings) is a small fraction of it. */
-export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
-
-/**
- * The answer's text, reading no more than `maxBytes`: a huge answer must not take the process's
- * memory. Read from the stream's events rather than `for await`: its async iterator (a generator, a
- * promise per chunk, an end-of-stream watcher) cost 12.6 µs of CPU per /meeting/create under load,
- * this 2.3 µs (perf's on-CPU samples of the gateway, attributed to their JS frames).
- */
-function readCapped(body: Readable, maxBytes: number, mayHaveApplied: boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const fail = (error: unknown) => {
-      if (settled) return;
-      settled = true;
-      reject(error);
-    };
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        fail(new UpstreamUnavailable('bad-response', `The v2 service answered more than ${maxBytes} bytes.`, mayHaveApplied));
-        body.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    body.once('end', () => {
-      settled = true;
-      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
-    });
-    body.once('error', (error: unknown) => fail(toUnavailable(error)));
-    // Closed with neither 'end' nor 'error': what `for await` reported as a premature close, never a wait forever.
-    body.once('close', () => {
-      if (!settled) fail(toUnavailable(Object.assign(new Error('The v2 answer ended early.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
-    });
-  });
-}
-
-function queryString(query: Query | undefined): string {
-  if (!query) return '';
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
-
-/**
- * A v2 error status → the typed failure. No raw HTTP status ever becomes a v1 code: a 5xx (the
- * service failed, maybe after applying a write) and a 4xx without a v2 error body (a proxy's page,
- * a 431 from a load balancer) are "unavailable", saying whether a write may have happened; the
- * statuses v1 has its own answers for (401, 403, 429) and v2's coded errors stay V2Errors.
- */
-function toV2Failure(
-  route: V2Route,
-  status: number,
-  text: string,
-  retryAfter: string | string[] | undefined,
-): V2Error | UpstreamUnavailable {
-  const error = toV2Error(status, text, retryAfter);
-  // The failure table's own reading of a status decides which kind of error this is.
-  const kind = v2FailureKind(status, error.hasV2Code, error.fieldErrors.length > 0);
-  if (kind === 'v2-failed') return new UpstreamUnavailable('failed', `The v2 service failed (HTTP ${status}).`, !route.reads);
-  if (kind === 'v2-refused-uncoded')
-    return new UpstreamUnavailable('refused', `The v2 service answered HTTP ${status} without a v2 error.`, false);
-  return error;
-}
-
-function toV2Error(status: number, text: string, retryAfter: string | string[] | undefined): V2Error & { hasV2Code: boolean } {
-  let body: { code?: unknown; message?: unknown; errors?: unknown } = {};
-  try {
-    body = JSON.parse(text) as typeof body;
-  } catch {
-    // Proxies in front of the service may answer HTML; keep the status, invent nothing.
-  }
-  const code = typeof body.code === 'number' ? body.code : status;
-  const message = typeof body.message === 'string' ? body.message : `The v2 service answered HTTP ${status}.`;
-  const fieldErrors = Array.isArray(body.errors)
-    ? (body.errors as unknown[]).filter((e): e is V2FieldError => {
-        const item = e as Partial<V2FieldError> | null;
-        return typeof item?.field === 'string' && typeof item?.message === 'string';
-      })
-    : [];
-  return Object.assign(new V2Error(status, code, message, fieldErrors, parseRetryAfter(retryAfter)), {
-    hasV2Code: typeof body.code === 'number',
-  });
-}
-
-function toUnavailable(error: unknown): UpstreamUnavailable {
-  if (error instanceof UpstreamUnavailable) return error;
-  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
-    return new UpstreamUnavailable('timeout', 'The v2 service did not answer in time.', true);
-  }
-  if (error instanceof undiciErrors.ConnectTimeoutError) {
-    return new UpstreamUnavailable('timeout', 'Could not connect to the v2 service in time.', false);
-  }
-  const code = (error as { code?: string }).code;
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return new UpstreamUnavailable('unreachable', 'The v2 service could not be reached.', false);
-  }
-  return new UpstreamUnavailable('unreachable', `The v2 service connection failed (${code ?? 'unknown error'}).`, true);
 }

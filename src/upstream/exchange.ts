@@ -1,0 +1,182 @@
+import type { Readable } from 'node:stream';
+import { Pool, type Dispatcher } from 'undici';
+import type { Query } from './credentials.js';
+import { UpstreamUnavailable } from './errors.js';
+import { toUnavailable } from './v2-failure.js';
+
+/** One request over the v2 service's pool, its answer read within a byte cap and a deadline. */
+
+/** The v2 service's connection pool, and how many of its requests undici holds (sent, or waiting for a connection). */
+export interface Upstream {
+  pool: Pool;
+  basePath: string;
+  connections: number;
+  connectTimeoutMs: number;
+  inFlight: number;
+}
+
+/** A keep-alive pool of `connections` to the service at `baseUrl`, each request's headers and body within `timeoutMs`. */
+export function connectUpstream(baseUrl: string, connections: number, timeoutMs: number): Upstream {
+  const url = new URL(baseUrl);
+  const connectTimeoutMs = Math.min(timeoutMs, 5_000);
+  const pool = new Pool(url.origin, {
+    connections,
+    pipelining: 1,
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 600_000,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connect: { timeout: connectTimeoutMs },
+  });
+  return { pool, basePath: url.pathname.replace(/\/+$/, ''), connections, connectTimeoutMs, inFlight: 0 };
+}
+
+/**
+ * One request through the pool, its answer's body read by `read`, all by `endsAt`: the wait for a
+ * connection, the request, the answer and its body. When time is up the call fails at once, and an
+ * answer that comes after all is let go unread, freeing its connection.
+ *
+ * A request that may wait for a connection carries an abort signal, so that undici drops it unsent
+ * when its time is up (undici settles an aborted request only once a connection takes it up: the
+ * call does not wait for that). One that a free connection, or a new one made within its time, takes
+ * at once goes without: it is sent before its time is up, and its connection is freed by undici's
+ * own headers and body timeouts, or here when its answer comes late. A signal on every request
+ * cost 7.5% of a one-call read's CPU (`npm run bench:builds`).
+ */
+export function exchange(
+  upstream: Upstream,
+  options: Omit<Dispatcher.RequestOptions, 'signal'>,
+  endsAt: number,
+  read: (answer: Dispatcher.ResponseData) => Promise<string>,
+  mayHaveApplied: boolean,
+): Promise<{ statusCode: number; headers: Dispatcher.ResponseData['headers']; text: string }> {
+  const leftMs = Math.max(0, endsAt - Date.now());
+  const mayWait = upstream.inFlight >= upstream.connections || leftMs < upstream.connectTimeoutMs;
+  const deadline = mayWait ? new Deadline() : undefined;
+  upstream.inFlight++;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    let answer: Dispatcher.ResponseData | undefined;
+    const timer = setTimeout(() => {
+      settled = true;
+      const expired = new UpstreamUnavailable('timeout', 'The v2 service did not answer in time.', mayHaveApplied);
+      deadline?.expire(expired);
+      answer?.body.destroy();
+      reject(expired);
+    }, leftMs);
+    const done = () => upstream.inFlight--;
+    upstream.pool
+      .request(deadline ? { ...options, signal: deadline } : options)
+      .then((received) => {
+        if (settled) {
+          received.body.destroy();
+          return undefined;
+        }
+        answer = received;
+        return read(received).then((text) => ({ statusCode: received.statusCode, headers: received.headers, text }));
+      })
+      .then(
+        (exchanged) => {
+          done();
+          if (settled || exchanged === undefined) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve(exchanged);
+        },
+        (error: unknown) => {
+          done();
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          reject(toUnavailable(error));
+        },
+      );
+  });
+}
+
+/**
+ * One exchange's deadline, as the abort signal undici takes (an object with `aborted`, `reason`
+ * and an abort listener): an AbortController per v2 call, with its EventTarget and AbortSignal,
+ * cost more CPU than the rest of the exchange's own code (`npm run bench:profile`). undici listens
+ * with one listener and removes it when the answer has been read.
+ */
+class Deadline {
+  aborted = false;
+  reason: unknown = undefined;
+  private listener: (() => void) | undefined;
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.listener = listener;
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    if (this.listener === listener) this.listener = undefined;
+  }
+
+  /** Time is up: undici drops the request, or lets its answer go. */
+  expire(reason: unknown): void {
+    this.aborted = true;
+    this.reason = reason;
+    const listener = this.listener;
+    this.listener = undefined;
+    listener?.();
+  }
+}
+
+/** 8 MiB: the largest v2 answer (a 300-item page of full meetings) is a small fraction of it. */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The answer's text, reading no more than `maxBytes`: a huge answer must not take the process's
+ * memory. Read from the stream's events rather than `for await`: its async iterator (a generator, a
+ * promise per chunk, an end-of-stream watcher) cost 12.6 µs of CPU per /meeting/create under load,
+ * this 2.3 µs (perf's on-CPU samples of the gateway, attributed to their JS frames).
+ */
+export function readCapped(body: Readable, maxBytes: number, mayHaveApplied: boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    };
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        fail(new UpstreamUnavailable('bad-response', `The v2 service answered more than ${maxBytes} bytes.`, mayHaveApplied));
+        body.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.once('end', () => {
+      settled = true;
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    });
+    body.once('error', (error: unknown) => fail(toUnavailable(error)));
+    // Closed with neither 'end' nor 'error': what `for await` reported as a premature close, never a wait forever.
+    body.once('close', () => {
+      if (!settled) fail(toUnavailable(Object.assign(new Error('The v2 answer ended early.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+    });
+  });
+}
+
+export function queryString(query: Query | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * The calls left in the account's budget of the call's category, as a QPS answer states it; a
+ * Daily-limit answer's count is a day's (a user's meeting writes, the Heavy cap), not the bucket's.
+ */
+export function qpsRemaining(headers: Dispatcher.ResponseData['headers']): number | undefined {
+  const value = headers['x-ratelimit-remaining'];
+  if (typeof value !== 'string' || headers['x-ratelimit-type'] !== 'QPS' || !/^\d{1,9}$/.test(value)) return undefined;
+  return Number(value);
+}

@@ -1,0 +1,61 @@
+import { errors as undiciErrors } from 'undici';
+import { v2FailureKind } from '../../mappings/errors.js';
+import type { V2Route } from '../shared/v2-route.js';
+import { parseRetryAfter } from '../shared/retry-after.js';
+import { UpstreamUnavailable, V2Error, type V2FieldError } from './errors.js';
+
+/**
+ * A v2 error status → the typed failure. No raw HTTP status ever becomes a v1 code: a 5xx (the
+ * service failed, maybe after applying a write) and a 4xx without a v2 error body (a proxy's page,
+ * a 431 from a load balancer) are "unavailable", saying whether a write may have happened; the
+ * statuses v1 has its own answers for (401, 403, 429) and v2's coded errors stay V2Errors.
+ */
+export function toV2Failure(
+  route: V2Route,
+  status: number,
+  text: string,
+  retryAfter: string | string[] | undefined,
+): V2Error | UpstreamUnavailable {
+  const error = toV2Error(status, text, retryAfter);
+  // The failure table's own reading of a status decides which kind of error this is.
+  const kind = v2FailureKind(status, error.hasV2Code, error.fieldErrors.length > 0);
+  if (kind === 'v2-failed') return new UpstreamUnavailable('failed', `The v2 service failed (HTTP ${status}).`, !route.reads);
+  if (kind === 'v2-refused-uncoded')
+    return new UpstreamUnavailable('refused', `The v2 service answered HTTP ${status} without a v2 error.`, false);
+  return error;
+}
+
+function toV2Error(status: number, text: string, retryAfter: string | string[] | undefined): V2Error & { hasV2Code: boolean } {
+  let body: { code?: unknown; message?: unknown; errors?: unknown } = {};
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    // Proxies in front of the service may answer HTML; keep the status, invent nothing.
+  }
+  const code = typeof body.code === 'number' ? body.code : status;
+  const message = typeof body.message === 'string' ? body.message : `The v2 service answered HTTP ${status}.`;
+  const fieldErrors = Array.isArray(body.errors)
+    ? (body.errors as unknown[]).filter((e): e is V2FieldError => {
+        const item = e as Partial<V2FieldError> | null;
+        return typeof item?.field === 'string' && typeof item?.message === 'string';
+      })
+    : [];
+  return Object.assign(new V2Error(status, code, message, fieldErrors, parseRetryAfter(retryAfter)), {
+    hasV2Code: typeof body.code === 'number',
+  });
+}
+
+export function toUnavailable(error: unknown): UpstreamUnavailable {
+  if (error instanceof UpstreamUnavailable) return error;
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+    return new UpstreamUnavailable('timeout', 'The v2 service did not answer in time.', true);
+  }
+  if (error instanceof undiciErrors.ConnectTimeoutError) {
+    return new UpstreamUnavailable('timeout', 'Could not connect to the v2 service in time.', false);
+  }
+  const code = (error as { code?: string }).code;
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new UpstreamUnavailable('unreachable', 'The v2 service could not be reached.', false);
+  }
+  return new UpstreamUnavailable('unreachable', `The v2 service connection failed (${code ?? 'unknown error'}).`, true);
+}
