@@ -2,6 +2,7 @@ import pino, { type Level, type Logger } from 'pino';
 import type { FailureKind } from '../../mappings/errors.js';
 import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
 import { KnownSecrets, withReadableNames, type SecretValues } from '../shared/secrets.js';
+import { isoMillis } from '../shared/iso-time.js';
 import { keyHash } from './metrics.js';
 import { boundLogLine } from './log-volume.js';
 
@@ -73,7 +74,8 @@ export function loggerSettings(options: Pick<LoggerOptions, 'level' | 'worker' |
     level: options.level,
     base: { service: 'v1gate', pid: process.pid, ...(options.worker === undefined ? {} : { worker: options.worker }) },
     formatters: { log: boundedLines(lineRedactor(options.secrets ?? new KnownSecrets())) },
-    timestamp: pino.stdTimeFunctions.isoTime,
+    // pino's isoTime, with the second formatted once a second (src/shared/iso-time.ts).
+    timestamp: () => `,"time":"${isoMillis(Date.now())}"`,
   };
 }
 
