@@ -269,9 +269,11 @@ export function createRedactor(censor: string, secrets: Iterable<string | undefi
     redact: <T>(value: T) => walk(value) as T,
     redactParams: (params) => walk(withReadableNames(params, censor)) as Record<string, unknown>,
     with(more) {
-      const added = [...more].filter((secret): secret is string => secret !== undefined && !raw.has(secret));
-      if (added.length === 0) return redactor;
-      const key = added.join('\u0000');
+      // Without spreading and filtering: every call's line asks this, nearly always for its one api_secret.
+      let added: string[] | undefined;
+      for (const secret of more) if (secret !== undefined && !raw.has(secret)) (added ??= []).push(secret);
+      if (added === undefined) return redactor;
+      const key = added.length === 1 ? added[0]! : added.join('\u0000');
       let known = derived.get(key);
       if (!known) {
         if (derived.size >= MAX_DERIVED) derived.clear();
