@@ -31,7 +31,7 @@ import { v2CredentialsCheck } from './sdk/credentials-check.js';
 import { createSignatureApp } from './sdk/signature-app.js';
 import { createServer, listenOnLoopback, type ServerOptions } from './server.js';
 import { PrivateAccess } from './shared/private-access.js';
-import type { EndpointDefinition } from './translators/kit/define.js';
+import type { DownloadLinkMaker, EndpointDefinition } from './translators/kit/define.js';
 import { Refusal, toV1Error } from './translators/kit/failures.js';
 import { ALL_ENDPOINTS } from './translators/endpoints.js';
 import { V2Client, openGate, type OutboundGate } from './upstream/client.js';
@@ -45,6 +45,8 @@ import { PairProver } from './upstream/pair-proof.js';
 import { ProofLimiter, SECRET_CHECK_LIMITS, chargeAccepted } from './ratelimit/proof-budget.js';
 import { v1ErrorResponse } from './v1/errors.js';
 import { createV1App, type InboundGate } from './v1-facade/app.js';
+import { createDownloads } from './downloads/index.js';
+import { downloadCredentialsOf } from './downloads/credentials.js';
 import { tellingEach, type CallObserver, type OwnTimeObserver } from './v1-facade/observe.js';
 import { startWebhooks, type Webhooks } from './webhooks/index.js';
 
@@ -590,6 +592,7 @@ function createFacade(
     pairs: PairProver;
     local: LocalCheck | undefined;
     ownTime: OwnTimeObserver;
+    downloadLinks: DownloadLinkMaker;
   },
   observers: readonly CallObserver[],
 ) {
@@ -616,7 +619,23 @@ function createFacade(
     auxCacheTtlMs: config.cache.auxTtlMs,
     logger: log.logger,
     tracer: tracing,
+    downloadLinks: deps.downloadLinks,
   });
+}
+
+/** Recording files through v1gate's signed links (src/downloads/): the links' maker, and their route. */
+function wireDownloads({ config, address, resources, root }: Parts, credentials: V2Credentials, sandbox: Sandbox | undefined) {
+  const downloads = createDownloads({
+    config: config.downloads,
+    v2Origin: () => new URL(address.upstreamUrl).origin,
+    authorizer: credentials.authorizer,
+    credentialsOf: downloadCredentialsOf((apiKey) => credentials.identityOf(apiKey), sandbox?.state.accountsByKey),
+    timeoutMs: config.upstream.timeoutMs,
+    connections: config.upstream.connections,
+  });
+  resources.add(() => downloads.close());
+  root.route('/', downloads.app);
+  return downloads;
 }
 
 type V1App = ReturnType<typeof createV1App>;
@@ -745,7 +764,8 @@ function wireAll(parts: Parts) {
   const pairs = createPairProver(parts, limiters);
   wireSigner(parts, v2, inbound, pairs, credentials);
   const observers = callObservers(parts, metrics);
-  const facadeDeps = { endpoints, v2, limiters, inbound, pairs, local: credentials.local, ownTime: metrics.ownTimeObserver };
+  const downloadLinks = wireDownloads(parts, credentials, sandbox).linkFor;
+  const facadeDeps = { endpoints, v2, limiters, inbound, pairs, local: credentials.local, ownTime: metrics.ownTimeObserver, downloadLinks };
   const v1App = createFacade(parts, facadeDeps, observers);
   // Writes v1gate answers itself in shadow mode go through a v2 client that may write.
   const writer =

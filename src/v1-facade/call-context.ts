@@ -233,6 +233,7 @@ export class CallContext implements TranslatorContext {
     private readonly deadlineMs: number,
     private readonly fanOut: FanOutCheck | undefined,
     private readonly logger: Logger,
+    readonly downloadUrl: (v2Url: string) => string,
   ) {}
 
   /** Made on first use: most calls never log (a child logger costs its bindings' serialisation). */

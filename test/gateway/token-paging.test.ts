@@ -198,6 +198,16 @@ const CASES: Record<string, ListCase> = {
     route: 'GET /report/users',
     key: 'users',
   },
+  '/report/getuserreport': {
+    seed: async () => {
+      const [host] = await createUsers(gw, 1);
+      for (let i = 0; i < ITEMS; i++) await meetingHappened(gw, host!.id, `2024-04-0${i + 1}T10:00:00Z`);
+      return { user_id: host!.id, from: '2024-04-01', to: '2024-04-30' };
+    },
+    route: 'GET /report/users/{userId}/meetings',
+    key: 'meetings',
+    fromStart: true,
+  },
   '/webinar/registrants/list': {
     seed: async () => {
       const webinar = await createWebinar(gw, { approval: 1 });

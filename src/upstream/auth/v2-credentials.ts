@@ -6,6 +6,7 @@ import { CredentialFileError, CredentialMap, readCredentialFile, type Credential
 import { LocalCheck } from './local-check.js';
 import { OAuthTokens } from './oauth-tokens.js';
 import type { ProvenSecretStore } from './proven-secrets.js';
+import type { V2Identity } from './v2-identity.js';
 
 /**
  * What one gateway acts as toward v2, put together: the credential map in force (swapped whole by
@@ -27,6 +28,8 @@ export interface V2Credentials {
   entries(): readonly CredentialEntry[];
   /** The Meeting SDK app the map in force gives a key (none without a file). */
   sdkAppOf(apiKey: string): SdkApp | undefined;
+  /** Whom the map in force acts as for a key (none without a file, or for an unmapped key). */
+  identityOf(apiKey: string): V2Identity | undefined;
 }
 
 export interface V2CredentialsDeps {
@@ -62,6 +65,7 @@ export function v2CredentialsOf(config: CredentialConfig, deps: V2CredentialsDep
       reload: () => ({ ok: true, keys: 0 }),
       entries: () => [],
       sdkAppOf: () => undefined,
+      identityOf: () => undefined,
     };
   }
   let map = new CredentialMap(config.entries);
@@ -77,6 +81,7 @@ export function v2CredentialsOf(config: CredentialConfig, deps: V2CredentialsDep
     oauth,
     entries: () => map.entries(),
     sdkAppOf: (apiKey) => map.sdkAppOf(apiKey),
+    identityOf: (apiKey) => map.identityOf(apiKey),
     reload() {
       try {
         map = new CredentialMap(readCredentialFile(file));
