@@ -243,7 +243,7 @@ const idOf = (item: Record<string, any>) => String(item.id ?? item.email ?? item
 
 describe('v1 page N over v2 lists that page by token only', () => {
   for (const [path, list] of Object.entries(CASES)) {
-    it(`${path}: page 4 cold, then every page in order, one v2 list call per page`, async () => {
+    it(`${path}: page 4 cold, then every page in order, the v2 list calls counted`, async () => {
       const params = await list.seed();
       const total = list.total ? await list.total() : ITEMS;
       const pages = Math.ceil(total / PAGE);
