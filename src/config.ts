@@ -4,6 +4,7 @@ import { TRACING_SETTINGS, type TracingConfig } from './ops/tracing-config.js';
 import { RATE_LIMIT_SETTINGS, type RateLimitConfig } from './ratelimit/config.js';
 import { envSection, onOff, readEnv, wholeNumber, type Env } from './shared/env.js';
 import { WEBHOOK_SETTINGS, type WebhookConfig } from './webhooks/config.js';
+import { DOWNLOAD_SETTINGS, type DownloadConfig } from './downloads/config.js';
 import { CREDENTIAL_SETTINGS, type CredentialConfig } from './upstream/auth/config.js';
 import { BUFFERED_BODIES_PER_BODY } from './shared/request-body.js';
 import { commaList, isProxyEntry, type PrivateAccessRules } from './shared/private-access.js';
@@ -305,6 +306,7 @@ export const SETTINGS = {
   sandbox: SANDBOX,
   rateLimits: RATE_LIMIT_SETTINGS,
   webhooks: WEBHOOK_SETTINGS,
+  downloads: DOWNLOAD_SETTINGS,
   compare: COMPARE,
   ops: OPS,
   tracing: TRACING_SETTINGS,
@@ -380,6 +382,8 @@ export interface GatewayConfig {
   };
   /** v1 push notifications (src/webhooks/config.ts lists the variables). */
   webhooks: WebhookConfig;
+  /** Recording downloads through v1gate's signed links (src/downloads/config.ts lists the variables). */
+  downloads: DownloadConfig;
   /** Span export over OTLP (src/ops/tracing-config.ts lists the variables); the trace context is passed on either way. */
   tracing: TracingConfig;
 }
@@ -396,6 +400,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     ...s.compare,
     ops: s.ops,
     webhooks: s.webhooks,
+    downloads: s.downloads,
     tracing: s.tracing,
   };
 }

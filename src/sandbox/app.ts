@@ -24,6 +24,7 @@ import {
   type CallKind,
   type SandboxLimits,
 } from './rate-limit.js';
+import { recordingDownloads, type RecordingDownloads } from './report/recording-downloads.js';
 import { registerPostMeetingRoutes } from './report/routes.js';
 import { registerSdkRoutes } from './sdk/routes.js';
 import { oauthRoutes } from './oauth/routes.js';
@@ -62,6 +63,8 @@ export interface Sandbox {
   oauthApp: { accountId: string; clientId: string; clientSecret: string };
   /** The OAuth token endpoint, to be mounted at `/oauth` (`POST /oauth/token`). */
   oauth: Hono;
+  /** Recording files' bytes, to be mounted at `/rec` (`GET /rec/download/{token}`, behind the bearer check). */
+  recordings: RecordingDownloads;
 }
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
@@ -125,7 +128,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   oauth.use(bodyReadFirst);
   oauth.route('/', oauthRoutes({ state, limited: limits !== false }));
 
-  return { v2, control, state, master, credentials, oauthApp, oauth };
+  const recordings = recordingDownloads(state, verifier, v2Auth, control);
+  recordings.app.onError(renderError);
+
+  return { v2, control, state, master, credentials, oauthApp, oauth, recordings };
 }
 
 /** Mount the sandbox on a root app: the v2 API at `/v2`, the control API at `/sandbox`, the OAuth token endpoint at `/oauth`. */
@@ -133,6 +139,7 @@ export function mountSandbox(root: Hono, sandbox: Sandbox): void {
   root.route('/v2', sandbox.v2);
   root.route('/sandbox', sandbox.control);
   root.route('/oauth', sandbox.oauth);
+  root.route('/rec', sandbox.recordings.app);
 }
 
 /** The user whose day a meeting create or update spends: the path's user, or the meeting's host. */

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import pino, { type Logger } from 'pino';
 import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from '../ratelimit/outbound-limiter.js';
-import type { EndpointDefinition } from '../translators/kit/define.js';
+import type { DownloadLinkMaker, EndpointDefinition } from '../translators/kit/define.js';
 import { buildRegistry } from '../translators/kit/registry.js';
 import type { CallTracer } from '../shared/trace-context.js';
 import type { V2Client } from '../upstream/client.js';
@@ -56,6 +56,8 @@ export interface V1AppOptions {
   tracer?: CallTracer;
   /** The credential map's check of the keys it names (no v2 call); none: every pair is proven by v2. */
   localCheck?: LocalCheck;
+  /** Download links for v2 recording files (src/downloads/); none: v2's download_url is answered as it is. */
+  downloadLinks?: DownloadLinkMaker;
 }
 
 const V1_PREFIX = /^\/v1\//i;
@@ -73,6 +75,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
     outboundMaxWaitMs: options.outboundMaxWaitMs ?? DEFAULT_OUTBOUND_MAX_WAIT_MS,
     fanOut: options.fanOut,
     logger: options.logger ?? pino({ enabled: false }),
+    downloadLinks: options.downloadLinks,
   };
   const app = new Hono<{ Bindings: Bindings }>();
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { EndpointDefinition } from '../translators/kit/define.js';
+import type { DownloadLinkMaker, EndpointDefinition } from '../translators/kit/define.js';
 import type { V2Client } from '../upstream/client.js';
 import { pairProofOf, type PairProver } from '../upstream/pair-proof.js';
 import { invalidParameter, missingParameter } from '../v1/errors.js';
@@ -20,7 +20,11 @@ export interface DispatchParts {
   fanOut: FanOutCheck | undefined;
   /** The gateway's logger: each call's translator gets a child with its request id. */
   logger: Logger;
+  /** Download links for v2 recording files; none: v2's download_url is answered as it is. */
+  downloadLinks?: DownloadLinkMaker | undefined;
 }
+
+const asGiven = (v2Url: string) => v2Url;
 
 /**
  * The fourth step: the endpoint's translator. Its params parsed by its schema (a missing or
@@ -57,6 +61,7 @@ export function dispatch(admitted: AdmittedCall, parts: DispatchParts): Promise<
     deadlineMs,
     parts.fanOut,
     parts.logger,
+    parts.downloadLinks?.(credentials.apiKey, call.c.req.url) ?? asGiven,
   );
   return endpoint.handle(input, ctx);
 }

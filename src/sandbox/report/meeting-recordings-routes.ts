@@ -8,7 +8,7 @@ import { decodeUuidParam, endedInstancesOf, type InstanceOf } from './instance-l
 import { renderRecordingMeeting } from './render.js';
 
 /** The service's code for a meeting with no (more) cloud recording, or an unknown recording file. */
-const RECORDING_NOT_FOUND = 3301;
+export const RECORDING_NOT_FOUND = 3301;
 
 const deleteQuery = z.object({ action: z.enum(['trash', 'delete'], { error: 'Must be trash or delete.' }).default('trash') });
 
@@ -47,7 +47,7 @@ export function registerMeetingRecordingRoutes(app: SandboxApp, { state }: Sandb
   app.get('/meetings/:meetingId/recordings', (c) => {
     const { meeting, instance } = requireRecordedInstance(state, c.var.account, c.req.param('meetingId'));
     // The reference types this answer's `id` as a string (the list's items carry the number).
-    return c.json({ ...renderRecordingMeeting(meeting, instance), id: String(meeting.id) });
+    return c.json({ ...renderRecordingMeeting(meeting, instance, new URL(c.req.url).origin), id: String(meeting.id) });
   });
 
   app.delete('/meetings/:meetingId/recordings', (c) => {

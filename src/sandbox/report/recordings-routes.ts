@@ -36,7 +36,7 @@ export function registerRecordingRoutes(app: SandboxApp, { state }: SandboxConte
     }
     recorded.sort((a, b) => b.instance.start_time.localeCompare(a.instance.start_time));
     const page = pages.page(`recordings:${user.id}:${q.from}:${q.to}:${q.trash ?? 'false'}:${q.mc ?? 'false'}`, recorded, q);
-    const items = page.items.map(({ meeting, instance }) => renderRecordingMeeting(meeting, instance));
+    const items = page.items.map(({ meeting, instance }) => renderRecordingMeeting(meeting, instance, new URL(c.req.url).origin));
     return c.json({ from: q.from, to: q.to, ...pageBody({ ...page, items }, 'meetings') });
   });
 }

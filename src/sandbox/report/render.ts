@@ -104,8 +104,12 @@ export function renderSessionMetric(state: SandboxState, meeting: Meeting, insta
   };
 }
 
-/** An item of GET /users/{userId}/recordings (`RecordingMeeting`); the reference types the counts as strings. */
-export function renderRecordingMeeting(meeting: Meeting, instance: Instance) {
+/**
+ * An item of GET /users/{userId}/recordings (`RecordingMeeting`); the reference types the counts as
+ * strings. Each file's `download_url` is at `origin`, where the request came: the sandbox serves
+ * the bytes there (`/rec/download/...`), wherever it listens.
+ */
+export function renderRecordingMeeting(meeting: Meeting, instance: Instance, origin: string) {
   const totalSize = instance.recording_files.reduce((sum, f) => sum + f.file_size, 0);
   return {
     uuid: instance.uuid,
@@ -117,6 +121,12 @@ export function renderRecordingMeeting(meeting: Meeting, instance: Instance) {
     duration: endedMinutes(instance),
     total_size: String(totalSize),
     recording_count: String(instance.recording_files.length),
-    recording_files: instance.recording_files.map((f) => ({ ...f })),
+    recording_files: instance.recording_files.map((f) => ({ ...f, download_url: servedAt(f.download_url, origin) })),
   };
+}
+
+/** `url` with its origin replaced by `origin`. */
+function servedAt(url: string, origin: string): string {
+  const { pathname } = new URL(url);
+  return `${origin}${pathname}`;
 }

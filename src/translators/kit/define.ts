@@ -65,7 +65,15 @@ export interface TranslatorContext {
   requireFanOut(route: V2Route<'GET'>, calls: number): void;
   /** The gateway's logger, with this call's request id (`reqId`) on every line. */
   readonly log: Logger;
+  /**
+   * The link a v1 client downloads a v2 recording file's `download_url` through: v2 serves it only
+   * with a bearer token, which a v1 client does not have (src/downloads/).
+   */
+  downloadUrl(v2Url: string): string;
 }
+
+/** The link maker of one v1 call: its key, and the URL it was made to (whose origin links are on by default). */
+export type DownloadLinkMaker = (apiKey: string, requestUrl: string) => (v2Url: string) => string;
 
 export type V1Answer = Record<string, unknown>;
 

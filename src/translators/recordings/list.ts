@@ -81,7 +81,7 @@ function recordingListOf({ path, mc, fileRows }: { path: string; mc: boolean; fi
       }
       return {
         ...v1PageFields(pageOf(paging, total)),
-        meetings: itemsOnPage(meetings, paging).map((m) => v1RecordingMeeting(m, timezone, fileRows)),
+        meetings: itemsOnPage(meetings, paging).map((m) => v1RecordingMeeting(m, timezone, ctx.downloadUrl, fileRows)),
       };
     },
   });
@@ -99,10 +99,25 @@ export const mcRecordingList = recordingListOf({ path: '/mc/recording/list', mc:
 /** A v1 time as an instant read as GMT: close enough (within a day) to choose v2's date range. */
 const roughInstant = (time: V1Time) => instantOf(time, '');
 
-/** A v2 recorded meeting as v1 printed it, `timezone` (the host's) in its place, its files per `fileRows`. */
-export function v1RecordingMeeting(meeting: V2RecordingMeeting, timezone: string, fileRows: FieldTable = RECORDING_FILE_ROWS) {
+/**
+ * A v2 recorded meeting as v1 printed it, `timezone` (the host's) in its place, its files per
+ * `fileRows`, each `download_url` made a link v1gate serves (`link`): v2's own needs a bearer token,
+ * which a v1 client, downloading with a plain GET, does not send.
+ */
+export function v1RecordingMeeting(
+  meeting: V2RecordingMeeting,
+  timezone: string,
+  link: (v2Url: string) => string,
+  fileRows: FieldTable = RECORDING_FILE_ROWS,
+) {
   return answer(RECORDING_MEETING_ANSWER, toV1(RECORDING_MEETING_ROWS, meeting), {
     timezone,
-    recording_files: meeting.recording_files.map((file) => toV1(fileRows, file)),
+    recording_files: meeting.recording_files.map((file) => toV1(fileRows, withDownloadLink(file, link))),
   });
+}
+
+/** The file with its `download_url` (when v2 gave one: a file still processing has none) replaced by v1gate's link. */
+function withDownloadLink(file: Record<string, unknown>, link: (v2Url: string) => string): Record<string, unknown> {
+  const url = file['download_url'];
+  return typeof url === 'string' && url !== '' ? { ...file, download_url: link(url) } : file;
 }

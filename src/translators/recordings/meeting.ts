@@ -24,7 +24,7 @@ export const recordingGet = defineEndpoint({
   async handle({ meeting_id }, ctx) {
     const recording = await ctx.v2.get(V2.meetings.recordings.at(uuidSegment(meeting_id)), V2_MEETING_RECORDINGS);
     const host = await ctx.v2.get(V2.users.get.at(recording.host_id), V2_USER_TIMEZONE);
-    return v1RecordingMeeting(recording, host.timezone ?? '', RECORDING_GET_FILE_ROWS);
+    return v1RecordingMeeting(recording, host.timezone ?? '', ctx.downloadUrl, RECORDING_GET_FILE_ROWS);
   },
 });
 

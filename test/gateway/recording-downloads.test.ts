@@ -1,0 +1,241 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DownloadLinks } from '../../src/downloads/links.js';
+import { recordingBytes } from '../../src/sandbox/report/recording-downloads.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { NO_LIMITS } from '../support/v1-answers.js';
+
+/**
+ * Recording files through v1gate's own links. Today's v2 serves a file's download_url only with
+ * the OAuth access token in `Authorization: Bearer`; a v1 client downloads with a plain GET of the
+ * URL it was given. So every download_url a v1 answer carries is v1gate's signed, expiring link,
+ * which streams the file from v2 with the bearer token.
+ */
+
+const KEY = 'a-download-signing-key-of-32-chars-at-least';
+const SIZE = 3 * 1024 * 1024 + 17;
+
+let gw: TestGateway;
+let hostId: string;
+let meeting: { id: number; uuid: string };
+
+beforeAll(async () => {
+  gw = await startTestGateway({ ...NO_LIMITS, DOWNLOAD_URL_KEY: KEY });
+  hostId = (await gw.v2('GET', '/users/me')).body.id;
+  meeting = await recorded(gw, [
+    { file_type: 'MP4', file_size: SIZE },
+    { file_type: 'TRANSCRIPT', file_size: 5000 },
+  ]);
+});
+afterAll(() => gw.close());
+
+async function recorded(on: TestGateway, files: { file_type: string; file_size: number }[]): Promise<{ id: number; uuid: string }> {
+  const host = (await on.v2('GET', '/users/me')).body.id;
+  const created = await on.v2('POST', `/users/${host}/meetings`, {
+    body: { topic: 'Recorded', type: 2, start_time: '2024-06-01T08:00:00Z', duration: 30 },
+  });
+  const happened = await on.control('POST', `/meetings/${created.body.id}/happen`, {
+    start_time: '2024-06-01T08:00:00Z',
+    duration_minutes: 30,
+    recording: { files },
+  });
+  expect(happened.status, JSON.stringify(happened.body)).toBe(201);
+  return { id: created.body.id, uuid: happened.body.uuid };
+}
+
+type Counts = { requests: number; bytes_served: number; open: number };
+const served = async (on: TestGateway = gw): Promise<Counts> => (await on.control('GET', '/recordings/served')).body;
+
+/** The files of /recording/get, as a v1 client reads them. */
+async function v1Files(
+  on: TestGateway = gw,
+  uuid = meeting.uuid,
+): Promise<{ id: string; file_type: string; file_size: number; download_url: string }[]> {
+  return (await on.v1('/recording/get', { meeting_id: uuid })).recording_files;
+}
+
+const bytesOf = async (response: Response) => Buffer.from(await response.arrayBuffer());
+
+describe('a v1 client downloads a recording with a plain GET', () => {
+  it("of v1gate's link from /recording/get: every byte, with the file's headers; v2's own URL refuses it", async () => {
+    const files = await v1Files();
+    const mp4 = files.find((f) => f.file_type === 'MP4')!;
+    expect(mp4.download_url.startsWith(`${gw.url}/downloads/`)).toBe(true);
+    // The link carries no token and no secret.
+    for (const secret of [gw.credentials.api_secret, gw.sandbox.oauthApp.clientSecret, KEY]) expect(mp4.download_url).not.toContain(secret);
+    expect(mp4.download_url).not.toMatch(/token|secret/i);
+
+    const response = await fetch(mp4.download_url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('video/mp4');
+    expect(response.headers.get('content-length')).toBe(String(SIZE));
+    expect(response.headers.get('accept-ranges')).toBe('bytes');
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${mp4.id}.mp4"`);
+    const body = await bytesOf(response);
+    expect(body.length).toBe(SIZE);
+    expect(body.equals(recordingBytes(mp4.id)(0, SIZE - 1))).toBe(true);
+
+    // What v1gate answered before: v2's download_url, which a plain GET (or a query token) cannot open.
+    const v2File = (await gw.v2('GET', `/meetings/${meeting.id}/recordings`)).body.recording_files.find((f: any) => f.id === mp4.id);
+    expect((await fetch(v2File.download_url)).status).toBe(401);
+    const token = await bearer();
+    expect((await fetch(`${v2File.download_url}?access_token=${token}`)).status).toBe(401);
+    const withBearer = await fetch(v2File.download_url, { headers: { authorization: `Bearer ${token}` } });
+    expect(withBearer.status).toBe(200);
+    await withBearer.body?.cancel();
+  });
+
+  it('of the links in /recording/list too', async () => {
+    const list = await gw.v1('/recording/list', { host_id: hostId });
+    const file = list.meetings.find((m: any) => m.uuid === meeting.uuid).recording_files.find((f: any) => f.file_type === 'TRANSCRIPT');
+    expect(file.download_url.startsWith(`${gw.url}/downloads/`)).toBe(true);
+    const response = await fetch(file.download_url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/vtt');
+    expect((await bytesOf(response)).equals(recordingBytes(file.id)(0, 4999))).toBe(true);
+  });
+});
+
+/** An access token of the sandbox's master account, from its OAuth token endpoint, as today's service issues it. */
+async function bearer(): Promise<string> {
+  const { clientId, clientSecret, accountId } = gw.sandbox.oauthApp;
+  const answer = await fetch(`${gw.url}/oauth/token?grant_type=account_credentials&account_id=${accountId}`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` },
+  });
+  return ((await answer.json()) as { access_token: string }).access_token;
+}
+
+describe('Range', () => {
+  it('passes a range up and the partial answer back: 206 with Content-Range, a suffix range, and 416 past the end', async () => {
+    const mp4 = (await v1Files()).find((f) => f.file_type === 'MP4')!;
+    const bytes = recordingBytes(mp4.id);
+
+    const middle = await fetch(mp4.download_url, { headers: { range: 'bytes=1000000-1999999' } });
+    expect(middle.status).toBe(206);
+    expect(middle.headers.get('content-range')).toBe(`bytes 1000000-1999999/${SIZE}`);
+    expect(middle.headers.get('content-length')).toBe('1000000');
+    expect((await bytesOf(middle)).equals(bytes(1_000_000, 1_999_999))).toBe(true);
+
+    const tail = await fetch(mp4.download_url, { headers: { range: 'bytes=-100' } });
+    expect(tail.status).toBe(206);
+    expect(tail.headers.get('content-range')).toBe(`bytes ${SIZE - 100}-${SIZE - 1}/${SIZE}`);
+    expect((await bytesOf(tail)).equals(bytes(SIZE - 100, SIZE - 1))).toBe(true);
+
+    const past = await fetch(mp4.download_url, { headers: { range: `bytes=${SIZE}-` } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${SIZE}`);
+    await past.body?.cancel();
+  });
+});
+
+describe('links v1gate did not make, or made for something else, are refused and reach no download', () => {
+  it('an altered payload or signature, or a link signed with another key: 403, and the sandbox sees no request', async () => {
+    const link = (await v1Files())[0]!.download_url;
+    const [payload, signature] = link.slice(link.lastIndexOf('/') + 1).split('.') as [string, string];
+    const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { u: string; k: string; e: number };
+    const otherKey = new DownloadLinks('another-key-of-at-least-thirty-two-chars');
+    const forged = [
+      `${gw.url}/downloads/${Buffer.from(JSON.stringify({ ...decoded, e: decoded.e + 86_400_000 })).toString('base64url')}.${signature}`,
+      `${gw.url}/downloads/${payload}.${signature.slice(0, -2)}AA`,
+      `${gw.url}/downloads/${payload}`,
+      `${gw.url}${otherKey.pathOf({ url: decoded.u, apiKey: decoded.k, expiresAtMs: decoded.e })}`,
+    ];
+    const before = await served();
+    for (const url of forged) {
+      const response = await fetch(url);
+      expect(response.status, url).toBe(403);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/not one v1gate made/);
+    }
+    expect(await served()).toEqual(before);
+  });
+
+  it('a link signed with the right key naming a host that is no v2 download host: 403, and nothing is fetched', async () => {
+    let asked = 0;
+    const elsewhere: Server = createServer((_request, response) => {
+      asked++;
+      response.end('secret intranet page');
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const { port } = elsewhere.address() as AddressInfo;
+    try {
+      const signer = new DownloadLinks(KEY);
+      const apiKey = gw.credentials.api_key;
+      const expiresAtMs = Date.now() + 60_000;
+      for (const url of [
+        `http://127.0.0.1:${port}/rec/download/x`,
+        'https://zoom.us.example.com/rec/download/x',
+        'http://zoom.us/rec/download/x',
+        'https://zoom.us:8443/rec/download/x',
+        'https://user:pass@zoom.us/rec/download/x',
+      ]) {
+        const response = await fetch(`${gw.url}${signer.pathOf({ url, apiKey, expiresAtMs })}`);
+        expect(response.status, url).toBe(403);
+        expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/no v2 download host/);
+      }
+      expect(asked).toBe(0);
+    } finally {
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
+  });
+
+  it('a flood of bad links costs no v2 call: not one download request', async () => {
+    const before = await served();
+    const link = (await v1Files())[0]!.download_url;
+    const bad = Array.from({ length: 100 }, (_, i) => `${link.slice(0, -4)}${i.toString(36).padStart(4, '0')}`);
+    const statuses = await Promise.all(bad.map(async (url) => (await fetch(url)).status));
+    expect(new Set(statuses)).toEqual(new Set([403]));
+    expect(await served()).toEqual(before);
+  });
+});
+
+describe('a link ends', () => {
+  it('at DOWNLOAD_URL_TTL_S: then 410, saying when, with no download request', async () => {
+    const short = await startTestGateway({ ...NO_LIMITS, DOWNLOAD_URL_KEY: KEY, DOWNLOAD_URL_TTL_S: '1' });
+    try {
+      const rec = await recorded(short, [{ file_type: 'M4A', file_size: 1000 }]);
+      const [file] = await v1Files(short, rec.uuid);
+      const answered = Date.now();
+      const first = await fetch(file!.download_url);
+      // Within its second, the link works (on a machine too loaded for that, the refusal below is still checked).
+      if (Date.now() - answered < 900) expect(first.status).toBe(200);
+      await first.body?.cancel();
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, answered + 1_100 - Date.now())));
+      const before = await served(short);
+      const late = await fetch(file!.download_url);
+      expect(late.status).toBe(410);
+      expect(((await late.json()) as { error: { message: string } }).error.message).toMatch(/expired at \d{4}-\d\d-\d\dT/);
+      expect(await served(short)).toEqual(before);
+    } finally {
+      await short.close();
+    }
+  });
+});
+
+describe('a client that leaves mid-download', () => {
+  it('ends the upstream read: the sandbox stops sending and its download closes', async () => {
+    const big = await recorded(gw, [{ file_type: 'MP4', file_size: 200 * 1024 * 1024 }]);
+    const [file] = await v1Files(gw, big.uuid);
+    const before = await served();
+    const leaving = new AbortController();
+    const response = await fetch(file!.download_url, { signal: leaving.signal });
+    const reader = response.body!.getReader();
+    let read = 0;
+    while (read < 1024 * 1024) read += (await reader.read()).value?.length ?? 0;
+    leaving.abort();
+    // The sandbox's download ends once v1gate drops its upstream read.
+    const deadline = Date.now() + 10_000;
+    let now = await served();
+    while (now.open > before.open && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      now = await served();
+    }
+    expect(now.open).toBe(before.open);
+    const sent = now.bytes_served - before.bytes_served;
+    const settled = (await new Promise((resolve) => setTimeout(resolve, 200)).then(served)).bytes_served - before.bytes_served;
+    expect(settled).toBe(sent);
+    // What buffers hold between the two sockets, not the file.
+    expect(sent).toBeLessThan(40 * 1024 * 1024);
+  });
+});
