@@ -40,7 +40,7 @@ describe('/group/create', () => {
     const name = uniqueName();
     await createGroup(name);
     const before = await groupCount();
-    expectV1Error(await gw.v1('/group/create', { name: name.toUpperCase() }), 4132, /already exists/);
+    expectV1Error(await gw.v1('/group/create', { name: name.toUpperCase() }), 4132, /is already in use/);
     expect(await groupCount()).toBe(before);
   });
 

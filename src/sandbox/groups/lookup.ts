@@ -20,7 +20,7 @@ export function assertNameFree(groups: ReadonlyMap<string, AnyGroup>, account: A
   const wanted = name.toLowerCase();
   for (const group of groups.values()) {
     if (group !== except && group.account_id === account.id && group.name.toLowerCase() === wanted) {
-      throw conflict(V2Code.groupNameExists, `Group name ${name} already exists.`);
+      throw conflict(V2Code.groupNameExists, `Group name ${name} is already in use.`);
     }
   }
 }

@@ -1,0 +1,299 @@
+import type { FailureKind } from './errors.js';
+
+/**
+ * Every v1 error text v1gate answers, one row each: the texts it writes itself and the v2 texts
+ * (the sandbox's, as today's service words them) it passes through. Clients classify v1 errors by
+ * their text as well as their code, so each text is a contract with its source: public code or
+ * documentation showing the live service's words, or, where none was found, the reason for ours.
+ * docs/live-evidence.md ("The error texts clients match on") is this table rendered
+ * (`errorTextTable`), and test/gateway/error-texts.test.ts drives the call behind each row.
+ */
+export interface ErrorText {
+  /** The failure kinds that answer with this text (their rows in `FAILURES`). */
+  kinds: readonly FailureKind[];
+  code: number;
+  /** The text; `<name>` stands for a value the call named or a reason v1gate states. */
+  text: string;
+  /** Who writes it, and when. */
+  where: string;
+  /** Where the wording comes from: a public source, or the stated reason for ours. */
+  source: string;
+  /** Why the behaviour test cannot bring this answer about on a real gateway, and which test does. */
+  notDrivenHere?: string;
+}
+
+const V1_ERROR_TABLES = 'the v1-era error tables mirrored at https://github.com/harrisyang/api (`errors/*.md`)';
+
+// eslint-disable-next-line max-lines-per-function -- data: the error texts
+function rows() {
+  return {
+    'missing-credentials': {
+      kinds: ['missing-credentials'],
+      code: 101,
+      text: 'Api key and secret are required.',
+      where: 'v1gate, a call without api_key or api_secret',
+      source:
+        'moodle-mod_zoom\'s v1-era settings page tells an unconfigured site by the substring "Api key and secret are required" (as reported from its production use; the file was not found in public search, so the trailing period is ours)',
+    },
+    'key-not-allowed': {
+      kinds: ['key-not-allowed', 'key-not-mapped'],
+      code: 102,
+      text: 'Invalid api key or secret: this api_key may not use this gateway.',
+      where: 'v1gate, an api_key outside ALLOWED_API_KEYS or (V2_CREDENTIALS_ONLY) the credential map',
+      source:
+        "no public capture of v1's 102 text was found; it opens as the pair refusal below does and says it is the gateway's list, which the caller can act on",
+    },
+    'pair-refused': {
+      kinds: ['v2-bad-credentials', 'secret-refused'],
+      code: 102,
+      text: 'Invalid api key or secret: the api_key and api_secret do not match.',
+      where: 'v1gate, for a pair v2 refuses (401) or the credential map refuses without asking v2',
+      source:
+        "no public capture of v1's 102 text was found; code 102 is the v1 spec's for a key and secret that do not match (docs/decisions.md), and one text for both checks tells a caller nothing about which refused",
+    },
+    'bad-data-type': {
+      kinds: ['bad-data-type'],
+      code: 300,
+      text: 'Invalid parameter: data_type. Must be JSON or XML.',
+      where: 'v1gate, a data_type other than JSON or XML',
+      source: `v1's "Invalid parameter: <field>" form (${V1_ERROR_TABLES}: "Invalid parameter: password", "Invalid parameter: occurrence_ids"), with what v1 accepted`,
+    },
+    'invalid-parameter': {
+      kinds: ['v1-error'],
+      code: 300,
+      text: 'Invalid parameter: <field>. <what is wrong>',
+      where: 'v1gate, a parameter of the wrong type or out of range',
+      source: `v1's "Invalid parameter: <field>" (${V1_ERROR_TABLES}, UserAPIs.md and WebinarAPIs.md); the sentence after it says what v1 accepts`,
+    },
+    'missing-parameter': {
+      kinds: ['v1-error'],
+      code: 300,
+      text: '<field> is required.',
+      where: 'v1gate, a required parameter missing',
+      source: `v1's "<Field> is required." (${V1_ERROR_TABLES}, UserAPIs.md: "Email is required.", "Vanity name is required."), naming the field as the call spells it`,
+    },
+    'dot-segment-value': {
+      kinds: ['dot-segment-value'],
+      code: 300,
+      text: 'Invalid parameter: <field>. "<value>" names no resource.',
+      where: 'v1gate, a value of `.` or `..` that would become a v2 path segment',
+      source: 'v1\'s "Invalid parameter: <field>" form (as above); no v1 id was ever a dot segment',
+    },
+    'not-a-post': {
+      kinds: ['not-a-post'],
+      code: 300,
+      text: 'v1 calls are POST requests, not <method>.',
+      where: 'v1gate, a /v1 call with another method',
+      source: "ours: no public capture of v1's answer to a GET was found; the text names the method sent",
+    },
+    'unknown-path': {
+      kinds: ['unknown-path'],
+      code: 300,
+      text: 'Unknown v1 endpoint: <path>.',
+      where: 'v1gate, a /v1 path it does not serve',
+      source: "ours: no public capture of v1's answer to an unknown path was found; the text names the path asked for",
+    },
+    'dot-segment-path': {
+      kinds: ['dot-segment-path'],
+      code: 300,
+      text: 'Invalid path: a path may not contain "." or ".." segments.',
+      where: 'v1gate, a request target with a dot segment',
+      source: 'ours: v1 had no such refusal (a proxy resolved the segments); it is refused, never resolved',
+    },
+    'undecodable-params': {
+      kinds: ['undecodable-params'],
+      code: 300,
+      text: 'Parameter <field> has a malformed percent-escape "%<hex>".',
+      where: 'v1gate, a form field it cannot decode (the other decoding refusals name their cause the same way)',
+      source: 'ours: v1 read such bodies its own way, unrecorded; the text names the field and the escape',
+    },
+    'unreadable-body': {
+      kinds: ['unreadable-body'],
+      code: 300,
+      text: 'The request body is larger than the <max> bytes v1gate accepts.',
+      where: 'v1gate, a body over V1_MAX_BODY_BYTES (cut-short and slow bodies name their cause the same way)',
+      source: "ours: v1's own limit and its text were not published",
+    },
+    'malformed-request': {
+      kinds: ['malformed-request'],
+      code: 300,
+      text: 'Malformed request target (<reason>).',
+      where: "v1gate, bytes Node's HTTP parser cannot read as a request (HTTP 400)",
+      source: 'ours: a v1 envelope in place of the bare 400 a proxy would answer',
+      notDrivenHere: 'needs raw bytes on a socket: test/gateway/connections.test.ts and test/gateway/wire-habits.test.ts',
+    },
+    'not-run': {
+      kinds: ['not-run'],
+      code: 300,
+      text: 'Not run: an earlier request on this connection closed it.',
+      where: 'v1gate, a request pipelined behind one whose answer closed the connection',
+      source: 'ours: says the client must send it again',
+      notDrivenHere: 'needs pipelined raw requests: test/gateway/connections.test.ts',
+    },
+    'rate-limited': {
+      kinds: ['inbound-limited', 'v2-rate-limited', 'outbound-limited', 'proofs-exhausted', 'v2-token-limited'],
+      code: 403,
+      text: 'Sorry, the maximum number of api requests are already reached. Please try later.',
+      where: "v1gate's inbound and outbound limits, a v2 429, the proof budget, the token endpoint's limit",
+      source: "v1's own words (this file, \"Today's v2 rate limits\" and the v1 spec's rate-limit error)",
+    },
+    'shutting-down': {
+      kinds: ['shutting-down'],
+      code: 503,
+      text: 'v1gate is shutting down: call again, another instance will answer.',
+      where: 'v1gate, a call arriving while it drains',
+      source: 'ours: v1 had no such answer (503 is our code, docs/decisions.md)',
+      notDrivenHere: 'needs a gateway in its drain: test/gateway/shutdown.test.ts',
+    },
+    'primary-unavailable': {
+      kinds: ['primary-unavailable'],
+      code: 503,
+      text: 'The v1 service (V1_PRIMARY_URL) could not be reached or did not answer in time.',
+      where: 'v1gate in shadow mode',
+      source: 'ours: only v1gate compares with a v1',
+      notDrivenHere: 'needs shadow mode over a v1 that is down: test/compare/',
+    },
+    'upstream-unchanged': {
+      kinds: ['upstream-unreachable', 'v2-refused-uncoded', 'v2-token-unavailable'],
+      code: 503,
+      text: '<what failed> Nothing was changed.',
+      where: 'v1gate, v2 unreachable, refusing without a v2 body, or no OAuth token, before anything was applied',
+      source: 'ours: v1 had no upstream; the second sentence is what a client must know before retrying',
+      notDrivenHere: 'needs a failing v2: test/gateway/faults.test.ts and test/gateway/chaos.test.ts',
+    },
+    'upstream-maybe-applied': {
+      kinds: ['upstream-timeout', 'v2-failed', 'upstream-bad-answer'],
+      code: 503,
+      text: '<what failed> The request may or may not have been applied; check before retrying a write.',
+      where: 'v1gate, a v2 timeout, 5xx or broken answer after a write was sent',
+      source: 'ours, as above',
+      notDrivenHere: 'needs a failing v2: test/gateway/faults.test.ts',
+    },
+    withdrawn: {
+      kinds: ['withdrawn'],
+      code: 503,
+      text: '<what happened> Nothing more was changed.',
+      where: 'v1gate, a client that left before its call was sent (read by logs only)',
+      source: 'ours: nobody reads it but the logs',
+      notDrivenHere: 'nobody is there to read it: test/gateway/faults.test.ts reads the call line',
+    },
+    'v2-token-refused': {
+      kinds: ['v2-token-refused'],
+      code: 503,
+      text: 'v1gate could not authenticate to the v2 service for this api_key (its v2 app was refused). Nothing was changed.',
+      where: "v1gate, the OAuth token endpoint refusing the key's v2 app",
+      source: 'ours: the caller cannot fix it, the text says so',
+      notDrivenHere: 'needs a refused OAuth app: test/gateway/credential-map.test.ts',
+    },
+    internal: {
+      kinds: ['internal'],
+      code: 503,
+      text: 'Internal gateway error. Nothing is known to have been changed.',
+      where: 'v1gate, a bug',
+      source: 'ours: a v1 envelope, never a stack trace',
+      notDrivenHere: 'a bug cannot be called for: src/translators/kit/failures.test.ts',
+    },
+    'user-not-exist': {
+      kinds: ['v2-coded'],
+      code: 1001,
+      text: 'User does not exist: <id>.',
+      where: 'sandbox user lookups (v2 404), passed through',
+      source:
+        'today\'s service as public clients capture it: a Go client\'s fixture `{"code":1001,"message":"User does not exist: missing@example.test."}`, a Node client\'s `{"code":1001,"message":"User does not exist: me."}`. The v1-era text was "User not exist: <id>" (' +
+        `${V1_ERROR_TABLES}, MeetingAPIs.md)`,
+    },
+    'user-not-pending': {
+      kinds: ['v1-error'],
+      code: 1001,
+      text: 'User not exist: <id> is not a pending user: delete it with type 0.',
+      where: 'v1gate, user/delete of type 1 (pending) for an active user, and the converse',
+      source: `v1's "User not exist: <id>" (${V1_ERROR_TABLES}, MeetingAPIs.md), which v1 answered for a user not of the kind asked; the rest says which type to use`,
+    },
+    'user-daily-limited': {
+      kinds: ['v2-user-daily-limited'],
+      code: 403,
+      text: 'You have exceeded the daily rate limit (<limit>) of Meeting Create/Update API requests permitted for this particular user. You may resume these user-level requests at GMT 00:00:00.',
+      where: "sandbox meeting create and update past a user's daily limit (v2 429), under v1's rate-limit code",
+      source:
+        'Zoom staff quoting the answer as `You have exceeded the daily rate limit (100) of Meeting Create/Update API requests permitted for this particular user. You may resume these requests at GMT 00:00:00.` (https://devforum.zoom.us/t/zoom-api-create-meeting-api-rate-limit-sample-error-when-breaching-limit/18928); today\'s says "these user-level requests" (this file, "Today\'s v2 rate limits")',
+      notDrivenHere: 'needs a hundred meeting writes of one user: test/gateway/rate-limits-user-daily.test.ts',
+    },
+    'user-already-exists': {
+      kinds: ['v2-coded'],
+      code: 1005,
+      text: 'User already in the account: <email>',
+      where: 'sandbox `POST /users` and sub-account create (v2 409), passed through; no period',
+      source:
+        "https://github.com/ncstate-delta/moodle-mod_zoom `classes/webservice.php` (`user_autocreate`: `strpos($e->getMessage(), 'User already in the account')`) and its test building `'User already in the account: ' . $email`; an esynctraining C# client's comment quoting `{\"code\": 1005, \"message\": \"User already in the account: …\"}`; https://github.com/AndrewSvirin/zoom asserting `sprintf('User already in the account: %s', $email)`; silinternational's v1 PHP client test `tests/UserTest.php`",
+    },
+    'meeting-not-exist': {
+      kinds: ['v2-coded'],
+      code: 3001,
+      text: 'Meeting does not exist: <id>.',
+      where: 'sandbox meeting lookups (v2 404), passed through',
+      source:
+        'a Node client\'s log of today\'s answer `404 - {"code":3001,"message":"Meeting does not exist: 98399082887."}`; a Rust client\'s fixture `{"code":3001,"message":"Meeting does not exist: 123."}`; "Meeting does not exist." for 3001 in https://developers.zoom.us/docs/meeting-sdk/web/error-codes/',
+    },
+    'webinar-not-exist': {
+      kinds: ['v2-coded'],
+      code: 3001,
+      text: 'Webinar does not exist: <id>.',
+      where: 'sandbox webinar lookups (v2 404), passed through',
+      source: `by analogy with the meeting text (no public capture found); the v1-era text was "Webinar <id> not found or expired." (${V1_ERROR_TABLES}, WebinarAPIs.md)`,
+    },
+    'not-meeting-host': {
+      kinds: ['v1-error'],
+      code: 3003,
+      text: 'The meeting <id> is not hosted by user <host_id>.',
+      where: 'v1gate, a meeting call whose host_id is not the host (webinars: "The webinar …")',
+      source: `v1-era "Not meeting host." (${V1_ERROR_TABLES}, MeetingAPIs.md); no client found matching on it, so the text keeps naming both ids`,
+    },
+    'group-not-exist': {
+      kinds: ['v2-coded'],
+      code: 4130,
+      text: 'Group does not exist: <id>.',
+      where: 'sandbox group lookups (v2 404), passed through',
+      source: `v1-era "Group not exist:{groupId}" (${V1_ERROR_TABLES}, GroupAPIs.md); today's wording by analogy with 1001 and 3001`,
+    },
+    'group-name-taken': {
+      kinds: ['v2-coded'],
+      code: 4132,
+      text: 'Group name <name> is already in use.',
+      where: 'sandbox group create and update (v2 409), passed through',
+      source: `"Group name {groupName} is already in use." (${V1_ERROR_TABLES}, GroupAPIs.md, create and update)`,
+    },
+    'no-privilege': {
+      kinds: ['v2-no-privilege'],
+      code: 200,
+      text: 'No privilege. Only a master account can manage sub accounts, plans and billing.',
+      where: 'sandbox sub-account, plan and billing routes for an account that is not a master (v2 403), passed through',
+      source: `"No privilege." (${V1_ERROR_TABLES}, UserAPIs.md); the second sentence says which privilege`,
+      notDrivenHere: "needs a non-master account's credentials: test/gateway/accounts-plans.test.ts",
+    },
+    'v2-invalid-fields': {
+      kinds: ['v2-invalid-fields'],
+      code: 300,
+      text: 'Invalid parameter: <v1 fields>. <v2 message of the first>',
+      where: 'v1gate, for v2\'s 400 "Validation Failed." naming fields, renamed to the v1 fields they came from',
+      source:
+        'v2\'s `{"code":300,"message":"Validation Failed.","errors":[{"field":…,"message":…}]}` (https://marketplace.zoom.us/docs/api-reference/error-definitions) put in v1\'s "Invalid parameter: <field>" form',
+      notDrivenHere:
+        'v1gate checks v1 params before v2 does; v2-side refusals are driven in test/gateway/users-update.test.ts and test/gateway/meetings.test.ts',
+    },
+  } as const satisfies Record<string, ErrorText>;
+}
+
+export const ERROR_TEXTS = rows();
+export type ErrorTextId = keyof typeof ERROR_TEXTS;
+
+/** Markdown cells cannot hold a bare `|`. */
+const cell = (text: string) => text.replaceAll('|', '\\|');
+
+/** The table as docs/live-evidence.md shows it, one row per text. */
+export function errorTextTable(): string {
+  const head = ['| code | text | where | source |', '|---|---|---|---|'];
+  const body = Object.values(ERROR_TEXTS).map(
+    (row: ErrorText) => `| ${row.code} | \`${row.text}\` | ${cell(row.where)} | ${cell(row.source)} |`,
+  );
+  return [...head, ...body].join('\n');
+}
