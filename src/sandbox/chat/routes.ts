@@ -5,6 +5,7 @@ import type { ChatSession } from '../model/chat.js';
 import { NextPageTokens, pageBody, tokenPagingQuery } from '../paging.js';
 import { onDateWithin, queryDate, rangeIssue } from '../report/dates.js';
 import { readQuery } from '../validation.js';
+import { registerUserChatRoutes } from './user-routes.js';
 
 /**
  * Chat history: GET /im/chat/sessions (the account's sessions with a message in the range, the most
@@ -23,8 +24,10 @@ const CHAT_SESSION_NOT_FOUND = V2Code.invalidParameter;
 
 const lastSent = (session: ChatSession) => session.messages.at(-1)?.date_time ?? '';
 
-export function registerChatRoutes(app: SandboxApp, { state }: SandboxContext): void {
+export function registerChatRoutes(app: SandboxApp, ctx: SandboxContext): void {
+  const { state } = ctx;
   const pages = new NextPageTokens(state.clock);
+  registerUserChatRoutes(app, ctx);
 
   app.get('/im/chat/sessions', (c) => {
     const q = readQuery(c, rangeQuery);

@@ -19,6 +19,7 @@ function renderOAuthApp(app: OAuthApp) {
 const chatSessionBody = z.object({
   type: z.enum(['Group', '1:1']).default('Group'),
   name: z.string().max(128).default(''),
+  members: z.array(z.email()).max(1000).optional(),
   messages: z
     .array(z.object({ message: z.string().min(1).max(4096), sender: z.email(), date_time: dateTime.optional() }))
     .min(1)
@@ -95,6 +96,7 @@ export function registerAccountControlRoutes(app: Hono, { state }: SandboxContex
       account_id: account.id,
       type: body.type,
       name: body.type === 'Group' ? body.name : '',
+      ...(body.members ? { members: body.members } : {}),
       messages: body.messages
         .map((m) => ({
           message: m.message,

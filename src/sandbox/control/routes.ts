@@ -44,8 +44,9 @@ import { registerPagingControlRoutes } from './paging-routes.js';
  * GET  /sandbox/accounts                    → 200 {total_records, accounts:[{id, account_name, account_type,
  *      owner_email, master_account_id, disassociated, api_key, api_secret}]}
  *      Every account with its API credentials, to call v2 as a sub account.
- * POST /sandbox/accounts/{id}/chat-sessions body {type?, name?, messages:[{message, sender, date_time?}]} → 201 session
- *      Chat history of account {id}, for GET /im/chat/sessions[/{sessionId}].
+ * POST /sandbox/accounts/{id}/chat-sessions body {type?, name?, members?, messages:[{message, sender, date_time?}]} → 201 session
+ *      Chat history of account {id}, for GET /im/chat/sessions[/{sessionId}] and, by member (the
+ *      senders and `members`), GET /chat/users/{userId}/sessions and /messages.
  * PUT  /sandbox/accounts/{id|*}/event-subscription  body {url, secret_token, auth?} → 200 subscription
  *      Where the account's v2 events go, signed with the secret token; answers once the endpoint has
  *      answered the URL validation challenge (validated true) or failed it (false: it is sent nothing).

@@ -14,6 +14,11 @@ export interface ChatSession {
   type: 'Group' | '1:1';
   /** The group's name; empty for a one-to-one chat. */
   name: string;
+  /**
+   * Emails of members besides those who wrote in it (Team Chat lists a user's sessions by
+   * membership); absent in sessions made before members could be named.
+   */
+  members?: string[];
   /** Oldest first. */
   messages: ChatMessage[];
 }

@@ -5,6 +5,7 @@ import { IM_COUNTERS, type ImCounter, type ZoomRoom } from '../model/dashboard.j
 import type { Instance, Meeting } from '../model/meeting.js';
 import { pageBody, paginate, tokenPagingQuery, type NextPageTokens } from '../paging.js';
 import type { SandboxState } from '../state.js';
+import type { User } from '../model/user.js';
 import { readQuery } from '../validation.js';
 import { onDateWithin, queryDate, rangeIssue } from './dates.js';
 import { displayName } from './people.js';
@@ -102,14 +103,9 @@ export function registerDashboardRoutes(app: SandboxApp, { state }: SandboxConte
   app.get('/metrics/im', (c) => {
     const q = readQuery(c, imQuery);
     const account = c.var.account;
-    // Every user of the account, counted over the range (zero when they sent and got nothing).
+    // Every user of the account, counted over the range.
     const users = [...state.users.values()].filter((u) => u.account_id === account.id);
-    const totals = new Map(users.map((u) => [u.id, zeroCounts()]));
-    for (const day of state.imActivity) {
-      const sum = totals.get(day.user_id);
-      if (!sum || day.date < q.from || day.date > q.to) continue;
-      for (const k of IM_COUNTERS) sum[k] += day.counts[k];
-    }
+    const totals = imTotals(state, users, q);
     const page = pages.page(`metrics_im:${account.id}:${q.from}:${q.to}`, users, q);
     const items = page.items.map((u) => ({
       user_id: u.id,
@@ -119,4 +115,48 @@ export function registerDashboardRoutes(app: SandboxApp, { state }: SandboxConte
     }));
     return c.json({ from: q.from, to: q.to, ...pageBody({ ...page, items }, 'users') });
   });
+
+  /**
+   * GET /metrics/chat, which replaced /metrics/im: what each user sent, by kind, and nothing they
+   * received; paged by token only, with no total (docs/live-evidence.md, "Team Chat, chat metrics
+   * and the ZPK today"). The sandbox keeps v1-era day counts (POST /sandbox/accounts/{id}/im-activity)
+   * and reads today's kinds from them: a message that is no file, image, voice or video is text.
+   */
+  app.get('/metrics/chat', (c) => {
+    const q = readQuery(c, imQuery);
+    const account = c.var.account;
+    const users = [...state.users.values()].filter((u) => u.account_id === account.id);
+    const totals = imTotals(state, users, q);
+    const page = pages.page(`metrics_chat:${account.id}:${q.from}:${q.to}`, users, q);
+    const items = page.items.map((u) => ({ user_id: u.id, user_name: displayName(u), email: u.email, ...chatSent(totals.get(u.id)!) }));
+    return c.json({ from: q.from, to: q.to, page_size: page.page_size, next_page_token: page.next_page_token, users: items });
+  });
+}
+
+/** Each user's day counts summed over the range (zero when they sent and got nothing). */
+function imTotals(state: SandboxState, users: readonly User[], q: { from: string; to: string }): Map<string, Record<ImCounter, number>> {
+  const totals = new Map(users.map((u) => [u.id, zeroCounts()]));
+  for (const day of state.imActivity) {
+    const sum = totals.get(day.user_id);
+    if (!sum || day.date < q.from || day.date > q.to) continue;
+    for (const k of IM_COUNTERS) sum[k] += day.counts[k];
+  }
+  return totals;
+}
+
+/** Today's sent counts of /metrics/chat, read from the v1-era counters. */
+function chatSent(n: Record<ImCounter, number>) {
+  const media = n.files_send + n.images_send + n.voice_send + n.videos_send;
+  return {
+    total_sent: n.total_send,
+    group_sent: n.group_send,
+    p2p_sent: Math.max(0, n.total_send - n.group_send),
+    text_sent: Math.max(0, n.total_send - media),
+    files_sent: n.files_send,
+    images_sent: n.images_send,
+    audio_sent: n.voice_send,
+    video_sent: n.videos_send,
+    giphys_sent: 0,
+    code_sippet_sent: 0,
+  };
 }
