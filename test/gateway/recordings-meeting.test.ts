@@ -47,7 +47,13 @@ describe('/recording/get', () => {
     expect(byUuid.recording_files.map((f: any) => [f.id, f.file_type, f.file_size, f.play_url])).toEqual(
       v2.recording_files.map((f: any) => [f.id, f.file_type, f.file_size, f.play_url]),
     );
-    expect(await gw.v1('/recording/get', { meeting_id: String(meeting.id) })).toEqual(byUuid);
+    // The same answer by number; each download link is made for its answer and ends at its own time.
+    const byNumber = await gw.v1('/recording/get', { meeting_id: String(meeting.id) });
+    const withoutLinks = (answer: any) => ({
+      ...answer,
+      recording_files: answer.recording_files.map(({ download_url: _, ...file }: any) => file),
+    });
+    expect(withoutLinks(byNumber)).toEqual(withoutLinks(byUuid));
   });
 
   it('answers v1 errors for a meeting without a recording and a missing meeting_id', async () => {
