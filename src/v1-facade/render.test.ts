@@ -2,7 +2,7 @@ import { Context } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { DotSegmentValue } from '../shared/v2-path.js';
 import { Refusal } from '../translators/kit/failures.js';
-import type { V1CallRecord } from './observe.js';
+import { tellingEach, type V1CallRecord } from './observe.js';
 import { fail, observe, render } from './render.js';
 import { defineEndpoint } from '../translators/kit/define.js';
 import { v1Params } from '../v1/param-types.js';
@@ -69,12 +69,15 @@ describe('observe', () => {
     call.reach({ call, params, endpoint: userGet, endpointPath: '/user/get' });
     call.answer = { id: 'u1' };
     const seen: V1CallRecord[] = [];
-    observe(call, [
-      () => {
-        throw new Error('broken observer');
-      },
-      (record) => seen.push(record),
-    ]);
+    observe(
+      call,
+      tellingEach([
+        () => {
+          throw new Error('broken observer');
+        },
+        (record) => seen.push(record),
+      ]),
+    );
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({
       rawPath: '/v1/User/Get',
@@ -89,7 +92,7 @@ describe('observe', () => {
 
   it('makes no record for a call made without observers', () => {
     const seen: unknown[] = [];
-    observe(callOf(), [(record) => seen.push(record)]);
+    observe(callOf(), (record) => seen.push(record));
     expect(seen).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { SecretValues } from '../shared/secrets.js';
 import { failureKindOf, toV1Error } from '../translators/kit/failures.js';
 import { renderV1Error } from '../v1/errors.js';
 import { CONTENT_TYPE, dataTypeOf, serialize } from '../v1/serialize.js';
-import { paramsWithoutCredentials, tellingEach, type CallObserver, type OwnTimeObserver, type V1CallRecord } from './observe.js';
+import { paramsWithoutCredentials, type CallObserver, type OwnTimeObserver, type V1CallRecord } from './observe.js';
 import type { V1Params } from './params.js';
 import type { V1Call } from './v1-call.js';
 
@@ -52,10 +52,10 @@ export function render(call: V1Call): Response {
   return response;
 }
 
-/** Tells every observer about the answered call; one that throws is ignored (it must never change or fail a v1 answer). */
-export function observe(call: V1Call, observers: readonly CallObserver[]): void {
+/** Tells the observers about the answered call (`tellingEach`, made once per app: one that throws is ignored). */
+export function observe(call: V1Call, observers: CallObserver): void {
   const record = recordOf(call);
-  if (record) tellingEach(observers)(record);
+  if (record) observers(record);
 }
 
 /**
