@@ -262,6 +262,27 @@ function rows() {
       where: 'sandbox group create and update (v2 409), passed through',
       source: `"Group name {groupName} is already in use." (${V1_ERROR_TABLES}, GroupAPIs.md, create and update)`,
     },
+    'account-not-exist': {
+      kinds: ['v2-coded'],
+      code: 2001,
+      text: 'This account does not exist or does not belong to you: <id>.',
+      where: 'sandbox sub-account lookups (v2 404), passed through',
+      source: `"This account does not exist or does not belong to you: {subAccountId}." (${V1_ERROR_TABLES}, AccountAPIs.md, every sub-account read and update)`,
+    },
+    'no-recording': {
+      kinds: ['v2-coded'],
+      code: 3301,
+      text: 'There is no recording for this meeting: <id>.',
+      where: 'sandbox recording reads and deletes of a meeting without recordings (v2 404), passed through',
+      source: `"There is no recording for this meeting" (${V1_ERROR_TABLES}, RecordingAPIs.md); the meeting named after it, as 1001 and 3001 name theirs`,
+    },
+    'recording-file-not-exist': {
+      kinds: ['v2-coded'],
+      code: 3301,
+      text: 'Recording file does not exist: <file_id>.',
+      where: "sandbox delete of one recording file the meeting's recording does not hold (v2 404), passed through",
+      source: `"Recording file does not exist" (${V1_ERROR_TABLES}, RecordingAPIs.md); the file named after it`,
+    },
     'no-privilege': {
       kinds: ['v2-no-privilege'],
       code: 200,

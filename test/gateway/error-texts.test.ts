@@ -69,6 +69,17 @@ async function newUser(): Promise<string> {
   return created.id as string;
 }
 
+/** A meeting of the account's owner that took place, with a recording or without. */
+async function happenedMeeting(recording: boolean): Promise<string> {
+  const created = await gw.v2('POST', `/users/${ownerId}/meetings`, {
+    body: { topic: 'recorded?', type: 2, start_time: '2024-05-01T08:00:00Z' },
+  });
+  expect(created.status).toBe(201);
+  const happened = await gw.control('POST', `/meetings/${created.body.id}/happen`, { duration_minutes: 30, recording });
+  expect(happened.status, JSON.stringify(happened.body)).toBe(201);
+  return String(created.body.id);
+}
+
 const CASES: Record<Exclude<ErrorTextId, NotDriven>, () => Promise<Outcome>> = {
   'missing-credentials': async () => ({
     error: await v1Error(gw.v1('/user/list', { api_key: gw.credentials.api_key }, { noCredentials: true })),
@@ -134,6 +145,18 @@ const CASES: Record<Exclude<ErrorTextId, NotDriven>, () => Promise<Outcome>> = {
     const name = `texts ${Date.now()}`;
     expect((await gw.v1('/group/create', { name })).error).toBeUndefined();
     return { error: await v1Error(gw.v1('/group/create', { name })), values: [name] };
+  },
+  'account-not-exist': async () => ({
+    error: await v1Error(gw.v1('/ma/account/get', { account_id: 'no-such-account' })),
+    values: ['no-such-account'],
+  }),
+  'no-recording': async () => {
+    const id = await happenedMeeting(false);
+    return { error: await v1Error(gw.v1('/recording/get', { meeting_id: id })), values: [id] };
+  },
+  'recording-file-not-exist': async () => {
+    const id = await happenedMeeting(true);
+    return { error: await v1Error(gw.v1('/recording/delete', { meeting_id: id, file_id: 'no-such-file' })), values: ['no-such-file'] };
   },
 };
 

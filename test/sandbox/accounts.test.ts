@@ -40,7 +40,7 @@ function expectFieldErrors(res: { status: number; body: any }, ...fields: string
 
 function expectAccountNotFound(res: { status: number; body: any }): void {
   expect(res.status, JSON.stringify(res.body)).toBe(404);
-  expect(res.body).toEqual({ code: 2001, message: expect.stringContaining('Account does not exist') });
+  expect(res.body).toEqual({ code: 2001, message: expect.stringContaining('This account does not exist or does not belong to you') });
 }
 
 function expectInvalidJson(res: { status: number; body: any }): void {

@@ -63,7 +63,7 @@ export function registerMeetingRecordingRoutes(app: SandboxApp, { state }: Sandb
     const recordingId = c.req.param('recordingId');
     const kept = instance.recording_files.filter((f) => f.id !== recordingId);
     if (kept.length === instance.recording_files.length)
-      throw notFound(RECORDING_NOT_FOUND, `There is no recording file ${recordingId} in this meeting.`);
+      throw notFound(RECORDING_NOT_FOUND, `Recording file does not exist: ${recordingId}.`);
     instance.recording_files = kept;
     return c.body(null, 204);
   });
