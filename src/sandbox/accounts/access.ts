@@ -9,7 +9,8 @@ import type { SandboxState } from '../state.js';
  * service, we answer a missing privilege as 400 with code 200.
  */
 
-export const accountNotFound = (id: string) => notFound(V2Code.accountNotFound, `This account does not exist or does not belong to you: ${id}.`);
+export const accountNotFound = (id: string) =>
+  notFound(V2Code.accountNotFound, `This account does not exist or does not belong to you: ${id}.`);
 
 const noPrivilege = () =>
   new SandboxError(400, V2Code.noPrivilege, 'No privilege. Only a master account can manage sub accounts, plans and billing.');
