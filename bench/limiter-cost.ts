@@ -22,8 +22,9 @@ import { buildServers, startChild, type Child } from './procs.js';
  *   --duration S      seconds per run (default 4)
  *   --warmup-calls N  calls each gateway answers before it is measured (default 10 000)
  *   --in-process      instead: the limiters alone, in this process (an inbound check with its
- *                     headers; an outbound schedule of a call already answered, over 1,000 meeting
- *                     paths), `--calls` each per round, five rounds: what the limiters themselves
+ *                     headers; an outbound schedule through the v2 client's gate, its account's
+ *                     budget found and its route's category read, of a call already answered, over
+ *                     1,000 meeting paths), `--calls` each per round, five rounds: what the limiters themselves
  *                     cost, below what two gateways' CPU per call can resolve
  */
 
@@ -43,6 +44,16 @@ const { values } = parseArgs({
 if (values['in-process']) {
   const { createRateLimiters, rateLimitConfig, rateLimitHeaders } = await import('../src/ratelimit/index.js');
   const limiters = createRateLimiters(rateLimitConfig({ scale: 1_000_000 }));
+  const { limiterGate } = await import('../src/upstream/outbound-gate.js');
+  const { V2Budgets } = await import('../src/upstream/outbound-budget.js');
+  const { V2 } = await import('../src/shared/v2-routes.js');
+  // A key the credential map names, acting as its account's OAuth app: the budget is its account's.
+  const gate = limiterGate(limiters.outbound, new V2Budgets('pro'));
+  const mapped = {
+    apiKey: 'benchKey',
+    apiSecret: 'benchSecret',
+    v2: { kind: 'oauth' as const, accountId: 'benchAccount', clientId: 'c', clientSecret: 's' },
+  };
   const calls = Number(values.calls);
   const answered = Promise.resolve();
   const cpuUsPerCall = async (one: (i: number) => Promise<unknown>) => {
@@ -55,9 +66,7 @@ if (values['in-process']) {
   const outbound: number[] = [];
   for (let round = 0; round < 5; round++) {
     inbound.push(await cpuUsPerCall(async () => rateLimitHeaders(await limiters.inbound.check('benchKey', '/v1/meeting/get'))));
-    outbound.push(
-      await cpuUsPerCall((i) => limiters.outbound.schedule('benchKey', 'GET', `/meetings/${90_000_000 + (i % 1000)}`, () => answered)),
-    );
+    outbound.push(await cpuUsPerCall((i) => gate.schedule(mapped, V2.meetings.get.at(90_000_000 + (i % 1000)), () => answered)));
   }
   await limiters.close();
   const us = (xs: number[]) => `${median(xs).toFixed(2)} (${xs.map((x) => x.toFixed(2)).join(' ')})`;

@@ -112,13 +112,15 @@ const NO_STORE = { 'cache-control': 'no-store' };
  */
 export function readOnlyGate(limits: OutboundGate): OutboundGate {
   return {
-    schedule(apiKey, method, path, task, options) {
+    schedule(credentials, target, task, options) {
+      const { method } = target.route;
       if (method !== 'GET') {
         return Promise.reject(new UpstreamUnavailable('refused', `Shadow mode sends no v2 call but a GET, not ${method}.`, false));
       }
-      return limits.schedule(apiKey, method, path, task, options);
+      return limits.schedule(credentials, target, task, options);
     },
-    penalize: (apiKey, method, path, retryAfterMs) => limits.penalize(apiKey, method, path, retryAfterMs),
+    penalize: (credentials, target, retryAfterMs) => limits.penalize(credentials, target, retryAfterMs),
+    remaining: (credentials, target, remaining) => limits.remaining?.(credentials, target, remaining),
   };
 }
 

@@ -80,7 +80,7 @@ export function limiterMetrics(options: LimiterMetricsOptions): Metric[] {
         () => {
           const depths = new Map<string, { key_hash: string; class: string; value: number }>();
           for (const lane of outbound.stats(DEEPEST_QUEUES).busiest) {
-            const keyLabel = busiest.labelOf(lane.apiKey);
+            const keyLabel = busiest.labelOf(lane.account);
             const id = `${keyLabel} ${lane.limitClass}`;
             const row = depths.get(id) ?? depths.set(id, { key_hash: keyLabel, class: lane.limitClass, value: 0 }).get(id)!;
             row.value += lane.waiting;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyV1Path, classifyV2Call, normalizePath } from './classify.js';
+import { classifyV1Path, normalizePath } from './classify.js';
 
 describe('classifyV1Path', () => {
   it.each([
@@ -48,23 +48,6 @@ describe('classifyV1Path', () => {
       { count: 1, per: 'minute' },
       { count: 2000, per: 'day' },
     ]);
-  });
-});
-
-describe('classifyV2Call', () => {
-  it.each([
-    ['GET', '/users/me', 'general'],
-    ['GET', '/accounts/abc/billing', 'billing'],
-    ['PATCH', '/accounts/abc/billing', 'billing'],
-    ['GET', '/accounts/abc/plans', 'billing'],
-    ['POST', '/accounts/abc/plans/addons', 'billing'],
-    ['GET', '/accounts/abc/settings', 'general'],
-    ['GET', '/report/daily', 'report'],
-    ['GET', '/metrics/meetings/123/participants', 'report'],
-    ['GET', '/v2/report/users?from=2020-01-01', 'report'],
-    ['GET', 'http://127.0.0.1:8080/v2/accounts/me/plans', 'billing'],
-  ])('%s %s is %s', (method, path, name) => {
-    expect(classifyV2Call(method, path).name).toBe(name);
   });
 });
 

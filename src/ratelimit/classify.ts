@@ -1,7 +1,8 @@
-import { V1_LIMIT_CLASSES, V2_LIMIT_CLASSES, type LimitDef, type V2LimitClassName } from '../../mappings/rate-limits.js';
+import { V1_LIMIT_CLASSES, type LimitDef } from '../../mappings/rate-limits.js';
 
 /**
- * Which limit class a path falls in, compiled once from the tables in mappings/rate-limits.ts.
+ * Which v1 limit class a path falls in, compiled once from the tables in mappings/rate-limits.ts.
+ * (A v2 call's budget is no path match: each typed v2 route declares its category.)
  */
 
 export interface ClassifiedPath {
@@ -47,31 +48,6 @@ export function classifyV1Path(path: string): ClassifiedPath {
   // The table ends with the catch-all `/v1/*`; only `/v1` itself falls through, and it is general.
   const c = found?.limitClass ?? V1_LIMIT_CLASSES[V1_LIMIT_CLASSES.length - 1]!;
   return { name: c.name, limits: c.limits };
-}
-
-const v2Matchers = V2_LIMIT_CLASSES.map((c) => ({
-  limitClass: c,
-  routes: c.routes.map((r) => ({ method: r.method.toUpperCase(), pattern: compilePattern(r.path) })),
-}));
-
-/**
- * The v2 class of a call. The path may be relative to the v2 base (`/users/me`), carry the base
- * (`/v2/users/me`), a query, or be a whole URL.
- */
-export function classifyV2Call(method: string, path: string): { name: V2LimitClassName; limits: readonly LimitDef[] } {
-  let p = path;
-  if (/^https?:\/\//i.test(p)) p = new URL(p).pathname;
-  p = normalizePath(p).replace(/^\/v2(?=\/|$)/, '') || '/';
-  const m = method.toUpperCase();
-  const found = v2Matchers.find((c) => c.routes.some((r) => (r.method === '*' || r.method === m) && r.pattern.test(p)));
-  const c = found?.limitClass ?? v2ClassNamed('general');
-  return { name: c.name, limits: c.limits };
-}
-
-export function v2ClassNamed(name: V2LimitClassName) {
-  const c = V2_LIMIT_CLASSES.find((x) => x.name === name);
-  if (!c) throw new Error(`No v2 limit class named ${name}`);
-  return c;
 }
 
 /**

@@ -36,16 +36,31 @@ describe('the rate-limit settings', () => {
       OUTBOUND_JITTER_MS: '200',
       OUTBOUND_MIN_JITTER_MS: '20',
       RATE_LIMIT_MAX_BUCKETS: '5000',
+      OUTBOUND_DEFAULT_PLAN: ' Business ',
     });
     expect(config).toEqual({
       v1: { enabled: false },
-      v2: { enabled: false, rateFactor: 0.8, jitterMs: 200, minJitterMs: 20, maxWaitMs: 2000, maxQueue: 10, maxBacklogMs: 750 },
+      v2: {
+        enabled: false,
+        rateFactor: 0.8,
+        jitterMs: 200,
+        minJitterMs: 20,
+        maxWaitMs: 2000,
+        maxQueue: 10,
+        maxBacklogMs: 750,
+        defaultPlan: 'business',
+      },
       scale: 100,
       redis: { url: 'redis://127.0.0.1:6390', timeoutMs: 80, keyPrefix: 'gw:' },
       sharedStoreFailure: 'closed',
       leaseMs: 0,
       memory: { maxBuckets: 5000 },
     });
+  });
+
+  it('takes only a plan the v2 limits know as the default plan, and names the setting', () => {
+    expect(readRateLimitConfig({}).v2.defaultPlan).toBe('pro');
+    expect(() => readRateLimitConfig({ OUTBOUND_DEFAULT_PLAN: 'enterprise' })).toThrow(/OUTBOUND_DEFAULT_PLAN: must be pro or business/);
   });
 
   it('still reads the lease length under its old name, RATE_LIMIT_REDIS_LEASE_MS, and names that one in errors', () => {

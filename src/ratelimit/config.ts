@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { envSection, numberText, onOff } from '../shared/env.js';
 import { DEFAULT_MIN_JITTER_MS, DEFAULT_SAFETY_MARGIN } from './bucket-specs.js';
 import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from './outbound-limiter.js';
+import { DEFAULT_RATE_LIMIT_PLAN, RATE_LIMIT_PLANS } from '../shared/rate-limit-plans.js';
 
 /**
  * Rate-limit configuration: the schema (defaults are the specs' limits and the choices written in
@@ -21,6 +22,8 @@ export const RateLimitConfigSchema = z.object({
       maxWaitMs: z.number().int().min(0).default(DEFAULT_OUTBOUND_MAX_WAIT_MS),
       maxQueue: z.number().int().min(1).default(1_000),
       maxBacklogMs: z.number().int().min(0).default(2_000),
+      // Pro: the smallest paid plan's budgets, which an account of any paid plan has at least.
+      defaultPlan: z.enum(RATE_LIMIT_PLANS).default(DEFAULT_RATE_LIMIT_PLAN),
     })
     .prefault({}),
   scale: z.number().positive().default(1),
@@ -67,12 +70,15 @@ const ENV_OF: Record<string, RateLimitVariable> = {
   'v2.rateFactor': 'OUTBOUND_RATE_FACTOR',
   'v2.jitterMs': 'OUTBOUND_JITTER_MS',
   'v2.minJitterMs': 'OUTBOUND_MIN_JITTER_MS',
+  'v2.defaultPlan': 'OUTBOUND_DEFAULT_PLAN',
   'memory.maxBuckets': 'RATE_LIMIT_MAX_BUCKETS',
 };
 
 const VARIABLES = {
   V1_RATE_LIMITS: onOff.optional().describe('v1 inbound limits per api_key (on or off); default on'),
-  V2_RATE_LIMITS: onOff.optional().describe('v2 outbound limits per api_key, with a safety margin (on or off); default on'),
+  V2_RATE_LIMITS: onOff
+    .optional()
+    .describe("v2 outbound limits per v2 account and category, sized by the account's plan, with a safety margin (on or off); default on"),
   RATE_LIMIT_SCALE: numberText.optional().describe('multiplies every limit, both directions (tests, benchmarks); default 1'),
   REDIS_URL: z.string().trim().optional().describe('share the limits (and the webhook journal) between processes through this Redis'),
   RATE_LIMIT_STORE_FAILURE: z
@@ -88,10 +94,19 @@ const VARIABLES = {
     .optional()
     .describe('with a shared store: each process leases the tokens a bucket refills in this time (0: a round trip per take); default 100'),
   OUTBOUND_MAX_WAIT_MS: numberText.optional().describe("longest wait of a v1 call's v2 calls for their tokens; default 30000"),
-  OUTBOUND_MAX_QUEUE: numberText.optional().describe('v2 calls waiting per api_key and class before refusing; default 1000'),
+  OUTBOUND_MAX_QUEUE: numberText.optional().describe('v2 calls waiting per v2 account and category before refusing; default 1000'),
   OUTBOUND_MAX_BACKLOG_MS: numberText
     .optional()
-    .describe("a new v1 call is refused when its key's class already has this much queued work; default 2000"),
+    .describe("a new v1 call is refused when its account's category already has this much queued work; default 2000"),
+  OUTBOUND_DEFAULT_PLAN: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(RATE_LIMIT_PLANS, { error: `must be ${RATE_LIMIT_PLANS.join(' or ')}` }))
+    .optional()
+    .describe(
+      "the v2 plan (pro or business) whose limits size an account's outbound budgets when the credential map's entry names none; default pro",
+    ),
   OUTBOUND_RATE_FACTOR: numberText.optional().describe("our v2 send rate as a fraction of v2's limit; default 0.99"),
   OUTBOUND_JITTER_MS: numberText.optional().describe('the most arrival jitter (ms) the v2 margin absorbs; default 300'),
   OUTBOUND_MIN_JITTER_MS: numberText.optional().describe('the least arrival jitter (ms) the v2 margin absorbs; default 10'),
@@ -120,6 +135,7 @@ export const RATE_LIMIT_SETTINGS = envSection({
         rateFactor: e.OUTBOUND_RATE_FACTOR,
         jitterMs: e.OUTBOUND_JITTER_MS,
         minJitterMs: e.OUTBOUND_MIN_JITTER_MS,
+        defaultPlan: e.OUTBOUND_DEFAULT_PLAN,
       },
       scale: e.RATE_LIMIT_SCALE,
       redis: { url: e.REDIS_URL, timeoutMs: e.RATE_LIMIT_REDIS_TIMEOUT_MS, keyPrefix: e.RATE_LIMIT_REDIS_PREFIX },

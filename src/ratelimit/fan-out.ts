@@ -1,15 +1,15 @@
 import { RateLimitExceeded } from './errors.js';
-import { classifyV2Call } from './classify.js';
-import type { OutboundLimiter } from './outbound-limiter.js';
+import type { OutboundLimiter, V2Budget } from './outbound-limiter.js';
+import type { RateLimitCategory } from '../shared/v2-route.js';
 import type { BucketSpec } from '../shared/token-bucket.js';
 
 /**
- * The fan-out pre-check: a v1 call about to make `calls` v2 calls of one class (a report's
+ * The fan-out pre-check: a v1 call about to make `calls` v2 calls of one category (a report's
  * per-meeting reads) learns at once whether they can all be admitted within its outbound wait,
- * instead of sending what fits and then failing at the deadline — 30 s later, with the class's
+ * instead of sending what fits and then failing at the deadline — 30 s later, with the category's
  * tokens spent for nothing.
  *
- * The bound is arithmetic, over the buckets the outbound limiter holds the class to: a full
+ * The bound is arithmetic, over the buckets the outbound limiter holds the category to: a full
  * bucket's burst plus what refills during the wait. It is the best case; the per-call deadline
  * of the outbound limiter still applies to every call the check lets through.
  */
@@ -24,9 +24,14 @@ export function msToAdmit(specs: readonly BucketSpec[], calls: number): number {
   return Math.max(0, ...specs.map((spec) => (Math.max(0, calls - spec.burst) / spec.ratePerSecond) * 1000));
 }
 
-/** Throws RateLimitExceeded when `calls` v2 calls like `method path` cannot be admitted within `waitMs`. */
-export function requireFanOutWithin(limiter: OutboundLimiter, method: string, path: string, calls: number, waitMs: number): void {
-  const limitClass = classifyV2Call(method, path).name;
-  const specs = limiter.specsOf(limitClass);
-  if (calls > callsAdmittedWithin(specs, waitMs)) throw new RateLimitExceeded('deadline', limitClass, msToAdmit(specs, calls));
+/** Throws RateLimitExceeded when `calls` v2 calls of `category` cannot be admitted within `waitMs` at the budget's plan. */
+export function requireFanOutWithin(
+  limiter: OutboundLimiter,
+  budget: Pick<V2Budget, 'plan'>,
+  category: RateLimitCategory,
+  calls: number,
+  waitMs: number,
+): void {
+  const specs = limiter.specsOf(budget.plan, category);
+  if (calls > callsAdmittedWithin(specs, waitMs)) throw new RateLimitExceeded('deadline', category, msToAdmit(specs, calls));
 }

@@ -9,12 +9,12 @@ import { OutboundLimiter } from './outbound-limiter.js';
 import { RedisBucketStore, connectRedis } from './redis-store.js';
 
 /**
- * The rate-limit library of v1gate: v1 inbound and v2 outbound token buckets per api_key and
- * class, in memory or shared through Redis. `createRateLimiters` builds both from a
+ * The rate-limit library of v1gate: v1 inbound token buckets per api_key and class, v2 outbound
+ * ones per v2 account and category, in memory or shared through Redis. `createRateLimiters` builds both from a
  * RateLimitConfig (RATE_LIMIT_SETTINGS is its section of the environment, read by src/config.ts).
  */
 
-export { classifyV1Path, classifyV2Call, normalizePath } from './classify.js';
+export { classifyV1Path, normalizePath } from './classify.js';
 export { RATE_LIMIT_SETTINGS, RateLimitConfigSchema, rateLimitConfig } from './config.js';
 export type { RateLimitConfig, RateLimitConfigInput } from './config.js';
 export { RateLimitExceeded, type ExceededReason } from './errors.js';
@@ -23,12 +23,11 @@ export { parseRetryAfter, rateLimitHeaders } from './headers.js';
 export { InboundLimiter, type RateLimitDecision } from './inbound-limiter.js';
 export { MemoryBucketStore } from './memory-store.js';
 export { DEFAULT_MIN_JITTER_MS, DEFAULT_SAFETY_MARGIN, bucketSpecOf, withSafetyMargin, type SafetyMargin } from './bucket-specs.js';
-export { OutboundLimiter, type ScheduleOptions } from './outbound-limiter.js';
+export { OutboundLimiter, type ScheduleOptions, type V2Budget } from './outbound-limiter.js';
 export { RedisBucketStore, connectRedis } from './redis-store.js';
 export { IpcBucketStore, bucketStoreHandlers } from './ipc-store.js';
 export { LeasingBucketStore, type LeaseSource, type LeasingOptions } from './lease-store.js';
 export type { BucketRef, BucketStore, TakeOutcome } from './bucket-store.js';
-export type { V2LimitClassName } from '../../mappings/rate-limits.js';
 
 export interface RateLimiters {
   inbound: InboundLimiter;

@@ -1,29 +1,42 @@
 import PQueue from 'p-queue';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { V2_LIMIT_CLASSES, type V2LimitClassName } from '../../mappings/rate-limits.js';
 import { ArrivalSpread } from './arrival-spread.js';
-import { DEFAULT_MIN_JITTER_MS, DEFAULT_SAFETY_MARGIN, bucketSpecOf, withSafetyMargin, type SafetyMargin } from './bucket-specs.js';
+import { DEFAULT_MIN_JITTER_MS, DEFAULT_SAFETY_MARGIN, withSafetyMargin, type SafetyMargin } from './bucket-specs.js';
 import type { BucketRef, BucketStore } from './bucket-store.js';
-import { classifyV2Call, remembered } from './classify.js';
 import type { Leaving } from '../shared/leaving.js';
 import { RateLimitExceeded } from './errors.js';
 import type { BucketSpec } from '../shared/token-bucket.js';
+import type { RateLimitCategory } from '../shared/v2-route.js';
+import { PLAN_LIMITS, scaledCount, spendsHeavyDay, type RateLimitPlan } from '../shared/rate-limit-plans.js';
 
 /**
- * The v2 outbound limits. One v1 call may fan out into several v2 calls; each waits here for a
- * token of its v2 class (per api_key), in a bounded FIFO queue per key and class, and gives up
- * with RateLimitExceeded past its deadline instead of piling up.
+ * The v2 outbound limits, as the service counts them today: per v2 account (every app and key of
+ * it together), per category of endpoint (each typed route declares its own), sized by the
+ * account's plan (src/shared/rate-limit-plans.ts, the table the sandbox enforces too). One v1 call
+ * may fan out into several v2 calls; each waits here for a token of its account and category, in
+ * a bounded FIFO queue per account and category, and gives up with RateLimitExceeded past its
+ * deadline instead of piling up.
  *
- * - Only waiting for the token is queued (one waiter per key and class at a time, so a long queue
- *   costs one store round trip per token, not one per waiter); the v2 call itself runs outside
- *   the queue, so a slow upstream answer does not hold back the next token.
+ * - Only waiting for the token is queued (one waiter per account and category at a time, so a long
+ *   queue costs one store round trip per token, not one per waiter); the v2 call itself runs
+ *   outside the queue, so a slow upstream answer does not hold back the next token.
  * - A waiter sleeps until the time the store names, it does not poll.
- * - Each key and class has its own queue and buckets: one key's flood never delays another key.
+ * - Each account and category has its own queue and buckets: one account's flood never delays another's.
+ * - Heavy and Resource-intensive calls also spend the account's daily Heavy cap, a bucket of its own.
  * - Buckets run at the upstream's limits minus a safety margin (bucket-specs.ts), so jitter
  *   between our send and the upstream's arrival never turns into an upstream 429. The jitter the
  *   margin absorbs is measured from the calls' own send→answer spreads (arrival-spread.ts), within
  *   [minJitterMs, margin.jitterMs], so the margin costs only what the upstream's answers show it must.
+ * - What the upstream answers corrects the buckets: its `X-RateLimit-Remaining` lowers an account's
+ *   bucket that holds more than the upstream has left (another gateway, or another app of the
+ *   account, spent the difference), and a 429's `Retry-After` pauses it.
  */
+
+/** Whose v2 budgets a call spends: the account it acts as toward v2, and that account's plan. */
+export interface V2Budget {
+  readonly account: string;
+  readonly plan: RateLimitPlan;
+}
 
 export interface OutboundLimiterOptions {
   store: BucketStore;
@@ -35,14 +48,14 @@ export interface OutboundLimiterOptions {
   margin?: SafetyMargin;
   /** The least arrival jitter absorbed, whatever the answers measure (ms); `margin.jitterMs` or more: a fixed margin. */
   minJitterMs?: number;
-  /** Calls waiting per key and class beyond which new ones are refused at once. */
+  /** Calls waiting per account and category beyond which new ones are refused at once. */
   maxQueue?: number;
   /** Default longest wait for a token (ms). */
   maxWaitMs?: number;
   /**
-   * A call that opens a v1 call is refused at once when its key and class already have more than
-   * this much work queued (ms at the class's rate): v1 admission never outruns what can be sent,
-   * so a key sending a little faster than v2 allows gets quick refusals, not ever longer waits.
+   * A call that opens a v1 call is refused at once when its account and category already have more
+   * than this much work queued (ms at the category's rate): v1 admission never outruns what can be
+   * sent, so callers sending a little faster than v2 allows get quick refusals, not ever longer waits.
    */
   maxBacklogMs?: number;
   now?: () => number;
@@ -56,23 +69,34 @@ export interface ScheduleOptions {
   /** Stop waiting when the caller leaves (rejects with its signal's reason); a call whose caller has left is never run. */
   leaving?: Leaving;
   /**
-   * `undo`: a compensating call. It takes the next token of its key and class ahead of every
+   * `undo`: a compensating call. It takes the next token of its account and category ahead of every
    * waiter, is never refused for a full queue, and waits on its own budget (`maxWaitMs`), since
    * the v1 call it undoes has usually spent its deadline already.
    */
   priority?: 'undo';
   /** The first v2 call of a v1 call: held to `maxBacklogMs` (the v1 call's later calls are not). */
   opensCall?: boolean;
-  /** Run without a token: an unproven pair's proof, admitted by the proof budget instead (proof-budget.ts), takes none of the key's. */
+  /** Run without a token: an unproven pair's proof, admitted by the proof budget instead (proof-budget.ts), takes none of the account's. */
   unmetered?: boolean;
 }
 
 interface Lane {
-  limitClass: V2LimitClassName;
+  category: RateLimitCategory;
+  plan: RateLimitPlan;
   queue: PQueue;
 }
 
-type ClassSpecs = Map<V2LimitClassName, { windows: string[]; specs: BucketSpec[] }>;
+/** A category's buckets at a plan: the upstream's (to read its answers against), ours after the margin, and their names. */
+interface CategorySpecs {
+  upstream: BucketSpec[];
+  specs: BucketSpec[];
+  names: string[];
+}
+
+type PlanSpecs = Record<RateLimitPlan, Record<RateLimitCategory, CategorySpecs>>;
+
+/** Each account's bucket refs, by plan and category. */
+type AccountRefs = Partial<Record<RateLimitPlan, Partial<Record<RateLimitCategory, BucketRef[]>>>>;
 
 export class OutboundLimiter {
   private readonly store: BucketStore;
@@ -85,18 +109,13 @@ export class OutboundLimiter {
   private readonly margin: SafetyMargin;
   /** The jitter the margin absorbs now, from the calls' own spreads. */
   private readonly spread: ArrivalSpread;
-  /** Every class's buckets for each jitter value met so far (the spread moves in 5 ms steps, so few). */
-  private readonly specsByJitter = new Map<number, ClassSpecs>();
-  /** A call's class, classified once per distinct method and path. */
-  private readonly classOf = remembered((call: string) => {
-    const space = call.indexOf(' ');
-    return classifyV2Call(call.slice(0, space), call.slice(space + 1)).name;
-  });
-  /** Each key's buckets by class, built once for the specs they were built from (`refsSpecs`). */
-  private readonly refsByKey = new Map<string, Map<V2LimitClassName, BucketRef[]>>();
-  private refsSpecs: ClassSpecs | undefined;
-  /** The live queues: by api_key, then by class. */
-  private readonly lanes = new Map<string, Map<V2LimitClassName, Lane>>();
+  /** Every plan's buckets for each jitter value met so far (the spread moves in 5 ms steps, so few). */
+  private readonly specsByJitter = new Map<number, PlanSpecs>();
+  /** Each account's buckets, built once for the specs they were built from (`refsSpecs`). */
+  private readonly refsByAccount = new Map<string, AccountRefs>();
+  private refsSpecs: PlanSpecs | undefined;
+  /** The live queues: by account, then by category. */
+  private readonly lanes = new Map<string, Map<RateLimitCategory, Lane>>();
 
   constructor(options: OutboundLimiterOptions) {
     this.store = options.store;
@@ -114,9 +133,9 @@ export class OutboundLimiter {
     });
   }
 
-  /** The buckets a key's calls of this class are held to now (after scale and safety margin). */
-  specsOf(limitClass: V2LimitClassName): readonly BucketSpec[] {
-    return this.classSpecs().get(limitClass)!.specs;
+  /** The buckets an account's calls of this category are held to now (after scale and safety margin). */
+  specsOf(plan: RateLimitPlan, category: RateLimitCategory): readonly BucketSpec[] {
+    return this.planSpecs()[plan][category].specs;
   }
 
   /** The arrival jitter the margin absorbs now (ms). */
@@ -124,43 +143,31 @@ export class OutboundLimiter {
     return this.spread.currentMs();
   }
 
-  private classSpecs(): ClassSpecs {
+  private planSpecs(): PlanSpecs {
     const jitterMs = this.spread.currentMs();
     let specs = this.specsByJitter.get(jitterMs);
     if (!specs) {
-      const margin = { rateFactor: this.margin.rateFactor, jitterMs };
-      specs = new Map(
-        V2_LIMIT_CLASSES.map((c) => [
-          c.name,
-          { windows: c.limits.map((l) => l.per), specs: c.limits.map((l) => withSafetyMargin(bucketSpecOf(l, this.scale), margin)) },
-        ]),
-      );
+      specs = upstreamSpecsOf(this.scale, { rateFactor: this.margin.rateFactor, jitterMs });
       this.specsByJitter.set(jitterMs, specs);
     }
     return specs;
   }
 
   /**
-   * Wait for a token of the call's v2 class, then run `task` and return what it returns. Not an
+   * Wait for a token of the account's category, then run `task` and return what it returns. Not an
    * async function: a call admitted at once returns its task's own promise, with no promise around it.
    */
-  schedule<T>(apiKey: string, method: string, path: string, task: () => T | Promise<T>, options: ScheduleOptions = {}): Promise<T> {
+  schedule<T>(budget: V2Budget, category: RateLimitCategory, task: () => T | Promise<T>, options: ScheduleOptions = {}): Promise<T> {
     if (!this.enabled || options.unmetered) return run(task);
-    let limitClass: V2LimitClassName;
-    try {
-      limitClass = this.classOf(`${method} ${path}`);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const atOnce = this.takeAtOnce(apiKey, limitClass, options);
+    const atOnce = this.takeAtOnce(budget, category, options);
     // Admitted without waiting: run the call now, no queue hop.
     if (atOnce === true) return this.timed(task);
     const queued = () =>
-      this.counted(limitClass, this.waitInQueue(apiKey, limitClass, options)).then(() => {
+      this.counted(category, this.waitInQueue(budget, category, options)).then(() => {
         options.leaving?.signal.throwIfAborted(); // withdrawn while its token came: the token is spent, the call never sent
         return this.timed(task);
       });
-    if (atOnce === undefined) return this.takeDirect(apiKey, limitClass).then((taken) => (taken ? this.timed(task) : queued()));
+    if (atOnce === undefined) return this.takeDirect(budget, category).then((taken) => (taken ? this.timed(task) : queued()));
     return queued();
   }
 
@@ -175,105 +182,128 @@ export class OutboundLimiter {
   /**
    * One asynchronous take outside the queue, for a call that found nobody waiting but a store that
    * could not answer at once (a lease running out): queueing it would make every later call of
-   * the key and class queue behind it (FIFO) while calls keep coming, so the lane would never go
-   * back to the synchronous path. Refused: the caller queues as before.
+   * the account and category queue behind it (FIFO) while calls keep coming, so the lane would never
+   * go back to the synchronous path. Refused: the caller queues as before.
    */
-  private async takeDirect(apiKey: string, limitClass: V2LimitClassName): Promise<boolean> {
-    return (await this.store.take(this.refsFor(apiKey, limitClass))).allowed;
+  private async takeDirect(budget: V2Budget, category: RateLimitCategory): Promise<boolean> {
+    return (await this.store.take(this.refsFor(budget, category))).allowed;
   }
 
-  /** The slow path: wait in the key and class's FIFO queue for a token, until the deadline. */
-  private async waitInQueue(apiKey: string, limitClass: V2LimitClassName, options: ScheduleOptions): Promise<void> {
-    const lane = this.laneFor(apiKey, limitClass);
+  /** The slow path: wait in the account and category's FIFO queue for a token, until the deadline. */
+  private async waitInQueue(budget: V2Budget, category: RateLimitCategory, options: ScheduleOptions): Promise<void> {
+    const lane = this.laneFor(budget, category);
     const now = this.now();
     const undo = options.priority === 'undo';
     const deadline = Math.min(options.deadlineMs ?? Infinity, now + (options.maxWaitMs ?? this.maxWaitMs));
     const ahead = undo ? lane.queue.pending : lane.queue.size + lane.queue.pending;
     const earliestMs = this.earliestWaitMs(lane, ahead);
-    if (!undo && ahead >= this.maxQueue) throw new RateLimitExceeded('queue-full', lane.limitClass, earliestMs);
+    if (!undo && ahead >= this.maxQueue) throw new RateLimitExceeded('queue-full', category, earliestMs);
     if (options.opensCall) {
       const backlogMs = this.backlogMs(lane, ahead);
-      if (backlogMs > this.maxBacklogMs) throw new RateLimitExceeded('queue-full', lane.limitClass, backlogMs);
+      if (backlogMs > this.maxBacklogMs) throw new RateLimitExceeded('queue-full', category, backlogMs);
     }
     // Even with every bucket full, the calls ahead use tokens first: refuse now what cannot make it.
-    if (now + earliestMs > deadline) throw new RateLimitExceeded('deadline', lane.limitClass, earliestMs);
+    if (now + earliestMs > deadline) throw new RateLimitExceeded('deadline', category, earliestMs);
 
     const timeout = new AbortController();
     const timer = setTimeout(
-      () => timeout.abort(new RateLimitExceeded('deadline', lane.limitClass, this.earliestWaitMs(lane, lane.queue.size))),
+      () => timeout.abort(new RateLimitExceeded('deadline', category, this.earliestWaitMs(lane, lane.queue.size))),
       Math.max(0, deadline - now),
     );
     const signal = options.leaving ? AbortSignal.any([timeout.signal, options.leaving.signal]) : timeout.signal;
     try {
-      await lane.queue.add(() => this.waitForToken(apiKey, lane, deadline, signal), { signal, priority: undo ? 1 : 0 });
+      await lane.queue.add(() => this.waitForToken(budget, lane, deadline, signal), { signal, priority: undo ? 1 : 0 });
     } finally {
       clearTimeout(timer);
     }
   }
 
   /**
-   * The upstream answered 429: hold back this key's calls of that class for `retryAfterMs`
-   * (shared through the store, so every gateway process holds back). Rejects only for an
-   * unknown class name; a store failure is absorbed (a later 429 would pause again).
+   * The upstream answered 429: hold back this account's calls of that category for `retryAfterMs`
+   * (shared through the store, so every gateway process holds back). A store failure is absorbed
+   * (a later 429 would pause again).
    */
-  penalize(apiKey: string, limitClass: V2LimitClassName, retryAfterMs: number): Promise<void>;
-  penalize(apiKey: string, method: string, path: string, retryAfterMs: number): Promise<void>;
-  async penalize(apiKey: string, classOrMethod: string, pathOrMs: string | number, maybeMs?: number): Promise<void> {
+  async penalize(budget: V2Budget, category: RateLimitCategory, retryAfterMs: number): Promise<void> {
     if (!this.enabled) return;
-    const limitClass = typeof pathOrMs === 'number' ? (classOrMethod as V2LimitClassName) : classifyV2Call(classOrMethod, pathOrMs).name;
-    const retryAfterMs = typeof pathOrMs === 'number' ? pathOrMs : (maybeMs ?? 1_000);
-    if (!V2_LIMIT_CLASSES.some((c) => c.name === limitClass)) throw new TypeError(`No v2 limit class named ${limitClass}`);
     this.spread.upstreamRefused();
     try {
-      await this.store.pause(this.refsFor(apiKey, limitClass), Math.min(retryAfterMs, MAX_PAUSE_MS));
+      await this.store.pause(this.refsFor(budget, category).slice(0, 1), Math.min(retryAfterMs, MAX_PAUSE_MS));
     } catch {
       // The store's failure policy has logged it; a lost pause only means a later 429 re-pauses.
     }
   }
 
-  /** Calls waiting (or taking their token) for this key and class. */
-  waiting(apiKey: string, limitClass: V2LimitClassName): number {
-    const lane = this.lanes.get(apiKey)?.get(limitClass);
+  /**
+   * The upstream's answer said `remaining` calls of this category are left in the account's bucket
+   * (`X-RateLimit-Remaining` of a QPS answer). Ours holds back the margin's reserve from the same
+   * budget, so it may hold at most `remaining − reserve`: what it holds beyond that (less one
+   * token, for the upstream's rounding down) was spent by someone v1gate does not see (another app
+   * of the account, a gateway on another store), and is taken out. Never raises a bucket: the
+   * answer is already old when it arrives, and the upstream refilled meanwhile.
+   */
+  async correct(budget: V2Budget, category: RateLimitCategory, remaining: number): Promise<void> {
+    if (!this.enabled || !Number.isFinite(remaining) || remaining < 0) return;
+    const { upstream, specs } = this.planSpecs()[budget.plan][category];
+    const allowed = remaining - (upstream[0]!.burst - specs[0]!.burst);
+    if (allowed + 1 >= specs[0]!.burst) return;
+    const ref = this.refsFor(budget, category).slice(0, 1);
+    try {
+      const reading = this.store.takeNow?.(ref, 0) ?? (await this.store.take(ref, 0));
+      const excess = Math.floor(reading.buckets[0]!.tokens - Math.max(0, allowed) - 1);
+      if (excess < 1) return;
+      if (!this.store.takeNow?.(ref, excess)) await this.store.take(ref, excess);
+      this.corrections++;
+    } catch {
+      // As for a pause: the store's failure policy has logged it, and the next answer corrects again.
+    }
+  }
+
+  /** Buckets lowered by an upstream's answer since start. */
+  corrections = 0;
+
+  /** Calls waiting (or taking their token) for this account and category. */
+  waiting(account: string, category: RateLimitCategory): number {
+    const lane = this.lanes.get(account)?.get(category);
     return lane ? lane.queue.size + lane.queue.pending : 0;
   }
 
   // Read-only statistics for metrics and the status page.
-  private readonly waitStats = new Map<V2LimitClassName, { waits: number; waitedMs: number }>();
-  /** Refusals by class, then by reason. */
-  private readonly refusalStats = new Map<V2LimitClassName, Map<string, number>>();
+  private readonly waitStats = new Map<RateLimitCategory, { waits: number; waitedMs: number }>();
+  /** Refusals by category, then by reason. */
+  private readonly refusalStats = new Map<RateLimitCategory, Map<string, number>>();
 
   /** Counts a queued wait: its time when it got a token, its reason when refused. */
-  private async counted(limitClass: V2LimitClassName, wait: Promise<void>): Promise<void> {
+  private async counted(category: RateLimitCategory, wait: Promise<void>): Promise<void> {
     const started = this.now();
     try {
       await wait;
-      const stat = this.waitStats.get(limitClass) ?? { waits: 0, waitedMs: 0 };
+      const stat = this.waitStats.get(category) ?? { waits: 0, waitedMs: 0 };
       stat.waits++;
       stat.waitedMs += this.now() - started;
-      this.waitStats.set(limitClass, stat);
+      this.waitStats.set(category, stat);
     } catch (error) {
       if (error instanceof RateLimitExceeded) {
-        let byReason = this.refusalStats.get(limitClass);
-        if (!byReason) this.refusalStats.set(limitClass, (byReason = new Map<string, number>()));
+        let byReason = this.refusalStats.get(category);
+        if (!byReason) this.refusalStats.set(category, (byReason = new Map<string, number>()));
         byReason.set(error.reason, (byReason.get(error.reason) ?? 0) + 1);
       }
       throw error;
     }
   }
 
-  /** Totals since start, queue depth per class, and the `top` deepest key-and-class queues. */
+  /** Totals since start, queue depth per category, and the `top` deepest account-and-category queues. */
   stats(top = 10): OutboundLimiterStats {
-    const depthByClass = new Map<V2LimitClassName, number>();
-    const lanes: { apiKey: string; limitClass: V2LimitClassName; waiting: number }[] = [];
-    for (const [apiKey, byClass] of this.lanes) {
-      for (const [limitClass, lane] of byClass) {
+    const depthByCategory = new Map<RateLimitCategory, number>();
+    const lanes: { account: string; limitClass: RateLimitCategory; waiting: number }[] = [];
+    for (const [account, byCategory] of this.lanes) {
+      for (const [category, lane] of byCategory) {
         const waiting = lane.queue.size + lane.queue.pending;
-        depthByClass.set(limitClass, (depthByClass.get(limitClass) ?? 0) + waiting);
-        if (waiting > 0) lanes.push({ apiKey, limitClass, waiting });
+        depthByCategory.set(category, (depthByCategory.get(category) ?? 0) + waiting);
+        if (waiting > 0) lanes.push({ account, limitClass: category, waiting });
       }
     }
     return {
-      queueDepth: [...depthByClass].map(([limitClass, waiting]) => ({ limitClass, waiting })),
+      queueDepth: [...depthByCategory].map(([limitClass, waiting]) => ({ limitClass, waiting })),
       waits: [...this.waitStats].map(([limitClass, w]) => ({ limitClass, ...w })),
       refusals: [...this.refusalStats].flatMap(([limitClass, byReason]) =>
         [...byReason].map(([reason, count]) => ({ limitClass, reason, count })),
@@ -282,49 +312,49 @@ export class OutboundLimiter {
     };
   }
 
-  /** Key-and-class queues alive (they go when idle, so this stays small under many keys). */
+  /** Account-and-category queues alive (they go when idle, so this stays small under many accounts). */
   get laneCount(): number {
     let count = 0;
-    for (const byClass of this.lanes.values()) count += byClass.size;
+    for (const byCategory of this.lanes.values()) count += byCategory.size;
     return count;
   }
 
-  private async waitForToken(apiKey: string, lane: Lane, deadline: number, signal: AbortSignal): Promise<void> {
+  private async waitForToken(budget: V2Budget, lane: Lane, deadline: number, signal: AbortSignal): Promise<void> {
     for (;;) {
       signal.throwIfAborted();
-      const outcome = await this.store.take(this.refsFor(apiKey, lane.limitClass));
+      const outcome = await this.store.take(this.refsFor(budget, lane.category));
       if (outcome.allowed) return;
       const waitMs = Math.max(1, outcome.retryAfterMs);
-      if (waitMs > MAX_SINGLE_WAIT_MS) throw new RateLimitExceeded('paused', lane.limitClass, waitMs);
-      if (this.now() + waitMs > deadline) throw new RateLimitExceeded('deadline', lane.limitClass, waitMs);
+      if (waitMs > MAX_SINGLE_WAIT_MS) throw new RateLimitExceeded('paused', lane.category, waitMs);
+      if (this.now() + waitMs > deadline) throw new RateLimitExceeded('deadline', lane.category, waitMs);
       await sleep(waitMs, undefined, { signal });
     }
   }
 
   /**
-   * The fast path: with nobody of this key and class waiting (so FIFO order cannot be jumped), the
+   * The fast path: with nobody of this account and category waiting (so FIFO order cannot be jumped), the
    * deadline not yet passed, and a store that answers synchronously (memory, a held lease), take
    * the token at once. True: taken. False: nothing taken (the store takes all or none); the caller queues as
    * before, and the queued take decides (refuses, waits, or meets the deadline).
    */
-  private takeAtOnce(apiKey: string, limitClass: V2LimitClassName, options: ScheduleOptions): boolean | undefined {
+  private takeAtOnce(budget: V2Budget, category: RateLimitCategory, options: ScheduleOptions): boolean | undefined {
     if (!this.store.takeNow || this.maxQueue <= 0) return false;
     if (options.leaving?.left) return false;
     if ((options.deadlineMs !== undefined && options.deadlineMs < this.now()) || (options.maxWaitMs ?? this.maxWaitMs) < 0) return false;
-    const lane = this.lanes.get(apiKey)?.get(limitClass);
+    const lane = this.lanes.get(budget.account)?.get(category);
     if (lane && options.priority !== 'undo' && lane.queue.size + lane.queue.pending > 0) return false;
-    return this.store.takeNow(this.refsFor(apiKey, limitClass))?.allowed;
+    return this.store.takeNow(this.refsFor(budget, category))?.allowed;
   }
 
   /**
    * The work queued ahead, as time. A lane backs up at its fastest-refilling bucket (the per-second
    * one), which is then empty: `ahead` calls take ahead / rate there. A slower bucket of the same
-   * class (report's 2000 a day) is usually far from empty and spends its burst first; counting it as
+   * class (the daily Heavy cap) is usually far from empty and spends its burst first; counting it as
    * empty made one call queued ahead look like 44 s of backlog, so every second v1 report call was
    * refused.
    */
   private backlogMs(lane: Lane, ahead: number): number {
-    const specs = this.specsOf(lane.limitClass);
+    const specs = this.specsOf(lane.plan, lane.category);
     const fastest = Math.max(...specs.map((s) => s.ratePerSecond));
     return Math.max(
       0,
@@ -334,57 +364,82 @@ export class OutboundLimiter {
 
   /** A lower bound of the wait for a call with `ahead` calls before it: buckets full, every call ahead served first. */
   private earliestWaitMs(lane: Lane, ahead: number): number {
-    return Math.max(0, ...this.specsOf(lane.limitClass).map((s) => Math.ceil(((ahead + 1 - s.burst) * 1000) / s.ratePerSecond)));
+    return Math.max(0, ...this.specsOf(lane.plan, lane.category).map((s) => Math.ceil(((ahead + 1 - s.burst) * 1000) / s.ratePerSecond)));
   }
 
-  private laneFor(apiKey: string, limitClass: V2LimitClassName): Lane {
-    let byClass = this.lanes.get(apiKey);
-    if (!byClass) this.lanes.set(apiKey, (byClass = new Map<V2LimitClassName, Lane>()));
-    let lane = byClass.get(limitClass);
+  private laneFor(budget: V2Budget, category: RateLimitCategory): Lane {
+    let byCategory = this.lanes.get(budget.account);
+    if (!byCategory) this.lanes.set(budget.account, (byCategory = new Map<RateLimitCategory, Lane>()));
+    let lane = byCategory.get(category);
     if (!lane) {
       const queue = new PQueue({ concurrency: 1 });
-      const created: Lane = { limitClass, queue };
-      queue.on('idle', () => this.dropIfIdle(apiKey, created));
-      byClass.set(limitClass, created);
+      const created: Lane = { category, plan: budget.plan, queue };
+      queue.on('idle', () => this.dropIfIdle(budget.account, created));
+      byCategory.set(category, created);
       lane = created;
     }
     return lane;
   }
 
-  /** An idle lane goes, and its key's map with its last lane: many keys seen once leave nothing behind. */
-  private dropIfIdle(apiKey: string, lane: Lane): void {
-    const byClass = this.lanes.get(apiKey);
-    if (byClass?.get(lane.limitClass) !== lane || lane.queue.size > 0 || lane.queue.pending > 0) return;
-    byClass.delete(lane.limitClass);
-    if (byClass.size === 0) this.lanes.delete(apiKey);
+  /** An idle lane goes, and its account's map with its last lane: many accounts seen once leave nothing behind. */
+  private dropIfIdle(account: string, lane: Lane): void {
+    const byCategory = this.lanes.get(account);
+    if (byCategory?.get(lane.category) !== lane || lane.queue.size > 0 || lane.queue.pending > 0) return;
+    byCategory.delete(lane.category);
+    if (byCategory.size === 0) this.lanes.delete(account);
   }
 
-  /** The key's buckets of a class, as the specs are now (a change of the measured jitter builds them again). */
-  private refsFor(apiKey: string, limitClass: V2LimitClassName): BucketRef[] {
-    const classSpecs = this.classSpecs();
-    if (classSpecs !== this.refsSpecs || this.refsByKey.size >= MAX_CACHED_KEYS) {
-      this.refsByKey.clear();
-      this.refsSpecs = classSpecs;
+  /** The account's buckets of a category, as the specs are now (a change of the measured jitter builds them again). */
+  private refsFor(budget: V2Budget, category: RateLimitCategory): BucketRef[] {
+    const planSpecs = this.planSpecs();
+    if (planSpecs !== this.refsSpecs || this.refsByAccount.size >= MAX_CACHED_ACCOUNTS) {
+      this.refsByAccount.clear();
+      this.refsSpecs = planSpecs;
     }
-    let byClass = this.refsByKey.get(apiKey);
-    if (!byClass) this.refsByKey.set(apiKey, (byClass = new Map<V2LimitClassName, BucketRef[]>()));
-    let refs = byClass.get(limitClass);
+    let byPlan = this.refsByAccount.get(budget.account);
+    if (!byPlan) this.refsByAccount.set(budget.account, (byPlan = {}));
+    const byCategory = (byPlan[budget.plan] ??= {});
+    let refs = byCategory[category];
     if (!refs) {
-      const { windows, specs } = classSpecs.get(limitClass)!;
-      refs = specs.map((spec, i) => ({ key: `out:{${apiKey}:${limitClass}}:${windows[i]}`, spec }));
-      byClass.set(limitClass, refs);
+      const { names, specs } = planSpecs[budget.plan][category];
+      // One hash tag per account: a take of a category and the daily cap is one Redis slot.
+      refs = specs.map((spec, i) => ({ key: `out:{${budget.account}}:${names[i]}`, spec }));
+      byCategory[category] = refs;
     }
     return refs;
   }
 }
 
-/** api_keys whose bucket keys are kept built; past it the memory starts again. */
-const MAX_CACHED_KEYS = 10_000;
+/** Every plan's buckets: the upstream's (scaled), and ours within them by `margin`. */
+function upstreamSpecsOf(scale: number, margin: SafetyMargin): PlanSpecs {
+  const of = (plan: RateLimitPlan, category: RateLimitCategory): CategorySpecs => {
+    const limits = PLAN_LIMITS[plan];
+    const { count, perSeconds } = limits.categories[category];
+    const scaled = scaledCount(count, scale);
+    const upstream: BucketSpec[] = [{ ratePerSecond: scaled / perSeconds, burst: scaled }];
+    const names: string[] = [category];
+    if (spendsHeavyDay(category)) {
+      const day = scaledCount(limits.heavyPerDay, scale);
+      upstream.push({ ratePerSecond: day / 86_400, burst: day });
+      names.push('heavy-day');
+    }
+    return { upstream, specs: upstream.map((spec) => withSafetyMargin(spec, margin)), names };
+  };
+  const plan = (p: RateLimitPlan) => ({
+    light: of(p, 'light'),
+    medium: of(p, 'medium'),
+    heavy: of(p, 'heavy'),
+    'resource-intensive': of(p, 'resource-intensive'),
+  });
+  return { pro: plan('pro'), business: plan('business') };
+}
 
+/** Accounts whose bucket keys are kept built; past it the memory starts again. */
+const MAX_CACHED_ACCOUNTS = 10_000;
 /**
- * The longest a 429's Retry-After holds a key's class back. A daily quota may say hours; past this
+ * The longest a 429's Retry-After holds an account's category back. A daily quota may say hours; past this
  * the next call probes the upstream again (one call, answered 429 again if still exhausted), so a
- * wrong or hostile Retry-After cannot silence a key for a day.
+ * wrong or hostile Retry-After cannot silence an account for a day.
  */
 export const MAX_PAUSE_MS = 60_000;
 
@@ -408,10 +463,11 @@ function run<T>(task: () => T | Promise<T>): Promise<T> {
   }
 }
 
+/** By category (`limitClass`: today's category is what the v2 class was). */
 export interface OutboundLimiterStats {
-  queueDepth: { limitClass: V2LimitClassName; waiting: number }[];
-  waits: { limitClass: V2LimitClassName; waits: number; waitedMs: number }[];
-  refusals: { limitClass: V2LimitClassName; reason: string; count: number }[];
-  /** The api_key is raw here: whoever exposes it hashes it. */
-  busiest: { apiKey: string; limitClass: V2LimitClassName; waiting: number }[];
+  queueDepth: { limitClass: RateLimitCategory; waiting: number }[];
+  waits: { limitClass: RateLimitCategory; waits: number; waitedMs: number }[];
+  refusals: { limitClass: RateLimitCategory; reason: string; count: number }[];
+  /** The v2 account is raw here: whoever exposes it hashes it. */
+  busiest: { account: string; limitClass: RateLimitCategory; waiting: number }[];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryBucketStore } from './memory-store.js';
-import { OutboundLimiter } from './outbound-limiter.js';
+import { OutboundLimiter, type V2Budget } from './outbound-limiter.js';
 import { ProofLimiter, chargeAccepted } from './proof-budget.js';
 
 describe('ProofLimiter', () => {
@@ -22,13 +22,16 @@ describe('ProofLimiter', () => {
 
 describe('a proof and its charge at the outbound limiter', () => {
   /** v2's general class exactly (10/s, burst 10), no margin, on a clock the test moves. */
+  /** A Pro account's Heavy category: 10 a second, like the old per-key general class these tests were written for. */
+  const KEY: V2Budget = { account: 'key', plan: 'pro' };
+
   function limiter() {
     const clock = { now: 1_000 };
     const store = new MemoryBucketStore({ now: () => clock.now });
     const outbound = new OutboundLimiter({ store, margin: { rateFactor: 1, jitterMs: 0 }, now: () => clock.now });
     const takeAll = async () => {
       let taken = 0;
-      while ((await outbound.schedule('key', 'GET', '/users/me', () => true, { maxWaitMs: 0 }).catch(() => false)) === true) taken++;
+      while ((await outbound.schedule(KEY, 'heavy', () => true, { maxWaitMs: 0 }).catch(() => false)) === true) taken++;
       return taken;
     };
     return { clock, outbound, takeAll };
@@ -36,15 +39,15 @@ describe('a proof and its charge at the outbound limiter', () => {
 
   it('an unmetered call runs without a token, taking none', async () => {
     const { outbound, takeAll } = limiter();
-    expect(await outbound.schedule('key', 'GET', '/users/me', () => 'sent', { unmetered: true })).toBe('sent');
+    expect(await outbound.schedule(KEY, 'heavy', () => 'sent', { unmetered: true })).toBe('sent');
     expect(await takeAll()).toBe(10);
     // Even with the key's bucket empty.
-    expect(await outbound.schedule('key', 'GET', '/users/me', () => 'sent', { unmetered: true, maxWaitMs: 0 })).toBe('sent');
+    expect(await outbound.schedule(KEY, 'heavy', () => 'sent', { unmetered: true, maxWaitMs: 0 })).toBe('sent');
   });
 
   it('an accepted proof is charged to its key: one token fewer for the key', async () => {
     const { outbound, takeAll } = limiter();
-    chargeAccepted(outbound, 'key', 'GET', '/users/me');
+    chargeAccepted(outbound, KEY, 'heavy');
     await Promise.resolve();
     expect(await takeAll()).toBe(9);
   });

@@ -1,5 +1,6 @@
 import type { BucketRef, BucketStore } from './bucket-store.js';
-import type { OutboundLimiter } from './outbound-limiter.js';
+import type { OutboundLimiter, V2Budget } from './outbound-limiter.js';
+import type { RateLimitCategory } from '../shared/v2-route.js';
 import type { BucketSpec } from '../shared/token-bucket.js';
 
 /**
@@ -57,14 +58,14 @@ export class ProofLimiter {
 }
 
 /**
- * Charges a call v2 has already accepted to its key's outbound buckets: the next token of its key
+ * Charges a call v2 has already accepted to its account's outbound buckets: the next token of its account
  * and class goes to it, ahead of every waiter, as an undo's does (outbound-limiter.ts), so the
  * key's later calls wait exactly as long as if it had waited for its token first. The upstream
  * counted it; v1gate must too, or its own buckets would let one call too many through.
  */
-export function chargeAccepted(outbound: OutboundLimiter, apiKey: string, method: string, path: string): void {
+export function chargeAccepted(outbound: OutboundLimiter, budget: V2Budget, category: RateLimitCategory): void {
   outbound
-    .schedule(apiKey, method, path, () => undefined, { priority: 'undo', maxWaitMs: CHARGE_WAIT_MS })
+    .schedule(budget, category, () => undefined, { priority: 'undo', maxWaitMs: CHARGE_WAIT_MS })
     .catch(() => {
       // Refused only when the class is held back (an upstream 429, a spent day) or no token came in a
       // minute: v2 is then refusing the key itself, and nothing is left to hold back.

@@ -2,6 +2,7 @@ import { takeToken, type BucketSpec, type BucketState } from '../shared/token-bu
 import type { RateLimitCategory } from '../shared/v2-route.js';
 import { ALL_V2_ROUTES } from '../shared/v2-routes.js';
 import { SandboxError, V2Code } from './errors.js';
+import { PLAN_LIMITS, scaledCount, spendsHeavyDay, type RateLimitPlan } from '../shared/rate-limit-plans.js';
 
 /**
  * The v2 service's limits as it applies them today (docs/live-evidence.md, "Today's v2 rate
@@ -11,42 +12,8 @@ import { SandboxError, V2Code } from './errors.js';
  * stands in `X-RateLimit-*` headers; a 429 adds `Retry-After`.
  */
 
-/** The plans whose budgets differ: Pro, and Business and up (Business, Education, Enterprise, Partner). */
-export type RateLimitPlan = 'pro' | 'business';
-export const RATE_LIMIT_PLANS: readonly RateLimitPlan[] = ['pro', 'business'];
-export const DEFAULT_RATE_LIMIT_PLAN: RateLimitPlan = 'pro';
-
-export interface CategoryLimit {
-  count: number;
-  perSeconds: number;
-}
-
-export interface PlanLimits {
-  categories: Record<RateLimitCategory, CategoryLimit>;
-  /** Heavy and Resource-intensive calls together, per UTC day. */
-  heavyPerDay: number;
-}
-
-export const PLAN_LIMITS: Record<RateLimitPlan, PlanLimits> = {
-  pro: {
-    categories: {
-      light: { count: 30, perSeconds: 1 },
-      medium: { count: 20, perSeconds: 1 },
-      heavy: { count: 10, perSeconds: 1 },
-      'resource-intensive': { count: 10, perSeconds: 60 },
-    },
-    heavyPerDay: 30_000,
-  },
-  business: {
-    categories: {
-      light: { count: 80, perSeconds: 1 },
-      medium: { count: 60, perSeconds: 1 },
-      heavy: { count: 40, perSeconds: 1 },
-      'resource-intensive': { count: 20, perSeconds: 60 },
-    },
-    heavyPerDay: 60_000,
-  },
-};
+export { DEFAULT_RATE_LIMIT_PLAN, PLAN_LIMITS, RATE_LIMIT_PLANS } from '../shared/rate-limit-plans.js';
+export type { CategoryLimit, PlanLimits, RateLimitPlan } from '../shared/rate-limit-plans.js';
 
 /** A user's meeting creates and updates per UTC day. */
 export const MEETING_WRITES_PER_USER_PER_DAY = 100;
@@ -136,7 +103,7 @@ export class SandboxRateLimiter {
     if (userDay && userDay.count >= userCap) throw new UserDailyLimitError(kind.category, userCap, nextUtcMidnightMs(nowMs));
 
     const plan = PLAN_LIMITS[account.plan];
-    const heavy = kind.category === 'heavy' || kind.category === 'resource-intensive';
+    const heavy = spendsHeavyDay(kind.category);
     const heavyDay = heavy ? this.dayCount(`${account.id}:heavy`, day) : undefined;
     const heavyCap = this.scaled(plan.heavyPerDay);
     if (heavyDay && heavyDay.count >= heavyCap) throw new AccountDailyLimitError(kind.category, heavyCap, nextUtcMidnightMs(nowMs));
@@ -157,7 +124,7 @@ export class SandboxRateLimiter {
   }
 
   private scaled(count: number): number {
-    return Math.max(1, Math.floor(count * this.limits.scale));
+    return scaledCount(count, this.limits.scale);
   }
 
   private dayCount(key: string, day: number): { day: number; count: number } {

@@ -36,7 +36,10 @@ describe('PairProver', () => {
   it('proves a pair by its first call, sent as a proof under the budget, and charges it to the key once accepted', async () => {
     const charged: string[] = [];
     const budget = budgetOf(10);
-    const prover = new PairProver({ budget, charge: (apiKey, target) => charged.push(`${apiKey} ${target.route.name} ${target.path}`) });
+    const prover = new PairProver({
+      budget,
+      charge: ({ apiKey }, target) => charged.push(`${apiKey} ${target.route.name} ${target.path}`),
+    });
     const upstream = v2();
     upstream.open();
     expect(prover.isProven(owner)).toBe(false);
@@ -50,7 +53,7 @@ describe('PairProver', () => {
 
   it('never proves or charges a pair v2 refused', async () => {
     const charged: string[] = [];
-    const prover = new PairProver({ charge: (apiKey) => charged.push(apiKey) });
+    const prover = new PairProver({ charge: ({ apiKey }) => charged.push(apiKey) });
     const upstream = v2();
     upstream.open();
     await expect(prover.prove(wrong(1), ME, upstream.send(wrong(1)))).rejects.toBeInstanceOf(V2Error);

@@ -42,7 +42,7 @@ export interface PairProverOptions {
    * Charges a call v2 accepted to its key's own outbound buckets: a proof is sent without the
    * key's tokens (a wrong secret must spend none of them), but v2 counts an accepted one.
    */
-  charge?: (apiKey: string, target: V2Target) => void;
+  charge?: (credentials: Credentials, target: V2Target) => void;
   /** Proven pairs kept (least recently used forgotten first). */
   maxPairs?: number;
   /** A proven pair not used for this long is proven again by its next call (ms). */
@@ -133,7 +133,7 @@ export class PairProver {
     if (this.proving.get(proof) === pending) this.proving.delete(proof);
     if (outcome.kind === 'accepted') {
       this.proven.set(proof, true);
-      this.options.charge?.(credentials.apiKey, target);
+      this.options.charge?.(credentials, target);
     } else if (outcome.kind === 'refused') {
       this.proven.delete(proof);
     }

@@ -35,8 +35,8 @@ export async function callerAccountId(gw: TestGateway): Promise<string> {
 export function faultyGate(): OutboundGate & { failing: { method: string; path: RegExp } | null } {
   return {
     failing: null,
-    schedule(_key, method, path, task) {
-      if (this.failing && this.failing.method === method && this.failing.path.test(path)) {
+    schedule(_credentials, { route, path }, task) {
+      if (this.failing && this.failing.method === route.method && this.failing.path.test(path)) {
         return Promise.reject(new V2Error(500, 500, 'Injected failure.'));
       }
       return task();

@@ -119,10 +119,10 @@ describe('/webinar/create', () => {
   it('deletes the new webinar when adding its panelists fails (no half-done work)', async () => {
     const failPanelists: OutboundGate = {
       ...openGate,
-      schedule: (key, method, path, task, options) =>
-        method === 'POST' && path.includes('/panelists')
+      schedule: (credentials, target, task, options) =>
+        target.route.method === 'POST' && target.path.includes('/panelists')
           ? Promise.reject(new V2Error(500, 500, 'Panelist service down.'))
-          : openGate.schedule(key, method, path, task, options),
+          : openGate.schedule(credentials, target, task, options),
     };
     const g = await startTestGateway(NO_LIMITS, { outbound: failPanelists });
     try {

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InboundLimiter } from '../../src/ratelimit/inbound-limiter.js';
-import { OutboundLimiter } from '../../src/ratelimit/outbound-limiter.js';
+import { OutboundLimiter, type V2Budget } from '../../src/ratelimit/outbound-limiter.js';
 import { RedisBucketStore } from '../../src/ratelimit/redis-store.js';
 import { leavingOf } from '../../src/shared/leaving.js';
 import { startRedis, type RunningRedis } from '../support/redis.js';
@@ -22,30 +22,33 @@ afterAll(async () => {
 
 const task = async () => 'ok';
 
-/** How long `n` outbound calls of `key` take, all at once. */
-async function burstMs(outbound: OutboundLimiter, key: string, n: number): Promise<number> {
+/** A Pro account. */
+const pro = (account: string): V2Budget => ({ account, plan: 'pro' });
+
+/** How long `n` outbound Light calls of `account` take, all at once. */
+async function burstMs(outbound: OutboundLimiter, account: string, n: number): Promise<number> {
   const started = performance.now();
-  await Promise.all(Array.from({ length: n }, () => outbound.schedule(key, 'GET', '/users', task)));
+  await Promise.all(Array.from({ length: n }, () => outbound.schedule(pro(account), 'light', task)));
   return performance.now() - started;
 }
 
 describe('fairness between api_keys', () => {
   it("outbound: B completes promptly while A's queue is long", async () => {
     const store = new RedisBucketStore(redis, { keyPrefix: `fair-${Math.random()}:` });
-    const outbound = new OutboundLimiter({ store, scale: 5, maxQueue: 1_000, maxWaitMs: 60_000 });
+    const outbound = new OutboundLimiter({ store, scale: 2, maxQueue: 1_000, maxWaitMs: 60_000 });
     const baseline = await burstMs(outbound, 'B-warmup', 10);
 
     const stopA = new AbortController();
     const aCalls = Array.from({ length: 400 }, () =>
-      outbound.schedule('A', 'GET', '/users', task, { leaving: leavingOf(stopA.signal) }).catch(() => 'stopped'),
+      outbound.schedule(pro('A'), 'light', task, { leaving: leavingOf(stopA.signal) }).catch(() => 'stopped'),
     );
     await new Promise((r) => setTimeout(r, 100));
-    expect(outbound.waiting('A', 'general')).toBeGreaterThan(300);
+    expect(outbound.waiting('A', 'light')).toBeGreaterThan(300);
 
     const during = await burstMs(outbound, 'B', 10);
-    expect(outbound.waiting('A', 'general')).toBeGreaterThan(300);
+    expect(outbound.waiting('A', 'light')).toBeGreaterThan(300);
     // B's 10 calls fit in its own burst: they take what they took with no flood, give or take a
-    // scheduling hiccup; behind A's queue they would wait over 8 s.
+    // scheduling hiccup; behind A's queue (Light ×2 = 60/s) they would wait over 5 s.
     expect(during).toBeLessThan(baseline + 50);
     expect(during).toBeLessThan(150);
 

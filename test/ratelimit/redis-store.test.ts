@@ -69,10 +69,10 @@ describe('createRateLimiters', () => {
     expect(await limiters.ready()).toBe(true);
     expect((await limiters.inbound.check('fk', '/v1/user/list')).allowed).toBe(true);
     expect((await limiters.inbound.check('fk', '/v1/user/list')).allowed).toBe(false);
-    await limiters.outbound.schedule('fk', 'GET', '/users', async () => 'ok');
+    await limiters.outbound.schedule({ account: 'fk', plan: 'pro' }, 'medium', async () => 'ok');
     const admin = await readyRedis(server.url);
     expect(await admin.exists('factory:in:{fk:list-billing-plan}:second')).toBe(1);
-    expect(await admin.exists('factory:out:{fk:general}:second')).toBe(1);
+    expect(await admin.exists('factory:out:{fk}:medium')).toBe(1);
     await admin.quit();
     await limiters.close();
   });

@@ -98,7 +98,7 @@ describe('V2Client', () => {
 
   it('honours Retry-After on a 429 for a safe call, and tells the outbound gate', async () => {
     const penalties: number[] = [];
-    const gate: OutboundGate = { schedule: (_k, _m, _p, task) => task(), penalize: (_k, _m, _p, ms) => penalties.push(ms) };
+    const gate: OutboundGate = { schedule: (_c, _t, task) => task(), penalize: (_c, _t, ms) => penalties.push(ms) };
     const up = await upstream((_req, res, hit) =>
       hit === 1 ? json(res, 429, { code: 429, message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, {}),
     );
@@ -167,7 +167,7 @@ describe('V2Client', () => {
   it('answers the upstream failure, never a rate limit, when the limiter cannot let its retry through', async () => {
     let scheduled = 0;
     const gate: OutboundGate = {
-      schedule: (_k, _m, _p, task) => (++scheduled === 1 ? task() : Promise.reject(new RateLimitExceeded('deadline', 'general', 1_000))),
+      schedule: (_c, _t, task) => (++scheduled === 1 ? task() : Promise.reject(new RateLimitExceeded('deadline', 'light', 1_000))),
       penalize: () => {},
     };
     const up = await upstream((_req, res) => json(res, 503, { code: 503, message: 'busy' }));

@@ -124,7 +124,7 @@ describe('GET coalescing', () => {
     const up = await slowUpstream(10, (_req, res) => json(res, 200, { ok: true }));
     // A gate that holds each call for a token long enough for the first caller to leave.
     const gate: OutboundGate = {
-      schedule: async (_k, _m, _p, task, options) => {
+      schedule: async (_c, _t, task, options) => {
         await new Promise((resolve) => setTimeout(resolve, 30));
         if (options?.leaving?.left) throw new CallWithdrawn();
         return task();

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { SandboxState } from '../state.js';
+import type { RateLimitPlan } from '../../shared/rate-limit-plans.js';
 
 /** A server-to-server OAuth app as a v2 client is configured with it. */
 export interface AppCredentials {
@@ -7,6 +8,8 @@ export interface AppCredentials {
   accountId: string;
   clientId: string;
   clientSecret: string;
+  /** The account's rate-limit plan, when set (PUT /sandbox/accounts/{id}/rate-limit-plan): what sizes v1gate's outbound budgets for it. */
+  plan?: RateLimitPlan;
 }
 
 /**
@@ -24,5 +27,11 @@ export function embeddedAppOf(state: SandboxState, apiKey: string, apiSecret: st
   const app =
     state.oauthApps.ofAccount(account.id)[0] ??
     state.oauthApps.add({ accountId: account.id, name: 'v1gate (embedded)', createdAt: state.nowIso() });
-  return { kind: 'oauth', accountId: account.id, clientId: app.clientId, clientSecret: app.clientSecret };
+  return {
+    kind: 'oauth',
+    accountId: account.id,
+    clientId: app.clientId,
+    clientSecret: app.clientSecret,
+    ...(account.rateLimitPlan ? { plan: account.rateLimitPlan } : {}),
+  };
 }

@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { secretHashProblem, verifySecret } from './secret-hash.js';
 import type { V2Identity } from './v2-identity.js';
+import { RATE_LIMIT_PLANS } from '../../shared/rate-limit-plans.js';
 
 /**
  * The credential map (V2_CREDENTIALS_FILE): which v1 api_keys v1gate knows, each with its v1 secret
@@ -37,6 +38,8 @@ const entry = z.strictObject({
     .default([]),
   v2: z.discriminatedUnion('kind', [jwtApp, oauthApp], { error: 'must be {"kind":"jwt",...} or {"kind":"oauth",...}' }),
   sdk: sdkApp.optional(),
+  /** The v2 account's plan, which sizes the rate limits its calls are held to; absent: OUTBOUND_DEFAULT_PLAN. */
+  plan: z.enum(RATE_LIMIT_PLANS, { error: `must be one of ${RATE_LIMIT_PLANS.join(', ')}` }).optional(),
 });
 const fileSchema = z.array(entry).max(100_000);
 
@@ -60,14 +63,16 @@ export class CredentialFileError extends Error {
   }
 }
 
-function identityOf(v2: CredentialEntry['v2']): V2Identity {
-  if (v2.kind === 'jwt') return { kind: 'jwt', key: v2.key, secret: v2.secret };
+function identityOf({ v2, plan }: CredentialEntry): V2Identity {
+  const planned = plan ? { plan } : {};
+  if (v2.kind === 'jwt') return { kind: 'jwt', key: v2.key, secret: v2.secret, ...planned };
   return {
     kind: 'oauth',
     accountId: v2.account_id,
     clientId: v2.client_id,
     clientSecret: v2.client_secret,
     ...(v2.token_url ? { tokenUrl: v2.token_url } : {}),
+    ...planned,
   };
 }
 
@@ -137,7 +142,7 @@ export class CredentialMap {
   constructor(entries: readonly CredentialEntry[], options: CredentialMapOptions = {}) {
     this.matches = options.verifySecret ?? verifySecret;
     this.byKey = new Map(entries.map((e) => [e.api_key, e]));
-    for (const e of entries) this.identities.set(e.api_key, identityOf(e.v2));
+    for (const e of entries) this.identities.set(e.api_key, identityOf(e));
     this.memo = new LRUCache({ max: options.memoSize ?? 10_000 });
     this.now = options.now ?? Date.now;
   }

@@ -1,4 +1,6 @@
 import type { ProofBudget } from '../pair-proof.js';
+import { V2Budgets } from '../outbound-budget.js';
+import { DEFAULT_RATE_LIMIT_PLAN, type RateLimitPlan } from '../../shared/rate-limit-plans.js';
 import { TokenMinter } from '../jwt.js';
 import { V2Authorizer, type EmbeddedApps } from './authorizer.js';
 import type { CredentialConfig } from './config.js';
@@ -30,6 +32,8 @@ export interface V2Credentials {
   sdkAppOf(apiKey: string): SdkApp | undefined;
   /** Whom the map in force acts as for a key (none without a file, or for an unmapped key). */
   identityOf(apiKey: string): V2Identity | undefined;
+  /** Whose v2 rate-limit budgets each pair's calls spend, and at which plan. */
+  budgets: V2Budgets;
 }
 
 export interface V2CredentialsDeps {
@@ -44,6 +48,8 @@ export interface V2CredentialsDeps {
   proven?: (file: string) => ProvenSecretStore;
   /** Over the embedded sandbox: the OAuth app each of its accounts' pairs acts as (docs/decisions.md). */
   embedded?: EmbeddedApps;
+  /** The plan of a v2 account whose plan neither the map nor the sandbox names (OUTBOUND_DEFAULT_PLAN). */
+  defaultPlan?: RateLimitPlan;
 }
 
 export function v2CredentialsOf(config: CredentialConfig, deps: V2CredentialsDeps): V2Credentials {
@@ -53,6 +59,7 @@ export function v2CredentialsOf(config: CredentialConfig, deps: V2CredentialsDep
     maxCachedKeys: 10_000,
   });
   const file = config.file;
+  const budgets = new V2Budgets(deps.defaultPlan ?? DEFAULT_RATE_LIMIT_PLAN, deps.embedded);
   const oauth = new OAuthTokens({
     defaultTokenUrl: () => config.defaultTokenUrl ?? defaultTokenUrlOf(deps.v2BaseUrl()),
     timeoutMs: deps.timeoutMs,
@@ -66,6 +73,7 @@ export function v2CredentialsOf(config: CredentialConfig, deps: V2CredentialsDep
       entries: () => [],
       sdkAppOf: () => undefined,
       identityOf: () => undefined,
+      budgets,
     };
   }
   let map = new CredentialMap(config.entries);
@@ -82,6 +90,7 @@ export function v2CredentialsOf(config: CredentialConfig, deps: V2CredentialsDep
     entries: () => map.entries(),
     sdkAppOf: (apiKey) => map.sdkAppOf(apiKey),
     identityOf: (apiKey) => map.identityOf(apiKey),
+    budgets,
     reload() {
       try {
         map = new CredentialMap(readCredentialFile(file));

@@ -1,0 +1,47 @@
+import type { OutboundLimiter, ScheduleOptions, V2Budget } from '../ratelimit/outbound-limiter.js';
+import { chargeAccepted } from '../ratelimit/proof-budget.js';
+import type { V2Target } from '../shared/v2-route.js';
+import type { GateOptions, OutboundGate } from './client.js';
+import type { Credentials } from './credentials.js';
+import type { V2Budgets } from './outbound-budget.js';
+
+/**
+ * The v2 client's outbound gate over the outbound limiter: each call spends its v2 account's budget
+ * (outbound-budget.ts) of the category its typed route declares, and what the service answers
+ * about that budget (its 429s, its `X-RateLimit-Remaining`) corrects the same buckets.
+ * `options` lets the caller add to each call's options (a shutdown's withdrawal).
+ */
+export function limiterGate(
+  outbound: OutboundLimiter,
+  budgets: V2Budgets,
+  options: (given: GateOptions) => ScheduleOptions = (given) => given,
+): OutboundGate {
+  return {
+    schedule: (credentials, target, task, given = {}) =>
+      Promise.resolve(spending(budgets, credentials, (budget) => outbound.schedule(budget, target.route.category, task, options(given)))),
+    penalize: (credentials, target, retryAfterMs) =>
+      absorbed(spending(budgets, credentials, (budget) => outbound.penalize(budget, target.route.category, retryAfterMs))),
+    remaining: (credentials, target, remaining) =>
+      absorbed(spending(budgets, credentials, (budget) => outbound.correct(budget, target.route.category, remaining))),
+  };
+}
+
+/** `use` of the pair's budget: at once when it is known at once (a mapped key), else once looked up. */
+function spending<T>(budgets: V2Budgets, credentials: Credentials, use: (budget: V2Budget) => T | Promise<T>): T | Promise<T> {
+  const budget = budgets.of(credentials);
+  return budget instanceof Promise ? budget.then(use) : use(budget);
+}
+
+/** A correction that could not be made is only a correction missed: the next answer makes it again. */
+function absorbed(done: void | Promise<void>): void {
+  if (done) done.catch(() => {});
+}
+
+/**
+ * Charges a call v2 accepted before its budget was known to spend (an unproven pair's proof) to
+ * the account's buckets afterwards (chargeAccepted, proof-budget.ts).
+ */
+export function chargeTo(outbound: OutboundLimiter, budgets: V2Budgets): (credentials: Credentials, target: V2Target) => void {
+  return (credentials, target) =>
+    absorbed(spending(budgets, credentials, (budget) => chargeAccepted(outbound, budget, target.route.category)));
+}
