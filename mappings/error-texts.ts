@@ -117,10 +117,16 @@ function rows() {
     'malformed-request': {
       kinds: ['malformed-request'],
       code: 300,
+      text: 'Malformed HTTP request (<parser code>).',
+      where: "v1gate, bytes Node's HTTP parser cannot read as a request (HTTP 400, the connection closed)",
+      source: "ours: a v1 envelope in place of the bare 400 a proxy would answer; the parser's code names the fault",
+    },
+    'malformed-target': {
+      kinds: ['malformed-request'],
+      code: 300,
       text: 'Malformed request target (<reason>).',
-      where: "v1gate, bytes Node's HTTP parser cannot read as a request (HTTP 400)",
-      source: 'ours: a v1 envelope in place of the bare 400 a proxy would answer',
-      notDrivenHere: 'needs raw bytes on a socket: test/gateway/connections.test.ts and test/gateway/wire-habits.test.ts',
+      where: 'v1gate, a request line whose target is no URL (`POST *`) (HTTP 400, the connection closed)',
+      source: 'ours, as above',
     },
     'not-run': {
       kinds: ['not-run'],

@@ -63,6 +63,13 @@ async function rawForm(path: string, body: string): Promise<unknown> {
   return ((await response.json()) as { error: unknown }).error;
 }
 
+/** The v1 error of the one answer to `bytes` sent as they are. */
+async function rawError(bytes: Buffer | string): Promise<unknown> {
+  const reply = await rawExchange(gw.port, bytes);
+  expect(reply.responses).toHaveLength(1);
+  return (JSON.parse(reply.responses[0]!.body) as { error: unknown }).error;
+}
+
 async function newUser(): Promise<string> {
   const created = await gw.v1('/user/custcreate', { email: uniqueEmail('texts'), type: 1 });
   expect(created.error).toBeUndefined();
@@ -99,10 +106,15 @@ const CASES: Record<Exclude<ErrorTextId, NotDriven>, () => Promise<Outcome>> = {
     return { error: ((await response.json()) as { error: unknown }).error, values: ['GET'] };
   },
   'unknown-path': async () => ({ error: await v1Error(gw.v1('/user/levitate')), values: [undefined] }),
-  'dot-segment-path': async () => {
-    const reply = await rawExchange(gw.port, httpRequest({ path: '/v1/user/../user/list', headers: { connection: 'close' } }));
-    return { error: (JSON.parse(reply.responses[0]!.body) as { error: unknown }).error, values: [] };
-  },
+  'dot-segment-path': async () => ({
+    error: await rawError(httpRequest({ path: '/v1/user/../user/list', headers: { connection: 'close' } })),
+    values: [],
+  }),
+  'malformed-request': async () => ({ error: await rawError('GARBAGE\r\n\r\n'), values: ['HPE_INVALID_METHOD'] }),
+  'malformed-target': async () => ({
+    error: await rawError(httpRequest({ path: '*', headers: { connection: 'close' } })),
+    values: [undefined],
+  }),
   'undecodable-params': async () => ({ error: await rawForm('/user/get', 'id=%ZZ'), values: ['id', 'ZZ'] }),
   'unreadable-body': async () => ({
     error: await v1Error(guarded.v1('/user/list', { padding: 'x'.repeat(4096) })),
