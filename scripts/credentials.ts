@@ -11,6 +11,7 @@ import {
   type V2App,
 } from '../src/upstream/auth/credential-edits.js';
 import { hashSecret } from '../src/upstream/auth/secret-hash.js';
+import { RATE_LIMIT_PLANS, type RateLimitPlan } from '../src/shared/rate-limit-plans.js';
 
 const USAGE = `usage: npm run -s credentials -- <command> [options]
 
@@ -20,11 +21,13 @@ kept only as a salted hash, and the v2 credentials v1gate uses for the key.
   hash [SECRET]              print the secret_hash of SECRET (read from standard input when absent)
   add --file F --api-key K --secret S  (--jwt-key K2 --jwt-secret S2
                              | --account-id A --client-id C --client-secret CS [--token-url URL])
-                             [--sdk-key SK --sdk-secret SS] [--replace]
+                             [--sdk-key SK --sdk-secret SS] [--plan pro|business] [--replace]
                              map a v1 key (with the secret its clients use today) to a v2 JWT app or
                              a server-to-server OAuth app, and optionally to a Meeting SDK app that
-                             /sdk/signature signs with; S, S2, CS and SS may be "-" to read them from
-                             standard input, one per line, in that order
+                             /sdk/signature signs with; --plan is the v2 account's plan, whose rate
+                             limits its calls are held to (OUTBOUND_DEFAULT_PLAN when not given);
+                             S, S2, CS and SS may be "-" to read them from standard input, one per
+                             line, in that order
   sdk --file F --api-key K (--sdk-key SK --sdk-secret SS | --remove)
                              give a mapped key a Meeting SDK app (or replace or remove it); SS may be
                              "-" to read it from standard input
@@ -33,7 +36,7 @@ kept only as a salted hash, and the v2 credentials v1gate uses for the key.
                              is accepted until the stated time (24 hours from now by default); v2 is
                              not touched
   check --file F             validate the file; every problem on its own line
-  list --file F              the keys in the file, the kind of v2 app each uses and its SDK key (no secrets)
+  list --file F              the keys in the file, the kind of v2 app each uses, its plan and its SDK key (no secrets)
 `;
 
 function fail(message: string, code = 2): never {
@@ -58,6 +61,7 @@ const { positionals, values } = (() => {
         'token-url': { type: 'string' },
         'sdk-key': { type: 'string' },
         'sdk-secret': { type: 'string' },
+        plan: { type: 'string' },
         remove: { type: 'boolean', default: false },
         'keep-old-until': { type: 'string' },
         'keep-old-for': { type: 'string' },
@@ -103,6 +107,12 @@ function v2AppOf(): V2App {
 }
 
 /** The SDK app the options give: both its key and secret, or neither. */
+function planOf(): RateLimitPlan | undefined {
+  const plan = values.plan?.trim().toLowerCase();
+  if (plan === undefined) return undefined;
+  return RATE_LIMIT_PLANS.find((known) => known === plan) ?? fail(`--plan is ${RATE_LIMIT_PLANS.join(' or ')}.`);
+}
+
 function sdkAppOf(): SdkApp | undefined {
   if (values['sdk-key'] === undefined && values['sdk-secret'] === undefined) return undefined;
   const key = values['sdk-key'] || fail('--sdk-key is required with --sdk-secret.');
@@ -134,7 +144,15 @@ async function run(command: string | undefined): Promise<void> {
       const secret = secretValue('secret');
       const v2 = v2AppOf();
       const sdk = sdkAppOf();
-      const entries = await addEntry(readOrEmpty(file), { apiKey, secret, v2, ...(sdk ? { sdk } : {}), replace: values.replace ?? false });
+      const plan = planOf();
+      const entries = await addEntry(readOrEmpty(file), {
+        apiKey,
+        secret,
+        v2,
+        ...(sdk ? { sdk } : {}),
+        ...(plan ? { plan } : {}),
+        replace: values.replace ?? false,
+      });
       writeCredentialFile(file, entries);
       console.log(`${file}: api_key ${apiKey} mapped (${entries.length} key${entries.length === 1 ? '' : 's'} in the file).`);
       return;
@@ -173,7 +191,8 @@ async function run(command: string | undefined): Promise<void> {
       for (const entry of readOrEmpty(required('file'))) {
         const until = entry.previous_secrets.map((p) => p.until).join(', ');
         const sdk = entry.sdk ? `\tsdk ${entry.sdk.key}` : '';
-        console.log(`${entry.api_key}\t${entry.v2.kind}${sdk}${until ? `\told secret accepted until ${until}` : ''}`);
+        const plan = entry.plan ? `\tplan ${entry.plan}` : '';
+        console.log(`${entry.api_key}\t${entry.v2.kind}${plan}${sdk}${until ? `\told secret accepted until ${until}` : ''}`);
       }
       return;
     }

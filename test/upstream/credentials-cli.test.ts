@@ -73,6 +73,8 @@ describe('npm run credentials', () => {
       'k2',
       '--jwt-secret',
       's2',
+      '--plan',
+      'Business',
     ]);
     expect(jwt.code).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -85,11 +87,18 @@ describe('npm run credentials', () => {
       v2: { kind: 'oauth', accountId: 'acc', clientId: 'cid', clientSecret: 'client-secret' },
       untilMs: Infinity,
     });
-    expect((await map.verify('other-key', 'other-secret')).kind).toBe('accepted');
+    // The plan given sizes the v2 account's budgets; none given: the gateway's default.
+    expect(await map.verify('other-key', 'other-secret')).toMatchObject({ kind: 'accepted', v2: { kind: 'jwt', plan: 'business' } });
+    expect(
+      await cli(['add', '--file', file, '--api-key', 'k3', '--secret', 'x', '--jwt-key', 'a', '--jwt-secret', 'b', '--plan', 'gold']),
+    ).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--plan is pro or business/),
+    });
 
     const again = await cli(['add', '--file', file, '--api-key', 'legacy-key', '--secret', 'x', '--jwt-key', 'a', '--jwt-secret', 'b']);
     expect(again).toMatchObject({ code: 1, stderr: expect.stringMatching(/in the file already/) });
-    expect((await cli(['list', '--file', file])).stdout).toBe('legacy-key\toauth\nother-key\tjwt\n');
+    expect((await cli(['list', '--file', file])).stdout).toBe('legacy-key\toauth\nother-key\tjwt\tplan business\n');
   });
 
   it('rotates a legacy secret: a new one printed once, the old one accepted until the stated time, v2 untouched', async () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { hashSecret } from './secret-hash.js';
 import { parseCredentialFile, readCredentialFile, type CredentialEntry, type SdkApp } from './credential-map.js';
+import type { RateLimitPlan } from '../../shared/rate-limit-plans.js';
 
 /**
  * The edits `npm run credentials` makes to a credentials file: add a key, rotate its v1 secret. Each
@@ -31,7 +32,7 @@ export function writeCredentialFile(file: string, entries: readonly CredentialEn
 
 export async function addEntry(
   entries: readonly CredentialEntry[],
-  input: { apiKey: string; secret: string; v2: V2App; sdk?: SdkApp; replace: boolean },
+  input: { apiKey: string; secret: string; v2: V2App; sdk?: SdkApp; plan?: RateLimitPlan; replace: boolean },
 ): Promise<CredentialEntry[]> {
   const existing = entries.findIndex((e) => e.api_key === input.apiKey);
   if (existing !== -1 && !input.replace) throw new Error(`api_key ${input.apiKey} is in the file already (--replace replaces it).`);
@@ -41,6 +42,7 @@ export async function addEntry(
     previous_secrets: [],
     v2: input.v2,
     ...(input.sdk ? { sdk: input.sdk } : {}),
+    ...(input.plan ? { plan: input.plan } : {}),
   };
   return existing === -1 ? [...entries, entry] : entries.map((e, i) => (i === existing ? entry : e));
 }
