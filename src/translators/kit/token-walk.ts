@@ -106,6 +106,8 @@ async function walk<S extends z.ZodType<TokenPaged>, T>(
     if (token) ctx.memo.keepPageToken(chain, offset, token);
     if (!token || offset >= end || (total !== undefined && start >= total)) break;
     if (read === 1) admitWalk(ctx, list, paging, { offset, total, stride: got.length });
+    // The first page's size and total foretold the walk; pages that come shorter never stretch it past the bound.
+    if (read >= MAX_WALK_PAGES) throw tooFar(paging, read + 1);
   }
   return { items, last: page, total_records: total ?? offset + (token ? 1 : 0) };
 }
@@ -119,13 +121,15 @@ function admitWalk<S extends z.ZodType<TokenPaged>, T>(
 ): void {
   const end = paging.page_number * paging.page_size;
   const more = Math.ceil((Math.min(end, at.total ?? end) - at.offset) / at.stride);
-  if (1 + more > MAX_WALK_PAGES) {
-    throw invalidParameter(
-      'page_number',
-      `Page ${paging.page_number} is ${1 + more} v2 pages into a list v2 pages only by token; v1gate follows at most ${MAX_WALK_PAGES} in one call: read the pages before it first, or a larger page_size.`,
-    );
-  }
+  if (1 + more > MAX_WALK_PAGES) throw tooFar(paging, 1 + more);
   if (more > 0) ctx.requireFanOut(list.target.route, more);
+}
+
+function tooFar(paging: Paging, pages: number) {
+  return invalidParameter(
+    'page_number',
+    `Page ${paging.page_number} is ${pages} v2 pages into a list v2 pages only by token; v1gate follows at most ${MAX_WALK_PAGES} in one call: read the pages before it first, or a larger page_size.`,
+  );
 }
 
 function sortedQuery(query: Query | undefined): [string, string][] {
