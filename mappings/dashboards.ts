@@ -1,9 +1,9 @@
-import { everyFieldOf, type AnswerShape } from '../src/v1/answer.js';
+import { everyFieldOf, outputFieldsOf, type AnswerShape } from '../src/v1/answer.js';
 import { NO_V2_FIELD, type FieldTable } from '../src/v1/field-map.js';
 
 /**
  * The account dashboards: v1's /metrics/zoomrooms, /metrics/zoomroomdetail, /metrics/crc and
- * /metrics/im, read from v2's GET /metrics/zoomrooms[/{zoomroomId}], /metrics/crc and /metrics/im.
+ * /metrics/im, read from v2's GET /metrics/zoomrooms[/{zoomroomId}], /metrics/crc and /metrics/chat.
  * Output only, in v1's field order (the reference's examples). A row with no v2 field is answered
  * empty: its note says why.
  */
@@ -41,28 +41,40 @@ export const CRC_HOUR_ROWS: FieldTable = [
   { v1: 'total_usage', v2: 'total_usage', direction: 'out' },
 ];
 
-/** A user's chat counts (GET /metrics/im `users[]`): the same fields in both versions. */
+/**
+ * A user's chat counts (GET /metrics/chat `users[]`, which replaced /metrics/im). Today's service
+ * counts only what each user sent, by kind; what v1 also reported (messages received, calls, emoji)
+ * it no longer counts, and v1gate answers 0 for those (IM_USER_ANSWER): the field a v1 client reads
+ * is there, with the number it can know.
+ */
+const NOT_COUNTED_TODAY = 'Not counted by GET /metrics/chat (only messages sent, by kind): 0.';
 export const IM_USER_ROWS: FieldTable = [
-  'user_id',
-  'user_name',
-  'email',
-  'total_send',
-  'total_receive',
-  'group_send',
-  'group_receive',
-  'calls_send',
-  'calls_receive',
-  'files_send',
-  'files_receive',
-  'images_send',
-  'images_receive',
-  'voice_send',
-  'voice_receive',
-  'videos_send',
-  'videos_receive',
-  'emoji_send',
-  'emoji_receive',
-].map((field) => ({ v1: field, v2: field, direction: 'out' as const }));
+  { v1: 'user_id', v2: 'user_id', direction: 'out' },
+  { v1: 'user_name', v2: 'user_name', direction: 'out' },
+  { v1: 'email', v2: 'email', direction: 'out' },
+  { v1: 'total_send', v2: 'total_sent', direction: 'out' },
+  { v1: 'total_receive', v2: NO_V2_FIELD, direction: 'out', note: NOT_COUNTED_TODAY },
+  { v1: 'group_send', v2: 'group_sent', direction: 'out' },
+  { v1: 'group_receive', v2: NO_V2_FIELD, direction: 'out', note: NOT_COUNTED_TODAY },
+  { v1: 'calls_send', v2: NO_V2_FIELD, direction: 'out', note: NOT_COUNTED_TODAY },
+  { v1: 'calls_receive', v2: NO_V2_FIELD, direction: 'out', note: NOT_COUNTED_TODAY },
+  { v1: 'files_send', v2: 'files_sent', direction: 'out' },
+  { v1: 'files_receive', v2: NO_V2_FIELD, direction: 'out', note: NOT_COUNTED_TODAY },
+  { v1: 'images_send', v2: 'images_sent', direction: 'out' },
+  { v1: 'images_receive', v2: NO_V2_FIELD, direction: 'out', note: NOT_COUNTED_TODAY },
+  { v1: 'voice_send', v2: 'audio_sent', direction: 'out' },
+  { v1: 'voice_receive', v2: NO_V2_FIELD, direction: 'out', note: NOT_COUNTED_TODAY },
+  { v1: 'videos_send', v2: 'video_sent', direction: 'out' },
+  { v1: 'videos_receive', v2: NO_V2_FIELD, direction: 'out', note: NOT_COUNTED_TODAY },
+  { v1: 'emoji_send', v2: NO_V2_FIELD, direction: 'out', note: 'GET /metrics/chat counts GIFs (giphys_sent), not emoji: 0.' },
+  { v1: 'emoji_receive', v2: NO_V2_FIELD, direction: 'out', note: NOT_COUNTED_TODAY },
+];
+
+/** A /metrics/im user in v1's field order, each count v2 no longer keeps as 0 (see the rows' notes). */
+export const IM_USER_ANSWER: AnswerShape = {
+  fields: outputFieldsOf(IM_USER_ROWS),
+  whenAbsent: Object.fromEntries(IM_USER_ROWS.filter((row) => row.v2 === NO_V2_FIELD).map((row) => [row.v1, 0])),
+};
 
 /** v1's `live_meeting` when no meeting runs in the room, as the reference's example shows it. */
 export const NO_LIVE_MEETING = {

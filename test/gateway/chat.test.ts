@@ -1,16 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { expectV1Shape, v1ExampleShape } from '../support/v1-answers.js';
+import { expectV1Shape, v1ExampleShape, v2User } from '../support/v1-answers.js';
 
-/** /chat/list and /chat/get over v2's IM chat history, with sessions made through the control API. */
+/**
+ * /chat/list and /chat/get over today's Team Chat history (a user's sessions and messages), with
+ * sessions made through the control API. A group is named by its channel id, a one-to-one chat by
+ * the peer's email, in v1's `session_id`.
+ */
 let gw: TestGateway;
 let group: { session_id: string };
-let direct: { session_id: string };
 const owner = 'owner@sandbox.v1gate.local';
+/** A user of the account, whose own history /chat/list reads by `email`. */
+let ada: string;
 const range = { from: '2019-03-01', to: '2019-03-31' };
 
 beforeAll(async () => {
   gw = await startTestGateway();
+  ada = (await v2User(gw)).email;
   const accountId = gw.sandbox.state.accountsByKey.get(gw.credentials.api_key)!.id;
   const make = async (body: unknown) => (await gw.control('POST', `/accounts/${accountId}/chat-sessions`, body)).body;
   group = await make({
@@ -18,12 +24,18 @@ beforeAll(async () => {
     name: 'Support',
     messages: [
       { message: 'first', sender: owner, date_time: '2019-03-04T10:00:00Z' },
-      { message: 'second', sender: 'ada@example.com', date_time: '2019-03-05T11:30:00Z' },
+      { message: 'second', sender: ada, date_time: '2019-03-05T11:30:00Z' },
       { message: 'later', sender: owner, date_time: '2019-04-02T09:00:00Z' },
     ],
   });
-  direct = await make({ type: '1:1', messages: [{ message: 'hi', sender: owner, date_time: '2019-03-10T08:00:00Z' }] });
+  await make({ type: '1:1', members: [owner, ada], messages: [{ message: 'hi', sender: owner, date_time: '2019-03-10T08:00:00Z' }] });
   await make({ type: 'Group', name: 'Old', messages: [{ message: 'old', sender: owner, date_time: '2018-01-01T00:00:00Z' }] });
+  // A chat the owner is not in: another user's history, not the owner's.
+  await make({
+    type: '1:1',
+    members: [ada, 'bob@example.com'],
+    messages: [{ message: 'psst', sender: ada, date_time: '2019-03-12T08:00:00Z' }],
+  });
 });
 afterAll(() => gw.close());
 
@@ -42,8 +54,18 @@ describe('/chat/list', () => {
         group_name: 'Support',
         last_message_send_time: '2019-04-02T09:00:00Z',
       },
-      { session_id: direct.session_id, type: '1:1', participants: '', group_name: '', last_message_send_time: '2019-03-10T08:00:00Z' },
+      { session_id: ada, type: '1:1', participants: '', group_name: '', last_message_send_time: '2019-03-10T08:00:00Z' },
     ]);
+  });
+
+  it("answers the sessions of the user `email` names, each one-to-one chat by that user's peer", async () => {
+    const answer = await gw.v1('/chat/list', { ...range, email: ada });
+    expect(answer.chat_list.map((s: { session_id: string; type: string }) => [s.session_id, s.type])).toEqual([
+      [group.session_id, 'Group'],
+      ['bob@example.com', '1:1'],
+      [owner, '1:1'],
+    ]);
+    expect((await gw.v1('/chat/list', { ...range, email: 'nobody@example.com' })).error.code).toBe(1001);
   });
 
   it('pages by token', async () => {
@@ -51,8 +73,9 @@ describe('/chat/list', () => {
     expect(first.chat_list).toHaveLength(1);
     expect(first.next_page_token).not.toBe('');
     const second = await gw.v1('/chat/list', { ...range, page_size: 1, next_page_token: first.next_page_token });
-    expect(second.chat_list.map((s: { session_id: string }) => s.session_id)).toEqual([direct.session_id]);
-    expect(second.next_page_token).toBe('');
+    expect(first).toMatchObject({ page_size: 1, page_count: 2 });
+    expect(second.chat_list.map((s: { session_id: string }) => s.session_id)).toEqual([ada]);
+    expect(second).toMatchObject({ page_count: 2, next_page_token: '' });
   });
 
   it('answers 300 for missing or bad dates and a backwards range, before any v2 call', async () => {
@@ -80,9 +103,25 @@ describe('/chat/get', () => {
       next_page_token: '',
       chat_messages: [
         { message: 'first', sender: owner, date_time: '2019-03-04T10:00:00Z' },
-        { message: 'second', sender: 'ada@example.com', date_time: '2019-03-05T11:30:00Z' },
+        { message: 'second', sender: ada, date_time: '2019-03-05T11:30:00Z' },
       ],
     });
+  });
+
+  it("answers a one-to-one chat's messages by the peer's email, with no group name", async () => {
+    const answer = await gw.v1Raw('/chat/get', { session_id: ada, ...range });
+    expect(answer.body).toEqual({
+      session_id: ada,
+      group_name: '',
+      from: '2019-03-01',
+      to: '2019-03-31',
+      page_size: 30,
+      page_count: 1,
+      next_page_token: '',
+      chat_messages: [{ message: 'hi', sender: owner, date_time: '2019-03-10T08:00:00Z' }],
+    });
+    // A one-to-one chat has no group name to look up: one v2 call.
+    expect(answer.headers.get('x-v2-calls')).toBe('1');
   });
 
   it('answers an error for an unknown session, and 300 for a missing one', async () => {

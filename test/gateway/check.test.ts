@@ -31,14 +31,18 @@ describe('/user/checkemail', () => {
 });
 
 describe('/user/checkzpk', () => {
-  it('answers expire_in for a user zpk', async () => {
-    const owner = (await gw.v2('GET', '/users/me/token', { query: { type: 'zpk' } })).body;
-    const answer = await gw.v1('/user/checkzpk', { zpk: owner.token });
-    expect(answer).toEqual({ expire_in: expect.any(Number) });
+  it('refuses every zpk with a v1 error that says the ZPK is retired, before any v2 call', async () => {
+    const owner = (await gw.v1('/user/get', { id: (await gw.v2('GET', '/users/me')).body.id })).zpk as string;
+    for (const zpk of [owner, 'nope']) {
+      const answer = await gw.v1Raw('/user/checkzpk', { zpk });
+      expect(answer.body).toEqual({
+        error: { code: 300, message: expect.stringMatching(/^Invalid parameter: zpk\. The ZPK has been retired .*ZAK/) },
+      });
+      expect(answer.headers.get('x-v2-calls')).toBe('0');
+    }
   });
 
-  it('answers an error for an unknown zpk', async () => {
-    const answer = await gw.v1('/user/checkzpk', { zpk: 'nope' });
-    expect(answer.error.code).toEqual(expect.any(Number));
+  it('answers 300 naming zpk when it is missing, as before', async () => {
+    expect(await gw.v1('/user/checkzpk', {})).toEqual({ error: { code: 300, message: 'zpk is required.' } });
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { expectExampleShape, expectV1Error, jsonType, NO_LIMITS, v1Example } from '../support/v1-answers.js';
+import { expectExampleShape, expectV1Error, jsonType, NO_LIMITS, v1Example, v2User } from '../support/v1-answers.js';
 import { meetingHappened } from './reports-support.js';
 
 /**
@@ -49,7 +49,7 @@ beforeAll(async () => {
   await gw.control('POST', `/accounts/${accountId}/im-activity`, {
     user: ownerId,
     date: '2024-05-04',
-    counts: { total_send: 4, total_receive: 2, emoji_send: 1 },
+    counts: { total_send: 4, total_receive: 2, emoji_send: 1, group_send: 1, images_send: 1, voice_send: 1 },
   });
   await gw.control('POST', `/accounts/${accountId}/im-activity`, { user: ownerId, date: '2024-05-05', counts: { total_send: 1 } });
 });
@@ -168,8 +168,24 @@ describe('/metrics/im', () => {
     expectExampleShape(answer, '/metrics/im', { inOrder: true });
     for (const u of answer.users) expectExampleShape(u, '/metrics/im', { item: 'users', inOrder: true });
     const owner = answer.users.find((u: any) => u.user_id === ownerId);
-    expect(owner).toMatchObject({ total_send: 5, total_receive: 2, emoji_send: 1, group_send: 0 });
+    // Read from GET /metrics/chat, which counts messages sent by kind and nothing received: what it
+    // no longer counts is 0 (docs/live-evidence.md, "Team Chat, chat metrics and the ZPK today").
+    expect(owner).toMatchObject({ total_send: 5, group_send: 1, images_send: 1, voice_send: 1, total_receive: 0, emoji_send: 0 });
+    for (const u of answer.users) for (const [k, v] of Object.entries(u)) if (k.endsWith('_receive')) expect(v, k).toBe(0);
     expect(answer.total_records).toBe(answer.users.length);
+  });
+
+  it('pages v1 by number over the token pages of /metrics/chat, which answers no total', async () => {
+    await Promise.all([v2User(gw), v2User(gw), v2User(gw)]);
+    const all = await gw.v1('/metrics/im', MAY);
+    expect(all.users.length).toBeGreaterThan(3);
+    const ids: string[] = [];
+    for (let page = 1; page <= all.users.length; page++) {
+      const one = await gw.v1('/metrics/im', { ...MAY, page_size: 1, page_number: page });
+      expect(one).toMatchObject({ page_number: page, page_size: 1 });
+      ids.push(...one.users.map((u: { user_id: string }) => u.user_id));
+    }
+    expect(ids).toEqual(all.users.map((u: { user_id: string }) => u.user_id));
   });
 
   it('answers v1 errors: a missing date, a page over 30, a wrong secret', async () => {

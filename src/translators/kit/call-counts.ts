@@ -69,6 +69,13 @@ export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
   '/h323/device/list': walked,
   '/ma/account/list': walked,
   '/report/getaudioreport': walked,
+  '/metrics/im': walked,
+  '/chat/get': {
+    min: 1,
+    typical: 2,
+    max: 2,
+    note: `the messages, and for a group one page of ${V2.chat.userSessions.name} for its name (a one-to-one chat has none to read)`,
+  },
   '/user/get': userRead,
   '/user/getbyemail': userRead,
   '/user/autocreate': userCreated(5, USER_READ),

@@ -35,9 +35,6 @@ export const V2_USER_PAGE = looseFields({ ...V2_NUMBERED_PAGE, users: z.array(V2
 /** GET /users/email. */
 export const V2_EMAIL_EXISTS = looseFields({ existed_email: z.boolean() });
 
-/** GET /users/zpk. */
-export const V2_ZPK = looseFields({ expire_in: z.number() });
-
 /** POST /users: the new user's id (the rest is read back with GET /users/{userId}). */
 export const V2_CREATED_USER = looseFields({ id: z.string() });
 

@@ -1,18 +1,19 @@
-import { CRC_HOUR_ROWS, IM_USER_ROWS } from '../../../mappings/dashboards.js';
+import { CRC_HOUR_ROWS, IM_USER_ANSWER, IM_USER_ROWS } from '../../../mappings/dashboards.js';
+import { answer } from '../../v1/answer.js';
 import { invalidParameter } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
 import { V2 } from '../../shared/v2-routes.js';
 import { toV1 } from '../../v1/field-map.js';
-import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../../v1/paging.js';
+import { pageOf, pagingOf, v1PageFields } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
+import { v1PageOfTokens } from '../kit/token-walk.js';
 import { isBackwards, reportDateParam, v2Date, type ReportDate } from '../kit/report-date.js';
-import { V2_CRC, V2_IM_PAGE } from './v2-answers.js';
+import { V2_CHAT_METRICS_PAGE, V2_CRC } from './v2-answers.js';
 
 /**
  * /metrics/crc → GET /metrics/crc (CRC port usage per day and hour) and /metrics/im →
- * GET /metrics/im (each user's chat counts between `from` and `to`; v2 pages by token, v1 by
- * number, at most 30 a page).
+ * GET /metrics/chat, which replaced the retired GET /metrics/im (each user's chat counts between
+ * `from` and `to`; v2 pages by token only, v1 by number, at most 30 a page).
  */
 
 function v2Range(from: ReportDate, to: ReportDate) {
@@ -46,23 +47,18 @@ export const metricsIm = defineEndpoint({
     page_size: v1.int({ min: 1, max: 30 }).optional(),
     page_number: v1.int({ min: 1 }).optional(),
   }),
-  v2Calls: [V2.metrics.im],
+  v2Calls: [V2.metrics.chat],
   tables: [IM_USER_ROWS],
   async handle(params, ctx) {
     const range = v2Range(params.from, params.to);
     const paging = pagingOf(params);
-    const enough = paging.page_number * paging.page_size;
-    const { items, last } = await tokenPagesUpTo(
-      (token) => ctx.v2.get(V2.metrics.im.at(), V2_IM_PAGE, { ...range, page_size: V2_MAX_PAGE_SIZE, ...token }),
-      (page) => page.users,
-      enough,
-      (first) => ctx.requireFanOut(V2.metrics.im, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),
-    );
+    const list = { target: V2.metrics.chat.at(), answer: V2_CHAT_METRICS_PAGE, query: range };
+    const page = await v1PageOfTokens(ctx, { ...list, itemsOf: (p) => p.users }, paging);
     return {
-      from: last.from,
-      to: last.to,
-      ...v1PageFields(pageOf(paging, last.total_records)),
-      users: itemsOnPage(items, paging).map((user) => toV1(IM_USER_ROWS, user)),
+      from: page.last.from ?? range.from,
+      to: page.last.to ?? range.to,
+      ...v1PageFields(pageOf(paging, page.total_records)),
+      users: page.items.map((user) => answer(IM_USER_ANSWER, toV1(IM_USER_ROWS, user))),
     };
   },
 });

@@ -34,8 +34,8 @@ export const V2_CRC = looseFields({
   crc_ports_usage: z.array(looseFields({ date_time: z.string(), crc_ports_hour_usage: ITEMS })),
 });
 
-/** GET /metrics/im (by token). */
-export const V2_IM_PAGE = looseFields({ ...RANGE, ...V2_TOKEN_PAGE, users: ITEMS });
+/** GET /metrics/chat: by token only, with no total (the service's typings, zoom/rivet-javascript). */
+export const V2_CHAT_METRICS_PAGE = looseFields({ ...RANGE, next_page_token: z.string().optional(), users: ITEMS });
 
 /** GET /metrics/zoomrooms: v1gate pages the v1 answer by the total. */
 export const V2_ROOM_PAGE = looseFields({ total_records: z.number(), zoom_rooms: ITEMS });
