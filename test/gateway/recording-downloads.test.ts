@@ -333,7 +333,8 @@ describe('a 200 MB download through a gateway process', () => {
     });
     expect(total).toBe(FILE_BYTES);
     console.log(`200 MB download: gateway RSS ${baseline.toFixed(0)} MiB before, ${peak.toFixed(0)} MiB at its peak`);
-    // Memory is the chunks in flight, not the file: 200 MB held would show as 200 MiB here.
-    expect(peak - baseline).toBeLessThan(48);
+    // Memory is the chunks in flight and their garbage (37 MiB measured, the sandbox's side in the
+    // same process included), not the file: 200 MB held would show as 200 MiB more.
+    expect(peak - baseline).toBeLessThan(96);
   });
 });

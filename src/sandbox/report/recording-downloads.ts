@@ -39,8 +39,8 @@ function blockOf(fileId: string): Buffer {
     seed.copy(block, at, 0, Math.min(seed.length, PERIOD - at));
     seed = createHash('sha256').update(seed).digest();
   }
-  // The period's start again after it, so any chunk is one slice of the block.
-  block.copy(block, PERIOD, 0, CHUNK);
+  // The period again after it (a chunk is longer than a period), so any chunk is one slice of the block.
+  for (let at = PERIOD; at < block.length; at += PERIOD) block.copy(block, at, 0, Math.min(PERIOD, block.length - at));
   return block;
 }
 
