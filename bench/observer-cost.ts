@@ -1,0 +1,93 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { SecretValues } from '../src/shared/secrets.js';
+import { V2 } from '../src/shared/v2-routes.js';
+import type { V1CallRecord } from '../src/v1-facade/observe.js';
+
+/**
+ * `npx tsx bench/observer-cost.ts [--other <dir>] [--calls 100000] [--rounds 7]`: the CPU a v1
+ * call's observers cost it, each alone, in this process: the call metrics (the facade's metrics
+ * observer and its own-time observer) and the call's log line (made, redacted, bounded and
+ * serialised by the gateway's logger settings, written in 4 KiB batches to /dev/null), for a
+ * checkemail of one v2 call. This checkout's `src/ops/` and, with `--other`, another tree's (a
+ * revision `npm run bench:builds` exported, under bench/out/builds/<commit>/), alternated round by
+ * round. In one process, a change of a microsecond stands out where a whole gateway's CPU per
+ * call, on a shared machine, varies by tens.
+ */
+
+const { values } = parseArgs({ options: { other: { type: 'string' }, calls: { type: 'string' }, rounds: { type: 'string' } } });
+const calls = Number(values.calls ?? 200_000);
+const rounds = Number(values.rounds ?? 7);
+
+/** A checkemail answered with its one v2 call, as the facade hands it to observers. */
+const RECORD: V1CallRecord = {
+  requestId: '6f1c2a9e-3b8d-4f0e-9a51-2c7d4e8b1f30',
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+  spanId: '00f067aa0ba902b7',
+  startedAt: new Date(),
+  method: 'POST',
+  rawPath: '/v1/user/checkemail',
+  endpoint: '/user/checkemail',
+  apiKey: 'a-fairly-typical-api-key',
+  secrets: new SecretValues(['a-fairly-typical-api-secret-value']),
+  params: { email: 'someone@example.com', data_type: 'JSON' },
+  errorCode: undefined,
+  pairProven: true,
+  answer: { existed_email: true },
+  dataType: 'JSON',
+  ms: 1.73,
+  v2Calls: [{ route: V2.users.emailTaken, method: 'GET', path: '/users/email', undo: false, status: 200, ms: 1.2 }],
+};
+
+interface Metrics {
+  observer: (record: V1CallRecord) => void;
+  ownTimeObserver: (endpoint: string | undefined, seconds: number) => void;
+}
+
+type Call = (i: number) => void;
+
+async function observersOf(root: string): Promise<{ metrics: Call; 'log line': Call }> {
+  const at = (path: string) => pathToFileURL(resolve(root, path)).href;
+  const { GatewayMetrics } = (await import(at('src/ops/metrics.ts'))) as {
+    GatewayMetrics: new (options: { perKey: undefined; processMetrics: boolean }) => Metrics;
+  };
+  const { loggerSettings, callLogObserver } = (await import(at('src/ops/logging.ts'))) as typeof import('../src/ops/logging.js');
+  const metrics = new GatewayMetrics({ perKey: undefined, processMetrics: false });
+  const logLine = callLogObserver(
+    pino(loggerSettings({ level: 'info' }), pino.destination({ dest: '/dev/null', sync: false, minLength: 4096 })),
+  );
+  return {
+    metrics: (i) => {
+      metrics.observer(i % 50 === 0 ? { ...RECORD, errorCode: 300 } : RECORD);
+      metrics.ownTimeObserver(RECORD.endpoint, 0.0001 + (i % 7) * 0.0002);
+    },
+    'log line': () => logLine(RECORD),
+  };
+}
+
+/** µs of CPU per call over `calls` calls, after as many to warm up. */
+function usPerCall(call: Call): number {
+  for (let i = 0; i < calls; i++) call(i);
+  const before = process.cpuUsage();
+  for (let i = 0; i < calls; i++) call(i);
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / calls;
+}
+
+const trees = [resolve(import.meta.dirname, '..'), ...(values.other ? [values.other] : [])];
+const sides = await Promise.all(trees.map(async (root) => ({ root, observers: await observersOf(root) })));
+const runs = new Map<string, number[]>();
+for (let round = 0; round < rounds; round++) {
+  for (const { root, observers } of sides) {
+    for (const [what, call] of Object.entries(observers)) {
+      const key = `${what.padEnd(9)} ${root === trees[0] ? 'this checkout' : root}`;
+      runs.set(key, [...(runs.get(key) ?? []), usPerCall(call)]);
+    }
+  }
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+console.log(`µs of CPU per v1 call (a checkemail, one v2 call), median of ${rounds} rounds of ${calls} calls (every round):`);
+for (const [name, xs] of [...runs].sort())
+  console.log(`  ${median(xs).toFixed(2).padStart(6)}  ${name}  (${xs.map((x) => x.toFixed(2)).join(', ')})`);
