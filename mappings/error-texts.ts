@@ -23,6 +23,8 @@ export interface ErrorText {
 }
 
 const V1_ERROR_TABLES = 'the v1-era error tables mirrored at https://github.com/harrisyang/api (`errors/*.md`)';
+const MOODLE =
+  "moodle-mod_zoom's v1-era `locallib.php` (https://github.com/ncstate-delta/moodle-mod_zoom, before v2: `zoom_is_meeting_gone_error` tests `strpos($error, 'not found')`, `zoom_is_user_not_found_error` tests `strpos($error, 'User not exist')`)";
 
 // eslint-disable-next-line max-lines-per-function -- data: the error texts
 function rows() {
@@ -202,11 +204,9 @@ function rows() {
     'user-not-exist': {
       kinds: ['v2-coded'],
       code: 1001,
-      text: 'User does not exist: <id>.',
-      where: 'sandbox user lookups (v2 404), passed through',
-      source:
-        'today\'s service as public clients capture it: a Go client\'s fixture `{"code":1001,"message":"User does not exist: missing@example.test."}`, a Node client\'s `{"code":1001,"message":"User does not exist: me."}`. The v1-era text was "User not exist: <id>" (' +
-        `${V1_ERROR_TABLES}, MeetingAPIs.md)`,
+      text: 'User not exist: <id>',
+      where: "v1gate, for v2's 404 1001 \"User does not exist: <id>.\" (today's service's and the sandbox's text), in the live v1's words",
+      source: `"User not exist: {userId}" (${V1_ERROR_TABLES}, MeetingAPIs.md and RecordingAPIs.md); ${MOODLE}, which today's "does not exist" fails. Today's v2 text, which the sandbox writes, as public clients capture it: a Go client's fixture \`{"code":1001,"message":"User does not exist: missing@example.test."}\`, a Node client's \`{"code":1001,"message":"User does not exist: me."}\``,
     },
     'user-not-pending': {
       kinds: ['v1-error'],
@@ -235,17 +235,17 @@ function rows() {
     'meeting-not-exist': {
       kinds: ['v2-coded'],
       code: 3001,
-      text: 'Meeting does not exist: <id>.',
-      where: 'sandbox meeting lookups (v2 404), passed through',
-      source:
-        'a Node client\'s log of today\'s answer `404 - {"code":3001,"message":"Meeting does not exist: 98399082887."}`; a Rust client\'s fixture `{"code":3001,"message":"Meeting does not exist: 123."}`; "Meeting does not exist." for 3001 in https://developers.zoom.us/docs/meeting-sdk/web/error-codes/',
+      text: 'Meeting <id> is not found or has expired.',
+      where: "v1gate, for v2's 404 3001 \"Meeting does not exist: <id>.\" (today's and the sandbox's), in the live v1's words",
+      source: `"Meeting {meetingId} is not found or has expired." (${V1_ERROR_TABLES}, MeetingAPIs.md, get, update and delete); ${MOODLE}, whose "not found" today's text fails. Today's v2 text: a Node client's log \`404 - {"code":3001,"message":"Meeting does not exist: 98399082887."}\`, a Rust client's fixture \`{"code":3001,"message":"Meeting does not exist: 123."}\``,
     },
     'webinar-not-exist': {
       kinds: ['v2-coded'],
       code: 3001,
-      text: 'Webinar does not exist: <id>.',
-      where: 'sandbox webinar lookups (v2 404), passed through',
-      source: `by analogy with the meeting text (no public capture found); the v1-era text was "Webinar <id> not found or expired." (${V1_ERROR_TABLES}, WebinarAPIs.md)`,
+      text: 'Webinar <id> not found or expired.',
+      where:
+        "v1gate, for v2's 404 3001 \"Webinar does not exist: <id>.\" (the sandbox's, by analogy with the meeting text), in the live v1's words",
+      source: `"Webinar {webinarId} not found or expired." (${V1_ERROR_TABLES}, WebinarAPIs.md, every webinar call); it holds the "not found" ${MOODLE} reads`,
     },
     'not-meeting-host': {
       kinds: ['v1-error'],
@@ -257,9 +257,10 @@ function rows() {
     'group-not-exist': {
       kinds: ['v2-coded'],
       code: 4130,
-      text: 'Group does not exist: <id>.',
-      where: 'sandbox group lookups (v2 404), passed through',
-      source: `v1-era "Group not exist:{groupId}" (${V1_ERROR_TABLES}, GroupAPIs.md); today's wording by analogy with 1001 and 3001`,
+      text: 'Group not exist: <id>',
+      where:
+        "v1gate, for v2's 404 4130 \"Group does not exist: <id>.\" (the sandbox's, by analogy with 1001 and 3001), in the live v1's words",
+      source: `"Group not exist: {groupId}" (${V1_ERROR_TABLES}, UserAPIs.md; GroupAPIs.md prints it without the space)`,
     },
     'group-name-taken': {
       kinds: ['v2-coded'],
@@ -312,6 +313,27 @@ function rows() {
 
 export const ERROR_TEXTS = rows();
 export type ErrorTextId = keyof typeof ERROR_TEXTS;
+
+/**
+ * v2 texts v1 clients read in the live v1's words: v1-era clients tell a gone meeting by "not
+ * found" and a missing user by "User not exist", which today's "does not exist" texts fail. Each
+ * v2 form names its value as its v1 row does; a v2 text of another form is answered as it is.
+ */
+const V1_WORDING: readonly { code: number; today: RegExp; row: ErrorTextId }[] = [
+  { code: 1001, today: /^User does not exist: (.+?)\.?$/s, row: 'user-not-exist' },
+  { code: 3001, today: /^Meeting does not exist: (.+?)\.?$/s, row: 'meeting-not-exist' },
+  { code: 3001, today: /^Webinar does not exist: (.+?)\.?$/s, row: 'webinar-not-exist' },
+  { code: 4130, today: /^Group does not exist: (.+?)\.?$/s, row: 'group-not-exist' },
+];
+
+/** A v2 error's text as the live v1 worded it, where the table says how; otherwise v2's own. */
+export function inV1Words(code: number, message: string): string {
+  for (const wording of V1_WORDING) {
+    const value = wording.code === code ? wording.today.exec(message)?.[1] : undefined;
+    if (value !== undefined) return ERROR_TEXTS[wording.row].text.replace(/<[^>]+>/, () => value);
+  }
+  return message;
+}
 
 /** Markdown cells cannot hold a bare `|`. */
 const cell = (text: string) => text.replaceAll('|', '\\|');

@@ -1,3 +1,4 @@
+import { inV1Words } from '../../../mappings/error-texts.js';
 import { FAILURES, v1ErrorOf, v2FailureKind, type FailureKind, type RefusalKind } from '../../../mappings/errors.js';
 import { retryAfterSeconds } from '../../shared/retry-after.js';
 import { DotSegmentValue } from '../../shared/v2-path.js';
@@ -95,7 +96,7 @@ function ownCodeAndMessage(
       const names = [...new Set(error.fieldErrors.map((e) => v1FieldOf(e.field) ?? e.field))];
       return { code: error.code, message: `Invalid parameter: ${names.join(', ')}. ${error.fieldErrors[0]!.message}` };
     }
-    return { code: error.code, message: error.message };
+    return { code: error.code, message: inV1Words(error.code, error.message) };
   }
   if (error instanceof DotSegmentValue) {
     return {
