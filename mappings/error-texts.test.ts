@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ERROR_TEXTS, errorTextTable, type ErrorText } from './error-texts.js';
+import { ERROR_TEXTS, errorTextTable, inV1Words, type ErrorText } from './error-texts.js';
 import { FAILURES, type FailureKind } from './errors.js';
 
 const rows: [string, ErrorText][] = Object.entries(ERROR_TEXTS);
@@ -33,5 +33,16 @@ describe('the error-text table', () => {
     const section = doc.split('## The error texts clients match on')[1]!.split('\n## ')[0]!;
     const shown = section.split('\n').filter((line) => line.startsWith('|'));
     expect(shown.join('\n')).toBe(errorTextTable());
+  });
+
+  it("words today's v2 texts as the live v1 did, the value kept as v2 named it, and leaves any other text as it is", () => {
+    expect(inV1Words(1001, 'User does not exist: a$&b@example.test.')).toBe('User not exist: a$&b@example.test');
+    expect(inV1Words(3001, 'Meeting does not exist: 98399082887.')).toBe('Meeting 98399082887 is not found or has expired.');
+    expect(inV1Words(3001, 'Webinar does not exist: 9.')).toBe('Webinar 9 not found or expired.');
+    expect(inV1Words(4130, 'Group does not exist: g1.')).toBe('Group not exist: g1');
+    // Another form, or the form under another code, is v2's own text.
+    expect(inV1Words(1001, 'User not exist: x.')).toBe('User not exist: x.');
+    expect(inV1Words(3001, 'Meeting ID is invalid or not end.')).toBe('Meeting ID is invalid or not end.');
+    expect(inV1Words(300, 'User does not exist: x.')).toBe('User does not exist: x.');
   });
 });
