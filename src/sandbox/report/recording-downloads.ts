@@ -112,7 +112,7 @@ export function recordingDownloads(state: SandboxState, verifier: TokenVerifier,
     counts.requests++;
     const account = await verifier.verify(tokenFrom(c.req.header('authorization'), c.req.query('access_token'), mode));
     const file = fileOf(state, account, c.req.param('token'));
-    if (!file) throw notFound(RECORDING_NOT_FOUND, 'This recording does not exist.');
+    if (!file) throw notFound(RECORDING_NOT_FOUND, 'Recording file does not exist.');
     const size = file.file_size;
     const span = spanOf(c.req.header('range'), size);
     const headers: Record<string, string> = {
