@@ -6,8 +6,16 @@ import type { AnswerShape } from '../src/v1/answer.js';
  * reference's example.
  */
 
-/** The three tokens v1 answered, one v2 `GET /users/{userId}/token?type=` each. */
+/** The three tokens v1 answered. */
 export const TOKEN_TYPES = ['token', 'zpk', 'zak'] as const;
+
+/**
+ * The tokens today's v2 still issues, one `GET /users/{userId}/token?type=` each. The ZPK is retired
+ * (the route documents `zak` and a deprecated `token`; docs/live-evidence.md, "Team Chat, chat
+ * metrics and the ZPK today"): no service issues one, so v1's `zpk` is answered empty, as a list
+ * item answers all three, and no call asks for it.
+ */
+export const V2_TOKEN_TYPES = ['token', 'zak'] as const satisfies readonly (typeof TOKEN_TYPES)[number][];
 
 /** The option booleans every full user shows (the v1 spec: "the boolean fields of the shared option set"). */
 const OPTION_BOOLEANS = [

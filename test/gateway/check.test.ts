@@ -32,8 +32,10 @@ describe('/user/checkemail', () => {
 
 describe('/user/checkzpk', () => {
   it('refuses every zpk with a v1 error that says the ZPK is retired, before any v2 call', async () => {
-    const owner = (await gw.v1('/user/get', { id: (await gw.v2('GET', '/users/me')).body.id })).zpk as string;
-    for (const zpk of [owner, 'nope']) {
+    // The sandbox still hands out a zpk by the old token type (a client may hold one from before the retirement).
+    const held = (await gw.v2('GET', `/users/${(await gw.v2('GET', '/users/me')).body.id}/token`, { query: { type: 'zpk' } })).body
+      .token as string;
+    for (const zpk of [held, 'nope']) {
       const answer = await gw.v1Raw('/user/checkzpk', { zpk });
       expect(answer.body).toEqual({
         error: { code: 300, message: expect.stringMatching(/^Invalid parameter: zpk\. The ZPK has been retired .*ZAK/) },

@@ -1,4 +1,4 @@
-import { TOKEN_TYPES } from '../../../mappings/user-answers.js';
+import { TOKEN_TYPES, V2_TOKEN_TYPES } from '../../../mappings/user-answers.js';
 import { USER_FIELDS } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from '../../../mappings/user-options.js';
 import type { Query } from '../../upstream/client.js';
@@ -51,12 +51,13 @@ export async function readUserParts(v2: V2Api, ref: string, shape: AnswerShape, 
   const [user, settings, ...tokens] = await Promise.all([
     v2.get(V2.users.get.at(ref), V2_USER, query),
     wantsSettings ? v2.get(V2.users.settings.at(ref), V2_SETTINGS, query) : undefined,
-    ...TOKEN_TYPES.map((type) => (wantsTokens ? v2.get(V2.users.token.at(ref), V2_TOKEN, { type }).then((t) => t.token) : undefined)),
+    ...V2_TOKEN_TYPES.map((type) => (wantsTokens ? v2.get(V2.users.token.at(ref), V2_TOKEN, { type }).then((t) => t.token) : undefined)),
   ]);
+  const issued = new Map<string, string | undefined>(V2_TOKEN_TYPES.map((type, i) => [type, tokens[i]]));
   return {
     user,
     ...(settings ? { settings } : {}),
-    ...(wantsTokens ? { tokens: Object.fromEntries(TOKEN_TYPES.map((type, i) => [type, tokens[i]])) as Tokens } : {}),
+    ...(wantsTokens ? { tokens: Object.fromEntries(TOKEN_TYPES.map((type) => [type, issued.get(type) ?? ''])) as Tokens } : {}),
   };
 }
 
