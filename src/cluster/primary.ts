@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import type { GatewayConfig } from '../config.js';
@@ -23,7 +24,7 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
   const { logger } = createLogger({ level: config.ops.logLevel, file: config.ops.logFile });
   const hub = await startHub(config, logger);
   const buckets = config.rateLimits.redis.url ? undefined : new MemoryBucketStore({ maxBuckets: config.rateLimits.memory.maxBuckets });
-  const env = workerEnv(hub, buckets);
+  const env = workerEnv(hub, buckets, config);
   const askers = new Map<number, IpcRpcClient>();
   const listened = new Set<number>();
   let stopping = false;
@@ -107,8 +108,10 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
 }
 
 /** What every worker is told of the cluster (src/cluster/protocol.ts). */
-function workerEnv(hub: Hub | undefined, buckets: MemoryBucketStore | undefined): Record<string, string> {
+function workerEnv(hub: Hub | undefined, buckets: MemoryBucketStore | undefined, config: GatewayConfig): Record<string, string> {
   return {
+    // One key signs every worker's download links: a link one worker answered is fetched from whichever the next connection reaches.
+    DOWNLOAD_URL_KEY: config.downloads.key ?? randomBytes(32).toString('hex'),
     [CLUSTER_ENV.hub]: hub?.origin ?? '',
     [CLUSTER_ENV.hubPaths]: hub?.paths.join(',') ?? '',
     [CLUSTER_ENV.sharedLimits]: buckets ? 'ipc' : 'redis',
