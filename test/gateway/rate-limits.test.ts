@@ -79,13 +79,13 @@ describe('v1 inbound limits', () => {
 });
 
 describe('v2 outbound limits', () => {
-  it('paces a 25-call fan-out under the sandbox limit: it completes, and v2 never answers 429', async () => {
+  it('paces a 60-call fan-out under the sandbox limit: it completes, and v2 never answers 429', async () => {
     await new Promise((r) => setTimeout(r, 1100)); // fresh buckets after the floods above
     const started = Date.now();
-    const answer = await gw.v1('/test/fanout', { calls: '25' });
+    const answer = await gw.v1('/test/fanout', { calls: '60' });
     const seconds = (Date.now() - started) / 1000;
-    expect(answer).toEqual({ calls: 25 });
-    // 25 calls at ~10/s with a burst: it had to wait, i.e. the pacing did the work, not luck.
+    expect(answer).toEqual({ calls: 60 });
+    // 60 Light calls of a Pro account at ~30/s with a burst of 21: it had to wait, i.e. the pacing did the work, not luck.
     expect(seconds).toBeGreaterThan(1);
   });
 
@@ -105,17 +105,17 @@ describe('v2 outbound limits', () => {
   });
 
   it('refuses a list page whose full reads the wait cannot admit before reading any, and serves a page that fits', async () => {
-    // ~500 ms of wait admit the general class's burst and a few more: 30 reads do not fit, 5 do.
+    // ~500 ms of wait admit a Pro account's Light burst (21) and ~15 more: 60 reads do not fit, 5 do.
     const short = await startTestGateway({ V2_RATE_LIMITS: 'on', OUTBOUND_MAX_WAIT_MS: '500', UPSTREAM_MAX_ATTEMPTS: '1' });
     try {
       const host = (await short.v2('GET', '/users/me')).body.id as string;
-      for (let i = 0; i < 30; i++) {
+      for (let i = 0; i < 60; i++) {
         const created = await short.v2('POST', `/users/${host}/meetings`, {
           body: { topic: `M${i}`, type: 2, start_time: '2035-01-01T10:00:00Z' },
         });
         expect(created.status).toBe(201);
       }
-      const refused = await short.v1Raw('/meeting/list', { host_id: host, page_size: '30' });
+      const refused = await short.v1Raw('/meeting/list', { host_id: host, page_size: '60' });
       expect(refused.body).toEqual({ error: { code: 403, message: expect.stringContaining('maximum number of api requests') } });
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(Number(refused.headers.get('x-v2-calls'))).toBeLessThanOrEqual(2); // the page and the live list, no meeting read
@@ -128,7 +128,7 @@ describe('v2 outbound limits', () => {
     }
   });
 
-  it("does not slow another key's calls while one key's fan-out waits", async () => {
+  it("does not slow another account's calls while one account's fan-out waits", async () => {
     await new Promise((r) => setTimeout(r, 1100));
     const created = await gw.v2('POST', '/accounts', {
       body: { first_name: 'Sub', last_name: 'Account', email: `sub-${Date.now()}@example.com`, password: 'Passw0rd!x' },
@@ -138,15 +138,15 @@ describe('v2 outbound limits', () => {
     const sub = accounts.find((a) => a.id === created.body.id)!;
     const other = { api_key: sub.api_key, api_secret: sub.api_secret };
 
-    // The fan-out's 30 calls wait for the key's tokens for seconds; the other key's call is answered
-    // while they still wait (an order, not a time: on a busy machine a call can take a second).
+    // The fan-out's 90 calls wait for their account's tokens for seconds; another account's call is
+    // answered while they still wait (an order, not a time: on a busy machine a call can take a second).
     let busyDone = false;
-    const busy = gw.v1('/test/fanout', { calls: '30' }).finally(() => (busyDone = true));
+    const busy = gw.v1('/test/fanout', { calls: '90' }).finally(() => (busyDone = true));
     await new Promise((r) => setTimeout(r, 100));
     const quick = await gw.v1('/user/checkemail', { ...other, email: 'x@y.z' });
     expect(quick).toEqual({ existed_email: false });
     expect(busyDone).toBe(false);
-    expect(await busy).toEqual({ calls: 30 });
+    expect(await busy).toEqual({ calls: 90 });
   });
 });
 
