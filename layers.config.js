@@ -38,6 +38,7 @@ export const LAYERS = [
       'src/cli/',
       'src/cluster/',
       'src/gateway.ts',
+      'src/gateway/',
       'src/server.ts',
       'src/unframed-bodies.ts',
     ],

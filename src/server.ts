@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ConnectionSlots } from './shared/connection-slots.js';
-import { renderV1Error, v1ErrorResponse } from './v1/errors.js';
+import { renderV1Error } from './v1/errors.js';
+import { v1ErrorAnswer } from './translators/kit/error-answer.js';
 import { CONTENT_TYPE } from './v1/serialize.js';
 import { Refusal, toV1Error } from './translators/kit/failures.js';
 import { readUnframedBodies } from './unframed-bodies.js';
@@ -170,11 +171,11 @@ const UNFRAMED_BODY_IDLE_MS = 2_000;
 
 /** A v1 envelope with an HTTP status of its own (the transport's refusals are not v1 answers of HTTP 200), the connection closed. */
 function transportError(status: 400 | 408 | 500, error: unknown): Response {
-  return new Response(renderV1Error(toV1Error(error)), { status, headers: { 'content-type': CONTENT_TYPE.JSON, connection: 'close' } });
+  return v1ErrorAnswer(error, { status, headers: { connection: 'close' } });
 }
 
 function v1Envelope(refusal: Refusal, close: boolean): Response {
-  return v1ErrorResponse(toV1Error(refusal), close ? { connection: 'close' } : {});
+  return v1ErrorAnswer(refusal, close ? { headers: { connection: 'close' } } : {});
 }
 
 /** A v1 envelope written straight to a socket no request object was made for, then the connection closed. */

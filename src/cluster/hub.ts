@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import type { GatewayConfig } from '../config.js';
 import { webhookMetrics } from '../ops/webhook-metrics.js';
 import { createSandbox, mountSandbox, type Sandbox } from '../sandbox/app.js';
-import { unknownPathAnswer } from '../gateway.js';
+import { unknownPathAnswer } from '../gateway/answers.js';
 import { keepSandboxData, type KeptData } from '../sandbox/persist.js';
 import { listenOnLoopback } from '../server.js';
 import { startWebhooks, type Webhooks } from '../webhooks/index.js';

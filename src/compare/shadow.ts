@@ -3,8 +3,8 @@ import { isLoopbackCaller } from '../shared/loopback.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import PQueue from 'p-queue';
-import { v1ErrorResponse } from '../v1/errors.js';
-import { Refusal, toV1Error } from '../translators/kit/failures.js';
+import { v1ErrorAnswer } from '../translators/kit/error-answer.js';
+import { Refusal } from '../translators/kit/failures.js';
 import { readBody, type BodyLimits } from '../shared/request-body.js';
 import { canonicalPath } from '../translators/kit/registry.js';
 import type { OutboundGate } from '../upstream/client.js';
@@ -300,10 +300,9 @@ export class ShadowMode {
       body = await readBody(c, this.options.body);
     } catch (error) {
       // The rest of a refused body cannot be read as the next request: the connection closes.
-      return v1ErrorResponse(
-        toV1Error(new Refusal('unreadable-body', error instanceof Error ? error.message : 'The request body could not be read.')),
-        { connection: 'close' },
-      );
+      return v1ErrorAnswer(new Refusal('unreadable-body', error instanceof Error ? error.message : 'The request body could not be read.'), {
+        headers: { connection: 'close' },
+      });
     }
     // The Node request's own target (already normalised by the server) and header object: no
     // URL or Headers built per call.
@@ -423,5 +422,5 @@ async function apiSecretsOf(call: PrimaryCall): Promise<string[]> {
 }
 
 function unavailable(): Response {
-  return v1ErrorResponse(toV1Error(new Refusal('primary-unavailable')));
+  return v1ErrorAnswer(new Refusal('primary-unavailable'));
 }

@@ -1,11 +1,12 @@
 import { Hono, type Context } from 'hono';
 import { inboundOwnerOf } from '../ratelimit/inbound-limiter.js';
 import { readBody, requestBudget } from '../shared/request-body.js';
-import { Refusal, toV1Error } from '../translators/kit/failures.js';
+import { Refusal } from '../translators/kit/failures.js';
 import type { SdkApp } from '../upstream/auth/credential-map.js';
 import type { Credentials, V2Client } from '../upstream/client.js';
 import { pairProofOf } from '../upstream/pair-proof.js';
-import { invalidParameter, missingParameter, v1ErrorResponse } from '../v1/errors.js';
+import { invalidParameter, missingParameter } from '../v1/errors.js';
+import { v1ErrorAnswer } from '../translators/kit/error-answer.js';
 import { readParams, type V1Params } from '../v1-facade/params.js';
 import { refusalOfUnread } from '../v1-facade/unread.js';
 import type { InboundGate } from '../v1-facade/app.js';
@@ -71,7 +72,7 @@ export function createSignatureApp(options: SignatureAppOptions): Hono {
       const signed = await sign(options, request, credentials);
       return c.json(signed, 200, { ...headers, 'Cache-Control': 'no-store' });
     } catch (error) {
-      return v1ErrorResponse(toV1Error(refusalOfUnread(error)), headers);
+      return v1ErrorAnswer(refusalOfUnread(error), { headers });
     }
   });
   return app;

@@ -1,4 +1,4 @@
-import { CONTENT_TYPE, serialize, type DataType } from './serialize.js';
+import { serialize, type DataType } from './serialize.js';
 
 /**
  * The v1 error, at the bottom of the v1 layers: its type, the codes v1gate answers with, the
@@ -51,14 +51,6 @@ export class V1Error extends Error {
  */
 export function renderV1Error(error: V1Error, dataType: DataType = 'JSON'): string {
   return serialize(error.toBody(), dataType);
-}
-
-/** A v1 error as a whole answer: HTTP 200 (as v1 answered), the error's own headers (Retry-After...) and `headers`. */
-export function v1ErrorResponse(error: V1Error, headers: Record<string, string> = {}, dataType: DataType = 'JSON'): Response {
-  return new Response(renderV1Error(error, dataType), {
-    status: 200,
-    headers: { ...error.headers, ...headers, 'content-type': CONTENT_TYPE[dataType] },
-  });
 }
 
 export const invalidParameter = (field: string, detail?: string) =>
