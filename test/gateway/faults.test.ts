@@ -151,8 +151,8 @@ describe('429 from the upstream', () => {
 describe('a call whose client has gone', () => {
   it('is withdrawn while it waits for an outbound token: no write starts after the client left', async () => {
     await start({ V2_RATE_LIMITS: 'on', RATE_LIMIT_SCALE: '0.2' });
-    // Spend the general class's burst so the next write waits for a token.
-    await Promise.all(Array.from({ length: 3 }, () => v1('/user/checkemail', { email: 'nobody@example.com' })));
+    // Spend the account's Medium burst (GET /users, as POST /groups) so the next write waits for a token.
+    await Promise.all(Array.from({ length: 4 }, () => v1('/user/list', {})));
     const leaving = new AbortController();
     const name = `Left ${Date.now()}`;
     const call = v1('/group/create', { name }, { signal: leaving.signal }).catch((error: Error) => error.name);
