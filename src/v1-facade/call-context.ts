@@ -23,7 +23,7 @@ import type { KeyMemo } from './key-memo.js';
 export type Bindings = { incoming?: IncomingMessage; outgoing?: ServerResponse };
 
 /** The fan-out pre-check (throws when `calls` v2 calls cannot be admitted within `waitMs`). */
-export type FanOutCheck = (method: string, path: string, calls: number, waitMs: number) => void;
+export type FanOutCheck = (route: V2Route<'GET'>, calls: number, waitMs: number) => void;
 
 /**
  * The V2Api of one v1 call: the caller's credentials and deadline on every call, and a count of
@@ -251,6 +251,6 @@ export class CallContext implements TranslatorContext {
   }
 
   requireFanOut(route: V2Route<'GET'>, calls: number): void {
-    this.fanOut?.(route.method, route.template, calls, this.deadlineMs - Date.now());
+    this.fanOut?.(route, calls, this.deadlineMs - Date.now());
   }
 }
