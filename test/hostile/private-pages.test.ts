@@ -58,8 +58,21 @@ function ask(
   });
 }
 
-/** The routes no private-page rule applies to: the v1 and v2 APIs, OAuth, the signer, the probes, the event intake. */
-const PUBLIC = [/^\/v1(\/|$)/, /^\/v2(\/|$)/, /^\/oauth(\/|$)/, /^\/sdk\/signature$/, /^\/healthz$/, /^\/readyz$/, /^\/webhooks\/v2$/];
+/**
+ * The routes no private-page rule applies to: the v1 and v2 APIs, OAuth, the signer, the probes, the
+ * event intake, and recording files (the sandbox's behind v2's bearer check, v1gate's own signed links).
+ */
+const PUBLIC = [
+  /^\/v1(\/|$)/,
+  /^\/v2(\/|$)/,
+  /^\/oauth(\/|$)/,
+  /^\/sdk\/signature$/,
+  /^\/healthz$/,
+  /^\/readyz$/,
+  /^\/webhooks\/v2$/,
+  /^\/rec\/download(\/|$)/,
+  /^\/downloads(\/|$)/,
+];
 
 /** Every route and middleware path of the app that is not public, as a request a rebinding page could make. */
 function privateRoutes(gw: TestGateway): { method: string; path: string }[] {
