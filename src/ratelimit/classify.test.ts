@@ -39,6 +39,10 @@ describe('classifyV1Path', () => {
 
   it('reads a path without the /v1 prefix as relative to it', () => {
     expect(classifyV1Path('/user/list').name).toBe('list-billing-plan');
+    // A list's buckets are its own endpoint's; a general call's, its class's.
+    expect(classifyV1Path('/V1/User/List/').bucket).toBe('list-billing-plan:/v1/user/list');
+    expect(classifyV1Path('/v1/meeting/list').bucket).toBe('list-billing-plan:/v1/meeting/list');
+    expect(classifyV1Path('/v1/user/get').bucket).toBe('general');
   });
 
   it('gives each class its limits from the table', () => {

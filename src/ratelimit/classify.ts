@@ -8,6 +8,8 @@ import { V1_LIMIT_CLASSES, type LimitDef } from '../../mappings/rate-limits.js';
 export interface ClassifiedPath {
   name: string;
   limits: readonly LimitDef[];
+  /** Whose buckets a request spends: its class's, or for a class counted per endpoint, its own path's (`list-billing-plan:/v1/user/list`). */
+  bucket: string;
 }
 
 /** `/V1/User/List/?x=1` → `/v1/user/list`: no query, no trailing slash, lower case. */
@@ -47,7 +49,7 @@ export function classifyV1Path(path: string): ClassifiedPath {
   const found = v1Matchers.find((m) => m.patterns.some((re) => re.test(p)));
   // The table ends with the catch-all `/v1/*`; only `/v1` itself falls through, and it is general.
   const c = found?.limitClass ?? V1_LIMIT_CLASSES[V1_LIMIT_CLASSES.length - 1]!;
-  return { name: c.name, limits: c.limits };
+  return { name: c.name, limits: c.limits, bucket: c.perEndpoint ? `${c.name}:${p}` : c.name };
 }
 
 /**

@@ -21,11 +21,14 @@ describe('InboundLimiter', () => {
     expect((await inbound.check('key', '/v1/user/get')).allowed).toBe(true);
   });
 
-  it('holds list, billing and plan endpoints to one request per second, as one class', async () => {
+  it('holds each list, billing and plan endpoint to one request per second, each in buckets of its own', async () => {
     const { inbound, clock } = limiter();
     expect((await inbound.check('key', '/v1/user/list')).allowed).toBe(true);
-    expect((await inbound.check('key', '/v1/meeting/list')).allowed).toBe(false);
-    expect((await inbound.check('key', '/v1/ma/account/plan/get')).allowed).toBe(false);
+    expect((await inbound.check('key', '/v1/user/list')).allowed).toBe(false);
+    // Another list of the same key, at once: its own 1/s.
+    expect(await inbound.check('key', '/v1/meeting/list')).toMatchObject({ allowed: true, limitClass: 'list-billing-plan', limit: 1 });
+    expect((await inbound.check('key', '/V1/Meeting/List/')).allowed).toBe(false); // the same endpoint, however written
+    expect((await inbound.check('key', '/v1/ma/account/plan/get')).allowed).toBe(true);
     // The general class is a separate budget.
     expect((await inbound.check('key', '/v1/user/get')).allowed).toBe(true);
     clock.now += 1000;

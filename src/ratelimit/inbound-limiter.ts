@@ -49,8 +49,8 @@ export class InboundLimiter {
   private readonly store: BucketStore;
   private readonly enabled: boolean;
   private readonly specsByClass: Map<string, { windows: string[]; specs: BucketSpec[] }>;
-  /** The path's v1 class, classified once per distinct path (the facade passes its endpoints' canonical paths). */
-  private readonly classOf = remembered((v1Path: string) => classifyV1Path(v1Path).name);
+  /** The path's v1 class and buckets, classified once per distinct path (the facade passes its endpoints' canonical paths). */
+  private readonly classOf = remembered((v1Path: string) => classifyV1Path(v1Path));
   /** Each owner's buckets by class, built once: the keys are the same strings on every call. */
   private readonly refsByOwner = new Map<string, Map<string, BucketRef[]>>();
 
@@ -65,11 +65,11 @@ export class InboundLimiter {
 
   /** Admit (taking a token from every bucket of the path's class) or refuse one v1 request. */
   async check(apiKey: string, v1Path: string): Promise<RateLimitDecision> {
-    const limitClass = this.classOf(v1Path);
+    const { name: limitClass, bucket } = this.classOf(v1Path);
     if (!this.enabled) {
       return { allowed: true, enforced: false, limitClass, limit: 0, remaining: 0, resetSeconds: 0, retryAfterSeconds: 0 };
     }
-    const refs = this.refsFor(apiKey, limitClass);
+    const refs = this.refsFor(apiKey, limitClass, bucket);
     // A store that can answer at once (memory, a held lease) does: no promise to await.
     const outcome = this.store.takeNow?.(refs) ?? (await this.store.take(refs));
     const decision = decisionOf(limitClass, refs, outcome);
@@ -77,18 +77,18 @@ export class InboundLimiter {
     return decision;
   }
 
-  private refsFor(owner: string, limitClass: string): BucketRef[] {
+  private refsFor(owner: string, limitClass: string, bucket: string): BucketRef[] {
     let byClass = this.refsByOwner.get(owner);
     if (!byClass) {
       // Owners include unproven pairs, which anyone can make up: the memory is bounded, and starts again when full.
       if (this.refsByOwner.size >= MAX_CACHED_OWNERS) this.refsByOwner.clear();
       this.refsByOwner.set(owner, (byClass = new Map<string, BucketRef[]>()));
     }
-    let refs = byClass.get(limitClass);
+    let refs = byClass.get(bucket);
     if (!refs) {
       const { windows, specs } = this.specsByClass.get(limitClass)!;
-      refs = specs.map((spec, i) => ({ key: `in:{${owner}:${limitClass}}:${windows[i]}`, spec }));
-      byClass.set(limitClass, refs);
+      refs = specs.map((spec, i) => ({ key: `in:{${owner}:${bucket}}:${windows[i]}`, spec }));
+      byClass.set(bucket, refs);
     }
     return refs;
   }

@@ -71,7 +71,7 @@ describe('createRateLimiters', () => {
     expect((await limiters.inbound.check('fk', '/v1/user/list')).allowed).toBe(false);
     await limiters.outbound.schedule({ account: 'fk', plan: 'pro' }, 'medium', async () => 'ok');
     const admin = await readyRedis(server.url);
-    expect(await admin.exists('factory:in:{fk:list-billing-plan}:second')).toBe(1);
+    expect(await admin.exists('factory:in:{fk:list-billing-plan:/v1/user/list}:second')).toBe(1);
     expect(await admin.exists('factory:out:{fk}:medium')).toBe(1);
     await admin.quit();
     await limiters.close();
