@@ -256,14 +256,17 @@ describe('every user endpoint', () => {
     '/user/assistant/delete': { id: 'x' },
     '/user/scheduleforhost/list': { id: 'x' },
     '/user/checkemail': { email: 'a@example.com' },
-    '/user/checkzpk': { zpk: 'x' },
   };
 
-  it('answers 102 for a wrong secret (all 21, the upload included above)', async () => {
-    expect(Object.keys(VALID)).toHaveLength(20);
+  it('answers 102 for a wrong secret (all 20, the upload included above)', async () => {
+    expect(Object.keys(VALID)).toHaveLength(19);
     for (const [path, params] of Object.entries(VALID)) {
       expectV1Error(await gw.v1(path, { ...params, api_secret: 'wrong' }), 102);
     }
+  });
+
+  it('answers /user/checkzpk with the retirement, whatever the secret: it is refused before anything is asked of v2', async () => {
+    expectV1Error(await gw.v1('/user/checkzpk', { zpk: 'x', api_secret: 'wrong' }), 300);
   });
 
   it('answers in any letter case of the path, with a trailing slash', async () => {

@@ -691,7 +691,8 @@ describe('GET /users/{userId}/recordings', () => {
         file_type: expect.stringMatching(/^(MP4|M4A)$/),
         file_size: expect.any(Number),
         play_url: expect.stringMatching(/^https:\/\/sandbox\.v1gate\.local\/rec\/play\//),
-        download_url: expect.stringMatching(/^https:\/\/sandbox\.v1gate\.local\/rec\/download\//),
+        // Served where the request came (the sandbox streams the bytes there, behind the bearer check).
+        download_url: `${sb.url}/rec/download/${file.download_url.split('/rec/download/')[1]}`,
         status: 'completed',
         recording_type: expect.any(String),
       });
