@@ -83,9 +83,10 @@ describe('v2 outbound limits of the report class', () => {
   });
 
   it('answers the v1 rate-limit error at once when the fan-out needs more report calls than the wait admits', async () => {
-    // 2 s of wait admit ~3 report calls at v2's 1/s (minus v1gate's margin); this page needs 1 + 4.
+    // Heavy calls (the reports) at a Pro account's 10/s scaled by 0.1: a burst of one, then one a
+    // second, so 2 s of wait admit ~3 report calls (minus v1gate's margin); this page needs 1 + 4.
     const short = await startTestGateway(
-      { V2_RATE_LIMITS: 'on', OUTBOUND_MAX_WAIT_MS: '2000', UPSTREAM_MAX_ATTEMPTS: '1' },
+      { V2_RATE_LIMITS: 'on', RATE_LIMIT_SCALE: '0.1', OUTBOUND_MAX_WAIT_MS: '2000', UPSTREAM_MAX_ATTEMPTS: '1' },
       { sandboxLimits: SPEC_SANDBOX_LIMITS },
     );
     try {
