@@ -53,6 +53,8 @@ interface ListCase {
   key: string;
   /** How many items the list holds, where more than the ITEMS seeded (the account's users). */
   total?: () => Promise<number>;
+  /** Where the answer says how many items the list holds, if not `total_records` (a dashboard session's `participants_count`). */
+  totalKey?: string;
   /** Calls to the same route that read something else (the host's live meetings, `type=live`). */
   beside?: number;
   /**
@@ -244,6 +246,36 @@ const CASES: Record<string, ListCase> = {
     key: 'meetings',
     fromStart: true,
   },
+  '/metrics/webinars': {
+    seed: async () => {
+      const [host] = await createUsers(gw, 1);
+      for (let i = 0; i < ITEMS; i++) {
+        const webinar = await createWebinar(gw, { approval: 2, host: host!.id });
+        const happened = await gw.control('POST', `/meetings/${webinar.id}/happen`, {
+          start_time: `2024-09-0${i + 1}T10:00:00Z`,
+          duration_minutes: 30,
+        });
+        expect(happened.status, JSON.stringify(happened.body)).toBe(201);
+      }
+      return { type: '2', from: '2024-09-01', to: '2024-09-30' };
+    },
+    route: 'GET /metrics/webinars',
+    key: 'meetings',
+    fromStart: true,
+  },
+  '/metrics/meetingdetail': {
+    seed: async () => {
+      const [host] = await createUsers(gw, 1);
+      const people = Array.from({ length: ITEMS }, (_, i) => ({ name: `Guest ${i}`, email: uniqueEmail('guest') }));
+      const held = await meetingHappened(gw, host!.id, '2024-08-01T10:00:00Z', people);
+      return { meeting_id: held.uuid, type: '2' };
+    },
+    route: 'GET /metrics/meetings/{meetingId}/participants',
+    key: 'participants',
+    totalKey: 'participants_count',
+    total: async () => ITEMS + 1, // the host is one of the session's participants
+    fromStart: true,
+  },
   '/webinar/registrants/list': {
     seed: async () => {
       const webinar = await createWebinar(gw, { approval: 1 });
@@ -266,16 +298,16 @@ async function page(path: string, params: Record<string, string>, n: number, siz
 }
 
 /** v1's page `n` over `total` records: the paging fields, and the items that fall on it. */
-function expectPage(body: Record<string, any>, key: string, n: number, total: number): void {
+function expectPage(body: Record<string, any>, key: string, n: number, total: number, totalKey = 'total_records'): void {
   expect(body.error, JSON.stringify(body.error)).toBeUndefined();
-  expect(body.total_records).toBe(total);
+  expect(body[totalKey]).toBe(total);
   expect(body.page_count).toBe(Math.ceil(total / PAGE));
   expect(body.page_number).toBe(n);
   expect(body.page_size).toBe(PAGE);
   expect(body[key]).toHaveLength(Math.max(0, Math.min(PAGE, total - (n - 1) * PAGE)));
 }
 
-const idOf = (item: Record<string, any>) => String(item.id ?? item.email ?? item.start_time);
+const idOf = (item: Record<string, any>) => String(item.id ?? item.email ?? item.user_name ?? item.start_time);
 
 describe('v1 page N over v2 lists that page by token only', () => {
   for (const [path, list] of Object.entries(CASES)) {
@@ -287,14 +319,14 @@ describe('v1 page N over v2 lists that page by token only', () => {
       const listCalls = (routes: string[]) => routes.filter((r) => r === list.route).length - (list.beside ?? 0);
       // The tokens of the whole list are not yet known: page 4 follows the chain from the first page.
       const cold = await page(path, params, PAGES);
-      expectPage(cold.body, list.key, PAGES, total);
+      expectPage(cold.body, list.key, PAGES, total, list.totalKey);
       expect(listCalls(cold.routes)).toBe(PAGES);
       const cost = (n: number) => (list.whole ? pages : list.fromStart ? Math.min(n, pages) : 1);
 
       const seen: string[] = [];
       for (let n = 1; n <= pages; n++) {
         const read = await page(path, params, n);
-        expectPage(read.body, list.key, n, total);
+        expectPage(read.body, list.key, n, total, list.totalKey);
         // Page 1 needs no token; every later one is the token kept when the page before was read.
         expect(listCalls(read.routes)).toBe(cost(n));
         seen.push(...(read.body[list.key] as Record<string, any>[]).map(idOf));
