@@ -276,6 +276,39 @@ const CASES: Record<string, ListCase> = {
     total: async () => ITEMS + 1, // the host is one of the session's participants
     fromStart: true,
   },
+  '/metrics/webinardetail': {
+    seed: async () => {
+      const webinar = await createWebinar(gw, { approval: 2 });
+      const participants = Array.from({ length: ITEMS }, (_, i) => ({ name: `Attendee ${i}`, email: uniqueEmail('attendee') }));
+      const happened = await gw.control('POST', `/meetings/${webinar.id}/happen`, {
+        start_time: '2024-08-02T10:00:00Z',
+        duration_minutes: 30,
+        participants,
+      });
+      expect(happened.status, JSON.stringify(happened.body)).toBe(201);
+      return { meeting_id: happened.body.uuid as string, type: '2' };
+    },
+    route: 'GET /metrics/webinars/{webinarId}/participants',
+    key: 'participants',
+    totalKey: 'participants_count',
+    total: async () => ITEMS + 1, // the host is one of the session's participants
+    fromStart: true,
+  },
+  '/metrics/zoomroomdetail': {
+    seed: async () => {
+      const accountId = gw.sandbox.state.accountsByKey.get(gw.credentials.api_key)!.id;
+      const room = await gw.control('POST', `/accounts/${accountId}/zoom-rooms`, { room_name: 'Paged room' });
+      expect(room.status, JSON.stringify(room.body)).toBe(201);
+      for (let i = 0; i < ITEMS; i++) {
+        const held = await meetingHappened(gw, ownerId, `2024-10-0${i + 1}T10:00:00Z`);
+        expect((await gw.control('POST', `/zoom-rooms/${room.body.id}/meetings`, { meeting_id: held.id })).status).toBe(200);
+      }
+      return { id: room.body.id as string, from: '2024-10-01', to: '2024-10-31' };
+    },
+    route: 'GET /metrics/zoomrooms/{zoomroomId}',
+    key: 'past_meetings',
+    fromStart: true,
+  },
   '/webinar/registrants/list': {
     seed: async () => {
       const webinar = await createWebinar(gw, { approval: 1 });
