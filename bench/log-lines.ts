@@ -3,9 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { callLogObserver, createLogger, loggerSettings } from '../src/ops/logging.js';
-import { SecretValues } from '../src/shared/secrets.js';
-import { V2 } from '../src/shared/v2-routes.js';
-import type { V1CallRecord } from '../src/v1-facade/observe.js';
+import { RECORD } from './call-record.js';
 
 /**
  * `npm run bench:logs`: the CPU one v1 call's log line costs, for each way of writing standard
@@ -22,26 +20,6 @@ import type { V1CallRecord } from '../src/v1-facade/observe.js';
 
 const MODES = ['gateway', 'sync', 'batched-no-interval'] as const;
 type Mode = (typeof MODES)[number];
-
-/** A typical call's record: a checkemail answered, one v2 call, the request's own api_secret to redact by value. */
-const RECORD: V1CallRecord = {
-  requestId: '6f1c2a9e-3b8d-4f0e-9a51-2c7d4e8b1f30',
-  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
-  spanId: '00f067aa0ba902b7',
-  startedAt: new Date(),
-  method: 'POST',
-  rawPath: '/v1/user/checkemail',
-  endpoint: '/user/checkemail',
-  apiKey: 'a-fairly-typical-api-key',
-  secrets: new SecretValues(['a-fairly-typical-api-secret-value']),
-  params: { email: 'someone@example.com', data_type: 'JSON' },
-  errorCode: undefined,
-  pairProven: true,
-  answer: { existed_email: true },
-  dataType: 'JSON',
-  ms: 1.73,
-  v2Calls: [{ route: V2.users.emailTaken, method: 'GET', path: '/users/email', undo: false, status: 200, ms: 1.2 }],
-};
 
 function loggerOf(mode: Mode) {
   const settings = loggerSettings({ level: 'info' });
