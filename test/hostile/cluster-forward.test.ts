@@ -110,10 +110,15 @@ function finalAnswer(reply: string): { status: number; body: unknown } {
 /** Whitespace after a JSON value (still the same JSON) that takes a body past 1 KiB, where curl before 7.69.0 starts to send `Expect: 100-continue`. */
 const PADDING = ' '.repeat(2_048);
 
+let events = 0;
+/**
+ * An event of its own each time: the intake refuses a signature it has taken, and two events of
+ * one body signed in the same second carry one signature.
+ */
 const webhookEvent = () =>
   JSON.stringify({
     event: 'meeting.started',
-    event_ts: 1_700_000_000_000,
+    event_ts: 1_700_000_000_000 + ++events,
     payload: { account_id: 'acc', object: { id: 81_234_567, uuid: 'uuid==', host_id: 'host' } },
   }) + PADDING;
 
