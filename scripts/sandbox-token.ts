@@ -14,7 +14,14 @@ interface ListedAccount {
 
 /** `origin`: where the sandbox's /sandbox and /oauth are (a gateway with the embedded sandbox, or `npm run sandbox`). */
 export async function sandboxToken(origin: string, apiKey: string, apiSecret: string): Promise<string> {
-  const listed = await fetch(`${origin}/sandbox/accounts`);
+  const listed = await fetch(`${origin}/sandbox/accounts`).catch((error: Error) => {
+    // fetch says only "fetch failed"; its cause names what happened (ECONNREFUSED: nothing listens there).
+    const cause = error.cause as { code?: string; message?: string } | undefined;
+    const why = cause?.code ?? cause?.message ?? error.message;
+    throw new Error(
+      `cannot reach ${origin} (${why}): is npm start or npm run sandbox running there? Its origin is this command's third argument`,
+    );
+  });
   if (!listed.ok)
     throw new Error(`${origin}/sandbox/accounts answered ${listed.status}: is this a v1gate sandbox, reached from this machine?`);
   const { accounts } = (await listed.json()) as { accounts: ListedAccount[] };
