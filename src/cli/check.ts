@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { request } from 'undici';
 import { ConfigError, loadConfig, type GatewayConfig } from '../config.js';
 import type { Env } from '../shared/env.js';
+import { defaultTokenUrlOf } from '../upstream/auth/v2-credentials.js';
 import { describeUnknownSetting, unknownSettings } from '../unknown-settings.js';
 import { loadSubscriptions } from '../webhooks/subscriptions.js';
 import { describeStartError } from './start-errors.js';
@@ -69,7 +70,7 @@ export function renderReport(report: CheckReport): string {
  * is asked for). The embedded sandbox's is this process's own, not listening yet: nothing to check.
  */
 function tokenUrlsOf(config: GatewayConfig): string[] {
-  const fallback = config.credentials.defaultTokenUrl ?? (config.v2BaseUrl ? `${new URL(config.v2BaseUrl).origin}/oauth/token` : undefined);
+  const fallback = config.credentials.defaultTokenUrl ?? (config.v2BaseUrl ? defaultTokenUrlOf(config.v2BaseUrl) : undefined);
   const urls = config.credentials.entries.flatMap((e) => (e.v2.kind !== 'oauth' ? [] : [e.v2.token_url ?? fallback]));
   return [...new Set(urls.filter((url): url is string => url !== undefined))];
 }
