@@ -264,6 +264,11 @@ const OPS = envSection({
     READY_TIMEOUT_MS: wholeNumber(50, 30_000)
       .default(2_000)
       .describe('how long /readyz waits for the upstream and the limiter store; default 2000'),
+    READY_PROBE_EVERY_MS: wholeNumber(0, 60_000)
+      .default(1_000)
+      .describe(
+        '/readyz probes the upstream one request at a time, its answer given to every /readyz for this long after it ends (a flood costs v2 one request a period); 0: each asks afresh; default 1000',
+      ),
     STATUS_TOKEN: z
       .string()
       .min(16, 'must be at least 16 characters')
@@ -292,6 +297,7 @@ const OPS = envSection({
     metricsPerKey: e.METRICS_PER_KEY,
     metricsPerKeyTop: e.METRICS_PER_KEY_TOP,
     readyTimeoutMs: e.READY_TIMEOUT_MS,
+    readyProbeEveryMs: e.READY_PROBE_EVERY_MS,
     statusToken: e.STATUS_TOKEN,
     metricsToken: e.METRICS_TOKEN,
     privateAccess: { hosts: commaList(e.PRIVATE_HOSTS ?? ''), trustedProxies: commaList(e.TRUSTED_PROXIES ?? '') },
@@ -374,6 +380,8 @@ export interface GatewayConfig {
     metricsPerKey: boolean;
     metricsPerKeyTop: number;
     readyTimeoutMs: number;
+    /** How long one /readyz probe's answer serves every /readyz after it (READY_PROBE_EVERY_MS). */
+    readyProbeEveryMs: number;
     statusToken: string | undefined;
     /** Set: /metrics is a private page asking for it. */
     metricsToken: string | undefined;

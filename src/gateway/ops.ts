@@ -76,6 +76,7 @@ export function opsPart(
         return address.upstreamUrl;
       },
       deadlineMs: config.ops.readyTimeoutMs,
+      probeEveryMs: config.ops.readyProbeEveryMs,
     },
     access: parts.access,
     metricsToken: config.ops.metricsToken,

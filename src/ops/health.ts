@@ -3,6 +3,11 @@
  * (readiness) says whether a load balancer should send it traffic: not draining, the limiter
  * store reachable (or its failure policy in force, which still answers), and the upstream
  * answering within a deadline.
+ *
+ * /readyz needs no credentials, and its probe is a request to V2_BASE_URL (the real service in
+ * production): a flood of /readyz shares one probe at a time, and its answer for `probeEveryMs`
+ * after it ends, so it costs v2 at most one request a `probeEveryMs` however many ask (2,000
+ * /readyz, 32 at once, made 2,000 v2 requests, 32 at a time). Draining is read afresh each time.
  */
 
 export interface ReadinessDeps {
@@ -15,6 +20,8 @@ export interface ReadinessDeps {
   /** The v2 base URL; any HTTP answer (even 401/404) proves it is reachable. */
   upstreamUrl: string;
   deadlineMs: number;
+  /** How long a probe's answer is given to every /readyz after it ends (READY_PROBE_EVERY_MS); 0: each asks afresh, one at a time. */
+  probeEveryMs?: number;
   fetch?: typeof fetch;
 }
 
@@ -46,6 +53,28 @@ async function limiterCheck(deps: ReadinessDeps): Promise<CheckResult> {
   return { ok: false, detail: 'unreachable; failing closed' };
 }
 
+type Probed = Pick<Readiness['checks'], 'limiter' | 'upstream'>;
+
+/** Each gateway's probe (one deps object per gateway): the one in flight, and the last answer with when it ended. */
+const probes = new WeakMap<ReadinessDeps, { running?: Promise<Probed>; last?: { probed: Probed; endedAt: number } }>();
+
+/** The limiter store and the upstream, probed once for every caller at the same moment, the answer kept `probeEveryMs`. */
+function sharedProbe(deps: ReadinessDeps): Promise<Probed> {
+  let shared = probes.get(deps);
+  if (!shared) probes.set(deps, (shared = {}));
+  if (shared.running) return shared.running;
+  const last = shared.last;
+  if (last && performance.now() - last.endedAt < (deps.probeEveryMs ?? 0)) return Promise.resolve(last.probed);
+  const entry = shared;
+  entry.running = Promise.all([limiterCheck(deps), upstreamCheck(deps)])
+    .then(([limiter, upstream]) => {
+      entry.last = { probed: { limiter, upstream }, endedAt: performance.now() };
+      return entry.last.probed;
+    })
+    .finally(() => (entry.running = undefined));
+  return entry.running;
+}
+
 export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
   const draining: CheckResult = deps.draining() ? { ok: false, detail: 'draining' } : { ok: true, detail: 'serving' };
   if (!draining.ok) {
@@ -53,6 +82,6 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
     const skipped: CheckResult = { ok: true, detail: 'not checked while draining' };
     return { ready: false, checks: { draining, limiter: skipped, upstream: skipped } };
   }
-  const [limiter, upstream] = await Promise.all([limiterCheck(deps), upstreamCheck(deps)]);
+  const { limiter, upstream } = await sharedProbe(deps);
   return { ready: draining.ok && limiter.ok && upstream.ok, checks: { draining, limiter, upstream } };
 }
