@@ -22,7 +22,14 @@ import { configuredSecrets } from './gateway/secrets.js';
 import { drainGuard, errorAnswer, unknownPathAnswer, workerTag } from './gateway/answers.js';
 import { webhooksPart } from './gateway/webhooks.js';
 import { hubPart, sandboxListener, sandboxPart } from './gateway/sandbox.js';
-import { createLimiters, createPairProver, createV2Client, createV2Credentials, inboundGate } from './gateway/v2-side.js';
+import {
+  createLimiters,
+  createPairProver,
+  createV2Client,
+  createV2Credentials,
+  inboundGate,
+  sandboxAccountsOf,
+} from './gateway/v2-side.js';
 import { callObservers, createMetrics, opsPart } from './gateway/ops.js';
 import { createFacade, downloadsPart, shadowPart, signerPart, type Shadow, type V1App } from './gateway/facade.js';
 
@@ -157,7 +164,8 @@ function assemble(parts: Parts) {
   const webhooks = intake?.webhooks;
   if (webhooks) listener?.app.route('/', webhooks.routes);
   const limiters = createLimiters(parts);
-  const credentials = createV2Credentials(parts, limiters, sandbox);
+  const sandboxAccounts = sandboxAccountsOf(parts, sandbox);
+  const credentials = createV2Credentials(parts, limiters, sandboxAccounts);
   const v2 = createV2Client(parts, limiters, credentials);
   const endpoints = overrides.endpoints ?? ALL_ENDPOINTS;
   const { metrics, failover, sharedStorePolicy } = createMetrics(parts, endpoints, limiters, credentials, webhooks);
@@ -170,7 +178,7 @@ function assemble(parts: Parts) {
   const pairs = createPairProver(parts, limiters, credentials.budgets);
   const signer = signerPart(parts, v2, inbound, pairs, credentials);
   const observers = callObservers(parts, metrics);
-  const downloads = downloadsPart(parts, credentials, sandbox);
+  const downloads = downloadsPart(parts, credentials, sandboxAccounts);
   const facadeDeps = {
     endpoints,
     v2,

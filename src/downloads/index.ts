@@ -14,7 +14,7 @@ export interface DownloadsDeps {
   config: DownloadConfig;
   v2Origin: () => string;
   authorizer: V2Authorizer;
-  credentialsOf: (apiKey: string) => Credentials | undefined;
+  credentialsOf: (apiKey: string) => Credentials | undefined | Promise<Credentials | undefined>;
   timeoutMs: number;
   connections: number;
 }

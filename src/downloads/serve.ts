@@ -28,7 +28,7 @@ export interface DownloadServeDeps {
   v2Origin: () => string;
   authorizer: V2Authorizer;
   /** The credentials a key's v2 app is reached with, without its v1 secret; undefined: none now. */
-  credentialsOf: (apiKey: string) => Credentials | undefined;
+  credentialsOf: (apiKey: string) => Credentials | undefined | Promise<Credentials | undefined>;
   /** How long v2 may take to answer, and to send each next chunk. */
   timeoutMs: number;
   connections: number;
@@ -54,7 +54,7 @@ export function downloadRoutes(deps: DownloadServeDeps): { app: Hono<Env>; close
     const grant = deps.links.read(c.req.param('link'), Date.now());
     if ('kind' in grant) return refusalOf(c, grant);
     if (!isDownloadTarget(grant.url, deps.hosts, deps.v2Origin())) return refuse(c, 403, 'This download link names no v2 download host.');
-    const credentials = deps.credentialsOf(grant.apiKey);
+    const credentials = await deps.credentialsOf(grant.apiKey);
     if (!credentials) return refuse(c, 403, "v1gate has no v2 app for this link's api_key any more.");
     // A client that leaves before v2 answers ends the request; after, the pipeline ends it.
     const leaving = new AbortController();

@@ -7,7 +7,6 @@ import { shadowMetrics } from '../ops/shadow-metrics.js';
 import { statusKey } from '../ops/status.js';
 import { requireFanOutWithin } from '../ratelimit/fan-out.js';
 import type { RateLimiters } from '../ratelimit/index.js';
-import type { Sandbox } from '../sandbox/app.js';
 import { v2CredentialsCheck } from '../sdk/credentials-check.js';
 import { createSignatureApp } from '../sdk/signature-app.js';
 import type { DownloadLinkMaker, EndpointDefinition } from '../translators/kit/define.js';
@@ -21,6 +20,7 @@ import { createDownloads } from '../downloads/index.js';
 import { downloadCredentialsOf } from '../downloads/credentials.js';
 import type { CallObserver, OwnTimeObserver } from '../v1-facade/observe.js';
 import type { Parts } from './parts.js';
+import type { SandboxAccounts } from './v2-side.js';
 
 /** The ways in that do work for a client: the v1 facade (or shadow mode around it), the SDK signer, the download links. */
 
@@ -87,12 +87,16 @@ export function createFacade(
 }
 
 /** Recording files through v1gate's signed links (src/downloads/): the links' maker, and their route. */
-export function downloadsPart({ config, address, resources }: Parts, credentials: V2Credentials, sandbox: Sandbox | undefined) {
+export function downloadsPart(
+  { config, address, resources }: Parts,
+  credentials: V2Credentials,
+  sandboxAccounts: SandboxAccounts | undefined,
+) {
   const downloads = createDownloads({
     config: config.downloads,
     v2Origin: () => new URL(address.upstreamUrl).origin,
     authorizer: credentials.authorizer,
-    credentialsOf: downloadCredentialsOf((apiKey) => credentials.identityOf(apiKey), sandbox?.state.accountsByKey),
+    credentialsOf: downloadCredentialsOf((apiKey) => credentials.identityOf(apiKey), sandboxAccounts?.secretOf),
     timeoutMs: config.upstream.timeoutMs,
     connections: config.upstream.connections,
   });

@@ -6,7 +6,8 @@ import { type Sandbox } from '../sandbox/app.js';
 import { embeddedAppOf } from '../sandbox/oauth/embedded.js';
 import { V2Client, openGate, type OutboundGate } from '../upstream/client.js';
 import { EitherLeaving } from '../shared/leaving.js';
-import { sandboxAccountsAt } from '../upstream/auth/sandbox-accounts.js';
+import { sandboxAccountListAt } from '../upstream/auth/sandbox-accounts.js';
+import type { EmbeddedApps } from '../upstream/auth/authorizer.js';
 import { v2CredentialsOf, type V2Credentials } from '../upstream/auth/v2-credentials.js';
 import { provenSecretStoreOf } from '../upstream/auth/proven-secrets.js';
 import { PairProver } from '../upstream/pair-proof.js';
@@ -46,27 +47,43 @@ export function createLimiters({ config, overrides, resources, log }: Parts): Ra
 }
 
 /**
+ * The sandbox's accounts as this gateway reaches them, if it is over one: the embedded sandbox's
+ * state, or, from a cluster worker (whose sandbox runs in the primary) or over a sandbox elsewhere
+ * on this machine (npm run sandbox, another gateway), that sandbox's account list. None other is asked.
+ */
+export interface SandboxAccounts {
+  /** The OAuth app a pair of one of its accounts acts as (today's v2 takes no JWT: docs/decisions.md). */
+  appOf: EmbeddedApps;
+  /** The secret of the account whose api_key this is: what a download link, which carries none, fetches its file with. */
+  secretOf: (apiKey: string) => string | undefined | Promise<string | undefined>;
+}
+
+export function sandboxAccountsOf({ config, overrides }: Parts, sandbox: Sandbox | undefined): SandboxAccounts | undefined {
+  const sandboxOnThisMachine =
+    config.v2BaseUrl && isLoopbackHost(new URL(config.v2BaseUrl).hostname) ? new URL(config.v2BaseUrl).origin : undefined;
+  const hub = overrides.cluster?.hubPaths.includes('/sandbox') ? overrides.cluster.hubOrigin : sandboxOnThisMachine;
+  if (hub) return sandboxAccountListAt(hub, config.upstream.timeoutMs);
+  if (!sandbox) return undefined;
+  return {
+    appOf: (pair) => embeddedAppOf(sandbox.state, pair.apiKey, pair.apiSecret),
+    secretOf: (apiKey) => sandbox.state.accountsByKey.get(apiKey)?.apiSecret,
+  };
+}
+
+/**
  * Whom the gateway acts as toward v2: each pair's own JWT, or (V2_CREDENTIALS_FILE) the v2 app the
  * credential map names for the key, whose v1 secret the map checks here. Hash checks of new pairs
  * are bounded per key and across keys, in the limiters' store; pairs that matched are remembered
  * in Redis (with REDIS_URL) or beside the credentials file, so their owners skip that budget.
  */
 export function createV2Credentials(
-  { config, overrides, address, resources, log }: Parts,
+  { config, address, resources, log }: Parts,
   limiters: RateLimiters,
-  sandbox?: Sandbox,
+  sandboxAccounts: SandboxAccounts | undefined,
 ): V2Credentials {
   const { redis } = config.rateLimits;
-  // A sandbox elsewhere on this machine (npm run sandbox, another gateway) is found by its account list; none other is asked.
-  const sandboxOnThisMachine =
-    config.v2BaseUrl && isLoopbackHost(new URL(config.v2BaseUrl).hostname) ? new URL(config.v2BaseUrl).origin : undefined;
-  const hub = overrides.cluster?.hubPaths.includes('/sandbox') ? overrides.cluster.hubOrigin : sandboxOnThisMachine;
   return v2CredentialsOf(config.credentials, {
-    // Today's v2 takes no JWT: each sandbox account's pair acts as its OAuth app (docs/decisions.md).
-    ...(sandbox
-      ? { embedded: (pair: { apiKey: string; apiSecret: string }) => embeddedAppOf(sandbox.state, pair.apiKey, pair.apiSecret) }
-      : {}),
-    ...(hub ? { embedded: sandboxAccountsAt(hub, config.upstream.timeoutMs) } : {}),
+    ...(sandboxAccounts ? { embedded: sandboxAccounts.appOf } : {}),
     defaultPlan: config.rateLimits.v2.defaultPlan,
     jwtTtlSeconds: config.upstream.jwtTtlSeconds,
     timeoutMs: config.upstream.timeoutMs,

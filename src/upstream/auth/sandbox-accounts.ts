@@ -43,6 +43,18 @@ const MAX_LIST_BYTES = 8 * 1024 * 1024;
 type Listed = Map<string, { secret: string; app: OAuthApp }>;
 
 export function sandboxAccountsAt(origin: string, timeoutMs: number): (pair: Credentials) => Promise<OAuthApp | undefined> {
+  return sandboxAccountListAt(origin, timeoutMs).appOf;
+}
+
+/** The account list at `origin`, read as `sandboxAccountsAt` says, asked two ways. */
+export interface SandboxAccountList {
+  /** The OAuth app of a pair of one of the accounts, its secret matched; undefined for any other pair. */
+  appOf: (pair: Credentials) => Promise<OAuthApp | undefined>;
+  /** The secret of the account whose api_key this is, for a caller that holds none (a download link); undefined: no account. */
+  secretOf: (apiKey: string) => Promise<string | undefined>;
+}
+
+export function sandboxAccountListAt(origin: string, timeoutMs: number): SandboxAccountList {
   let listed: Listed = new Map();
   let listedAt = -Infinity;
   let reading: Promise<void> | undefined;
@@ -57,13 +69,19 @@ export function sandboxAccountsAt(origin: string, timeoutMs: number): (pair: Cre
     // Anything but a sandbox's account list (another service on that origin) is no account at all.
     if (parsed?.success) listed = appsOf(parsed.data);
   };
-  return async (pair) => {
-    if (!listed.has(pair.apiKey) && !noSandbox && Date.now() - listedAt >= RELIST_AFTER_MS) {
+  const keptOf = async (apiKey: string) => {
+    if (!listed.has(apiKey) && !noSandbox && Date.now() - listedAt >= RELIST_AFTER_MS) {
       reading ??= relist().finally(() => (reading = undefined));
       await reading;
     }
-    const kept = listed.get(pair.apiKey);
-    return kept && same(kept.secret, pair.apiSecret) ? kept.app : undefined;
+    return listed.get(apiKey);
+  };
+  return {
+    appOf: async (pair) => {
+      const kept = await keptOf(pair.apiKey);
+      return kept && same(kept.secret, pair.apiSecret) ? kept.app : undefined;
+    },
+    secretOf: async (apiKey) => (await keptOf(apiKey))?.secret,
   };
 }
 
