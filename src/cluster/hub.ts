@@ -7,6 +7,7 @@ import { createSandbox, mountSandbox, type Sandbox } from '../sandbox/app.js';
 import { unknownPathAnswer } from '../gateway/answers.js';
 import { keepSandboxData, type KeptData } from '../sandbox/persist.js';
 import { listenOnLoopback } from '../server.js';
+import { PrivateAccess, sandboxControlGuard } from '../shared/private-access.js';
 import { startWebhooks, type Webhooks } from '../webhooks/index.js';
 
 /**
@@ -46,6 +47,11 @@ export async function startHub(config: GatewayConfig, logger: Logger): Promise<H
       v2Auth: config.sandbox.v2Auth,
       onUnexpectedError: (error) => logger.error({ err: error }, 'sandbox: unexpected error'),
     });
+    // Loopback only, but a page the operator opens reaches loopback by DNS rebinding: the control
+    // API is guarded here as on every listener of the sandbox. Workers forward it with this port's
+    // own Host and the caller's forwarding headers, having judged both: they are its trusted proxies.
+    const access = new PrivateAccess({ hosts: [], trustedProxies: [...config.ops.privateAccess.trustedProxies, '127.0.0.0/8', '::1'] });
+    if (!config.sandbox.public) root.use('/sandbox/*', sandboxControlGuard(access));
     mountSandbox(root, sandbox);
     paths.push('/v2', '/sandbox', '/oauth');
     if (config.sandbox.dataFile) {

@@ -1,9 +1,9 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import { forwardToHub } from '../cluster/forward.js';
 import { createSandbox, mountSandbox, type Sandbox } from '../sandbox/app.js';
 import { keepSandboxData } from '../sandbox/persist.js';
 import { listenOnLoopback } from '../server.js';
-import type { PrivateAccess } from '../shared/private-access.js';
+import { sandboxControlGuard } from '../shared/private-access.js';
 import { serverOptions, type ClusterWorkerLinks, type Parts } from './parts.js';
 import { unknownPathAnswer } from './answers.js';
 import { guardDeadLetters } from './webhooks.js';
@@ -12,15 +12,6 @@ import { guardDeadLetters } from './webhooks.js';
  * The embedded sandbox (no V2_BASE_URL) as a part of the public app, its own loopback listener,
  * and, in a cluster worker, the forwarding of what exists once to the primary.
  */
-
-/**
- * The sandbox's control API changes any account's state: a private page, for callers on this
- * machine only, unless SANDBOX_PUBLIC=1 says the sandbox is meant to be shared. Refused in v2's shape.
- */
-export const sandboxForThisMachineOnly = (access: PrivateAccess): MiddlewareHandler =>
-  access.guard({ kind: 'loopback' }, (c, refusal) =>
-    c.json({ code: 200, message: `The sandbox control API: ${refusal.reason} (SANDBOX_PUBLIC=1 opens it).` }, refusal.status),
-  );
 
 /** No V2_BASE_URL: the embedded sandbox at /v2 (and its control API at /sandbox) on this server. */
 export function sandboxPart({ config, overrides, secrets, log, resources, access }: Parts): { app: Hono; sandbox: Sandbox } {
@@ -39,7 +30,7 @@ export function sandboxPart({ config, overrides, secrets, log, resources, access
     resources.add(() => kept.close());
   }
   const app = new Hono();
-  if (!config.sandbox.public) app.use('/sandbox/*', sandboxForThisMachineOnly(access));
+  if (!config.sandbox.public) app.use('/sandbox/*', sandboxControlGuard(access));
   mountSandbox(app, sandbox);
   return { app, sandbox };
 }
@@ -53,7 +44,7 @@ export function sandboxPart({ config, overrides, secrets, log, resources, access
 export function sandboxListener({ config, address, resources, access }: Parts, sandbox: Sandbox) {
   const app = new Hono();
   // Loopback only, but a page reaches loopback by DNS rebinding: its private routes are guarded as the public listener's.
-  app.use('/sandbox/*', sandboxForThisMachineOnly(access));
+  app.use('/sandbox/*', sandboxControlGuard(access));
   guardDeadLetters(app, access);
   mountSandbox(app, sandbox);
   let listening: Awaited<ReturnType<typeof listenOnLoopback>> | undefined;
@@ -74,7 +65,7 @@ export function sandboxListener({ config, address, resources, access }: Parts, s
  */
 export function hubPart({ config, access }: Parts, cluster: ClusterWorkerLinks): Hono {
   const app = new Hono();
-  if (cluster.hubPaths.includes('/sandbox') && !config.sandbox.public) app.use('/sandbox/*', sandboxForThisMachineOnly(access));
+  if (cluster.hubPaths.includes('/sandbox') && !config.sandbox.public) app.use('/sandbox/*', sandboxControlGuard(access));
   if (cluster.hubPaths.includes('/webhooks')) guardDeadLetters(app, access);
   forwardToHub(app, cluster.hubOrigin, cluster.hubPaths);
   return app;

@@ -1,7 +1,7 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { onOff } from '../shared/env.js';
-import { commaList, PrivateAccess } from '../shared/private-access.js';
+import { commaList, PrivateAccess, sandboxControlGuard } from '../shared/private-access.js';
 import { createSandbox, mountSandbox } from './app.js';
 import { keepSandboxData, SandboxDataError, type KeptData } from './persist.js';
 
@@ -46,12 +46,7 @@ if (!open.data) {
     hosts: commaList(env('PRIVATE_HOSTS') ?? ''),
     trustedProxies: commaList(env('TRUSTED_PROXIES') ?? ''),
   });
-  root.use(
-    '/sandbox/*',
-    access.guard({ kind: 'loopback' }, (c, refusal) =>
-      c.json({ code: 200, message: `The sandbox control API: ${refusal.reason}.` }, refusal.status),
-    ),
-  );
+  root.use('/sandbox/*', sandboxControlGuard(access));
 }
 mountSandbox(root, sandbox);
 root.notFound((c) => c.json({ code: 404, message: `No such path: ${c.req.path.slice(0, 256)}` }, 404));

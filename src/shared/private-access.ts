@@ -219,6 +219,18 @@ export function isProxyEntry(entry: string): boolean {
   return match[2] === undefined || Number(match[2]) <= (version === 4 ? 32 : 128);
 }
 
+/**
+ * The guard of the sandbox's control API (/sandbox/*), which changes any account's state and lists
+ * its secrets: a private page for callers on this machine only, refused in v2's shape. Every
+ * listener that serves it puts this in front: the gateway's, the embedded sandbox's own, a
+ * cluster's hub and `npm run sandbox` (SANDBOX_PUBLIC=1 leaves it off where a sandbox is shared).
+ */
+export function sandboxControlGuard(access: PrivateAccess): MiddlewareHandler {
+  return access.guard({ kind: 'loopback' }, (c, refusal) =>
+    c.json({ code: 200, message: `The sandbox control API: ${refusal.reason} (SANDBOX_PUBLIC=1 opens it).` }, refusal.status),
+  );
+}
+
 /** A comma-separated setting's entries, trimmed, blanks dropped. */
 export function commaList(text: string): string[] {
   return text

@@ -6,13 +6,14 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GatewayMetrics } from '../../src/ops/metrics.js';
 import { StatusCsrf } from '../../src/ops/status-csrf.js';
 import { mountStatusPage } from '../../src/ops/status.js';
 import { createRateLimiters, rateLimitConfig } from '../../src/ratelimit/index.js';
 import { PrivateAccess } from '../../src/shared/private-access.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { startGatewayProcess } from '../support/process-gateway.js';
 
 /**
  * The private pages judge the request, not the socket: a same-host proxy connects from loopback on
@@ -157,6 +158,50 @@ describe('the Host of a private page', () => {
     }
     expect((await ask(port, { path: '/sandbox/accounts', host: `127.0.0.1:${port}` })).status).toBe(200);
   });
+
+  it(
+    "is refused on a cluster's hub (WORKERS=2), the primary's loopback listener the workers forward the sandbox to",
+    { timeout: 90_000 },
+    async () => {
+      // A proxy on this host, at 127.0.0.2: what it forwards for a loopback client the workers pass on to the hub.
+      const cluster = await startGatewayProcess({ WORKERS: '2', TRUSTED_PROXIES: '127.0.0.2/32' }, { startTimeoutMs: 60_000 });
+      try {
+        // The primary names the hub's origin on the line after the one the process helper waits for.
+        const hubPort = await vi.waitFor(
+          () => Number(/upstream v2: http:\/\/127\.0\.0\.1:(\d+)\/v2 \(embedded sandbox/.exec(cluster.output())![1]),
+          {
+            timeout: 10_000,
+          },
+        );
+        const port = Number(new URL(cluster.url).port);
+        expect(hubPort).toBeGreaterThan(0);
+        expect(hubPort).not.toBe(port);
+        for (const route of [{ path: '/sandbox/accounts' }, { method: 'POST', path: '/sandbox/meetings/x/start' }]) {
+          for (const host of ['evil.example', `evil.example:${hubPort}`]) {
+            const refused = await ask(hubPort, { ...route, host });
+            expect(refused.status, `${route.path} Host ${host}`).toBe(403);
+            expect(refused.body).toContain('localhost or PRIVATE_HOSTS');
+            expect(refused.body).not.toMatch(/"api_secret":"[^"]/);
+          }
+        }
+        const served = await ask(hubPort, { path: '/sandbox/accounts', host: `127.0.0.1:${hubPort}` });
+        expect(served.status).toBe(200);
+        expect(served.body).toMatch(/"api_secret":"[^"]/);
+        // A caller the hub cannot see behind a loopback process is still refused by what it forwards.
+        expect(
+          (await ask(hubPort, { path: '/sandbox/accounts', host: `127.0.0.1:${hubPort}`, headers: { 'x-forwarded-for': '203.0.113.7' } }))
+            .status,
+        ).toBe(403);
+        // What a worker lets through, the hub serves: directly, and through the trusted proxy for a loopback client.
+        expect((await ask(port, { path: '/sandbox/accounts' })).status).toBe(200);
+        const proxied = { path: '/sandbox/accounts', localAddress: '127.0.0.2', headers: { 'x-forwarded-for': '127.0.0.1' } };
+        expect((await ask(port, proxied)).status).toBe(200);
+        expect((await ask(port, { ...proxied, headers: { 'x-forwarded-for': '203.0.113.7' } })).status).toBe(403);
+      } finally {
+        await cluster.kill();
+      }
+    },
+  );
 
   it(
     'is refused by the sandbox served alone (npm run sandbox), unless SANDBOX_PUBLIC=1 opens its control API',
