@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { IpcBucketStore, bucketStoreHandlers } from '../../src/ratelimit/ipc-store.js';
+import { BATCH, IpcBucketStore, bucketStoreHandlers, type IpcBucketStoreOptions, type StoreOp } from '../../src/ratelimit/ipc-store.js';
 import type { MemoryBucketStore } from '../../src/ratelimit/memory-store.js';
 import { IpcRpcClient, serveRpc, type IpcEndpoint, type RpcHandlers } from '../../src/shared/ipc-rpc.js';
 
@@ -19,20 +19,33 @@ export function channelPair(): [IpcEndpoint, IpcEndpoint] {
   return [end(a, b), end(b, a)];
 }
 
+/** What a primary was asked by one worker: each message's operations, in the order they came. */
+export interface AskedOfPrimary {
+  /** Operations per kind (`take`, `lease`, `giveBack`, `pause`), over every message. */
+  ops: Record<string, number>;
+  /** Each message's number of operations. */
+  messages: number[];
+}
+
 /**
  * A cluster worker's IpcBucketStore, answered by `primary` (the primary's buckets) over a channel
- * of its own, as each worker has; `calls` counts the questions it asked, by name.
+ * of its own, as each worker has; `asked` counts what it asked, message by message.
  */
-export function ipcWorkerOf(primary: MemoryBucketStore): { store: IpcBucketStore; calls: Record<string, number> } {
+export function ipcWorkerOf(
+  primary: MemoryBucketStore,
+  options: IpcBucketStoreOptions = {},
+): { store: IpcBucketStore; asked: AskedOfPrimary } {
   const [workerEnd, primaryEnd] = channelPair();
-  const calls: Record<string, number> = {};
-  const counted: RpcHandlers = {};
-  for (const [name, handler] of Object.entries(bucketStoreHandlers(primary))) {
-    counted[name] = (args: never) => {
-      calls[name] = (calls[name] ?? 0) + 1;
-      return handler(args);
-    };
-  }
-  serveRpc(primaryEnd, counted);
-  return { store: new IpcBucketStore(new IpcRpcClient(workerEnd)), calls };
+  const asked: AskedOfPrimary = { ops: {}, messages: [] };
+  const handlers = bucketStoreHandlers(primary);
+  const answer = handlers[BATCH]!;
+  serveRpc(primaryEnd, {
+    [BATCH]: (ops: never) => {
+      const list = ops as StoreOp[];
+      asked.messages.push(list.length);
+      for (const { op } of list) asked.ops[op] = (asked.ops[op] ?? 0) + 1;
+      return answer(ops);
+    },
+  } satisfies RpcHandlers);
+  return { store: new IpcBucketStore(new IpcRpcClient(workerEnd), options), asked };
 }
