@@ -111,6 +111,11 @@ const UPSTREAM = envSection({
       .default(8 * 1024 * 1024)
       .describe('the largest v2 answer read; a larger one is an upstream error; default 8388608'),
     JWT_TTL_SECONDS: wholeNumber(10, 3600).default(60).describe('lifetime of the v2 JWTs v1gate mints; default 60'),
+    V2_FOLLOW_API_URL: onOff
+      .default(true)
+      .describe(
+        "send an OAuth token's calls to the api_url its token answer names (its account's data region), when that is a host of V2_BASE_URL's service; default on",
+      ),
     AUX_CACHE_TTL_MS: wholeNumber(0, 60_000)
       .default(1_000)
       .describe('how long a read that only feeds a computed v1 field is reused for the same key; 0: off; default 1000'),
@@ -124,6 +129,7 @@ const UPSTREAM = envSection({
       maxAttempts: e.UPSTREAM_MAX_ATTEMPTS,
       maxBodyBytes: e.UPSTREAM_MAX_BODY_BYTES,
       jwtTtlSeconds: e.JWT_TTL_SECONDS,
+      followApiUrl: e.V2_FOLLOW_API_URL,
     },
     cache: { auxTtlMs: e.AUX_CACHE_TTL_MS },
   }),
@@ -353,7 +359,15 @@ export interface GatewayConfig {
   headersTimeoutMs: number;
   shutdownGraceMs: number;
   requestTimeoutMs: number;
-  upstream: { timeoutMs: number; connections: number; maxAttempts: number; jwtTtlSeconds: number; maxBodyBytes: number };
+  upstream: {
+    timeoutMs: number;
+    connections: number;
+    maxAttempts: number;
+    jwtTtlSeconds: number;
+    maxBodyBytes: number;
+    /** V2_FOLLOW_API_URL: an OAuth token's calls go to its answer's `api_url` when that is a host of the same service. */
+    followApiUrl: boolean;
+  };
   /** Reads kept per key between v1 calls (AUX_CACHE_TTL_MS; 0: off). */
   cache: { auxTtlMs: number };
   /** v1 inbound and v2 outbound limits, in memory or in Redis (src/ratelimit/config.ts lists the variables). */

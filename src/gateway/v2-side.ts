@@ -120,6 +120,7 @@ export function createV2Client(
     timeoutMs: config.upstream.timeoutMs,
     maxAttempts: config.upstream.maxAttempts,
     maxBodyBytes: config.upstream.maxBodyBytes,
+    followApiUrl: config.upstream.followApiUrl,
   });
   resources.add(() => v2.close()); // already aborted past a shutdown's grace and its time for rollbacks
   return v2;

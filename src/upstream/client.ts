@@ -5,7 +5,9 @@ import { parseAnswer } from './answer-copies.js';
 import type { Credentials } from './credentials.js';
 import { GetCoalescer } from './coalesce.js';
 import { CallWithdrawn, SHUTTING_DOWN_UNSENT, UpstreamUnavailable, V2Error } from './errors.js';
+import { regionalBase } from './auth/api-url.js';
 import type { V2Authorizer } from './auth/authorizer.js';
+import type { Grant } from './auth/oauth-tokens.js';
 import { DEFAULT_MAX_BODY_BYTES, connectUpstream, exchange, qpsRemaining, queryString, readCapped, type Upstream } from './exchange.js';
 import { toV2Failure } from './v2-failure.js';
 import { openGate, type GateOptions, type OutboundGate, type V2Request } from './v2-request.js';
@@ -40,7 +42,12 @@ export interface V2ClientOptions {
   maxAttempts: number;
   /** The largest v2 answer read (bytes); a larger one is an upstream error, read no further. */
   maxBodyBytes?: number;
+  /** Send an OAuth token's calls to the API host its answer names, when that is a host of the same service (auth/api-url.ts). */
+  followApiUrl?: boolean;
 }
+
+/** More API hosts than the service has data regions: `api_url`s past these are not followed. */
+const MAX_REGIONS = 32;
 
 /** Enough for the rollbacks in progress at once (each undoes its steps one at a time). */
 const UNDO_CONNECTIONS = 16;
@@ -59,6 +66,10 @@ export class V2Client {
   private readonly gate: OutboundGate;
   /** Identical GETs in flight at once are sent once (coalesce.ts). */
   private readonly coalescer = new GetCoalescer();
+  /** Each `api_url` seen, and the base it sends to (null: the configured one). */
+  private readonly regionalBases = new Map<string, string | null>();
+  /** The pools of the regions calls went to (`undo ` before an undo pool's base). */
+  private readonly regions = new Map<string, Upstream>();
 
   constructor(private readonly options: V2ClientOptions) {
     if (typeof options.baseUrl === 'string') this.upstream = this.connect(options.baseUrl);
@@ -79,6 +90,30 @@ export class V2Client {
 
   private baseUrl(): string {
     return typeof this.options.baseUrl === 'string' ? this.options.baseUrl : this.options.baseUrl();
+  }
+
+  /**
+   * The pool a call with this token goes through: the configured service's, or, when the token's
+   * answer named another host of the same service (its account's data region, auth/api-url.ts),
+   * that host's. One pool per region and kind, made on its first call; the regions are as many as
+   * the API hosts the credential map's accounts live on, and at most MAX_REGIONS are kept.
+   */
+  private upstreamOf(grant: Grant, undo: boolean): Upstream {
+    const configured = undo ? this.undoService : this.service;
+    if (grant.apiUrl === undefined || !this.options.followApiUrl) return configured;
+    let base = this.regionalBases.get(grant.apiUrl);
+    if (base === undefined) {
+      base = this.regionalBases.size < MAX_REGIONS ? (regionalBase(this.baseUrl(), grant.apiUrl) ?? null) : null;
+      if (this.regionalBases.size < MAX_REGIONS) this.regionalBases.set(grant.apiUrl, base);
+    }
+    if (base === null) return configured;
+    const key = undo ? `undo ${base}` : base;
+    let regional = this.regions.get(key);
+    if (!regional) {
+      regional = this.connect(base, undo ? UNDO_CONNECTIONS : this.options.connections);
+      this.regions.set(key, regional);
+    }
+    return regional;
   }
 
   /**
@@ -144,7 +179,11 @@ export class V2Client {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.upstream?.pool.close(), this.undoUpstream?.pool.close()]);
+    await Promise.all([
+      this.upstream?.pool.close(),
+      this.undoUpstream?.pool.close(),
+      ...[...this.regions.values()].map((r) => r.pool.close()),
+    ]);
   }
 
   /**
@@ -154,13 +193,20 @@ export class V2Client {
    */
   async abort(): Promise<void> {
     this.stopped.calls = true;
-    await this.upstream?.pool.destroy(new UpstreamUnavailable('unreachable', SHUT_DOWN_IN_FLIGHT, true));
+    await this.destroyPools(this.upstream, false);
   }
 
   /** The end of a shutdown's time for rollbacks: undos not yet sent are withdrawn, those in flight fail. */
   async abortUndos(): Promise<void> {
     this.stopped.undos = true;
-    await this.undoUpstream?.pool.destroy(new UpstreamUnavailable('unreachable', SHUT_DOWN_IN_FLIGHT, true));
+    await this.destroyPools(this.undoUpstream, true);
+  }
+
+  /** Fails every request of the configured pool and of the regions' pools of that kind (undo or not). */
+  private async destroyPools(configured: Upstream | undefined, undo: boolean): Promise<void> {
+    const regional = [...this.regions].filter(([key]) => key.startsWith('undo ') === undo).map(([, upstream]) => upstream);
+    const pools = (configured ? [configured, ...regional] : regional).map((upstream) => upstream.pool);
+    await Promise.all(pools.map((pool) => pool.destroy(new UpstreamUnavailable('unreachable', SHUT_DOWN_IN_FLIGHT, true))));
   }
 
   /** How long to wait before trying again, or undefined to give up. */
@@ -208,27 +254,27 @@ export class V2Client {
     onStatus?: (status: number) => void,
   ): Promise<T> {
     const { authorizer } = this.options;
-    const token = await authorizer.tokenFor(credentials);
+    const grant = await authorizer.grantFor(credentials);
     try {
-      return await this.sendWith<T>(credentials, token, request, trace, endsAt, onStatus);
+      return await this.sendWith<T>(credentials, grant, request, trace, endsAt, onStatus);
     } catch (error) {
       // An access token v2 refused (revoked, or ended before its time) is replaced once, within the
       // same time budget. A 401 is answered before v2 acts on anything, so any call, a write too,
       // may be sent again.
-      if (!(error instanceof V2Error && error.status === 401) || !authorizer.renewable(credentials, token)) throw error;
-      return this.sendWith<T>(credentials, await authorizer.tokenFor(credentials), request, trace, endsAt, onStatus);
+      if (!(error instanceof V2Error && error.status === 401) || !authorizer.renewable(credentials, grant.token)) throw error;
+      return this.sendWith<T>(credentials, await authorizer.grantFor(credentials), request, trace, endsAt, onStatus);
     }
   }
 
   private async sendWith<T>(
     credentials: Credentials,
-    token: string,
+    grant: Grant,
     request: V2Request,
     trace: V2AttemptTrace | undefined,
     endsAt: number,
     onStatus?: (status: number) => void,
   ): Promise<T> {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+    const headers: Record<string, string> = { authorization: `Bearer ${grant.token}`, accept: 'application/json' };
     if (request.requestId !== undefined) headers['x-request-id'] = request.requestId;
     if (trace) {
       headers.traceparent = trace.traceparent;
@@ -245,7 +291,7 @@ export class V2Client {
       body = JSON.stringify(request.body);
     }
     const { route, path } = request.target;
-    const upstream = request.priority === 'undo' ? this.undoService : this.service;
+    const upstream = this.upstreamOf(grant, request.priority === 'undo');
     // Counted when it really leaves: not while its token is fetched (a token endpoint's failure sends nothing).
     request.onSend?.();
     const exchanged = exchange(

@@ -1,6 +1,6 @@
 import type { Credentials } from '../credentials.js';
 import type { TokenMinter } from '../jwt.js';
-import type { OAuthApp, OAuthTokens } from './oauth-tokens.js';
+import type { Grant, OAuthApp, OAuthTokens } from './oauth-tokens.js';
 import type { V2Identity } from './v2-identity.js';
 
 /**
@@ -27,19 +27,24 @@ export class V2Authorizer {
   private readonly embeddedApps = new WeakMap<Credentials, OAuthApp>();
 
   async tokenFor(credentials: Credentials): Promise<string> {
+    return (await this.grantFor(credentials)).token;
+  }
+
+  /** The bearer token, and for an OAuth app's token the `api_url` its answer named (where the account's calls belong). */
+  async grantFor(credentials: Credentials): Promise<Grant> {
     const v2 = credentials.v2 ?? (await this.embeddedAppOf(credentials));
     // A pair no app stands for signs its own JWT: today's v2 refuses it (a wrong secret over the sandbox is refused so).
-    if (!v2) return this.minter.tokenFor(credentials);
+    if (!v2) return jwtGrant(await this.minter.tokenFor(credentials));
     if (v2.kind === 'oauth') {
       if (!this.oauth) throw new Error('An OAuth app is mapped, but the gateway was built without OAuth tokens.');
-      return this.oauth.tokenFor(v2);
+      return this.oauth.grantFor(v2);
     }
     let app = this.jwtApps.get(v2);
     if (!app) {
       app = { apiKey: v2.key, apiSecret: v2.secret };
       this.jwtApps.set(v2, app);
     }
-    return this.minter.tokenFor(app);
+    return jwtGrant(await this.minter.tokenFor(app));
   }
 
   /**
@@ -61,3 +66,6 @@ export class V2Authorizer {
     return app;
   }
 }
+
+/** A JWT names no region: its calls go where v1gate was pointed. */
+const jwtGrant = (token: string): Grant => ({ token, apiUrl: undefined });

@@ -28,7 +28,9 @@ export const CREDENTIAL_SETTINGS = envSection({
     V2_OAUTH_TOKEN_URL: z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://auth.example.com/oauth/token' })
       .optional()
-      .describe("the OAuth token endpoint for apps without their own token_url; unset: the v2 service's origin + /oauth/token"),
+      .describe(
+        "the OAuth token endpoint for apps without their own token_url; unset: https://zoom.us/oauth/token for the service's API host, else the v2 origin + /oauth/token",
+      ),
   },
   build: (e, problem): CredentialConfig | undefined => {
     if (e.V2_CREDENTIALS_ONLY && !e.V2_CREDENTIALS_FILE) {

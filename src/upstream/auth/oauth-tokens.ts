@@ -48,11 +48,21 @@ export const DEFAULT_REFRESH_MARGIN_MS = 5 * 60_000;
 /** The most of a token endpoint's answer read: a token answer is about a kilobyte; a larger one is none. */
 const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
 
-const tokenAnswer = z.object({ access_token: z.string().min(1), expires_in: z.number().positive() });
+const tokenAnswer = z.object({
+  access_token: z.string().min(1),
+  expires_in: z.number().positive(),
+  // The API host of the account's data region (auth/api-url.ts); a token answer without one is still a token.
+  api_url: z.string().optional().catch(undefined),
+});
 const errorAnswer = z.object({ reason: z.string().optional(), error: z.string().optional() }).loose();
 
-interface Held {
-  token: string;
+/** An access token, and the `api_url` its answer named (undefined: none). */
+export interface Grant {
+  readonly token: string;
+  readonly apiUrl: string | undefined;
+}
+
+interface Held extends Grant {
   /** When the token is replaced: its expiry less the margin. */
   renewAtMs: number;
 }
@@ -76,15 +86,20 @@ export class OAuthTokens {
 
   /** A valid access token for the app: the one held, or a new one fetched once for every caller waiting. */
   async tokenFor(app: OAuthApp): Promise<string> {
+    return (await this.grantFor(app)).token;
+  }
+
+  /** The same, with the token answer's `api_url`: where the account's calls belong (api-url.ts). */
+  async grantFor(app: OAuthApp): Promise<Grant> {
     const key = this.keyOf(app);
     const held = this.held.get(key);
-    if (held && held.renewAtMs > this.now()) return held.token;
+    if (held && held.renewAtMs > this.now()) return held;
     let pending = this.inFlight.get(key);
     if (!pending) {
       pending = this.fetchToken(app).finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, pending);
     }
-    return (await pending).token;
+    return pending;
   }
 
   /**
@@ -146,7 +161,7 @@ export class OAuthTokens {
       const lifeMs = parsed.data.expires_in * 1000;
       // A token shorter-lived than the margin is used for half its life rather than never.
       const margin = Math.min(this.marginMs, lifeMs / 2);
-      return { token: parsed.data.access_token, renewAtMs: askedAtMs + lifeMs - margin };
+      return { token: parsed.data.access_token, apiUrl: parsed.data.api_url, renewAtMs: askedAtMs + lifeMs - margin };
     }
     const reason = reasonOf(text);
     if (answer.statusCode === 429) {
