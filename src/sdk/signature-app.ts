@@ -1,15 +1,13 @@
-import { Hono, type Context } from 'hono';
-import { inboundOwnerOf } from '../ratelimit/inbound-limiter.js';
-import { readBody, requestBudget } from '../shared/request-body.js';
-import { Refusal } from '../translators/kit/failures.js';
+import { Hono } from 'hono';
 import type { SdkApp } from '../upstream/auth/credential-map.js';
 import type { Credentials, V2Client } from '../upstream/client.js';
-import { pairProofOf } from '../upstream/pair-proof.js';
 import { invalidParameter, missingParameter } from '../v1/errors.js';
 import { v1ErrorAnswer } from '../translators/kit/error-answer.js';
-import { readParams, type V1Params } from '../v1-facade/params.js';
-import { refusalOfUnread } from '../v1-facade/unread.js';
-import type { InboundGate } from '../v1-facade/app.js';
+import { admit, type InboundGate } from '../v1-facade/admit.js';
+import { authenticate } from '../v1-facade/authenticate.js';
+import { ParamDecodeError, readParams } from '../v1-facade/params.js';
+import { readFields, type FieldsDecoder } from '../v1-facade/read.js';
+import { RequestCall } from '../v1-facade/v1-call.js';
 import type { CredentialsCheck } from './credentials-check.js';
 import { hostZak } from './host-zak.js';
 import { generateJwtSignature, generateSignature, JWT_LIFETIME_SECONDS, MEETING_NUMBER, type SdkRole } from './signature.js';
@@ -41,9 +39,11 @@ export interface SignatureAppOptions {
   v2?: V2Client;
 }
 
+/** The fields of a signature request: a form's, or a JSON object's (its whole numbers as their decimal text). */
+type SignatureFields = Readonly<Record<string, unknown>>;
+
+/** What a signature is made of, besides the caller's pair. */
 interface SignatureRequest {
-  apiKey: string;
-  apiSecret: string;
   meetingNumber: string;
   role: SdkRole;
   expirationSeconds: number | undefined;
@@ -52,37 +52,43 @@ interface SignatureRequest {
 
 type SignatureAnswer = { signature: string } | { signature: string; sdkKey: string; zak?: string };
 
+/**
+ * The facade's read, authenticate and admit (src/v1-facade/), composed around the signer's own
+ * checks: the fields read (a body or field error refused there, as in the facade), the pair and
+ * its standing, then the signature's fields, then the inbound limit, in the buckets of the pair's
+ * key when v2 accepted the pair lately, else the pair's own; only then is the pair proven.
+ */
 export function createSignatureApp(options: SignatureAppOptions): Hono {
   const app = new Hono();
   app.post(SDK_SIGNATURE_PATH, async (c) => {
-    let headers: Record<string, string> = {};
+    const call = new RequestCall(c);
     try {
-      const fields = await readFields(c, new URL(c.req.url).search, options.maxBodyBytes);
-      const request = validate(fields);
-      const credentials = { apiKey: request.apiKey, apiSecret: request.apiSecret };
-      if (options.inbound) {
-        // As in the facade: an unproven pair is limited in its own buckets, never its key's.
-        const proven = options.credentials.isProven(credentials);
-        const owner = inboundOwnerOf(credentials.apiKey, proven ? undefined : pairProofOf(credentials));
-        const decision = await options.inbound.check(owner, SDK_SIGNATURE_PATH);
-        headers = decision.headers;
-        if (!decision.allowed) throw new Refusal('inbound-limited', undefined, decision.headers);
-      }
+      const params = await readFields(call, { maxBytes: options.maxBodyBytes }, signatureFields);
+      // The signer asks no allow-list, and its pair is decided by the credentials check after the limit.
+      const authenticated = authenticate({ call, params, endpointPath: SDK_SIGNATURE_PATH }, undefined, options.credentials);
+      const request = validate(params);
+      const admitting = admit(authenticated, options.inbound);
+      const { credentials } = admitting instanceof Promise ? await admitting : admitting;
       await options.credentials.check(credentials);
       const signed = await sign(options, request, credentials);
-      return c.json(signed, 200, { ...headers, 'Cache-Control': 'no-store' });
+      return c.json(signed, 200, { ...call.headers, 'Cache-Control': 'no-store' });
     } catch (error) {
-      return v1ErrorAnswer(refusalOfUnread(error), { headers });
+      return v1ErrorAnswer(error, { headers: closing(call) });
     }
   });
   return app;
 }
 
+/** The answer's headers so far, and `connection: close` when the rest of the connection cannot be trusted. */
+function closing(call: RequestCall): Record<string, string> {
+  return call.closeConnection ? { ...call.headers, connection: 'close' } : call.headers;
+}
+
 /** The key's SDK app signs today's JWT (with the host's ZAK for role 1); without one, the 1.9.1 HMAC. */
 async function sign(options: SignatureAppOptions, request: SignatureRequest, credentials: Credentials): Promise<SignatureAnswer> {
   const nowMs = (options.now ?? Date.now)();
-  const sdk = options.sdkAppOf?.(request.apiKey);
-  if (!sdk) return { signature: generateSignature(request, nowMs) };
+  const sdk = options.sdkAppOf?.(credentials.apiKey);
+  if (!sdk) return { signature: generateSignature({ ...credentials, ...request }, nowMs) };
   const signature = generateJwtSignature(
     {
       sdkKey: sdk.key,
@@ -99,41 +105,43 @@ async function sign(options: SignatureAppOptions, request: SignatureRequest, cre
   return { signature, sdkKey: sdk.key, zak: await hostZak(options.v2, credentials, request.meetingNumber) };
 }
 
-async function readFields(c: Context, search: string, maxBodyBytes: number): Promise<Record<string, unknown>> {
-  const body = await readBody(c, { maxBytes: maxBodyBytes });
-  const contentType = c.req.header('content-type');
-  if (contentType?.toLowerCase().startsWith('application/json')) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw new Refusal('undecodable-params', 'The JSON body could not be parsed.');
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new Refusal('undecodable-params', 'The JSON body must be an object.');
-    }
-    return parsed as Record<string, unknown>;
+/**
+ * A form as every v1 call sends one; or a JSON object, its query string left unread. Whole numbers
+ * (the SDK's own samples send `meetingNumber` and `role` as numbers) are read as their decimal
+ * text; any other value that is not text is kept, for the field that reads it to refuse.
+ */
+const signatureFields: FieldsDecoder<SignatureFields> = (search, body, contentType, maxFields) => {
+  if (!contentType?.toLowerCase().startsWith('application/json')) return readParams(search, body, contentType, maxFields);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new ParamDecodeError('The JSON body could not be parsed.');
   }
-  const params: V1Params = await readParams(search, body, contentType, requestBudget(c).maxFields);
-  return params;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new ParamDecodeError('The JSON body must be an object.');
+  const fields: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(parsed)) fields[name] = isCount(value) ? String(value) : value;
+  return fields;
+};
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-/** A field as text: strings as given, JSON numbers as their decimal form; anything else is invalid. */
-function textField(fields: Record<string, unknown>, ...names: string[]): string | undefined {
+/** A field as text, under the first of its names it is given by; a value that is not one text is invalid. */
+function textField(fields: SignatureFields, ...names: string[]): string | undefined {
   for (const name of names) {
     const value = fields[name];
     if (value === undefined || value === '') continue;
     if (typeof value === 'string') return value;
-    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
     throw invalidParameter(name, 'Expected a single text value.');
   }
   return undefined;
 }
 
-function validate(fields: Record<string, unknown>): SignatureRequest {
-  const apiKey = textField(fields, 'api_key');
-  const apiSecret = textField(fields, 'api_secret');
-  if (!apiKey || !apiSecret) throw new Refusal('missing-credentials');
+/** The signature's own fields, each refused by name when missing or invalid (the pair is authenticate's). */
+function validate(fields: SignatureFields): SignatureRequest {
   const meetingNumber = textField(fields, 'meeting_number', 'meetingNumber');
   if (meetingNumber === undefined) throw missingParameter('meeting_number');
   if (!MEETING_NUMBER.test(meetingNumber)) throw invalidParameter('meeting_number', 'A meeting number is 1 to 12 digits.');
@@ -141,8 +149,6 @@ function validate(fields: Record<string, unknown>): SignatureRequest {
   if (role === undefined) throw missingParameter('role');
   if (role !== '0' && role !== '1') throw invalidParameter('role', 'Role is 0 (attendee) or 1 (host).');
   return {
-    apiKey,
-    apiSecret,
     meetingNumber,
     role: Number(role) as SdkRole,
     expirationSeconds: lifetime(fields),
@@ -151,7 +157,7 @@ function validate(fields: Record<string, unknown>): SignatureRequest {
 }
 
 /** A JWT signature's lifetime (exp − iat): whole seconds within the service's bounds; absent, its default. */
-function lifetime(fields: Record<string, unknown>): number | undefined {
+function lifetime(fields: SignatureFields): number | undefined {
   const text = textField(fields, 'expiration_seconds', 'expirationSeconds');
   if (text === undefined) return undefined;
   const { min, max } = JWT_LIFETIME_SECONDS;
@@ -161,7 +167,7 @@ function lifetime(fields: Record<string, unknown>): number | undefined {
   return Number(text);
 }
 
-function webrtcMode(fields: Record<string, unknown>): 0 | 1 | undefined {
+function webrtcMode(fields: SignatureFields): 0 | 1 | undefined {
   const text = textField(fields, 'video_webrtc_mode', 'videoWebrtcMode');
   if (text === undefined) return undefined;
   if (text !== '0' && text !== '1') throw invalidParameter('video_webrtc_mode', 'The WebRTC video mode is 0 or 1.');

@@ -6,7 +6,7 @@ import { pairProofOf } from '../upstream/pair-proof.js';
 import { admit, type InboundGate } from './admit.js';
 import { defineEndpoint } from '../translators/kit/define.js';
 import { v1Params } from '../v1/param-types.js';
-import { V1Call, type AuthenticatedCall } from './v1-call.js';
+import { RequestCall, V1Call, type AuthenticatedCall } from './v1-call.js';
 
 const ping = defineEndpoint({ path: '/user/get', params: v1Params({}), v2Calls: [], handle: async () => ({ ok: true }) });
 
@@ -37,7 +37,6 @@ describe('admit', () => {
     expect(inbound.asked).toEqual(['key /user/get']);
     expect(authenticated.call.headers).toEqual({ 'X-RateLimit-Remaining': '0' });
     expect(admitted).toMatchObject({ credentials: authenticated.credentials, admitted: true });
-    expect(authenticated.call.reached).toBe(admitted);
   });
 
   it("checks an unproven pair outside the key's bucket", async () => {
@@ -51,7 +50,6 @@ describe('admit', () => {
     const inbound = gate(0);
     const authenticated = callOf(true);
     const error: unknown = await Promise.resolve(admit(authenticated, inbound)).catch((e: unknown) => e);
-    expect(authenticated.call.reached).toBe(authenticated);
     expect(error).toBeInstanceOf(Refusal);
     expect((error as Refusal).kind).toBe('inbound-limited');
     expect((error as Refusal).headers).toEqual({ 'X-RateLimit-Remaining': '-1' });
@@ -61,5 +59,15 @@ describe('admit', () => {
     const admitted = admit(callOf(false), undefined);
     expect(admitted).not.toBeInstanceOf(Promise);
     expect(admitted).toMatchObject({ endpointPath: '/user/get', proven: false, admitted: true });
+  });
+
+  it("limits any way in under its own path (the SDK signer's), its headers kept on its call", async () => {
+    const inbound = gate(1);
+    const call = new RequestCall(new Context(new Request('http://v1gate.test/sdk/signature', { method: 'POST' })));
+    const credentials = { apiKey: 'key', apiSecret: 'secret' };
+    const stage = { call, params: { role: '1' }, endpointPath: '/sdk/signature', credentials, proven: true };
+    expect(await admit(stage, inbound)).toEqual({ ...stage, admitted: true });
+    expect(inbound.asked).toEqual(['key /sdk/signature']);
+    expect(call.headers).toEqual({ 'X-RateLimit-Remaining': '0' });
   });
 });

@@ -1,7 +1,7 @@
 import { inboundOwnerOf } from '../ratelimit/inbound-limiter.js';
 import { Refusal } from '../translators/kit/failures.js';
 import { pairProofOf } from '../upstream/pair-proof.js';
-import type { AdmittedCall, AuthenticatedCall } from './v1-call.js';
+import type { Admissible, Admission } from './v1-call.js';
 
 /** Inbound v1 limits (src/ratelimit provides the real one), by bucket owner (inboundOwnerOf). */
 export interface InboundGate {
@@ -9,13 +9,13 @@ export interface InboundGate {
 }
 
 /**
- * The third step: the v1 inbound limit, in the caller's buckets: its key's when its pair is
+ * The third step, the facade's and the SDK signer's: the v1 inbound limit, in the caller's buckets: its key's when its pair is
  * proven, its pair's own until then. A refused call reaches v2 not at all; an admitted one
  * carries the bucket's X-RateLimit-* headers on its answer. With no limit, every call is admitted
- * at once.
+ * at once. It hands on what came before it, admitted.
  */
-export function admit(authenticated: AuthenticatedCall, inbound: InboundGate | undefined): AdmittedCall | Promise<AdmittedCall> {
-  const admitted = () => authenticated.call.reach({ ...authenticated, admitted: true as const });
+export function admit<A extends Admissible>(authenticated: A, inbound: InboundGate | undefined): (A & Admission) | Promise<A & Admission> {
+  const admitted = (): A & Admission => ({ ...authenticated, admitted: true as const });
   if (!inbound) return admitted();
   // An unproven pair is limited in buckets of its own: anyone who knows an api_key (it is public in
   // every browser-SDK page) can flood it with wrong secrets without taking a token from its owner.

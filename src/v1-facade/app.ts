@@ -14,7 +14,8 @@ import { dispatch, type DispatchParts } from './dispatch.js';
 import { KeyMemo } from './key-memo.js';
 import { tellingEach, type CallObserver, type OwnTimeObserver } from './observe.js';
 import type { BodyLimits } from '../shared/request-body.js';
-import { read } from './read.js';
+import { read, readFields } from './read.js';
+import { readParams } from './params.js';
 import { fail, observe, observeOwnTime, render } from './render.js';
 import { V1Call } from './v1-call.js';
 
@@ -23,8 +24,9 @@ export type { InboundGate } from './admit.js';
 /**
  * The v1 facade: `POST /v1/<area>/<action>` in any letter case, with or without a trailing slash.
  * One call goes through named steps, each in its own module with its own test, each taking the
- * result of the step before (typed in v1-call.ts) and the V1Call they share: read (the params
- * wherever the client put them, the data_type, the endpoint) → authenticate (the pair) → admit
+ * result of the step before (typed in v1-call.ts) and the V1Call they share: read (the fields
+ * wherever the client put them, as the SDK signer reads them too; then the data_type, the
+ * endpoint) → authenticate (the pair) → admit
  * (the inbound limit) → dispatch (the endpoint's schema and translator) → render (the v1 object or
  * the v1 error envelope, HTTP 200 as v1 did, JSON or XML), then the observers.
  */
@@ -87,12 +89,13 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
     if (!V1_PREFIX.test(path)) return next();
     const call = new V1Call(c, path, keepAlive, observers.length > 0, tracer);
     try {
-      // Each step takes the one before's result; the usual call awaits nothing in the middle two.
-      const asked = await read(call, registry, body);
+      // Each step takes the one before's result, kept as the furthest the call got; the usual call
+      // awaits nothing in the middle two.
+      const asked = read(call, await readFields(call, body, readParams), registry);
       const authenticating = authenticate(asked, allowedApiKeys, pairs, options.localCheck);
-      const authenticated = authenticating instanceof Promise ? await authenticating : authenticating;
+      const authenticated = call.reach(authenticating instanceof Promise ? await authenticating : authenticating);
       const admitting = admit(authenticated, inbound);
-      call.answer = await dispatch(admitting instanceof Promise ? await admitting : admitting, parts);
+      call.answer = await dispatch(call.reach(admitting instanceof Promise ? await admitting : admitting), parts);
     } catch (error) {
       // Its call line says what it was (a bug's at error level, with its stack: src/ops/logging.ts).
       fail(call, error);

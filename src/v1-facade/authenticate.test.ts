@@ -7,7 +7,7 @@ import { authenticate } from './authenticate.js';
 import type { V1Params } from './params.js';
 import { defineEndpoint } from '../translators/kit/define.js';
 import { v1Params } from '../v1/param-types.js';
-import { V1Call, type AuthenticatedCall, type ReadCall } from './v1-call.js';
+import { RequestCall, V1Call, type AuthenticatedCall, type ReadCall } from './v1-call.js';
 
 const ping = defineEndpoint({ path: '/user/get', params: v1Params({}), v2Calls: [], handle: async () => ({ ok: true }) });
 
@@ -36,7 +36,6 @@ describe('authenticate', () => {
     expect(authenticated.credentials).toEqual({ apiKey: 'key', apiSecret: 'right', proof: expect.any(String) });
     expect(authenticated.proven).toBe(true);
     expect(authenticated).toMatchObject({ endpointPath: '/user/get', params: read.params });
-    expect(read.call.reached).toBe(authenticated);
   });
 
   it('holds any other pair of the key unproven', () => {
@@ -73,5 +72,15 @@ describe('authenticate', () => {
         },
       }),
     ).toThrow(refused);
+  });
+
+  it("hands on any way in's fields and path with the pair (the SDK signer's), leaving the call's progress to the facade", () => {
+    const call = new RequestCall(new Context(new Request('http://v1gate.test/sdk/signature', { method: 'POST' })));
+    const read = { call, params: { api_key: 'key', api_secret: 'right', role: '1' }, endpointPath: '/sdk/signature' };
+    const authenticated = authenticate(read, undefined, pairs);
+    expect(authenticated).toMatchObject({ ...read, credentials: { apiKey: 'key', apiSecret: 'right' }, proven: true });
+    const facade = callWith({ api_key: 'key', api_secret: 'right' });
+    authenticate(facade, undefined, pairs);
+    expect(facade.call.reached).toBe(facade);
   });
 });

@@ -2,41 +2,41 @@ import { Refusal } from '../translators/kit/failures.js';
 import type { Credentials } from '../upstream/client.js';
 import type { PairProver } from '../upstream/pair-proof.js';
 import type { LocalCheck } from '../upstream/auth/local-check.js';
-import type { V1Params } from './params.js';
-import type { AuthenticatedCall, ReadCall } from './v1-call.js';
+import type { FieldsRead, Standing } from './v1-call.js';
 
 /** What the authenticate step asks of the prover: whether v2 accepted the pair lately. */
 export type PairStanding = Pick<PairProver, 'isProven'>;
 
 /**
- * The second step: who calls. The api_key and api_secret (both required), the key on the
+ * The second step, the facade's and the SDK signer's: who calls. The api_key and api_secret (both required), the key on the
  * allow-list when there is one, and the pair's standing: a pair v2 accepted lately is its key's
  * owner, limited and sent as such; any other is limited as itself and proven by its first v2 call
  * (src/upstream/pair-proof.ts), under the proof budget, never with the key's tokens. A pair that
- * can be proven here, without v2 (a credential map's local check), is decided here.
+ * can be proven here, without v2 (a credential map's local check), is decided here. It hands on
+ * what came before it with the pair and its standing.
  */
-export function authenticate(read: ReadCall, allowed: ReadonlySet<string> | undefined, pairs: PairStanding): AuthenticatedCall;
-export function authenticate(
-  read: ReadCall,
+export function authenticate<R extends FieldsRead>(read: R, allowed: ReadonlySet<string> | undefined, pairs: PairStanding): R & Standing;
+export function authenticate<R extends FieldsRead>(
+  read: R,
   allowed: ReadonlySet<string> | undefined,
   pairs: PairStanding,
   local: Pick<LocalCheck, 'decide'> | undefined,
-): AuthenticatedCall | Promise<AuthenticatedCall>;
-export function authenticate(
-  read: ReadCall,
+): (R & Standing) | Promise<R & Standing>;
+export function authenticate<R extends FieldsRead>(
+  read: R,
   allowed: ReadonlySet<string> | undefined,
   pairs: PairStanding,
   local?: Pick<LocalCheck, 'decide'>,
-): AuthenticatedCall | Promise<AuthenticatedCall> {
+): (R & Standing) | Promise<R & Standing> {
   const credentials = credentialsOf(read.params, allowed);
   const decided = local?.decide(credentials);
-  const standing = (proven: boolean) => read.call.reach({ ...read, credentials, proven: proven || pairs.isProven(credentials) });
+  const standing = (proven: boolean): R & Standing => ({ ...read, credentials, proven: proven || pairs.isProven(credentials) });
   // Asynchronous only when a new pair of a mapped key is hashed: the usual call awaits nothing here.
   if (decided instanceof Promise) return decided.then(standing);
   return standing(decided === true);
 }
 
-function credentialsOf(params: V1Params, allowed: ReadonlySet<string> | undefined): Credentials {
+function credentialsOf(params: FieldsRead['params'], allowed: ReadonlySet<string> | undefined): Credentials {
   const apiKey = typeof params.api_key === 'string' ? params.api_key.trim() : '';
   const apiSecret = typeof params.api_secret === 'string' ? params.api_secret.trim() : '';
   if (!apiKey || !apiSecret) throw new Refusal('missing-credentials');

@@ -2,17 +2,21 @@ import type { EndpointDefinition } from '../translators/kit/define.js';
 import { canonicalPath } from '../translators/kit/registry.js';
 import { Refusal } from '../translators/kit/failures.js';
 import { dataTypeOf } from '../v1/serialize.js';
-import { readParams, withoutBlankFields, type V1Params } from './params.js';
+import { withoutBlankFields, type V1Params } from './params.js';
 import { readBody, requestBudget, type BodyLimits } from '../shared/request-body.js';
 import { refusalOfUnread } from './unread.js';
-import { headerOf, type ReadCall, type V1Call } from './v1-call.js';
+import { headerOf, type ReadCall, type RequestCall, type V1Call } from './v1-call.js';
+
+/** How a way in decodes its fields: the facade's form reading (`readParams`), or one that also takes JSON. */
+export type FieldsDecoder<P> = (search: string, body: Buffer, contentType: string | undefined, maxFields: number) => P | Promise<P>;
 
 /**
- * The first step: what the call asks. A POST, its body read within the limits, its params
- * wherever the client put them, the data_type it wants and the endpoint its path names. Every
- * way this fails is a refusal of the failure table (mappings/errors.ts).
+ * The first step's first half, every way in's that reads v1 fields (the facade, /sdk/signature):
+ * a POST, its body read within the limits, its fields decoded, wherever the client put them. The
+ * one place a body that could not be read, or fields that could not be decoded, become refusals
+ * (through refusalOfUnread); a broken body also closes the connection.
  */
-export async function read(call: V1Call, registry: ReadonlyMap<string, EndpointDefinition>, limits: BodyLimits): Promise<ReadCall> {
+export async function readFields<P>(call: RequestCall, limits: Partial<BodyLimits>, decode: FieldsDecoder<P>): Promise<P> {
   const { c } = call;
   if (c.req.method !== 'POST') throw new Refusal('not-a-post', `v1 calls are POST requests, not ${c.req.method}.`);
   let body: Buffer;
@@ -22,14 +26,21 @@ export async function read(call: V1Call, registry: ReadonlyMap<string, EndpointD
     call.closeConnection = true; // the rest of a broken body must not be read as the next request
     throw refusalOfUnread(error);
   }
-  let params: V1Params;
   try {
-    params = withoutBlankFields(await readParams(call.search, body, headerOf(c, 'content-type'), requestBudget(c).maxFields));
+    return await decode(call.search, body, headerOf(c, 'content-type'), requestBudget(c).maxFields);
   } catch (error) {
     throw refusalOfUnread(error);
   }
-  const paramsRead = call.reach({ call, params });
-  const dataType = dataTypeOf(params.data_type);
+}
+
+/**
+ * The first step's second half, the facade's own: what the call asks. Its params as v1 read them
+ * (blank fields dropped), the data_type it wants and the endpoint its path names, each refused
+ * through the failure table (mappings/errors.ts) when it is not one v1 knew.
+ */
+export function read(call: V1Call, fields: V1Params, registry: ReadonlyMap<string, EndpointDefinition>): ReadCall {
+  const paramsRead = call.reach({ call, params: withoutBlankFields(fields) });
+  const dataType = dataTypeOf(paramsRead.params.data_type);
   if (dataType === undefined) throw new Refusal('bad-data-type');
   call.dataType = dataType;
   const endpointPath = canonicalPath(call.path);

@@ -11,19 +11,40 @@ import { requestIdOf } from './observe.js';
 import type { V1Params } from './params.js';
 
 /**
+ * A request as the steps every way in that reads v1 fields shares (readFields, authenticate,
+ * admit) see it: the request, its query string, the headers gathered for its answer, and whether
+ * its connection may carry another request. The SDK signer's call is one; the facade's V1Call is
+ * one with more.
+ */
+export class RequestCall {
+  /** Answer headers gathered on the way (X-RateLimit-*), then the answer's own. */
+  readonly headers: Record<string, string> = {};
+  /** Set when the rest of the connection cannot be trusted (a broken body), or keep-alive is off. */
+  closeConnection: boolean;
+  /** The query string, without its `?`. */
+  readonly search: string;
+
+  constructor(
+    /** The request, of any app: the facade's, or the SDK signer's (its Node request where there is one). */
+    readonly c: Context,
+    keepAlive = true,
+  ) {
+    this.search = searchOf(c.req.url);
+    this.closeConnection = !keepAlive;
+  }
+}
+
+/**
  * One v1 call as it goes through the facade's steps (read → authenticate → admit → dispatch →
  * render): what every step shares (the request, the answer's headers, the v2 calls counted), and
  * the answer or the error. What each step establishes is its result, typed for the next step
  * (`ReadCall` → `AuthenticatedCall` → `AdmittedCall`): one object of one shape per call, its fields
  * all set in the constructor.
  */
-export class V1Call {
+export class V1Call extends RequestCall {
+  declare readonly c: Context<{ Bindings: Bindings }>;
   /** The data_type asked for; until the params are read, an error answers in the query's (render.ts). */
   dataType: DataType | undefined = undefined;
-  /** Answer headers gathered on the way (X-RateLimit-*), then the answer's own. */
-  readonly headers: Record<string, string> = {};
-  /** Set when the rest of the connection cannot be trusted (a broken body), or keep-alive is off. */
-  closeConnection: boolean;
   /** v2 requests really sent (x-v2-calls). */
   upstreamCalls = 0;
   /**
@@ -48,11 +69,9 @@ export class V1Call {
   readonly requestId: string;
   /** The call's trace, started on arrival: the client's `traceparent` continued, or a new trace. */
   readonly trace: CallTrace;
-  /** The query string, without its `?`. */
-  readonly search: string;
 
   constructor(
-    readonly c: Context<{ Bindings: Bindings }>,
+    c: Context<{ Bindings: Bindings }>,
     /** The path as the client sent it. */
     readonly path: string,
     keepAlive: boolean,
@@ -60,8 +79,7 @@ export class V1Call {
     /** Where the call's trace starts: spans recorded and exported, or (by default) only passed on. */
     tracer: CallTracer = propagateOnly,
   ) {
-    this.search = searchOf(c.req.url);
-    this.closeConnection = !keepAlive;
+    super(c, keepAlive);
     this.v2Calls = observed ? [] : undefined;
     this.startedAt = observed ? new Date() : undefined;
     this.requestId = requestIdOf(headerOf(c, 'x-request-id'));
@@ -77,11 +95,18 @@ export class V1Call {
 
 /*
  * What each step established, each the one before it and more: a step takes its predecessor's
- * result and returns its own, so no step can read what has not been established yet.
+ * result and returns its own, so no step can read what has not been established yet. The shared
+ * steps (authenticate, admit) are generic over what came before them: the facade's ReadCall, or
+ * the SDK signer's fields and path, each handed on with what the step adds.
  */
 
+/** What any way in has read before authenticate: the fields, wherever the client put them. */
+export interface FieldsRead {
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
 /** read, first: the params, wherever the client put them (known even when the rest is refused). */
-export interface ParamsRead {
+export interface ParamsRead extends FieldsRead {
   readonly call: V1Call;
   readonly params: V1Params;
 }
@@ -93,17 +118,29 @@ export interface ReadCall extends ParamsRead {
   readonly endpointPath: string;
 }
 
-/** authenticate: the caller's pair, and its standing. */
-export interface AuthenticatedCall extends ReadCall {
+/** What authenticate adds: the caller's pair, and its standing. */
+export interface Standing {
   readonly credentials: Credentials;
   /** v2 accepted this pair lately (authenticate.ts): it is limited and sent as its key's owner. */
   readonly proven: boolean;
 }
 
-/** admit: let through by the inbound limit (or there is none); dispatch takes nothing less. */
-export interface AdmittedCall extends AuthenticatedCall {
+/** authenticate, in the facade. */
+export interface AuthenticatedCall extends ReadCall, Standing {}
+
+/** What admit reads: the call (its answer takes the limit's headers), the path it is counted under, the pair's standing. */
+export interface Admissible extends Standing {
+  readonly call: RequestCall;
+  readonly endpointPath: string;
+}
+
+/** What admit adds: let through by the inbound limit (or there is none). */
+export interface Admission {
   readonly admitted: true;
 }
+
+/** admit, in the facade: dispatch takes nothing less. */
+export interface AdmittedCall extends AuthenticatedCall, Admission {}
 
 /** Any step's result, as read after a failure: what a later step would have added may be missing. */
 export type Progress = ParamsRead & Partial<Omit<AdmittedCall, keyof ParamsRead>>;
@@ -114,8 +151,9 @@ export type Progress = ParamsRead & Partial<Omit<AdmittedCall, keyof ParamsRead>
  * the web's checks on each, for the two headers the facade reads (2.4% of a /v1/meeting/get's CPU
  * at a steady 2,500 calls/s, `npm run bench:builds`).
  */
-export function headerOf(c: Context<{ Bindings: Bindings }>, name: string): string | undefined {
-  const incoming = c.env?.incoming;
+export function headerOf(c: Context, name: string): string | undefined {
+  // Any app's request (the signer's app declares no bindings): Node's where @hono/node-server gave one.
+  const incoming = (c.env as Bindings | undefined)?.incoming;
   if (!incoming) return c.req.header(name);
   const value = incoming.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;

@@ -10,8 +10,9 @@ describe('POST /sdk/signature', () => {
   let refuse = false;
 
   beforeAll(async () => {
+    // A small body limit, so a body past it is cheap to send.
     gateway = await startTestGateway(
-      {},
+      { V1_MAX_BODY_BYTES: '2048' },
       {
         inbound: {
           async check(apiKey, path): Promise<{ allowed: boolean; headers: Record<string, string> }> {
@@ -81,8 +82,39 @@ describe('POST /sdk/signature', () => {
   });
 
   it('answers a clear error for a JSON body that is not an object', async () => {
-    expect((await post('[1]', 'application/json')).body.error.code).toBe(300);
-    expect((await post('{not json', 'application/json')).body.error.code).toBe(300);
+    expect((await post('[1]', 'application/json')).body.error).toEqual({ code: 300, message: 'The JSON body must be an object.' });
+    expect((await post('{not json', 'application/json')).body.error).toEqual({ code: 300, message: 'The JSON body could not be parsed.' });
+  });
+
+  it('refuses a JSON value that is not text or a whole number by its field, and ignores fields it does not read', async () => {
+    for (const [field, value] of [
+      ['role', true],
+      ['role', 0.5],
+      ['meetingNumber', -1],
+      ['meetingNumber', null],
+      ['expirationSeconds', ['1800']],
+    ] as const) {
+      const answer = await json({ ...gateway.credentials, meetingNumber: 123, role: 0, [field]: value });
+      expect(answer.body.error).toEqual({ code: 300, message: expect.stringContaining(field) });
+    }
+    const signed = await json({ ...gateway.credentials, meetingNumber: 123, role: 0, lang: { en: true }, leaveUrl: null });
+    expect(signed.body.signature).toMatch(/^[A-Za-z0-9_-]+$/);
+  });
+
+  it('refuses a body or fields it cannot read as the facade does, before the limit is asked', async () => {
+    gateCalls.length = 0;
+    const undecodable = await post(
+      `${new URLSearchParams(gateway.credentials).toString()}&meeting_number=%zz&role=0`,
+      'application/x-www-form-urlencoded',
+    );
+    expect(undecodable.body.error).toEqual({ code: 300, message: 'Parameter meeting_number has a malformed percent-escape "%zz".' });
+    expect(undecodable.headers.get('connection')).not.toBe('close');
+    const tooLarge = await form({ ...gateway.credentials, meeting_number: '123', role: '0', pad: 'x'.repeat(4096) });
+    expect(tooLarge.body.error).toEqual({ code: 300, message: 'The request body is larger than the 2048 bytes v1gate accepts.' });
+    expect(tooLarge.headers.get('connection')).toBe('close');
+    const unsupported = await post('meeting_number=123', 'text/xml');
+    expect(unsupported.body.error.message).toMatch(/^Unsupported Content-Type "text\/xml"/);
+    expect(gateCalls).toEqual([]);
   });
 
   it('is rate limited per key in its own class', async () => {
