@@ -44,7 +44,7 @@ function refusalOf(c: Context, refusal: LinkRefusal): Response {
     const at = new Date(refusal.atMs).toISOString();
     return refuse(c, 410, `This download link expired at ${at}: ask for the recording again for a new link.`);
   }
-  return refuse(c, 403, 'This download link is not one v1gate made: it was altered, or signed with another key.');
+  return refuse(c, 403, 'This download link is not one v1gate made: it was altered, or sealed with another key.');
 }
 
 export function downloadRoutes(deps: DownloadServeDeps): { app: Hono<Env>; close(): Promise<void> } {

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -88,6 +89,19 @@ describe('a v1 client downloads a recording with a plain GET', () => {
     await withBearer.body?.cancel();
   });
 
+  it('hides the api_key and the v2 URL: no part of the link, read as base64 or base64url from any offset, holds them', async () => {
+    const files = await v1Files();
+    const v2Files = (await gw.v2('GET', `/meetings/${meeting.id}/recordings`)).body.recording_files as { download_url: string }[];
+    const v2Urls = v2Files.map((f) => f.download_url);
+    const hidden = [gw.credentials.api_key, ...v2Urls, new URL(v2Urls[0]!).pathname];
+    for (const { download_url: link } of files) {
+      for (const text of hidden) expect(revealed(link, text), `${link} shows ${text}`).toBe(false);
+    }
+    // The check finds what a link of the old form showed: the api_key in readable base64url.
+    const old = Buffer.from(JSON.stringify({ u: v2Urls[0], k: gw.credentials.api_key, e: 1 })).toString('base64url');
+    expect(revealed(`${gw.url}/downloads/${old}.c2lnbmF0dXJl`, gw.credentials.api_key)).toBe(true);
+  });
+
   it('of the links in /recording/list too', async () => {
     const list = await gw.v1('/recording/list', { host_id: hostId });
     const file = list.meetings.find((m: any) => m.uuid === meeting.uuid).recording_files.find((f: any) => f.file_type === 'TRANSCRIPT');
@@ -98,6 +112,25 @@ describe('a v1 client downloads a recording with a plain GET', () => {
     expect((await bytesOf(response)).equals(recordingBytes(file.id)(0, 4999))).toBe(true);
   });
 });
+
+/**
+ * Whether `text` can be read out of `link`: as it is, or in the bytes any part of it decodes to as
+ * base64 or base64url. Each run of base64 characters, and each path segment in it, is decoded from
+ * each of its first four offsets, which covers every substring: base64 decodes four characters at a time.
+ */
+function revealed(link: string, text: string): boolean {
+  if (link.includes(text)) return true;
+  const wanted = Buffer.from(text);
+  for (const part of link.split(/[^A-Za-z0-9+/_=-]+/)) {
+    for (const piece of [part, ...part.split('/')]) {
+      for (let offset = 0; offset < 4; offset++) {
+        const rest = piece.slice(offset);
+        if (Buffer.from(rest, 'base64').includes(wanted) || Buffer.from(rest, 'base64url').includes(wanted)) return true;
+      }
+    }
+  }
+  return false;
+}
 
 /** An access token of the sandbox's master account, from its OAuth token endpoint, as today's service issues it. */
 async function bearer(): Promise<string> {
@@ -133,24 +166,34 @@ describe('Range', () => {
 });
 
 describe('links v1gate did not make, or made for something else, are refused and reach no download', () => {
-  it('an altered payload or signature, or a link signed with another key: 403, and the sandbox sees no request', async () => {
+  it('an altered byte anywhere, a link sealed with another key, or one of the old signed form: 403, and the sandbox sees no request', async () => {
     const link = (await v1Files())[0]!.download_url;
-    const [payload, signature] = link.slice(link.lastIndexOf('/') + 1).split('.') as [string, string];
-    const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { u: string; k: string; e: number };
-    const otherKey = new DownloadLinks('another-key-of-at-least-thirty-two-chars');
+    const sealed = Buffer.from(link.slice(link.lastIndexOf('/') + 1), 'base64url');
+    const flipped = (at: number) => {
+      const copy = Buffer.from(sealed);
+      copy[at] = copy[at]! ^ 0x80;
+      return `${gw.url}/downloads/${copy.toString('base64url')}`;
+    };
+    const grant = { url: 'https://zoom.us/rec/download/x', apiKey: gw.credentials.api_key, expiresAtMs: Date.now() + 60_000 };
+    // The form links had before they were sealed: the grant in readable base64url, then its HMAC.
+    const before = Buffer.from(JSON.stringify({ u: grant.url, k: grant.apiKey, e: grant.expiresAtMs })).toString('base64url');
+    const oldForm = `${before}.${createHmac('sha256', KEY).update('v1gate download link\n').update(before).digest('base64url')}`;
     const forged = [
-      `${gw.url}/downloads/${Buffer.from(JSON.stringify({ ...decoded, e: decoded.e + 86_400_000 })).toString('base64url')}.${signature}`,
-      `${gw.url}/downloads/${payload}.${signature.slice(0, -2)}AA`,
-      `${gw.url}/downloads/${payload}`,
-      `${gw.url}${otherKey.pathOf({ url: decoded.u, apiKey: decoded.k, expiresAtMs: decoded.e })}`,
+      flipped(0), // the IV
+      flipped(20), // the ciphertext
+      flipped(sealed.length - 1), // the tag
+      `${link.slice(0, -1)}`,
+      `${link}.`,
+      `${gw.url}${new DownloadLinks('another-key-of-at-least-thirty-two-chars').pathOf(grant)}`,
+      `${gw.url}/downloads/${oldForm}`,
     ];
-    const before = await served();
+    const counted = await served();
     for (const url of forged) {
       const response = await fetch(url);
       expect(response.status, url).toBe(403);
       expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/not one v1gate made/);
     }
-    expect(await served()).toEqual(before);
+    expect(await served()).toEqual(counted);
   });
 
   it('a link signed with the right key naming a host that is no v2 download host: 403, and nothing is fetched', async () => {
