@@ -183,6 +183,7 @@ function assemble(parts: Parts) {
     endpoints,
     v2,
     limiters,
+    budgets: credentials.budgets,
     inbound,
     pairs,
     local: credentials.local,

@@ -5,7 +5,6 @@ import { configuredCutover } from '../compare/cutover-setup.js';
 import type { GatewayMetrics } from '../ops/metrics.js';
 import { shadowMetrics } from '../ops/shadow-metrics.js';
 import { statusKey } from '../ops/status.js';
-import { requireFanOutWithin } from '../ratelimit/fan-out.js';
 import type { RateLimiters } from '../ratelimit/index.js';
 import { v2CredentialsCheck } from '../sdk/credentials-check.js';
 import { createSignatureApp } from '../sdk/signature-app.js';
@@ -14,7 +13,8 @@ import type { V2Client } from '../upstream/client.js';
 import type { V2Credentials } from '../upstream/auth/v2-credentials.js';
 import type { LocalCheck } from '../upstream/auth/local-check.js';
 import type { PairProver } from '../upstream/pair-proof.js';
-import type { V2Route } from '../shared/v2-route.js';
+import type { V2Budgets } from '../upstream/outbound-budget.js';
+import { fanOutCheck } from '../upstream/outbound-gate.js';
 import { createV1App, type InboundGate } from '../v1-facade/app.js';
 import { createDownloads } from '../downloads/index.js';
 import { downloadCredentialsOf } from '../downloads/credentials.js';
@@ -51,6 +51,8 @@ export function createFacade(
     endpoints: readonly EndpointDefinition[];
     v2: V2Client;
     limiters: RateLimiters;
+    /** Whose v2 budgets, at which plan, each pair's calls spend: what a fan-out is sized by. */
+    budgets: V2Budgets;
     inbound: InboundGate | undefined;
     pairs: PairProver;
     local: LocalCheck | undefined;
@@ -70,8 +72,7 @@ export function createFacade(
     // Reports fan out: refuse at once a fan-out the v2 limits cannot admit within the wait.
     ...(config.rateLimits.v2.enabled && !overrides.outbound
       ? {
-          fanOut: (route: V2Route<'GET'>, calls: number, waitMs: number) =>
-            requireFanOutWithin(limiters.outbound, { plan: config.rateLimits.v2.defaultPlan }, route.category, calls, waitMs),
+          fanOut: fanOutCheck(limiters.outbound, deps.budgets),
         }
       : {}),
     allowedApiKeys: config.allowedApiKeys,

@@ -18,6 +18,8 @@ import type { Credentials } from './credentials.js';
 export class V2Budgets {
   /** A mapped identity's budget, made once per identity (a map reload makes new identities). */
   private readonly mapped = new WeakMap<V2Identity, V2Budget>();
+  /** The budget a pair's last lookup (among a sandbox's accounts elsewhere) found: what `planOf` answers while none is at hand. */
+  private readonly found = new WeakMap<Credentials, V2Budget>();
 
   constructor(
     private readonly defaultPlan: RateLimitPlan,
@@ -29,8 +31,27 @@ export class V2Budgets {
     if (credentials.v2) return this.ofIdentity(credentials.v2);
     if (!this.embedded) return this.ofPair(credentials);
     const app = this.embedded(credentials);
-    if (app instanceof Promise) return app.then((found) => (found ? this.fresh(found) : this.ofPair(credentials)));
+    if (app instanceof Promise) return app.then((found) => this.keep(credentials, found ? this.fresh(found) : this.ofPair(credentials)));
     return app ? this.fresh(app) : this.ofPair(credentials);
+  }
+
+  /**
+   * The plan the pair's calls are held to, at once: what the fan-out pre-check sizes by, as the
+   * buckets its calls then spend are sized. A pair looked up among the accounts of a sandbox
+   * elsewhere (a cluster worker's) has the plan its last lookup found; a v1 call fans out after a
+   * first v2 call, which looked the pair up. Before any lookup: OUTBOUND_DEFAULT_PLAN.
+   */
+  planOf(credentials: Credentials): RateLimitPlan {
+    const budget = this.of(credentials);
+    if (!(budget instanceof Promise)) return budget.plan;
+    // Only what it finds is wanted, kept for the next ask; a lookup fails into no account, never rejects.
+    budget.catch(() => {});
+    return this.found.get(credentials)?.plan ?? this.defaultPlan;
+  }
+
+  private keep(credentials: Credentials, budget: V2Budget): V2Budget {
+    this.found.set(credentials, budget);
+    return budget;
   }
 
   private ofIdentity(identity: V2Identity): V2Budget {

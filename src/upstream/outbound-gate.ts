@@ -1,6 +1,7 @@
+import { requireFanOutWithin } from '../ratelimit/fan-out.js';
 import type { OutboundLimiter, ScheduleOptions, V2Budget } from '../ratelimit/outbound-limiter.js';
 import { chargeAccepted } from '../ratelimit/proof-budget.js';
-import type { V2Target } from '../shared/v2-route.js';
+import type { V2Route, V2Target } from '../shared/v2-route.js';
 import type { GateOptions, OutboundGate } from './client.js';
 import type { Credentials } from './credentials.js';
 import type { V2Budgets } from './outbound-budget.js';
@@ -44,4 +45,17 @@ function absorbed(done: void | Promise<void>): void {
 export function chargeTo(outbound: OutboundLimiter, budgets: V2Budgets): (credentials: Credentials, target: V2Target) => void {
   return (credentials, target) =>
     absorbed(spending(budgets, credentials, (budget) => chargeAccepted(outbound, budget, target.route.category)));
+}
+
+/**
+ * The fan-out pre-check of a pair's v1 call (src/ratelimit/fan-out.ts): whether `calls` v2 calls
+ * of the route's category fit within `waitMs` at the plan of the account the pair's calls spend,
+ * the same plan that sizes the buckets they then wait on; throws the rate-limit refusal if not.
+ */
+export function fanOutCheck(
+  outbound: OutboundLimiter,
+  budgets: V2Budgets,
+): (credentials: Credentials, route: V2Route<'GET'>, calls: number, waitMs: number) => void {
+  return (credentials, route, calls, waitMs) =>
+    requireFanOutWithin(outbound, { plan: budgets.planOf(credentials) }, route.category, calls, waitMs);
 }

@@ -22,8 +22,8 @@ import type { KeyMemo } from './key-memo.js';
 /** What @hono/node-server hands each request: Node's own request and response (absent under `app.request`). */
 export type Bindings = { incoming?: IncomingMessage; outgoing?: ServerResponse };
 
-/** The fan-out pre-check (throws when `calls` v2 calls cannot be admitted within `waitMs`). */
-export type FanOutCheck = (route: V2Route<'GET'>, calls: number, waitMs: number) => void;
+/** The fan-out pre-check (throws when `calls` v2 calls cannot be admitted within `waitMs` at the plan of the pair's v2 account). */
+export type FanOutCheck = (credentials: Credentials, route: V2Route<'GET'>, calls: number, waitMs: number) => void;
 
 /**
  * The V2Api of one v1 call: the caller's credentials and deadline on every call, and a count of
@@ -251,6 +251,6 @@ export class CallContext implements TranslatorContext {
   }
 
   requireFanOut(route: V2Route<'GET'>, calls: number): void {
-    this.fanOut?.(route, calls, this.deadlineMs - Date.now());
+    this.fanOut?.(this.line.credentials, route, calls, this.deadlineMs - Date.now());
   }
 }

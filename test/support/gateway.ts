@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CredentialEntry } from '../../src/upstream/auth/credential-map.js';
 import { hashSecret } from '../../src/upstream/auth/secret-hash.js';
+import type { RateLimitPlan } from '../../src/shared/rate-limit-plans.js';
 import { LOG_DIR_ENV, LOG_SUFFIX, SECRETS_SUFFIX } from './log-audit.js';
 
 /**
@@ -114,14 +115,20 @@ export function emptyCredentialFile(): string {
   return file;
 }
 
-/** Maps the running sandbox's key (its v1 secret as a hash) to its OAuth app in `file`, and reloads the gateway's map. */
-export async function mapSandboxKeyToOAuth(gateway: RunningGateway, file: string, extra: readonly CredentialEntry[] = []): Promise<void> {
+/** Maps the running sandbox's key (its v1 secret as a hash) to its OAuth app in `file`, at `plan` if given, and reloads the gateway's map. */
+export async function mapSandboxKeyToOAuth(
+  gateway: RunningGateway,
+  file: string,
+  extra: readonly CredentialEntry[] = [],
+  plan?: RateLimitPlan,
+): Promise<void> {
   const { credentials, oauthApp } = gateway.sandbox!;
   const entry: CredentialEntry = {
     api_key: credentials.apiKey,
     secret_hash: await hashSecret(credentials.apiSecret),
     previous_secrets: [],
     v2: { kind: 'oauth', account_id: oauthApp.accountId, client_id: oauthApp.clientId, client_secret: oauthApp.clientSecret },
+    ...(plan ? { plan } : {}),
   };
   writeFileSync(file, JSON.stringify([entry, ...extra]), { mode: 0o600 });
   const reloaded = gateway.reloadCredentials();
