@@ -31,7 +31,22 @@ export const LOG_LINE_LIMITS = {
 } as const;
 
 /** The name of the entry that stands for the entries left out of an object. */
-const MORE = '…';
+export const MORE = '…';
+
+/** What a bounded line writes in place of what it leaves out (src/ops/line-json.ts writes the same). */
+export const LEFT_OUT = {
+  /** A list too deep to write. */
+  deepList: (items: number) => `[a list of ${items}]`,
+  /** An object too deep to write. */
+  deepObject: (fields: number) => `[an object of ${fields} fields]`,
+  /** The last item of a list cut short. */
+  items: (items: number) => `${MORE}(${items} more)`,
+  /** The value of the entry MORE of an object cut short. */
+  fields: (fields: number) => `${fields} more fields`,
+} as const;
+
+/** What a value that is not a text (a number, a switch, null) is charged against its field's budget. */
+export const SMALL_VALUE_BYTES = 8;
 
 /** The bytes a character takes in a JSON line (UTF-8, escapes); a lone surrogate is escaped (`\udxxx`). */
 function bytesOfChar(code: number): number {
@@ -41,15 +56,15 @@ function bytesOfChar(code: number): number {
 }
 
 /** Printable ASCII but `"` and `\\`: written as it is, a byte a character. */
-const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+export const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
-interface Budget {
+export interface Budget {
   /** Bytes left for the texts of the field being walked. */
   left: number;
 }
 
 /** `text` whole when it fits the text bound and the budget, else its longest prefix that does, marked; the budget charged. */
-function boundText(text: string, budget: Budget): string {
+export function boundText(text: string, budget: Budget): string {
   const room = Math.max(0, Math.min(LOG_LINE_LIMITS.textBytes, budget.left));
   // Most texts: short, printable ASCII with nothing to escape, one byte a character.
   if (text.length <= room && PLAIN.test(text)) {
@@ -77,12 +92,12 @@ function boundValue(value: unknown, budget: Budget, depth: number): unknown {
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
     return boundObject(value as Record<string, unknown>, budget, depth);
   // Numbers, switches, and what the code itself logs as objects (errors, dates): small, or the code's own.
-  budget.left -= 8;
+  budget.left -= SMALL_VALUE_BYTES;
   return value;
 }
 
 function boundList(list: readonly unknown[], budget: Budget, depth: number): unknown {
-  if (depth >= LOG_LINE_LIMITS.depth) return `[a list of ${list.length}]`;
+  if (depth >= LOG_LINE_LIMITS.depth) return LEFT_OUT.deepList(list.length);
   let copy: unknown[] | undefined;
   let kept = 0;
   for (; kept < list.length && kept < LOG_LINE_LIMITS.entries && budget.left > 0; kept++) {
@@ -92,12 +107,12 @@ function boundList(list: readonly unknown[], budget: Budget, depth: number): unk
     else copy?.push(item);
   }
   if (kept === list.length) return copy ?? list;
-  return [...(copy ?? list.slice(0, kept)), `${MORE}(${list.length - kept} more)`];
+  return [...(copy ?? list.slice(0, kept)), LEFT_OUT.items(list.length - kept)];
 }
 
 function boundObject(object: Record<string, unknown>, budget: Budget, depth: number): unknown {
   const names = Object.keys(object);
-  if (depth >= LOG_LINE_LIMITS.depth) return `[an object of ${names.length} fields]`;
+  if (depth >= LOG_LINE_LIMITS.depth) return LEFT_OUT.deepObject(names.length);
   let copy: Record<string, unknown> | undefined;
   let kept = 0;
   for (; kept < names.length && kept < LOG_LINE_LIMITS.entries && budget.left > 0; kept++) {
@@ -112,7 +127,7 @@ function boundObject(object: Record<string, unknown>, budget: Budget, depth: num
   }
   if (kept === names.length) return copy ?? object;
   copy ??= Object.fromEntries(names.slice(0, kept).map((name) => [name, object[name]]));
-  copy[MORE] = `${names.length - kept} more fields`;
+  copy[MORE] = LEFT_OUT.fields(names.length - kept);
   return copy;
 }
 

@@ -167,7 +167,7 @@ function decodeLeniently(text: string): string {
 }
 
 /** An empty value reveals nothing, and a switch (`enable_phone_participants_password: true`) is no secret. */
-const holdsSecret = (field: unknown) => field !== '' && field !== null && field !== undefined && typeof field !== 'boolean';
+export const holdsSecret = (field: unknown) => field !== '' && field !== null && field !== undefined && typeof field !== 'boolean';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
@@ -187,6 +187,10 @@ export interface Redactor {
    * pass as they are.
    */
   redact<T>(value: T): T;
+  /** One text as `redact` writes it wherever it stands: for a writer that walks a value itself. */
+  text(value: string): string;
+  /** A field's name as `redact` writes it: the secrets it holds by value replaced. */
+  fieldName(name: string): string;
   /** Request params: as `redact`, and a name that is not a form field name is replaced with its value. */
   redactParams<T extends Record<string, unknown>>(params: T): Record<string, unknown>;
   /** A redactor that also knows `secrets` (shorter ones are ignored). */
@@ -267,6 +271,8 @@ export function createRedactor(censor: string, secrets: Iterable<string | undefi
   const redactor: Redactor = {
     censor,
     redact: <T>(value: T) => walk(value) as T,
+    text,
+    fieldName: byValue,
     redactParams: (params) => walk(withReadableNames(params, censor)) as Record<string, unknown>,
     with(more) {
       // Without spreading and filtering: every call's line asks this, nearly always for its one api_secret.
