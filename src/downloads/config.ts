@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { envSection, wholeNumber } from '../shared/env.js';
 
-/** Recording downloads through v1gate's own signed links (src/downloads/). */
+/** Recording downloads through v1gate's own sealed links (src/downloads/). */
 export interface DownloadConfig {
-  /** The key that signs links; undefined: a random key made at start (links end with the process). */
+  /** The key links are sealed with (through HKDF); undefined: a random key made at start (links end with the process). */
   key: string | undefined;
   /** How long a link, once answered, can be downloaded. */
   ttlMs: number;
@@ -23,7 +23,7 @@ export const DOWNLOAD_SETTINGS = envSection({
       .min(32, 'must be at least 32 characters')
       .optional()
       .describe(
-        'the key that signs the download links v1gate answers for recording files (the same on every process and instance serving one address); unset: a random key made at start, so links end with the process',
+        'the key that seals (encrypts and authenticates) the download links v1gate answers for recording files (the same on every process and instance serving one address); unset: a random key made at start, so links end with the process',
       ),
     DOWNLOAD_URL_TTL_S: wholeNumber(1, 7 * 86_400)
       .default(6 * 3_600)
