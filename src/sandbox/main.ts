@@ -1,6 +1,8 @@
-import { serve } from '@hono/node-server';
+import { serve, type HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
+import type { Server } from 'node:http';
 import { onOff } from '../shared/env.js';
+import { BodyPool, BUFFERED_BODIES_PER_BODY, DEFAULT_BUDGET, releaseBody, setRequestBudget } from '../shared/request-body.js';
 import { commaList, PrivateAccess, sandboxControlGuard } from '../shared/private-access.js';
 import { createSandbox, mountSandbox } from './app.js';
 import { keepSandboxData, SandboxDataError, type KeptData } from './persist.js';
@@ -50,7 +52,25 @@ if (!open.data) {
 }
 mountSandbox(root, sandbox);
 root.notFound((c) => c.json({ code: 404, message: `No such path: ${c.req.path.slice(0, 256)}` }, 404));
-const server = serve({ fetch: root.fetch, port, hostname: host }, (info) => {
+/**
+ * Served alone, the sandbox answers anyone who reaches its port, and `/oauth/token` reads its body
+ * before it knows the client: the gateway's defaults bound what that costs, fixed (100 unfinished
+ * 4 MiB bodies took the process from 72 to 446 MiB, and more connections took more). Each body
+ * 4 MiB, all of them together 64 MiB past each one's first 16 KiB (a body past the pool is refused
+ * as busy), at most MAX_CONNECTIONS at once (Node closes the rest as they come), headers within
+ * 10 s and the whole request within 30 s.
+ */
+const MAX_CONNECTIONS = 1_024;
+const HEADERS_TIMEOUT_MS = 10_000;
+const budget = { ...DEFAULT_BUDGET, bodies: new BodyPool(BUFFERED_BODIES_PER_BODY * DEFAULT_BUDGET.maxBytes) };
+const bounded = (request: Request, env: HttpBindings) => {
+  setRequestBudget(env.incoming, budget);
+  // What the body held of the pool is given back when its answer has gone.
+  env.outgoing.once('close', () => releaseBody(env.incoming));
+  return root.fetch(request, env);
+};
+
+const server = serve({ fetch: (request, env) => bounded(request, env as HttpBindings), port, hostname: host }, (info) => {
   const at = info.family === 'IPv6' ? `[${info.address}]` : info.address;
   console.log(`v2 sandbox on http://${at}:${info.port}/v2 (pid ${process.pid})`);
   console.log(`  API key:    ${sandbox.credentials.apiKey}`);
@@ -60,6 +80,11 @@ const server = serve({ fetch: root.fetch, port, hostname: host }, (info) => {
   const appSecret = fixed.oauthClientSecret ? '(SANDBOX_OAUTH_CLIENT_SECRET, not shown)' : app.clientSecret;
   console.log(`  OAuth app:  account ${app.accountId}, client id ${app.clientId}, client secret ${appSecret}`);
   console.log(dataFile ? `  data kept in ${dataFile}` : '  data in memory only: lost at every stop (SANDBOX_DATA_FILE keeps it)');
+});
+Object.assign(server as Server, {
+  maxConnections: MAX_CONNECTIONS,
+  headersTimeout: HEADERS_TIMEOUT_MS,
+  requestTimeout: DEFAULT_BUDGET.requestTimeoutMs,
 });
 
 const stop = (signal: NodeJS.Signals) => {
