@@ -10,37 +10,45 @@ import { boundText, LEFT_OUT, LOG_LINE_LIMITS, MORE, PLAIN, SMALL_VALUE_BYTES, t
  * that for arbitrary call records); texts are escaped as JSON.stringify escapes them (pino writes a
  * short text's lone surrogate as it is, which a UTF-8 file then holds as U+FFFD).
  *
- * A few lines are not written this way, and `lineJson` answers undefined for them, for the general
+ * A few lines are not written this way, and `onePass` answers undefined for them, for the general
  * path to write: a field whose name holds a secret by value (the redactor moves it to the end of
  * its object under its new name), a field name clipped by its bound or named `…` (clipped names
  * could meet, and the general path keeps one of them), and a value that is neither JSON data nor
  * a plain object or list (an error's stack, a file: pino's serializers and toJSON decide those).
  */
 
-/** Thrown where only the general path writes the line exactly; caught once, by `lineJson`. */
+/** Thrown where only the general path writes the line exactly; caught once, by `onePass`. */
 class NotOnePass extends Error {}
 
 /**
- * `,"name":value` for each field of `line` that pino writes (undefined ones are left out), in
- * order, or undefined when the line is one the general path must write.
+ * The fields of a line written by `write` (with `topField`, one by one), or undefined when the line
+ * is one only the general path writes exactly.
  */
-export function lineJson(line: Readonly<Record<string, unknown>>, redactor: Redactor): string | undefined {
+export function onePass<T>(write: (subject: T, redactor: Redactor) => string, subject: T, redactor: Redactor): string | undefined {
   try {
-    let out = '';
-    for (const name in line) {
-      if (!Object.hasOwn(line, name)) continue;
-      const value = line[name];
-      if (value === undefined) continue;
-      if (redactor.fieldName(name) !== name) throw new NotOnePass();
-      // Each top-level field has its own budget, and its name (the code's own) is not bounded.
-      const json = fieldJson(redactor, name, value, { left: LOG_LINE_LIMITS.fieldBytes }, 0);
-      if (json !== undefined) out += `,${stringJson(name)}:${json}`;
-    }
-    return out;
+    return write(subject, redactor);
   } catch (error) {
     if (error instanceof NotOnePass) return undefined;
     throw error;
   }
+}
+
+/** `,"name":` of each top-level name written so far: a line's names are the code's own, a handful. */
+const keys = new Map<string, string>();
+
+/**
+ * `,"name":value` as pino writes a line's field (nothing for an undefined value), redacted and
+ * bounded; within `onePass`. Each top-level field has its own budget, and its name (the code's
+ * own) is not bounded.
+ */
+export function topField(redactor: Redactor, name: string, value: unknown): string {
+  if (value === undefined) return '';
+  if (redactor.fieldName(name) !== name) throw new NotOnePass();
+  const json = fieldJson(redactor, name, value, { left: LOG_LINE_LIMITS.fieldBytes }, 0);
+  if (json === undefined) return '';
+  let key = keys.get(name);
+  if (key === undefined) keys.set(name, (key = `,${stringJson(name)}:`));
+  return key + json;
 }
 
 /** A text as JSON.stringify writes it; most are printable ASCII with nothing to escape, written as they are. */

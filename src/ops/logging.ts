@@ -1,11 +1,11 @@
 import pino, { type Level, type Logger } from 'pino';
 import type { FailureKind } from '../../mappings/errors.js';
 import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
-import { KnownSecrets, withReadableNames, type SecretValues } from '../shared/secrets.js';
+import { KnownSecrets, withReadableNames, type Redactor, type SecretValues } from '../shared/secrets.js';
 import { isoMillis } from '../shared/iso-time.js';
 import { keyHash } from './metrics.js';
 import { boundLogLine } from './log-volume.js';
-import { lineJson } from './line-json.js';
+import { onePass, topField } from './line-json.js';
 import { framedWriter } from './logging-frame.js';
 
 /**
@@ -197,10 +197,19 @@ export const CALL_LINE_LEVEL: Record<FailureKind, Level> = {
   internal: 'error',
 };
 
+/** The request's params as its line shows them: a name that is not a form field's is not written. */
+const paramsOf = (record: V1CallRecord) => record.params && withReadableNames(record.params, REDACTED);
+/** A time in milliseconds to a tenth. */
+const tenths = (ms: number) => Math.round(ms * 10) / 10;
+/** The v2 calls as the line shows them. */
+const v2CallsOf = (record: V1CallRecord) =>
+  record.v2Calls.map((call) => ({ method: call.method, path: call.path, status: call.status, ms: tenths(call.ms) }));
+
 /**
- * The fields of a call's line, in the order they are written: what both ways of writing it write
- * (`callLogObserver`). Redacted where every line is (lineRedactor): by name, by the configured
- * secrets' values and by this request's (LINE_SECRETS).
+ * The fields of a call's line, in the order they are written, for pino to write (a bug's line, or a
+ * line the one pass cannot write exactly). Redacted where every line is (lineRedactor): by name, by
+ * the configured secrets' values and by this request's (LINE_SECRETS). `callLineJson` writes the
+ * same fields in the same order: src/ops/line-json.test.ts holds the two to one line.
  */
 export function callLineFields(record: V1CallRecord): Record<string, unknown> {
   return {
@@ -213,24 +222,42 @@ export function callLineFields(record: V1CallRecord): Record<string, unknown> {
     endpoint: record.endpoint ?? null,
     path: record.endpoint === undefined ? record.rawPath : undefined,
     code: record.errorCode ?? 0,
-    ms: Math.round(record.ms * 10) / 10,
+    ms: tenths(record.ms),
     keyHash: record.apiKey === undefined ? undefined : keyHash(record.apiKey),
-    params: record.params && withReadableNames(record.params, REDACTED),
-    v2: record.v2Calls.map((call) => ({ method: call.method, path: call.path, status: call.status, ms: Math.round(call.ms * 10) / 10 })),
+    params: paramsOf(record),
+    v2: v2CallsOf(record),
     kind: record.failure,
     err: record.fault,
   };
+}
+
+/** The fields of `callLineFields` but `err` (a bug's line is pino's), written as JSON in one pass (src/ops/line-json.ts). */
+function callLineJson(record: V1CallRecord, redactor: Redactor): string {
+  return (
+    topField(redactor, 'reqId', record.requestId) +
+    topField(redactor, 'trace_id', record.traceId) +
+    topField(redactor, 'span_id', record.spanId) +
+    topField(redactor, 'method', record.method) +
+    topField(redactor, 'endpoint', record.endpoint ?? null) +
+    topField(redactor, 'path', record.endpoint === undefined ? record.rawPath : undefined) +
+    topField(redactor, 'code', record.errorCode ?? 0) +
+    topField(redactor, 'ms', tenths(record.ms)) +
+    topField(redactor, 'keyHash', record.apiKey === undefined ? undefined : keyHash(record.apiKey)) +
+    topField(redactor, 'params', paramsOf(record)) +
+    topField(redactor, 'v2', v2CallsOf(record)) +
+    topField(redactor, 'kind', record.failure)
+  );
 }
 
 /**
  * The facade observer that writes the call's one line: `v1 call` at info, or `v1 call failed` with
  * its failure's kind, at that kind's level (CALL_LINE_LEVEL), a bug's with its stack (`err`).
  *
- * Every call writes one, so it is written in one pass (src/ops/line-json.ts: each value redacted and
+ * Every call writes one, so it is written in one pass (`callLineJson`: each value redacted and
  * bounded as it is written) and handed to the logger's destination in pino's frame
- * (src/ops/logging-frame.ts): about a third of what pino's three walks and its stringify cost. A
- * line that pass cannot write exactly (a bug's error, a secret in a field name, a clipped name), or
- * a logger not made with `loggerSettings`, goes through pino as every other line does.
+ * (src/ops/logging-frame.ts), not redacted, bounded and then stringified again by pino. A line
+ * that pass cannot write exactly (a bug's error, a secret in a field name, a clipped name), or a
+ * logger not made with `loggerSettings`, goes through pino as every other line does.
  */
 export function callLogObserver(logger: Logger): CallObserver {
   const secrets = secretsOf(logger);
@@ -238,13 +265,12 @@ export function callLogObserver(logger: Logger): CallObserver {
   return (record: V1CallRecord) => {
     const level = record.errorCode === undefined ? 'info' : record.failure ? CALL_LINE_LEVEL[record.failure] : UPSTREAMS;
     const msg = record.errorCode === undefined ? 'v1 call' : 'v1 call failed';
-    const line = callLineFields(record);
     if (framed && record.fault === undefined) {
       if (!logger.isLevelEnabled(level)) return;
       const known = secrets.redactor(REDACTED);
-      const json = lineJson(line, record.secrets ? known.with(record.secrets) : known);
+      const json = onePass(callLineJson, record, record.secrets ? known.with(record.secrets) : known);
       if (json !== undefined) return framed(level, json, msg);
     }
-    logger[level](line, msg);
+    logger[level](callLineFields(record), msg);
   };
 }
