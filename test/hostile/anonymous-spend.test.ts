@@ -98,6 +98,14 @@ const V1_CALLS: readonly Spend[] = [
     proof: [`${HOSTILE}credentials.test.ts › takes none of a proven owner`, 'test/ops/metrics.test.ts › give a series only to keys'],
   },
   {
+    resource: 'memory: the key memo (aux reads, facts, page tokens)',
+    bound: 'kept only from v2 answers, so only for a pair v2 accepted; LRU: 10,000 keys, 10,000 pairs, 20,000 page tokens in 8 MiB',
+    proof: [
+      'src/v1-facade/key-memo.test.ts › keeps page tokens per pair, bounded in entries and bytes however many a client makes',
+      'src/v1-facade/key-memo.test.ts › a failed fact read is not kept',
+    ],
+  },
+  {
     resource: 'disk: log lines, the record file',
     bound: 'one bounded line per request; anonymous lines and records 200 + 100·t in t seconds; V1_RECORD_MAX_BYTES',
     proof: [`${HOSTILE}log-volume.test.ts › write at most one bounded line each`],
