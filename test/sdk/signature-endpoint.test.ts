@@ -101,6 +101,20 @@ describe('POST /sdk/signature', () => {
     expect(signed.body.signature).toMatch(/^[A-Za-z0-9_-]+$/);
   });
 
+  it('reads the pair as the facade does: trimmed, and a repeated api_key is no key', async () => {
+    const { api_key: apiKey, api_secret: apiSecret } = gateway.credentials;
+    const padded = await form({ api_key: ` ${apiKey} `, api_secret: `${apiSecret}\r\n`, meeting_number: '123', role: '0' });
+    expect(verifySignature(padded.body.signature, { apiKey, apiSecret, meetingNumber: '123', role: 0 }).ok).toBe(true);
+    const repeated = new URLSearchParams([
+      ['api_key', apiKey],
+      ['api_key', apiKey],
+      ['api_secret', apiSecret],
+      ['meeting_number', '123'],
+      ['role', '0'],
+    ]);
+    expect((await post(repeated.toString(), 'application/x-www-form-urlencoded')).body.error.code).toBe(101);
+  });
+
   it('refuses a body or fields it cannot read as the facade does, before the limit is asked', async () => {
     gateCalls.length = 0;
     const undecodable = await post(
