@@ -85,6 +85,9 @@ describe('several limiter instances sharing one Redis', () => {
  * they admit what one bucket would give or take P·k (k tokens held per process). With limits ×5
  * (general: 50/s, burst 50) and 200 ms leases, k = 10.
  *
+ * Over IPC a process's takes of one turn of its event loop travel to the primary as one message;
+ * test/ratelimit/ipc-batches.test.ts holds each batch to a sequential run's outcomes exactly.
+ *
  * Every bound is computed from the floods' own spans on one time line, so a process the machine
  * starts late or stalls widens the bound by exactly the time it took, and each process checks at
  * least 100 times (fixtures/flood-worker.ts), so none can sit the flood out.
