@@ -6,19 +6,29 @@ import type { V1CallRecord } from '../src/v1-facade/observe.js';
 import { RECORD } from './call-record.js';
 
 /**
- * `npx tsx bench/observer-cost.ts [--other <dir>] [--calls 100000] [--rounds 7]`: the CPU a v1
+ * `npx tsx bench/observer-cost.ts [--other <dir>] [--calls 100000] [--rounds 7] [--yield-every 100]`: the CPU a v1
  * call's observers cost it, each alone, in this process: the call metrics (the facade's metrics
  * observer and its own-time observer) and the call's log line (made, redacted, bounded and
  * serialised by the gateway's logger settings, written in 4 KiB batches to /dev/null), for a
  * checkemail of one v2 call. This checkout's `src/ops/` and, with `--other`, another tree's (a
  * revision `npm run bench:builds` exported, under bench/out/builds/<commit>/), alternated round by
- * round. In one process, a change of a microsecond stands out where a whole gateway's CPU per
+ * round. `log text` is the log line handed to a destination that drops it: the line's making,
+ * redaction, bounding and serialisation, without sonic-boom's buffering and write. In one process,
+ * a change of a microsecond stands out where a whole gateway's CPU per
  * call, on a shared machine, varies by tens.
+ *
+ * `--yield-every N` lets the event loop turn after every N calls, as a server's does between
+ * requests: the log's asynchronous writes complete there, so its buffer is written out as the
+ * gateway's is. Without it (the default, as the rounds before 2026-11-27 05:00 ran) no write
+ * completes until the round ends, and the destination's buffer holds the whole round's lines.
  */
 
-const { values } = parseArgs({ options: { other: { type: 'string' }, calls: { type: 'string' }, rounds: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { other: { type: 'string' }, calls: { type: 'string' }, rounds: { type: 'string' }, 'yield-every': { type: 'string' } },
+});
 const calls = Number(values.calls ?? 200_000);
 const rounds = Number(values.rounds ?? 7);
+const yieldEvery = Number(values['yield-every'] ?? 0);
 
 interface Metrics {
   observer: (record: V1CallRecord) => void;
@@ -27,7 +37,7 @@ interface Metrics {
 
 type Call = (i: number) => void;
 
-async function observersOf(root: string): Promise<{ metrics: Call; 'log line': Call }> {
+async function observersOf(root: string): Promise<{ metrics: Call; 'log line': Call; 'log text': Call }> {
   const at = (path: string) => pathToFileURL(resolve(root, path)).href;
   const { GatewayMetrics } = (await import(at('src/ops/metrics.ts'))) as {
     GatewayMetrics: new (options: { perKey: undefined; processMetrics: boolean }) => Metrics;
@@ -37,20 +47,31 @@ async function observersOf(root: string): Promise<{ metrics: Call; 'log line': C
   const logLine = callLogObserver(
     pino(loggerSettings({ level: 'info' }), pino.destination({ dest: '/dev/null', sync: false, minLength: 4096 })),
   );
+  // The same line made and handed to a destination that drops it: what the line costs before sonic-boom's write.
+  const logText = callLogObserver(pino(loggerSettings({ level: 'info' }), { write: () => true }));
   return {
     metrics: (i) => {
       metrics.observer(i % 50 === 0 ? { ...RECORD, errorCode: 300 } : RECORD);
       metrics.ownTimeObserver(RECORD.endpoint, 0.0001 + (i % 7) * 0.0002);
     },
     'log line': () => logLine(RECORD),
+    'log text': () => logText(RECORD),
   };
 }
 
+/** `calls` calls, the event loop let turn every `yieldEvery` of them (never with 0). */
+async function callsOf(call: Call): Promise<void> {
+  for (let i = 0; i < calls; i++) {
+    call(i);
+    if (yieldEvery > 0 && i % yieldEvery === yieldEvery - 1) await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 /** µs of CPU per call over `calls` calls, after as many to warm up. */
-function usPerCall(call: Call): number {
-  for (let i = 0; i < calls; i++) call(i);
+async function usPerCall(call: Call): Promise<number> {
+  await callsOf(call);
   const before = process.cpuUsage();
-  for (let i = 0; i < calls; i++) call(i);
+  await callsOf(call);
   const used = process.cpuUsage(before);
   return (used.user + used.system) / calls;
 }
@@ -62,11 +83,12 @@ for (let round = 0; round < rounds; round++) {
   for (const { root, observers } of sides) {
     for (const [what, call] of Object.entries(observers)) {
       const key = `${what.padEnd(9)} ${root === trees[0] ? 'this checkout' : root}`;
-      runs.set(key, [...(runs.get(key) ?? []), usPerCall(call)]);
+      runs.set(key, [...(runs.get(key) ?? []), await usPerCall(call)]);
     }
   }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log(`µs of CPU per v1 call (a checkemail, one v2 call), median of ${rounds} rounds of ${calls} calls (every round):`);
+const turns = yieldEvery > 0 ? `, the event loop turning every ${yieldEvery} calls` : '';
+console.log(`µs of CPU per v1 call (a checkemail, one v2 call), median of ${rounds} rounds of ${calls} calls${turns} (every round):`);
 for (const [name, xs] of [...runs].sort())
   console.log(`  ${median(xs).toFixed(2).padStart(6)}  ${name}  (${xs.map((x) => x.toFixed(2)).join(', ')})`);
