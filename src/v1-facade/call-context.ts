@@ -2,8 +2,9 @@ import type { Context } from 'hono';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isoSeconds } from '../shared/iso-time.js';
-import { Departure, type Leaving } from '../shared/leaving.js';
+import { Departure, EitherLeaving, type Leaving } from '../shared/leaving.js';
 import type { OwnTime } from '../shared/own-time.js';
 import type { CallTrace } from '../shared/trace-context.js';
 import type { V2Route, V2Target } from '../shared/v2-route.js';
@@ -38,6 +39,20 @@ export class BoundV2 implements V2Api {
     /** The pair was accepted by v2 lately (the prover knows it): no need to wait for proof. */
     private verified: boolean,
   ) {}
+
+  /**
+   * Set once the call has its answer: a read of it not yet sent (waiting for the pair's proof or an
+   * outbound token, the sibling of a read that failed) is withdrawn, for nothing would read its
+   * answer. Writes are not: a write left unsent could leave a change half done.
+   */
+  private readonly over = new Departure();
+  /** What this call's reads are withdrawn by: the client's leaving, or the call's answer (made on a first read). */
+  private readsLeaving: Leaving | undefined;
+
+  /** The call is answered: no read of it starts from now on. */
+  answered(): void {
+    this.over.leave(new CallWithdrawn(ANSWERED_UNSENT));
+  }
 
   /** Set by the first 401 of this v1 call: every later v2 call of it is refused without being sent. */
   private refused: V2Error | undefined;
@@ -90,7 +105,10 @@ export class BoundV2 implements V2Api {
       deadlineMs: waiting.deadlineMs,
       priority: waiting.priority,
       opensCall,
-      leaving: waiting.leaving,
+      leaving:
+        waiting.priority === undefined && target.route.reads
+          ? (this.readsLeaving ??= new EitherLeaving(waiting.leaving, this.over))
+          : waiting.leaving,
       onSend: line.onSend,
       onResult: line.onResult,
       requestId: line.requestId,
@@ -119,10 +137,14 @@ export class BoundV2 implements V2Api {
   }
 
   private sendNow<T>(request: V2Request): Promise<T> {
+    // A read whose call was answered (or whose client left) while it waited for the pair's proof.
+    if (request.leaving === this.readsLeaving && request.leaving?.left) return Promise.reject(request.leaving.signal.reason);
     if (this.refused) return Promise.reject(this.refused);
     if (this.unanswered) return Promise.reject(this.unanswered);
     if (this.verified) return this.watch(this.line.client.call<T>(this.line.credentials, request));
-    if (this.first) return this.first.then(() => this.sendNow<T>(request));
+    // One turn of the event loop after the proof: a translator whose read failed has answered by
+    // then, and the reads that waited beside it are withdrawn (answered()) rather than sent.
+    if (this.first) return this.first.then(() => nextTurn()).then(() => this.sendNow<T>(request));
     const { line } = this;
     const pending = this.watch(
       line.pairs.prove(line.credentials, request.target, (asProof) => {
@@ -159,6 +181,8 @@ export class BoundV2 implements V2Api {
     });
   }
 }
+
+const ANSWERED_UNSENT = 'The v1 call was answered before this v2 read was sent; it was not sent.';
 
 /** What every v2 request of one v1 call shares: the client, the caller's pair, and the call's observers. */
 export interface CallLine {

@@ -53,8 +53,9 @@ export function dispatch(admitted: AdmittedCall, parts: DispatchParts): Promise<
     },
     onWrite: () => memo.wrote(credentials.apiKey),
   };
+  const v2 = new BoundV2(line, { deadlineMs, leaving: withdrawnWhenGone(call.c) }, admitted.proven);
   const ctx = new CallContext(
-    new BoundV2(line, { deadlineMs, leaving: withdrawnWhenGone(call.c) }, admitted.proven),
+    v2,
     line,
     new BoundMemo(memo, credentials.apiKey, proof),
     parts.now,
@@ -63,7 +64,12 @@ export function dispatch(admitted: AdmittedCall, parts: DispatchParts): Promise<
     parts.logger,
     parts.downloadLinks?.(credentials.apiKey, call.c.req.url) ?? asGiven,
   );
-  return endpoint.handle(input, ctx);
+  const answer = endpoint.handle(input, ctx);
+  // Once the answer is known no read of the call starts: the siblings of a read that failed, still
+  // waiting for the pair's proof or a token, are withdrawn rather than sent after the answer.
+  const answered = () => v2.answered();
+  answer.then(answered, answered);
+  return answer;
 }
 
 /** The endpoint's params, or the v1 error naming the first field missing or invalid. */

@@ -1,4 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningGateway } from '../../src/gateway.js';
+import { startFaultUpstream, startGatewayOver, type FaultUpstream } from '../support/fault-upstream.js';
+import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { postV1 } from '../support/v1-form.js';
 import { USER_ANSWERS } from '../../mappings/user-answers.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { expectV1Error, uniqueEmail, v2User } from '../support/v1-answers.js';
@@ -81,6 +85,57 @@ describe('/user/get', () => {
     expectV1Error(await gw.v1('/user/get', { id: 'no-such-user' }), 1001);
     expect(await gw.v1('/user/get', {})).toEqual({ error: { code: 300, message: 'id is required.' } });
     expectV1Error(await gw.v1('/user/get', { id: 'x', api_secret: 'wrong' }), 102);
+  });
+});
+
+describe("/user/get's parallel reads", () => {
+  // A gateway of its own per case, over a proxy that sees every v2 call the sandbox receives: a
+  // new gateway has not yet seen its pair accepted, so the user read goes first, alone, as the
+  // pair's proof, and the settings and token reads wait for its answer. Those that wait are the
+  // ones an answer can overtake.
+  let sandbox: RunningSandbox;
+  let proxy: FaultUpstream;
+  let alone: RunningGateway | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    proxy = await startFaultUpstream(`${sandbox.url}/v2`);
+  });
+  afterEach(async () => {
+    await alone?.close();
+    alone = undefined;
+    proxy.seen.length = 0;
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await sandbox?.close();
+  });
+  const get = async (id: string) => {
+    const { apiKey, apiSecret } = sandbox.sandbox.credentials;
+    const response = await postV1(alone!.url, '/user/get', { api_key: apiKey, api_secret: apiSecret, id });
+    return { calls: response.headers.get('x-v2-calls'), body: (await response.json()) as Record<string, any> };
+  };
+  const received = (id: string) => proxy.seen.filter((r) => r.path.startsWith(`/users/${id}`)).map((r) => r.path);
+
+  it('sends none of the reads still waiting once the user read answers 404: not after the v1 answer, not ever', async () => {
+    alone = await startGatewayOver(proxy.url, { V2_FOLLOW_API_URL: 'off' });
+    const unknown = `nobody-${Date.now()}`;
+    const answer = await get(unknown);
+    expectV1Error(answer.body, 1001);
+    expect(answer.calls).toBe('1');
+    // The next call's four reads come after anything the first call could still have sent.
+    const { id } = (await sandbox.v2('POST', `/users`, { body: { action: 'create', user_info: { email: uniqueEmail(), type: 1 } } })).body;
+    expect((await get(id)).calls).toBe('4');
+    expect(received(id)).toHaveLength(4);
+    expect(received(unknown)).toEqual([`/users/${unknown}`]);
+  });
+
+  it('still reads the user, its settings and both tokens at once when the user exists', async () => {
+    alone = await startGatewayOver(proxy.url, { V2_FOLLOW_API_URL: 'off' });
+    const { id } = (await sandbox.v2('POST', `/users`, { body: { action: 'create', user_info: { email: uniqueEmail(), type: 1 } } })).body;
+    const answer = await get(id);
+    expect(answer.body).toMatchObject({ id, token: expect.any(String), zak: expect.any(String) });
+    expect(answer.calls).toBe('4');
+    expect(received(id).sort()).toEqual([`/users/${id}`, `/users/${id}/settings`, `/users/${id}/token`, `/users/${id}/token`]);
   });
 });
 
