@@ -1,6 +1,7 @@
 /**
- * The rate-limit classes of both APIs, as data: which paths fall in which class, and the limits of
- * each class. src/ratelimit/classify.ts compiles the path patterns; the limiters turn the limits
+ * The rate-limit classes of the v1 API, as data: which paths fall in which class, and the limits of
+ * each class (a v2 call's limit is its account's budget of its route's category, which each typed v2 route
+ * declares: src/shared/v2-routes.ts). src/ratelimit/classify.ts compiles the path patterns; the limiters turn the limits
  * into token buckets (one bucket per limit, per api_key, per class).
  *
  * Path patterns: matched case-insensitively against a path without query string or trailing
@@ -104,55 +105,6 @@ export const V1_LIMIT_CLASSES: readonly V1LimitClass[] = [
   {
     name: 'general',
     paths: ['/v1/*'],
-    limits: [perSecond(10)],
-    why: 'Row "all endpoints: 10 requests per second unless stated otherwise".',
-  },
-];
-
-export type V2LimitClassName = 'general' | 'billing' | 'report';
-
-export interface V2Route {
-  /** HTTP method, or `*` for any. */
-  method: string;
-  /** Path relative to the v2 base (`/v2`). */
-  path: string;
-}
-
-export interface V2LimitClass {
-  name: V2LimitClassName;
-  routes: readonly V2Route[];
-  limits: readonly LimitDef[];
-  why: string;
-}
-
-const anyMethod = (path: string): V2Route => ({ method: '*', path });
-
-/**
- * v2 spec, Limits (the spec does not list the endpoints of each group; these are the groups the
- * sandbox enforces, src/sandbox/rate-limit.ts, and a test keeps the two in step over every path
- * of the v2 OpenAPI). The "1 request per minute" group is "not shown" in the spec: no row.
- */
-export const V2_LIMIT_CLASSES: readonly V2LimitClass[] = [
-  {
-    name: 'report',
-    routes: [anyMethod('/report/*'), anyMethod('/metrics/*')],
-    limits: [perSecond(1), perDay(2000)],
-    why: 'Row "report and metric endpoints: 1 request per second and 2000 requests per day".',
-  },
-  {
-    name: 'billing',
-    routes: [
-      anyMethod('/accounts/{accountId}/billing'),
-      anyMethod('/accounts/{accountId}/billing/*'),
-      anyMethod('/accounts/{accountId}/plans'),
-      anyMethod('/accounts/{accountId}/plans/*'),
-    ],
-    limits: [perSecond(1)],
-    why: 'Row "billing endpoints: 1 request per second"; plans are billing.',
-  },
-  {
-    name: 'general',
-    routes: [anyMethod('/*'), anyMethod('/')],
     limits: [perSecond(10)],
     why: 'Row "all endpoints: 10 requests per second unless stated otherwise".',
   },
