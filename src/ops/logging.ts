@@ -11,7 +11,9 @@ import { framedWriter } from './logging-frame.js';
 /**
  * Structured logs: one JSON line per v1 call. Secrets are removed where every line passes (pino's
  * `formatters.log`), by name and by value (src/shared/secrets.ts), so a field added to a log line
- * later is covered by the same redactor, not by whoever remembers to strip it.
+ * later is covered by the same redactor, not by whoever remembers to strip it. The call's own line,
+ * written on every call, is redacted by the same redactor value by value as it is written
+ * (src/ops/line-json.ts), with the same secrets as the formatter (`FORMATTER_SECRETS`).
  */
 
 export const REDACTED = '[Redacted]';
