@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import { enumCodec, fieldTable, type Codec } from '../src/v1/field-map.js';
 import { v1 } from '../src/v1/param-types.js';
-import type { PathValue, V2Route } from '../src/shared/v2-route.js';
 import { V2 } from '../src/shared/v2-routes.js';
 
 /**
@@ -68,10 +67,10 @@ export const USER_FIELDS = fieldTable([
 export interface MembershipRow {
   v1: string;
   type: z.ZodType;
-  /** Adds members to the group (group id). */
-  addMembers: V2Route<'POST', [PathValue]>;
+  /** Adds members to the group (group id); typed as its routes, which an endpoint that writes memberships declares. */
+  addMembers: typeof V2.groups.addMembers | typeof V2.imGroups.addMembers;
   /** Takes one member out of it (group id, user id): the undo of an add. */
-  removeMember: V2Route<'DELETE', [PathValue, PathValue]>;
+  removeMember: typeof V2.groups.removeMember | typeof V2.imGroups.removeMember;
   /** Where v2 lists the user's memberships on GET /users/{userId}. */
   v2UserField: 'group_ids' | 'im_group_ids';
 }

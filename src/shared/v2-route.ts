@@ -23,23 +23,32 @@ export type PathValues<Template extends string> = Template extends `${string}{${
   ? [PathValue, ...PathValues<Rest>]
   : [];
 
-export interface V2Route<Method extends V2Method = V2Method, Values extends PathValue[] = PathValue[]> {
+/**
+ * A route's type carries its name (`'GET /users/{userId}'`), so each route of the catalogue has a
+ * type of its own: what lets an endpoint's v2 client accept only the routes it declares
+ * (src/translators/kit/define.ts). `V2Route` with the defaults is any route.
+ */
+export interface V2Route<
+  out Method extends V2Method = V2Method,
+  Values extends PathValue[] = PathValue[],
+  out Name extends string = string,
+> {
   readonly method: Method;
   /** The path as the v2 spec writes it: `/users/{userId}`. */
   readonly template: string;
   /** `GET /users/{userId}`: how logs, metrics, errors and docs/coverage.md name the route. */
-  readonly name: string;
+  readonly name: Name;
   /** A GET: changes nothing on the v2 side, the only kind of call shadow mode may replay. */
   readonly reads: boolean;
   /** Its rate-limit label: the budget of the account each call spends. */
   readonly category: RateLimitCategory;
   /** The route at these values (one per `{param}`, in order), each encoded as one path segment. */
-  at(...values: Values): V2Target<Method>;
+  at(...values: Values): V2Target<Method, Name>;
 }
 
-/** A route with its path filled in: what the v2 client sends. */
-export interface V2Target<Method extends V2Method = V2Method> {
-  readonly route: V2Route<Method>;
+/** A route with its path filled in: what the v2 client sends. Its type names its route, as the route's does. */
+export interface V2Target<out Method extends V2Method = V2Method, out Name extends string = string> {
+  readonly route: V2Route<Method, PathValue[], Name>;
   /** Relative to the v2 base, every value encoded. */
   readonly path: string;
 }
@@ -52,10 +61,10 @@ export function v2Route<Method extends V2Method, Template extends `/${string}`>(
   method: Method,
   template: Template,
   category: RateLimitCategory = 'light',
-): V2Route<Method, PathValues<Template>> {
+): V2Route<Method, PathValues<Template>, `${Method} ${Template}`> {
   // The literal text between the params: `/groups/`, `/members/`, ''.
   const literals = template.split(/\{[^}]+\}/);
-  const route: V2Route<Method, PathValues<Template>> = {
+  const route: V2Route<Method, PathValues<Template>, `${Method} ${Template}`> = {
     method,
     template,
     name: `${method} ${template}`,

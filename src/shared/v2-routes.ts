@@ -68,8 +68,8 @@ const groupRoutes = {
   removeMember: v2Route('DELETE', '/groups/{groupId}/members/{memberId}', 'medium'),
 };
 
-/** The IM groups: the group family at /im/groups, route for route. */
-const imGroupRoutes: typeof groupRoutes = {
+/** The IM groups: the group family at /im/groups, route for route (each a route of its own type). */
+const imGroupRoutes = {
   list: v2Route('GET', '/im/groups', 'medium'),
   create: v2Route('POST', '/im/groups', 'medium'),
   get: v2Route('GET', '/im/groups/{groupId}', 'medium'),
@@ -78,7 +78,7 @@ const imGroupRoutes: typeof groupRoutes = {
   members: v2Route('GET', '/im/groups/{groupId}/members', 'medium'),
   addMembers: v2Route('POST', '/im/groups/{groupId}/members', 'medium'),
   removeMember: v2Route('DELETE', '/im/groups/{groupId}/members/{memberId}', 'medium'),
-};
+} satisfies { [Name in keyof typeof groupRoutes]: V2Route<(typeof groupRoutes)[Name]['method']> };
 
 const accountRoutes = {
   list: v2Route('GET', '/accounts', 'medium'),

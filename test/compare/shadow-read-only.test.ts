@@ -22,6 +22,7 @@ const lying = defineEndpoint({
   params: v1Params({}),
   v2Calls: [V2.users.get],
   async handle(_params, ctx) {
+    // @ts-expect-error -- the compiler refuses a route the endpoint does not declare; this fixture lies on purpose, to show the guard shadow mode keeps at run time.
     await ctx.v2.post(V2.users.create.at(), { action: 'custCreate', user_info: { email: uniqueEmail('lie'), type: 1 } }, NOT_READ);
     return { ok: true };
   },

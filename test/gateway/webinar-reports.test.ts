@@ -249,10 +249,10 @@ for (const [path, report, key] of [
 
 describe('instance uuids in v2 report paths', () => {
   it('are encoded once, or twice when they start with / or hold //, as the service requires', async () => {
-    const { reportAt } = await import('../../src/translators/webinar-reports/instances.js');
-    expect(reportAt('85746065432', undefined, 'polls').path).toBe('/report/webinars/85746065432/polls');
-    expect(reportAt('1', 'ab+c/d==', 'qa').path).toBe('/report/webinars/ab%2Bc%2Fd%3D%3D/qa');
-    expect(reportAt('1', '/ab', 'participants').path).toBe('/report/webinars/%252Fab/participants');
-    expect(reportAt('1', 'a//b', 'participants').path).toBe('/report/webinars/a%252F%252Fb/participants');
+    const { reportAt, WEBINAR_REPORTS: REPORTS } = await import('../../src/translators/webinar-reports/instances.js');
+    expect(reportAt(REPORTS.polls, '85746065432', undefined).path).toBe('/report/webinars/85746065432/polls');
+    expect(reportAt(REPORTS.qa, '1', 'ab+c/d==').path).toBe('/report/webinars/ab%2Bc%2Fd%3D%3D/qa');
+    expect(reportAt(REPORTS.participants, '1', '/ab').path).toBe('/report/webinars/%252Fab/participants');
+    expect(reportAt(REPORTS.participants, '1', 'a//b').path).toBe('/report/webinars/a%252F%252Fb/participants');
   });
 });

@@ -33,7 +33,10 @@ export function groupCreate(kind: GroupKind) {
 }
 
 /** Every group of the kind; IM groups come from v2 in pages, read in full (v1's list has no paging). */
-async function allGroups(kind: GroupKind, ctx: TranslatorContext): Promise<{ total_records: number; groups: unknown[] }> {
+async function allGroups(
+  kind: GroupKind,
+  ctx: TranslatorContext<GroupKind['v2']['list']>,
+): Promise<{ total_records: number; groups: unknown[] }> {
   if (!kind.pagedList) return ctx.v2.get(kind.v2.list.at(), V2_GROUP_LIST);
   const pages = await everyPage((token) => ctx.v2.get(kind.v2.list.at(), V2_GROUP_PAGE, { page_size: V2_MAX_PAGE_SIZE, ...token }));
   return { total_records: pages[0]!.total_records, groups: pages.flatMap((page) => page.groups) };

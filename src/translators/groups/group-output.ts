@@ -9,7 +9,7 @@ import { V2_USER_ACCOUNT } from '../kit/v2-users.js';
  * account of its owner: GET /users/me, made in parallel with the group calls the first time, then
  * remembered for the key and secret (an api_key never moves to another account; a 401 forgets it).
  */
-export async function callerAccountId(ctx: TranslatorContext): Promise<string> {
+export async function callerAccountId(ctx: TranslatorContext<typeof CALLER_ACCOUNT_CALL>): Promise<string> {
   return ctx.memo.fact('account-id', async () => {
     const owner = await ctx.v2.get(V2.users.get.at('me'), V2_USER_ACCOUNT);
     return owner.account_id;

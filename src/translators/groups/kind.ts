@@ -20,7 +20,7 @@ export interface GroupKind {
   /** The v1 path prefix: `/group` or `/im/group`. */
   v1Prefix: string;
   /** The v2 routes of the kind's collection (`/groups` or `/im/groups`): the same calls at each. */
-  v2: typeof V2.groups;
+  v2: typeof V2.groups | typeof V2.imGroups;
   /** The v1 group output and the fields create and edit take. */
   table: FieldTable;
   /** The v1 group answer (mappings/groups.ts). */

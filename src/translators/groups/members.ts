@@ -40,18 +40,28 @@ async function onFirstKindThatHasIt<T>(
 }
 
 /** Every member id of a group, read 300 at a time. */
-async function allMemberIds(kind: GroupKind, ctx: TranslatorContext, id: string): Promise<Set<string>> {
+async function allMemberIds(kind: GroupKind, ctx: TranslatorContext<GroupKind['v2']['members']>, id: string): Promise<Set<string>> {
   const members = kind.v2.members.at(id);
   const pages = await everyPage((token) => ctx.v2.get(members, V2_MEMBER_PAGE, { page_size: V2_MAX_PAGE_SIZE, ...token }));
   return new Set(pages.flatMap((page) => page.members.map((m) => m.id)));
 }
 
-async function addBatch(kind: GroupKind, v2: V2Api, id: string, batch: readonly string[]): Promise<string[]> {
+async function addBatch(
+  kind: GroupKind,
+  v2: V2Api<GroupKind['v2']['addMembers']>,
+  id: string,
+  batch: readonly string[],
+): Promise<string[]> {
   const answer = await v2.post(kind.v2.addMembers.at(id), { members: batch.map((memberId) => ({ id: memberId })) }, V2_MEMBERS_ADDED);
   return answer.ids.split(',').filter(Boolean);
 }
 
-async function removeMembers(kind: GroupKind, v2: V2Api, id: string, memberIdsToRemove: readonly string[]): Promise<void> {
+async function removeMembers(
+  kind: GroupKind,
+  v2: V2Api<GroupKind['v2']['removeMember']>,
+  id: string,
+  memberIdsToRemove: readonly string[],
+): Promise<void> {
   await Promise.all(memberIdsToRemove.map((memberId) => v2.delete(kind.v2.removeMember.at(id, memberId))));
 }
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Query } from '../../upstream/client.js';
-import type { V2Route, V2Target } from '../../shared/v2-route.js';
+import type { PathValue, V2Method, V2Route, V2Target } from '../../shared/v2-route.js';
 import type { CompositeMapping, FieldTable } from '../../v1/field-map.js';
 import { v1FieldNamer, type V1FieldNaming, type V1FieldOf } from '../../v1/field-naming.js';
 
@@ -13,22 +13,40 @@ import { v1FieldNamer, type V1FieldNaming, type V1FieldOf } from '../../v1/field
  */
 
 /**
- * The v2 calls a translator may make, bound to the caller's credentials. Each goes to a route of
- * the catalogue at its values (`V2.users.get.at(id)`, src/shared/v2-routes.ts), and each method
- * takes only routes of its own HTTP method. A call whose answer is read names the zod schema of
- * what it reads (the `v2-answers.ts` of its area): the answer is checked against it before the
- * translator sees it, and one that does not fit is an upstream error (kit/answer-shape.ts). A POST
- * or GET whose answer is not read passes `NOT_READ`.
+ * The v2 calls a translator may make, bound to the caller's credentials, over the routes `Routes`:
+ * each method takes a target (`V2.users.get.at(id)`, src/shared/v2-routes.ts) of those routes of
+ * its own HTTP method, and nothing else compiles. An endpoint's `ctx.v2` is typed over the routes
+ * it declares (`defineEndpoint`); a helper shared by endpoints takes a `V2Api` over the routes it
+ * calls, and an endpoint may pass it its own only if it declares them all (the methods are
+ * properties, not method shorthand, so their parameters are checked contravariantly: a client over
+ * fewer routes is not a client over more). `V2Api` with the default is any route.
+ *
+ * A call whose answer is read names the zod schema of what it reads (the `v2-answers.ts` of its
+ * area): the answer is checked against it before the translator sees it, and one that does not fit
+ * is an upstream error (kit/answer-shape.ts). A POST or GET whose answer is not read passes `NOT_READ`.
  */
-export interface V2Api {
-  get<S extends z.ZodType>(target: V2Target<'GET'>, answer: S, query?: Query): Promise<z.output<S>>;
-  post<S extends z.ZodType>(target: V2Target<'POST'>, body: unknown, answer: S, query?: Query): Promise<z.output<S>>;
-  patch(target: V2Target<'PATCH'>, body: unknown): Promise<void>;
-  put(target: V2Target<'PUT'>, body?: unknown, query?: Query): Promise<void>;
-  delete(target: V2Target<'DELETE'>, query?: Query): Promise<void>;
+export interface V2Api<in Routes extends V2Route = V2Route> {
+  get: <S extends z.ZodType>(target: TargetOf<Routes, 'GET'>, answer: S, query?: Query) => Promise<z.output<S>>;
+  post: <S extends z.ZodType>(target: TargetOf<Routes, 'POST'>, body: unknown, answer: S, query?: Query) => Promise<z.output<S>>;
+  patch: (target: TargetOf<Routes, 'PATCH'>, body: unknown) => Promise<void>;
+  put: (target: TargetOf<Routes, 'PUT'>, body?: unknown, query?: Query) => Promise<void>;
+  delete: (target: TargetOf<Routes, 'DELETE'>, query?: Query) => Promise<void>;
   /** multipart/form-data POST (picture upload). */
-  upload<S extends z.ZodType>(target: V2Target<'POST'>, form: FormData, answer: S): Promise<z.output<S>>;
+  upload: <S extends z.ZodType>(target: TargetOf<Routes, 'POST'>, form: FormData, answer: S) => Promise<z.output<S>>;
 }
+
+/** The names of the routes of `Routes` of one method (every name, of the wide `V2Route`). */
+type RouteName<Routes extends V2Route, Method extends V2Method> = Routes extends { readonly method: infer Of; readonly name: infer Name }
+  ? Method extends Of
+    ? Name & string
+    : never
+  : never;
+
+/** A target of one of `Routes`, of one method: what a `V2Api<Routes>` sends to. */
+export type TargetOf<Routes extends V2Route, Method extends V2Method> = V2Target<Method, RouteName<Routes, Method>>;
+
+/** The routes of `Routes` of one method. */
+export type RoutesOf<Routes extends V2Route, Method extends V2Method> = V2Route<Method, PathValue[], RouteName<Routes, Method>>;
 
 /**
  * What the gateway remembers for the caller's key between v1 calls (src/v1-facade/key-memo.ts).
@@ -48,21 +66,28 @@ export interface CallMemo {
   keepPageToken(chain: string, offset: number, token: string): void;
 }
 
-export interface TranslatorContext {
-  v2: V2Api;
+/**
+ * What a translator's `handle` is given for one v1 call: `v2` over the routes the endpoint declares
+ * in `v2Calls`, `undoV2` over those of `v2Undo`. A helper shared by endpoints takes a context over
+ * the routes it calls (`TranslatorContext<typeof V2.users.get>`; the routes of its undos, when it
+ * makes any, as the second): an endpoint can pass it its own only if it declares them all. With
+ * the defaults, any route and no undo.
+ */
+export interface TranslatorContext<in Routes extends V2Route = V2Route, in Undo extends V2Route = never> {
+  readonly v2: V2Api<Routes>;
   readonly memo: CallMemo;
   /**
    * The v2 API for compensating calls (a rollback's undos): they jump the outbound queue, wait on
    * their own budget rather than the v1 call's spent deadline, and still run when the client left.
    */
-  readonly undoV2: V2Api;
+  readonly undoV2: V2Api<Undo>;
   /** The time of the action, as v1 printed it: `2012-11-25T12:00:00Z`. */
   nowIso(): string;
   /**
    * Before a fan-out of `calls` v2 calls to `route`: throws (the v1 rate-limit error) when they
    * cannot all be admitted within this v1 call's outbound wait, so nothing is sent in vain.
    */
-  requireFanOut(route: V2Route<'GET'>, calls: number): void;
+  requireFanOut(route: RoutesOf<Routes, 'GET'>, calls: number): void;
   /** The gateway's logger, with this call's request id (`reqId`) on every line. */
   readonly log: Logger;
   /**
@@ -77,7 +102,12 @@ export type DownloadLinkMaker = (apiKey: string, requestUrl: string) => (v2Url: 
 
 export type V1Answer = Record<string, unknown>;
 
-export interface EndpointDefinition<S extends z.ZodType = z.ZodType> {
+/**
+ * One endpoint, over the routes it calls (`Routes`) and those its undos call (`Undo`): what `handle`
+ * may call is what `v2Calls` and `v2Undo` say, checked by the compiler. The registry holds them all
+ * as `EndpointDefinition` of any routes.
+ */
+export interface EndpointDefinition<S extends z.ZodType = z.ZodType, Routes extends V2Route = V2Route, Undo extends V2Route = V2Route> {
   /** The v1 path, lower case, without `/v1`: `/user/get`. */
   path: string;
   /** More paths served by the same definition (legacy spellings). */
@@ -88,9 +118,9 @@ export interface EndpointDefinition<S extends z.ZodType = z.ZodType> {
    * The v2 routes it calls (src/shared/v2-routes.ts): docs/coverage.md lists them, shadow mode
    * replays only an endpoint whose routes all read, and a test holds every endpoint to them.
    */
-  v2Calls: readonly V2Route[];
+  v2Calls: readonly Routes[];
   /** The routes its undos call (a rollback's deletes and restores, through `ctx.undoV2`), if it has any. */
-  v2Undo?: readonly V2Route[];
+  v2Undo?: readonly Undo[];
   /** The mapping tables it uses (for naming v1 fields in v2 field errors, and for the docs). */
   tables?: readonly FieldTable[];
   /** The composite mappings it uses (several v1 fields ↔ one v2 field), for the same. */
@@ -102,11 +132,15 @@ export interface EndpointDefinition<S extends z.ZodType = z.ZodType> {
    * what a compare report names as computing a field no mapping row gives (src/compare/why.ts).
    */
   source?: string | undefined;
-  handle(params: z.output<S>, ctx: TranslatorContext): Promise<V1Answer>;
+  handle(params: z.output<S>, ctx: TranslatorContext<Routes, Undo>): Promise<V1Answer>;
 }
 
 /** What a translator writes: the definition, with what its tables do not say about naming v1 fields in v2 errors. */
-export interface EndpointSpec<S extends z.ZodType = z.ZodType> extends Omit<EndpointDefinition<S>, 'v1FieldOf' | 'source'> {
+export interface EndpointSpec<
+  S extends z.ZodType = z.ZodType,
+  Routes extends V2Route = V2Route,
+  Undo extends V2Route = V2Route,
+> extends Omit<EndpointDefinition<S, Routes, Undo>, 'v1FieldOf' | 'source'> {
   /**
    * Tables whose v2 paths are relative to another object than the body sent (`moved`), and v2
    * paths no table names (`overrides`, `members` → `member_ids`).
@@ -115,12 +149,23 @@ export interface EndpointSpec<S extends z.ZodType = z.ZodType> extends Omit<Endp
 }
 
 /**
- * The definition, with its `v1FieldOf` built once from its tables, composites and `v2Naming` (and
- * `params` inferred for `handle`), and each route declared once (a definition composes its list
- * from helpers' lists, which may name one route twice: the host check and the status read both
- * read the host).
+ * Routes of the catalogue, each of its own type: a list typed only `V2Route[]` would give `handle`
+ * a client of every route, so it is refused where it is declared.
  */
-export function defineEndpoint<S extends z.ZodType>(spec: EndpointSpec<S>): EndpointDefinition<S> {
+type OwnRoutes<Routes extends V2Route> = string extends Routes['name']
+  ? { v2Calls: 'routes of V2, each typed as its own'; v2Undo?: never }
+  : unknown;
+
+/**
+ * The definition, with its `v1FieldOf` built once from its tables, composites and `v2Naming` (and
+ * `params` and the declared routes inferred for `handle`, so its `ctx.v2` takes only routes of
+ * `v2Calls` and its `ctx.undoV2` only those of `v2Undo`), and each route declared once (a
+ * definition composes its list from helpers' lists, which may name one route twice: the host check
+ * and the status read both read the host). Types only: it does at run time what it did untyped.
+ */
+export function defineEndpoint<S extends z.ZodType, const Routes extends V2Route, const Undo extends V2Route = never>(
+  spec: EndpointSpec<S, Routes, Undo> & OwnRoutes<Routes | Undo>,
+): EndpointDefinition<S, Routes, Undo> {
   const { v2Naming, ...definition } = spec;
   return {
     ...definition,

@@ -1,21 +1,27 @@
 import { CallWithdrawn, UpstreamUnavailable } from '../../upstream/errors.js';
 import { failureKindOf, toV1Error } from './failures.js';
 import { V1Error } from '../../v1/errors.js';
+import type { V2Route } from '../../shared/v2-route.js';
 import type { TranslatorContext, V2Api } from './define.js';
 
 /**
  * No half-done work: a v1 call that needs several v2 writes registers how to undo each write as
  * it succeeds; if a later step fails, the undos run newest first and the original error is
  * answered. If an undo fails too, the answer says exactly what was and was not done.
+ *
+ * Typed over the routes the undos may call (the endpoint's `v2Undo`, read from its `ctx.undoV2`):
+ * an undo of another route does not compile, and a helper that registers undos takes a
+ * `Rollback<its routes>`, which an endpoint can hand it only if it declares them (`in`: a rollback
+ * over more routes serves where one over fewer is asked for).
  */
-export class Rollback {
-  private readonly undos: { what: string; undo: (v2: V2Api) => Promise<unknown> }[] = [];
+export class Rollback<in Undo extends V2Route = never> {
+  private readonly undos: { what: string; undo: (v2: V2Api<Undo>) => Promise<unknown> }[] = [];
 
   /** Undos go through `ctx.undoV2`: the front of the outbound queue, on a budget of their own. */
-  constructor(private readonly ctx: Pick<TranslatorContext, 'undoV2' | 'log'>) {}
+  constructor(private readonly ctx: Pick<TranslatorContext<never, Undo>, 'undoV2' | 'log'>) {}
 
   /** After a write succeeded: how to take it back with the v2 API it is given, and what it was (for the error message). */
-  onFailure(what: string, undo: (v2: V2Api) => Promise<unknown>): void {
+  onFailure(what: string, undo: (v2: V2Api<Undo>) => Promise<unknown>): void {
     this.undos.push({ what, undo });
   }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { V2Target } from '../../shared/v2-route.js';
+import type { PathValue, V2Route, V2Target } from '../../shared/v2-route.js';
 import type { Query } from '../../upstream/client.js';
 import { V2Error } from '../../upstream/errors.js';
 import { invalidParameter } from '../../v1/errors.js';
@@ -28,8 +28,9 @@ export interface TokenPaged {
   next_page_token?: string | undefined;
 }
 
-export interface TokenList<S extends z.ZodType<TokenPaged>, T> {
-  target: V2Target<'GET'>;
+/** A token-paged list: its target names its route, which an endpoint that walks it declares. */
+export interface TokenList<S extends z.ZodType<TokenPaged>, T, Name extends string = string> {
+  target: V2Target<'GET', Name>;
   answer: S;
   /** The list's filters (status, type...): everything of the query but its paging. */
   query?: Query;
@@ -48,12 +49,17 @@ export interface V1PageOfTokens<T, P = unknown> {
   total_records: number;
 }
 
-/** v1's page `paging` of `list`: its items and the list's total. */
-export async function v1PageOfTokens<S extends z.ZodType<TokenPaged>, T>(
-  ctx: TranslatorContext,
-  list: TokenList<S, T>,
+/**
+ * v1's page `paging` of `list`: its items and the list's total. The caller's context must be over
+ * the list's route (its endpoint declares it); the walk below calls only that route, which the
+ * compiler cannot follow through a generic name, so it is handed the context as one of any route.
+ */
+export async function v1PageOfTokens<S extends z.ZodType<TokenPaged>, T, Name extends string>(
+  declared: TranslatorContext<ListRoute<NoInfer<Name>>>,
+  list: TokenList<S, T, Name>,
   paging: Paging,
 ): Promise<V1PageOfTokens<T, z.output<S>>> {
+  const ctx = declared as TranslatorContext;
   const chain = `${list.target.path}?${new URLSearchParams(sortedQuery(list.query)).toString()}&page_size=${paging.page_size}`;
   const resumed = resumePoint(ctx, chain, paging);
   try {
@@ -67,13 +73,16 @@ export async function v1PageOfTokens<S extends z.ZodType<TokenPaged>, T>(
   }
 }
 
+/** The route of a list named `Name` (each route of it, where the target is one of several routes). */
+type ListRoute<Name extends string> = Name extends string ? V2Route<'GET', PathValue[], Name> : never;
+
 interface Resume {
   offset: number;
   token: string;
 }
 
 /** The kept token nearest before v1's page, looked for no further back than a walk may go. */
-function resumePoint(ctx: TranslatorContext, chain: string, paging: Paging): Resume {
+function resumePoint(ctx: Pick<TranslatorContext, 'memo'>, chain: string, paging: Paging): Resume {
   const page = paging.page_number - 1;
   for (let k = page; k > 0 && k > page - MAX_WALK_PAGES; k--) {
     const token = ctx.memo.pageToken(chain, k * paging.page_size);

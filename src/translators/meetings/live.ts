@@ -32,7 +32,10 @@ export const meetingLive = defineEndpoint({
   },
 });
 
-async function liveMeetingsUpTo(ctx: TranslatorContext, paging: Paging): Promise<{ total: number; items: V2SessionListItem[] }> {
+async function liveMeetingsUpTo(
+  ctx: TranslatorContext<typeof V2.metrics.meetings>,
+  paging: Paging,
+): Promise<{ total: number; items: V2SessionListItem[] }> {
   const { items, last } = await tokenPagesUpTo(
     (token) => ctx.v2.get(V2.metrics.meetings.at(), V2_LIVE_MEETINGS_PAGE, { type: 'live', page_size: V2_MAX_PAGE_SIZE, ...token }),
     (page) => page.meetings,

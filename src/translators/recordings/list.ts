@@ -24,7 +24,12 @@ export type { V2RecordingMeeting } from './v2-answers.js';
  * Read v2's token pages (300 at a time) until `enough` items are in hand or the list ends. v1
  * pages by number, v2 by token: page n of v1 needs the v2 items before it.
  */
-async function readRecordings(ctx: TranslatorContext, hostId: string, query: { from: string; to: string; mc?: string }, enough: number) {
+async function readRecordings(
+  ctx: TranslatorContext<typeof V2.users.recordings>,
+  hostId: string,
+  query: { from: string; to: string; mc?: string },
+  enough: number,
+) {
   const { items, last } = await tokenPagesUpTo(
     (token) => ctx.v2.get(V2.users.recordings.at(hostId), V2_RECORDING_PAGE, { ...query, page_size: V2_MAX_PAGE_SIZE, ...token }),
     (page) => page.meetings,

@@ -5,7 +5,7 @@ import { toV1Error } from '../kit/failures.js';
 import { V1Error } from '../../v1/errors.js';
 import { batchesOf } from '../kit/batches.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
-import { OWN_SESSION_CALLS, readOwnSession, requireOwnSession } from '../sessions/host-check.js';
+import { OWN_SESSION_CALLS, readOwnSession, requireOwnSession, type HostCheckRoute } from '../sessions/host-check.js';
 import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
 import { v1, v1Params } from '../../v1/param-types.js';
@@ -35,7 +35,13 @@ type Action = 'cancel' | 'approve';
 
 const PAST: Record<Action, string> = { cancel: 'cancelled', approve: 'approved' };
 
-async function changeStatus(ctx: TranslatorContext, webinarId: string, action: Action, ids: string[], occurrenceId?: string) {
+async function changeStatus(
+  ctx: TranslatorContext<typeof V2.webinars.setRegistrantStatus>,
+  webinarId: string,
+  action: Action,
+  ids: string[],
+  occurrenceId?: string,
+) {
   const put = (batch: string[]) =>
     ctx.v2.put(
       V2.webinars.setRegistrantStatus.at(webinarId),
@@ -72,7 +78,7 @@ async function changeStatus(ctx: TranslatorContext, webinarId: string, action: A
 
 /** Check the host, registration, and (when several v2 calls are needed) every id, before any change. */
 async function checkBeforeChange(
-  ctx: TranslatorContext,
+  ctx: TranslatorContext<HostCheckRoute | typeof V2.webinars.registrants>,
   params: { id: string; host_id: string; occurrence_id?: string | undefined },
   ids: string[],
 ) {

@@ -12,7 +12,7 @@ import { v1PageOfTokens } from '../kit/token-walk.js';
 import { V2_USER_PAGE, type V2User } from '../kit/v2-users.js';
 
 /** The account's active users, by id: where v1's last login and client version now live. */
-async function activeUsersById(ctx: TranslatorContext): Promise<Map<string, V2User>> {
+async function activeUsersById(ctx: TranslatorContext<typeof V2.users.list>): Promise<Map<string, V2User>> {
   const pages = await everyPage((token) => ctx.v2.get(V2.users.list.at(), V2_USER_PAGE, { page_size: V2_MAX_PAGE_SIZE, ...token }));
   return new Map(pages.flatMap((page) => page.users).map((user) => [user.id, user]));
 }

@@ -11,7 +11,7 @@ import { reportRange, reportRangeParams } from '../kit/report-range.js';
 import { V2_HOSTED_PAGE, V2_MEETING_PARTICIPANT_PAGE, type V2HostedMeeting } from './v2-answers.js';
 
 /** Every participant row of one ended meeting's report (by its instance uuid). */
-async function participantsOf(ctx: TranslatorContext, meeting: V2HostedMeeting) {
+async function participantsOf(ctx: TranslatorContext<typeof V2.reports.meetingParticipants>, meeting: V2HostedMeeting) {
   const participants = V2.reports.meetingParticipants.at(reportRef(String(meeting.id), meeting.uuid));
   const { items } = await tokenPagesUpTo(
     (token) => ctx.v2.get(participants, V2_MEETING_PARTICIPANT_PAGE, { page_size: V2_MAX_PAGE_SIZE, ...token }),

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { V2Route } from '../../shared/v2-route.js';
+import type { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { Rollback } from '../kit/rollback.js';
 import { v2SessionBody } from './body.js';
@@ -11,10 +11,13 @@ import { V2_SESSION, type V2Session } from './v2-session.js';
 /** More v2 writes a kind's create makes after the session exists (webinar panelists). */
 export interface CreateFollowUp {
   params: Record<string, z.ZodType>;
-  v2Calls: readonly V2Route[];
+  v2Calls: readonly FollowUpRoute[];
   /** Runs after the create; if it fails, the new session is deleted and its error answered. */
-  run(params: Record<string, unknown>, session: V2Session, ctx: TranslatorContext): Promise<void>;
+  run(params: Record<string, unknown>, session: V2Session, ctx: TranslatorContext<FollowUpRoute>): Promise<void>;
 }
+
+/** The routes a follow-up may call: a kind's create declares those of its own follow-up. */
+type FollowUpRoute = typeof V2.webinars.addPanelists;
 
 /**
  * /meeting/create, /webinar/create → POST /users/{host_id}/{meetings|webinars} with v1's defaults

@@ -1,16 +1,18 @@
 import { V1Code } from '../../v1/errors.js';
 import { V2Error } from '../../upstream/errors.js';
-import type { V2Route } from '../../shared/v2-route.js';
 import { V2 } from '../../shared/v2-routes.js';
 import { V1Error } from '../../v1/errors.js';
 import type { TranslatorContext } from '../kit/define.js';
 import { allInOrder } from '../kit/settle.js';
-import type { SessionKind } from './kinds.js';
+import type { SessionKind, SessionRoutes } from './kinds.js';
 import { V2_SESSION, type V2Session } from './v2-session.js';
 import { V2_USER } from '../kit/v2-users.js';
 
 /** The routes the host check calls: the session, and the host when the session's own host_id does not prove it. */
-export const OWN_SESSION_CALLS = (kind: SessionKind): V2Route[] => [kind.v2.get, V2.users.get];
+export const OWN_SESSION_CALLS = (kind: SessionKind) => [kind.v2.get, V2.users.get] as const;
+
+/** What the host check calls: an endpoint that calls it declares them (OWN_SESSION_CALLS). */
+export type HostCheckRoute = SessionRoutes['get'] | typeof V2.users.get;
 
 /**
  * v1 calls on one meeting or webinar carry the host's id; v2 calls need only the number. The
@@ -19,7 +21,12 @@ export const OWN_SESSION_CALLS = (kind: SessionKind): V2Route[] => [kind.v2.get,
  * another host of the account 3003. The host is only looked up when the session's own host_id
  * does not already prove it (a miss or a mismatch), so the common case costs one v2 read.
  */
-export async function requireOwnSession(ctx: TranslatorContext, kind: SessionKind, id: string, hostId: string): Promise<V2Session> {
+export async function requireOwnSession(
+  ctx: TranslatorContext<HostCheckRoute>,
+  kind: SessionKind,
+  id: string,
+  hostId: string,
+): Promise<V2Session> {
   let session: V2Session;
   try {
     session = await ctx.v2.get(kind.v2.get.at(id), V2_SESSION);
@@ -43,7 +50,7 @@ export async function requireOwnSession(ctx: TranslatorContext, kind: SessionKin
  * the full requireOwnSession runs alongside the read.
  */
 export async function readOwnSession<T>(
-  ctx: TranslatorContext,
+  ctx: TranslatorContext<HostCheckRoute>,
   kind: SessionKind,
   id: string,
   hostId: string,
@@ -59,14 +66,14 @@ export async function readOwnSession<T>(
 }
 
 /** 3003 unless `hostId` (a user id, or an email as v2 also takes) is the session's host; 1001 for no such user. */
-async function ensureOwner(ctx: TranslatorContext, kind: SessionKind, session: V2Session, hostId: string): Promise<void> {
+async function ensureOwner(ctx: TranslatorContext<HostCheckRoute>, kind: SessionKind, session: V2Session, hostId: string): Promise<void> {
   if (session.host_id === hostId) return;
   if (session.host_id === (await requireHostId(ctx, hostId))) return;
   throw new V1Error(V1Code.notMeetingHost, `The ${kind.noun} ${session.id} is not hosted by user ${hostId}.`);
 }
 
 /** The user id of `hostId` (an id, or an email as v2 also takes); 1001 when there is no such user. */
-export async function requireHostId(ctx: TranslatorContext, hostId: string): Promise<string> {
+export async function requireHostId(ctx: TranslatorContext<typeof V2.users.get>, hostId: string): Promise<string> {
   const user = await ctx.v2.get(V2.users.get.at(hostId), V2_USER);
   return user.id;
 }

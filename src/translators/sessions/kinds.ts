@@ -1,7 +1,6 @@
 import { MEETING_OPTIONS, WEBINAR_OPTIONS } from '../../../mappings/scheduling-options.js';
 import { MEETING_ANSWERS, WEBINAR_ANSWERS, type SessionAnswers } from '../../../mappings/session-answers.js';
 import type { FieldTable } from '../../v1/field-map.js';
-import type { PathValue, V2Route } from '../../shared/v2-route.js';
 import { V2 } from '../../shared/v2-routes.js';
 import { LIVE_MEETINGS, NO_LIVE_WEBINARS, type LiveStatus } from './status.js';
 import { V2_SESSION_PAGES } from './v2-session.js';
@@ -28,16 +27,20 @@ export interface SessionKind {
   answers: SessionAnswers;
 }
 
-/** Each route takes the session's number (or the host's id, for the host's collection). */
+/**
+ * Each route takes the session's number (or the host's id, for the host's collection). Each is
+ * typed as either kind's route (`V2.meetings.get | V2.webinars.get`): an endpoint written once for
+ * both kinds declares `kind.v2.get` and may call `kind.v2.get.at(id)`, whichever kind it is given.
+ */
 export interface SessionRoutes {
   /** The host's sessions (`/users/{userId}/meetings`), and a new one there. */
-  list: V2Route<'GET', [PathValue]>;
-  create: V2Route<'POST', [PathValue]>;
-  get: V2Route<'GET', [PathValue]>;
-  update: V2Route<'PATCH', [PathValue]>;
-  delete: V2Route<'DELETE', [PathValue]>;
-  setStatus: V2Route<'PUT', [PathValue]>;
-  register: V2Route<'POST', [PathValue]>;
+  list: typeof V2.users.meetings | typeof V2.users.webinars;
+  create: typeof V2.users.createMeeting | typeof V2.users.createWebinar;
+  get: typeof V2.meetings.get | typeof V2.webinars.get;
+  update: typeof V2.meetings.update | typeof V2.webinars.update;
+  delete: typeof V2.meetings.delete | typeof V2.webinars.delete;
+  setStatus: typeof V2.meetings.setStatus | typeof V2.webinars.setStatus;
+  register: typeof V2.meetings.register | typeof V2.webinars.register;
 }
 
 export const MEETING: SessionKind = {

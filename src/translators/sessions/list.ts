@@ -2,7 +2,7 @@ import { V2Error } from '../../upstream/errors.js';
 import type { TranslatorContext, V1Answer } from '../kit/define.js';
 import { pageOf, v1PageFields, type Paging } from '../../v1/paging.js';
 import { everyPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
-import type { SessionKind } from './kinds.js';
+import type { SessionKind, SessionRoutes } from './kinds.js';
 import { renderSession } from './render.js';
 import { V2_SESSION, type V2Session, type V2SessionListItem } from './v2-session.js';
 
@@ -14,7 +14,11 @@ import { V2_SESSION, type V2Session, type V2SessionListItem } from './v2-session
  * Retry-After it needs), rather than spending the key's tokens on reads that would come too late.
  * A session deleted between the list and its read is left out.
  */
-export async function readSessions(ctx: TranslatorContext, kind: SessionKind, items: readonly V2SessionListItem[]): Promise<V2Session[]> {
+export async function readSessions(
+  ctx: TranslatorContext<SessionRoutes['get']>,
+  kind: SessionKind,
+  items: readonly V2SessionListItem[],
+): Promise<V2Session[]> {
   if (items.length > 0) ctx.requireFanOut(kind.v2.get, items.length);
   const reads = await Promise.allSettled(items.map((item) => ctx.v2.get(kind.v2.get.at(item.id), V2_SESSION)));
   return reads.flatMap((read) => {
@@ -25,7 +29,11 @@ export async function readSessions(ctx: TranslatorContext, kind: SessionKind, it
 }
 
 /** Every session of a host (all v2 pages), for the v1 lists v2 cannot filter. */
-export async function allSessionsOf(ctx: TranslatorContext, kind: SessionKind, hostId: string): Promise<V2SessionListItem[]> {
+export async function allSessionsOf(
+  ctx: TranslatorContext<SessionRoutes['list']>,
+  kind: SessionKind,
+  hostId: string,
+): Promise<V2SessionListItem[]> {
   const pages = await everyPage((token) => ctx.v2.get(kind.v2.list.at(hostId), kind.listPage, { page_size: V2_MAX_PAGE_SIZE, ...token }));
   return pages.flatMap((page) => page[kind.collection] as V2SessionListItem[]);
 }

@@ -11,7 +11,7 @@ export type RegistrantStatus = 'pending' | 'approved' | 'denied';
 
 /** v1's page of the registrants of one status, by the token chain (kit/token-walk.ts). */
 export function registrantPage(
-  ctx: TranslatorContext,
+  ctx: TranslatorContext<typeof V2.webinars.registrants>,
   webinarId: string,
   status: RegistrantStatus,
   paging: Paging,
@@ -27,7 +27,7 @@ export function registrantPage(
 
 /** Every registrant of one status, page after page. */
 export async function allRegistrants(
-  ctx: TranslatorContext,
+  ctx: TranslatorContext<typeof V2.webinars.registrants>,
   webinarId: string,
   status: RegistrantStatus,
   occurrenceId?: string,
@@ -49,7 +49,7 @@ export async function allRegistrants(
  * statuses in the order asked.
  */
 export async function registrantsWithStatus(
-  ctx: TranslatorContext,
+  ctx: TranslatorContext<typeof V2.webinars.registrants>,
   webinarId: string,
   statuses: readonly RegistrantStatus[],
   occurrenceId?: string,

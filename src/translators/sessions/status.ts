@@ -1,4 +1,3 @@
-import type { V2Route } from '../../shared/v2-route.js';
 import { V2 } from '../../shared/v2-routes.js';
 import type { TranslatorContext } from '../kit/define.js';
 import { V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
@@ -19,9 +18,12 @@ const LIVE_PAGE_SIZE = V2_MAX_PAGE_SIZE;
 
 /** How a kind answers v1's `status`: the numbers of a host's sessions in progress, and the v2 routes reading them calls. */
 export interface LiveStatus {
-  calls: readonly V2Route[];
-  idsOf(ctx: TranslatorContext, hostId: string): Promise<Set<string>>;
+  calls: readonly LiveStatusRoute[];
+  idsOf(ctx: TranslatorContext<LiveStatusRoute>, hostId: string): Promise<Set<string>>;
 }
+
+/** What either kind's status read calls: an endpoint that reads a session's status declares its kind's `live.calls`. */
+export type LiveStatusRoute = typeof V2.users.meetings | typeof V2.users.get;
 
 /**
  * Meetings: GET /users/{id}/meetings?type=live, which also answers 1001 for an unknown host (so it

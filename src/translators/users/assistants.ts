@@ -13,7 +13,7 @@ import { V2_ASSISTANTS, V2_USER } from '../kit/v2-users.js';
 
 const hostParams = { id: userId().optional(), host_email: v1.email().optional() };
 
-const readHost = (ctx: TranslatorContext, id: string | undefined, hostEmail: string | undefined) =>
+const readHost = (ctx: TranslatorContext<typeof V2.users.get>, id: string | undefined, hostEmail: string | undefined) =>
   ctx.v2.get(V2.users.get.at(idOrEmail(id, hostEmail, 'host_email')), V2_USER);
 
 /** /user/assistant/set: adds the assistant (v2 keeps the host's other assistants; see docs/decisions.md). */

@@ -55,7 +55,7 @@ function createEndpoint(path: string, action: CreateAction, shape: Record<string
       return rollback.run(async () => {
         const created = await ctx.v2.post(V2.users.create.at(), { action, user_info: userInfo }, V2_CREATED_USER);
         rollback.onFailure(`the user ${email} was created`, (v2) => v2.delete(V2.users.delete.at(created.id), { action: 'delete' }));
-        await applyWrites(ctx, created.id, plan, rollback);
+        await applyWrites(ctx, created.id, plan);
         return readV1User(ctx.v2, created.id, answer);
       });
     },

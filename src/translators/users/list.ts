@@ -63,7 +63,7 @@ function listEndpoint(path: string, status: ListStatus) {
 }
 
 /** The settings of each listed user, in order: one GET each, checked as one fan-out before any is sent. */
-async function settingsOf(ctx: TranslatorContext, users: readonly V2User[]): Promise<V2Settings[]> {
+async function settingsOf(ctx: TranslatorContext<typeof V2.users.settings>, users: readonly V2User[]): Promise<V2Settings[]> {
   if (users.length > 0) ctx.requireFanOut(V2.users.settings, users.length);
   return Promise.all(users.map((user) => ctx.v2.get(V2.users.settings.at(user.id), V2_SETTINGS)));
 }

@@ -2,7 +2,6 @@ import { TOKEN_TYPES, V2_TOKEN_TYPES } from '../../../mappings/user-answers.js';
 import { USER_FIELDS } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from '../../../mappings/user-options.js';
 import type { Query } from '../../upstream/client.js';
-import type { V2Route } from '../../shared/v2-route.js';
 import { V2 } from '../../shared/v2-routes.js';
 import type { V2Api } from '../kit/define.js';
 import { answer, type AnswerShape } from '../../v1/answer.js';
@@ -35,8 +34,11 @@ export interface V2UserParts {
  * Read what `answer` shows of the user `ref` (id or email): the user, and — only when shown — the
  * settings and the three tokens, all in parallel.
  */
+/** What readUserParts may call: an endpoint that reads a v1 user declares `userReadCalls` of its answer. */
+export type UserReadRoute = typeof V2.users.get | typeof V2.users.settings | typeof V2.users.token;
+
 /** The routes readUserParts calls for `shape`: the user, and its settings and tokens when the answer shows them. */
-export function userReadCalls(shape: AnswerShape): V2Route[] {
+export function userReadCalls(shape: AnswerShape): UserReadRoute[] {
   return [
     V2.users.get,
     ...(shape.fields.some((field) => SETTINGS_FIELDS.has(field)) ? [V2.users.settings] : []),
@@ -44,7 +46,7 @@ export function userReadCalls(shape: AnswerShape): V2Route[] {
   ];
 }
 
-export async function readUserParts(v2: V2Api, ref: string, shape: AnswerShape, loginType?: number): Promise<V2UserParts> {
+export async function readUserParts(v2: V2Api<UserReadRoute>, ref: string, shape: AnswerShape, loginType?: number): Promise<V2UserParts> {
   const query: Query | undefined = loginType === undefined ? undefined : { login_type: loginType };
   const wantsSettings = shape.fields.some((field) => SETTINGS_FIELDS.has(field));
   const wantsTokens = shape.fields.includes('token');
@@ -72,6 +74,11 @@ export function v1UserAnswer(shape: AnswerShape, parts: V2UserParts): Record<str
 }
 
 /** Read and answer a user in one step (get, getbyemail, and the end of the create variants). */
-export async function readV1User(v2: V2Api, ref: string, shape: AnswerShape, loginType?: number): Promise<Record<string, unknown>> {
+export async function readV1User(
+  v2: V2Api<UserReadRoute>,
+  ref: string,
+  shape: AnswerShape,
+  loginType?: number,
+): Promise<Record<string, unknown>> {
   return v1UserAnswer(shape, await readUserParts(v2, ref, shape, loginType));
 }

@@ -37,11 +37,27 @@ export interface BeforeWrites {
   settings?: V2Settings;
 }
 
-export async function applyWrites(
-  ctx: TranslatorContext,
+/** What the writes call, and what their undos call: an endpoint that applies them declares these. */
+export type UserWriteRoute = typeof V2.users.update | typeof V2.users.updateSettings | MembershipRow['addMembers'];
+export type UserWriteUndoRoute = typeof V2.users.update | typeof V2.users.updateSettings | MembershipRow['removeMember'];
+
+/**
+ * The writes of `plan`. With `before` (an update), each one that succeeded registers its undo on
+ * `rollback`; without (a create), none does: deleting the new user takes back all of them.
+ */
+export function applyWrites(ctx: TranslatorContext<UserWriteRoute>, userId: string, plan: PlannedWrites): Promise<void>;
+export function applyWrites(
+  ctx: TranslatorContext<UserWriteRoute>,
   userId: string,
   plan: PlannedWrites,
-  rollback: Rollback,
+  rollback: Rollback<UserWriteUndoRoute>,
+  before: BeforeWrites,
+): Promise<void>;
+export async function applyWrites(
+  ctx: TranslatorContext<UserWriteRoute>,
+  userId: string,
+  plan: PlannedWrites,
+  rollback?: Rollback<UserWriteUndoRoute>,
   before?: BeforeWrites,
 ): Promise<void> {
   const writes: Promise<void>[] = [];
@@ -51,7 +67,7 @@ export async function applyWrites(
     writes.push(
       ctx.v2.patch(userAt, plan.user).then(() => {
         if (before)
-          rollback.onFailure('the user fields were updated', (v2) =>
+          rollback?.onFailure('the user fields were updated', (v2) =>
             v2.patch(userAt, previousValues(plan.user, withVanityName(before.user))),
           );
       }),
@@ -61,7 +77,7 @@ export async function applyWrites(
     writes.push(
       ctx.v2.patch(settingsAt, plan.settings).then(() => {
         const old = before?.settings;
-        if (old) rollback.onFailure('the user settings were updated', (v2) => v2.patch(settingsAt, previousValues(plan.settings, old)));
+        if (old) rollback?.onFailure('the user settings were updated', (v2) => v2.patch(settingsAt, previousValues(plan.settings, old)));
       }),
     );
   }
@@ -71,7 +87,7 @@ export async function applyWrites(
         // Adding a member twice is harmless, and taking back a membership the user already had is not.
         const hadIt = (before?.user[row.v2UserField] as string[] | undefined)?.includes(groupId) ?? false;
         if (before && !hadIt)
-          rollback.onFailure(`the user was added to ${row.v1} ${groupId}`, (v2) => v2.delete(row.removeMember.at(groupId, userId)));
+          rollback?.onFailure(`the user was added to ${row.v1} ${groupId}`, (v2) => v2.delete(row.removeMember.at(groupId, userId)));
       }),
     );
   }

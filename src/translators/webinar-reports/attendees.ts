@@ -8,7 +8,7 @@ import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
-import { pastInstances, reportAt, unknownInstance } from './instances.js';
+import { WEBINAR_REPORTS, pastInstances, reportAt, unknownInstance } from './instances.js';
 import { V2_WEBINAR_PARTICIPANT_PAGE, type V2WebinarParticipant } from './v2-answers.js';
 import { V2_PANELISTS } from '../sessions/v2-registration.js';
 
@@ -29,10 +29,17 @@ import { V2_PANELISTS } from '../sessions/v2-registration.js';
 type V2Participant = V2WebinarParticipant;
 
 /** Every participant row of the report (token paging: one page after another). */
-async function allParticipants(ctx: TranslatorContext, webinarId: string, uuid: string | undefined): Promise<V2Participant[]> {
+async function allParticipants(
+  ctx: TranslatorContext<typeof WEBINAR_REPORTS.participants>,
+  webinarId: string,
+  uuid: string | undefined,
+): Promise<V2Participant[]> {
   const { items } = await tokenPagesUpTo(
     (token) =>
-      ctx.v2.get(reportAt(webinarId, uuid, 'participants'), V2_WEBINAR_PARTICIPANT_PAGE, { page_size: V2_MAX_PAGE_SIZE, ...token }),
+      ctx.v2.get(reportAt(WEBINAR_REPORTS.participants, webinarId, uuid), V2_WEBINAR_PARTICIPANT_PAGE, {
+        page_size: V2_MAX_PAGE_SIZE,
+        ...token,
+      }),
     (page) => page.participants,
   );
   return items;

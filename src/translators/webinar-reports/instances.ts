@@ -1,4 +1,5 @@
 import { V1Code } from '../../v1/errors.js';
+import type { PathValue, V2Route } from '../../shared/v2-route.js';
 import { V2 } from '../../shared/v2-routes.js';
 import { V1Error } from '../../v1/errors.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
@@ -11,7 +12,7 @@ import { V2_INSTANCES } from './v2-answers.js';
 
 export type { V2Instance } from './v2-answers.js';
 
-export const pastInstances = (ctx: TranslatorContext, webinarId: string) =>
+export const pastInstances = (ctx: TranslatorContext<typeof V2.webinars.pastInstances>, webinarId: string) =>
   ctx.v2.get(V2.webinars.pastInstances.at(webinarId), V2_INSTANCES);
 
 /** The v2 reports of one webinar instance, by name. */
@@ -21,9 +22,9 @@ export const WEBINAR_REPORTS = {
   qa: V2.reports.webinarQa,
 } as const;
 
-/** A v2 report of one webinar instance: the latest ended one when `uuid` is omitted. */
-export const reportAt = (webinarId: string, uuid: string | undefined, report: keyof typeof WEBINAR_REPORTS) =>
-  WEBINAR_REPORTS[report].at(reportRef(webinarId, uuid));
+/** The v2 report `route` (of WEBINAR_REPORTS) of one webinar instance: the latest ended one when `uuid` is omitted. */
+export const reportAt = <Name extends string>(route: V2Route<'GET', [PathValue], Name>, webinarId: string, uuid: string | undefined) =>
+  route.at(reportRef(webinarId, uuid));
 
 /** A uuid that is not an ended instance of this webinar: the v1 "webinar not found" (3001). */
 export const unknownInstance = (webinarId: string, uuid: string) =>

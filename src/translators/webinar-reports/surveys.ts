@@ -17,7 +17,9 @@ function surveyEndpoint(path: string, report: 'polls' | 'qa') {
     params: v1Params({ ...sessionRefShape, uuid: v1.id().optional() }),
     v2Calls: [...OWN_SESSION_CALLS(WEBINAR), WEBINAR_REPORTS[report]],
     async handle({ id, host_id, uuid }, ctx) {
-      const [session, survey] = await readOwnSession(ctx, WEBINAR, id, host_id, () => ctx.v2.get(reportAt(id, uuid, report), V2_SURVEY));
+      const [session, survey] = await readOwnSession(ctx, WEBINAR, id, host_id, () =>
+        ctx.v2.get(reportAt(WEBINAR_REPORTS[report], id, uuid), V2_SURVEY),
+      );
       if (uuid !== undefined && survey.id !== session.id) throw unknownInstance(id, uuid);
       return {
         id: String(survey.id),
