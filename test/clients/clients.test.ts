@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { NO_LIMITS } from '../support/v1-answers.js';
+import type { TestGateway } from '../support/gateway.js';
+import { clientEnv as sharedEnv, REPORT, runProgram, startClientFixtures, type ClientFixtures } from './support.js';
 
 /**
  * Real v1 client code against a real gateway over the real sandbox: programs in Go, PHP and Ruby
@@ -20,30 +20,17 @@ import { NO_LIMITS } from '../support/v1-answers.js';
 const run = promisify(execFile);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const installed = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
-const REPORT = { from: '2024-05-01', to: '2024-05-31' };
-
+let fixtures: ClientFixtures;
 let gw: TestGateway;
 let ownerId: string;
 let ownerEmail: string;
-/** Two sessions on the May dashboard: 75 minutes (01:15:00) and 4 minutes (04:00). */
 let long: number;
 let short: number;
 let workDir: string;
 
-async function happened(topic: string, start_time: string, duration_minutes: number): Promise<number> {
-  const created = await gw.v2('POST', `/users/${ownerId}/meetings`, { body: { topic, type: 2, start_time, duration: 30 } });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  expect((await gw.control('POST', `/meetings/${created.body.id}/happen`, { start_time, duration_minutes })).status).toBe(201);
-  return created.body.id;
-}
-
 beforeAll(async () => {
-  gw = await startTestGateway(NO_LIMITS);
-  const me = (await gw.v2('GET', '/users/me')).body;
-  ownerId = me.id;
-  ownerEmail = me.email;
-  long = await happened('Long', '2024-05-02T10:00:00Z', 75);
-  short = await happened('Short', '2024-05-09T10:00:00Z', 4);
+  fixtures = await startClientFixtures();
+  ({ gw, ownerId, ownerEmail, long, short } = fixtures);
   workDir = mkdtempSync(join(tmpdir(), 'v1gate-clients-'));
 });
 afterAll(async () => {
@@ -51,27 +38,8 @@ afterAll(async () => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
-/** What every program reads from its environment: where the gateway is, the credentials, the fixtures. */
-const clientEnv = () => ({
-  ...process.env,
-  V1_BASE_URL: `${gw.url}/v1`,
-  V1_API_KEY: gw.credentials.api_key,
-  V1_API_SECRET: gw.credentials.api_secret,
-  OWNER_EMAIL: ownerEmail,
-  REPORT_FROM: REPORT.from,
-  REPORT_TO: REPORT.to,
-});
-
-/** Runs a client program; answers the JSON object it printed (its stderr names the answer it could not read). */
-async function runClient(file: string, args: string[], env: NodeJS.ProcessEnv = clientEnv()): Promise<any> {
-  try {
-    const { stdout } = await run(file, args, { env, timeout: 120_000, maxBuffer: 1 << 20 });
-    return JSON.parse(stdout);
-  } catch (error) {
-    const failed = error as { stderr?: string; message: string };
-    throw new Error(`${file} ${args.join(' ')} failed: ${failed.stderr || failed.message}`);
-  }
-}
+const clientEnv = () => sharedEnv(fixtures);
+const runClient = (file: string, args: string[], env: NodeJS.ProcessEnv = clientEnv()) => runProgram(file, args, env);
 
 const v2Status = async (path: string) => (await gw.v2('GET', path)).status;
 

@@ -1,10 +1,9 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { NO_LIMITS } from '../support/v1-answers.js';
+import type { TestGateway } from '../support/gateway.js';
+import { clientEnv, runProgram, startClientFixtures, type ClientFixtures } from './support.js';
 
 /**
  * Published v1 client libraries, run unchanged against a real gateway over the real sandbox: the
@@ -16,10 +15,8 @@ import { NO_LIMITS } from '../support/v1-answers.js';
  * skips its driver with a message; CI installs them (.ci/run).
  */
 
-const run = promisify(execFile);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const works = (command: string, args: string[]) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
-const REPORT = { from: '2024-05-01', to: '2024-05-31' };
 /** The range as a v1 report wrote it back: unpadded, as the reference prints it (docs/decisions.md, "Report dates"). */
 const REPORT_AS_WRITTEN = { from: '2024-5-1', to: '2024-5-31' };
 /** Debian's interpreter, which python3-requests installs into; a `python3` earlier on PATH may lack it. */
@@ -28,51 +25,22 @@ const PYTHON = '/usr/bin/python3';
 let gw: TestGateway;
 let ownerId: string;
 let ownerEmail: string;
-/** Two sessions on the May dashboard: 75 minutes and 4 minutes. */
 let long: number;
 let short: number;
-
-async function happened(topic: string, start_time: string, duration_minutes: number): Promise<number> {
-  const created = await gw.v2('POST', `/users/${ownerId}/meetings`, { body: { topic, type: 2, start_time, duration: 30 } });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  expect((await gw.control('POST', `/meetings/${created.body.id}/happen`, { start_time, duration_minutes })).status).toBe(201);
-  return created.body.id;
-}
+let fixtures: ClientFixtures;
 
 beforeAll(async () => {
-  gw = await startTestGateway(NO_LIMITS);
-  const me = (await gw.v2('GET', '/users/me')).body;
-  ownerId = me.id;
-  ownerEmail = me.email;
-  long = await happened('Long', '2024-05-02T10:00:00Z', 75);
-  short = await happened('Short', '2024-05-09T10:00:00Z', 4);
+  fixtures = await startClientFixtures();
+  ({ gw, ownerId, ownerEmail, long, short } = fixtures);
 });
 afterAll(async () => {
   await gw.close();
 });
 
 /** Runs a driver; answers the JSON object it printed (its stderr names the answer it could not take). */
-async function runDriver(command: string, file: string, inviteEmail: string): Promise<any> {
-  const env = {
-    ...process.env,
-    V1_BASE_URL: `${gw.url}/v1`,
-    V1_API_KEY: gw.credentials.api_key,
-    V1_API_SECRET: gw.credentials.api_secret,
-    OWNER_EMAIL: ownerEmail,
-    INVITE_EMAIL: inviteEmail,
-    REPORT_FROM: REPORT.from,
-    REPORT_TO: REPORT.to,
-    // The vendored source stays as published: no __pycache__ beside it.
-    PYTHONDONTWRITEBYTECODE: '1',
-  };
-  try {
-    const { stdout } = await run(command, [file], { env, timeout: 120_000, maxBuffer: 1 << 20 });
-    return JSON.parse(stdout);
-  } catch (error) {
-    const failed = error as { stderr?: string; message: string };
-    throw new Error(`${command} ${file} failed: ${failed.stderr || failed.message}`);
-  }
-}
+const runDriver = (command: string, file: string, inviteEmail: string): Promise<any> =>
+  // The vendored source stays as published: no __pycache__ beside it.
+  runProgram(command, [file], clientEnv(fixtures, { INVITE_EMAIL: inviteEmail, PYTHONDONTWRITEBYTECODE: '1' }));
 
 const v2Status = async (path: string) => (await gw.v2('GET', path)).status;
 /** The v1 error the gateway answers for reading a deleted meeting, as a form-posting client sees it. */

@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { expect } from 'vitest';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { NO_LIMITS } from '../support/v1-answers.js';
+
+/**
+ * What the client programs (clients.test.ts) and the published libraries' drivers (published.test.ts)
+ * run over: one gateway without limits, its owner, two sessions that happened on the May dashboard,
+ * the environment every program reads, and the one way a program is run and its answer read.
+ */
+
+const run = promisify(execFile);
+
+/** The report range every program asks for. */
+export const REPORT = { from: '2024-05-01', to: '2024-05-31' };
+
+export interface ClientFixtures {
+  gw: TestGateway;
+  ownerId: string;
+  ownerEmail: string;
+  /** A session of 75 minutes (01:15:00) on the May dashboard. */
+  long: number;
+  /** A session of 4 minutes (04:00) on the May dashboard. */
+  short: number;
+}
+
+/** A meeting of the owner that happened at `start_time` for `duration_minutes` (sandbox control API): its number. */
+async function happened(gw: TestGateway, ownerId: string, topic: string, start_time: string, duration_minutes: number): Promise<number> {
+  const created = await gw.v2('POST', `/users/${ownerId}/meetings`, { body: { topic, type: 2, start_time, duration: 30 } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expect((await gw.control('POST', `/meetings/${created.body.id}/happen`, { start_time, duration_minutes })).status).toBe(201);
+  return created.body.id;
+}
+
+export async function startClientFixtures(): Promise<ClientFixtures> {
+  const gw = await startTestGateway(NO_LIMITS);
+  const me = (await gw.v2('GET', '/users/me')).body;
+  const long = await happened(gw, me.id, 'Long', '2024-05-02T10:00:00Z', 75);
+  const short = await happened(gw, me.id, 'Short', '2024-05-09T10:00:00Z', 4);
+  return { gw, ownerId: me.id, ownerEmail: me.email, long, short };
+}
+
+/** What every program reads from its environment: where the gateway is, the credentials, the fixtures. */
+export function clientEnv({ gw, ownerEmail }: ClientFixtures, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    V1_BASE_URL: `${gw.url}/v1`,
+    V1_API_KEY: gw.credentials.api_key,
+    V1_API_SECRET: gw.credentials.api_secret,
+    OWNER_EMAIL: ownerEmail,
+    REPORT_FROM: REPORT.from,
+    REPORT_TO: REPORT.to,
+    ...extra,
+  };
+}
+
+/** Runs a program; answers the JSON object it printed (its stderr names the answer it could not read). */
+export async function runProgram(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<any> {
+  try {
+    const { stdout } = await run(file, args, { env, timeout: 120_000, maxBuffer: 1 << 20 });
+    return JSON.parse(stdout);
+  } catch (error) {
+    const failed = error as { stderr?: string; message: string };
+    throw new Error(`${file} ${args.join(' ')} failed: ${failed.stderr || failed.message}`);
+  }
+}
