@@ -100,20 +100,20 @@ export class SandboxRateLimiter {
     const day = Math.floor(nowMs / 86_400_000);
     const userDay = kind.meetingWrite && userId !== undefined ? this.dayCount(`${account.id}:meeting-writes:${userId}`, day) : undefined;
     const userCap = this.scaled(MEETING_WRITES_PER_USER_PER_DAY);
-    if (userDay && userDay.count >= userCap) throw new UserDailyLimitError(kind.category, userCap, nextUtcMidnightMs(nowMs));
+    if (userDay && userDay.count >= userCap) throw exceeded('userDay', kind.category, userCap, { atMs: nextUtcMidnightMs(nowMs) });
 
     const plan = PLAN_LIMITS[account.plan];
     const heavy = spendsHeavyDay(kind.category);
     const heavyDay = heavy ? this.dayCount(`${account.id}:heavy`, day) : undefined;
     const heavyCap = this.scaled(plan.heavyPerDay);
-    if (heavyDay && heavyDay.count >= heavyCap) throw new AccountDailyLimitError(kind.category, heavyCap, nextUtcMidnightMs(nowMs));
+    if (heavyDay && heavyDay.count >= heavyCap) throw exceeded('accountDay', kind.category, heavyCap, { atMs: nextUtcMidnightMs(nowMs) });
 
     const limit = plan.categories[kind.category];
     const count = this.scaled(limit.count);
     const spec: BucketSpec = { ratePerSecond: count / limit.perSeconds, burst: count };
     const key = `${account.id}:${kind.category}`;
     const taken = takeToken(this.buckets.get(key), spec, nowMs);
-    if (!taken.allowed) throw new RateLimitedError(kind.category, count, taken.retryAfterMs);
+    if (!taken.allowed) throw exceeded('rate', kind.category, count, { afterMs: taken.retryAfterMs });
     this.buckets.set(key, taken.state);
     if (heavyDay) heavyDay.count++;
     if (userDay) {
@@ -138,46 +138,39 @@ export class SandboxRateLimiter {
 }
 
 /** A 429: its standing headers and `Retry-After`, seconds for a rate, the reset's time for a day. */
-export abstract class LimitExceededError extends SandboxError {
-  abstract readonly standing: RateLimitStanding;
-  abstract readonly retryAfter: { afterMs: number } | { atMs: number };
-}
-
-export class RateLimitedError extends LimitExceededError {
-  readonly standing: RateLimitStanding;
-  readonly retryAfter: { afterMs: number };
-  constructor(category: RateLimitCategory, limit: number, retryAfterMs: number) {
-    super(429, V2Code.rateLimited, 'You have reached the maximum per-second rate limit for this API. Try again later.');
-    this.standing = { category, type: 'QPS', limit, remaining: 0 };
-    this.retryAfter = { afterMs: retryAfterMs };
+export class LimitExceededError extends SandboxError {
+  constructor(
+    message: string,
+    readonly standing: RateLimitStanding,
+    readonly retryAfter: { afterMs: number } | { atMs: number },
+  ) {
+    super(429, V2Code.rateLimited, message);
   }
 }
 
-export class AccountDailyLimitError extends LimitExceededError {
-  readonly standing: RateLimitStanding;
-  readonly retryAfter: { atMs: number };
-  constructor(category: RateLimitCategory, limit: number, resetAtMs: number) {
-    super(
-      429,
-      V2Code.rateLimited,
+/** The limits a call can exceed: the standing type each reports and v2's message for it. */
+const EXCEEDED = {
+  rate: { type: 'QPS', message: () => 'You have reached the maximum per-second rate limit for this API. Try again later.' },
+  accountDay: {
+    type: 'Daily-limit',
+    message: () =>
       'You have reached the maximum daily rate limit for this API. Refer to the response header for details on when you can make another request.',
-    );
-    this.standing = { category, type: 'Daily-limit', limit, remaining: 0 };
-    this.retryAfter = { atMs: resetAtMs };
-  }
-}
-
-export class UserDailyLimitError extends LimitExceededError {
-  readonly standing: RateLimitStanding;
-  readonly retryAfter: { atMs: number };
-  constructor(category: RateLimitCategory, limit: number, resetAtMs: number) {
-    super(
-      429,
-      V2Code.rateLimited,
+  },
+  userDay: {
+    type: 'Daily-limit',
+    message: (limit: number) =>
       `You have exceeded the daily rate limit (${limit}) of Meeting Create/Update API requests permitted for this particular user. ` +
-        'You may resume these user-level requests at GMT 00:00:00.',
-    );
-    this.standing = { category, type: 'Daily-limit', limit, remaining: 0 };
-    this.retryAfter = { atMs: resetAtMs };
-  }
+      'You may resume these user-level requests at GMT 00:00:00.',
+  },
+} as const;
+
+/** The 429 of exceeding `which` limit (`limit` calls) of `category`: retried after a wait (a rate) or at the day's reset. */
+function exceeded(
+  which: keyof typeof EXCEEDED,
+  category: RateLimitCategory,
+  limit: number,
+  retryAfter: { afterMs: number } | { atMs: number },
+): LimitExceededError {
+  const { type, message } = EXCEEDED[which];
+  return new LimitExceededError(message(limit), { category, type, limit, remaining: 0 }, retryAfter);
 }
