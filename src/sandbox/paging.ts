@@ -41,6 +41,25 @@ export function pageBody(page: { items: readonly unknown[] }, key: string): Reco
 }
 
 /**
+ * A token page of a list that answers no total (Team Chat's sessions and messages, /metrics/chat):
+ * its size, the next page's token and its items under the list's key, and the range asked for when
+ * one was given.
+ */
+export function tokenPageBody(
+  page: TokenPage<unknown>,
+  key: string,
+  range: { from?: string | undefined; to?: string | undefined } = {},
+): Record<string, unknown> {
+  return {
+    ...(range.from ? { from: range.from } : {}),
+    ...(range.to ? { to: range.to } : {}),
+    page_size: page.page_size,
+    next_page_token: page.next_page_token,
+    [key]: page.items,
+  };
+}
+
+/**
  * Token paging, the way the report-style v2 lists (and the registrant lists) page: `page_size`
  * (default 30, max 300) and an opaque `next_page_token`, answered whenever results exceed the
  * page, that continues where the last page stopped and expires after 15 minutes. A token belongs

@@ -3,7 +3,7 @@ import type { SandboxApp, SandboxContext } from '../context.js';
 import { invalidField, notFound, V2Code } from '../errors.js';
 import type { ChatSession } from '../model/chat.js';
 import type { Account } from '../model/account.js';
-import { tokenPagingQuery } from '../paging.js';
+import { tokenPageBody, tokenPagingQuery } from '../paging.js';
 import { displayName } from '../report/people.js';
 import type { SandboxState } from '../state.js';
 import { dateTime, readQuery } from '../validation.js';
@@ -66,13 +66,7 @@ export function registerUserChatRoutes(app: SandboxApp, { state }: SandboxContex
       .sort((a, b) => lastSent(b).localeCompare(lastSent(a)))
       .map((s) => sessionItem(state, account, s, user.email));
     const page = state.pages.page(`chat_user_sessions:${user.id}:${q.type ?? ''}:${q.from ?? ''}:${q.to ?? ''}`, sessions, q);
-    return c.json({
-      ...(q.from ? { from: q.from } : {}),
-      ...(q.to ? { to: q.to } : {}),
-      next_page_token: page.next_page_token,
-      page_size: page.page_size,
-      sessions: page.items,
-    });
+    return c.json(tokenPageBody(page, 'sessions', q));
   });
 
   app.get('/chat/users/:userId/messages', (c) => {
@@ -97,13 +91,6 @@ export function registerUserChatRoutes(app: SandboxApp, { state }: SandboxContex
         date_time: m.date_time,
       }));
     const scope = `chat_user_messages:${user.id}:${q.to_channel ?? q.to_contact}:${q.from ?? ''}:${q.to ?? ''}`;
-    const page = state.pages.page(scope, messages, q);
-    return c.json({
-      ...(q.from ? { from: q.from } : {}),
-      ...(q.to ? { to: q.to } : {}),
-      page_size: page.page_size,
-      next_page_token: page.next_page_token,
-      messages: page.items,
-    });
+    return c.json(tokenPageBody(state.pages.page(scope, messages, q), 'messages', q));
   });
 }

@@ -3,7 +3,7 @@ import type { SandboxApp, SandboxContext } from '../context.js';
 import { notFound, V2Code } from '../errors.js';
 import { IM_COUNTERS, type ImCounter, type ZoomRoom } from '../model/dashboard.js';
 import type { Instance, Meeting } from '../model/meeting.js';
-import { pageBody, paginate, tokenPagingQuery, type NextPageTokens } from '../paging.js';
+import { pageBody, paginate, tokenPageBody, tokenPagingQuery, type NextPageTokens } from '../paging.js';
 import type { SandboxState } from '../state.js';
 import type { User } from '../model/user.js';
 import { readQuery } from '../validation.js';
@@ -129,7 +129,7 @@ export function registerDashboardRoutes(app: SandboxApp, { state }: SandboxConte
     const totals = imTotals(state, users, q);
     const page = pages.page(`metrics_chat:${account.id}:${q.from}:${q.to}`, users, q);
     const items = page.items.map((u) => ({ user_id: u.id, user_name: displayName(u), email: u.email, ...chatSent(totals.get(u.id)!) }));
-    return c.json({ from: q.from, to: q.to, page_size: page.page_size, next_page_token: page.next_page_token, users: items });
+    return c.json(tokenPageBody({ ...page, items }, 'users', q));
   });
 }
 
