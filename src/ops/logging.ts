@@ -30,8 +30,22 @@ const lineRedactor =
   (line: Record<string, unknown> & { [LINE_SECRETS]?: SecretValues }): Record<string, unknown> => {
     const known = secrets.redactor(REDACTED);
     const own = line[LINE_SECRETS];
-    return (own ? known.with(own) : known).redact(line);
+    return (own ? known.with(own) : known).redact(withPlainError(line));
   };
+
+/**
+ * The line with its `err` as pino would write it (type, message, stack, cause and any field of its
+ * own) made plain data, so the redactor, which walks plain objects only, walks it too: an error's
+ * message may quote a secret (a URL, a header, a failed connection string). Only a bug's line
+ * carries an error, so the copy costs nothing on the lines of calls.
+ */
+function withPlainError<L extends Record<string, unknown>>(line: L): L {
+  const { err } = line;
+  return err instanceof Error ? { ...line, err: JSON.parse(JSON.stringify(pino.stdSerializers.err(err))) as unknown } : line;
+}
+
+/** pino's serializer of `err` for an error; an `err` already made plain data (`withPlainError`) is written as it is. */
+const errSerializer = (value: unknown): unknown => (value instanceof Error ? pino.stdSerializers.err(value) : value);
 
 /**
  * Where a call's line carries the request's own api_secret for the line's redactor: a symbol, so
@@ -94,6 +108,7 @@ export function loggerSettings(options: Pick<LoggerOptions, 'level' | 'worker' |
     level: options.level,
     base: { service: 'v1gate', pid: process.pid, ...(options.worker === undefined ? {} : { worker: options.worker }) },
     formatters: { log },
+    serializers: { err: errSerializer },
     // pino's isoTime, with the second formatted once a second (src/shared/iso-time.ts).
     timestamp: () => `,"time":"${isoMillis(Date.now())}"`,
   };

@@ -6,6 +6,7 @@ import { REDACTED, createLogger } from '../../src/ops/logging.js';
 import { defineEndpoint } from '../../src/translators/kit/define.js';
 import { v1Params } from '../../src/v1/param-types.js';
 import { keyHash } from '../../src/ops/metrics.js';
+import { KnownSecrets } from '../../src/shared/secrets.js';
 import { auditLogLine } from '../support/log-audit.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
@@ -159,5 +160,24 @@ describe('redaction by configuration', () => {
     expect(auditLogLine('{"password":"p"}', [])).toEqual(['.password is not redacted']);
     expect(auditLogLine('{"m":"Bearer eyJhbGciOiJI.eyJzdWIiOiIx.sig"}', [])).toEqual(['contains a JWT', 'contains a bearer token']);
     expect(auditLogLine('{"m":"my-secret"}', ['my-secret'])).toEqual(['contains a known secret']);
+  });
+
+  it("covers an error's message, stack and cause, which are no plain object", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'v1gate-log-test-'));
+    const file = join(dir, 'x.log');
+    const secrets = new KnownSecrets();
+    secrets.add(['configured-secret-4711']);
+    const { logger, close } = createLogger({ level: 'info', file, secrets });
+    const cause = Object.assign(new Error('the cause saw configured-secret-4711'), { password: 'p' });
+    logger.error({ err: new Error('failed with configured-secret-4711', { cause }) }, 'bug');
+    const line = readFileSync(file, 'utf8').trim();
+    await close();
+    rmSync(dir, { recursive: true, force: true });
+    expect(auditLogLine(line, ['configured-secret-4711'])).toEqual([]);
+    // Still the error pino writes: its type, its message and its cause's (redacted), and its stack.
+    expect(JSON.parse(line)).toMatchObject({
+      err: { type: 'Error', message: `failed with ${REDACTED}: the cause saw ${REDACTED}`, stack: expect.any(String) },
+    });
+    expect(JSON.stringify(JSON.parse(line).err)).toContain(REDACTED);
   });
 });
