@@ -300,7 +300,7 @@ export class ShadowMode {
       body = await readBody(c, this.options.body);
     } catch (error) {
       // The rest of a refused body cannot be read as the next request: the connection closes.
-      return v1ErrorAnswer(new Refusal('unreadable-body', error instanceof Error ? error.message : 'The request body could not be read.'), {
+      return v1ErrorAnswer(new Refusal('unreadable-body', error instanceof Error ? error.message : String(error)), {
         headers: { connection: 'close' },
       });
     }

@@ -53,8 +53,9 @@ export function renderV1Error(error: V1Error, dataType: DataType = 'JSON'): stri
   return serialize(error.toBody(), dataType);
 }
 
-export const invalidParameter = (field: string, detail?: string) =>
-  new V1Error(V1Code.invalidParameter, detail ? `Invalid parameter: ${field}. ${detail}` : `Invalid parameter: ${field}.`);
+/** v1's "Invalid parameter: <field>", then what is wrong with it: a bare field name tells a client nothing to fix. */
+export const invalidParameter = (field: string, detail: string) =>
+  new V1Error(V1Code.invalidParameter, `Invalid parameter: ${field}. ${detail}`);
 
 export const missingParameter = (field: string) => new V1Error(V1Code.invalidParameter, `${field} is required.`);
 
