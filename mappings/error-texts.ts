@@ -11,14 +11,18 @@ import type { FailureKind } from './errors.js';
 export interface ErrorText {
   /** The failure kinds that answer with this text (their rows in `FAILURES`). */
   kinds: readonly FailureKind[];
-  code: number;
+  /** The v1 code, or `kept` where the text tells of another failure and answers with that failure's code. */
+  code: number | 'kept';
   /** The text; `<name>` stands for a value the call named or a reason v1gate states. */
   text: string;
   /** Who writes it, and when. */
   where: string;
   /** Where the wording comes from: a public source, or the stated reason for ours. */
   source: string;
-  /** Why the behaviour test cannot bring this answer about on a real gateway, and which test does. */
+  /**
+   * Why test/gateway/error-texts.test.ts cannot bring this answer about, ending with the test that
+   * does (`: test/...ts`): that file must exist and name this row's id.
+   */
   notDrivenHere?: string;
 }
 
@@ -105,16 +109,88 @@ function rows() {
     'undecodable-params': {
       kinds: ['undecodable-params'],
       code: 300,
-      text: 'Parameter <field> has a malformed percent-escape "%<hex>".',
-      where: 'v1gate, a form field it cannot decode (the other decoding refusals name their cause the same way)',
+      text: '<Parameter name, or A parameter name> has a malformed percent-escape "%<hex>".',
+      where: 'v1gate, a form field (or a field name) it cannot decode',
       source: 'ours: v1 read such bodies its own way, unrecorded; the text names the field and the escape',
     },
     'unreadable-body': {
       kinds: ['unreadable-body'],
       code: 300,
       text: 'The request body is larger than the <max> bytes v1gate accepts.',
-      where: 'v1gate, a body over V1_MAX_BODY_BYTES (cut-short and slow bodies name their cause the same way)',
+      where: 'v1gate, a body over V1_MAX_BODY_BYTES',
       source: "ours: v1's own limit and its text were not published",
+    },
+    'body-cut-short': {
+      kinds: ['unreadable-body'],
+      code: 300,
+      text: 'The request body ended after <received> of the <announced> bytes its Content-Length announced. Count Content-Length in bytes, not characters.',
+      where: 'v1gate, a body that stalls (V1_BODY_TIMEOUT_MS) before its Content-Length is reached',
+      source: 'ours, as above: the second sentence names the usual cause, a length counted in characters',
+    },
+    'body-stopped': {
+      kinds: ['unreadable-body'],
+      code: 300,
+      text: 'The request body stopped arriving before it was complete.',
+      where: 'v1gate, a chunked body that stalls (V1_BODY_TIMEOUT_MS) before its last chunk',
+      source: 'ours, as above',
+    },
+    'body-over-announced': {
+      kinds: ['unreadable-body'],
+      code: 300,
+      text: 'The request body is longer than its Content-Length announced. Count Content-Length in bytes, not characters.',
+      where: 'v1gate, bytes after a body that Node cannot read as the next request',
+      source: 'ours, as above',
+    },
+    'body-too-slow': {
+      kinds: ['unreadable-body'],
+      code: 300,
+      text: 'The request did not arrive in full within <ms> ms.',
+      where: 'v1gate, a request still arriving at V1_REQUEST_TIMEOUT_MS',
+      source: 'ours, as above',
+      notDrivenHere: 'needs a body that drips for longer than the request deadline: test/hostile/slow-requests.test.ts',
+    },
+    'body-busy': {
+      kinds: ['unreadable-body'],
+      code: 300,
+      text: 'v1gate is holding as many request bodies as it may at once (<bytes> bytes in all): send the request again shortly.',
+      where: 'v1gate, a body past V1_MAX_BUFFERED_BYTES of bodies held at once',
+      source: 'ours, as above: the text says the refusal is passing',
+      notDrivenHere: 'needs many large bodies held at once: test/hostile/many-bodies.test.ts',
+    },
+    'body-aborted': {
+      kinds: ['unreadable-body'],
+      code: 300,
+      text: 'The client went away before sending the whole body.',
+      where: 'v1gate, a client that closed its connection while its body was being read (nobody is left to read it)',
+      source: 'ours: it says why nothing was run',
+    },
+    'too-many-params': {
+      kinds: ['undecodable-params'],
+      code: 300,
+      text: 'Too many parameters: a request may carry at most <max> fields.',
+      where: 'v1gate, a request of more than V1_MAX_FIELDS fields, query string and body together',
+      source: "ours: v1's own limit was not published; the text names ours",
+    },
+    'malformed-multipart': {
+      kinds: ['undecodable-params'],
+      code: 300,
+      text: 'The multipart body is malformed (check its boundary and parts).',
+      where: 'v1gate, a multipart/form-data body it cannot split into parts',
+      source: 'ours: v1 read such bodies its own way, unrecorded',
+    },
+    'unsupported-content-type': {
+      kinds: ['undecodable-params'],
+      code: 300,
+      text: 'Unsupported Content-Type "<type>": v1 calls send form fields (application/x-www-form-urlencoded or multipart/form-data).',
+      where: 'v1gate, a body of another media type',
+      source: "ours: v1's request examples send forms; the text names the two it reads",
+    },
+    'unsupported-charset': {
+      kinds: ['undecodable-params'],
+      code: 300,
+      text: 'Unsupported charset "<charset>".',
+      where: 'v1gate, a form whose Content-Type names a charset it has no decoder for',
+      source: 'ours, as above',
     },
     'malformed-request': {
       kinds: ['malformed-request'],
@@ -122,6 +198,20 @@ function rows() {
       text: 'Malformed HTTP request (<parser code>).',
       where: "v1gate, bytes Node's HTTP parser cannot read as a request (HTTP 400, the connection closed)",
       source: "ours: a v1 envelope in place of the bare 400 a proxy would answer; the parser's code names the fault",
+    },
+    'connect-refused': {
+      kinds: ['malformed-request'],
+      code: 300,
+      text: 'CONNECT is not served: v1gate is no proxy, and v1 calls are POST requests.',
+      where: 'v1gate, a CONNECT request (HTTP 400, the connection closed)',
+      source: 'ours, as above',
+    },
+    'headers-too-slow': {
+      kinds: ['malformed-request'],
+      code: 300,
+      text: 'The request headers did not arrive within <ms> ms.',
+      where: 'v1gate, headers still arriving at V1_HEADERS_TIMEOUT_MS (HTTP 408, the connection closed)',
+      source: 'ours, as above',
     },
     'malformed-target': {
       kinds: ['malformed-request'],
@@ -136,7 +226,8 @@ function rows() {
       text: 'Not run: an earlier request on this connection closed it.',
       where: 'v1gate, a request pipelined behind one whose answer closed the connection',
       source: 'ours: says the client must send it again',
-      notDrivenHere: 'needs pipelined raw requests: test/gateway/connections.test.ts',
+      notDrivenHere:
+        'no client reads it: it is answered on a connection already closing, after the answer that closed it; the test shows the request behind was not run and its answer not sent: test/gateway/connections.test.ts',
     },
     'rate-limited': {
       kinds: ['inbound-limited', 'v2-rate-limited', 'outbound-limited', 'proofs-exhausted', 'v2-token-limited'],
@@ -151,7 +242,6 @@ function rows() {
       text: 'v1gate is shutting down: call again, another instance will answer.',
       where: 'v1gate, a call arriving while it drains',
       source: 'ours: v1 had no such answer (503 is our code, docs/decisions.md)',
-      notDrivenHere: 'needs a gateway in its drain: test/gateway/shutdown.test.ts',
     },
     'primary-unavailable': {
       kinds: ['primary-unavailable'],
@@ -159,7 +249,6 @@ function rows() {
       text: 'The v1 service (V1_PRIMARY_URL) could not be reached or did not answer in time.',
       where: 'v1gate in shadow mode',
       source: 'ours: only v1gate compares with a v1',
-      notDrivenHere: 'needs shadow mode over a v1 that is down: test/compare/',
     },
     'upstream-unchanged': {
       kinds: ['upstream-unreachable', 'v2-refused-uncoded', 'v2-token-unavailable'],
@@ -167,7 +256,6 @@ function rows() {
       text: '<what failed> Nothing was changed.',
       where: 'v1gate, v2 unreachable, refusing without a v2 body, or no OAuth token, before anything was applied',
       source: 'ours: v1 had no upstream; the second sentence is what a client must know before retrying',
-      notDrivenHere: 'needs a failing v2: test/gateway/faults.test.ts and test/gateway/chaos.test.ts',
     },
     'upstream-maybe-applied': {
       kinds: ['upstream-timeout', 'v2-failed', 'upstream-bad-answer'],
@@ -175,15 +263,15 @@ function rows() {
       text: '<what failed> The request may or may not have been applied; check before retrying a write.',
       where: 'v1gate, a v2 timeout, 5xx or broken answer after a write was sent',
       source: 'ours, as above',
-      notDrivenHere: 'needs a failing v2: test/gateway/faults.test.ts',
     },
     withdrawn: {
       kinds: ['withdrawn'],
       code: 503,
       text: '<what happened> Nothing more was changed.',
-      where: 'v1gate, a client that left before its call was sent (read by logs only)',
-      source: 'ours: nobody reads it but the logs',
-      notDrivenHere: 'nobody is there to read it: test/gateway/faults.test.ts reads the call line',
+      where: 'v1gate, a v2 step withdrawn before it was sent: its client left (nobody reads it), or a drain passed its grace',
+      source: 'ours: it says nothing more was sent',
+      notDrivenHere:
+        'read only when a drain withdraws a step still waiting to be sent, which needs a process gateway and its SIGTERM: test/gateway/shutdown.test.ts',
     },
     'v2-token-refused': {
       kinds: ['v2-token-refused'],
@@ -191,7 +279,6 @@ function rows() {
       text: 'v1gate could not authenticate to the v2 service for this api_key (its v2 app was refused). Nothing was changed.',
       where: "v1gate, the OAuth token endpoint refusing the key's v2 app",
       source: 'ours: the caller cannot fix it, the text says so',
-      notDrivenHere: 'needs a refused OAuth app: test/gateway/credential-map.test.ts',
     },
     internal: {
       kinds: ['internal'],
@@ -199,7 +286,6 @@ function rows() {
       text: 'Internal gateway error. Nothing is known to have been changed.',
       where: 'v1gate, a bug',
       source: 'ours: a v1 envelope, never a stack trace',
-      notDrivenHere: 'a bug cannot be called for: src/translators/kit/failures.test.ts',
     },
     'user-not-exist': {
       kinds: ['v2-coded'],
@@ -250,8 +336,8 @@ function rows() {
     'not-meeting-host': {
       kinds: ['v1-error'],
       code: 3003,
-      text: 'The meeting <id> is not hosted by user <host_id>.',
-      where: 'v1gate, a meeting call whose host_id is not the host (webinars: "The webinar …")',
+      text: 'The <meeting or webinar> <id> is not hosted by user <host_id>.',
+      where: 'v1gate, a meeting or webinar call whose host_id is not the host',
       source: `v1-era "Not meeting host." (${V1_ERROR_TABLES}, MeetingAPIs.md); no client found matching on it, so the text keeps naming both ids`,
     },
     'group-not-exist': {
@@ -291,12 +377,12 @@ function rows() {
       source: `"Recording file does not exist" (${V1_ERROR_TABLES}, RecordingAPIs.md); the file named after it`,
     },
     'no-privilege': {
-      kinds: ['v2-no-privilege'],
+      kinds: ['v2-coded', 'v2-no-privilege'],
       code: 200,
       text: 'No privilege. Only a master account can manage sub accounts, plans and billing.',
-      where: 'sandbox sub-account, plan and billing routes for an account that is not a master (v2 403), passed through',
+      where:
+        'sandbox sub-account, plan and billing routes for an account that is not a master (v2 400 with code 200, as the service answers; a v2 403 is answered with code 200 too), passed through',
       source: `"No privilege." (${V1_ERROR_TABLES}, UserAPIs.md); the second sentence says which privilege`,
-      notDrivenHere: "needs a non-master account's credentials: test/gateway/accounts-plans.test.ts",
     },
     'v2-invalid-fields': {
       kinds: ['v2-invalid-fields'],
@@ -305,8 +391,78 @@ function rows() {
       where: 'v1gate, for v2\'s 400 "Validation Failed." naming fields, renamed to the v1 fields they came from',
       source:
         'v2\'s `{"code":300,"message":"Validation Failed.","errors":[{"field":…,"message":…}]}` (https://marketplace.zoom.us/docs/api-reference/error-definitions) put in v1\'s "Invalid parameter: <field>" form',
-      notDrivenHere:
-        'v1gate checks v1 params before v2 does; v2-side refusals are driven in test/gateway/users-update.test.ts and test/gateway/meetings.test.ts',
+    },
+    'unknown-gateway-path': {
+      kinds: ['unknown-path'],
+      code: 300,
+      text: 'Unknown path: <path>.',
+      where: 'v1gate, a path under /v1 or /sdk that no part serves (HTTP 200), or any other (HTTP 404, so a probe sees a failure)',
+      source: "ours: outside v1's endpoint list there was no v1 answer to keep; the text names the path asked for",
+    },
+    'json-body': {
+      kinds: ['undecodable-params'],
+      code: 300,
+      text: 'The JSON body <what is wrong with it>.',
+      where: "v1gate's SDK signer (`POST /sdk/signature`), a JSON body that does not parse or is not an object",
+      source: 'ours: the signer is no v1 endpoint; the text says what the body must be',
+    },
+    'registration-not-enabled': {
+      kinds: ['v1-error'],
+      code: 300,
+      text: 'Registration has not been enabled for this webinar: <id>.',
+      where: 'v1gate, a registrant call on a webinar without registration, before any change',
+      source:
+        "the words of v2's own refusal of a registrant call on a session without registration (the v2 reference's registrant routes list 'Registration has not been enabled for this meeting: {meetingId}.'; the sandbox answers the same of a webinar), so a webinar without registration reads the same from v1gate's check as from v2's",
+    },
+    'no-qos-data': {
+      kinds: ['v1-error'],
+      code: 3001,
+      text: 'No participant of meeting <id> has QoS data.',
+      where: 'v1gate, /metrics/qos of a session in which nobody reported QoS',
+      source: 'ours: v1 answered its "meeting not found" code for it; the text says why there is nothing to show',
+    },
+    'no-ended-instance': {
+      kinds: ['v1-error'],
+      code: 3001,
+      text: 'Webinar <id> has no ended instance <uuid>.',
+      where: 'v1gate, a webinar report of an instance uuid that is not an ended instance of that webinar',
+      source: `v1's 3001 for a webinar it could not find ("Webinar {webinarId} not found or expired.", ${V1_ERROR_TABLES}, WebinarAPIs.md), naming the instance`,
+    },
+    'steps-undone': {
+      kinds: ['upstream-timeout', 'upstream-unreachable', 'v2-failed', 'upstream-bad-answer', 'withdrawn'],
+      code: 503,
+      text: '<what failed> Its earlier steps were undone.',
+      where: 'v1gate, a call of several v2 steps whose later step failed unsent or unanswered, after the steps before it were undone',
+      source: "ours: the failed step's own text speaks of that step only; the sentence after it says the call left nothing behind",
+    },
+    'undo-failed': {
+      kinds: ['v1-error'],
+      code: 'kept',
+      text: '<what failed> The call was not completed, and undoing its earlier steps failed:<what remains done, and what may>',
+      where: "v1gate, a call of several v2 steps that failed and whose undo failed too; the code is the failure's",
+      source: 'ours: a client must know what is left behind before it retries',
+    },
+    'read-back-failed': {
+      kinds: ['v1-error'],
+      code: 'kept',
+      text: '<what was done>, but reading it back for the answer failed: <what failed>',
+      where: "v1gate, a write that was done whose answer needs a read that failed; the code is the read's",
+      source: 'ours: a done write is never answered as a bare error, which a client would retry',
+    },
+    'registrants-part-done': {
+      kinds: ['v1-error'],
+      code: 'kept',
+      text: '<what failed> Registrants <ids> were <approved or cancelled>; <ids> were not.',
+      where:
+        "v1gate, a registrant status change in batches whose later batch failed (v2 cannot undo the earlier); the code is the failure's",
+      source: 'ours, as above: it says exactly what was done',
+    },
+    'sub-account-disassociated': {
+      kinds: ['v1-error'],
+      code: 'kept',
+      text: '<what failed> The sub account <id> had been created; v2 cannot delete an account, so it was disassociated from the master account instead: it lives on as a standalone account and its owner email <email> stays in use.',
+      where: "v1gate, /ma/account/create whose settings step failed after the account was made; the code is the failure's",
+      source: 'ours, as above: v2 has no account delete, so the text says what was left',
     },
   } as const satisfies Record<string, ErrorText>;
 }
