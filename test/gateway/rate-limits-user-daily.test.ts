@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEETING_WRITES_PER_USER_PER_DAY } from '../../src/sandbox/rate-limit.js';
+import { expectErrorText } from '../support/error-text.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 /**
@@ -43,6 +44,7 @@ describe("a user's 100 meeting creates and updates a day", () => {
           'You may resume these user-level requests at GMT 00:00:00.',
       },
     });
+    expectErrorText(refused.body.error, 'user-daily-limited', [String(MEETING_WRITES_PER_USER_PER_DAY)]);
     // Retry-After: the seconds to the next 00:00 UTC.
     const untilMidnight = (Math.floor(Date.now() / 86_400_000) + 1) * 86_400_000 - Date.now();
     const retryAfter = Number(refused.headers.get('retry-after'));

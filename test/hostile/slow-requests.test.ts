@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectErrorText } from '../support/error-text.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
 import { signV2Token } from '../support/sandbox.js';
@@ -67,6 +68,7 @@ describe('a body dripped a byte at a time', () => {
     const ends = await Promise.all(Array.from({ length: 50 }, () => drip(gw.port, request, 'a', DRIP_EVERY_MS, GIVE_UP_MS)));
     expectAllCut(ends, REQUEST_MS);
     for (const end of ends) expect(firstAnswer(end.reply)).toEqual({ status: 200, body: { error: { code: 300, message: tooSlow } } });
+    expectErrorText((firstAnswer(ends[0]!.reply)?.body as { error: unknown }).error, 'body-too-slow', [String(REQUEST_MS)]);
   });
 
   it('a chunked body is cut at the request deadline', async () => {
