@@ -39,6 +39,7 @@ export function signerPart(
     credentials: v2CredentialsCheck(v2, pairs, credentials.local),
     inbound,
     maxBodyBytes: config.maxBodyBytes,
+    allowedApiKeys: config.allowedApiKeys,
     sdkAppOf: (apiKey) => credentials.sdkAppOf(apiKey),
     v2,
   });

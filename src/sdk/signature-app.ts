@@ -32,6 +32,8 @@ export interface SignatureAppOptions {
   credentials: CredentialsCheck;
   inbound?: InboundGate;
   maxBodyBytes: number;
+  /** ALLOWED_API_KEYS: the keys allowed through, the signer's as the facade's (undefined: any). */
+  allowedApiKeys?: ReadonlySet<string> | undefined;
   now?: () => number;
   /** The SDK app the credential map gives a key (none: the 1.9.1 signature). */
   sdkAppOf?: (apiKey: string) => SdkApp | undefined;
@@ -64,8 +66,8 @@ export function createSignatureApp(options: SignatureAppOptions): Hono {
     const call = new RequestCall(c);
     try {
       const params = await readFields(call, { maxBytes: options.maxBodyBytes }, signatureFields);
-      // The signer asks no allow-list, and its pair is decided by the credentials check after the limit.
-      const authenticated = authenticate({ call, params, endpointPath: SDK_SIGNATURE_PATH }, undefined, options.credentials);
+      // The allow-list is the facade's; the pair is decided by the credentials check after the limit.
+      const authenticated = authenticate({ call, params, endpointPath: SDK_SIGNATURE_PATH }, options.allowedApiKeys, options.credentials);
       const request = validate(params);
       const admitting = admit(authenticated, options.inbound);
       const { credentials } = admitting instanceof Promise ? await admitting : admitting;

@@ -142,3 +142,24 @@ describe('POST /sdk/signature', () => {
     expect(classifyV1Path('/sdk/signature').name).toBe('sdk-signature');
   });
 });
+
+describe('POST /sdk/signature under ALLOWED_API_KEYS', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway({ ALLOWED_API_KEYS: 'only-this-key' });
+  });
+  afterAll(() => gateway.close());
+
+  // Without the allow-list the same pair signs (the first case above): the sandbox accepts it.
+  it('refuses a key the allow-list leaves out, as the v1 facade does', async () => {
+    const fields = new URLSearchParams({ ...gateway.credentials, meeting_number: '123456789', role: '0' }).toString();
+    const post = (path: string) =>
+      fetch(`${gateway.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields });
+    const signer = await post('/sdk/signature');
+    const facade = await post('/v1/user/checkemail');
+    const refusal = (await facade.json()) as { error: { code: number; message: string } };
+    expect(refusal.error.code).toBe(102);
+    expect(signer.status).toBe(200);
+    expect(await signer.json()).toEqual(refusal);
+  });
+});
