@@ -3,6 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
+import { expectErrorText } from '../support/error-text.js';
 import { rawExchange } from '../support/raw-http.js';
 import { firstAnswer, head, memoryOf, unlimited } from './hostile-support.js';
 
@@ -141,6 +142,7 @@ describe(`${UPLOADS} uploads of 4 MiB at once`, () => {
     );
     expect(unframed.closedByServer).toBe(true);
     expect(JSON.parse(unframed.responses[0]!.body)).toEqual(BUSY);
+    expectErrorText(JSON.parse(unframed.responses[0]!.body).error, 'body-busy', [String(POOL)]);
 
     // Each upload ends: a body the pool took is read whole and answered (no credentials); the rest are refused as busy.
     const uploads = [...first, ...rest];
