@@ -27,7 +27,9 @@ import { createWebinar } from './registration-support.js';
  * comes from a real call here: each case makes the call that ends in its row's error over the real
  * sandbox and names the values its `<placeholders>` stand for; the answer's code and message must
  * be the row's. The record is keyed by every row the file can bring about, so a new row without a
- * case does not compile; the rows it cannot (`notDrivenHere`) name the test that drives them.
+ * case does not compile; the rows it cannot (`notDrivenHere`) name the test that drives them, which
+ * must check that row by its id. Then the other direction: every v1 error text written in src/ is a
+ * row (test/support/v1-error-sites.ts).
  */
 
 type NotDriven = { [K in ErrorTextId]: (typeof ERROR_TEXTS)[K] extends { notDrivenHere: string } ? K : never }[ErrorTextId];
