@@ -117,7 +117,7 @@ describe("/user/get's parallel reads", () => {
   const received = (id: string) => proxy.seen.filter((r) => r.path.startsWith(`/users/${id}`)).map((r) => r.path);
 
   it('sends none of the reads still waiting once the user read answers 404: not after the v1 answer, not ever', async () => {
-    alone = await startGatewayOver(proxy.url, { V2_FOLLOW_API_URL: 'off' });
+    alone = await startGatewayOver(proxy.url);
     const unknown = `nobody-${Date.now()}`;
     const answer = await get(unknown);
     expectV1Error(answer.body, 1001);
@@ -130,7 +130,7 @@ describe("/user/get's parallel reads", () => {
   });
 
   it('still reads the user, its settings and both tokens at once when the user exists', async () => {
-    alone = await startGatewayOver(proxy.url, { V2_FOLLOW_API_URL: 'off' });
+    alone = await startGatewayOver(proxy.url);
     const { id } = (await sandbox.v2('POST', `/users`, { body: { action: 'create', user_info: { email: uniqueEmail(), type: 1 } } })).body;
     const answer = await get(id);
     expect(answer.body).toMatchObject({ id, token: expect.any(String), zak: expect.any(String) });

@@ -167,10 +167,19 @@ function flatHeaders(message: IncomingMessage): Record<string, string> {
 
 /**
  * A gateway whose v2 is `upstream` (the fault proxy's URL), with both rate limits off and no log
- * output unless `env` says otherwise: what the fault tests put in front of the proxy.
+ * output unless `env` says otherwise: what the fault tests put in front of the proxy. The sandbox's
+ * OAuth tokens name its own origin as their api_url: not followed, so every call passes the proxy.
  */
 export function startGatewayOver(upstream: string, env: Record<string, string> = {}): Promise<RunningGateway> {
   return startGateway(
-    loadConfig({ PORT: '0', V2_BASE_URL: upstream, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ...env }),
+    loadConfig({
+      PORT: '0',
+      V2_BASE_URL: upstream,
+      V1_RATE_LIMITS: 'off',
+      V2_RATE_LIMITS: 'off',
+      V2_FOLLOW_API_URL: 'off',
+      LOG_LEVEL: 'silent',
+      ...env,
+    }),
   );
 }
