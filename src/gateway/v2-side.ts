@@ -17,6 +17,7 @@ import type { V2Budgets } from '../upstream/outbound-budget.js';
 import { type InboundGate } from '../v1-facade/app.js';
 import type { Parts } from './parts.js';
 import { OutboundStop } from './lifecycle.js';
+import { regionalBase } from '../upstream/auth/api-url.js';
 
 /** What the gateway calls v2 with: the limiters, the credentials, the v2 client over its outbound gate, the pair prover. */
 
@@ -120,7 +121,7 @@ export function createV2Client(
     timeoutMs: config.upstream.timeoutMs,
     maxAttempts: config.upstream.maxAttempts,
     maxBodyBytes: config.upstream.maxBodyBytes,
-    followApiUrl: config.upstream.followApiUrl,
+    ...(config.upstream.followApiUrl ? { apiUrlBase: regionalBase } : {}),
   });
   resources.add(() => v2.close()); // already aborted past a shutdown's grace and its time for rollbacks
   return v2;

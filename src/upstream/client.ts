@@ -5,7 +5,6 @@ import { parseAnswer } from './answer-copies.js';
 import type { Credentials } from './credentials.js';
 import { GetCoalescer } from './coalesce.js';
 import { CallWithdrawn, SHUTTING_DOWN_UNSENT, UpstreamUnavailable, V2Error } from './errors.js';
-import { regionalBase } from './auth/api-url.js';
 import type { V2Authorizer } from './auth/authorizer.js';
 import type { Grant } from './auth/oauth-tokens.js';
 import { DEFAULT_MAX_BODY_BYTES, connectUpstream, exchange, qpsRemaining, queryString, readCapped, type Upstream } from './exchange.js';
@@ -42,8 +41,12 @@ export interface V2ClientOptions {
   maxAttempts: number;
   /** The largest v2 answer read (bytes); a larger one is an upstream error, read no further. */
   maxBodyBytes?: number;
-  /** Send an OAuth token's calls to the API host its answer names, when that is a host of the same service (auth/api-url.ts). */
-  followApiUrl?: boolean;
+  /**
+   * Where an OAuth token's calls go when its answer names an `api_url` (its account's data region):
+   * the base URL to send them to, or undefined for the configured one (auth/api-url.ts,
+   * `regionalBase`, with V2_FOLLOW_API_URL). Unset: always the configured one.
+   */
+  apiUrlBase?: (configuredBase: string, apiUrl: string) => string | undefined;
 }
 
 /** More API hosts than the service has data regions: `api_url`s past these are not followed. */
@@ -100,10 +103,11 @@ export class V2Client {
    */
   private upstreamOf(grant: Grant, undo: boolean): Upstream {
     const configured = undo ? this.undoService : this.service;
-    if (grant.apiUrl === undefined || !this.options.followApiUrl) return configured;
+    const { apiUrlBase } = this.options;
+    if (grant.apiUrl === undefined || !apiUrlBase) return configured;
     let base = this.regionalBases.get(grant.apiUrl);
     if (base === undefined) {
-      base = this.regionalBases.size < MAX_REGIONS ? (regionalBase(this.baseUrl(), grant.apiUrl) ?? null) : null;
+      base = this.regionalBases.size < MAX_REGIONS ? (apiUrlBase(this.baseUrl(), grant.apiUrl) ?? null) : null;
       if (this.regionalBases.size < MAX_REGIONS) this.regionalBases.set(grant.apiUrl, base);
     }
     if (base === null) return configured;

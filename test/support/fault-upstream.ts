@@ -177,7 +177,6 @@ export function startGatewayOver(upstream: string, env: Record<string, string> =
       V2_BASE_URL: upstream,
       V1_RATE_LIMITS: 'off',
       V2_RATE_LIMITS: 'off',
-      V2_FOLLOW_API_URL: 'off',
       LOG_LEVEL: 'silent',
       ...env,
     }),

@@ -50,6 +50,14 @@ const service = (apiUrl: () => string | undefined) =>
       : json(res, { where: 'service' }),
   );
 
+/**
+ * The client over `svc`, following api_url as `regionalBase` would a host of the service's own
+ * domain: here any other origin on loopback, since the real rule (src/upstream/auth/api-url.ts,
+ * proven by its own test) follows only https names, and this test's hosts are loopback ports.
+ */
+const followAnyLoopback = (_configured: string, apiUrl: string) =>
+  /^http:\/\/127\.0\.0\.1:\d+$/.test(apiUrl) ? `${apiUrl}/v2` : undefined;
+
 function clientOf(svc: Host, followApiUrl = true) {
   const oauth = new OAuthTokens({ defaultTokenUrl: () => `${svc.origin}/oauth/token`, timeoutMs: 2_000 });
   return new V2Client({
@@ -58,7 +66,7 @@ function clientOf(svc: Host, followApiUrl = true) {
     connections: 4,
     timeoutMs: 2_000,
     maxAttempts: 1,
-    followApiUrl,
+    ...(followApiUrl ? { apiUrlBase: followAnyLoopback } : {}),
   });
 }
 
@@ -84,10 +92,9 @@ describe("an OAuth token's api_url", () => {
     await client.close();
   });
 
-  it('is not followed to another domain, nor with V2_FOLLOW_API_URL off, nor when the answer names none', async () => {
+  it('is not followed where the rule says no, nor with V2_FOLLOW_API_URL off, nor when the answer names none', async () => {
     for (const [apiUrl, follow] of [
       ['https://api-eu.elsewhere.example', true],
-      ['http://192.0.2.7', true],
       ['not a url', true],
       [undefined, true],
       ['', true],

@@ -6,10 +6,11 @@
  * (docs/live-evidence.md, "Today's v2 authentication").
  *
  * A token is sent only where v1gate was pointed, or to a host of the same service: `api_url` is
- * followed when it is https (or plain http on a loopback address, as a local sandbox answers) and
- * its host is the configured host or a host of the configured host's parent domain (`api.zoom.us`
- * → any `*.zoom.us`). A gateway pointed at a proxy (`https://proxy.internal/v2`) keeps sending to
- * the proxy, whatever region the token names.
+ * followed when it is https and its host is a name under the configured host's parent domain
+ * (`api.zoom.us` → any `*.zoom.us`). A gateway pointed at a proxy (`https://proxy.internal/v2`)
+ * keeps sending to the proxy, whatever region the token names; and one pointed at an address (a
+ * sandbox or a proxy on this machine: `http://127.0.0.1:9000/v2`) is never sent elsewhere, since
+ * another port of the same address may be what the proxy stands in front of.
  */
 
 /** The base URL (`https://api-eu.zoom.us/v2`) the token's `apiUrl` names, or undefined to keep `configuredBase`. */
@@ -22,16 +23,14 @@ export function regionalBase(configuredBase: string, apiUrl: string): string | u
   } catch {
     return undefined;
   }
-  if (named.origin === configured.origin) return undefined;
-  const secure = named.protocol === 'https:' || (named.protocol === 'http:' && isLoopback(named.hostname));
-  if (!secure || !sameService(configured.hostname, named.hostname)) return undefined;
-  return `${named.origin}${configured.pathname.replace(/\/+$/, '')}`;
+  if (named.origin === configured.origin || named.protocol !== 'https:') return undefined;
+  return sameService(configured.hostname, named.hostname) ? `${named.origin}${configured.pathname.replace(/\/+$/, '')}` : undefined;
 }
 
 function sameService(configured: string, named: string): boolean {
+  // An address, or a name of this machine, has no parent domain of hosts to share.
+  if (isIpAddress(configured) || isIpAddress(named) || configured === 'localhost') return false;
   if (named === configured) return true;
-  // An IP address has no parent domain: only that address is its own.
-  if (isIpAddress(configured)) return false;
   const dot = configured.indexOf('.');
   const parent = configured.slice(dot + 1);
   // A parent of one label (`example` of `api.example`) is a top-level domain: nothing shared under it.
@@ -40,8 +39,4 @@ function sameService(configured: string, named: string): boolean {
 
 function isIpAddress(hostname: string): boolean {
   return /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith('[');
-}
-
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
