@@ -11,6 +11,8 @@ export interface DownloadConfig {
   hosts: readonly string[];
   /** The origin links are written with; undefined: the origin the v1 call was made to. */
   baseUrl: string | undefined;
+  /** Downloads of one key's links streaming at once, per process; the next is answered 429. */
+  maxPerKey: number;
 }
 
 const hostPattern = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
@@ -40,6 +42,11 @@ export const DOWNLOAD_SETTINGS = envSection({
       .describe(
         "the origin download links are written with (behind a proxy or TLS terminator); unset: the origin of the v1 call's own request",
       ),
+    DOWNLOAD_MAX_PER_KEY: wholeNumber(1, 10_000)
+      .default(8)
+      .describe(
+        "downloads of one api_key's links streaming at once (per process); one more is answered 429: a link is a bearer until it expires, and its downloads spend no v2 call budget; default 8",
+      ),
   },
   secret: ['DOWNLOAD_URL_KEY'],
   build(e, problem): DownloadConfig | undefined {
@@ -56,6 +63,7 @@ export const DOWNLOAD_SETTINGS = envSection({
       ttlMs: e.DOWNLOAD_URL_TTL_S * 1000,
       hosts,
       baseUrl: e.DOWNLOAD_BASE_URL === undefined ? undefined : new URL(e.DOWNLOAD_BASE_URL).origin,
+      maxPerKey: e.DOWNLOAD_MAX_PER_KEY,
     };
   },
 });

@@ -22,7 +22,7 @@ export interface DownloadsDeps {
 export function createDownloads(deps: DownloadsDeps) {
   const { config } = deps;
   const links = new DownloadLinks(config.key);
-  const routes = downloadRoutes({ ...deps, links, hosts: config.hosts });
+  const routes = downloadRoutes({ ...deps, links, hosts: config.hosts, maxPerKey: config.maxPerKey });
   return {
     app: routes.app,
     close: routes.close,

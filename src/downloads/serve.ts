@@ -32,6 +32,8 @@ export interface DownloadServeDeps {
   /** How long v2 may take to answer, and to send each next chunk. */
   timeoutMs: number;
   connections: number;
+  /** Downloads of one key's links at once (DOWNLOAD_MAX_PER_KEY). */
+  maxPerKey: number;
 }
 
 /** The file's headers passed on to the client as v2 sent them. */
@@ -49,29 +51,72 @@ function refusalOf(c: Context, refusal: LinkRefusal): Response {
 
 export function downloadRoutes(deps: DownloadServeDeps): { app: Hono<Env>; close(): Promise<void> } {
   const agent = new Agent({ connections: deps.connections, headersTimeout: deps.timeoutMs, bodyTimeout: deps.timeoutMs });
+  const streaming = new InFlight(deps.maxPerKey);
   const app = new Hono<Env>();
   app.get(`${DOWNLOAD_PATH}:link`, async (c) => {
     const grant = deps.links.read(c.req.param('link'), Date.now());
     if ('kind' in grant) return refusalOf(c, grant);
     if (!isDownloadTarget(grant.url, deps.hosts, deps.v2Origin())) return refuse(c, 403, 'This download link names no v2 download host.');
-    const credentials = await deps.credentialsOf(grant.apiKey);
-    if (!credentials) return refuse(c, 403, "v1gate has no v2 app for this link's api_key any more.");
-    // A client that leaves before v2 answers ends the request; after, the pipeline ends it.
-    const leaving = new AbortController();
-    const outgoing = c.env?.outgoing;
-    const left = () => leaving.abort();
-    outgoing?.once('close', left);
-    let answer: Dispatcher.ResponseData;
-    try {
-      answer = await fetchFile(agent, deps.authorizer, credentials, grant, c.req.header('range'), leaving.signal);
-    } catch {
-      return refuse(c, 502, 'v2 did not answer for the recording file.');
-    } finally {
-      outgoing?.off('close', left);
+    // A link is a bearer until it expires, and a download spends no v2 call budget: each key's
+    // downloads at once are bounded, before any token is asked for.
+    if (!streaming.enter(grant.apiKey)) {
+      return c.json(
+        {
+          error: {
+            code: 429,
+            message: `Too many downloads of this key's recordings at once (at most ${deps.maxPerKey}): try again when one ends.`,
+          },
+        },
+        429,
+        { 'retry-after': '1' },
+      );
     }
-    return relay(c, answer, grant, deps);
+    try {
+      return await serveFile(c, grant, agent, deps);
+    } finally {
+      streaming.leave(grant.apiKey);
+    }
   });
   return { app, close: () => agent.close() };
+}
+
+/** The file of a good link, fetched with its key's v2 app and relayed: until the last byte, or the client leaves. */
+async function serveFile(c: Context<Env>, grant: DownloadGrant, agent: Agent, deps: DownloadServeDeps): Promise<Response> {
+  const credentials = await deps.credentialsOf(grant.apiKey);
+  if (!credentials) return refuse(c, 403, "v1gate has no v2 app for this link's api_key any more.");
+  // A client that leaves before v2 answers ends the request; after, the pipeline ends it.
+  const leaving = new AbortController();
+  const outgoing = c.env?.outgoing;
+  const left = () => leaving.abort();
+  outgoing?.once('close', left);
+  let answer: Dispatcher.ResponseData;
+  try {
+    answer = await fetchFile(agent, deps.authorizer, credentials, grant, c.req.header('range'), leaving.signal);
+  } catch {
+    return refuse(c, 502, 'v2 did not answer for the recording file.');
+  } finally {
+    outgoing?.off('close', left);
+  }
+  return relay(c, answer, grant, deps);
+}
+
+/** How many of each key's downloads are streaming now: an entry per key with one or more, none kept at zero. */
+class InFlight {
+  private readonly counts = new Map<string, number>();
+  constructor(private readonly max: number) {}
+
+  enter(key: string): boolean {
+    const now = this.counts.get(key) ?? 0;
+    if (now >= this.max) return false;
+    this.counts.set(key, now + 1);
+    return true;
+  }
+
+  leave(key: string): void {
+    const now = this.counts.get(key) ?? 0;
+    if (now <= 1) this.counts.delete(key);
+    else this.counts.set(key, now - 1);
+  }
 }
 
 /** GET the file with the key's bearer token; a token v2 refuses that may be renewed (OAuth) is renewed once. */

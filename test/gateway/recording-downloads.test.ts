@@ -285,6 +285,39 @@ describe('a client that leaves mid-download', () => {
   });
 });
 
+describe("one key's downloads at once", () => {
+  it('are at most DOWNLOAD_MAX_PER_KEY: one more is answered 429 before any download request, and served once one ends', async () => {
+    const capped = await startTestGateway({ ...NO_LIMITS, DOWNLOAD_URL_KEY: KEY, DOWNLOAD_MAX_PER_KEY: '2' });
+    try {
+      const rec = await recorded(capped, [{ file_type: 'MP4', file_size: 50 * 1024 * 1024 }]);
+      const [file] = await v1Files(capped, rec.uuid);
+      // Two downloads held open: each has its headers, and neither is read to its end.
+      const held = [new AbortController(), new AbortController()];
+      const open = await Promise.all(held.map((h) => fetch(file!.download_url, { signal: h.signal })));
+      expect(open.map((r) => r.status)).toEqual([200, 200]);
+      const before = await served(capped);
+      const third = await fetch(file!.download_url);
+      expect(third.status).toBe(429);
+      expect(third.headers.get('retry-after')).toBe('1');
+      expect(((await third.json()) as { error: { message: string } }).error.message).toMatch(/at most 2/);
+      expect((await served(capped)).requests).toBe(before.requests);
+      held[0]!.abort();
+      // Once the first ends, a new one is served (the gateway learns of the client leaving asynchronously).
+      let next = await fetch(file!.download_url, { headers: { range: 'bytes=0-9' } });
+      for (let tries = 0; next.status === 429 && tries < 100; tries++) {
+        await next.body?.cancel();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        next = await fetch(file!.download_url, { headers: { range: 'bytes=0-9' } });
+      }
+      expect(next.status).toBe(206);
+      expect((await bytesOf(next)).length).toBe(10);
+      held[1]!.abort();
+    } finally {
+      await capped.close();
+    }
+  });
+});
+
 /** Resident memory of a process, in MiB, from the kernel's own account. */
 function rssMib(pid: number): number {
   const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
