@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DownloadLinks } from '../../src/downloads/links.js';
 import { recordingBytes } from '../../src/sandbox/report/recording-downloads.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { recordedFileAt } from '../support/process-recordings.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
 import { NO_LIMITS } from '../support/v1-answers.js';
 
@@ -344,36 +345,6 @@ describe('a 200 MB download through a gateway process', () => {
   });
   afterAll(() => process_?.kill());
 
-  /** A v2 call to the process's sandbox with its master account's access token. */
-  async function v2(token: string, method: string, path: string, body?: unknown): Promise<any> {
-    const answer = await fetch(`${process_.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return answer.json();
-  }
-
-  /** A recording of one file of `bytes`, through v2 and the control API, and its v1gate link from /recording/get. */
-  async function recordedFile(token: string, bytes: number): Promise<{ id: string; link: string }> {
-    const host = (await v2(token, 'GET', '/v2/users/me')).id as string;
-    const meeting = await v2(token, 'POST', `/v2/users/${host}/meetings`, {
-      topic: 'Big',
-      type: 2,
-      start_time: '2024-06-01T08:00:00Z',
-      duration: 30,
-    });
-    const happened = await v2(token, 'POST', `/sandbox/meetings/${meeting.id}/happen`, {
-      start_time: '2024-06-01T08:00:00Z',
-      duration_minutes: 30,
-      recording: { files: [{ file_type: 'MP4', file_size: bytes }] },
-    });
-    const form = new URLSearchParams({ api_key: pair.key, api_secret: pair.secret, meeting_id: happened.uuid });
-    const got = await fetch(`${process_.url}/v1/recording/get`, { method: 'POST', body: form });
-    const file = ((await got.json()) as { recording_files: { id: string; download_url: string }[] }).recording_files[0]!;
-    return { id: file.id, link: file.download_url };
-  }
-
   /** Downloads `link`, checking every byte as it comes, without holding the file; calls `tick` between chunks. */
   async function download(link: string, fileId: string, tick: () => void): Promise<number> {
     const bytes = recordingBytes(fileId);
@@ -389,18 +360,10 @@ describe('a 200 MB download through a gateway process', () => {
   }
 
   it.runIf(process.platform === 'linux')("streams every byte, and the process's resident memory stays near its baseline", async () => {
-    const accounts = (await (await fetch(`${process_.url}/sandbox/accounts`)).json()) as { accounts: { id: string; api_key: string }[] };
-    const accountId = accounts.accounts.find((a) => a.api_key === pair.key)!.id;
-    const issued = await fetch(`${process_.url}/oauth/token?grant_type=account_credentials&account_id=${accountId}`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${app.id}:${app.secret}`).toString('base64')}` },
-    });
-    const token = ((await issued.json()) as { access_token: string }).access_token;
-
     // Warm: the download's code paths loaded, its connections open, before the baseline.
-    const small = await recordedFile(token, 4 * 1024 * 1024);
+    const small = await recordedFileAt(process_.url, pair, 4 * 1024 * 1024);
     expect(await download(small.link, small.id, () => {})).toBe(4 * 1024 * 1024);
-    const big = await recordedFile(token, FILE_BYTES);
+    const big = await recordedFileAt(process_.url, pair, FILE_BYTES);
     const baseline = rssMib(process_.pid);
     let peak = baseline;
     let chunks = 0;
