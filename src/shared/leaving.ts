@@ -43,20 +43,29 @@ export function leavingOf(signal: AbortSignal): Leaving {
 /** A leaving announced with `leave(reason)`; its signal exists only once somebody asks for it. */
 export class Departure implements Leaving {
   left = false;
-  private reason: unknown;
+  private reason: (() => unknown) | undefined;
   private controller: AbortController | undefined;
 
   leave(reason: unknown): void {
+    this.leaveFor(() => reason);
+  }
+
+  /**
+   * The same, the reason made only when something waits on the signal: a leaving announced on
+   * every call (a v1 call answered) mostly has nobody waiting, and an error's stack costs
+   * microseconds to capture.
+   */
+  leaveFor(reason: () => unknown): void {
     if (this.left) return;
     this.left = true;
     this.reason = reason;
-    this.controller?.abort(reason);
+    this.controller?.abort(reason());
   }
 
   get signal(): AbortSignal {
     if (!this.controller) {
       this.controller = new AbortController();
-      if (this.left) this.controller.abort(this.reason);
+      if (this.reason) this.controller.abort(this.reason());
     }
     return this.controller.signal;
   }

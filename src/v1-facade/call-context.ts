@@ -51,7 +51,7 @@ export class BoundV2 implements V2Api {
 
   /** The call is answered: no read of it starts from now on. */
   answered(): void {
-    this.over.leave(new CallWithdrawn(ANSWERED_UNSENT));
+    this.over.leaveFor(() => new CallWithdrawn(ANSWERED_UNSENT));
   }
 
   /** Set by the first 401 of this v1 call: every later v2 call of it is refused without being sent. */
@@ -237,7 +237,7 @@ export class BoundMemo implements CallMemo {
  */
 export function withdrawnWhenGone(c: Context<{ Bindings: Bindings }>): Leaving {
   const departure = new Departure();
-  const withdraw = () => departure.leave(new CallWithdrawn());
+  const withdraw = () => departure.leaveFor(() => new CallWithdrawn());
   const outgoing = c.env?.outgoing;
   if (outgoing) outgoing.once('close', () => outgoing.writableFinished || withdraw());
   else c.req.raw.signal.addEventListener('abort', withdraw, { once: true });
