@@ -71,8 +71,8 @@ export class V2Client {
   private readonly coalescer = new GetCoalescer();
   /** Each `api_url` seen, and the base it sends to (null: the configured one). */
   private readonly regionalBases = new Map<string, string | null>();
-  /** The pools of the regions calls went to (`undo ` before an undo pool's base). */
-  private readonly regions = new Map<string, Upstream>();
+  /** The pools of the regions calls went to, by base URL: the calls' and the undos', as the configured service's two. */
+  private readonly regions = { calls: new Map<string, Upstream>(), undos: new Map<string, Upstream>() };
 
   constructor(private readonly options: V2ClientOptions) {
     if (typeof options.baseUrl === 'string') this.upstream = this.connect(options.baseUrl);
@@ -107,15 +107,16 @@ export class V2Client {
     if (grant.apiUrl === undefined || !apiUrlBase) return configured;
     let base = this.regionalBases.get(grant.apiUrl);
     if (base === undefined) {
-      base = this.regionalBases.size < MAX_REGIONS ? (apiUrlBase(this.baseUrl(), grant.apiUrl) ?? null) : null;
-      if (this.regionalBases.size < MAX_REGIONS) this.regionalBases.set(grant.apiUrl, base);
+      if (this.regionalBases.size >= MAX_REGIONS) return configured;
+      base = apiUrlBase(this.baseUrl(), grant.apiUrl) ?? null;
+      this.regionalBases.set(grant.apiUrl, base);
     }
     if (base === null) return configured;
-    const key = undo ? `undo ${base}` : base;
-    let regional = this.regions.get(key);
+    const pools = undo ? this.regions.undos : this.regions.calls;
+    let regional = pools.get(base);
     if (!regional) {
       regional = this.connect(base, undo ? UNDO_CONNECTIONS : this.options.connections);
-      this.regions.set(key, regional);
+      pools.set(base, regional);
     }
     return regional;
   }
@@ -186,7 +187,7 @@ export class V2Client {
     await Promise.all([
       this.upstream?.pool.close(),
       this.undoUpstream?.pool.close(),
-      ...[...this.regions.values()].map((r) => r.pool.close()),
+      ...[...this.regions.calls.values(), ...this.regions.undos.values()].map((r) => r.pool.close()),
     ]);
   }
 
@@ -197,19 +198,18 @@ export class V2Client {
    */
   async abort(): Promise<void> {
     this.stopped.calls = true;
-    await this.destroyPools(this.upstream, false);
+    await this.destroyPools(this.upstream, this.regions.calls);
   }
 
   /** The end of a shutdown's time for rollbacks: undos not yet sent are withdrawn, those in flight fail. */
   async abortUndos(): Promise<void> {
     this.stopped.undos = true;
-    await this.destroyPools(this.undoUpstream, true);
+    await this.destroyPools(this.undoUpstream, this.regions.undos);
   }
 
-  /** Fails every request of the configured pool and of the regions' pools of that kind (undo or not). */
-  private async destroyPools(configured: Upstream | undefined, undo: boolean): Promise<void> {
-    const regional = [...this.regions].filter(([key]) => key.startsWith('undo ') === undo).map(([, upstream]) => upstream);
-    const pools = (configured ? [configured, ...regional] : regional).map((upstream) => upstream.pool);
+  /** Fails every request of the configured pool and of the regions' pools of the same kind (calls, or undos). */
+  private async destroyPools(configured: Upstream | undefined, regional: ReadonlyMap<string, Upstream>): Promise<void> {
+    const pools = [...(configured ? [configured] : []), ...regional.values()].map((upstream) => upstream.pool);
     await Promise.all(pools.map((pool) => pool.destroy(new UpstreamUnavailable('unreachable', SHUT_DOWN_IN_FLIGHT, true))));
   }
 
