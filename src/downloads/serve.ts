@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { V2Authorizer } from '../upstream/auth/authorizer.js';
+import { KeyedSlots } from '../shared/keyed-slots.js';
 import type { Credentials } from '../upstream/credentials.js';
 import { isDownloadTarget } from './hosts.js';
 import { DOWNLOAD_PATH, type DownloadGrant, type DownloadLinks, type LinkRefusal } from './links.js';
@@ -39,7 +40,8 @@ export interface DownloadServeDeps {
 /** The file's headers passed on to the client as v2 sent them. */
 const PASSED_HEADERS = ['content-type', 'content-length', 'content-range', 'content-disposition', 'accept-ranges', 'last-modified', 'etag'];
 
-const refuse = (c: Context, status: ContentfulStatusCode, message: string) => c.json({ error: { code: status, message } }, status);
+const refuse = (c: Context, status: ContentfulStatusCode, message: string, headers?: Record<string, string>) =>
+  c.json({ error: { code: status, message } }, status, headers);
 
 function refusalOf(c: Context, refusal: LinkRefusal): Response {
   if (refusal.kind === 'expired') {
@@ -51,7 +53,7 @@ function refusalOf(c: Context, refusal: LinkRefusal): Response {
 
 export function downloadRoutes(deps: DownloadServeDeps): { app: Hono<Env>; close(): Promise<void> } {
   const agent = new Agent({ connections: deps.connections, headersTimeout: deps.timeoutMs, bodyTimeout: deps.timeoutMs });
-  const streaming = new InFlight(deps.maxPerKey);
+  const streaming = new KeyedSlots(deps.maxPerKey);
   const app = new Hono<Env>();
   app.get(`${DOWNLOAD_PATH}:link`, async (c) => {
     const grant = deps.links.read(c.req.param('link'), Date.now());
@@ -59,22 +61,15 @@ export function downloadRoutes(deps: DownloadServeDeps): { app: Hono<Env>; close
     if (!isDownloadTarget(grant.url, deps.hosts, deps.v2Origin())) return refuse(c, 403, 'This download link names no v2 download host.');
     // A link is a bearer until it expires, and a download spends no v2 call budget: each key's
     // downloads at once are bounded, before any token is asked for.
-    if (!streaming.enter(grant.apiKey)) {
-      return c.json(
-        {
-          error: {
-            code: 429,
-            message: `Too many downloads of this key's recordings at once (at most ${deps.maxPerKey}): try again when one ends.`,
-          },
-        },
-        429,
-        { 'retry-after': '1' },
-      );
+    const release = streaming.take(grant.apiKey);
+    if (!release) {
+      const message = `Too many downloads of this key's recordings at once (at most ${deps.maxPerKey}): try again when one ends.`;
+      return refuse(c, 429, message, { 'retry-after': '1' });
     }
     try {
       return await serveFile(c, grant, agent, deps);
     } finally {
-      streaming.leave(grant.apiKey);
+      release();
     }
   });
   return { app, close: () => agent.close() };
@@ -98,25 +93,6 @@ async function serveFile(c: Context<Env>, grant: DownloadGrant, agent: Agent, de
     outgoing?.off('close', left);
   }
   return relay(c, answer, grant, deps);
-}
-
-/** How many of each key's downloads are streaming now: an entry per key with one or more, none kept at zero. */
-class InFlight {
-  private readonly counts = new Map<string, number>();
-  constructor(private readonly max: number) {}
-
-  enter(key: string): boolean {
-    const now = this.counts.get(key) ?? 0;
-    if (now >= this.max) return false;
-    this.counts.set(key, now + 1);
-    return true;
-  }
-
-  leave(key: string): void {
-    const now = this.counts.get(key) ?? 0;
-    if (now <= 1) this.counts.delete(key);
-    else this.counts.set(key, now - 1);
-  }
 }
 
 /** GET the file with the key's bearer token; a token v2 refuses that may be renewed (OAuth) is renewed once. */

@@ -1,4 +1,5 @@
 import { isIPv4, isIPv6 } from 'node:net';
+import { KeyedSlots } from './keyed-slots.js';
 
 /**
  * Connection slots per client address: one address may hold at most `maxPerAddress` connections
@@ -10,34 +11,25 @@ import { isIPv4, isIPv6 } from 'node:net';
  * the IPv4 address it is.
  */
 export class ConnectionSlots {
-  private readonly held = new Map<string, number>();
+  private readonly slots: KeyedSlots;
 
-  constructor(private readonly maxPerAddress: number) {}
+  constructor(maxPerAddress: number) {
+    this.slots = new KeyedSlots(maxPerAddress);
+  }
 
   /** Takes a slot for the client at `address`: its release, or undefined when the client holds all of its own. */
   take(address: string): (() => void) | undefined {
-    const key = clientOf(address);
-    const count = this.held.get(key) ?? 0;
-    if (count >= this.maxPerAddress) return undefined;
-    this.held.set(key, count + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (this.held.get(key) ?? 1) - 1;
-      if (left === 0) this.held.delete(key);
-      else this.held.set(key, left);
-    };
+    return this.slots.take(clientOf(address));
   }
 
   /** The connections the client at `address` holds now. */
   heldBy(address: string): number {
-    return this.held.get(clientOf(address)) ?? 0;
+    return this.slots.heldBy(clientOf(address));
   }
 
   /** How many clients hold a slot now (each one's count is dropped with its last connection). */
   get clients(): number {
-    return this.held.size;
+    return this.slots.keys;
   }
 }
 
