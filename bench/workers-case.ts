@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { ceilingOf, cpuShareOf, type CpuShare } from './cpu-ceiling.js';
 import { API_KEY, API_SECRET, distinctForms, median, warmUp } from './harness.js';
 import { runLoad, type LoadResult } from './load.js';
+import { childrenOf, startCpuMeter } from './proc-cpu.js';
 import { REPO_ROOT, startChild } from './procs.js';
 import type { Seeded } from './seed.js';
 
@@ -10,8 +12,11 @@ import type { Seeded } from './seed.js';
  * (every request the same call, then every request its own meeting) over the fixed upstream, started as `npm start` runs v1gate (compiled,
  * bench/out/dist/src/main.js). req/s and CPU µs per call are summed over every process of the
  * gateway (the primary and its workers), read from /proc before and after each run: the harness's
- * own CPU reading (over IPC from one process) would miss the workers. Used by `npm run bench`
- * (cases `workers` and `workers-redis`) and by `npm run bench:workers`.
+ * own CPU reading (over IPC from one process) would miss the workers. The same readings take
+ * what everything else on the machine spent over the run (the load generator in this process, the
+ * upstream, other work: proc-cpu.ts), and from the two each row's ceiling on "× one process" on
+ * these cores (cpu-ceiling.ts). Used by `npm run bench` (cases `workers` and `workers-redis`) and
+ * by `npm run bench:workers`.
  */
 
 export type WorkersLimiter = 'off' | 'memory' | 'redis';
@@ -65,9 +70,13 @@ export interface WorkersRow {
    * buckets and the leases it hands out) and then each worker.
    */
   cpuUsPerCallByProcess: number[];
+  /** The run's CPU per call: the gateway's (cpuUsPerCall, from the same readings) and the rest's, and the machine's idle share. */
+  cpu: CpuShare;
+  /** The largest count compared: what `ceiling` is for. */
+  ceilingFor: number;
+  /** The most `ceilingFor` processes could serve over one on this machine's cores, at this run's CPU per call (cpu-ceiling.ts). */
+  ceiling: number;
 }
-
-const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 interface Gateway {
   url: string;
@@ -120,26 +129,6 @@ async function startGateway(workers: number, v2BaseUrl: string, options: Workers
   };
 }
 
-/** The processes a gateway forked (its cluster workers), from /proc: the log is silent in the bench, so it cannot name them. */
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
-/** user+system CPU seconds of one process, from /proc/<pid>/stat (fields 14 and 15); 0 once it has exited. */
-function cpuSecondsOf(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
-
 async function measure(
   workers: number,
   mix: WorkersMix,
@@ -158,12 +147,24 @@ async function measure(
       runLoad({ url: gateway.url, path: '/v1/meeting/get', body, connections: options.connections, durationSec });
     await warmUp(() => run(options.warmupSec), (options.warmupCalls ?? 10_000) * workers);
     const pids = gateway.pids();
-    const before = pids.map(cpuSecondsOf);
+    const meter = startCpuMeter(pids);
     const result = await run(options.durationSec);
-    const byProcess = pids.map((pid, i) => ((cpuSecondsOf(pid) - before[i]!) * 1e6) / result.total);
-    const cpuUsPerCall = byProcess.reduce((a, b) => a + b, 0);
-    const processes = pids.length;
-    return { workers, round, mix, limiter: options.limiter, processes, load: result, cpuUsPerCall, cpuUsPerCallByProcess: byProcess };
+    const { sample, gatewayUsByProcess } = meter.stop(result.total);
+    const cpu = cpuShareOf(sample);
+    const ceilingFor = Math.max(...options.counts);
+    return {
+      workers,
+      round,
+      mix,
+      limiter: options.limiter,
+      processes: pids.length,
+      load: result,
+      cpuUsPerCall: cpu.gatewayUsPerCall,
+      cpuUsPerCallByProcess: gatewayUsByProcess.map((us) => us / result.total),
+      cpu,
+      ceilingFor,
+      ceiling: ceilingOf(ceilingFor, sample.cores, cpu.gatewayUsPerCall, cpu.restUsPerCall),
+    };
   } finally {
     await gateway.stop();
   }
@@ -182,7 +183,7 @@ export async function runWorkers(options: WorkersOptions): Promise<WorkersRow[]>
           const row = await measure(workers, mix, round, v2, seeded, options);
           rows.push(row);
           options.log?.(
-            `  WORKERS=${workers} (limiter ${options.limiter}, ${mix} calls): ${row.load.rps.toFixed(0)} req/s, ${row.cpuUsPerCall.toFixed(0)} µs CPU per call over ${row.processes} process(es) (${byProcessText(row)}), p99 ${row.load.p99.toFixed(2)} ms, problems ${problemsOf(row)}`,
+            `  WORKERS=${workers} (limiter ${options.limiter}, ${mix} calls): ${row.load.rps.toFixed(0)} req/s, ${row.cpuUsPerCall.toFixed(0)} µs CPU per call over ${row.processes} process(es) (${byProcessText(row)}), p99 ${row.load.p99.toFixed(2)} ms, problems ${problemsOf(row)}\n    ${cpuText(row)}`,
           );
         }
   } finally {
@@ -212,8 +213,8 @@ export function renderWorkers(rows: WorkersRow[]): string {
       (b) => b.limiter === r.limiter && b.mix === r.mix && b.round === r.round && b.workers === firstCount.get(`${r.limiter} ${r.mix}`),
     );
   return [
-    '| WORKERS | limiter | calls | processes | req/s (every run) | × one process | CPU µs per call (all processes) | by process: primary / each worker | p50 ms | p99 ms | problems |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    "| WORKERS | limiter | calls | processes | req/s (every run) | × one process | ceiling: most × one process at this run's CPU | CPU µs per call (all processes) | by process: primary / each worker | rest µs per call (generator / upstream / other) | machine idle | p50 ms | p99 ms | problems |",
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...[...groups.values()].map((runs) => {
       const r = runs[0]!;
       const ratios = runs.flatMap((run) => {
@@ -232,8 +233,11 @@ export function renderWorkers(rows: WorkersRow[]): string {
         r.processes,
         rps,
         `${median(ratios).toFixed(2)}x`,
+        `${median(runs.map((run) => run.ceiling)).toFixed(2)}x for ${r.ceilingFor}`,
         median(runs.map((run) => run.cpuUsPerCall)).toFixed(0),
         byProcess.map((us) => us.toFixed(0)).join(' / '),
+        restText(runs),
+        `${(median(runs.map((run) => run.cpu.idleShare)) * 100).toFixed(0)}%`,
         median(runs.map((run) => run.load.p50)).toFixed(2),
         median(runs.map((run) => run.load.p99)).toFixed(2),
         runs.reduce((n, run) => n + problemsOf(run), 0),
@@ -246,4 +250,20 @@ export function renderWorkers(rows: WorkersRow[]): string {
 /** Each process's CPU µs per call, the primary first: `12 / 140 / 138`; the one process's alone when there are no workers. */
 function byProcessText(row: WorkersRow): string {
   return row.cpuUsPerCallByProcess.map((us) => us.toFixed(0)).join(' / ');
+}
+
+/** The rest's CPU per call and its parts, medians over the runs: `190 (60 / 40 / 90)`. */
+function restText(runs: readonly WorkersRow[]): string {
+  const of = (part: (cpu: CpuShare) => number) => median(runs.map((run) => part(run.cpu))).toFixed(0);
+  return `${of((c) => c.restUsPerCall)} (${of((c) => c.generatorUsPerCall)} / ${of((c) => c.upstreamUsPerCall)} / ${of((c) => c.otherUsPerCall)})`;
+}
+
+/** One run's gateway against the rest, per call, and the ceiling they leave on these cores. */
+function cpuText(row: WorkersRow): string {
+  const { cpu } = row;
+  return (
+    `CPU per call: gateway ${cpu.gatewayUsPerCall.toFixed(0)} µs, rest ${cpu.restUsPerCall.toFixed(0)} µs (generator ${cpu.generatorUsPerCall.toFixed(0)}, ` +
+    `upstream ${cpu.upstreamUsPerCall.toFixed(0)}, other ${cpu.otherUsPerCall.toFixed(0)}); machine idle ${(cpu.idleShare * 100).toFixed(0)}%; ` +
+    `ceiling for WORKERS=${row.ceilingFor}: ${row.ceiling.toFixed(2)}x one process`
+  );
 }

@@ -10,6 +10,10 @@ import { renderWorkers, runWorkers, type WorkersLimiter, type WorkersMix } from 
  * comparison as its `workers` and `workers-redis` cases and writes it into bench/RESULTS.md.
  * `--rounds R` runs each count R times in alternated order and prints medians (default 1);
  * `--warmup-calls N`: calls each gateway process answers before it is measured (default 10 000).
+ * Each run also prints what the rest of the machine spent per call (this process's load generator,
+ * the upstream, other work), the machine's idle share, and the ceiling those costs put on
+ * "× one process" on these cores (cpu-ceiling.ts), so a ratio below target shows whether the gateway
+ * or the machine held it back. The upstream always runs here, on the same cores: there is no remote mode.
  */
 
 const { values } = parseArgs({
