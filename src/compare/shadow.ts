@@ -18,6 +18,7 @@ import { ShadowTally, type ShadowMismatch } from './shadow-tally.js';
 import type { EndpointFacts } from './endpoint-facts.js';
 import { forwardingGate, type ForwardingGate } from './yield-to-forwarding.js';
 import { readParams } from '../v1-facade/params.js';
+import { refusalOfUnread } from '../v1-facade/unread.js';
 import { REDACTED, callRedactor } from './secrets.js';
 import { KnownSecrets } from '../shared/secrets.js';
 import type { Cutover, EndpointCutover } from './cutover.js';
@@ -300,9 +301,7 @@ export class ShadowMode {
       body = await readBody(c, this.options.body);
     } catch (error) {
       // The rest of a refused body cannot be read as the next request: the connection closes.
-      return v1ErrorAnswer(new Refusal('unreadable-body', error instanceof Error ? error.message : String(error)), {
-        headers: { connection: 'close' },
-      });
+      return v1ErrorAnswer(refusalOfUnread(error), { headers: { connection: 'close' } });
     }
     // The Node request's own target (already normalised by the server) and header object: no
     // URL or Headers built per call.

@@ -159,6 +159,25 @@ describe("shadow in front of a real-looking v1 (the reference's example answers)
     expect(html).toContain('<h3><code>/v1/user/get</code> — 1 of 1 compared calls differ</h3>');
   });
 
+  it('refuses a body past V1_MAX_BODY_BYTES as the facade does, closing the connection, and sends the primary nothing', async () => {
+    const small = await startShadow(fake.url, sandboxed.v2BaseUrl, { V1_MAX_BODY_BYTES: '1024' });
+    try {
+      const sent = fake.requests.length;
+      const response = await fetch(`${small.url}/v1/user/checkemail`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `api_key=k&api_secret=s&email=${'a'.repeat(2048)}`,
+      });
+      expect(response.headers.get('connection')).toBe('close');
+      expect(await response.json()).toEqual({
+        error: { code: 300, message: 'The request body is larger than the 1024 bytes v1gate accepts.' },
+      });
+      expect(fake.requests.length).toBe(sent);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('answers the v1 unavailable error when the primary cannot be reached', async () => {
     const down = await startGateway(
       loadConfig({
