@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { SandboxApp, SandboxContext } from '../context.js';
+import type { Context } from 'hono';
+import type { SandboxApp, SandboxContext, SandboxEnv } from '../context.js';
 import { notFound, V2Code } from '../errors.js';
 import { IM_COUNTERS, type ImCounter, type ZoomRoom } from '../model/dashboard.js';
 import type { Instance, Meeting } from '../model/meeting.js';
@@ -100,18 +101,22 @@ export function registerDashboardRoutes(app: SandboxApp, { state }: SandboxConte
   });
 
   const imQuery = z.object({ ...rangeQuery, ...tokenPagingQuery }).superRefine(checkRange);
-  app.get('/metrics/im', (c) => {
+  /** The range asked, a page of the account's users (every one, counted over the range), and their counts. */
+  const usersCounted = (c: Context<SandboxEnv>, list: string) => {
     const q = readQuery(c, imQuery);
     const account = c.var.account;
-    // Every user of the account, counted over the range.
     const users = [...state.users.values()].filter((u) => u.account_id === account.id);
     const totals = imTotals(state, users, q);
-    const page = pages.page(`metrics_im:${account.id}:${q.from}:${q.to}`, users, q);
+    const page = pages.page(`${list}:${account.id}:${q.from}:${q.to}`, users, q);
+    return { q, page, counts: (u: User) => totals.get(u.id)! };
+  };
+  app.get('/metrics/im', (c) => {
+    const { q, page, counts } = usersCounted(c, 'metrics_im');
     const items = page.items.map((u) => ({
       user_id: u.id,
       user_name: displayName(u),
       email: u.email,
-      ...totals.get(u.id)!,
+      ...counts(u),
     }));
     return c.json({ from: q.from, to: q.to, ...pageBody({ ...page, items }, 'users') });
   });
@@ -123,12 +128,8 @@ export function registerDashboardRoutes(app: SandboxApp, { state }: SandboxConte
    * and reads today's kinds from them: a message that is no file, image, voice or video is text.
    */
   app.get('/metrics/chat', (c) => {
-    const q = readQuery(c, imQuery);
-    const account = c.var.account;
-    const users = [...state.users.values()].filter((u) => u.account_id === account.id);
-    const totals = imTotals(state, users, q);
-    const page = pages.page(`metrics_chat:${account.id}:${q.from}:${q.to}`, users, q);
-    const items = page.items.map((u) => ({ user_id: u.id, user_name: displayName(u), email: u.email, ...chatSent(totals.get(u.id)!) }));
+    const { q, page, counts } = usersCounted(c, 'metrics_chat');
+    const items = page.items.map((u) => ({ user_id: u.id, user_name: displayName(u), email: u.email, ...chatSent(counts(u)) }));
     return c.json(tokenPageBody({ ...page, items }, 'users', q));
   });
 }
