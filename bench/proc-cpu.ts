@@ -10,10 +10,13 @@ import type { CpuSample } from './cpu-ceiling.js';
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 const US_PER_TICK = 1e6 / CLOCK_TICKS;
 
-/** user+system CPU µs of one process, from /proc/<pid>/stat (fields 14 and 15); 0 once it has exited. */
-export function processCpuUs(pid: number): number {
+/**
+ * user+system CPU µs of one process, from /proc/<pid>/stat (fields 14 and 15), or of one of its
+ * threads (/proc/<pid>/task/<tid>/stat); 0 once it has exited.
+ */
+export function processCpuUs(pid: number, tid?: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * US_PER_TICK;
   } catch {
@@ -57,12 +60,16 @@ export function machineCpu(): MachineCpu {
  * and the gateway's process by process (in the order of `gatewayPids`).
  */
 export function startCpuMeter(gatewayPids: readonly number[]): {
-  stop(calls: number): { sample: CpuSample; gatewayUsByProcess: number[] };
+  stop(calls: number): { sample: CpuSample; gatewayUsByProcess: number[]; gatewayMainThreadsUs: number };
 } {
   const upstreamPids = childrenOf(process.pid).filter((pid) => !gatewayPids.includes(pid));
   const sum = (pids: readonly number[]) => pids.reduce((us, pid) => us + processCpuUs(pid), 0);
   const machineBefore = machineCpu();
-  const gatewayBefore = gatewayPids.map(processCpuUs);
+  const gatewayBefore = gatewayPids.map((pid) => processCpuUs(pid));
+  // A Node process's JavaScript runs on its main thread (tid = pid), at most one core's worth; its
+  // collector's and compiler's helper threads can use another core beside it.
+  const mainThreads = () => gatewayPids.reduce((us, pid) => us + processCpuUs(pid, pid), 0);
+  const mainThreadsBefore = mainThreads();
   const upstreamBefore = sum(upstreamPids);
   const generatorBefore = process.cpuUsage();
   return {
@@ -70,6 +77,7 @@ export function startCpuMeter(gatewayPids: readonly number[]): {
       const generator = process.cpuUsage(generatorBefore);
       const upstreamUs = sum(upstreamPids) - upstreamBefore;
       const gatewayUsByProcess = gatewayPids.map((pid, i) => processCpuUs(pid) - gatewayBefore[i]!);
+      const gatewayMainThreadsUs = mainThreads() - mainThreadsBefore;
       const machine = machineCpu();
       const sample: CpuSample = {
         calls,
@@ -80,7 +88,7 @@ export function startCpuMeter(gatewayPids: readonly number[]): {
         machineBusyUs: machine.busyUs - machineBefore.busyUs,
         machineIdleUs: machine.idleUs - machineBefore.idleUs,
       };
-      return { sample, gatewayUsByProcess };
+      return { sample, gatewayUsByProcess, gatewayMainThreadsUs };
     },
   };
 }

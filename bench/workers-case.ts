@@ -72,6 +72,12 @@ export interface WorkersRow {
   cpuUsPerCallByProcess: number[];
   /** The run's CPU per call: the gateway's (cpuUsPerCall, from the same readings) and the rest's, and the machine's idle share. */
   cpu: CpuShare;
+  /**
+   * The part of cpuUsPerCall the gateway processes' main threads spent, where their JavaScript runs:
+   * the rest is their helper threads' (garbage collection, compilation), which is how one process can
+   * spend more than one core.
+   */
+  mainThreadsUsPerCall: number;
   /** The largest count compared: what `ceiling` is for. */
   ceilingFor: number;
   /** The most `ceilingFor` processes could serve over one on this machine's cores, at this run's CPU per call (cpu-ceiling.ts). */
@@ -149,7 +155,7 @@ async function measure(
     const pids = gateway.pids();
     const meter = startCpuMeter(pids);
     const result = await run(options.durationSec);
-    const { sample, gatewayUsByProcess } = meter.stop(result.total);
+    const { sample, gatewayUsByProcess, gatewayMainThreadsUs } = meter.stop(result.total);
     const cpu = cpuShareOf(sample);
     const ceilingFor = Math.max(...options.counts);
     return {
@@ -162,6 +168,7 @@ async function measure(
       cpuUsPerCall: cpu.gatewayUsPerCall,
       cpuUsPerCallByProcess: gatewayUsByProcess.map((us) => us / result.total),
       cpu,
+      mainThreadsUsPerCall: gatewayMainThreadsUs / result.total,
       ceilingFor,
       ceiling: ceilingOf(ceilingFor, sample.cores, cpu.gatewayUsPerCall, cpu.restUsPerCall),
     };
@@ -262,7 +269,7 @@ function restText(runs: readonly WorkersRow[]): string {
 function cpuText(row: WorkersRow): string {
   const { cpu } = row;
   return (
-    `CPU per call: gateway ${cpu.gatewayUsPerCall.toFixed(0)} µs, rest ${cpu.restUsPerCall.toFixed(0)} µs (generator ${cpu.generatorUsPerCall.toFixed(0)}, ` +
+    `CPU per call: gateway ${cpu.gatewayUsPerCall.toFixed(0)} µs (main threads ${row.mainThreadsUsPerCall.toFixed(0)}), rest ${cpu.restUsPerCall.toFixed(0)} µs (generator ${cpu.generatorUsPerCall.toFixed(0)}, ` +
     `upstream ${cpu.upstreamUsPerCall.toFixed(0)}, other ${cpu.otherUsPerCall.toFixed(0)}); machine idle ${(cpu.idleShare * 100).toFixed(0)}%; ` +
     `ceiling for WORKERS=${row.ceilingFor}: ${row.ceiling.toFixed(2)}x one process`
   );
