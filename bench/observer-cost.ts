@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -9,7 +10,8 @@ import { RECORD } from './call-record.js';
  * `npx tsx bench/observer-cost.ts [--other <dir>] [--calls 100000] [--rounds 7] [--yield-every 100]`: the CPU a v1
  * call's observers cost it, each alone, in this process: the call metrics (the facade's metrics
  * observer and its own-time observer) and the call's log line (made, redacted, bounded and
- * serialised by the gateway's logger settings, written in 4 KiB batches to /dev/null), for a
+ * serialised by the gateway's logger settings, written in 4 KiB batches to /dev/null through the
+ * tree's own destination for standard output), for a
  * checkemail of one v2 call. This checkout's `src/ops/` and, with `--other`, another tree's (a
  * revision `npm run bench:builds` exported, under bench/out/builds/<commit>/), alternated round by
  * round. `log text` is the log line handed to a destination that drops it: the line's making,
@@ -44,8 +46,12 @@ async function observersOf(root: string): Promise<{ metrics: Call; 'log line': C
   };
   const { loggerSettings, callLogObserver } = (await import(at('src/ops/logging.ts'))) as typeof import('../src/ops/logging.js');
   const metrics = new GatewayMetrics({ perKey: undefined, processMetrics: false });
+  // The tree's own destination for standard output (src/ops/log-destination.ts), or pino's as a tree before it made it.
+  const ownDestination = existsSync(resolve(root, 'src/ops/log-destination.ts'))
+    ? ((await import(at('src/ops/log-destination.ts'))) as typeof import('../src/ops/log-destination.js')).logDestination
+    : pino.destination;
   const logLine = callLogObserver(
-    pino(loggerSettings({ level: 'info' }), pino.destination({ dest: '/dev/null', sync: false, minLength: 4096 })),
+    pino(loggerSettings({ level: 'info' }), ownDestination({ dest: '/dev/null', sync: false, minLength: 4096 })),
   );
   // The same line made and handed to a destination that drops it: what the line costs before sonic-boom's write.
   const logText = callLogObserver(pino(loggerSettings({ level: 'info' }), { write: () => true }));

@@ -7,6 +7,7 @@ import { keyHash } from './metrics.js';
 import { boundLogLine } from './log-volume.js';
 import { onePass, topField } from './line-json.js';
 import { framedWriter } from './logging-frame.js';
+import { logDestination } from './log-destination.js';
 
 /**
  * Structured logs: one JSON line per v1 call. Secrets are removed where every line passes (pino's
@@ -117,7 +118,7 @@ export function loggerSettings(options: Pick<LoggerOptions, 'level' | 'worker' |
 export function createLogger(options: LoggerOptions): LogOutput {
   const settings = loggerSettings(options);
   if (options.file) {
-    const file = pino.destination({ dest: options.file, sync: true, mkdir: true });
+    const file = logDestination({ dest: options.file, sync: true, mkdir: true });
     // A gateway stopped inside a longer-lived process (tests, an embedding) must not keep its file open.
     const closed = new Promise<void>((resolve) => file.once('close', () => resolve()));
     return {
@@ -154,7 +155,7 @@ export const PRETTY_OPTIONS = {
  * LOG_FLUSH_INTERVAL_MS, so no line waits longer (pino writes out the rest when the process exits).
  */
 function promptStdout(settings: pino.LoggerOptions): LogOutput {
-  const logger = pino(settings, pino.destination({ dest: 1, sync: false, minLength: 4096 }));
+  const logger = pino(settings, logDestination({ dest: 1, sync: false, minLength: 4096 }));
   const flusher = setInterval(() => logger.flush(), LOG_FLUSH_INTERVAL_MS).unref();
   return {
     logger,

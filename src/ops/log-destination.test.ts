@@ -1,0 +1,130 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino, { type Logger } from 'pino';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SecretValues } from '../shared/secrets.js';
+import { V2 } from '../shared/v2-routes.js';
+import type { V1CallRecord } from '../v1-facade/observe.js';
+import { logDestination, type LogDestination, type LogDestinationOptions } from './log-destination.js';
+import { callLogObserver, createLogger, loggerSettings } from './logging.js';
+
+/**
+ * The gateway's log destination (sonic-boom in buffer mode, src/ops/log-destination.ts) writes every
+ * line, call lines and pino's own, in the order written, byte for byte whatever their characters,
+ * without measuring its batch on each line; its process-level flushes (on exit, after a fatal line)
+ * are held by test/ops/log-flush.test.ts.
+ */
+
+const SECRET = 'the-api-secret-of-this-key';
+
+const recordOf = (i: number): V1CallRecord => ({
+  requestId: `req-${i}`,
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+  spanId: '00f067aa0ba902b7',
+  startedAt: new Date(),
+  method: 'POST',
+  rawPath: '/v1/user/checkemail',
+  endpoint: '/user/checkemail',
+  apiKey: 'key-of-the-test',
+  secrets: new SecretValues([SECRET]),
+  // Multi-byte text: a byte count taken as a character count would cut or shift the lines.
+  params: { email: `é☃😀-${i}@example.com`, note: `carries ${SECRET}` },
+  errorCode: undefined,
+  pairProven: true,
+  answer: { existed_email: true },
+  dataType: 'JSON',
+  ms: 1.7,
+  v2Calls: [{ route: V2.users.emailTaken, method: 'GET', path: '/users/email', undo: false, status: 200, ms: 1.2 }],
+});
+
+const folder = mkdtempSync(join(tmpdir(), 'v1gate-log-destination-'));
+let files = 0;
+const opened: LogDestination[] = [];
+afterEach(() => {
+  for (const stream of opened.splice(0)) if (!stream.destroyed) stream.destroy();
+  vi.restoreAllMocks();
+});
+
+function destinationOf(options: Omit<LogDestinationOptions, 'dest'>): { file: string; stream: LogDestination } {
+  const file = join(folder, `log-${++files}.jsonl`);
+  const stream = logDestination({ dest: file, ...options });
+  opened.push(stream);
+  return { file, stream };
+}
+
+/** `pairs` call lines, each followed by a line of pino's own, through one logger. */
+function writePairs(logger: Logger, pairs: number): void {
+  const observe = callLogObserver(logger);
+  for (let i = 0; i < pairs; i++) {
+    observe(recordOf(i));
+    logger.info({ after: i, text: `pino's own ☃ ${i}` }, 'between calls');
+  }
+}
+
+const ended = (stream: LogDestination) =>
+  new Promise<void>((resolve) => {
+    stream.once('close', () => resolve());
+    stream.end();
+  });
+
+type Line = { msg: string; reqId?: string; after?: number; params?: { email: string; note: string }; text?: string };
+
+/** The file's lines in order, and a check that each is one whole JSON object. */
+function linesOf(file: string): Line[] {
+  const text = readFileSync(file, 'utf8');
+  expect(text.endsWith('\n')).toBe(true);
+  return text
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => JSON.parse(line) as Line);
+}
+
+function expectPairs(lines: Line[], pairs: number): void {
+  expect(lines).toHaveLength(2 * pairs);
+  lines.forEach((line, n) => {
+    const i = Math.floor(n / 2);
+    if (n % 2 === 0) expect(line).toMatchObject({ msg: 'v1 call', reqId: `req-${i}`, params: { email: `é☃😀-${i}@example.com` } });
+    else expect(line).toMatchObject({ msg: 'between calls', after: i, text: `pino's own ☃ ${i}` });
+  });
+}
+
+describe('the log destination', () => {
+  it('writes every call line and pino line in the order written, batched and asynchronous, multi-byte text intact', async () => {
+    const { file, stream } = destinationOf({ sync: false, minLength: 4096 });
+    // Enough lines for many 4 KiB batches and a write in flight while more are gathered.
+    writePairs(pino(loggerSettings({ level: 'info' }), stream), 400);
+    await ended(stream);
+    const lines = linesOf(file);
+    expectPairs(lines, 400);
+    expect(readFileSync(file, 'utf8')).not.toContain(SECRET);
+  });
+
+  it('writes each line before `write` returns when synchronous, as a LOG_FILE is written', () => {
+    const { file, stream } = destinationOf({ sync: true });
+    const logger = pino(loggerSettings({ level: 'info' }), stream);
+    writePairs(logger, 3);
+    expectPairs(linesOf(file), 3);
+  });
+
+  it("measures no batch as lines are appended: no Buffer.byteLength per write (sonic-boom's utf8 mode takes two)", async () => {
+    const { file, stream } = destinationOf({ sync: false, minLength: 4096 });
+    const logger = pino(loggerSettings({ level: 'info' }), stream);
+    const measured = vi.spyOn(Buffer, 'byteLength');
+    writePairs(logger, 50);
+    expect(measured).not.toHaveBeenCalled();
+    measured.mockRestore();
+    await ended(stream);
+    expectPairs(linesOf(file), 50);
+  });
+
+  it('is what the gateway writes a LOG_FILE with, and its close writes out every line first', async () => {
+    const file = join(folder, 'gateway.log');
+    const output = createLogger({ level: 'info', file });
+    const measured = vi.spyOn(Buffer, 'byteLength');
+    writePairs(output.logger, 20);
+    expect(measured).not.toHaveBeenCalled();
+    await output.close();
+    expectPairs(linesOf(file), 20);
+  });
+});
