@@ -9,6 +9,11 @@
  * "× one process": with N = C = 2 it is 2g/(g+o), so 1.8x needs o ≤ g/9. A measured ratio well
  * below its ceiling is the gateway's (its processes did not use the cores they had); near it, the
  * machine's. Pure arithmetic, so it can be tested (test/bench/cpu-ceiling.test.ts).
+ *
+ * Sharper, when the gateway's main threads are counted apart: a Node process runs its JavaScript on
+ * one thread, while its collector's and compiler's helper threads can use another core beside it.
+ * What caps one process is then its main thread's m µs a call (m ≤ g): one serves at most 1/m, and
+ * the ceiling is min(N, C·m/(g+o)) ÷ min(1, C·m/(g+o)), lower than with g by m/g.
  */
 
 /** CPU spent over one load run, in µs summed over every core, and the calls answered in it. */
@@ -61,12 +66,20 @@ export function cpuShareOf(sample: CpuSample): CpuShare {
 
 /**
  * The most `workers` gateway processes can serve over one on `cores` cores, when each call costs the
- * gateway `gatewayUsPerCall` and the rest of the machine `restUsPerCall`: min(N, C·g/(g+o)) ÷
- * min(1, C·g/(g+o)). NaN without a gateway cost to divide by.
+ * gateway `gatewayUsPerCall` (g) and the rest of the machine `restUsPerCall` (o), and one process
+ * can serve at most one call per `mainThreadUsPerCall` (m, default g): min(N, C·m/(g+o)) ÷
+ * min(1, C·m/(g+o)). NaN without costs to divide by, or with m above g.
  */
-export function ceilingOf(workers: number, cores: number, gatewayUsPerCall: number, restUsPerCall: number): number {
-  if (!(gatewayUsPerCall > 0) || !(restUsPerCall >= 0) || !(workers >= 1) || !(cores >= 1)) return NaN;
-  // Calls a second the cores allow, in units of what one process alone can serve (1/g).
-  const coresAllow = (cores * gatewayUsPerCall) / (gatewayUsPerCall + restUsPerCall);
+export function ceilingOf(
+  workers: number,
+  cores: number,
+  gatewayUsPerCall: number,
+  restUsPerCall: number,
+  mainThreadUsPerCall = gatewayUsPerCall,
+): number {
+  const valid = mainThreadUsPerCall > 0 && mainThreadUsPerCall <= gatewayUsPerCall && restUsPerCall >= 0 && workers >= 1 && cores >= 1;
+  if (!valid) return NaN;
+  // Calls a second the cores allow, in units of what one process alone can serve (1/m).
+  const coresAllow = (cores * mainThreadUsPerCall) / (gatewayUsPerCall + restUsPerCall);
   return Math.min(workers, coresAllow) / Math.min(1, coresAllow);
 }

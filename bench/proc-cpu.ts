@@ -76,8 +76,10 @@ export function startCpuMeter(gatewayPids: readonly number[]): {
     stop(calls) {
       const generator = process.cpuUsage(generatorBefore);
       const upstreamUs = sum(upstreamPids) - upstreamBefore;
-      const gatewayUsByProcess = gatewayPids.map((pid, i) => processCpuUs(pid) - gatewayBefore[i]!);
+      // The main threads are read inside the processes' span (after them at the start, before them
+      // here), so their time is never more than the processes' own.
       const gatewayMainThreadsUs = mainThreads() - mainThreadsBefore;
+      const gatewayUsByProcess = gatewayPids.map((pid, i) => processCpuUs(pid) - gatewayBefore[i]!);
       const machine = machineCpu();
       const sample: CpuSample = {
         calls,

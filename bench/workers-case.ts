@@ -80,7 +80,10 @@ export interface WorkersRow {
   mainThreadsUsPerCall: number;
   /** The largest count compared: what `ceiling` is for. */
   ceilingFor: number;
-  /** The most `ceilingFor` processes could serve over one on this machine's cores, at this run's CPU per call (cpu-ceiling.ts). */
+  /**
+   * The most `ceilingFor` processes could serve over one on this machine's cores, at this run's CPU
+   * per call, one process capped by its main thread (cpu-ceiling.ts).
+   */
   ceiling: number;
 }
 
@@ -170,7 +173,7 @@ async function measure(
       cpu,
       mainThreadsUsPerCall: gatewayMainThreadsUs / result.total,
       ceilingFor,
-      ceiling: ceilingOf(ceilingFor, sample.cores, cpu.gatewayUsPerCall, cpu.restUsPerCall),
+      ceiling: ceilingOf(ceilingFor, sample.cores, cpu.gatewayUsPerCall, cpu.restUsPerCall, gatewayMainThreadsUs / result.total),
     };
   } finally {
     await gateway.stop();

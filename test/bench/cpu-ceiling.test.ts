@@ -30,7 +30,20 @@ describe('the ceiling on N gateway processes over one', () => {
     expect(ceilingOf(1, 2, 300, 100)).toBe(1);
   });
 
-  it('is NaN without a gateway cost or a count to divide by', () => {
+  it("is lower by m/g when one process is capped by its main thread's m µs a call", () => {
+    // Its helper threads spend the other 10%: one process serves 1/m, more than 1/g.
+    expect(ceilingOf(2, 2, 500, 0, 450)).toBeCloseTo(1.8, 12);
+    expect(ceilingOf(2, 2, 450, 50, 405)).toBeCloseTo(1.62, 12);
+    expect(ceilingOf(2, 2, 450, 50, 450)).toBeCloseTo(1.8, 12);
+    // Four on two cores with nothing else: the cores allow 1.8 one-process rates, not 2.
+    expect(ceilingOf(4, 2, 500, 0, 450)).toBeCloseTo(1.8, 12);
+    // A rest so large that one process cannot keep its main thread busy either.
+    expect(ceilingOf(2, 2, 500, 600, 450)).toBe(1);
+  });
+
+  it('is NaN without a gateway cost or a count to divide by, or with a main thread above its process', () => {
+    expect(ceilingOf(2, 2, 300, 100, 301)).toBeNaN();
+    expect(ceilingOf(2, 2, 300, 100, 0)).toBeNaN();
     expect(ceilingOf(2, 2, 0, 100)).toBeNaN();
     expect(ceilingOf(2, 2, Number.NaN, 100)).toBeNaN();
     expect(ceilingOf(2, 2, 300, Number.NaN)).toBeNaN();
