@@ -5,6 +5,9 @@
  * charset is a clear error, never silent replacement characters. A request carries at most
  * `maxFields` fields (V1_MAX_FIELDS), counted as they are read: reading stops at the first one
  * past the cap, so the work done for a form of 400,000 fields is the work of 1,001.
+ *
+ * The params come out as v1 read them, in one pass: each value trimmed as it is added, and a field
+ * left blank dropped (see FormFields), so nothing walks or copies the map afterwards.
  */
 
 import { TextDecoder } from 'node:util';
@@ -24,6 +27,14 @@ const LIST_KEY = /^(.+)\[(\d*)\]$/;
  * field `b` of an item of the object list `a` (`custom_questions`, `panelists`).
  */
 const OBJECT_LIST_KEY = /^(.+?)\[(\d*)\]\[([^[\]]+)\]$/;
+/** What percent-decoding has to change: without any, a key or value is its own text. */
+const ENCODED = /[%+\x80-\xff]/;
+/** Any UTF-16 code unit past ASCII. */
+const NOT_ASCII = /[\u0080-\uffff]/;
+const HEX_PAIR = /^[0-9a-fA-F]{2}$/;
+const BYTE_ORDER_MARK = 0xfeff;
+const BOUNDARY = /boundary\s*=\s*(?:"([^"]+)"|([^\s;]+))/i;
+const CHARSET = /charset\s*=\s*"?([\w.:-]+)"?/i;
 
 /** The fields one request may still carry, shared by its query string and its body. */
 class FieldCap {
@@ -47,11 +58,20 @@ class FieldCap {
  * a plain key sent again (`a=x&a=y`, as Python's requests sends a list) becomes a list too: a list
  * param reads every value, a scalar param its last one (src/v1/param-types.ts). A list of objects sent as
  * nested fields becomes the JSON text the other v1 clients send for it, so a param has one reading.
+ *
+ * What legacy clients send around a value is not part of it: surrounding whitespace and a trailing
+ * CR/LF (a client that ends its body with `\r\n`) are trimmed, and an empty field counts as not
+ * sent (PHP's http_build_query sends every field, the empty ones too), as v1 read them. A blank
+ * value still counts where it stands: `a=&a=x` is the list `[x]`, and a blank body field hides the
+ * query string's. So it is kept as an empty placeholder (`''` or `[]`) and the placeholders left
+ * at the end are removed: a form without blank fields is never walked again.
  */
 class FormFields {
   private readonly params: V1Params = {};
   /** Object lists by name: items by index (a Map, so `a[999999999][b]` costs one entry) and the index written last. */
   private readonly objectLists = new Map<string, { items: Map<number, Record<string, string>>; last: number }>();
+  /** The keys a blank placeholder was written under; most forms have none. */
+  private blanks: string[] | undefined;
 
   constructor(private readonly cap: FieldCap) {}
 
@@ -67,11 +87,24 @@ class FormFields {
     }
     const list = bracketed ? LIST_KEY.exec(rawKey) : null;
     const key = list?.[1] ?? rawKey;
-    const existing = this.params[key];
+    // Written to, it would set the map's prototype, not a field: no v1 param has this name.
+    if (key === '__proto__') return;
     if (typeof value !== 'string') this.params[key] = value;
-    else if (Array.isArray(existing)) existing.push(value);
-    else if (typeof existing === 'string') this.params[key] = [existing, value];
-    else this.params[key] = list ? [value] : value;
+    else this.addText(key, list !== null, value.trim());
+  }
+
+  private addText(key: string, listSpelling: boolean, text: string): void {
+    const existing = this.params[key];
+    if (Array.isArray(existing)) {
+      if (text !== '') existing.push(text);
+      return;
+    }
+    let kept: string | string[];
+    if (typeof existing === 'string') kept = [existing, text].filter(isText);
+    else if (listSpelling) kept = text === '' ? [] : [text];
+    else kept = text;
+    if (kept.length === 0) (this.blanks ??= []).push(key);
+    this.params[key] = kept;
   }
 
   /** An indexed field goes to its item; an unindexed one (`a[][b]`) to the item written last, or a new one once that item has `b` (Rack's rule). */
@@ -88,13 +121,32 @@ class FormFields {
     list.last = at;
   }
 
-  read(): V1Params {
+  /** The params, with `over`'s fields in place of this form's where both have one (the body over the query string). */
+  read(over?: FormFields): V1Params {
+    this.closeObjectLists();
+    let blanks = this.blanks;
+    if (over) {
+      over.closeObjectLists();
+      Object.assign(this.params, over.params);
+      blanks = over.blanks && blanks ? [...blanks, ...over.blanks] : (blanks ?? over.blanks);
+    }
+    for (const key of blanks ?? []) {
+      const value = this.params[key];
+      if ((typeof value === 'string' || Array.isArray(value)) && value.length === 0) delete this.params[key];
+    }
+    return this.params;
+  }
+
+  private closeObjectLists(): void {
     for (const [name, { items }] of this.objectLists) {
       const inOrder = [...items.entries()].sort(([a], [b]) => a - b).map(([, item]) => item);
       this.params[name] = JSON.stringify(inOrder);
     }
-    return this.params;
   }
+}
+
+function isText(value: string): boolean {
+  return value !== '';
 }
 
 /**
@@ -103,15 +155,15 @@ class FormFields {
  * windows-1252, the encoding of the era's PHP and Java clients (Latin-1 and its superset).
  */
 export function parseUrlEncoded(bytes: Buffer | string, charset?: string, maxFields: number = DEFAULT_BUDGET.maxFields): V1Params {
-  return decodeUrlEncoded(bytes, charset, new FieldCap(maxFields));
+  return decodeUrlEncoded(bytes, charset, new FieldCap(maxFields)).read();
 }
 
-function decodeUrlEncoded(bytes: Buffer | string, charset: string | undefined, cap: FieldCap): V1Params {
+function decodeUrlEncoded(bytes: Buffer | string, charset: string | undefined, cap: FieldCap): FormFields {
   if (charset !== undefined) return decodeForm(bytes, textDecoder(charset), cap);
   // The fallback reads the same fields again: the cap is counted afresh for it.
   const retry = cap.copy();
   try {
-    return decodeForm(bytes, textDecoder('utf-8'), cap);
+    return decodeForm(bytes, UTF_8, cap);
   } catch (error) {
     if (!(error instanceof NotInCharset)) throw error;
     return decodeForm(bytes, textDecoder('windows-1252'), retry);
@@ -122,8 +174,10 @@ function decodeUrlEncoded(bytes: Buffer | string, charset: string | undefined, c
 class NotInCharset extends ParamDecodeError {}
 
 /** Pair by pair, never splitting the whole text first: past the cap nothing more is looked at. */
-function decodeForm(bytes: Buffer | string, decoder: TextDecoder, cap: FieldCap): V1Params {
+function decodeForm(bytes: Buffer | string, decoder: TextDecoder, cap: FieldCap): FormFields {
   const text = typeof bytes === 'string' ? bytes : bytes.toString('latin1');
+  // Looked at once for the whole form, so that no field has to be.
+  const quick = decoder === UTF_8 && !NOT_ASCII.test(text);
   const fields = new FormFields(cap);
   for (let start = 0; start < text.length;) {
     const amp = text.indexOf('&', start);
@@ -133,12 +187,12 @@ function decodeForm(bytes: Buffer | string, decoder: TextDecoder, cap: FieldCap)
       const hasValue = eq !== -1 && eq < end;
       const rawKey = text.slice(start, hasValue ? eq : end);
       const rawValue = hasValue ? text.slice(eq + 1, end) : '';
-      const key = percentDecode(rawKey, decoder, null);
-      fields.add(key, percentDecode(rawValue, decoder, key));
+      const key = percentDecode(rawKey, decoder, quick, null);
+      fields.add(key, percentDecode(rawValue, decoder, quick, key));
     }
     start = end + 1;
   }
-  return fields.read();
+  return fields;
 }
 
 /**
@@ -146,7 +200,7 @@ function decodeForm(bytes: Buffer | string, decoder: TextDecoder, cap: FieldCap)
  * all at once): one more part than the fields left is refused there and then.
  */
 function countParts(bytes: Buffer, contentType: string, cap: FieldCap): void {
-  const boundary = /boundary\s*=\s*(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
+  const boundary = BOUNDARY.exec(contentType);
   if (!boundary) return; // the parser refuses it
   const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`, 'latin1');
   // Each part starts at a delimiter; the last delimiter closes the body.
@@ -157,10 +211,10 @@ function countParts(bytes: Buffer, contentType: string, cap: FieldCap): void {
 
 /** Decode a multipart/form-data body with the platform's own parser (files stay File objects). */
 export async function parseMultipart(bytes: Buffer, contentType: string, maxFields: number = DEFAULT_BUDGET.maxFields): Promise<V1Params> {
-  return decodeMultipart(bytes, contentType, new FieldCap(maxFields));
+  return (await decodeMultipart(bytes, contentType, new FieldCap(maxFields))).read();
 }
 
-async function decodeMultipart(bytes: Buffer, contentType: string, cap: FieldCap): Promise<V1Params> {
+async function decodeMultipart(bytes: Buffer, contentType: string, cap: FieldCap): Promise<FormFields> {
   countParts(bytes, contentType, cap.copy());
   let form: FormData;
   try {
@@ -170,29 +224,10 @@ async function decodeMultipart(bytes: Buffer, contentType: string, cap: FieldCap
   }
   const fields = new FormFields(cap);
   for (const [key, value] of form.entries()) fields.add(key, value);
-  return fields.read();
+  return fields;
 }
 
-/**
- * What legacy clients send around a value is not part of it: surrounding whitespace and a trailing
- * CR/LF (a client that ends its body with `\r\n`) are trimmed, and an empty field counts as not
- * sent (PHP's http_build_query sends every field, the empty ones too), as v1 read them.
- */
-export function withoutBlankFields(params: V1Params): V1Params {
-  const out: V1Params = {};
-  for (const [key, value] of Object.entries(params)) {
-    if (typeof value === 'string') {
-      const trimmed = value.trim();
-      if (trimmed !== '') out[key] = trimmed;
-    } else if (Array.isArray(value)) {
-      const kept = value.map((v) => v.trim()).filter((v) => v !== '');
-      if (kept.length > 0) out[key] = kept;
-    } else out[key] = value;
-  }
-  return out;
-}
-
-/** The parameters of a request: query string first, then the body on top (body wins); at most `maxFields` of them in all. */
+/** The parameters of a request, as v1 read them: query string first, then the body on top (body wins); at most `maxFields` of them in all. */
 export async function readParams(
   search: string,
   body: Buffer,
@@ -200,10 +235,11 @@ export async function readParams(
   maxFields: number = DEFAULT_BUDGET.maxFields,
 ): Promise<V1Params> {
   const cap = new FieldCap(maxFields);
-  const fromQuery = decodeUrlEncoded(search.startsWith('?') ? search.slice(1) : search, undefined, cap);
-  if (body.length === 0) return fromQuery;
+  const query = search.startsWith('?') ? search.slice(1) : search;
+  const fromQuery = decodeUrlEncoded(query, undefined, cap);
+  if (body.length === 0) return fromQuery.read();
   const type = (contentType ?? '').toLowerCase();
-  let fromBody: V1Params;
+  let fromBody: FormFields;
   if (contentType !== undefined && type.startsWith('multipart/form-data')) {
     fromBody = await decodeMultipart(body, contentType, cap);
   } else if (type === '' || type.startsWith('application/x-www-form-urlencoded') || type.startsWith('text/plain')) {
@@ -214,13 +250,12 @@ export async function readParams(
       `Unsupported Content-Type "${contentType}": v1 calls send form fields (application/x-www-form-urlencoded or multipart/form-data).`,
     );
   }
-  // Body wins. Both objects are fresh: merge into one instead of copying both into a third.
-  if (Object.keys(fromQuery).length === 0) return fromBody;
-  return Object.assign(fromQuery, fromBody);
+  // Body wins, merged into the query string's map: both are fresh, neither is copied into a third.
+  return query === '' ? fromBody.read() : fromQuery.read(fromBody);
 }
 
 function charsetOf(contentType: string | undefined): string | undefined {
-  return /charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? '')?.[1];
+  return contentType === undefined ? undefined : CHARSET.exec(contentType)?.[1];
 }
 
 const decoders = new Map<string, TextDecoder>();
@@ -238,16 +273,36 @@ function textDecoder(charset: string): TextDecoder {
   return decoder;
 }
 
-/** `+` is a space; `%XX` are bytes; the bytes are text in `decoder`'s charset. */
-function percentDecode(raw: string, decoder: TextDecoder, field: string | null): string {
-  if (!/[%+\x80-\xff]/.test(raw)) return raw;
+const UTF_8 = textDecoder('utf-8');
+
+/**
+ * `+` is a space; `%XX` are bytes; the bytes are text in `decoder`'s charset. A `quick` form (UTF-8,
+ * every byte ASCII, escapes aside) is decoded by the platform's decodeURIComponent, which reads
+ * `%XX` as UTF-8 bytes as the strict path does; anything it refuses, and a leading byte-order mark
+ * (which the strict path's decoder drops and it keeps), is read again by the strict path, so every
+ * error names the field and the fault as before.
+ */
+function percentDecode(raw: string, decoder: TextDecoder, quick: boolean, field: string | null): string {
+  if (!ENCODED.test(raw)) return raw;
+  if (quick) {
+    try {
+      const text = decodeURIComponent(raw.includes('+') ? raw.replaceAll('+', ' ') : raw);
+      if (text.charCodeAt(0) !== BYTE_ORDER_MARK) return text;
+    } catch {
+      // Malformed or not UTF-8: the strict path says which.
+    }
+  }
+  return strictPercentDecode(raw, decoder, field);
+}
+
+function strictPercentDecode(raw: string, decoder: TextDecoder, field: string | null): string {
   const bytes: number[] = [];
   for (let i = 0; i < raw.length; i++) {
     const ch = raw.charCodeAt(i);
     if (ch === 0x2b) bytes.push(0x20);
     else if (ch === 0x25) {
       const hex = raw.slice(i + 1, i + 3);
-      if (!/^[0-9a-fA-F]{2}$/.test(hex)) throw new ParamDecodeError(`${describe(field)} has a malformed percent-escape "%${hex}".`);
+      if (!HEX_PAIR.test(hex)) throw new ParamDecodeError(`${describe(field)} has a malformed percent-escape "%${hex}".`);
       bytes.push(parseInt(hex, 16));
       i += 2;
     } else bytes.push(ch);
