@@ -54,7 +54,7 @@ describe('the start banner', () => {
   });
 
   it('of npm run sandbox shows no configured secret either', { timeout: 60_000 }, async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/sandbox.ts'], {
       cwd: ROOT,
       env: { ...process.env, ...FIXED, PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -208,7 +208,7 @@ describe('the Host of a private page', () => {
     { timeout: 90_000 },
     async () => {
       for (const open of [false, true]) {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts'], {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/sandbox.ts'], {
           cwd: join(import.meta.dirname, '../..'),
           env: { ...process.env, PORT: '0', SANDBOX_PUBLIC: open ? '1' : '0' },
           stdio: ['ignore', 'pipe', 'inherit'],

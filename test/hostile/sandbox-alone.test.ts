@@ -6,11 +6,12 @@ import { rememberSecret } from '../support/gateway.js';
 import { memoryOf } from './hostile-support.js';
 
 /**
- * `npm run sandbox` serves the sandbox alone, on a server that is not the gateway's, to anyone who
- * reaches its port; its `/oauth/token` reads a body before it knows the client. Run as npm runs it
- * (`node dist/src/sandbox/main.js`), flooded with 4 MiB bodies left one byte short, all held open at
- * once: what they hold together stays bounded, however many connections hold them (100 took the
- * process from 72 to 446 MiB before the bound), and a client with the app's secret is served after.
+ * `npm run sandbox` serves the sandbox alone to anyone who reaches its port; its `/oauth/token`
+ * reads a body before it knows the client. Run as npm runs it (`node dist/src/cli/sandbox.js`),
+ * flooded with 4 MiB bodies left one byte short, all held open at once: what they hold together
+ * stays bounded, however many connections hold them (100 took the process from 72 to 446 MiB
+ * before the bound), and a client with the app's secret is served after. The bounds are the
+ * gateway's server's, under the gateway's settings: a smaller V1_MAX_BODY_BYTES refuses a body.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const APP = { id: 'sandbox-alone-client', secret: 'sandbox-alone-client-secret-0123456789' };
@@ -26,22 +27,28 @@ const GROWTH_BOUND_MIB = 256;
 let child: ChildProcess;
 let port: number;
 
-beforeAll(async () => {
-  rememberSecret(APP.secret);
-  child = spawn(process.execPath, ['dist/src/sandbox/main.js'], {
+/** `npm run sandbox` as its own process with `env`, and the port it listens on. */
+async function startAlone(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const alone = spawn(process.execPath, ['dist/src/cli/sandbox.js'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', SANDBOX_OAUTH_CLIENT_ID: APP.id, SANDBOX_OAUTH_CLIENT_SECRET: APP.secret },
+    env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
+  const at = await new Promise<number>((resolve, reject) => {
+    alone.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = /v2 sandbox on http:\/\/\S+:(\d+)\/v2/.exec(output);
       if (match) resolve(Number(match[1]));
     });
-    child.once('exit', (code) => reject(new Error(`npm run sandbox exited with ${code}: ${output}`)));
+    alone.once('exit', (code) => reject(new Error(`npm run sandbox exited with ${code}: ${output}`)));
   });
+  return { child: alone, port: at };
+}
+
+beforeAll(async () => {
+  rememberSecret(APP.secret);
+  ({ child, port } = await startAlone({ SANDBOX_OAUTH_CLIENT_ID: APP.id, SANDBOX_OAUTH_CLIENT_SECRET: APP.secret }));
 }, 30_000);
 afterAll(() => {
   child?.kill('SIGKILL');
@@ -86,4 +93,23 @@ describe('`npm run sandbox` under bodies held open', () => {
     });
     expect(token.status).toBe(200);
   }, 120_000);
+});
+
+describe('`npm run sandbox` under the gateway’s server settings', () => {
+  it('refuses a body past V1_MAX_BODY_BYTES before reading the client, and closes the connection', async () => {
+    const small = await startAlone({ V1_MAX_BODY_BYTES: '1024' });
+    try {
+      const basic = `Basic ${Buffer.from('no-such-client:no-such-secret').toString('base64')}`;
+      const token = await fetch(`http://127.0.0.1:${small.port}/oauth/token?grant_type=account_credentials&account_id=x`, {
+        method: 'POST',
+        headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `padding=${'a'.repeat(2048)}`,
+      });
+      expect(token.status).toBe(413);
+      expect(token.headers.get('connection')).toBe('close');
+      expect(await token.json()).toMatchObject({ message: 'The request body is larger than the 1024 bytes v1gate accepts.' });
+    } finally {
+      small.child.kill('SIGKILL');
+    }
+  }, 30_000);
 });
