@@ -47,6 +47,9 @@ export function registerAccountControlRoutes(app: Hono, { state }: SandboxContex
       master_account_id: account.masterAccountId,
       disassociated: account.disassociated,
       api_key: account.apiKey,
+      // A gateway that reaches this sandbox by its list (a cluster worker) sizes the account's v2
+      // budgets by it, as one that embeds the sandbox does (oauth/embedded.ts): set, not defaulted.
+      ...(account.rateLimitPlan ? { rate_limit_plan: account.rateLimitPlan } : {}),
       ...(withSecrets ? { api_secret: account.apiSecret } : {}),
       oauth_apps: state.oauthApps.ofAccount(account.id).map((app) => {
         const { client_secret: secret, ...rest } = renderOAuthApp(app);

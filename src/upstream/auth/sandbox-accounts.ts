@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { RATE_LIMIT_PLANS } from '../../shared/rate-limit-plans.js';
 import { textAtMost } from '../../shared/text-at-most.js';
 import type { Credentials } from '../credentials.js';
 import type { OAuthApp } from './oauth-tokens.js';
@@ -19,6 +20,8 @@ const listing = z.object({
     z.object({
       id: z.string(),
       api_key: z.string(),
+      // A plan this gateway does not know is none (OUTBOUND_DEFAULT_PLAN), and the rest of the list still counts.
+      rate_limit_plan: z.enum(RATE_LIMIT_PLANS).optional().catch(undefined),
       api_secret: z.string().optional(),
       oauth_apps: z.array(z.object({ client_id: z.string(), client_secret: z.string().optional() })),
     }),
@@ -93,7 +96,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Each account's pair and the first OAuth app whose secret the list shows. */
+/** Each account's pair and the first OAuth app whose secret the list shows, with the account's plan when it has one set. */
 function appsOf(data: z.output<typeof listing>): Listed {
   const apps: Listed = new Map();
   for (const account of data.accounts) {
@@ -101,7 +104,13 @@ function appsOf(data: z.output<typeof listing>): Listed {
     if (!account.api_secret || !client?.client_secret) continue;
     apps.set(account.api_key, {
       secret: account.api_secret,
-      app: { kind: 'oauth', accountId: account.id, clientId: client.client_id, clientSecret: client.client_secret },
+      app: {
+        kind: 'oauth',
+        accountId: account.id,
+        clientId: client.client_id,
+        clientSecret: client.client_secret,
+        ...(account.rate_limit_plan ? { plan: account.rate_limit_plan } : {}),
+      },
     });
   }
   return apps;
