@@ -15,7 +15,8 @@ export interface InboundGate {
  * at once. It hands on what came before it, admitted.
  */
 export function admit<A extends Admissible>(authenticated: A, inbound: InboundGate | undefined): (A & Admission) | Promise<A & Admission> {
-  const admitted = (): A & Admission => ({ ...authenticated, admitted: true as const });
+  // Object.assign, not a spread with a field added after it: that is V8's slow path (authenticate.ts).
+  const admitted = (): A & Admission => Object.assign({}, authenticated, { admitted: true as const });
   if (!inbound) return admitted();
   // An unproven pair is limited in buckets of its own: anyone who knows an api_key (it is public in
   // every browser-SDK page) can flood it with wrong secrets without taking a token from its owner.
