@@ -112,25 +112,29 @@ export function formatTraceparent(traceId: string, spanId: string, flags: number
 }
 
 /**
- * Random bytes for ids, drawn from the system's generator 4 KiB at a time: one `randomBytes` per
- * id would enter the generator on every v1 call.
+ * Random bytes for ids, drawn from the system's generator 4 KiB at a time and written as hex once
+ * per draw: one `randomBytes` per id would enter the generator on every v1 call, and a
+ * `toString('hex')` per id crossed into native code two or three times a call; an id is now a
+ * slice of the hex.
  */
 const pool = Buffer.allocUnsafe(4096);
-let taken = pool.length;
+let hex = '';
+let taken = 0;
 
 function randomHex(bytes: number, zero: string): string {
+  const digits = 2 * bytes;
   for (;;) {
-    if (taken + bytes > pool.length) {
+    if (taken + digits > hex.length) {
       randomFillSync(pool);
+      hex = pool.toString('hex');
       taken = 0;
     }
-    const hex = pool.toString('hex', taken, taken + bytes);
-    taken += bytes;
-    if (hex !== zero) return hex; // all zeros is the one invalid id
+    const id = hex.slice(taken, taken + digits);
+    taken += digits;
+    if (id !== zero) return id; // all zeros is the one invalid id
   }
 }
 
-/** A new trace id: 16 random bytes, as 32 lowercase hex digits. */
 export const newTraceId = (): string => randomHex(16, ZERO_TRACE_ID);
 /** A new span id: 8 random bytes, as 16 lowercase hex digits. */
 export const newSpanId = (): string => randomHex(8, ZERO_SPAN_ID);
