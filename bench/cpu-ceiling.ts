@@ -14,6 +14,12 @@
  * one thread, while its collector's and compiler's helper threads can use another core beside it.
  * What caps one process is then its main thread's m µs a call (m ≤ g): one serves at most 1/m, and
  * the ceiling is min(N, C·m/(g+o)) ÷ min(1, C·m/(g+o)), lower than with g by m/g.
+ *
+ * The model holds for work that grows with the calls: the generator's and the upstream's. Other
+ * processes' work does not; it takes the share of the cores the scheduler gives it, and N gateway
+ * processes win a larger share back from it than one does. So when `other` is large a measured
+ * ratio can exceed the ceiling taken with it, and the one taken without it (generator and upstream
+ * alone) is what a quiet machine would allow.
  */
 
 /** CPU spent over one load run, in µs summed over every core, and the calls answered in it. */

@@ -85,6 +85,8 @@ export interface WorkersRow {
    * per call, one process capped by its main thread (cpu-ceiling.ts).
    */
   ceiling: number;
+  /** The same without the other work on the machine: what this bench's own parts (the generator and the upstream beside the gateway) leave. */
+  ceilingWithoutOther: number;
 }
 
 interface Gateway {
@@ -174,6 +176,13 @@ async function measure(
       mainThreadsUsPerCall: gatewayMainThreadsUs / result.total,
       ceilingFor,
       ceiling: ceilingOf(ceilingFor, sample.cores, cpu.gatewayUsPerCall, cpu.restUsPerCall, gatewayMainThreadsUs / result.total),
+      ceilingWithoutOther: ceilingOf(
+        ceilingFor,
+        sample.cores,
+        cpu.gatewayUsPerCall,
+        cpu.generatorUsPerCall + cpu.upstreamUsPerCall,
+        gatewayMainThreadsUs / result.total,
+      ),
     };
   } finally {
     await gateway.stop();
@@ -243,7 +252,7 @@ export function renderWorkers(rows: WorkersRow[]): string {
         r.processes,
         rps,
         `${median(ratios).toFixed(2)}x`,
-        `${median(runs.map((run) => run.ceiling)).toFixed(2)}x for ${r.ceilingFor}`,
+        `${median(runs.map((run) => run.ceiling)).toFixed(2)}x for ${r.ceilingFor} (${median(runs.map((run) => run.ceilingWithoutOther)).toFixed(2)}x without other work)`,
         median(runs.map((run) => run.cpuUsPerCall)).toFixed(0),
         byProcess.map((us) => us.toFixed(0)).join(' / '),
         restText(runs),
@@ -274,6 +283,6 @@ function cpuText(row: WorkersRow): string {
   return (
     `CPU per call: gateway ${cpu.gatewayUsPerCall.toFixed(0)} µs (main threads ${row.mainThreadsUsPerCall.toFixed(0)}), rest ${cpu.restUsPerCall.toFixed(0)} µs (generator ${cpu.generatorUsPerCall.toFixed(0)}, ` +
     `upstream ${cpu.upstreamUsPerCall.toFixed(0)}, other ${cpu.otherUsPerCall.toFixed(0)}); machine idle ${(cpu.idleShare * 100).toFixed(0)}%; ` +
-    `ceiling for WORKERS=${row.ceilingFor}: ${row.ceiling.toFixed(2)}x one process`
+    `ceiling for WORKERS=${row.ceilingFor}: ${row.ceiling.toFixed(2)}x one process (${row.ceilingWithoutOther.toFixed(2)}x without other work)`
   );
 }
