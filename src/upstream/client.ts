@@ -1,13 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isUserDailyLimit } from '../ratelimit/user-daily-limit.js';
 import type { V2AttemptTrace } from '../shared/trace-context.js';
-import { parseAnswer } from './answer-copies.js';
 import type { Credentials } from './credentials.js';
-import { GetCoalescer } from './coalesce.js';
+import { GetCoalescer, joined, requestKey, type SharedGet } from './coalesce.js';
 import { CallWithdrawn, SHUTTING_DOWN_UNSENT, UpstreamUnavailable, V2Error } from './errors.js';
 import type { V2Authorizer } from './auth/authorizer.js';
 import type { Grant } from './auth/oauth-tokens.js';
-import { DEFAULT_MAX_BODY_BYTES, connectUpstream, exchange, qpsRemaining, queryString, readCapped, type Upstream } from './exchange.js';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  connectUpstream,
+  exchange,
+  qpsRemaining,
+  queryString,
+  type Exchanged,
+  type Reading,
+  type Upstream,
+} from './exchange.js';
 import { toV2Failure } from './v2-failure.js';
 import { openGate, type GateOptions, type OutboundGate, type V2Request } from './v2-request.js';
 
@@ -127,20 +135,30 @@ export class V2Client {
    * `onSend`); a write first stops the key's GETs in flight from being joined, and again when done.
    */
   call<T>(credentials: Credentials, request: V2Request): Promise<T> {
+    const search = queryString(request.query);
     if (request.target.route.reads && !request.form) {
-      let sent = false;
-      const shared = this.coalescer.run(credentials, request.target.path, request.query, () => {
-        sent = true;
-        return this.attempts<T>(credentials, request);
-      });
-      // Joined to an identical GET in flight: all of it is a wait on that one's answer.
-      return sent || !request.ownTime ? shared : request.ownTime.waitFor(shared);
+      const key = requestKey(credentials, request.target.path, request.query, search);
+      const shared = this.coalescer.find(credentials.apiKey, key);
+      if (shared) {
+        const waited = joined<T>(shared, () => this.attempts<T>(this.callOf(credentials, request, search)));
+        // Joined to an identical GET in flight: all of it is a wait on that one's answer.
+        return request.ownTime ? request.ownTime.waitFor(waited) : waited;
+      }
+      const call = this.callOf(credentials, request, search);
+      const outcome = this.attempts<T>(call);
+      call.outcome = outcome;
+      this.coalescer.offer(credentials.apiKey, key, call);
+      return outcome;
     }
     this.coalescer.wrote(credentials.apiKey);
-    const written = this.attempts<T>(credentials, request);
+    const written = this.attempts<T>(this.callOf(credentials, request, search));
     const done = () => this.coalescer.wrote(credentials.apiKey);
     written.then(done, done);
     return written;
+  }
+
+  private callOf(credentials: Credentials, request: V2Request, search: string): Call {
+    return new Call(credentials, request, search, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   }
 
   /**
@@ -150,33 +168,34 @@ export class V2Client {
    * for its token no longer than that; one the limiter refuses is answered with the failure that
    * made it, never as a rate limit the upstream's failure caused.
    */
-  private async attempts<T>(credentials: Credentials, request: V2Request): Promise<T> {
-    const { route } = request.target;
-    const attempts = route.reads ? this.options.maxAttempts : 1;
-    const budget: CallBudget = { endsAt: undefined };
+  private async attempts<T>(call: Call): Promise<T> {
+    const { credentials, request } = call;
+    const attempts = request.target.route.reads ? this.options.maxAttempts : 1;
     /** The failure a retry follows (only a V2Error or UpstreamUnavailable is retried). */
     let failure: Error | undefined;
     const { ownTime } = request;
-    for (let attempt = 1; ; attempt++) {
-      let sent = false;
-      const send = () => {
-        sent = true;
-        ownTime?.resume();
-        return this.send<T>(credentials, request, attempt, budget);
-      };
+    // One task for all the attempts: the one it sends is the call's current one.
+    const send = () => {
+      call.sent = true;
+      ownTime?.resume();
+      return this.send<T>(call);
+    };
+    for (;;) {
+      call.attempt++;
+      call.sent = false;
       // The wait for an outbound token is not v1gate's own time.
       ownTime?.wait();
       try {
-        return await this.gate.schedule(credentials, request.target, send, failure === undefined ? request : retryOptions(request, budget));
+        return await this.gate.schedule(credentials, request.target, send, failure === undefined ? request : retryOptions(call));
       } catch (error) {
-        if (!sent) ownTime?.resume();
-        if (!sent && failure !== undefined) throw failure;
-        const retryInMs = this.retryDelay(error, attempt, attempts);
+        if (!call.sent) ownTime?.resume();
+        if (!call.sent && failure !== undefined) throw failure;
+        const retryInMs = this.retryDelay(error, call.attempt, attempts);
         // A user's daily cap is that user's alone: pausing the account's calls for it would stall every other user.
         if (error instanceof V2Error && error.status === 429 && !isUserDailyLimit(error)) {
           this.gate.penalize(credentials, request.target, error.retryAfterMs ?? 1000);
         }
-        if (retryInMs === undefined || (budget.endsAt !== undefined && Date.now() + retryInMs >= budget.endsAt)) throw error;
+        if (retryInMs === undefined || (call.endsAt !== undefined && Date.now() + retryInMs >= call.endsAt)) throw error;
         failure = error as Error;
         await (ownTime ? ownTime.waitFor(sleep(retryInMs)) : sleep(retryInMs));
       }
@@ -232,67 +251,70 @@ export class V2Client {
     return undefined;
   }
 
-  private async send<T>(credentials: Credentials, request: V2Request, attempt: number, budget: CallBudget): Promise<T> {
+  /**
+   * One attempt: its token, the exchange, and on a 401 of a token that may be renewed, the same
+   * once more with a new one. One async function per attempt; a token held is taken at once.
+   */
+  private async send<T>(call: Call): Promise<T> {
+    const { credentials, request } = call;
     if (request.priority === 'undo' ? this.stopped.undos : this.stopped.calls) throw new CallWithdrawn(SHUTTING_DOWN_UNSENT);
-    const endsAt = (budget.endsAt ??= Date.now() + this.options.timeoutMs);
+    const endsAt = (call.endsAt ??= Date.now() + this.options.timeoutMs);
     const { onResult } = request;
-    const trace = request.trace?.attempt(request.target.route, attempt, request.priority === 'undo');
+    const trace = request.trace?.attempt(request.target.route, call.attempt, request.priority === 'undo');
     const finish = trace?.finish;
-    if (!onResult && !finish) return this.sendOnce<T>(credentials, request, trace, endsAt);
-    const started = performance.now();
-    let status = 0;
-    try {
-      return await this.sendOnce<T>(credentials, request, trace, endsAt, (s) => (status = s));
-    } finally {
-      finish?.(status);
-      const { route, path } = request.target;
-      onResult?.({ route, method: route.method, path, undo: request.priority === 'undo', status, ms: performance.now() - started });
-    }
-  }
-
-  private async sendOnce<T>(
-    credentials: Credentials,
-    request: V2Request,
-    trace: V2AttemptTrace | undefined,
-    endsAt: number,
-    onStatus?: (status: number) => void,
-  ): Promise<T> {
+    const started = onResult || finish ? performance.now() : 0;
+    call.status = 0;
     const { authorizer } = this.options;
-    const grant = await authorizer.grantFor(credentials);
     try {
-      return await this.sendWith<T>(credentials, grant, request, trace, endsAt, onStatus);
-    } catch (error) {
-      // An access token v2 refused (revoked, or ended before its time) is replaced once, within the
-      // same time budget. A 401 is answered before v2 acts on anything, so any call, a write too,
-      // may be sent again.
-      if (!(error instanceof V2Error && error.status === 401) || !authorizer.renewable(credentials, grant.token)) throw error;
-      return this.sendWith<T>(credentials, await authorizer.grantFor(credentials), request, trace, endsAt, onStatus);
+      const granted = authorizer.grantFor(credentials);
+      const grant = granted instanceof Promise ? await granted : granted;
+      try {
+        return await this.sendWith<T>(call, grant, trace, endsAt);
+      } catch (error) {
+        // An access token v2 refused (revoked, or ended before its time) is replaced once, within the
+        // same time budget. A 401 is answered before v2 acts on anything, so any call, a write too,
+        // may be sent again.
+        if (!(error instanceof V2Error && error.status === 401) || !authorizer.renewable(credentials, grant.token)) throw error;
+        return await this.sendWith<T>(call, await authorizer.grantFor(credentials), trace, endsAt);
+      }
+    } finally {
+      if (onResult || finish) {
+        finish?.(call.status);
+        const { route, path } = request.target;
+        const ms = performance.now() - started;
+        onResult?.({ route, method: route.method, path, undo: request.priority === 'undo', status: call.status, ms });
+      }
     }
   }
 
-  private async sendWith<T>(
-    credentials: Credentials,
-    grant: Grant,
-    request: V2Request,
-    trace: V2AttemptTrace | undefined,
-    endsAt: number,
-    onStatus?: (status: number) => void,
-  ): Promise<T> {
-    const headers: Record<string, string> = { authorization: `Bearer ${grant.token}`, accept: 'application/json' };
-    if (request.requestId !== undefined) headers['x-request-id'] = request.requestId;
-    if (trace) {
-      headers.traceparent = trace.traceparent;
-      if (trace.tracestate !== undefined) headers.tracestate = trace.tracestate;
-    }
-    let body: string | Buffer | undefined;
+  private sendWith<T>(call: Call, grant: Grant, trace: V2AttemptTrace | undefined, endsAt: number): Promise<T> {
+    const { request } = call;
     if (request.form) {
       // Serialise the multipart body (boundary included) with the platform's own encoder.
       const encoded = new Response(request.form);
-      headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
-      body = Buffer.from(await encoded.arrayBuffer());
-    } else if (request.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(request.body);
+      const type = encoded.headers.get('content-type') ?? 'multipart/form-data';
+      return encoded.arrayBuffer().then((bytes) => this.exchangeOf<T>(call, grant, trace, endsAt, Buffer.from(bytes), type));
+    }
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    return this.exchangeOf<T>(call, grant, trace, endsAt, body, 'application/json');
+  }
+
+  private exchangeOf<T>(
+    call: Call,
+    grant: Grant,
+    trace: V2AttemptTrace | undefined,
+    endsAt: number,
+    body: string | Buffer | undefined,
+    contentType: string,
+  ): Promise<T> {
+    const { request } = call;
+    // A flat list, as undici keeps them: an object's keys would be listed on every call.
+    const headers = ['authorization', grant.authorization, 'accept', 'application/json'];
+    if (body !== undefined) headers.push('content-type', contentType);
+    if (request.requestId !== undefined) headers.push('x-request-id', request.requestId);
+    if (trace) {
+      headers.push('traceparent', trace.traceparent);
+      if (trace.tracestate !== undefined) headers.push('tracestate', trace.tracestate);
     }
     const { route, path } = request.target;
     const upstream = this.upstreamOf(grant, request.priority === 'undo');
@@ -300,45 +322,75 @@ export class V2Client {
     request.onSend?.();
     const exchanged = exchange(
       upstream,
-      { method: route.method, path: upstream.basePath + path + queryString(request.query), headers, body },
+      { method: route.method, path: upstream.basePath + path + call.search, headers, body },
       endsAt,
-      (answer) => {
-        onStatus?.(answer.statusCode);
-        return readCapped(answer.body, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, !route.reads);
-      },
-      !route.reads,
+      call,
     );
     // From the request's first byte to the answer's last, the time is v2's (and the network's).
-    const response = await (request.ownTime ? request.ownTime.waitFor(exchanged) : exchanged);
+    return (request.ownTime ? request.ownTime.waitFor(exchanged) : exchanged).then((response) => this.answerOf<T>(call, response));
+  }
+
+  /** The exchange's answer: a v2 JSON object, or the typed failure its status and body make. */
+  private answerOf<T>(call: Call, response: Exchanged): T {
+    const { credentials, request } = call;
+    const { route } = request.target;
     const remaining = qpsRemaining(response.headers);
     if (remaining !== undefined) this.gate.remaining?.(credentials, request.target, remaining);
-    const text = response.text;
-    if (response.statusCode >= 200 && response.statusCode < 300) {
-      if (text === '') return undefined as T;
-      let parsed: unknown;
-      try {
-        parsed = parseAnswer(text);
-      } catch {
-        throw new UpstreamUnavailable('bad-response', 'The v2 service answered with a body that is not JSON.', !route.reads);
-      }
-      // Every v2 answer is a JSON object: a `[]` or a string where one is due is no answer at all,
-      // never a success with nothing in it.
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        throw new UpstreamUnavailable('bad-response', 'The v2 service answered with something that is not a v2 answer.', !route.reads);
-      }
-      return parsed as T;
+    const { statusCode, text } = response;
+    if (statusCode < 200 || statusCode >= 300) throw toV2Failure(route, statusCode, text, response.headers['retry-after']);
+    if (text === '') return undefined as T;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new UpstreamUnavailable('bad-response', 'The v2 service answered with a body that is not JSON.', !route.reads);
     }
-    throw toV2Failure(route, response.statusCode, text, response.headers['retry-after']);
+    // Every v2 answer is a JSON object: a `[]` or a string where one is due is no answer at all,
+    // never a success with nothing in it.
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new UpstreamUnavailable('bad-response', 'The v2 service answered with something that is not a v2 answer.', !route.reads);
+    }
+    // Kept for the copies of the GETs that joined this one (coalesce.ts); a plain field, read only by them.
+    call.text = text;
+    return parsed as T;
   }
 }
 
-/** When one v2 call's time is up (epoch ms): set when it is first sent, shared by its attempts. */
-interface CallBudget {
-  endsAt: number | undefined;
+/**
+ * One v2 call across its attempts: what each attempt reads and tells, made once per call. A GET's
+ * is also what it offers to the identical ones made while it is in flight (coalesce.ts).
+ */
+class Call implements SharedGet, Reading {
+  /** The call's outcome: set for a GET before it is offered to others (no other reads it). */
+  outcome: Promise<unknown> = NO_OUTCOME;
+  /** The answer's text, once it came: for the copies of the GETs that joined this one. */
+  text: string | undefined = undefined;
+  /** When the call's time is up (epoch ms): set when it is first sent, shared by its attempts. */
+  endsAt: number | undefined = undefined;
+  /** The attempt being made (1 for the first). */
+  attempt = 0;
+  /** Whether the attempt was let through the outbound gate. */
+  sent = false;
+  /** The attempt's answer's status, 0 until one came (for its trace and observation). */
+  status = 0;
+  readonly mayHaveApplied: boolean;
+
+  constructor(
+    readonly credentials: Credentials,
+    readonly request: V2Request,
+    /** The query as sent (exchange.ts, `queryString`), made once. */
+    readonly search: string,
+    readonly maxBytes: number,
+  ) {
+    this.mayHaveApplied = !request.target.route.reads;
+  }
 }
 
+/** What a call's outcome reads before it is set. */
+const NO_OUTCOME: Promise<unknown> = Promise.resolve(undefined);
+
 /** A retry waits for its token no longer than the call's budget (nor the v1 call's deadline). */
-function retryOptions(request: V2Request, budget: CallBudget): GateOptions {
-  const deadlineMs = Math.min(request.deadlineMs ?? Infinity, budget.endsAt ?? Infinity);
+function retryOptions({ request, endsAt }: Call): GateOptions {
+  const deadlineMs = Math.min(request.deadlineMs ?? Infinity, endsAt ?? Infinity);
   return { ...request, deadlineMs: deadlineMs === Infinity ? undefined : deadlineMs };
 }

@@ -3,6 +3,12 @@ import { copyOfAnswer } from './answer-copies.js';
 import { CallWithdrawn } from './errors.js';
 import { pairProofOf } from './pair-proof.js';
 
+/** A GET in flight that identical ones may join: its outcome, and once it came, the answer's text (for the waiters' copies). */
+export interface SharedGet {
+  readonly outcome: Promise<unknown>;
+  readonly text: string | undefined;
+}
+
 /**
  * Identical v2 GETs in flight at once become one v2 call: the same api_key and secret (so no
  * caller ever gets an answer its own secret did not earn), the same path and query. Each waiter
@@ -14,28 +20,25 @@ import { pairProofOf } from './pair-proof.js';
  */
 export class GetCoalescer {
   /** api_key → (pair proof + path + query → the shared call). Entries live only while in flight. */
-  private readonly inFlight = new Map<string, Map<string, Promise<unknown>>>();
+  private readonly inFlight = new Map<string, Map<string, SharedGet>>();
 
-  /**
-   * `send` for this GET: shared with an identical one in flight, else sent and offered to others.
-   * A waiter receives its own copy of the answer (a translator may change the object it got).
-   */
-  run<T>(credentials: Credentials, path: string, query: Query | undefined, send: () => Promise<T>): Promise<T> {
-    const key = requestKey(credentials, path, query);
-    let calls = this.inFlight.get(credentials.apiKey);
-    const pending = calls?.get(key);
-    if (pending) return joined(pending as Promise<T>, send);
-    const shared = send();
-    if (!calls) this.inFlight.set(credentials.apiKey, (calls = new Map<string, Promise<unknown>>()));
+  /** The identical GET in flight under `key` (requestKey), if any: join it with `joined`. */
+  find(apiKey: string, key: string): SharedGet | undefined {
+    return this.inFlight.get(apiKey)?.get(key);
+  }
+
+  /** A GET just sent, offered to the identical ones made while it is in flight. */
+  offer(apiKey: string, key: string, shared: SharedGet): void {
+    let calls = this.inFlight.get(apiKey);
+    if (!calls) this.inFlight.set(apiKey, (calls = new Map<string, SharedGet>()));
     calls.set(key, shared);
     const forget = () => {
-      const current = this.inFlight.get(credentials.apiKey);
+      const current = this.inFlight.get(apiKey);
       if (current?.get(key) !== shared) return;
       current.delete(key);
-      if (current.size === 0) this.inFlight.delete(credentials.apiKey);
+      if (current.size === 0) this.inFlight.delete(apiKey);
     };
-    shared.then(forget, forget);
-    return shared;
+    shared.outcome.then(forget, forget);
   }
 
   /** The key writes: no later read may join a GET sent before the write. */
@@ -52,13 +55,13 @@ export class GetCoalescer {
 }
 
 /**
- * A waiter's outcome: the shared answer (copied), or the shared error, except the sender's own
- * withdrawal (its client left before a token came): that says nothing of this waiter, who sends
- * its own call instead.
+ * A waiter's outcome: its own copy of the shared answer, or the shared error, except the sender's
+ * own withdrawal (its client left before a token came): that says nothing of this waiter, who
+ * sends its own call instead.
  */
-function joined<T>(shared: Promise<T>, send: () => Promise<T>): Promise<T> {
-  return shared.then(
-    (answer) => copyOfAnswer(answer),
+export function joined<T>(shared: SharedGet, send: () => Promise<T>): Promise<T> {
+  return shared.outcome.then(
+    (answer) => copyOfAnswer(answer as T, shared.text),
     (error: unknown) => {
       if (error instanceof CallWithdrawn) return send();
       throw error;
@@ -66,13 +69,27 @@ function joined<T>(shared: Promise<T>, send: () => Promise<T>): Promise<T> {
   );
 }
 
-/** The pair's proof (a hash: no secret kept as text), the path and the query in a stable order. */
-function requestKey(credentials: Credentials, path: string, query: Query | undefined): string {
-  const proof = pairProofOf(credentials);
-  if (!query) return `${proof} ${path}`;
-  const entries = Object.entries(query)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
-  return `${proof} ${path}?${entries.join('&')}`;
+/**
+ * The pair's proof (a hash: no secret kept as text), the path and the query in a stable order.
+ * `search` is the query as sent (exchange.ts, `queryString`): with one field or none, as most reads
+ * have, it is already in its one order and is the key's as it is; only more fields are sorted.
+ */
+export function requestKey(credentials: Credentials, path: string, query: Query | undefined, search: string): string {
+  return `${pairProofOf(credentials)} ${path}${query !== undefined && hasFields(query, 2) ? sortedSearch(query) : search}`;
+}
+
+/** Whether the query has at least `n` fields that are sent (not undefined). */
+function hasFields(query: Query, n: number): boolean {
+  let found = 0;
+  for (const name in query) if (query[name] !== undefined && ++found >= n) return true;
+  return false;
+}
+
+function sortedSearch(query: Query): string {
+  const names = Object.keys(query)
+    .filter((name) => query[name] !== undefined)
+    .sort();
+  let search = '';
+  for (const name of names) search += `${search ? '&' : '?'}${encodeURIComponent(name)}=${encodeURIComponent(String(query[name]))}`;
+  return search;
 }

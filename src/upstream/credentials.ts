@@ -1,3 +1,4 @@
+import type { OAuthApp } from './auth/oauth-tokens.js';
 import type { V2Identity } from './auth/v2-identity.js';
 
 /**
@@ -16,6 +17,11 @@ export interface Credentials {
    * against the map (auth/credential-map.ts); absent, the pair itself signs the v2 JWT.
    */
   v2?: V2Identity;
+  /**
+   * Kept by the authorizer (auth/authorizer.ts): the embedded sandbox's app the pair acted as, what
+   * a 401 tells the token cache to forget. A field, not a WeakMap of pairs: its set cost a µs a call.
+   */
+  embeddedApp?: OAuthApp;
 }
 
 export type Query = Record<string, string | number | boolean | undefined>;

@@ -31,10 +31,25 @@ export function connectUpstream(baseUrl: string, connections: number, timeoutMs:
   return { pool, basePath: url.pathname.replace(/\/+$/, ''), connections, connectTimeoutMs, inFlight: 0 };
 }
 
+/** How one exchange reads its answer, and where it tells the answer's status once it comes (0 until then). */
+export interface Reading {
+  /** The largest answer read (bytes): a larger one fails the exchange, read no further. */
+  readonly maxBytes: number;
+  /** Whether the request may have changed something when it fails (a write's). */
+  readonly mayHaveApplied: boolean;
+  status: number;
+}
+
+export interface Exchanged {
+  statusCode: number;
+  headers: Dispatcher.ResponseData['headers'];
+  text: string;
+}
+
 /**
- * One request through the pool, its answer's body read by `read`, all by `endsAt`: the wait for a
- * connection, the request, the answer and its body. When time is up the call fails at once, and an
- * answer that comes after all is let go unread, freeing its connection.
+ * One request through the pool, its answer's body read within `reading.maxBytes`, all by `endsAt`:
+ * the wait for a connection, the request, the answer and its body. When time is up the call fails at
+ * once, and an answer that comes after all is let go unread, freeing its connection.
  *
  * A request that may wait for a connection carries an abort signal, so that undici drops it unsent
  * when its time is up (undici settles an aborted request only once a connection takes it up: the
@@ -42,14 +57,16 @@ export function connectUpstream(baseUrl: string, connections: number, timeoutMs:
  * at once goes without: it is sent before its time is up, and its connection is freed by undici's
  * own headers and body timeouts, or here when its answer comes late. A signal on every request
  * cost 7.5% of a one-call read's CPU (`npm run bench:builds`).
+ *
+ * One promise per exchange: undici's request is taken with a callback, and the body read by events
+ * into the same promise (bench/v2-exchange.ts measures what the chain of three before it cost).
  */
 export function exchange(
   upstream: Upstream,
   options: Omit<Dispatcher.RequestOptions, 'signal'>,
   endsAt: number,
-  read: (answer: Dispatcher.ResponseData) => Promise<string>,
-  mayHaveApplied: boolean,
-): Promise<{ statusCode: number; headers: Dispatcher.ResponseData['headers']; text: string }> {
+  reading: Reading,
+): Promise<Exchanged> {
   const leftMs = Math.max(0, endsAt - Date.now());
   const mayWait = upstream.inFlight >= upstream.connections || leftMs < upstream.connectTimeoutMs;
   const deadline = mayWait ? new Deadline() : undefined;
@@ -59,38 +76,36 @@ export function exchange(
     let answer: Dispatcher.ResponseData | undefined;
     const timer = setTimeout(() => {
       settled = true;
-      const expired = new UpstreamUnavailable('timeout', 'The v2 service did not answer in time.', mayHaveApplied);
+      const expired = new UpstreamUnavailable('timeout', 'The v2 service did not answer in time.', reading.mayHaveApplied);
       deadline?.expire(expired);
       answer?.body.destroy();
       reject(expired);
     }, leftMs);
-    const done = () => upstream.inFlight--;
-    upstream.pool
-      .request(deadline ? { ...options, signal: deadline } : options)
-      .then((received) => {
-        if (settled) {
-          received.body.destroy();
-          return undefined;
-        }
-        answer = received;
-        return read(received).then((text) => ({ statusCode: received.statusCode, headers: received.headers, text }));
-      })
-      .then(
-        (exchanged) => {
-          done();
-          if (settled || exchanged === undefined) return;
-          settled = true;
-          clearTimeout(timer);
-          resolve(exchanged);
-        },
-        (error: unknown) => {
-          done();
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          reject(toUnavailable(error));
-        },
-      );
+    const fail = (error: unknown) => {
+      upstream.inFlight--;
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(toUnavailable(error));
+    };
+    const read = (text: string) => {
+      upstream.inFlight--;
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ statusCode: answer!.statusCode, headers: answer!.headers, text });
+    };
+    upstream.pool.request(deadline ? { ...options, signal: deadline } : options, (error, received) => {
+      if (error) return fail(error);
+      if (settled) {
+        upstream.inFlight--;
+        received.body.destroy();
+        return;
+      }
+      answer = received;
+      reading.status = received.statusCode;
+      readBody(received.body, reading.maxBytes, reading.mayHaveApplied, read, fail);
+    });
   });
 }
 
@@ -130,45 +145,54 @@ export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
  * The answer's text, reading no more than `maxBytes`: a huge answer must not take the process's
  * memory. Read from the stream's events rather than `for await`: its async iterator (a generator, a
  * promise per chunk, an end-of-stream watcher) cost 12.6 µs of CPU per /meeting/create under load,
- * this 2.3 µs (perf's on-CPU samples of the gateway, attributed to their JS frames).
+ * this 2.3 µs (perf's on-CPU samples of the gateway, attributed to their JS frames). Exactly one of
+ * `done` and `fail` is called.
  */
-export function readCapped(body: Readable, maxBytes: number, mayHaveApplied: boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const fail = (error: unknown) => {
-      if (settled) return;
-      settled = true;
-      reject(error);
-    };
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        fail(new UpstreamUnavailable('bad-response', `The v2 service answered more than ${maxBytes} bytes.`, mayHaveApplied));
-        body.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    body.once('end', () => {
-      settled = true;
-      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
-    });
-    body.once('error', (error: unknown) => fail(toUnavailable(error)));
-    // Closed with neither 'end' nor 'error': what `for await` reported as a premature close, never a wait forever.
-    body.once('close', () => {
-      if (!settled) fail(toUnavailable(Object.assign(new Error('The v2 answer ended early.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
-    });
+function readBody(
+  body: Readable,
+  maxBytes: number,
+  mayHaveApplied: boolean,
+  done: (text: string) => void,
+  fail: (error: unknown) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const failOnce = (error: unknown) => {
+    if (settled) return;
+    settled = true;
+    fail(error);
+  };
+  body.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) {
+      failOnce(new UpstreamUnavailable('bad-response', `The v2 service answered more than ${maxBytes} bytes.`, mayHaveApplied));
+      body.destroy();
+      return;
+    }
+    chunks.push(chunk);
   });
+  body.once('end', () => {
+    if (settled) return;
+    settled = true;
+    done(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+  });
+  body.once('error', (error: unknown) => failOnce(error));
+  // Closed with neither 'end' nor 'error': what `for await` reported as a premature close, never a wait forever.
+  body.once('close', () => failOnce(Object.assign(new Error('The v2 answer ended early.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
 }
 
+/**
+ * The query as sent, `?name=value&...` in the query's own order (empty for none), each name and
+ * value percent-encoded: the same string is the coalescing key's query (coalesce.ts, `requestKey`).
+ */
 export function queryString(query: Query | undefined): string {
-  if (!query) return '';
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
-  const text = params.toString();
-  return text ? `?${text}` : '';
+  let search = '';
+  for (const name in query) {
+    const value = query[name];
+    if (value !== undefined) search += `${search ? '&' : '?'}${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`;
+  }
+  return search;
 }
 
 /**

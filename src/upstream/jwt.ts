@@ -2,6 +2,7 @@ import type { Credentials } from './credentials.js';
 import { SignJWT } from 'jose';
 import { pairProofOf } from './pair-proof.js';
 import { LRUCache } from 'lru-cache';
+import type { Grant } from './auth/oauth-tokens.js';
 
 /**
  * Mints the v2 JWT from the caller's own v1 key and secret (v1gate stores no credentials):
@@ -32,7 +33,7 @@ export function signV2Token(apiKey: string, apiSecret: string, expSeconds: numbe
 }
 
 export class TokenMinter {
-  private readonly cache: LRUCache<string, { token: string; expSeconds: number }>;
+  private readonly cache: LRUCache<string, Minted>;
   private readonly now: () => number;
 
   constructor(private readonly options: TokenMinterOptions) {
@@ -41,14 +42,28 @@ export class TokenMinter {
   }
 
   async tokenFor(credentials: Credentials): Promise<string> {
-    const { apiKey, apiSecret } = credentials;
+    return (await this.grantFor(credentials)).token;
+  }
+
+  /** The pair's token as a grant (no region: a JWT's calls go where v1gate was pointed); a cached one at once, not as a promise. */
+  grantFor(credentials: Credentials): Grant | Promise<Grant> {
     const cacheKey = pairProofOf(credentials);
     const nowSeconds = Math.floor(this.now() / 1000);
     const cached = this.cache.get(cacheKey);
-    if (cached && cached.expSeconds - nowSeconds > this.options.renewBeforeSeconds) return cached.token;
-    const expSeconds = nowSeconds + this.options.ttlSeconds;
-    const token = await signV2Token(apiKey, apiSecret, expSeconds);
-    this.cache.set(cacheKey, { token, expSeconds });
-    return token;
+    if (cached && cached.expSeconds - nowSeconds > this.options.renewBeforeSeconds) return cached.grant;
+    return this.mint(credentials, cacheKey, nowSeconds);
   }
+
+  private async mint(credentials: Credentials, cacheKey: string, nowSeconds: number): Promise<Grant> {
+    const expSeconds = nowSeconds + this.options.ttlSeconds;
+    const token = await signV2Token(credentials.apiKey, credentials.apiSecret, expSeconds);
+    const grant: Grant = { token, apiUrl: undefined, authorization: `Bearer ${token}` };
+    this.cache.set(cacheKey, { grant, expSeconds });
+    return grant;
+  }
+}
+
+interface Minted {
+  grant: Grant;
+  expSeconds: number;
 }

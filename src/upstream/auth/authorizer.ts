@@ -23,18 +23,24 @@ export class V2Authorizer {
     private readonly embedded?: EmbeddedApps,
   ) {}
 
-  /** The embedded sandbox's app each pair last acted as: what `renewable` tells the token cache to forget. */
-  private readonly embeddedApps = new WeakMap<Credentials, OAuthApp>();
-
   async tokenFor(credentials: Credentials): Promise<string> {
     return (await this.grantFor(credentials)).token;
   }
 
-  /** The bearer token, and for an OAuth app's token the `api_url` its answer named (where the account's calls belong). */
-  async grantFor(credentials: Credentials): Promise<Grant> {
-    const v2 = credentials.v2 ?? (await this.embeddedAppOf(credentials));
+  /**
+   * The bearer token, and for an OAuth app's token the `api_url` its answer named (where the
+   * account's calls belong). At once, not as a promise, when the token is held and whom the pair
+   * acts as is known at once: most calls.
+   */
+  grantFor(credentials: Credentials): Grant | Promise<Grant> {
+    if (credentials.v2) return this.grantOf(credentials, credentials.v2);
+    const app = this.embeddedAppOf(credentials);
+    return app instanceof Promise ? app.then((found) => this.grantOf(credentials, found)) : this.grantOf(credentials, app);
+  }
+
+  private grantOf(credentials: Credentials, v2: V2Identity | undefined): Grant | Promise<Grant> {
     // A pair no app stands for signs its own JWT: today's v2 refuses it (a wrong secret over the sandbox is refused so).
-    if (!v2) return jwtGrant(await this.minter.tokenFor(credentials));
+    if (!v2) return this.minter.grantFor(credentials);
     if (v2.kind === 'oauth') {
       if (!this.oauth) throw new Error('An OAuth app is mapped, but the gateway was built without OAuth tokens.');
       return this.oauth.grantFor(v2);
@@ -44,7 +50,7 @@ export class V2Authorizer {
       app = { apiKey: v2.key, apiSecret: v2.secret };
       this.jwtApps.set(v2, app);
     }
-    return jwtGrant(await this.minter.tokenFor(app));
+    return this.minter.grantFor(app);
   }
 
   /**
@@ -53,19 +59,20 @@ export class V2Authorizer {
    * ourselves would only be signed alike again.
    */
   renewable(credentials: Credentials, token: string): boolean {
-    const v2 = credentials.v2 ?? this.embeddedApps.get(credentials);
+    const v2 = credentials.v2 ?? credentials.embeddedApp;
     if (v2?.kind !== 'oauth' || !this.oauth) return false;
     this.oauth.refused(v2, token);
     return true;
   }
 
-  private async embeddedAppOf(credentials: Credentials): Promise<OAuthApp | undefined> {
+  private embeddedAppOf(credentials: Credentials): OAuthApp | undefined | Promise<OAuthApp | undefined> {
     if (!this.oauth || !this.embedded) return undefined;
-    const app = await this.embedded(credentials);
-    if (app) this.embeddedApps.set(credentials, app);
+    const app = this.embedded(credentials);
+    return app instanceof Promise ? app.then((found) => this.embeddedFound(credentials, found)) : this.embeddedFound(credentials, app);
+  }
+
+  private embeddedFound(credentials: Credentials, app: OAuthApp | undefined): OAuthApp | undefined {
+    if (app) credentials.embeddedApp = app;
     return app;
   }
 }
-
-/** A JWT names no region: its calls go where v1gate was pointed. */
-const jwtGrant = (token: string): Grant => ({ token, apiUrl: undefined });

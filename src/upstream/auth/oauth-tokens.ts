@@ -60,6 +60,8 @@ const errorAnswer = z.object({ reason: z.string().optional(), error: z.string().
 export interface Grant {
   readonly token: string;
   readonly apiUrl: string | undefined;
+  /** `Bearer <token>`: the Authorization header of each call made with it, made once per token. */
+  readonly authorization: string;
 }
 
 interface Held extends Grant {
@@ -70,6 +72,8 @@ interface Held extends Grant {
 export class OAuthTokens {
   private readonly held = new Map<string, Held>();
   private readonly inFlight = new Map<string, Promise<Held>>();
+  /** Each app object's key, hashed once: an app is asked for a token on every call it makes. */
+  private readonly keys = new WeakMap<OAuthApp, string>();
   private readonly now: () => number;
   private readonly marginMs: number;
   private readonly requests: Record<TokenOutcome, number> = { issued: 0, refused: 0, rate_limited: 0, unavailable: 0 };
@@ -89,8 +93,11 @@ export class OAuthTokens {
     return (await this.grantFor(app)).token;
   }
 
-  /** The same, with the token answer's `api_url`: where the account's calls belong (api-url.ts). */
-  async grantFor(app: OAuthApp): Promise<Grant> {
+  /**
+   * The same, with the token answer's `api_url`: where the account's calls belong (api-url.ts). A
+   * token held is answered at once, not as a promise: most calls find one.
+   */
+  grantFor(app: OAuthApp): Grant | Promise<Grant> {
     const key = this.keyOf(app);
     const held = this.held.get(key);
     if (held && held.renewAtMs > this.now()) return held;
@@ -113,9 +120,14 @@ export class OAuthTokens {
 
   /** The app's identity in the cache: a hash, so a changed secret (a reloaded file) is another app, and no secret is kept as a key. */
   private keyOf(app: OAuthApp): string {
-    return createHash('sha256')
-      .update([app.tokenUrl ?? '', app.accountId, app.clientId, app.clientSecret].join('\0'))
-      .digest('base64');
+    let key = this.keys.get(app);
+    if (key === undefined) {
+      key = createHash('sha256')
+        .update([app.tokenUrl ?? '', app.accountId, app.clientId, app.clientSecret].join('\0'))
+        .digest('base64');
+      this.keys.set(app, key);
+    }
+    return key;
   }
 
   private async fetchToken(app: OAuthApp): Promise<Held> {
@@ -161,7 +173,8 @@ export class OAuthTokens {
       const lifeMs = parsed.data.expires_in * 1000;
       // A token shorter-lived than the margin is used for half its life rather than never.
       const margin = Math.min(this.marginMs, lifeMs / 2);
-      return { token: parsed.data.access_token, apiUrl: parsed.data.api_url, renewAtMs: askedAtMs + lifeMs - margin };
+      const token = parsed.data.access_token;
+      return { token, apiUrl: parsed.data.api_url, authorization: `Bearer ${token}`, renewAtMs: askedAtMs + lifeMs - margin };
     }
     const reason = reasonOf(text);
     if (answer.statusCode === 429) {

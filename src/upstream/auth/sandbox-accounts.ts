@@ -43,16 +43,20 @@ const RELIST_AFTER_MS = 1000;
  */
 const MAX_LIST_BYTES = 8 * 1024 * 1024;
 
-type Listed = Map<string, { secret: string; app: OAuthApp }>;
+interface Kept {
+  secret: string;
+  app: OAuthApp;
+}
+type Listed = Map<string, Kept>;
 
-export function sandboxAccountsAt(origin: string, timeoutMs: number): (pair: Credentials) => Promise<OAuthApp | undefined> {
+export function sandboxAccountsAt(origin: string, timeoutMs: number): SandboxAccountList['appOf'] {
   return sandboxAccountListAt(origin, timeoutMs).appOf;
 }
 
 /** The account list at `origin`, read as `sandboxAccountsAt` says, asked two ways. */
 export interface SandboxAccountList {
-  /** The OAuth app of a pair of one of the accounts, its secret matched; undefined for any other pair. */
-  appOf: (pair: Credentials) => Promise<OAuthApp | undefined>;
+  /** The OAuth app of a pair of one of the accounts, its secret matched; undefined for any other pair. At once when no list must be read. */
+  appOf: (pair: Credentials) => OAuthApp | undefined | Promise<OAuthApp | undefined>;
   /** The secret of the account whose api_key this is, for a caller that holds none (a download link); undefined: no account. */
   secretOf: (apiKey: string) => Promise<string | undefined>;
 }
@@ -72,17 +76,18 @@ export function sandboxAccountListAt(origin: string, timeoutMs: number): Sandbox
     // Anything but a sandbox's account list (another service on that origin) is no account at all.
     if (parsed?.success) listed = appsOf(parsed.data);
   };
-  const keptOf = async (apiKey: string) => {
-    if (!listed.has(apiKey) && !noSandbox && Date.now() - listedAt >= RELIST_AFTER_MS) {
-      reading ??= relist().finally(() => (reading = undefined));
-      await reading;
-    }
-    return listed.get(apiKey);
+  /** The key's account: at once when it is listed, or when the list may not be read again yet (most calls). */
+  const keptOf = (apiKey: string): Kept | undefined | Promise<Kept | undefined> => {
+    const kept = listed.get(apiKey);
+    if (kept || noSandbox || Date.now() - listedAt < RELIST_AFTER_MS) return kept;
+    reading ??= relist().finally(() => (reading = undefined));
+    return reading.then(() => listed.get(apiKey));
   };
+  const appOf = (pair: Credentials, kept: Kept | undefined) => (kept && same(kept.secret, pair.apiSecret) ? kept.app : undefined);
   return {
-    appOf: async (pair) => {
-      const kept = await keptOf(pair.apiKey);
-      return kept && same(kept.secret, pair.apiSecret) ? kept.app : undefined;
+    appOf: (pair) => {
+      const kept = keptOf(pair.apiKey);
+      return kept instanceof Promise ? kept.then((found) => appOf(pair, found)) : appOf(pair, kept);
     },
     secretOf: async (apiKey) => (await keptOf(apiKey))?.secret,
   };
