@@ -5,6 +5,7 @@ import type { GatewayConfig } from '../config.js';
 import { webhookMetrics } from '../ops/webhook-metrics.js';
 import { createSandbox, mountSandbox, type Sandbox } from '../sandbox/app.js';
 import { unknownPathAnswer } from '../gateway/answers.js';
+import { serverOptions } from '../gateway/parts.js';
 import { keepSandboxData, type KeptData } from '../sandbox/persist.js';
 import { listenOnLoopback } from '../server.js';
 import { PrivateAccess, sandboxControlGuard } from '../shared/private-access.js';
@@ -67,14 +68,7 @@ export async function startHub(config: GatewayConfig, logger: Logger): Promise<H
   }
   // A path no part answers (a worker forwards all of /webhooks) is answered as one process answers it.
   root.notFound(unknownPathAnswer);
-  const { origin, close } = await listenOnLoopback(root.fetch, {
-    keepAlive: true,
-    headersTimeoutMs: config.headersTimeoutMs,
-    requestTimeoutMs: config.requestTimeoutMs,
-    maxBodyBytes: config.maxBodyBytes,
-    bodyTimeoutMs: config.bodyTimeoutMs,
-    maxFields: config.maxFields,
-  });
+  const { origin, close } = await listenOnLoopback(root.fetch, { ...serverOptions(config), keepAlive: true });
   if (sandbox && webhooks && config.webhooks.token)
     sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
   const registry = new Registry();
