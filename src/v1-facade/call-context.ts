@@ -1,14 +1,13 @@
 import type { Context } from 'hono';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { z } from 'zod';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isoSeconds } from '../shared/iso-time.js';
 import { Departure, EitherLeaving, type Leaving } from '../shared/leaving.js';
 import type { OwnTime } from '../shared/own-time.js';
 import type { CallTrace } from '../shared/trace-context.js';
-import type { V2Route, V2Target } from '../shared/v2-route.js';
-import { checkedAnswer } from '../translators/kit/answer-shape.js';
+import type { V2Method, V2Route, V2Target } from '../shared/v2-route.js';
+import { checkedV2Answer, type V2Answer } from '../translators/kit/v2-answers/table.js';
 import type { CallMemo, TranslatorContext, V2Api } from '../translators/kit/define.js';
 import type { Credentials, Query, V2CallObservation, V2Client, V2Request } from '../upstream/client.js';
 import { CallWithdrawn, notSentAfter, unanswered, V2Error, type UpstreamUnavailable } from '../upstream/errors.js';
@@ -64,11 +63,11 @@ export class BoundV2 implements V2Api {
    */
   private unanswered: UpstreamUnavailable | undefined;
 
-  get<S extends z.ZodType>(target: V2Target<'GET'>, answer: S, query?: Query): Promise<z.output<S>> {
-    return this.checked(target, answer, this.call(target, query, undefined));
+  get<Name extends string>(target: V2Target<'GET', Name>, query?: Query): Promise<V2Answer<Name>> {
+    return this.checked(target, this.call(target, query, undefined));
   }
-  post<S extends z.ZodType>(target: V2Target<'POST'>, body: unknown, answer: S, query?: Query): Promise<z.output<S>> {
-    return this.checked(target, answer, this.call(target, query, body));
+  post<Name extends string>(target: V2Target<'POST', Name>, body: unknown, query?: Query): Promise<V2Answer<Name>> {
+    return this.checked(target, this.call(target, query, body));
   }
   patch(target: V2Target<'PATCH'>, body: unknown): Promise<void> {
     return this.call<void>(target, undefined, body);
@@ -79,15 +78,18 @@ export class BoundV2 implements V2Api {
   delete(target: V2Target<'DELETE'>, query?: Query): Promise<void> {
     return this.call<void>(target, query, undefined);
   }
-  upload<S extends z.ZodType>(target: V2Target<'POST'>, form: FormData, answer: S): Promise<z.output<S>> {
-    return this.checked(target, answer, this.send<unknown>(this.request(target, undefined, undefined, form)));
+  upload<Name extends string>(target: V2Target<'POST', Name>, form: FormData): Promise<V2Answer<Name>> {
+    return this.checked(target, this.send<unknown>(this.request(target, undefined, undefined, form)));
   }
   private call<T = unknown>(target: V2Target, query: Query | undefined, body: unknown): Promise<T> {
     return this.send<T>(this.request(target, query, body, undefined));
   }
-  /** The answer as the translator reads it: checked here, after coalescing, so each waiter on a shared GET checks its own copy. */
-  private checked<S extends z.ZodType>(target: V2Target, schema: S, pending: Promise<unknown>): Promise<z.output<S>> {
-    return pending.then((answer) => checkedAnswer(schema, answer, target.route));
+  /**
+   * The answer as the translator reads it, checked against its route's one schema: here, after
+   * coalescing, so each waiter on a shared GET checks its own copy.
+   */
+  private checked<Name extends string>(target: V2Target<V2Method, Name>, pending: Promise<unknown>): Promise<V2Answer<Name>> {
+    return pending.then((answer) => checkedV2Answer(target.route, answer));
   }
   /** Whether a request of this call has been made yet (its first one opens the call at the outbound limiter). */
   private opened = false;

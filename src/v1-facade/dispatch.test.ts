@@ -2,7 +2,6 @@ import { Context } from 'hono';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { V2 } from '../shared/v2-routes.js';
-import { NOT_READ } from '../translators/kit/answer-shape.js';
 import { defineEndpoint } from '../translators/kit/define.js';
 import type { Credentials, V2Client, V2Request } from '../upstream/client.js';
 import { V2Error } from '../upstream/errors.js';
@@ -19,9 +18,12 @@ const readAll = defineEndpoint({
   params: v1Params({ ids: v1.list({ max: 10 }) }),
   v2Calls: [V2.users.get],
   async handle({ ids }, ctx) {
-    return { read: (await Promise.all(ids.map((id) => ctx.v2.get(V2.users.get.at(id), NOT_READ)))).length };
+    return { read: (await Promise.all(ids.map((id) => ctx.v2.get(V2.users.get.at(id))))).length };
   },
 });
+
+/** A v2 user, as GET /users/{userId}'s one schema reads it. */
+const A_USER = { id: 'u1', email: 'u1@example.com' };
 
 /** A v2 client that answers 401 to any secret but `right`, and records what was sent. */
 function fakeV2(): V2Client & { sent: string[] } {
@@ -31,7 +33,7 @@ function fakeV2(): V2Client & { sent: string[] } {
     call(credentials: Credentials, request: V2Request) {
       request.onSend?.();
       sent.push(`${request.target.route.method} ${request.target.path}${request.unmetered ? ' (unmetered)' : ''}`);
-      return credentials.apiSecret === 'right' ? Promise.resolve({}) : Promise.reject(new V2Error(401, 124, 'Invalid access token.'));
+      return credentials.apiSecret === 'right' ? Promise.resolve(A_USER) : Promise.reject(new V2Error(401, 124, 'Invalid access token.'));
     },
   };
   return client as unknown as V2Client & { sent: string[] };

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startGateway, type RunningGateway } from '../../src/gateway.js';
 import { V2 } from '../../src/shared/v2-routes.js';
-import { NOT_READ } from '../../src/translators/kit/answer-shape.js';
 import { defineEndpoint } from '../../src/translators/kit/define.js';
 import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
 import { v1Params } from '../../src/v1/param-types.js';
@@ -23,7 +22,7 @@ const lying = defineEndpoint({
   v2Calls: [V2.users.get],
   async handle(_params, ctx) {
     // @ts-expect-error -- the compiler refuses a route the endpoint does not declare; this fixture lies on purpose, to show the guard shadow mode keeps at run time.
-    await ctx.v2.post(V2.users.create.at(), { action: 'custCreate', user_info: { email: uniqueEmail('lie'), type: 1 } }, NOT_READ);
+    await ctx.v2.post(V2.users.create.at(), { action: 'custCreate', user_info: { email: uniqueEmail('lie'), type: 1 } });
     return { ok: true };
   },
 });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOT_READ } from '../../src/translators/kit/answer-shape.js';
 import { defineEndpoint } from '../../src/translators/kit/define.js';
 import { V2 } from '../../src/shared/v2-routes.js';
 import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
@@ -18,7 +17,7 @@ const fanOut = defineEndpoint({
   v2Calls: [V2.users.get],
   async handle({ calls }, ctx) {
     // Distinct queries: identical GETs in flight would be coalesced into one (src/upstream/coalesce.ts).
-    const answers = await Promise.all(Array.from({ length: calls }, (_, i) => ctx.v2.get(V2.users.get.at('me'), NOT_READ, { fan_out: i })));
+    const answers = await Promise.all(Array.from({ length: calls }, (_, i) => ctx.v2.get(V2.users.get.at('me'), { fan_out: i })));
     return { calls: answers.length };
   },
 });

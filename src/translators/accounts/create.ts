@@ -8,7 +8,6 @@ import { inputShape, toV2, withV1Defaults } from '../../v1/field-map.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { V2 } from '../../shared/v2-routes.js';
-import { V2_CREATED_ACCOUNT } from './v2-answers.js';
 
 /**
  * /ma/account/create → POST /accounts (owner and `options`), then PATCH /accounts/{id}/settings
@@ -35,7 +34,7 @@ export const accountCreate = defineEndpoint({
     const options = toV2(ACCOUNT_OPTION_ROWS, withV1Defaults(ACCOUNT_OPTION_ROWS, params));
     const settings = toV2(ACCOUNT_SETTING_ROWS, withV1Defaults(ACCOUNT_SETTING_ROWS, params));
     // Outside the rollback: a refusal here (email taken, bad password) has changed nothing.
-    const account = await ctx.v2.post(V2.accounts.create.at(), { email, first_name, last_name, password, ...options }, V2_CREATED_ACCOUNT);
+    const account = await ctx.v2.post(V2.accounts.create.at(), { email, first_name, last_name, password, ...options });
     const rollback = new Rollback(ctx);
     let disassociated = false;
     rollback.onFailure(`sub account ${account.id} (owner ${email})`, async (v2) => {

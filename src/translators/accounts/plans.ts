@@ -5,8 +5,6 @@ import { inputShape, toV1, toV2 } from '../../v1/field-map.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { accountIdParam } from './account-path.js';
 import { V2 } from '../../shared/v2-routes.js';
-import { NOT_READ } from '../kit/answer-shape.js';
-import { V2_ACCOUNT, V2_BILLING_CONTACT, V2_PLAN_SET } from './v2-answers.js';
 
 /**
  * The plan calls of a sub account. Plans travel as JSON text in v1 form fields (parsed and checked
@@ -37,9 +35,9 @@ export const accountPlanSubscribe = defineEndpoint({
   // The contact rows describe the `contact` object of the v2 body (`contact.zip` → zip).
   v2Naming: { moved: [{ table: BILLING_CONTACT_ROWS, add: 'contact.' }] },
   async handle(params, ctx) {
-    const { owner_email } = await ctx.v2.get(V2.accounts.get.at(params.account_id), V2_ACCOUNT);
+    const { owner_email } = await ctx.v2.get(V2.accounts.get.at(params.account_id));
     const contact = { ...toV2(BILLING_CONTACT_ROWS, params), email: owner_email };
-    const plans = await ctx.v2.post(V2.accounts.subscribe.at(params.account_id), { contact, ...toV2(PLAN_SET_ROWS, params) }, V2_PLAN_SET);
+    const plans = await ctx.v2.post(V2.accounts.subscribe.at(params.account_id), { contact, ...toV2(PLAN_SET_ROWS, params) });
     return v1PlanAnswer(contact, plans);
   },
 });
@@ -52,8 +50,8 @@ export const accountPlanGet = defineEndpoint({
   tables: [BILLING_CONTACT_ROWS, PLAN_SET_ROWS],
   async handle({ account_id }, ctx) {
     const [plans, contact] = await Promise.all([
-      ctx.v2.get(V2.accounts.plans.at(account_id), V2_PLAN_SET),
-      ctx.v2.get(V2.accounts.billing.at(account_id), V2_BILLING_CONTACT),
+      ctx.v2.get(V2.accounts.plans.at(account_id)),
+      ctx.v2.get(V2.accounts.billing.at(account_id)),
     ]);
     return v1PlanAnswer(contact, plans);
   },
@@ -71,7 +69,7 @@ export const accountPlanAdd = defineEndpoint({
   v2Calls: [V2.accounts.addAddon],
   v2Naming: PLAN_BODY_NAMING,
   async handle({ account_id, plan }, ctx) {
-    await ctx.v2.post(V2.accounts.addAddon.at(account_id), plan, NOT_READ);
+    await ctx.v2.post(V2.accounts.addAddon.at(account_id), plan);
     return { id: account_id, updated_at: ctx.nowIso() };
   },
 });

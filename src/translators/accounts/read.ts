@@ -6,7 +6,6 @@ import { v1Params } from '../../v1/param-types.js';
 import { accountIdParam } from './account-path.js';
 import { v1PageOfTokens } from '../kit/token-walk.js';
 import { V2 } from '../../shared/v2-routes.js';
-import { V2_ACCOUNT, V2_ACCOUNT_PAGE } from './v2-answers.js';
 
 /** /ma/account/list → GET /accounts: v1's paging (optional, as v1 accepted it) and `subAccounts`. */
 export const accountList = defineEndpoint({
@@ -15,7 +14,7 @@ export const accountList = defineEndpoint({
   v2Calls: [V2.accounts.list],
   async handle(params, ctx) {
     const paging = pagingOf(params);
-    const page = await v1PageOfTokens(ctx, { target: V2.accounts.list.at(), answer: V2_ACCOUNT_PAGE, itemsOf: (p) => p.accounts }, paging);
+    const page = await v1PageOfTokens(ctx, { target: V2.accounts.list.at(), itemsOf: (p) => p.accounts }, paging);
     return {
       ...v1PageFields(pageOf(paging, page.total_records)),
       subAccounts: page.items.map((account) => answer(ACCOUNT_LIST_ITEM, account)),
@@ -29,7 +28,7 @@ export const accountGet = defineEndpoint({
   params: v1Params(accountIdParam),
   v2Calls: [V2.accounts.get],
   async handle({ account_id }, ctx) {
-    const account = await ctx.v2.get(V2.accounts.get.at(account_id), V2_ACCOUNT);
+    const account = await ctx.v2.get(V2.accounts.get.at(account_id));
     return answer(ACCOUNT_ANSWER, account);
   },
 });

@@ -5,8 +5,6 @@ import { Rollback } from '../kit/rollback.js';
 import { v1Params } from '../../v1/param-types.js';
 import { accountIdParam } from './account-path.js';
 import { V2 } from '../../shared/v2-routes.js';
-import { NOT_READ } from '../kit/answer-shape.js';
-import { V2_ACCOUNT } from './v2-answers.js';
 
 /**
  * /ma/account/update → PATCH /accounts/{id}/options and/or PATCH /accounts/{id}/settings, with
@@ -35,7 +33,7 @@ export const accountUpdate = defineEndpoint({
     const hasSettings = Object.keys(settings).length > 0;
 
     if (hasOptions && hasSettings) {
-      const before = (await ctx.v2.get(V2.accounts.get.at(account_id), V2_ACCOUNT)).options;
+      const before = (await ctx.v2.get(V2.accounts.get.at(account_id))).options;
       await ctx.v2.patch(V2.accounts.updateOptions.at(account_id), options);
       const rollback = new Rollback(ctx);
       const restore = Object.fromEntries(Object.keys(options).map((key) => [key, before[key]]));
@@ -49,7 +47,7 @@ export const accountUpdate = defineEndpoint({
       await ctx.v2.patch(V2.accounts.updateSettings.at(account_id), settings);
     } else {
       // Nothing to change: still answer an unknown account as v1 did.
-      await ctx.v2.get(V2.accounts.get.at(account_id), NOT_READ);
+      await ctx.v2.get(V2.accounts.get.at(account_id));
     }
     return { id: account_id, updated_at: ctx.nowIso() };
   },

@@ -6,7 +6,7 @@ import { toV1 } from '../../v1/field-map.js';
 import { reportRange, reportRangeParams } from '../kit/report-range.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import type { ReportDate } from '../kit/report-date.js';
-import { V2_USER_CHAT_MESSAGES, V2_USER_CHAT_SESSIONS, type V2UserChatSession } from './v2-answers.js';
+import { type V2UserChatSession } from '../kit/v2-answers/chat.js';
 
 /**
  * v1's chat history over today's Team Chat API, which lists one user's sessions
@@ -60,7 +60,7 @@ export const chatList = defineEndpoint({
   tables: [CHAT_SESSION_ROWS],
   async handle(params, ctx) {
     const range = v2Range(params);
-    const page = await ctx.v2.get(V2.chat.userSessions.at(params.email ?? 'me'), V2_USER_CHAT_SESSIONS, {
+    const page = await ctx.v2.get(V2.chat.userSessions.at(params.email ?? 'me'), {
       ...range.v2,
       page_size: params.page_size,
       next_page_token: params.next_page_token,
@@ -84,15 +84,13 @@ export const chatGet = defineEndpoint({
     const range = v2Range(params);
     const oneToOne = isOneToOne(params.session_id);
     const [page, groups] = await Promise.all([
-      ctx.v2.get(V2.chat.userMessages.at('me'), V2_USER_CHAT_MESSAGES, {
+      ctx.v2.get(V2.chat.userMessages.at('me'), {
         ...(oneToOne ? { to_contact: params.session_id } : { to_channel: params.session_id }),
         ...range.v2,
         page_size: params.page_size,
         next_page_token: params.next_page_token,
       }),
-      oneToOne
-        ? undefined
-        : ctx.v2.get(V2.chat.userSessions.at('me'), V2_USER_CHAT_SESSIONS, { type: 'groupchat', ...range.v2, page_size: 300 }),
+      oneToOne ? undefined : ctx.v2.get(V2.chat.userSessions.at('me'), { type: 'groupchat', ...range.v2, page_size: 300 }),
     ]);
     const name = groups?.sessions.find((s) => s.channel_id === params.session_id)?.name;
     return {

@@ -5,7 +5,6 @@ import { v1, v1Params } from '../../v1/param-types.js';
 import { everyPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { CALLER_ACCOUNT_CALL, callerAccountId, v1Group } from './group-output.js';
 import type { GroupKind } from './kind.js';
-import { V2_GROUP, V2_GROUP_LIST, V2_GROUP_PAGE } from './v2-answers.js';
 
 /**
  * Create, list, get, edit and delete of groups and IM groups: one factory per call, applied to
@@ -24,7 +23,7 @@ export function groupCreate(kind: GroupKind) {
       const body = toV2(kind.table, withV1Defaults(kind.table, params));
       const accountId = startedEarly(callerAccountId(ctx));
       return answerAfterWrite(
-        ctx.v2.post(kind.v2.create.at(), body, V2_GROUP),
+        ctx.v2.post(kind.v2.create.at(), body),
         async (created) => v1Group(kind.table, kind.answer, created, await accountId),
         (created) => `The ${kind.label} ${created.id} was created`,
       );
@@ -32,13 +31,16 @@ export function groupCreate(kind: GroupKind) {
   });
 }
 
+/** A page of either kind's list: GET /groups answers every group at once, GET /im/groups by pages. */
+type GroupPage = { total_records: number; groups: unknown[]; next_page_token?: string | undefined };
+
 /** Every group of the kind; IM groups come from v2 in pages, read in full (v1's list has no paging). */
 async function allGroups(
   kind: GroupKind,
   ctx: TranslatorContext<GroupKind['v2']['list']>,
 ): Promise<{ total_records: number; groups: unknown[] }> {
-  if (!kind.pagedList) return ctx.v2.get(kind.v2.list.at(), V2_GROUP_LIST);
-  const pages = await everyPage((token) => ctx.v2.get(kind.v2.list.at(), V2_GROUP_PAGE, { page_size: V2_MAX_PAGE_SIZE, ...token }));
+  if (!kind.pagedList) return ctx.v2.get(kind.v2.list.at());
+  const pages = await everyPage<GroupPage>((token) => ctx.v2.get(kind.v2.list.at(), { page_size: V2_MAX_PAGE_SIZE, ...token }));
   return { total_records: pages[0]!.total_records, groups: pages.flatMap((page) => page.groups) };
 }
 
@@ -67,7 +69,7 @@ export function groupGet(kind: GroupKind) {
     v2Calls: [kind.v2.get, CALLER_ACCOUNT_CALL],
     tables: [kind.table],
     async handle({ id }, ctx) {
-      const [group, accountId] = await Promise.all([ctx.v2.get(kind.v2.get.at(id), V2_GROUP), callerAccountId(ctx)]);
+      const [group, accountId] = await Promise.all([ctx.v2.get(kind.v2.get.at(id)), callerAccountId(ctx)]);
       return v1Group(kind.table, kind.answer, group, accountId);
     },
   });
@@ -86,14 +88,14 @@ export function groupEdit(kind: GroupKind) {
     async handle(params, ctx) {
       const changes = toV2(kind.table, params);
       if (Object.keys(changes).length === 0) {
-        const [group, accountId] = await Promise.all([ctx.v2.get(kind.v2.get.at(params.id), V2_GROUP), callerAccountId(ctx)]);
+        const [group, accountId] = await Promise.all([ctx.v2.get(kind.v2.get.at(params.id)), callerAccountId(ctx)]);
         return v1Group(kind.table, kind.answer, group, accountId);
       }
       const accountId = startedEarly(callerAccountId(ctx));
       return answerAfterWrite(
         ctx.v2.patch(kind.v2.update.at(params.id), changes),
         async () => {
-          const [group, account] = await Promise.all([ctx.v2.get(kind.v2.get.at(params.id), V2_GROUP), accountId]);
+          const [group, account] = await Promise.all([ctx.v2.get(kind.v2.get.at(params.id)), accountId]);
           return v1Group(kind.table, kind.answer, group, account);
         },
         () => `The ${kind.label} ${params.id} was edited`,

@@ -2,7 +2,8 @@ import { V2 } from '../../shared/v2-routes.js';
 import type { TranslatorContext, V1Answer } from '../kit/define.js';
 import { answer, type AnswerShape } from '../../v1/answer.js';
 import { toV1, type FieldTable } from '../../v1/field-map.js';
-import { V2_USER_ACCOUNT } from '../kit/v2-users.js';
+import { z } from 'zod';
+import { answerWith, looseFields } from '../kit/answer-shape.js';
 
 /**
  * v1 group answers carry the account id, v2 group objects do not. The caller's account is the
@@ -11,10 +12,13 @@ import { V2_USER_ACCOUNT } from '../kit/v2-users.js';
  */
 export async function callerAccountId(ctx: TranslatorContext<typeof CALLER_ACCOUNT_CALL>): Promise<string> {
   return ctx.memo.fact('account-id', async () => {
-    const owner = await ctx.v2.get(V2.users.get.at('me'), V2_USER_ACCOUNT);
+    const owner = answerWith(await ctx.v2.get(V2.users.get.at('me')), OWNER_ACCOUNT, CALLER_ACCOUNT_CALL);
     return owner.account_id;
   });
 }
+
+/** What a group answer cannot do without, and the v2 user leaves optional: the caller's account. */
+const OWNER_ACCOUNT = looseFields({ account_id: z.string() });
 
 /** The route callerAccountId calls. */
 export const CALLER_ACCOUNT_CALL = V2.users.get;

@@ -10,7 +10,6 @@ import type { GroupKind } from './kind.js';
 import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { everyPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { v1PageOfTokens } from '../kit/token-walk.js';
-import { V2_MEMBER_PAGE, V2_MEMBERS_ADDED } from './v2-answers.js';
 
 /** v2 takes at most 30 members per POST members call. */
 export const MEMBERS_PER_CALL = 30;
@@ -42,7 +41,7 @@ async function onFirstKindThatHasIt<T>(
 /** Every member id of a group, read 300 at a time. */
 async function allMemberIds(kind: GroupKind, ctx: TranslatorContext<GroupKind['v2']['members']>, id: string): Promise<Set<string>> {
   const members = kind.v2.members.at(id);
-  const pages = await everyPage((token) => ctx.v2.get(members, V2_MEMBER_PAGE, { page_size: V2_MAX_PAGE_SIZE, ...token }));
+  const pages = await everyPage((token) => ctx.v2.get(members, { page_size: V2_MAX_PAGE_SIZE, ...token }));
   return new Set(pages.flatMap((page) => page.members.map((m) => m.id)));
 }
 
@@ -52,7 +51,7 @@ async function addBatch(
   id: string,
   batch: readonly string[],
 ): Promise<string[]> {
-  const answer = await v2.post(kind.v2.addMembers.at(id), { members: batch.map((memberId) => ({ id: memberId })) }, V2_MEMBERS_ADDED);
+  const answer = await v2.post(kind.v2.addMembers.at(id), { members: batch.map((memberId) => ({ id: memberId })) });
   return answer.ids.split(',').filter(Boolean);
 }
 
@@ -74,7 +73,7 @@ export function memberList(kind: GroupKind) {
     tables: [GROUP_MEMBER_ROWS],
     async handle(params, ctx) {
       const paging = pagingOf(params);
-      const list = { target: kind.v2.members.at(params.id), answer: V2_MEMBER_PAGE };
+      const list = { target: kind.v2.members.at(params.id) };
       const page = await v1PageOfTokens(ctx, { ...list, itemsOf: (p) => p.members }, paging);
       return {
         ...v1PageFields(pageOf(paging, page.total_records)),

@@ -4,7 +4,6 @@ import { defineEndpoint } from '../kit/define.js';
 import { inputShape, toV1, toV2, withV1Defaults } from '../../v1/field-map.js';
 import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { V2_H323_DEVICE, V2_H323_DEVICE_PAGE } from './v2-answers.js';
 import { v1PageOfTokens } from '../kit/token-walk.js';
 
 /**
@@ -20,7 +19,7 @@ export const h323DeviceList = defineEndpoint({
   tables: [H323_DEVICE_ROWS],
   async handle(params, ctx) {
     const paging = pagingOf(params);
-    const list = { target: V2.h323Devices.list.at(), answer: V2_H323_DEVICE_PAGE };
+    const list = { target: V2.h323Devices.list.at() };
     const page = await v1PageOfTokens(ctx, { ...list, itemsOf: (p) => p.devices }, paging);
     return { ...v1PageFields(pageOf(paging, page.total_records)), devices: page.items.map((device) => toV1(H323_DEVICE_ROWS, device)) };
   },
@@ -33,11 +32,7 @@ export const h323DeviceCreate = defineEndpoint({
   v2Calls: [V2.h323Devices.create],
   tables: [H323_DEVICE_ROWS],
   async handle(params, ctx) {
-    const created = await ctx.v2.post(
-      V2.h323Devices.create.at(),
-      toV2(H323_DEVICE_ROWS, withV1Defaults(H323_DEVICE_ROWS, params)),
-      V2_H323_DEVICE,
-    );
+    const created = await ctx.v2.post(V2.h323Devices.create.at(), toV2(H323_DEVICE_ROWS, withV1Defaults(H323_DEVICE_ROWS, params)));
     return toV1(H323_DEVICE_ROWS, created);
   },
 });

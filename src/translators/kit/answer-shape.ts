@@ -12,6 +12,9 @@ import { UpstreamUnavailable } from '../../upstream/errors.js';
 /** The answer of a POST or GET whose answer is not read: any answer will do, and the call says so. */
 export const NOT_READ = z.unknown();
 
+/** What a PATCH, PUT or DELETE answers: v2's 204, nothing to read (the answer table names it for each). */
+export const NO_CONTENT = 'no content';
+
 /**
  * An object the translator reads by key (through a mapping table, or a few keys by name): checked to
  * be an object and no deeper, and not copied (a `looseObject` copies every key, and a settings object
@@ -50,6 +53,16 @@ export function checkedAnswer<S extends z.ZodType>(schema: S, answer: unknown, r
   const result = schema.safeParse(answer);
   if (result.success) return result.data;
   throw new UpstreamUnavailable('bad-response', `The v2 service answered ${route.name} ${misfitOf(result.error.issues[0])}.`, !route.reads);
+}
+
+/**
+ * The answer, checked further for what one translator cannot do without and its route's one schema
+ * leaves optional (a user's `status` for /user/delete): a misfit is the same upstream error as the
+ * route's own check gives, and the answer is handed on as it came, typed with the fields checked.
+ */
+export function answerWith<T, S extends z.ZodType>(answer: T, fields: S, route: V2Route): T & z.output<S> {
+  checkedAnswer(fields, answer, route);
+  return answer as T & z.output<S>;
 }
 
 /** What is wrong, in words that name the field and the expected type, never the value given. */

@@ -1,7 +1,6 @@
 import { V2 } from '../../shared/v2-routes.js';
 import type { V2Route } from '../../shared/v2-route.js';
 import { v1Params } from '../../v1/param-types.js';
-import { NOT_READ } from './answer-shape.js';
 import { defineEndpoint, type TranslatorContext, type V2Api } from './define.js';
 import { Rollback } from './rollback.js';
 
@@ -15,7 +14,7 @@ import { Rollback } from './rollback.js';
 const params = v1Params({});
 
 /** A helper shared by endpoints, over the one route it calls (as sessions/host-check.ts's requireHostId). */
-const requireHostId = (ctx: TranslatorContext<typeof V2.users.get>, id: string) => ctx.v2.get(V2.users.get.at(id), NOT_READ);
+const requireHostId = (ctx: TranslatorContext<typeof V2.users.get>, id: string) => ctx.v2.get(V2.users.get.at(id));
 
 /** Calls its routes with their own methods, its undo with the undo's route, and a helper whose route it declares. */
 export const declaring = defineEndpoint({
@@ -24,7 +23,7 @@ export const declaring = defineEndpoint({
   v2Calls: [V2.users.get, V2.users.update],
   v2Undo: [V2.users.delete],
   async handle(_params, ctx) {
-    const user = await ctx.v2.get(V2.users.get.at('me'), NOT_READ);
+    const user = await ctx.v2.get(V2.users.get.at('me'));
     await ctx.v2.patch(V2.users.update.at('me'), { first_name: 'A' });
     const rollback = new Rollback(ctx);
     rollback.onFailure('the user was updated', (v2) => v2.delete(V2.users.delete.at('me')));
@@ -40,13 +39,13 @@ export const undeclared = defineEndpoint({
   v2Undo: [V2.users.delete],
   async handle(_params, ctx) {
     // @ts-expect-error -- a route the endpoint does not declare.
-    await ctx.v2.get(V2.users.settings.at('me'), NOT_READ);
+    await ctx.v2.get(V2.users.settings.at('me'));
     // @ts-expect-error -- a route of the same path, another method: GET /users/{userId} is declared, not PATCH.
     await ctx.v2.patch(V2.users.update.at('me'), {});
     // @ts-expect-error -- an undo route, called as a call.
     await ctx.v2.delete(V2.users.delete.at('me'));
     // @ts-expect-error -- a declared call, called as an undo.
-    await ctx.undoV2.get(V2.users.get.at('me'), NOT_READ);
+    await ctx.undoV2.get(V2.users.get.at('me'));
     const rollback = new Rollback(ctx);
     // @ts-expect-error -- an undo of a route v2Undo does not name.
     rollback.onFailure('the user was created', (v2) => v2.patch(V2.users.update.at('me'), {}));
@@ -64,7 +63,7 @@ export const helperNotDeclared = defineEndpoint({
   async handle(_params, ctx) {
     // @ts-expect-error -- requireHostId calls GET /users/{userId}, which this endpoint does not declare.
     await requireHostId(ctx, 'me');
-    const readsUser: (v2: V2Api<typeof V2.users.get>) => Promise<unknown> = (v2) => v2.get(V2.users.get.at('me'), NOT_READ);
+    const readsUser: (v2: V2Api<typeof V2.users.get>) => Promise<unknown> = (v2) => v2.get(V2.users.get.at('me'));
     // @ts-expect-error -- nor a client of its own routes to a helper over another.
     await readsUser(ctx.v2);
     return {};
@@ -88,7 +87,7 @@ export const declaresNothing = defineEndpoint({
   v2Calls: [],
   async handle(_params, ctx) {
     // @ts-expect-error -- no route is declared.
-    await ctx.v2.get(V2.users.get.at('me'), NOT_READ);
+    await ctx.v2.get(V2.users.get.at('me'));
     return {};
   },
 });

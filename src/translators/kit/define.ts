@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import type { V2Answer } from './v2-answers/table.js';
 import type { Query } from '../../upstream/client.js';
 import type { PathValue, V2Method, V2Route, V2Target } from '../../shared/v2-route.js';
 import type { CompositeMapping, FieldTable } from '../../v1/field-map.js';
@@ -21,18 +22,18 @@ import { v1FieldNamer, type V1FieldNaming, type V1FieldOf } from '../../v1/field
  * properties, not method shorthand, so their parameters are checked contravariantly: a client over
  * fewer routes is not a client over more). `V2Api` with the default is any route.
  *
- * A call whose answer is read names the zod schema of what it reads (the `v2-answers.ts` of its
- * area): the answer is checked against it before the translator sees it, and one that does not fit
- * is an upstream error (kit/answer-shape.ts). A POST or GET whose answer is not read passes `NOT_READ`.
+ * A GET or POST answers its route's one schema (kit/v2-answers/table.ts): the answer is checked
+ * against it before the translator sees it, and one that does not fit is an upstream error
+ * (kit/answer-shape.ts); the call is typed by the schema's output. No call names a schema.
  */
 export interface V2Api<in Routes extends V2Route = V2Route> {
-  get: <S extends z.ZodType>(target: TargetOf<Routes, 'GET'>, answer: S, query?: Query) => Promise<z.output<S>>;
-  post: <S extends z.ZodType>(target: TargetOf<Routes, 'POST'>, body: unknown, answer: S, query?: Query) => Promise<z.output<S>>;
+  get: <Name extends RouteName<Routes, 'GET'>>(target: V2Target<'GET', Name>, query?: Query) => Promise<V2Answer<Name>>;
+  post: <Name extends RouteName<Routes, 'POST'>>(target: V2Target<'POST', Name>, body: unknown, query?: Query) => Promise<V2Answer<Name>>;
   patch: (target: TargetOf<Routes, 'PATCH'>, body: unknown) => Promise<void>;
   put: (target: TargetOf<Routes, 'PUT'>, body?: unknown, query?: Query) => Promise<void>;
   delete: (target: TargetOf<Routes, 'DELETE'>, query?: Query) => Promise<void>;
   /** multipart/form-data POST (picture upload). */
-  upload: <S extends z.ZodType>(target: TargetOf<Routes, 'POST'>, form: FormData, answer: S) => Promise<z.output<S>>;
+  upload: <Name extends RouteName<Routes, 'POST'>>(target: V2Target<'POST', Name>, form: FormData) => Promise<V2Answer<Name>>;
 }
 
 /** The names of the routes of `Routes` of one method (every name, of the wide `V2Route`). */

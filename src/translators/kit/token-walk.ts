@@ -1,10 +1,10 @@
-import type { z } from 'zod';
 import type { PathValue, V2Route, V2Target } from '../../shared/v2-route.js';
 import type { Query } from '../../upstream/client.js';
 import { V2Error } from '../../upstream/errors.js';
 import { invalidParameter } from '../../v1/errors.js';
 import type { Paging } from '../../v1/paging.js';
 import type { TranslatorContext } from './define.js';
+import type { V2Answer, V2Answers, V2RouteName } from './v2-answers/table.js';
 
 /**
  * v1's page N of a v2 list that pages by token only. Today's v2 deprecates `page_number` and some
@@ -28,13 +28,15 @@ export interface TokenPaged {
   next_page_token?: string | undefined;
 }
 
-/** A token-paged list: its target names its route, which an endpoint that walks it declares. */
-export interface TokenList<S extends z.ZodType<TokenPaged>, T, Name extends string = string> {
+/** The routes whose answer is a token-paged list: what the walk reads of each page. */
+export type TokenPagedName = { [Name in V2RouteName]: V2Answers[Name] extends TokenPaged ? Name : never }[V2RouteName] & `GET ${string}`;
+
+/** A token-paged list: its target names its route, which an endpoint that walks it declares; its pages are the route's answers. */
+export interface TokenList<Name extends TokenPagedName, T> {
   target: V2Target<'GET', Name>;
-  answer: S;
   /** The list's filters (status, type...): everything of the query but its paging. */
   query?: Query;
-  itemsOf(page: z.output<S>): readonly T[];
+  itemsOf(page: V2Answer<Name>): readonly T[];
 }
 
 export interface V1PageOfTokens<T, P = unknown> {
@@ -54,11 +56,11 @@ export interface V1PageOfTokens<T, P = unknown> {
  * the list's route (its endpoint declares it); the walk below calls only that route, which the
  * compiler cannot follow through a generic name, so it is handed the context as one of any route.
  */
-export async function v1PageOfTokens<S extends z.ZodType<TokenPaged>, T, Name extends string>(
+export async function v1PageOfTokens<Name extends TokenPagedName, T>(
   declared: TranslatorContext<ListRoute<NoInfer<Name>>>,
-  list: TokenList<S, T, Name>,
+  list: TokenList<Name, T>,
   paging: Paging,
-): Promise<V1PageOfTokens<T, z.output<S>>> {
+): Promise<V1PageOfTokens<T, V2Answer<Name>>> {
   const ctx = declared as TranslatorContext;
   const chain = `${list.target.path}?${new URLSearchParams(sortedQuery(list.query)).toString()}&page_size=${paging.page_size}`;
   const resumed = resumePoint(ctx, chain, paging);
@@ -91,27 +93,28 @@ function resumePoint(ctx: Pick<TranslatorContext, 'memo'>, chain: string, paging
   return { offset: 0, token: '' };
 }
 
-async function walk<S extends z.ZodType<TokenPaged>, T>(
+async function walk<Name extends TokenPagedName, T>(
   ctx: TranslatorContext,
-  list: TokenList<S, T>,
+  list: TokenList<Name, T>,
   chain: string,
   paging: Paging,
   from: Resume,
-): Promise<V1PageOfTokens<T, z.output<S>>> {
+): Promise<V1PageOfTokens<T, V2Answer<Name>>> {
   const start = (paging.page_number - 1) * paging.page_size;
   const end = start + paging.page_size;
   let { offset, token } = from;
   let total: number | undefined;
   const items: T[] = [];
-  let page: z.output<S>;
+  let page: V2Answer<Name>;
   for (let read = 1; ; read++) {
     const query = { ...list.query, page_size: paging.page_size, ...(token ? { next_page_token: token } : {}) };
-    page = await ctx.v2.get(list.target, list.answer, query);
+    page = await ctx.v2.get(list.target, query);
     const got = list.itemsOf(page);
-    total = page.total_records ?? total;
+    const paged: TokenPaged = page;
+    total = paged.total_records ?? total;
     items.push(...got.slice(Math.max(0, start - offset), Math.max(0, end - offset)));
     offset += got.length;
-    token = got.length > 0 ? (page.next_page_token ?? '') : '';
+    token = got.length > 0 ? (paged.next_page_token ?? '') : '';
     if (token) ctx.memo.keepPageToken(chain, offset, token);
     if (!token || offset >= end || (total !== undefined && start >= total)) break;
     if (read === 1) admitWalk(ctx, list, paging, { offset, total, stride: got.length });
@@ -122,9 +125,9 @@ async function walk<S extends z.ZodType<TokenPaged>, T>(
 }
 
 /** After the first page: refuse a walk longer than the bound, and check the rest as one fan-out. */
-function admitWalk<S extends z.ZodType<TokenPaged>, T>(
+function admitWalk<Name extends TokenPagedName, T>(
   ctx: TranslatorContext,
-  list: TokenList<S, T>,
+  list: TokenList<Name, T>,
   paging: Paging,
   at: { offset: number; total: number | undefined; stride: number },
 ): void {

@@ -1,7 +1,7 @@
 import { defineEndpoint } from '../kit/define.js';
 import { MEETING } from '../sessions/kinds.js';
 import { readSessions, renderItems, v1ListAnswer } from '../sessions/list.js';
-import { V2_SESSION_PAGES } from '../sessions/v2-session.js';
+import { V2 } from '../../shared/v2-routes.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { pagingOf, v1PagingParams } from '../../v1/paging.js';
 import { v1PageOfTokens } from '../kit/token-walk.js';
@@ -14,11 +14,11 @@ import { v1PageOfTokens } from '../kit/token-walk.js';
 export const meetingList = defineEndpoint({
   path: '/meeting/list',
   params: v1Params({ host_id: v1.id(), ...v1PagingParams }),
-  v2Calls: [MEETING.v2.list, ...MEETING.live.calls, MEETING.v2.get],
+  v2Calls: [V2.users.meetings, ...MEETING.live.calls, MEETING.v2.get],
   tables: [MEETING.table],
   async handle(params, ctx) {
     const paging = pagingOf(params);
-    const list = { target: MEETING.v2.list.at(params.host_id), answer: V2_SESSION_PAGES.meetings, query: { type: 'scheduled' } };
+    const list = { target: V2.users.meetings.at(params.host_id), query: { type: 'scheduled' } };
     const [page, liveIds] = await Promise.all([
       v1PageOfTokens(ctx, { ...list, itemsOf: (p) => p.meetings }, paging),
       MEETING.live.idsOf(ctx, params.host_id),

@@ -2,15 +2,10 @@ import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { MEETING } from '../sessions/kinds.js';
 import { readSessions, renderItems, v1ListAnswer } from '../sessions/list.js';
 import { V2 } from '../../shared/v2-routes.js';
-import { V2_SESSION_LIST_ITEM, type V2SessionListItem } from '../sessions/v2-session.js';
-import { z } from 'zod';
+import type { V2SessionListItem } from '../kit/v2-answers/sessions.js';
 import { v1Params } from '../../v1/param-types.js';
 import { itemsOnPage, pagingOf, v1PagingParams, type Paging } from '../../v1/paging.js';
-import { tokenPagesUpTo, V2_MAX_PAGE_SIZE, V2_TOKEN_PAGE } from '../kit/v2-paging.js';
-import { looseFields } from '../kit/answer-shape.js';
-
-/** GET /metrics/meetings?type=live, paged by token: the listed meetings are read in full by id. */
-const V2_LIVE_MEETINGS_PAGE = looseFields({ ...V2_TOKEN_PAGE, meetings: z.array(V2_SESSION_LIST_ITEM) });
+import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 
 /**
  * /meeting/live is account-wide in v1 (no host_id): GET /metrics/meetings?type=live, which pages
@@ -37,7 +32,7 @@ async function liveMeetingsUpTo(
   paging: Paging,
 ): Promise<{ total: number; items: V2SessionListItem[] }> {
   const { items, last } = await tokenPagesUpTo(
-    (token) => ctx.v2.get(V2.metrics.meetings.at(), V2_LIVE_MEETINGS_PAGE, { type: 'live', page_size: V2_MAX_PAGE_SIZE, ...token }),
+    (token) => ctx.v2.get(V2.metrics.meetings.at(), { type: 'live', page_size: V2_MAX_PAGE_SIZE, ...token }),
     (page) => page.meetings,
     paging.page_number * paging.page_size,
   );

@@ -14,7 +14,6 @@ import { itemsOnPage, pageOf, pagingOf, v1PagingParams } from '../../v1/paging.j
 import { v1, v1Params } from '../../v1/param-types.js';
 import { uuidSegment } from '../kit/instance-uuid.js';
 import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
-import { V2_METRICS_PARTICIPANT_PAGE, V2_METRICS_SESSION } from './v2-answers.js';
 
 /**
  * /metrics/meetingdetail and /metrics/webinardetail → GET /metrics/{meetings|webinars}/{id} (the
@@ -48,12 +47,12 @@ function sessionDetail(collection: 'meetings' | 'webinars') {
     async handle(params, ctx) {
       const type = V2_TYPES[params.type - 1]!;
       const sessionRef = uuidSegment(params.meeting_id);
-      const session = await ctx.v2.get(routes.session.at(sessionRef), V2_METRICS_SESSION, { type });
+      const session = await ctx.v2.get(routes.session.at(sessionRef), { type });
       const paging = pagingOf(params);
       const enough = paging.page_number * paging.page_size;
       const participants = routes.participants.at(sessionRef);
       const { items, last } = await tokenPagesUpTo(
-        (token) => ctx.v2.get(participants, V2_METRICS_PARTICIPANT_PAGE, { type, page_size: V2_MAX_PAGE_SIZE, ...token }),
+        (token) => ctx.v2.get(participants, { type, page_size: V2_MAX_PAGE_SIZE, ...token }),
         (page) => page.participants,
         enough,
         (first) => ctx.requireFanOut(routes.participants, morePagesNeeded(first.total_records, enough, V2_MAX_PAGE_SIZE)),

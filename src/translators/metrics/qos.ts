@@ -8,7 +8,6 @@ import { toV1 } from '../../v1/field-map.js';
 import { itemsOnPage, pagingOf } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { uuidSegment } from '../kit/instance-uuid.js';
-import { V2_QOS, V2_QOS_PAGE } from './v2-answers.js';
 
 /**
  * /metrics/qos → GET /metrics/meetings/{meetingId}/participants/{participantId}/qos for the
@@ -36,8 +35,8 @@ export const metricsQos = defineEndpoint({
     const type = V2_TYPES[params.type - 1]!;
     const meeting = uuidSegment(params.meeting_id);
     const participant = params.user_id
-      ? await ctx.v2.get(V2.metrics.participantQos.at(meeting, params.user_id), V2_QOS, { type })
-      : (await ctx.v2.get(V2.metrics.meetingQos.at(meeting), V2_QOS_PAGE, { type, page_size: 1 })).participants[0];
+      ? await ctx.v2.get(V2.metrics.participantQos.at(meeting, params.user_id), { type })
+      : (await ctx.v2.get(V2.metrics.meetingQos.at(meeting), { type, page_size: 1 })).participants[0];
     // A session nobody is in has no QoS to show: v1 said so with "meeting not found" for it too.
     if (!participant) throw new V1Error(V1Code.meetingNotFound, `No participant of meeting ${params.meeting_id} has QoS data.`);
     const samples = participant.user_qos?.date_time ? [participant.user_qos] : [];

@@ -15,7 +15,7 @@ import { itemsOnPage, pageOf, pagingOf, v1PageFields } from '../../v1/paging.js'
 import { v1, v1Params } from '../../v1/param-types.js';
 import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { isBackwards, reportDateParam, v2Date } from '../kit/report-date.js';
-import { V2_ROOM_DETAIL, V2_ROOM_PAGE, type V2RoomDetail } from './v2-answers.js';
+import { type V2RoomDetail } from '../kit/v2-answers/metrics.js';
 
 /**
  * /metrics/zoomrooms → GET /metrics/zoomrooms (both page by number, v1 up to 30 a page) and
@@ -40,7 +40,7 @@ export const metricsZoomRooms = defineEndpoint({
   tables: [ZOOM_ROOM_ROWS, ZOOM_ROOM_MESSAGE_ROWS],
   async handle(params, ctx) {
     const paging = pagingOf(params);
-    const page = await ctx.v2.get(V2.metrics.zoomRooms.at(), V2_ROOM_PAGE, paging);
+    const page = await ctx.v2.get(V2.metrics.zoomRooms.at(), paging);
     return { ...v1PageFields(pageOf(paging, page.total_records)), zoom_rooms: page.zoom_rooms.map((room) => v1Room(room)) };
   },
 });
@@ -59,7 +59,7 @@ export const metricsZoomRoomDetail = defineEndpoint({
     let room: V2RoomDetail | undefined;
     const { items, last } = await tokenPagesUpTo(
       async (token) => {
-        const answer = await ctx.v2.get(roomAt, V2_ROOM_DETAIL, { ...range, page_size: V2_MAX_PAGE_SIZE, ...token });
+        const answer = await ctx.v2.get(roomAt, { ...range, page_size: V2_MAX_PAGE_SIZE, ...token });
         room ??= answer;
         return answer.past_meetings;
       },

@@ -8,7 +8,6 @@ import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../
 import { v1, v1Params } from '../../v1/param-types.js';
 import { morePagesNeeded, tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { isBackwards, reportDateParam, v2Date, type ReportDate } from '../kit/report-date.js';
-import { V2_METRICS_SESSION_PAGES } from './v2-answers.js';
 
 /**
  * /metrics/meetings and /metrics/webinars → GET /metrics/meetings and /metrics/webinars: the
@@ -41,7 +40,7 @@ function sessionList(collection: 'meetings' | 'webinars') {
       const enough = paging.page_number * paging.page_size;
       const { items, last } = await tokenPagesUpTo(
         (token) =>
-          ctx.v2.get(route.at(), V2_METRICS_SESSION_PAGES[collection], {
+          ctx.v2.get(route.at(), {
             type: V2_TYPES[params.type - 1]!,
             ...range,
             page_size: V2_MAX_PAGE_SIZE,

@@ -8,7 +8,6 @@ import { pageOf, pagingOf, v1PageFields } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { v1PageOfTokens } from '../kit/token-walk.js';
 import { isBackwards, reportDateParam, v2Date, type ReportDate } from '../kit/report-date.js';
-import { V2_CHAT_METRICS_PAGE, V2_CRC } from './v2-answers.js';
 
 /**
  * /metrics/crc → GET /metrics/crc (CRC port usage per day and hour) and /metrics/im →
@@ -27,7 +26,7 @@ export const metricsCrc = defineEndpoint({
   v2Calls: [V2.metrics.crc],
   tables: [CRC_HOUR_ROWS],
   async handle(params, ctx) {
-    const usage = await ctx.v2.get(V2.metrics.crc.at(), V2_CRC, v2Range(params.from, params.to));
+    const usage = await ctx.v2.get(V2.metrics.crc.at(), v2Range(params.from, params.to));
     return {
       from: usage.from,
       to: usage.to,
@@ -52,7 +51,7 @@ export const metricsIm = defineEndpoint({
   async handle(params, ctx) {
     const range = v2Range(params.from, params.to);
     const paging = pagingOf(params);
-    const list = { target: V2.metrics.chat.at(), answer: V2_CHAT_METRICS_PAGE, query: range };
+    const list = { target: V2.metrics.chat.at(), query: range };
     const page = await v1PageOfTokens(ctx, { ...list, itemsOf: (p) => p.users }, paging);
     return {
       from: page.last.from ?? range.from,

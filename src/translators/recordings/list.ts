@@ -12,13 +12,12 @@ import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../
 import { v1, v1Params } from '../../v1/param-types.js';
 import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { instantOf, utcDate, v1TimeParam, type V1Time } from './v1-time.js';
-import { V2_RECORDING_PAGE, type V2RecordingMeeting } from './v2-answers.js';
-import { V2_USER_TIMEZONE } from '../kit/v2-users.js';
+import { type V2RecordingMeeting } from '../kit/v2-answers/recordings.js';
 
 /** With no `from`, v1 listed every recording of the host: ask v2 from before the service recorded anything. */
 const EARLIEST_DATE = '2010-01-01';
 
-export type { V2RecordingMeeting } from './v2-answers.js';
+export type { V2RecordingMeeting } from '../kit/v2-answers/recordings.js';
 
 /**
  * Read v2's token pages (300 at a time) until `enough` items are in hand or the list ends. v1
@@ -31,7 +30,7 @@ async function readRecordings(
   enough: number,
 ) {
   const { items, last } = await tokenPagesUpTo(
-    (token) => ctx.v2.get(V2.users.recordings.at(hostId), V2_RECORDING_PAGE, { ...query, page_size: V2_MAX_PAGE_SIZE, ...token }),
+    (token) => ctx.v2.get(V2.users.recordings.at(hostId), { ...query, page_size: V2_MAX_PAGE_SIZE, ...token }),
     (page) => page.meetings,
     enough,
   );
@@ -64,7 +63,7 @@ function recordingListOf({ path, mc, fileRows }: { path: string; mc: boolean; fi
         to: params.to ? utcDate(roughInstant(params.to), 1) : utcDate(Date.parse(ctx.nowIso())),
       };
       const [host, listed] = await Promise.all([
-        ctx.v2.get(V2.users.get.at(params.host_id), V2_USER_TIMEZONE),
+        ctx.v2.get(V2.users.get.at(params.host_id)),
         readRecordings(
           ctx,
           params.host_id,

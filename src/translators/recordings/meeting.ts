@@ -4,8 +4,6 @@ import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { uuidSegment } from '../kit/instance-uuid.js';
 import { v1RecordingMeeting } from './list.js';
-import { V2_MEETING_RECORDINGS } from './v2-answers.js';
-import { V2_USER_TIMEZONE } from '../kit/v2-users.js';
 
 /**
  * One meeting's cloud recording. v1's `meeting_id` is an instance uuid (`ucc69C82Q5mTNyCRWE29Aw==`)
@@ -22,8 +20,8 @@ export const recordingGet = defineEndpoint({
   v2Calls: [V2.meetings.recordings, V2.users.get],
   tables: [RECORDING_MEETING_ROWS, RECORDING_GET_FILE_ROWS],
   async handle({ meeting_id }, ctx) {
-    const recording = await ctx.v2.get(V2.meetings.recordings.at(uuidSegment(meeting_id)), V2_MEETING_RECORDINGS);
-    const host = await ctx.v2.get(V2.users.get.at(recording.host_id), V2_USER_TIMEZONE);
+    const recording = await ctx.v2.get(V2.meetings.recordings.at(uuidSegment(meeting_id)));
+    const host = await ctx.v2.get(V2.users.get.at(recording.host_id));
     return v1RecordingMeeting(recording, host.timezone ?? '', ctx.downloadUrl, RECORDING_GET_FILE_ROWS);
   },
 });

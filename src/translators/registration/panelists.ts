@@ -6,7 +6,6 @@ import { OWN_SESSION_CALLS, readOwnSession } from '../sessions/host-check.js';
 import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
 import { v1Params } from '../../v1/param-types.js';
-import { V2_PANELISTS } from '../sessions/v2-registration.js';
 
 /** /webinar/panelists → GET /webinars/{id}/panelists, read alongside the host check. */
 export const webinarPanelists = defineEndpoint({
@@ -15,7 +14,7 @@ export const webinarPanelists = defineEndpoint({
   v2Calls: [...OWN_SESSION_CALLS(WEBINAR), V2.webinars.panelists],
   tables: [PANELIST],
   async handle({ id, host_id }, ctx) {
-    const [, answer] = await readOwnSession(ctx, WEBINAR, id, host_id, () => ctx.v2.get(V2.webinars.panelists.at(id), V2_PANELISTS));
+    const [, answer] = await readOwnSession(ctx, WEBINAR, id, host_id, () => ctx.v2.get(V2.webinars.panelists.at(id)));
     return { total_records: answer.total_records, panelists: answer.panelists.map((p) => toV1(PANELIST, p)) };
   },
 });

@@ -5,7 +5,6 @@ import { defineEndpoint } from '../kit/define.js';
 import { inputShape, toV2 } from '../../v1/field-map.js';
 import { MEETING, WEBINAR, type SessionKind } from '../sessions/kinds.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { V2_REGISTERED } from '../sessions/v2-registration.js';
 
 /**
  * /meeting/register and /webinar/register → POST /{meetings|webinars}/{id}/registrants. One
@@ -34,7 +33,7 @@ function registerEndpoint(kind: SessionKind) {
     v2Calls: [kind.v2.register],
     tables: [REGISTRANT_FIELDS],
     async handle(params, ctx) {
-      const registered = await ctx.v2.post(kind.v2.register.at(params.id), toV2(REGISTRANT_FIELDS, params), V2_REGISTERED, {
+      const registered = await ctx.v2.post(kind.v2.register.at(params.id), toV2(REGISTRANT_FIELDS, params), {
         occurrence_ids: params.occurrence_ids?.join(','),
       });
       return answer(REGISTER_ANSWER, registered);

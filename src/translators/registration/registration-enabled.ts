@@ -1,6 +1,6 @@
 import { V1Code } from '../../v1/errors.js';
 import { V1Error } from '../../v1/errors.js';
-import type { V2Session } from '../sessions/v2-session.js';
+import type { V2Session } from '../kit/v2-answers/sessions.js';
 
 /** Registration is on when the host asked for approval (v2 approval_type 0 automatic, 1 manual; 2 is none). */
 export function requireRegistration(session: V2Session): void {

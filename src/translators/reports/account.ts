@@ -7,13 +7,12 @@ import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.
 import { v1Params } from '../../v1/param-types.js';
 import { everyPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { reportRange, reportRangeParams } from '../kit/report-range.js';
-import { V2_HOSTS_REPORT } from './v2-answers.js';
 import { v1PageOfTokens } from '../kit/token-walk.js';
-import { V2_USER_PAGE, type V2User } from '../kit/v2-users.js';
+import { type V2User } from '../kit/v2-answers/users.js';
 
 /** The account's active users, by id: where v1's last login and client version now live. */
 async function activeUsersById(ctx: TranslatorContext<typeof V2.users.list>): Promise<Map<string, V2User>> {
-  const pages = await everyPage((token) => ctx.v2.get(V2.users.list.at(), V2_USER_PAGE, { page_size: V2_MAX_PAGE_SIZE, ...token }));
+  const pages = await everyPage((token) => ctx.v2.get(V2.users.list.at(), { page_size: V2_MAX_PAGE_SIZE, ...token }));
   return new Map(pages.flatMap((page) => page.users).map((user) => [user.id, user]));
 }
 
@@ -30,7 +29,7 @@ export const accountReport = defineEndpoint({
   async handle(params, ctx) {
     const range = reportRange(params);
     const paging = pagingOf(params);
-    const list = { target: V2.reports.users.at(), answer: V2_HOSTS_REPORT, query: { type: 'active', ...range.v2 } };
+    const list = { target: V2.reports.users.at(), query: { type: 'active', ...range.v2 } };
     const [report, users] = await Promise.all([v1PageOfTokens(ctx, { ...list, itemsOf: (p) => p.users }, paging), activeUsersById(ctx)]);
     const hosts = report.items.map((host) => {
       const user = users.get(host.id);

@@ -6,7 +6,6 @@ import { toV1 } from '../../v1/field-map.js';
 import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { reportRange, reportRangeParams } from '../kit/report-range.js';
-import { V2_TELEPHONE_REPORT } from './v2-answers.js';
 import { v1PageOfTokens } from '../kit/token-walk.js';
 
 /**
@@ -25,7 +24,7 @@ export const audioReport = defineEndpoint({
       throw invalidParameter('type', 'Toll calls (type 2) have no report in v2: only type 1, toll-free call-in and call-out.');
     const range = reportRange(params);
     const paging = pagingOf(params);
-    const list = { target: V2.reports.telephone.at(), answer: V2_TELEPHONE_REPORT, query: { type: 1, ...range.v2 } };
+    const list = { target: V2.reports.telephone.at(), query: { type: 1, ...range.v2 } };
     const report = await v1PageOfTokens(ctx, { ...list, itemsOf: (p) => p.telephony_usage }, paging);
     return {
       from: report.last.from,

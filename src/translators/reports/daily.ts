@@ -3,7 +3,6 @@ import { defineEndpoint } from '../kit/define.js';
 import { V2 } from '../../shared/v2-routes.js';
 import { toV1 } from '../../v1/field-map.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { V2_DAILY_REPORT } from './v2-answers.js';
 
 /** /report/getdailyreport → GET /report/daily: one row per day of the month (`new_users` is v1's `new_user`). */
 export const dailyReport = defineEndpoint({
@@ -12,7 +11,7 @@ export const dailyReport = defineEndpoint({
   v2Calls: [V2.reports.daily],
   tables: [DAILY_REPORT_ROWS],
   async handle({ year, month }, ctx) {
-    const report = await ctx.v2.get(V2.reports.daily.at(), V2_DAILY_REPORT, { year, month });
+    const report = await ctx.v2.get(V2.reports.daily.at(), { year, month });
     return { year: report.year, month: report.month, dates: report.dates.map((day) => toV1(DAILY_REPORT_ROWS, day)) };
   },
 });

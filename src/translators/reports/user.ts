@@ -8,13 +8,13 @@ import { v1, v1Params } from '../../v1/param-types.js';
 import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { reportRef } from '../kit/instance-uuid.js';
 import { reportRange, reportRangeParams } from '../kit/report-range.js';
-import { V2_HOSTED_PAGE, V2_MEETING_PARTICIPANT_PAGE, type V2HostedMeeting } from './v2-answers.js';
+import { type V2HostedMeeting } from '../kit/v2-answers/reports.js';
 
 /** Every participant row of one ended meeting's report (by its instance uuid). */
 async function participantsOf(ctx: TranslatorContext<typeof V2.reports.meetingParticipants>, meeting: V2HostedMeeting) {
   const participants = V2.reports.meetingParticipants.at(reportRef(String(meeting.id), meeting.uuid));
   const { items } = await tokenPagesUpTo(
-    (token) => ctx.v2.get(participants, V2_MEETING_PARTICIPANT_PAGE, { page_size: V2_MAX_PAGE_SIZE, ...token }),
+    (token) => ctx.v2.get(participants, { page_size: V2_MAX_PAGE_SIZE, ...token }),
     (page) => page.participants,
   );
   return items.map((p) => toV1(USER_REPORT_PARTICIPANT_ROWS, p));
@@ -36,7 +36,7 @@ export const userReport = defineEndpoint({
     const paging = pagingOf(params);
     const hosted = V2.reports.userMeetings.at(params.user_id);
     const { items, last } = await tokenPagesUpTo(
-      (token) => ctx.v2.get(hosted, V2_HOSTED_PAGE, { ...range.v2, page_size: V2_MAX_PAGE_SIZE, ...token }),
+      (token) => ctx.v2.get(hosted, { ...range.v2, page_size: V2_MAX_PAGE_SIZE, ...token }),
       (page) => page.meetings,
       paging.page_number * paging.page_size,
     );

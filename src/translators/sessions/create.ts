@@ -6,7 +6,7 @@ import { v2SessionBody } from './body.js';
 import type { SessionKind } from './kinds.js';
 import { SESSION_V2_NAMING, createParams } from './params.js';
 import { renderSession } from './render.js';
-import { V2_SESSION, type V2Session } from './v2-session.js';
+import { type V2Session } from '../kit/v2-answers/sessions.js';
 
 /** More v2 writes a kind's create makes after the session exists (webinar panelists). */
 export interface CreateFollowUp {
@@ -34,7 +34,7 @@ export function createEndpoint(kind: SessionKind, followUp?: CreateFollowUp) {
     v2Naming: SESSION_V2_NAMING,
     async handle(given, ctx) {
       const hostId = given.host_id;
-      const session = await ctx.v2.post(kind.v2.create.at(hostId), v2SessionBody(kind, given, { create: true }), V2_SESSION);
+      const session = await ctx.v2.post(kind.v2.create.at(hostId), v2SessionBody(kind, given, { create: true }));
       if (followUp) {
         const rollback = new Rollback(ctx);
         rollback.onFailure(`the ${kind.noun} ${session.id} was created`, (v2) => v2.delete(kind.v2.delete.at(session.id)));

@@ -5,8 +5,7 @@ import { V1Error } from '../../v1/errors.js';
 import type { TranslatorContext } from '../kit/define.js';
 import { allInOrder } from '../kit/settle.js';
 import type { SessionKind, SessionRoutes } from './kinds.js';
-import { V2_SESSION, type V2Session } from './v2-session.js';
-import { V2_USER } from '../kit/v2-users.js';
+import { type V2Session } from '../kit/v2-answers/sessions.js';
 
 /** The routes the host check calls: the session, and the host when the session's own host_id does not prove it. */
 export const OWN_SESSION_CALLS = (kind: SessionKind) => [kind.v2.get, V2.users.get] as const;
@@ -29,7 +28,7 @@ export async function requireOwnSession(
 ): Promise<V2Session> {
   let session: V2Session;
   try {
-    session = await ctx.v2.get(kind.v2.get.at(id), V2_SESSION);
+    session = await ctx.v2.get(kind.v2.get.at(id));
   } catch (error) {
     if (error instanceof V2Error && error.status === 404) await requireHostId(ctx, hostId);
     throw error;
@@ -58,7 +57,7 @@ export async function readOwnSession<T>(
   { keyedByHost = false }: { keyedByHost?: boolean } = {},
 ): Promise<[V2Session, T]> {
   if (keyedByHost) {
-    const [byHost, session] = await allInOrder<[T, V2Session]>([read(), ctx.v2.get(kind.v2.get.at(id), V2_SESSION)]);
+    const [byHost, session] = await allInOrder<[T, V2Session]>([read(), ctx.v2.get(kind.v2.get.at(id))]);
     await ensureOwner(ctx, kind, session, hostId);
     return [session, byHost];
   }
@@ -74,6 +73,6 @@ async function ensureOwner(ctx: TranslatorContext<HostCheckRoute>, kind: Session
 
 /** The user id of `hostId` (an id, or an email as v2 also takes); 1001 when there is no such user. */
 export async function requireHostId(ctx: TranslatorContext<typeof V2.users.get>, hostId: string): Promise<string> {
-  const user = await ctx.v2.get(V2.users.get.at(hostId), V2_USER);
+  const user = await ctx.v2.get(V2.users.get.at(hostId));
   return user.id;
 }

@@ -3,7 +3,6 @@ import { MEETING_ANSWERS, WEBINAR_ANSWERS, type SessionAnswers } from '../../../
 import type { FieldTable } from '../../v1/field-map.js';
 import { V2 } from '../../shared/v2-routes.js';
 import { LIVE_MEETINGS, NO_LIVE_WEBINARS, type LiveStatus } from './status.js';
-import { V2_SESSION_PAGES } from './v2-session.js';
 
 /**
  * What differs between v1 meetings and v1 webinars, as data: every session translator is written
@@ -17,8 +16,6 @@ export interface SessionKind {
   table: FieldTable;
   /** The v2 routes of a kind's sessions: the same calls at the kind's collection. */
   v2: SessionRoutes;
-  /** A page of the host's sessions (`v2.list`): the paging fields, and the items under `collection`. */
-  listPage: (typeof V2_SESSION_PAGES)[keyof typeof V2_SESSION_PAGES];
   /** How v1's `status` is read (status.ts says why the kinds differ). */
   live: LiveStatus;
   /** The body of `PUT /{collection}/{id}/status` that ends a session (the two kinds differ in v2). */
@@ -56,7 +53,6 @@ export const MEETING: SessionKind = {
     setStatus: V2.meetings.setStatus,
     register: V2.meetings.register,
   },
-  listPage: V2_SESSION_PAGES.meetings,
   live: LIVE_MEETINGS,
   endBody: { action: 'end' },
   answers: MEETING_ANSWERS,
@@ -75,7 +71,6 @@ export const WEBINAR: SessionKind = {
     setStatus: V2.webinars.setStatus,
     register: V2.webinars.register,
   },
-  listPage: V2_SESSION_PAGES.webinars,
   live: NO_LIVE_WEBINARS,
   // Our v2 spec names the end field `status` for webinars (meetings: `action`).
   endBody: { status: 'end' },

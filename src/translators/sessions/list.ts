@@ -4,7 +4,7 @@ import { pageOf, v1PageFields, type Paging } from '../../v1/paging.js';
 import { everyPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import type { SessionKind, SessionRoutes } from './kinds.js';
 import { renderSession } from './render.js';
-import { V2_SESSION, type V2Session, type V2SessionListItem } from './v2-session.js';
+import { type V2Session, type V2SessionListItem } from '../kit/v2-answers/sessions.js';
 
 /**
  * What the v1 lists share. v2 list items lack most v1 item fields (start_url, password,
@@ -20,7 +20,7 @@ export async function readSessions(
   items: readonly V2SessionListItem[],
 ): Promise<V2Session[]> {
   if (items.length > 0) ctx.requireFanOut(kind.v2.get, items.length);
-  const reads = await Promise.allSettled(items.map((item) => ctx.v2.get(kind.v2.get.at(item.id), V2_SESSION)));
+  const reads = await Promise.allSettled(items.map((item) => ctx.v2.get(kind.v2.get.at(item.id))));
   return reads.flatMap((read) => {
     if (read.status === 'fulfilled') return [read.value];
     if (read.reason instanceof V2Error && read.reason.status === 404) return [];
@@ -34,7 +34,7 @@ export async function allSessionsOf(
   kind: SessionKind,
   hostId: string,
 ): Promise<V2SessionListItem[]> {
-  const pages = await everyPage((token) => ctx.v2.get(kind.v2.list.at(hostId), kind.listPage, { page_size: V2_MAX_PAGE_SIZE, ...token }));
+  const pages = await everyPage((token) => ctx.v2.get(kind.v2.list.at(hostId), { page_size: V2_MAX_PAGE_SIZE, ...token }));
   return pages.flatMap((page) => page[kind.collection] as V2SessionListItem[]);
 }
 

@@ -3,9 +3,9 @@ import type { TranslatorContext } from '../kit/define.js';
 import { everyPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { v1PageOfTokens, type V1PageOfTokens } from '../kit/token-walk.js';
 import type { Paging } from '../../v1/paging.js';
-import { V2_REGISTRANT_PAGE, type V2Registrant, type V2RegistrantPage } from './v2-registration.js';
+import { type V2Registrant, type V2RegistrantPage } from '../kit/v2-answers/registration.js';
 
-export type { V2Registrant, V2RegistrantPage } from './v2-registration.js';
+export type { V2Registrant, V2RegistrantPage } from '../kit/v2-answers/registration.js';
 
 export type RegistrantStatus = 'pending' | 'approved' | 'denied';
 
@@ -18,7 +18,6 @@ export function registrantPage(
 ): Promise<V1PageOfTokens<V2Registrant>> {
   const list = {
     target: V2.webinars.registrants.at(webinarId),
-    answer: V2_REGISTRANT_PAGE,
     query: { status },
     itemsOf: (p: V2RegistrantPage) => p.registrants,
   };
@@ -33,7 +32,7 @@ export async function allRegistrants(
   occurrenceId?: string,
 ): Promise<V2Registrant[]> {
   const pages = await everyPage((token) =>
-    ctx.v2.get(V2.webinars.registrants.at(webinarId), V2_REGISTRANT_PAGE, {
+    ctx.v2.get(V2.webinars.registrants.at(webinarId), {
       status,
       page_size: V2_MAX_PAGE_SIZE,
       ...(occurrenceId ? { occurrence_id: occurrenceId } : {}),

@@ -4,7 +4,7 @@ import type { SessionAnswers } from '../../../mappings/session-answers.js';
 import { answer } from '../../v1/answer.js';
 import type { SessionKind } from './kinds.js';
 import { v1Status } from './status.js';
-import type { V2Session } from './v2-session.js';
+import type { V2Session } from '../kit/v2-answers/sessions.js';
 
 /**
  * The one v1 renderer of meetings and webinars: the requested answer of the kind's shapes

@@ -1,8 +1,6 @@
 import { V2 } from '../../shared/v2-routes.js';
 import type { TranslatorContext } from '../kit/define.js';
 import { V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
-import { V2_SESSION_PAGES } from './v2-session.js';
-import { NOT_READ } from '../kit/answer-shape.js';
 
 /**
  * v1's integer `status` of a meeting or webinar (docs/decisions.md, "Meetings and webinars"):
@@ -35,7 +33,7 @@ export const LIVE_MEETINGS: LiveStatus = {
   calls: [V2.users.meetings],
   async idsOf(ctx, hostId) {
     const ids = await ctx.memo.aux(`live-meetings ${hostId}`, async () => {
-      const { meetings } = await ctx.v2.get(V2.users.meetings.at(hostId), V2_SESSION_PAGES.meetings, {
+      const { meetings } = await ctx.v2.get(V2.users.meetings.at(hostId), {
         type: 'live',
         page_size: LIVE_PAGE_SIZE,
       });
@@ -54,7 +52,7 @@ export const LIVE_MEETINGS: LiveStatus = {
 export const NO_LIVE_WEBINARS: LiveStatus = {
   calls: [V2.users.get],
   async idsOf(ctx, hostId) {
-    await ctx.v2.get(V2.users.get.at(hostId), NOT_READ);
+    await ctx.v2.get(V2.users.get.at(hostId));
     return new Set();
   },
 };

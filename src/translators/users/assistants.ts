@@ -2,8 +2,6 @@ import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { idOrEmail, userId } from './user-params.js';
-import { NOT_READ } from '../kit/answer-shape.js';
-import { V2_ASSISTANTS, V2_USER } from '../kit/v2-users.js';
 
 /**
  * Assistants (users who may schedule for a host) and the reverse list. The host is named by id or
@@ -14,7 +12,7 @@ import { V2_ASSISTANTS, V2_USER } from '../kit/v2-users.js';
 const hostParams = { id: userId().optional(), host_email: v1.email().optional() };
 
 const readHost = (ctx: TranslatorContext<typeof V2.users.get>, id: string | undefined, hostEmail: string | undefined) =>
-  ctx.v2.get(V2.users.get.at(idOrEmail(id, hostEmail, 'host_email')), V2_USER);
+  ctx.v2.get(V2.users.get.at(idOrEmail(id, hostEmail, 'host_email')));
 
 /** /user/assistant/set: adds the assistant (v2 keeps the host's other assistants; see docs/decisions.md). */
 export const userAssistantSet = defineEndpoint({
@@ -24,7 +22,7 @@ export const userAssistantSet = defineEndpoint({
   v2Naming: { overrides: { assistants: 'assistant_email' } },
   async handle({ id, host_email, assistant_email }, ctx) {
     const host = await readHost(ctx, id, host_email);
-    await ctx.v2.post(V2.users.addAssistants.at(host.id), { assistants: [{ email: assistant_email }] }, NOT_READ);
+    await ctx.v2.post(V2.users.addAssistants.at(host.id), { assistants: [{ email: assistant_email }] });
     return { id: host.id, host_email: host.email, updated_at: ctx.nowIso() };
   },
 });
@@ -52,8 +50,8 @@ export const userScheduleForHostList = defineEndpoint({
   params: v1Params(hostParams),
   v2Calls: [V2.users.schedulers, V2.users.get],
   async handle({ id, host_email }, ctx) {
-    const { assistants } = await ctx.v2.get(V2.users.schedulers.at(idOrEmail(id, host_email, 'host_email')), V2_ASSISTANTS);
-    const users = await Promise.all(assistants.map((ref) => ctx.v2.get(V2.users.get.at(ref.id), V2_USER)));
+    const { assistants } = await ctx.v2.get(V2.users.schedulers.at(idOrEmail(id, host_email, 'host_email')));
+    const users = await Promise.all(assistants.map((ref) => ctx.v2.get(V2.users.get.at(ref.id))));
     return {
       total_records: users.length,
       users: users.map((user) => ({ id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name })),

@@ -2,7 +2,6 @@ import { V2 } from '../../shared/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { invalidParameter } from '../../v1/errors.js';
-import { V2_EMAIL_EXISTS } from '../kit/v2-users.js';
 
 /** /user/checkemail → GET /users/email?email=: whether an email is taken. */
 export const userCheckEmail = defineEndpoint({
@@ -10,7 +9,7 @@ export const userCheckEmail = defineEndpoint({
   params: v1Params({ email: v1.email() }),
   v2Calls: [V2.users.emailTaken],
   async handle({ email }, ctx) {
-    const { existed_email } = await ctx.v2.get(V2.users.emailTaken.at(), V2_EMAIL_EXISTS, { email });
+    const { existed_email } = await ctx.v2.get(V2.users.emailTaken.at(), { email });
     return { existed_email };
   },
 });

@@ -11,7 +11,6 @@ import type { AnswerShape } from '../../v1/answer.js';
 import { readV1User, userReadCalls } from './user-output.js';
 import { USER_V2_NAMING, membershipShape, optionFields, requiredUserType, sharedOptionSet, tablesFor, userFields } from './user-params.js';
 import { applyWrites, planWrites } from './user-writes.js';
-import { V2_CREATED_USER } from '../kit/v2-users.js';
 
 /**
  * The four v1 creates, one v2 `POST /users` action each. The new user then gets the rest of its
@@ -53,7 +52,7 @@ function createEndpoint(path: string, action: CreateAction, shape: Record<string
 
       const rollback = new Rollback(ctx);
       return rollback.run(async () => {
-        const created = await ctx.v2.post(V2.users.create.at(), { action, user_info: userInfo }, V2_CREATED_USER);
+        const created = await ctx.v2.post(V2.users.create.at(), { action, user_info: userInfo });
         rollback.onFailure(`the user ${email} was created`, (v2) => v2.delete(V2.users.delete.at(created.id), { action: 'delete' }));
         await applyWrites(ctx, created.id, plan);
         return readV1User(ctx.v2, created.id, answer);

@@ -6,7 +6,7 @@ import { v1Params } from '../../v1/param-types.js';
 import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { USER_ANSWERS } from '../../../mappings/user-answers.js';
 import { answer } from '../../v1/answer.js';
-import { V2_SETTINGS, V2_USER_PAGE, type V2Settings, type V2User } from '../kit/v2-users.js';
+import { type V2Settings, type V2User } from '../kit/v2-answers/users.js';
 import type { TranslatorContext } from '../kit/define.js';
 import { v1UserAnswer } from './user-output.js';
 import { tablesFor } from './user-params.js';
@@ -45,11 +45,7 @@ function listEndpoint(path: string, status: ListStatus) {
     tables: tablesFor({}, USER_ANSWERS.listItem.fields),
     async handle(params, ctx) {
       const paging = pagingOf(params);
-      const page = await v1PageOfTokens(
-        ctx,
-        { target: V2.users.list.at(), answer: V2_USER_PAGE, query: { status }, itemsOf: (p) => p.users },
-        paging,
-      );
+      const page = await v1PageOfTokens(ctx, { target: V2.users.list.at(), query: { status }, itemsOf: (p) => p.users }, paging);
       const settings = status === 'active' ? await settingsOf(ctx, page.items) : [];
       return {
         ...v1PageFields(pageOf(paging, page.total_records), 'total second'),
@@ -65,7 +61,7 @@ function listEndpoint(path: string, status: ListStatus) {
 /** The settings of each listed user, in order: one GET each, checked as one fan-out before any is sent. */
 async function settingsOf(ctx: TranslatorContext<typeof V2.users.settings>, users: readonly V2User[]): Promise<V2Settings[]> {
   if (users.length > 0) ctx.requireFanOut(V2.users.settings, users.length);
-  return Promise.all(users.map((user) => ctx.v2.get(V2.users.settings.at(user.id), V2_SETTINGS)));
+  return Promise.all(users.map((user) => ctx.v2.get(V2.users.settings.at(user.id))));
 }
 
 /** /user/list: the account's active users. */

@@ -3,7 +3,6 @@ import { invalidParameter } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { userId } from './user-params.js';
-import { NOT_READ } from '../kit/answer-shape.js';
 
 /**
  * /user/uploadpicture: the v1 multipart `pic_file` is passed on as the `pic_file` field of a
@@ -24,7 +23,7 @@ export const userUploadPicture = defineEndpoint({
     if (namedOtherwise || !isJpeg(bytes)) throw invalidParameter('pic_file', 'Must be a jpg/jpeg file.');
     const form = new FormData();
     form.append('pic_file', new File([bytes], pic_file.name || 'picture.jpg', { type: 'image/jpeg' }));
-    await ctx.v2.upload(V2.users.uploadPicture.at(id), form, NOT_READ);
+    await ctx.v2.upload(V2.users.uploadPicture.at(id), form);
     return { id, updated_at: ctx.nowIso() };
   },
 });

@@ -4,7 +4,8 @@ import { V1Error } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { idOrEmail, userId } from './user-params.js';
-import { V2_USER, V2_USER_WITH_STATUS } from '../kit/v2-users.js';
+import { z } from 'zod';
+import { answerWith, looseFields } from '../kit/answer-shape.js';
 
 /**
  * Removing users. v1 `delete` took a user out of the account (v2 `disassociate`: the person keeps
@@ -22,12 +23,15 @@ const DELETE_TYPES = {
   1: { pending: true, action: 'delete', wrongKind: 'is not a pending user: delete it with type 0' },
 } as const;
 
+/** What /user/delete decides by and answers, which the v2 user leaves optional: its state and account. */
+const STATE_AND_ACCOUNT = looseFields({ account_id: z.string(), status: z.string() });
+
 export const userDelete = defineEndpoint({
   path: '/user/delete',
   params: v1Params({ id: userId(), type: v1.intOneOf([0, 1]).optional() }),
   v2Calls: [V2.users.get, V2.users.delete],
   async handle({ id, type }, ctx) {
-    const user = await ctx.v2.get(V2.users.get.at(id), V2_USER_WITH_STATUS);
+    const user = answerWith(await ctx.v2.get(V2.users.get.at(id)), STATE_AND_ACCOUNT, V2.users.get);
     const kind = DELETE_TYPES[type ?? (user.status === 'pending' ? 1 : 0)];
     if ((user.status === 'pending') !== kind.pending) throw new V1Error(V1Code.userNotExist, `User not exist: ${id} ${kind.wrongKind}.`);
     await ctx.v2.delete(V2.users.delete.at(user.id), { action: kind.action });
@@ -40,7 +44,7 @@ export const userPermanentDelete = defineEndpoint({
   params: v1Params({ id: userId().optional(), email: v1.email().optional() }),
   v2Calls: [V2.users.get, V2.users.delete],
   async handle({ id, email }, ctx) {
-    const user = await ctx.v2.get(V2.users.get.at(idOrEmail(id, email, 'email')), V2_USER);
+    const user = await ctx.v2.get(V2.users.get.at(idOrEmail(id, email, 'email')));
     await ctx.v2.delete(V2.users.delete.at(user.id), { action: 'delete' });
     return { id: user.id, email: user.email, deleted_at: ctx.nowIso() };
   },

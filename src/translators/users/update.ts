@@ -7,7 +7,6 @@ import { v1Params } from '../../v1/param-types.js';
 import { SETTINGS_FIELDS } from './user-output.js';
 import { USER_V2_NAMING, tablesFor, updateOptionSet, userId } from './user-params.js';
 import { applyWrites, planWrites } from './user-writes.js';
-import { V2_SETTINGS, V2_USER } from '../kit/v2-users.js';
 
 /**
  * /user/update: the user object, the settings and the memberships, written in parallel. The user
@@ -27,8 +26,8 @@ export const userUpdate = defineEndpoint({
   async handle(params, ctx) {
     const writesSettings = Object.entries(params).some(([field, value]) => value !== undefined && SETTINGS_FIELDS.has(field));
     const [user, settings] = await Promise.all([
-      ctx.v2.get(V2.users.get.at(params.id), V2_USER),
-      writesSettings ? ctx.v2.get(V2.users.settings.at(params.id), V2_SETTINGS) : undefined,
+      ctx.v2.get(V2.users.get.at(params.id)),
+      writesSettings ? ctx.v2.get(V2.users.settings.at(params.id)) : undefined,
     ]);
     const plan = planWrites(params, settings);
     const rollback = new Rollback(ctx);

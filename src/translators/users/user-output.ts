@@ -6,7 +6,7 @@ import { V2 } from '../../shared/v2-routes.js';
 import type { V2Api } from '../kit/define.js';
 import { answer, type AnswerShape } from '../../v1/answer.js';
 import { compositesToV1, toV1 } from '../../v1/field-map.js';
-import { V2_SETTINGS, V2_TOKEN, V2_USER, type V2Settings, type V2User } from '../kit/v2-users.js';
+import { type V2Settings, type V2User } from '../kit/v2-answers/users.js';
 
 /**
  * The v1 user as the v1 answers show it (mappings/user-answers.ts), assembled from the v2 user,
@@ -14,7 +14,7 @@ import { V2_SETTINGS, V2_TOKEN, V2_USER, type V2Settings, type V2User } from '..
  * the answer shows.
  */
 
-export type { V2Settings, V2User } from '../kit/v2-users.js';
+export type { V2Settings, V2User } from '../kit/v2-answers/users.js';
 
 type Tokens = Record<(typeof TOKEN_TYPES)[number], string>;
 
@@ -51,9 +51,9 @@ export async function readUserParts(v2: V2Api<UserReadRoute>, ref: string, shape
   const wantsSettings = shape.fields.some((field) => SETTINGS_FIELDS.has(field));
   const wantsTokens = shape.fields.includes('token');
   const [user, settings, ...tokens] = await Promise.all([
-    v2.get(V2.users.get.at(ref), V2_USER, query),
-    wantsSettings ? v2.get(V2.users.settings.at(ref), V2_SETTINGS, query) : undefined,
-    ...V2_TOKEN_TYPES.map((type) => (wantsTokens ? v2.get(V2.users.token.at(ref), V2_TOKEN, { type }).then((t) => t.token) : undefined)),
+    v2.get(V2.users.get.at(ref), query),
+    wantsSettings ? v2.get(V2.users.settings.at(ref), query) : undefined,
+    ...V2_TOKEN_TYPES.map((type) => (wantsTokens ? v2.get(V2.users.token.at(ref), { type }).then((t) => t.token) : undefined)),
   ]);
   const issued = new Map<string, string | undefined>(V2_TOKEN_TYPES.map((type, i) => [type, tokens[i]]));
   return {

@@ -6,7 +6,6 @@ import { compositesToV2, getPath, setPath, toV2 } from '../../v1/field-map.js';
 import type { Rollback } from '../kit/rollback.js';
 import { allInOrder } from '../kit/settle.js';
 import type { V2Settings, V2User } from './user-output.js';
-import { NOT_READ } from '../kit/answer-shape.js';
 
 /**
  * Where the v1 user fields of a create or an update go in v2: the user object (PATCH
@@ -83,7 +82,7 @@ export async function applyWrites(
   }
   for (const { row, groupId } of plan.memberships) {
     writes.push(
-      ctx.v2.post(row.addMembers.at(groupId), { members: [{ id: userId }] }, NOT_READ).then(() => {
+      ctx.v2.post(row.addMembers.at(groupId), { members: [{ id: userId }] }).then(() => {
         // Adding a member twice is harmless, and taking back a membership the user already had is not.
         const hadIt = (before?.user[row.v2UserField] as string[] | undefined)?.includes(groupId) ?? false;
         if (before && !hadIt)

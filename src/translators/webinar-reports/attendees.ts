@@ -9,8 +9,7 @@ import { sessionRefShape } from '../sessions/params.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { tokenPagesUpTo, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
 import { WEBINAR_REPORTS, pastInstances, reportAt, unknownInstance } from './instances.js';
-import { V2_WEBINAR_PARTICIPANT_PAGE, type V2WebinarParticipant } from './v2-answers.js';
-import { V2_PANELISTS } from '../sessions/v2-registration.js';
+import { type V2WebinarParticipant } from '../kit/v2-answers/webinar-reports.js';
 
 /**
  * /webinar/attendees/list: v1's attendee report of one ended instance (the latest when `uuid` is
@@ -36,7 +35,7 @@ async function allParticipants(
 ): Promise<V2Participant[]> {
   const { items } = await tokenPagesUpTo(
     (token) =>
-      ctx.v2.get(reportAt(WEBINAR_REPORTS.participants, webinarId, uuid), V2_WEBINAR_PARTICIPANT_PAGE, {
+      ctx.v2.get(reportAt(WEBINAR_REPORTS.participants, webinarId, uuid), {
         page_size: V2_MAX_PAGE_SIZE,
         ...token,
       }),
@@ -112,7 +111,7 @@ export const webinarAttendeesList = defineEndpoint({
       Promise.all([
         allParticipants(ctx, id, uuid),
         allRegistrants(ctx, id, 'approved'),
-        ctx.v2.get(V2.webinars.panelists.at(id), V2_PANELISTS),
+        ctx.v2.get(V2.webinars.panelists.at(id)),
         uuid === undefined ? undefined : pastInstances(ctx, id),
       ]),
     );

@@ -8,12 +8,11 @@ import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
 import { reportRef } from '../kit/instance-uuid.js';
 import { v1Params } from '../../v1/param-types.js';
-import { V2_INSTANCES } from './v2-answers.js';
 
-export type { V2Instance } from './v2-answers.js';
+export type { V2Instance } from '../kit/v2-answers/webinar-reports.js';
 
 export const pastInstances = (ctx: TranslatorContext<typeof V2.webinars.pastInstances>, webinarId: string) =>
-  ctx.v2.get(V2.webinars.pastInstances.at(webinarId), V2_INSTANCES);
+  ctx.v2.get(V2.webinars.pastInstances.at(webinarId));
 
 /** The v2 reports of one webinar instance, by name. */
 export const WEBINAR_REPORTS = {

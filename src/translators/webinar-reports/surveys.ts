@@ -4,7 +4,6 @@ import { WEBINAR } from '../sessions/kinds.js';
 import { sessionRefShape } from '../sessions/params.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { WEBINAR_REPORTS, reportAt, unknownInstance } from './instances.js';
-import { V2_SURVEY } from './v2-answers.js';
 
 /**
  * /webinar/polls and /webinar/questions → the v2 poll and Q&A reports of one ended instance (the
@@ -18,7 +17,7 @@ function surveyEndpoint(path: string, report: 'polls' | 'qa') {
     v2Calls: [...OWN_SESSION_CALLS(WEBINAR), WEBINAR_REPORTS[report]],
     async handle({ id, host_id, uuid }, ctx) {
       const [session, survey] = await readOwnSession(ctx, WEBINAR, id, host_id, () =>
-        ctx.v2.get(reportAt(WEBINAR_REPORTS[report], id, uuid), V2_SURVEY),
+        ctx.v2.get(reportAt(WEBINAR_REPORTS[report], id, uuid)),
       );
       if (uuid !== undefined && survey.id !== session.id) throw unknownInstance(id, uuid);
       return {

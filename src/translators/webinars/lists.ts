@@ -1,7 +1,7 @@
 import { defineEndpoint } from '../kit/define.js';
 import { WEBINAR } from '../sessions/kinds.js';
 import { allSessionsOf, readSessions, renderItems, v1ListAnswer } from '../sessions/list.js';
-import type { V2Session } from '../sessions/v2-session.js';
+import type { V2Session } from '../kit/v2-answers/sessions.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { itemsOnPage, pagingOf, v1PagingParams } from '../../v1/paging.js';
 

@@ -3,7 +3,6 @@ import { V2 } from '../../shared/v2-routes.js';
 import { batchesOf } from '../kit/batches.js';
 import type { CreateFollowUp } from '../sessions/create.js';
 import { v1 } from '../../v1/param-types.js';
-import { NOT_READ } from '../kit/answer-shape.js';
 
 /** v2 takes at most 30 panelists per POST. */
 const V2_PANELISTS_PER_CALL = 30;
@@ -35,7 +34,7 @@ export const addPanelistsAfterCreate: CreateFollowUp = {
     const panelists = params['panelists'] as z.output<typeof panelistsParam> | undefined;
     if (!panelists) return;
     for (const batch of batchesOf(panelists, V2_PANELISTS_PER_CALL)) {
-      await ctx.v2.post(V2.webinars.addPanelists.at(session.id), { panelists: batch }, NOT_READ);
+      await ctx.v2.post(V2.webinars.addPanelists.at(session.id), { panelists: batch });
     }
   },
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { looseFields, OBJECT_READ_BY_KEY } from '../kit/answer-shape.js';
+import { looseFields, OBJECT_READ_BY_KEY } from '../answer-shape.js';
 
 /**
  * The Team Chat answers /chat/list and /chat/get read (the service's typings: zoom/rivet-javascript,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { V2_NUMBERED_PAGE } from '../kit/v2-paging.js';
-import { looseFields, OBJECT_READ_BY_KEY } from '../kit/answer-shape.js';
+import { V2_NUMBERED_PAGE } from '../v2-paging.js';
+import { looseFields, OBJECT_READ_BY_KEY } from '../answer-shape.js';
 
 /**
  * The v2 group and IM group answers (the same family at two collections). A group is read through

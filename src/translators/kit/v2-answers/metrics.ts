@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { V2_TOKEN_PAGE } from '../kit/v2-paging.js';
-import { looseFields, OBJECT_READ_BY_KEY } from '../kit/answer-shape.js';
+import { V2_TOKEN_PAGE } from '../v2-paging.js';
+import { looseFields, OBJECT_READ_BY_KEY } from '../answer-shape.js';
+import { V2_SESSION_LIST_ITEM } from './sessions.js';
 
 /**
  * The v2 dashboard answers the /metrics translators read. Items are read through the metrics
@@ -10,9 +11,12 @@ import { looseFields, OBJECT_READ_BY_KEY } from '../kit/answer-shape.js';
 const ITEMS = z.array(OBJECT_READ_BY_KEY);
 const RANGE = { from: z.string().optional(), to: z.string().optional() };
 
-/** GET /metrics/meetings and /metrics/webinars (by token), the items under the collection. */
+/**
+ * GET /metrics/meetings and /metrics/webinars (by token), the items under the collection. A meeting's
+ * id is checked: /meeting/live reads each listed meeting in full by it.
+ */
 export const V2_METRICS_SESSION_PAGES = {
-  meetings: looseFields({ ...RANGE, ...V2_TOKEN_PAGE, meetings: ITEMS }),
+  meetings: looseFields({ ...RANGE, ...V2_TOKEN_PAGE, meetings: z.array(V2_SESSION_LIST_ITEM) }),
   webinars: looseFields({ ...RANGE, ...V2_TOKEN_PAGE, webinars: ITEMS }),
 } as const;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { looseFields } from '../kit/answer-shape.js';
-import { V2_NUMBERED_PAGE } from '../kit/v2-paging.js';
+import { looseFields } from '../answer-shape.js';
+import { V2_NUMBERED_PAGE } from '../v2-paging.js';
 
 /** The v2 registration answers the registration translators (and the webinar attendee report) read. */
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { V2_NUMBERED_PAGE, V2_TOKEN_PAGE } from '../kit/v2-paging.js';
-import { looseFields, OBJECT_READ_BY_KEY } from '../kit/answer-shape.js';
+import { V2_NUMBERED_PAGE, V2_TOKEN_PAGE } from '../v2-paging.js';
+import { looseFields, OBJECT_READ_BY_KEY } from '../answer-shape.js';
 
 /**
  * The v2 report answers the /report translators read. Rows are read through the report tables by

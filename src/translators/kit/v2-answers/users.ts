@@ -1,26 +1,30 @@
 import { z } from 'zod';
-import { V2_NUMBERED_PAGE } from './v2-paging.js';
-import { looseFields, OBJECT_READ_BY_KEY } from './answer-shape.js';
+import { V2_NUMBERED_PAGE } from '../v2-paging.js';
+import { looseFields, OBJECT_READ_BY_KEY } from '../answer-shape.js';
 
 /**
- * The v2 user answers the user translators read, as zod schemas of the fields they read (the rest
+ * The v2 user answers the translators read, as zod schemas of the fields they read (the rest
  * are kept: the mapping tables read the user and its settings by name). `id` is required although
  * the v2 OpenAPI marks no field of a user but `email` and `type` required: every v2 user answer
  * names its user, and the translators address the user's further calls by it.
  */
 
-/** GET /users/{userId}, and an item of GET /users. */
-const USER_FIELDS = {
+/**
+ * GET /users/{userId}, and an item of GET /users: every field a translator reads of a user. The v2
+ * OpenAPI promises neither `account_id` nor `status`, so they are optional here; a translator that
+ * cannot answer without one checks it with `answerWith` (kit/answer-shape.ts), which fails as this
+ * check would. A user may have no time zone.
+ */
+export const V2_USER = looseFields({
   id: z.string(),
   email: z.string(),
   first_name: z.string().optional(),
   last_name: z.string().optional(),
-};
-export const V2_USER = looseFields(USER_FIELDS);
+  account_id: z.string().optional(),
+  status: z.string().optional(),
+  timezone: z.string().optional(),
+});
 export type V2User = z.output<typeof V2_USER>;
-
-/** GET /users/{userId} where the translator decides by the user's account and status (/user/delete). */
-export const V2_USER_WITH_STATUS = looseFields({ ...USER_FIELDS, account_id: z.string(), status: z.string() });
 
 /** GET /users/{userId}/settings: read through the settings tables by path, so only its being an object is checked. */
 export const V2_SETTINGS = OBJECT_READ_BY_KEY;
@@ -40,9 +44,3 @@ export const V2_CREATED_USER = looseFields({ id: z.string() });
 
 /** GET /users/{userId}/schedulers (and /assistants): the users named, by id. */
 export const V2_ASSISTANTS = looseFields({ assistants: z.array(looseFields({ id: z.string() })) });
-
-/** GET /users/me where only the caller's account is read (the group answers carry it). */
-export const V2_USER_ACCOUNT = looseFields({ account_id: z.string() });
-
-/** GET /users/{userId} where only the user's time zone is read (recordings print times in it); a user may have none. */
-export const V2_USER_TIMEZONE = looseFields({ timezone: z.string().optional() });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { looseFields } from '../kit/answer-shape.js';
+import { looseFields } from '../answer-shape.js';
 
 /** The v2 webinar report answers the webinar report translators read. */
 
