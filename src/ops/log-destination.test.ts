@@ -40,16 +40,18 @@ const recordOf = (i: number): V1CallRecord => ({
 
 const folder = mkdtempSync(join(tmpdir(), 'v1gate-log-destination-'));
 let files = 0;
-const opened: LogDestination[] = [];
+/** The streams a test left open, closed after it. */
+const open = new Set<LogDestination>();
 afterEach(() => {
-  for (const stream of opened.splice(0)) if (!stream.destroyed) stream.destroy();
+  for (const stream of open) stream.destroy();
   vi.restoreAllMocks();
 });
 
 function destinationOf(options: Omit<LogDestinationOptions, 'dest'>): { file: string; stream: LogDestination } {
   const file = join(folder, `log-${++files}.jsonl`);
   const stream = logDestination({ dest: file, ...options });
-  opened.push(stream);
+  open.add(stream);
+  stream.once('close', () => open.delete(stream));
   return { file, stream };
 }
 
