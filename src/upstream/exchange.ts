@@ -179,7 +179,10 @@ function readBody(
   });
   body.once('error', (error: unknown) => failOnce(error));
   // Closed with neither 'end' nor 'error': what `for await` reported as a premature close, never a wait forever.
-  body.once('close', () => failOnce(Object.assign(new Error('The v2 answer ended early.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+  body.once('close', () => {
+    // Only then is the error made: every answer closes, and an error's stack is dear.
+    if (!settled) failOnce(Object.assign(new Error('The v2 answer ended early.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+  });
 }
 
 /**
