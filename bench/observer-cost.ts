@@ -15,7 +15,8 @@ import { RECORD } from './call-record.js';
  * checkemail of one v2 call. This checkout's `src/ops/` and, with `--other`, another tree's (a
  * revision `npm run bench:builds` exported, under bench/out/builds/<commit>/), alternated round by
  * round. `log text` is the log line handed to a destination that drops it: the line's making,
- * redaction, bounding and serialisation, without sonic-boom's buffering and write. In one process,
+ * redaction, bounding and serialisation, without sonic-boom's buffering and write; `log write` is
+ * that write alone, of a line already made (what `log line` adds to `log text`). In one process,
  * a change of a microsecond stands out where a whole gateway's CPU per
  * call, on a shared machine, varies by tens.
  *
@@ -39,7 +40,7 @@ interface Metrics {
 
 type Call = (i: number) => void;
 
-async function observersOf(root: string): Promise<{ metrics: Call; 'log line': Call; 'log text': Call }> {
+async function observersOf(root: string): Promise<{ metrics: Call; 'log line': Call; 'log text': Call; 'log write': Call }> {
   const at = (path: string) => pathToFileURL(resolve(root, path)).href;
   const { GatewayMetrics } = (await import(at('src/ops/metrics.ts'))) as {
     GatewayMetrics: new (options: { perKey: undefined; processMetrics: boolean }) => Metrics;
@@ -55,6 +56,10 @@ async function observersOf(root: string): Promise<{ metrics: Call; 'log line': C
   );
   // The same line made and handed to a destination that drops it: what the line costs before sonic-boom's write.
   const logText = callLogObserver(pino(loggerSettings({ level: 'info' }), { write: () => true }));
+  // The destination alone: a call line already made, written as the logger writes it (a string made for each call).
+  const lines: string[] = [];
+  callLogObserver(pino(loggerSettings({ level: 'info' }), { write: (line: string) => lines.push(line) }))(RECORD);
+  const logWrite = ownDestination({ dest: '/dev/null', sync: false, minLength: 4096 });
   return {
     metrics: (i) => {
       metrics.observer(i % 50 === 0 ? { ...RECORD, errorCode: 300 } : RECORD);
@@ -62,6 +67,7 @@ async function observersOf(root: string): Promise<{ metrics: Call; 'log line': C
     },
     'log line': () => logLine(RECORD),
     'log text': () => logText(RECORD),
+    'log write': (i) => logWrite.write(`${lines[0]!.slice(0, -1)}${i % 10}\n`),
   };
 }
 
