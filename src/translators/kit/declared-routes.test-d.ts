@@ -1,6 +1,10 @@
 import { V2 } from '../../shared/v2-routes.js';
 import type { V2Route } from '../../shared/v2-route.js';
 import { v1Params } from '../../v1/param-types.js';
+import { z } from 'zod';
+import { NO_CONTENT } from './answer-shape.js';
+import type { V2User } from './v2-answers/users.js';
+import { V2_ANSWERS, type V2Answer, type V2RouteName } from './v2-answers/table.js';
 import { defineEndpoint, type TranslatorContext, type V2Api } from './define.js';
 import { Rollback } from './rollback.js';
 
@@ -91,3 +95,45 @@ export const declaresNothing = defineEndpoint({
     return {};
   },
 });
+
+/** A call's answer is its route's row of the answer table: typed by it, and no schema of the call's own. */
+export const answers = defineEndpoint({
+  path: '/test/answers',
+  params,
+  v2Calls: [V2.users.get, V2.groups.list],
+  async handle(_params, ctx) {
+    const user: V2User = await ctx.v2.get(V2.users.get.at('me'));
+    // @ts-expect-error -- a wrong answer type: GET /groups answers a list of groups, not a user.
+    const notUser: V2User = await ctx.v2.get(V2.groups.list.at());
+    // @ts-expect-error -- a field no translator reads of a user is not in its answer's type as a string.
+    const pmi: string = user.pmi;
+    // @ts-expect-error -- a call names no schema: the table's row is the only one.
+    await ctx.v2.get(V2.users.get.at('me'), z.object({ id: z.string() }));
+    return { user, notUser, pmi };
+  },
+});
+
+/**
+ * The answer table holds every route of `V2` and nothing else (its `satisfies` in table.ts): shown
+ * here on copies with a row taken out, a row added, and a schema where v2 answers nothing.
+ */
+type Rows = { readonly [Name in V2RouteName]: unknown };
+const { ['GET /users/{userId}']: _taken, ...withoutOne } = V2_ANSWERS;
+// @ts-expect-error -- a route of V2 without its row.
+export const missingRow: Rows = withoutOne;
+export const extraRow = {
+  ...V2_ANSWERS,
+  // @ts-expect-error -- a row for a route V2 does not have.
+  'GET /users/{userId}/nothing': NO_CONTENT,
+} satisfies Rows;
+type NoAnswer<Name extends V2RouteName> = Name extends `${'GET' | 'POST'} ${string}` ? unknown : typeof NO_CONTENT;
+export const schemaForNothing = {
+  ...V2_ANSWERS,
+  // @ts-expect-error -- a PATCH answers nothing: its row is NO_CONTENT, never a schema.
+  'PATCH /users/{userId}': z.object({ id: z.string() }),
+} satisfies { readonly [Name in V2RouteName]: NoAnswer<Name> };
+
+/** The answer type follows the route's name: a user for GET /users/{userId}. */
+export const userAnswer: V2Answer<'GET /users/{userId}'> = { id: 'u', email: 'u@example.com' };
+// @ts-expect-error -- GET /users/{userId} answers a user, which names its id.
+export const userWithoutId: V2Answer<'GET /users/{userId}'> = { email: 'u@example.com' };

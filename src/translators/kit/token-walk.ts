@@ -54,7 +54,9 @@ export interface V1PageOfTokens<T, P = unknown> {
 /**
  * v1's page `paging` of `list`: its items and the list's total. The caller's context must be over
  * the list's route (its endpoint declares it); the walk below calls only that route, which the
- * compiler cannot follow through a generic name, so it is handed the context as one of any route.
+ * compiler cannot follow through a generic name (a client's route names are a conditional type of
+ * its routes, which stays unresolved over a type parameter), so it is handed the context as one of
+ * any route. The page's type still follows the list's route: the target names it.
  */
 export async function v1PageOfTokens<Name extends TokenPagedName, T>(
   declared: TranslatorContext<ListRoute<NoInfer<Name>>>,
