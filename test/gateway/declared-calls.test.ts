@@ -17,7 +17,9 @@ import { JPEG_BYTES, v1Multipart } from './users-support.js';
  * Every endpoint is held to the v2 routes it declares. The compiler proves most of it: `handle`'s
  * `ctx.v2` takes only targets of the routes in `v2Calls`, `ctx.undoV2` only those of `v2Undo`, and
  * a helper shared by endpoints only a context over routes its caller declares
- * (src/translators/kit/define.ts; src/translators/kit/declared-routes.test-d.ts shows each refusal).
+ * (src/translators/kit/define.ts; src/translators/kit/declared-routes.test-d.ts shows each refusal),
+ * and which schema checks a call's answer is its route's row of the one answer table
+ * (src/translators/kit/v2-answers/table.ts), so no drive here checks answers.
  * What types cannot prove is held here, over one real gateway and the real sandbox: every v1
  * endpoint is driven — its usual call, then the same call with the host named by email (the host
  * check's lookup), then once more per write it makes with that write failing (the rollback's
