@@ -1,7 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
+import { buildRevision } from './base-build.js';
 import { buildCases } from './cases.js';
 import { alternatedRuns, formsOf, gatewayEnvOf, median, steadyLoadOf, Upstreams } from './harness.js';
 import { buildServers, REPO_ROOT, startProcess, type Child } from './procs.js';
@@ -43,28 +41,12 @@ const rounds = Number(values.rounds);
 const durationSec = Number(values.duration);
 const warmupCalls = Number(values['warmup-calls']);
 
-const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-const commit = git('rev-parse', '--verify', `${values.base}^{commit}`);
-
-/** The base revision's compiled gateway entry, built once per commit. */
-function buildBase(): string {
-  const dir = `${REPO_ROOT}bench/out/builds/${commit}/`;
-  const entry = `${dir}bench/out/dist/bench/gateway-proc.js`;
-  if (existsSync(`${dir}.built`)) return entry;
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  console.log(`exporting ${values.base} (${commit.slice(0, 7)}) into ${dir} and compiling it ...`);
-  execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C '${dir}'`], { cwd: REPO_ROOT, stdio: 'inherit' });
-  symlinkSync(`${REPO_ROOT}node_modules`, `${dir}node_modules`, 'dir');
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', `${dir}bench/tsconfig.servers.json`, '--noCheck'], { cwd: dir, stdio: 'inherit' });
-  writeFileSync(`${dir}.built`, '');
-  return entry;
-}
+const base = buildRevision(values.base);
+const commit = base.commit;
 
 console.log('compiling this checkout (bench/tsconfig.servers.json → bench/out/dist/) ...');
 buildServers();
-const entries = { base: buildBase(), current: `${REPO_ROOT}bench/out/dist/bench/gateway-proc.js` };
+const entries = { base: `${base.dir}bench/out/dist/bench/gateway-proc.js`, current: `${REPO_ROOT}bench/out/dist/bench/gateway-proc.js` };
 const cases = buildCases(() => true).filter((c) => values.cases.split(',').includes(c.id));
 const unknown = values.cases.split(',').filter((id) => !cases.some((c) => c.id === id));
 if (unknown.length > 0) throw new Error(`unknown case(s): ${unknown.join(', ')}`);
