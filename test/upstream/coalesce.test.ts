@@ -92,6 +92,25 @@ describe('GET coalescing', () => {
     await v2.close();
   });
 
+  it('never joins a query whose value only reads like another query: names and values are encoded, in the key as on the wire', async () => {
+    const up = await slowUpstream(30, (req, res) => json(res, 200, { path: req.url }));
+    const v2 = client(up.url);
+    const target = to('GET', '/users/u/meetings');
+    const answers = await Promise.all([
+      v2.call(creds, { target, query: { type: 'a&page_size=1' } }),
+      v2.call(creds, { target, query: { type: 'a', page_size: 1 } }),
+      v2.call(creds, { target, query: { type: 'a b', skipped: undefined } }),
+      v2.call(creds, { target, query: { type: 'a b' } }),
+    ]);
+    expect(up.seen).toEqual([
+      'GET /v2/users/u/meetings?type=a%26page_size%3D1',
+      'GET /v2/users/u/meetings?type=a&page_size=1',
+      'GET /v2/users/u/meetings?type=a%20b',
+    ]);
+    expect(answers[3]).toEqual(answers[2]);
+    await v2.close();
+  });
+
   it('never joins other secrets, other keys, other queries, or writes; a later GET is sent again', async () => {
     const up = await slowUpstream(30, (req, res) => json(res, 200, { path: req.url }));
     const v2 = client(up.url);
