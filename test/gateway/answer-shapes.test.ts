@@ -110,6 +110,32 @@ describe('a read whose v2 answer does not fit answers the v1 upstream error', ()
   });
 });
 
+describe("a field the route's one schema leaves optional, which one translator needs", () => {
+  // GET /users/{userId}'s schema is the union of what every translator reads: `status` is optional
+  // there (the v2 reference promises it nowhere), and /user/delete, which decides by it, checks it.
+  const userWithout = (id: string) => answer200(JSON.stringify({ id, email: 'someone@example.com', account_id: 'acc' }));
+
+  it('/user/delete answers the same upstream error the route check gives, and deletes nothing', async () => {
+    const created = await v1('/user/custcreate', { email: `optional-${Date.now()}@example.com`, type: '1' });
+    expect(created.error).toBeUndefined();
+    faults.rules.push({ method: 'GET', path: /^\/users\/[^/]+$/, fault: userWithout(created.id) });
+    const answer = await v1('/user/delete', { id: created.id });
+    expect(answer.error).toEqual({
+      code: 503,
+      message: `The v2 service answered GET /users/{userId} without a string \`status\`. ${NOTHING_CHANGED}`,
+    });
+    expect(faults.seen.filter((request) => request.method === 'DELETE')).toEqual([]);
+    expect(sandbox.sandbox.state.users.has(created.id)).toBe(true);
+  });
+
+  it('/user/get, which does not read it, answers the same v2 user', async () => {
+    faults.rules.push({ method: 'GET', path: /^\/users\/[^/]+$/, fault: userWithout(owner()) });
+    const answer = await v1('/user/get', { id: owner() });
+    expect(answer.error).toBeUndefined();
+    expect(answer).toMatchObject({ id: owner(), email: 'someone@example.com' });
+  });
+});
+
 describe('a write whose v2 answer does not fit says it may have been applied', () => {
   const create = () =>
     v1('/meeting/create', { host_id: owner(), type: '2', topic: `Shape ${Date.now()}`, start_time: FUTURE, duration: '30' });
