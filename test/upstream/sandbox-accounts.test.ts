@@ -42,7 +42,7 @@ describe("a local sandbox's account list", () => {
     const appOf = sandboxAccountsAt(origin, 5_000);
     reads = 0;
     const started = Date.now();
-    const flood = await Promise.all(Array.from({ length: 500 }, (_, i) => appOf({ apiKey: `unknown-${i}`, apiSecret: 'x' })));
+    const flood = await Promise.all(Array.from({ length: 500 }, async (_, i) => appOf({ apiKey: `unknown-${i}`, apiSecret: 'x' })));
     expect(flood.every((app) => app === undefined)).toBe(true);
     for (let i = 0; i < 200; i++) await appOf({ apiKey: `later-${i}`, apiSecret: 'x' });
     // One read for all 700, but for one more each second a slow machine took over them.
