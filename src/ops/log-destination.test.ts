@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SecretValues } from '../shared/secrets.js';
-import { V2 } from '../shared/v2-routes.js';
 import type { V1CallRecord } from '../v1-facade/observe.js';
 import { logDestination, type LogDestination, type LogDestinationOptions } from './log-destination.js';
 import { callLogObserver, createLogger, loggerSettings } from './logging.js';
+import { RECORD } from '../../bench/call-record.js';
 
 /**
  * The gateway's log destination (sonic-boom in buffer mode, src/ops/log-destination.ts) writes every
@@ -19,23 +19,11 @@ import { callLogObserver, createLogger, loggerSettings } from './logging.js';
 const SECRET = 'the-api-secret-of-this-key';
 
 const recordOf = (i: number): V1CallRecord => ({
+  ...RECORD,
   requestId: `req-${i}`,
-  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
-  spanId: '00f067aa0ba902b7',
-  startedAt: new Date(),
-  method: 'POST',
-  rawPath: '/v1/user/checkemail',
-  endpoint: '/user/checkemail',
-  apiKey: 'key-of-the-test',
   secrets: new SecretValues([SECRET]),
   // Multi-byte text: a byte count taken as a character count would cut or shift the lines.
   params: { email: `é☃😀-${i}@example.com`, note: `carries ${SECRET}` },
-  errorCode: undefined,
-  pairProven: true,
-  answer: { existed_email: true },
-  dataType: 'JSON',
-  ms: 1.7,
-  v2Calls: [{ route: V2.users.emailTaken, method: 'GET', path: '/users/email', undo: false, status: 200, ms: 1.2 }],
 });
 
 const folder = mkdtempSync(join(tmpdir(), 'v1gate-log-destination-'));
