@@ -58,7 +58,7 @@ const name = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('n'.repeat(300), '{"a":1}', `x_${OWN[0]}`, `${CONFIGURED}`) },
 );
 const params = fc.dictionary(name, fc.oneof(text, fc.array(text, { maxLength: 4 })), { maxKeys: 80 });
-const ms = fc.oneof(fc.double(), fc.constantFrom(0, 1.25, 1e21, -0, 12345678901));
+const ms = fc.oneof(fc.double(), fc.constantFrom(0, 1.25, 1e21, -0, 12345678901, Number.NaN, Number.POSITIVE_INFINITY));
 const v2Call = fc.record({
   method: fc.constantFrom('GET' as const, 'POST' as const, 'PATCH' as const, 'DELETE' as const),
   path: fc.oneof(fc.constantFrom('/users/email', `/users/${OWN[0]}`, `/users/${encodeURIComponent(OWN[2]!)}/settings`), text),

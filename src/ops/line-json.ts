@@ -88,8 +88,9 @@ const fieldJson = (redactor: Redactor, name: string, value: unknown, budget: Bud
 function valueJson(redactor: Redactor, value: unknown, budget: Budget, depth: number): string | undefined {
   if (typeof value === 'string') return textJson(redactor.text(value), budget);
   if (typeof value === 'number') {
-    // A number is a secret when it is one by value: the redactor writes the censor for it.
-    if (redactor.redact(value) !== value) return censorJson(redactor, budget);
+    // A number is a secret when it is one by value: the redactor writes the censor for it. Object.is,
+    // not !==: NaN is not equal to itself, and a call's NaN ms would read as a secret.
+    if (!Object.is(redactor.redact(value), value)) return censorJson(redactor, budget);
     budget.left -= SMALL_VALUE_BYTES;
     return Number.isFinite(value) ? String(value) : 'null';
   }
