@@ -1,3 +1,4 @@
+import { nowOrLater } from '../shared/now-or-later.js';
 import type { Credentials } from '../upstream/credentials.js';
 import type { V2Identity } from '../upstream/auth/v2-identity.js';
 
@@ -18,7 +19,6 @@ export function downloadCredentialsOf(
     const v2 = identityOf(apiKey);
     // The secret is never read for a mapped key: the authorizer acts as `v2`.
     if (v2) return { apiKey, apiSecret: '', v2 };
-    const secret = sandboxSecretOf?.(apiKey);
-    return secret instanceof Promise ? secret.then((found) => pairOf(apiKey, found)) : pairOf(apiKey, secret);
+    return nowOrLater(sandboxSecretOf?.(apiKey), (secret) => pairOf(apiKey, secret));
   };
 }

@@ -1,6 +1,7 @@
 import { requireFanOutWithin } from '../ratelimit/fan-out.js';
 import type { OutboundLimiter, ScheduleOptions, V2Budget } from '../ratelimit/outbound-limiter.js';
 import { chargeAccepted } from '../ratelimit/proof-budget.js';
+import { nowOrLater } from '../shared/now-or-later.js';
 import type { V2Route, V2Target } from '../shared/v2-route.js';
 import type { GateOptions, OutboundGate } from './client.js';
 import type { Credentials } from './credentials.js';
@@ -29,8 +30,7 @@ export function limiterGate(
 
 /** `use` of the pair's budget: at once when it is known at once (a mapped key), else once looked up. */
 function spending<T>(budgets: V2Budgets, credentials: Credentials, use: (budget: V2Budget) => T | Promise<T>): T | Promise<T> {
-  const budget = budgets.of(credentials);
-  return budget instanceof Promise ? budget.then(use) : use(budget);
+  return nowOrLater(budgets.of(credentials), use);
 }
 
 /** A correction that could not be made is only a correction missed: the next answer makes it again. */

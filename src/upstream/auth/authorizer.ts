@@ -1,3 +1,4 @@
+import { nowOrLater } from '../../shared/now-or-later.js';
 import type { Credentials } from '../credentials.js';
 import type { TokenMinter } from '../jwt.js';
 import type { Grant, OAuthApp, OAuthTokens } from './oauth-tokens.js';
@@ -34,8 +35,7 @@ export class V2Authorizer {
    */
   grantFor(credentials: Credentials): Grant | Promise<Grant> {
     if (credentials.v2) return this.grantOf(credentials, credentials.v2);
-    const app = this.embeddedAppOf(credentials);
-    return app instanceof Promise ? app.then((found) => this.grantOf(credentials, found)) : this.grantOf(credentials, app);
+    return nowOrLater(this.embeddedAppOf(credentials), (app) => this.grantOf(credentials, app));
   }
 
   private grantOf(credentials: Credentials, v2: V2Identity | undefined): Grant | Promise<Grant> {
@@ -67,8 +67,7 @@ export class V2Authorizer {
 
   private embeddedAppOf(credentials: Credentials): OAuthApp | undefined | Promise<OAuthApp | undefined> {
     if (!this.oauth || !this.embedded) return undefined;
-    const app = this.embedded(credentials);
-    return app instanceof Promise ? app.then((found) => this.embeddedFound(credentials, found)) : this.embeddedFound(credentials, app);
+    return nowOrLater(this.embedded(credentials), (app) => this.embeddedFound(credentials, app));
   }
 
   private embeddedFound(credentials: Credentials, app: OAuthApp | undefined): OAuthApp | undefined {

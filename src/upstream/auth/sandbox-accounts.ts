@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { nowOrLater } from '../../shared/now-or-later.js';
 import { RATE_LIMIT_PLANS } from '../../shared/rate-limit-plans.js';
 import { textAtMost } from '../../shared/text-at-most.js';
 import type { Credentials } from '../credentials.js';
@@ -85,10 +86,7 @@ export function sandboxAccountListAt(origin: string, timeoutMs: number): Sandbox
   };
   const appOf = (pair: Credentials, kept: Kept | undefined) => (kept && same(kept.secret, pair.apiSecret) ? kept.app : undefined);
   return {
-    appOf: (pair) => {
-      const kept = keptOf(pair.apiKey);
-      return kept instanceof Promise ? kept.then((found) => appOf(pair, found)) : appOf(pair, kept);
-    },
+    appOf: (pair) => nowOrLater(keptOf(pair.apiKey), (kept) => appOf(pair, kept)),
     secretOf: async (apiKey) => (await keptOf(apiKey))?.secret,
   };
 }
