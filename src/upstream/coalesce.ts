@@ -1,6 +1,7 @@
 import type { Credentials, Query } from './credentials.js';
 import { copyOfAnswer } from './answer-copies.js';
 import { CallWithdrawn } from './errors.js';
+import { queryString } from './exchange.js';
 import { pairProofOf } from './pair-proof.js';
 
 /** A GET in flight that identical ones may join: its outcome, and once it came, the answer's text (for the waiters' copies). */
@@ -85,11 +86,9 @@ function hasFields(query: Query, n: number): boolean {
   return false;
 }
 
+/** The query as sent, its fields in name order: two queries of the same fields make one key, however each was written. */
 function sortedSearch(query: Query): string {
-  const names = Object.keys(query)
-    .filter((name) => query[name] !== undefined)
-    .sort();
-  let search = '';
-  for (const name of names) search += `${search ? '&' : '?'}${encodeURIComponent(name)}=${encodeURIComponent(String(query[name]))}`;
-  return search;
+  const sorted: Query = {};
+  for (const name of Object.keys(query).sort()) sorted[name] = query[name];
+  return queryString(sorted);
 }

@@ -81,19 +81,19 @@ export function exchange(
       answer?.body.destroy();
       reject(expired);
     }, leftMs);
-    const fail = (error: unknown) => {
+    /** The request is over (its connection's slot given back); whether its outcome is still to be told. */
+    const ended = () => {
       upstream.inFlight--;
-      if (settled) return;
+      if (settled) return false;
       settled = true;
       clearTimeout(timer);
-      reject(toUnavailable(error));
+      return true;
+    };
+    const fail = (error: unknown) => {
+      if (ended()) reject(toUnavailable(error));
     };
     const read = (text: string) => {
-      upstream.inFlight--;
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve({ statusCode: answer!.statusCode, headers: answer!.headers, text });
+      if (ended()) resolve({ statusCode: answer!.statusCode, headers: answer!.headers, text });
     };
     upstream.pool.request(deadline ? { ...options, signal: deadline } : options, (error, received) => {
       if (error) return fail(error);
