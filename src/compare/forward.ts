@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Pool } from 'undici';
+import { abandon } from '../shared/abandon.js';
 
 /**
  * Shadow mode's hop to the primary v1, on the hot path of every call: one undici Pool per process
@@ -44,12 +45,6 @@ export interface PrimaryHopOptions {
   connections?: number;
 }
 
-/** Stops reading an answer nobody will get; undici reports that as an abort error, expected here. */
-function abandon(body: NodeJS.ReadableStream & { destroy(): void }): void {
-  body.on('error', ignore);
-  body.destroy();
-}
-const ignore = () => {};
 
 /** The chunks of an answer kept while they total at most `upTo` bytes (0: none kept); past it, let go at once. */
 function keeper(upTo: number) {

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { V2Authorizer } from '../upstream/auth/authorizer.js';
+import { abandon } from '../shared/abandon.js';
 import { KeyedSlots } from '../shared/keyed-slots.js';
 import type { Credentials } from '../upstream/credentials.js';
 import { isDownloadTarget } from './hosts.js';
@@ -110,7 +111,7 @@ async function fetchFile(
     if (range !== undefined) headers.range = range;
     const answer = await request(grant.url, { dispatcher: agent, method: 'GET', headers, signal });
     if (answer.statusCode !== 401 || attempt > 1 || !authorizer.renewable(credentials, token)) return answer;
-    answer.body.destroy();
+    abandon(answer.body);
   }
 }
 
@@ -118,7 +119,7 @@ async function fetchFile(
 async function relay(c: Context<Env>, answer: Dispatcher.ResponseData, grant: DownloadGrant, deps: DownloadServeDeps): Promise<Response> {
   const status = answer.statusCode;
   if (status !== 200 && status !== 206 && status !== 416) {
-    answer.body.destroy();
+    abandon(answer.body);
     const location = headerOf(answer, 'location');
     const target = location === undefined ? undefined : new URL(location, grant.url).href;
     // The service may send the file from a storage host, by a signed URL of its own: the client follows it.

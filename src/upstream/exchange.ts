@@ -3,6 +3,7 @@ import { Pool, type Dispatcher } from 'undici';
 import type { Query } from './credentials.js';
 import { UpstreamUnavailable } from './errors.js';
 import { toUnavailable } from './v2-failure.js';
+import { abandon } from '../shared/abandon.js';
 
 /** One request over the v2 service's pool, its answer read within a byte cap and a deadline. */
 
@@ -78,7 +79,7 @@ export function exchange(
       settled = true;
       const expired = new UpstreamUnavailable('timeout', 'The v2 service did not answer in time.', reading.mayHaveApplied);
       deadline?.expire(expired);
-      answer?.body.destroy();
+      if (answer) abandon(answer.body);
       reject(expired);
     }, leftMs);
     /** The request is over (its connection's slot given back); whether its outcome is still to be told. */
@@ -99,7 +100,7 @@ export function exchange(
       if (error) return fail(error);
       if (settled) {
         upstream.inFlight--;
-        received.body.destroy();
+        abandon(received.body);
         return;
       }
       answer = received;
@@ -167,7 +168,7 @@ function readBody(
     size += chunk.length;
     if (size > maxBytes) {
       failOnce(new UpstreamUnavailable('bad-response', `The v2 service answered more than ${maxBytes} bytes.`, mayHaveApplied));
-      body.destroy();
+      abandon(body);
       return;
     }
     chunks.push(chunk);
