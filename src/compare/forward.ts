@@ -45,7 +45,6 @@ export interface PrimaryHopOptions {
   connections?: number;
 }
 
-
 /** The chunks of an answer kept while they total at most `upTo` bytes (0: none kept); past it, let go at once. */
 function keeper(upTo: number) {
   let chunks: Buffer[] | undefined = upTo > 0 ? [] : undefined;

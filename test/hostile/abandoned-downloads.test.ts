@@ -87,10 +87,13 @@ for (const workers of [1, 2]) {
       const file = await recordedFileAt(gateway.url, pair, 64 * 1024);
       const token = await sandboxToken(gateway.url, pair.key, pair.secret);
       const meetingUuid = await meetingOfLink(gateway.url, token, file.id);
-      const deleted = await fetch(`${gateway.url}/v2/meetings/${encodeURIComponent(encodeURIComponent(meetingUuid))}/recordings?action=delete`, {
-        method: 'DELETE',
-        headers: { authorization: `Bearer ${token}` },
-      });
+      const deleted = await fetch(
+        `${gateway.url}/v2/meetings/${encodeURIComponent(encodeURIComponent(meetingUuid))}/recordings?action=delete`,
+        {
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${token}` },
+        },
+      );
       expect(deleted.status).toBe(204);
       for (let time = 0; time < OPENED; time++) {
         const answer = await openAlone(gateway.url, file.link);
