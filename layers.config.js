@@ -43,7 +43,7 @@ export const LAYERS = [
       'src/unframed-bodies.ts',
     ],
   },
-  { name: 'ways in', parts: ['src/v1-facade/', 'src/webhooks/', 'src/sdk/', 'src/compare/', 'src/ops/', 'src/downloads/'] },
+  { name: 'ways in', parts: ['src/v1-facade/', 'src/webhooks/', 'src/sdk/', 'src/compare/', 'src/ops/', 'src/downloads/', 'src/recipe/'] },
   { name: 'translation: the endpoint list', parts: ['src/translators/endpoints.ts', 'src/translators/coverage.ts'] },
   {
     name: 'translation: areas',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
 import { KnownSecrets, type Redactor } from '../shared/secrets.js';
@@ -20,9 +21,23 @@ export interface RecordedCall {
   dataType: 'JSON' | 'XML';
   /** The v1 answer as served (the parsed object; the error envelope on failure), secrets replaced. */
   answer: unknown;
-  /** The v2 calls made for it (method, path, status, ms); empty for imported calls. */
-  v2Calls: { method: string; path: string; status: number; ms: number }[];
+  /**
+   * The v2 calls made for it, in the order they finished: method, path, status, ms, and (in records
+   * written since they were kept) the route's name and whether it was a rollback's undo. Empty for
+   * imported calls.
+   */
+  v2Calls: { method: string; path: string; status: number; ms: number; route?: string; undo?: boolean }[];
   ms: number;
+  /** The integration that made it: a short hash of its api_key (`integrationOf`), never the key. */
+  integration?: string;
+}
+
+/**
+ * The name a record gives the integration behind a call: the first 12 hex digits of a SHA-256 of
+ * its api_key. Records and recipes group calls by it without holding the key itself.
+ */
+export function integrationOf(apiKey: string): string {
+  return createHash('sha256').update('v1gate integration\n').update(apiKey).digest('hex').slice(0, 12);
 }
 
 /** The record of a call, every secret replaced: `known` (the configured secrets), the request's own api_secret, and the tokens its params and answer carry. */
@@ -38,8 +53,16 @@ export function toRecordedCall(record: V1CallRecord, known: Redactor = recordRed
     params: recordableParams(params, redactor),
     dataType: record.dataType,
     answer: redactor.redact(record.answer),
-    v2Calls: record.v2Calls.map((c) => ({ method: c.method, path: c.path, status: c.status, ms: round(c.ms) })),
+    v2Calls: record.v2Calls.map((c) => ({
+      method: c.method,
+      path: c.path,
+      status: c.status,
+      ms: round(c.ms),
+      route: c.route.name,
+      ...(c.undo ? { undo: true } : {}),
+    })),
     ms: round(record.ms),
+    ...(record.apiKey === undefined ? {} : { integration: integrationOf(record.apiKey) }),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { RecordedCall } from './calls.js';
+import { integrationOf, type RecordedCall } from './calls.js';
 import { CREDENTIAL_PARAMS, callRedactor, recordRedactor, recordableParams } from './secrets.js';
 
 /**
@@ -24,8 +24,10 @@ export function callsFromHar(har: unknown): RecordedCall[] {
     if (entry.request.method.toUpperCase() !== 'POST' || at < 0) continue;
     const params: Record<string, string | string[]> = {};
     const secrets: string[] = [];
+    let apiKey: string | undefined;
     const put = (name: string, value: string) => {
       if (name === 'api_secret') secrets.push(value);
+      if (name === 'api_key') apiKey = value;
       if (CREDENTIAL_PARAMS.has(name)) return;
       if (name.endsWith('[]')) {
         const key = name.slice(0, -2);
@@ -64,6 +66,7 @@ export function callsFromHar(har: unknown): RecordedCall[] {
       answer: redactor.redact(answer),
       v2Calls: [],
       ms: entry.time ?? 0,
+      ...(apiKey === undefined ? {} : { integration: integrationOf(apiKey) }),
     });
   }
   return calls;

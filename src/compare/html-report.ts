@@ -1,4 +1,4 @@
-import { REPORT_CSS } from '../shared/report-style.js';
+import { REPORT_CSS, escapeHtml } from '../shared/report-style.js';
 import type { CompareReport, EndpointReport, FieldReport, Verdict } from './report.js';
 
 /**
@@ -171,5 +171,4 @@ function show(value: unknown): string {
   return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 }
 
-const esc = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const esc = escapeHtml;

@@ -55,18 +55,25 @@ const isRow = (value: unknown): value is FieldRow =>
 const isComposite = (value: unknown): value is CompositeMapping =>
   typeof value === 'object' && value !== null && Array.isArray((value as CompositeMapping).combinations);
 
-/** Rows and composites by identity → where they are written; the first export that holds one is its home (tables built from others come after them). */
+/**
+ * Rows and composites by identity → where they are written. A table built from others holds their
+ * rows too, so a row held by several tables is at home in the smallest (ties by name): a module's
+ * exports come in the order of their names, not of the source, so "the first" would name a
+ * composed table in one loader and its part in another.
+ */
 export function mappingHomes(modules: Readonly<Record<string, Record<string, unknown>>> = MAPPING_MODULES): Map<object, MappingHome> {
-  const homes = new Map<object, MappingHome>();
-  const note = (value: object, home: MappingHome) => {
-    if (!homes.has(value)) homes.set(value, home);
+  const homes = new Map<object, MappingHome & { size: number }>();
+  const note = (value: object, home: MappingHome, size: number) => {
+    const known = homes.get(value);
+    if (!known || size < known.size || (size === known.size && `${home.file} ${home.table}` < `${known.file} ${known.table}`))
+      homes.set(value, { ...home, size });
   };
   for (const [file, exports] of Object.entries(modules)) {
     for (const [table, value] of Object.entries(exports)) {
-      if (isComposite(value)) note(value, { file, table });
+      if (isComposite(value)) note(value, { file, table }, 1);
       else if (Array.isArray(value))
-        for (const item of value as unknown[]) if (isRow(item) || isComposite(item)) note(item, { file, table });
+        for (const item of value as unknown[]) if (isRow(item) || isComposite(item)) note(item, { file, table }, value.length);
     }
   }
-  return homes;
+  return new Map([...homes].map(([value, { file, table }]) => [value, { file, table }]));
 }

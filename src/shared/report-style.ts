@@ -37,3 +37,7 @@ export const REPORT_CSS = `
   button { font: inherit; font-size: .85rem; padding: .2rem .7rem; border-radius: 6px; border: 1px solid var(--rule); background: var(--head); cursor: pointer; }
   button:disabled { cursor: default; opacity: .6; }
 `;
+
+/** Text made safe inside an HTML element or a quoted attribute: the one escape the report pages use. */
+export const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCalls, type RecordedCall } from '../../src/compare/calls.js';
+import { integrationOf, readCalls, type RecordedCall } from '../../src/compare/calls.js';
 import { compareCalls, type CompareOptions } from '../../src/compare/compare.js';
 import { endpointFacts } from '../../src/compare/endpoint-facts.js';
 import { realDifferences, type EndpointReport } from '../../src/compare/report.js';
@@ -314,8 +314,10 @@ describe('HAR import', () => {
         answer: { existed_email: false, zak: 'redacted' },
         v2Calls: [],
         ms: 120,
+        // The integration by a hash of its api_key, never the key: what a recipe groups calls by.
+        integration: integrationOf('K'),
       },
-      { time: '', path: '/meeting/list', params: { host_id: 'u1' }, dataType: 'XML', answer: '<response/>', v2Calls: [], ms: 0 },
+      { time: '', path: '/meeting/list', params: { host_id: 'u1' }, dataType: 'XML', answer: '<response/>', v2Calls: [], ms: 0, integration: integrationOf('K') },
     ]);
     expect(() => callsFromHar({})).toThrow(/HAR/);
   });

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toRecordedCall, type RecordedCall } from '../../src/compare/calls.js';
+import { makeRecipe } from '../../src/recipe/recipe.js';
 import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
 import type { EndpointDefinition } from '../../src/translators/kit/define.js';
 import { callCountOf } from '../../src/translators/kit/call-counts.js';
@@ -52,8 +54,11 @@ const faults: OutboundGate & { failWrite: number; writes: number } = {
 const made = new Map<string, V2CallObservation[]>();
 /** How many v2 calls each v1 call made (what its x-v2-calls header says), in the order they were made. */
 const perCall: { endpoint: string; routes: string[] }[] = [];
+/** Every call as the recorder writes it (V1_RECORD_FILE): what the way-out recipe is made from. */
+const recorded: RecordedCall[] = [];
 const observer: CallObserver = (record) => {
   if (record.endpoint === undefined) return;
+  recorded.push(toRecordedCall(record));
   made.set(record.endpoint, [...(made.get(record.endpoint) ?? []), ...record.v2Calls]);
   perCall.push({ endpoint: record.endpoint, routes: record.v2Calls.map((call) => call.route.name) });
 };
@@ -497,5 +502,22 @@ describe('every v2 call an endpoint makes is one it declares', () => {
 
   it('drives every endpoint, and no scenario is left over', () => {
     expect(Object.keys(SCENARIOS).sort()).toEqual(ALL_ENDPOINTS.map((endpoint) => endpoint.path).sort());
+  });
+});
+
+describe('the way-out recipe of every drive', () => {
+  it("plans every endpoint, and each step a recorded call made is one the endpoint's recipe names", () => {
+    const recipe = makeRecipe(recorded, ALL_ENDPOINTS, { plan: 'pro', now: new Date(0) });
+    expect(recipe.integrations).toHaveLength(1);
+    const endpoints = recipe.integrations[0]!.endpoints;
+    expect(endpoints.map((e) => e.path).sort()).toEqual(ALL_ENDPOINTS.map((e) => canonicalPath(e.path)).sort());
+    for (const endpoint of endpoints) {
+      const steps = new Set(endpoint.declared!.steps.map((s) => s.route));
+      const undo = new Set(endpoint.declared!.undo.map((s) => s.route));
+      const strays = endpoint.sequences
+        .flatMap((sequence) => sequence.steps)
+        .filter((step) => (step.startsWith('undo: ') ? !undo.has(step.slice(6)) : !steps.has(step)));
+      expect(strays, endpoint.path).toEqual([]);
+    }
   });
 });

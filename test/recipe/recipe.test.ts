@@ -1,0 +1,179 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { integrationOf, readCalls } from '../../src/compare/calls.js';
+import { makeRecipe, type Recipe } from '../../src/recipe/recipe.js';
+import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
+import { canonicalPath } from '../../src/translators/kit/registry.js';
+import { launchBrowser, openPage } from '../support/browser.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { FUTURE, uniqueEmail } from '../support/v1-answers.js';
+
+/**
+ * The way out: a record of three integrations' v1 calls (three api_keys, twenty endpoints, an error
+ * among them) made by a real gateway, turned by `npm run recipe` into each integration's plan for
+ * v2, and its overview page read in Chromium.
+ */
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'v1gate-recipe-'));
+const recordFile = join(dir, 'calls.jsonl');
+const out = join(dir, 'recipe');
+
+let gw: TestGateway;
+let pairs: { api_key: string; api_secret: string }[];
+let recipe: Recipe;
+let browser: Browser | undefined;
+
+type Pair = { api_key: string; api_secret: string };
+const call = (pair: Pair, path: string, params: Record<string, string> = {}) => gw.v1(path, { ...params, ...pair });
+
+/** Two sub accounts, each its own integration with its own pair (the sandbox lists their pairs). */
+async function subAccountPairs(): Promise<Pair[]> {
+  for (const tag of ['sub-a', 'sub-b'])
+    await gw.v1('/ma/account/create', { email: uniqueEmail(tag), first_name: 'Sub', last_name: 'Owner', password: 'secret-pass-1' });
+  const { accounts } = (await gw.control('GET', '/accounts')).body as { accounts: (Pair & { master_account_id?: string })[] };
+  return accounts.filter((a) => a.master_account_id).slice(-2);
+}
+
+/** Calls of the main integration: users, meetings (one of them an error), groups, reports. */
+async function mainIntegration(pair: Pair): Promise<void> {
+  const me = (await call(pair, '/user/list')).users[0];
+  const created = await call(pair, '/user/create', { email: uniqueEmail('recipe'), type: '1' });
+  await call(pair, '/user/get', { id: created.id });
+  await call(pair, '/user/getbyemail', { email: me.email, login_type: '100' });
+  await call(pair, '/user/checkemail', { email: me.email });
+  await call(pair, '/user/pending');
+  const meeting = await call(pair, '/meeting/create', { host_id: me.id, topic: 'Recipe', type: '2', start_time: FUTURE, duration: '30' });
+  for (let i = 0; i < 3; i++) await call(pair, '/meeting/get', { id: String(meeting.id), host_id: me.id });
+  await call(pair, '/meeting/get', { id: '12345', host_id: me.id });
+  await call(pair, '/meeting/update', { id: String(meeting.id), host_id: me.id, topic: 'Recipe, moved' });
+  await call(pair, '/meeting/list', { host_id: me.id });
+  await call(pair, '/meeting/delete', { id: String(meeting.id), host_id: me.id });
+  const group = await call(pair, '/group/create', { name: `recipe ${Date.now()}` });
+  await call(pair, '/group/get', { id: group.id });
+  await call(pair, '/group/list');
+  await call(pair, '/report/getaccountreport', { from: '2024-05-01', to: '2024-05-31' });
+}
+
+/** Smaller integrations, each over endpoints of its own among the main one's. */
+async function otherIntegration(pair: Pair, extra: string[]): Promise<void> {
+  const me = (await call(pair, '/user/list')).users[0];
+  for (const path of extra) await call(pair, path, path.startsWith('/webinar') || path.startsWith('/recording') ? { host_id: me.id } : {});
+}
+
+beforeAll(async () => {
+  gw = await startTestGateway({ V1_RECORD_FILE: recordFile });
+  pairs = [gw.credentials, ...(await subAccountPairs())];
+  await mainIntegration(pairs[0]!);
+  await otherIntegration(pairs[1]!, ['/webinar/list', '/recording/list', '/im/group/list', '/user/pending']);
+  await otherIntegration(pairs[2]!, ['/ma/account/list', '/user/list']);
+  await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/recipe.ts', '--record', recordFile, '--out', out], {
+    cwd: ROOT,
+  });
+  recipe = JSON.parse(readFileSync(join(out, 'recipe.json'), 'utf8')) as Recipe;
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await gw?.close();
+});
+
+const byPath = new Map(ALL_ENDPOINTS.flatMap((e) => [e.path, ...(e.aliases ?? [])].map((p) => [canonicalPath(p), e] as const)));
+
+describe('npm run recipe over a record of three integrations', () => {
+  it('plans each integration apart, named by a hash of its api_key, never the key or a secret', () => {
+    expect(recipe.integrations.map((i) => i.integration).sort()).toEqual(pairs.map((p) => integrationOf(p.api_key)).sort());
+    const endpoints = new Set(recipe.integrations.flatMap((i) => i.endpoints.map((e) => e.path)));
+    expect(endpoints.size).toBeGreaterThanOrEqual(20);
+    for (const file of readdirSync(out)) {
+      const text = readFileSync(join(out, file), 'utf8');
+      for (const pair of pairs) {
+        expect(text, file).not.toContain(pair.api_key);
+        expect(text, file).not.toContain(pair.api_secret);
+      }
+      expect(statSync(join(out, file)).mode & 0o077, file).toBe(0);
+    }
+  });
+
+  it("gives each endpoint the v2 routes its definition declares, and every recorded call's steps are among them", () => {
+    for (const integration of recipe.integrations) {
+      for (const endpoint of integration.endpoints) {
+        const definition = byPath.get(endpoint.path)!;
+        expect(
+          endpoint.declared?.steps.map((s) => s.route),
+          endpoint.path,
+        ).toEqual(definition.v2Calls.map((r) => r.name));
+        const declared = new Set([...definition.v2Calls, ...(definition.v2Undo ?? [])].map((r) => r.name));
+        for (const sequence of endpoint.sequences)
+          for (const step of sequence.steps) expect(declared, endpoint.path).toContain(step.replace(/^undo: /, ''));
+      }
+    }
+  });
+
+  it('counts what the record holds: calls per endpoint, the parameters given, the errors met', () => {
+    const main = recipe.integrations.find((i) => i.integration === integrationOf(pairs[0]!.api_key))!;
+    const get = main.endpoints.find((e) => e.path === '/meeting/get')!;
+    expect(get.calls).toBe(4);
+    expect(get.params).toEqual([
+      { name: 'host_id', calls: 4 },
+      { name: 'id', calls: 4 },
+    ]);
+    expect(get.errors).toEqual([{ code: 3001, message: expect.any(String), calls: 1, v2Statuses: [404] }]);
+    // The busiest endpoint comes first.
+    expect(main.endpoints[0]!.path).toBe('/meeting/get');
+  });
+
+  it('makes a worked example of a recorded call that answered: the v1 call, then the v2 calls it became', () => {
+    const main = recipe.integrations.find((i) => i.integration === integrationOf(pairs[0]!.api_key))!;
+    const create = main.endpoints.find((e) => e.path === '/meeting/create')!;
+    expect(create.example!.v1Curl).toContain('"$V1_BASE_URL/v1/meeting/create"');
+    expect(create.example!.v1Curl).toContain("--data-urlencode 'topic=Recipe'");
+    expect(create.example!.v2Curl.some((c) => /-X POST "\$V2_BASE_URL\/users\/[^/]+\/meetings"/.test(c))).toBe(true);
+    // The body names the v1 parameter each field comes from.
+    expect(create.example!.typescript).toContain('"topic": "{{topic}}"');
+  });
+
+  it('sets the recorded volume against the plan: each category with its busiest window and its share of the limit', () => {
+    for (const integration of recipe.integrations) {
+      expect(integration.categories.length).toBeGreaterThan(0);
+      for (const category of integration.categories) {
+        expect(category.peak).toBeGreaterThan(0);
+        expect(category.peak).toBeLessThanOrEqual(category.v2Calls);
+        expect(category.load).toBeCloseTo(category.peak / category.limit, 2);
+      }
+    }
+  });
+
+  it('writes one Markdown page per integration, with every endpoint it called', () => {
+    for (const integration of recipe.integrations) {
+      const page = readFileSync(join(out, `${integration.integration}.md`), 'utf8');
+      for (const endpoint of integration.endpoints) expect(page).toContain(`### \`/v1${endpoint.path}\``);
+    }
+  });
+
+  it("shows in Chromium each integration's busiest category and the v2 routes its app will call", async () => {
+    browser = await launchBrowser();
+    const { page, errors } = await openPage(browser);
+    await page.goto(pathToFileURL(join(out, 'index.html')).href);
+    for (const integration of recipe.integrations) {
+      const section = page.locator(`section[data-integration="${integration.integration}"]`);
+      const busiest = [...integration.categories].sort((a, b) => b.load - a.load || b.v2Calls - a.v2Calls)[0]!;
+      expect(await section.locator('.busiest').innerText()).toContain(`${busiest.category}: ${busiest.peak}`);
+      expect(await section.locator('tbody tr').count()).toBe(integration.endpoints.length);
+      const routes = await section.locator('ul.routes li code').allTextContents();
+      for (const endpoint of integration.endpoints) for (const step of endpoint.declared?.steps ?? []) expect(routes).toContain(step.route);
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('is made the same from the record read back (readCalls) as the command made it', () => {
+    const again = makeRecipe(readCalls(recordFile), ALL_ENDPOINTS, { plan: 'pro', now: new Date(recipe.generated_at) });
+    expect(JSON.parse(JSON.stringify(again))).toEqual(recipe);
+  });
+});
