@@ -317,7 +317,16 @@ describe('HAR import', () => {
         // The integration by a hash of its api_key, never the key: what a recipe groups calls by.
         integration: integrationOf('K'),
       },
-      { time: '', path: '/meeting/list', params: { host_id: 'u1' }, dataType: 'XML', answer: '<response/>', v2Calls: [], ms: 0, integration: integrationOf('K') },
+      {
+        time: '',
+        path: '/meeting/list',
+        params: { host_id: 'u1' },
+        dataType: 'XML',
+        answer: '<response/>',
+        v2Calls: [],
+        ms: 0,
+        integration: integrationOf('K'),
+      },
     ]);
     expect(() => callsFromHar({})).toThrow(/HAR/);
   });
