@@ -1,8 +1,11 @@
 /**
  * Kubernetes-style health. `/healthz` (liveness) only says the process answers; `/readyz`
- * (readiness) says whether a load balancer should send it traffic: not draining, the limiter
- * store reachable (or its failure policy in force, which still answers), and the upstream
- * answering within a deadline.
+ * (readiness) says whether a load balancer should send it traffic: whether this process can
+ * answer, that is not draining and the limiter store reachable (or its failure policy in force,
+ * which still answers). The upstream is probed and reported beside them but does not decide: when
+ * v2 is out, every pod is equally cut off, and a pod that stays in the Service answers v1 clients
+ * v1's own "unavailable" envelope where an empty Service would give them the ingress's bare 502/503.
+ * Its health is seen on the status page, in `v1gate_upstream_up` and in the V1gateUpstreamDown alert.
  *
  * /readyz needs no credentials, and its probe is a request to V2_BASE_URL (the real service in
  * production): a flood of /readyz shares one probe at a time, and its answer for `probeEveryMs`
@@ -83,5 +86,10 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
     return { ready: false, checks: { draining, limiter: skipped, upstream: skipped } };
   }
   const { limiter, upstream } = await sharedProbe(deps);
-  return { ready: draining.ok && limiter.ok && upstream.ok, checks: { draining, limiter, upstream } };
+  return { ready: limiter.ok, checks: { draining, limiter, upstream } };
+}
+
+/** The upstream's check alone, from the same shared probe as /readyz (so a scrape costs v2 no more than a probe does). */
+export async function checkUpstream(deps: ReadinessDeps): Promise<CheckResult> {
+  return (await sharedProbe(deps)).upstream;
 }

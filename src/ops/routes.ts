@@ -3,11 +3,14 @@ import type { PrivateAccess } from '../shared/private-access.js';
 import type { GatewayMetrics } from './metrics.js';
 import { checkReadiness, type ReadinessDeps } from './health.js';
 import { mountStatusPage, type StatusDeps } from './status.js';
+import { upstreamUpMetric } from './upstream-metric.js';
 
 /**
  * The operator routes: `/metrics` (Prometheus text), `/healthz` (alive), `/readyz` (ready), `/status`;
  * close() stops the status page's history. /status is always a private page; /metrics is one when
  * METRICS_TOKEN is set (else a scraper anywhere reads it, as Prometheus in a cluster does by pod address).
+ * /readyz answers 503 only when this process cannot answer (draining, or its limiter store down and
+ * failing closed); an unreachable v2 is reported in its body and in `v1gate_upstream_up`.
  */
 export function mountOpsRoutes(
   root: Hono,
@@ -23,6 +26,7 @@ export function mountOpsRoutes(
     status: Omit<StatusDeps, 'metrics' | 'readiness' | 'access'>;
   },
 ): { close(): void } {
+  deps.metrics.registerCollector(upstreamUpMetric(deps.readiness));
   root.get('/healthz', (c) => c.json({ status: 'ok' }));
   root.get('/readyz', async (c) => {
     const readiness = await checkReadiness(deps.readiness);
