@@ -1,7 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { integrationOf, readCalls } from '../../src/compare/calls.js';
+import { makeRecipe } from '../../src/recipe/recipe.js';
+import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
 import type { TestGateway } from '../support/gateway.js';
 import { clientEnv, runProgram, startClientFixtures, type ClientFixtures } from './support.js';
 
@@ -29,8 +34,11 @@ let long: number;
 let short: number;
 let fixtures: ClientFixtures;
 
+/** Every call the drivers make, as the recorder writes it: what the way-out recipe is made from. */
+const recordFile = join(mkdtempSync(join(tmpdir(), 'v1gate-published-')), 'calls.jsonl');
+
 beforeAll(async () => {
-  fixtures = await startClientFixtures();
+  fixtures = await startClientFixtures({ V1_RECORD_FILE: recordFile });
   ({ gw, ownerId, ownerEmail, long, short } = fixtures);
 });
 afterAll(async () => {
@@ -89,4 +97,23 @@ describe('Ruby: the zoomus gem 0.7.0 (mllocs/zoomus) over HTTParty', () => {
     },
     150_000,
   );
+});
+
+describe("the way out: the published clients' record", () => {
+  it('gives a recipe that plans every endpoint they called, with the v2 calls each became', () => {
+    const calls = readCalls(recordFile);
+    if (calls.length === 0) return; // both drivers skipped: nothing was recorded
+    const recipe = makeRecipe(calls, ALL_ENDPOINTS, { plan: 'pro', now: new Date() });
+    expect(recipe.integrations.map((i) => i.integration)).toEqual([integrationOf(gw.credentials.api_key)]);
+    const [integration] = recipe.integrations;
+    expect(integration!.unserved).toEqual([]);
+    expect(new Set(integration!.endpoints.map((e) => e.path))).toEqual(new Set(calls.map((c) => c.path)));
+    for (const endpoint of integration!.endpoints) {
+      expect(endpoint.declared, endpoint.path).toBeDefined();
+      expect(endpoint.example, endpoint.path).toBeDefined();
+      const steps = new Set([...endpoint.declared!.steps, ...endpoint.declared!.undo].map((s) => s.route));
+      for (const sequence of endpoint.sequences)
+        for (const step of sequence.steps) expect(steps, endpoint.path).toContain(step.replace(/^undo: /, ''));
+    }
+  });
 });

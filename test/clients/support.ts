@@ -33,8 +33,8 @@ async function happened(gw: TestGateway, ownerId: string, topic: string, start_t
   return created.body.id;
 }
 
-export async function startClientFixtures(): Promise<ClientFixtures> {
-  const gw = await startTestGateway(NO_LIMITS);
+export async function startClientFixtures(env: Record<string, string> = {}): Promise<ClientFixtures> {
+  const gw = await startTestGateway({ ...NO_LIMITS, ...env });
   const me = (await gw.v2('GET', '/users/me')).body;
   const long = await happened(gw, me.id, 'Long', '2024-05-02T10:00:00Z', 75);
   const short = await happened(gw, me.id, 'Short', '2024-05-09T10:00:00Z', 4);
