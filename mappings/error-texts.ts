@@ -310,6 +310,16 @@ function rows() {
         'Zoom staff quoting the answer as `You have exceeded the daily rate limit (100) of Meeting Create/Update API requests permitted for this particular user. You may resume these requests at GMT 00:00:00.` (https://devforum.zoom.us/t/zoom-api-create-meeting-api-rate-limit-sample-error-when-breaching-limit/18928); today\'s says "these user-level requests" (this file, "Today\'s v2 rate limits")',
       notDrivenHere: 'needs a hundred meeting writes of one user: test/gateway/rate-limits-user-daily.test.ts',
     },
+    'resource-limited': {
+      kinds: ['v2-resource-limited'],
+      code: 403,
+      text: 'You have exceeded the daily rate limit of (<limit>) for Add a <meeting or webinar> registrant API requests for the registrant (<email>). You can resume these API requests at GMT 00:00:00.',
+      where:
+        "sandbox meeting and webinar registrant adds past a registrant's daily limit in one session (v2 429), under v1's rate-limit code",
+      source:
+        'the webinar\'s answer as captured: `You have exceeded the daily rate limit of (3) for Add a webinar registrant API requests for the registrant (user@example.com). You can resume these API requests at GMT 00:00:00.` (https://devforum.zoom.us/t/429-error-for-user-who-is-not-registered/141856); the meeting\'s is written the same way, its name changed (docs/live-evidence.md, "Whose limit a 429 is")',
+      notDrivenHere: "needs four registrations of one registrant with the sandbox's limits on: test/gateway/rate-limits-whose.test.ts",
+    },
     'user-already-exists': {
       kinds: ['v2-coded'],
       code: 1005,

@@ -54,6 +54,8 @@ export type FailureKind =
   | 'v2-rate-limited'
   /** v2 answered 429 for one user's daily meeting creates and updates: that user's, nobody else's. */
   | 'v2-user-daily-limited'
+  /** v2 answered 429 for one resource's own limit (a registrant's adds in a day): that call's, nobody else's. */
+  | 'v2-resource-limited'
   /** v2 answered 403. */
   | 'v2-no-privilege'
   /** v2 answered 400 naming fields (`errors`). */
@@ -173,6 +175,11 @@ export const FAILURES: Record<FailureKind, FailureRow> = {
     v1Code: V1Code.rateLimited,
     v1Message: 'keep',
     why: "v1's rate-limit code with the service's own text, which says whose limit it is (this user's 100 meeting creates and updates) and when it resets (00:00 UTC), with Retry-After; other users' calls go on.",
+  },
+  'v2-resource-limited': {
+    v1Code: V1Code.rateLimited,
+    v1Message: 'keep',
+    why: "v1's rate-limit code with the service's own text, which names the resource (the registrant) and when its day resets; nothing else is held back, so every other call goes on.",
   },
   'v2-no-privilege': { v1Code: V1Code.noPrivilege, v1Message: 'keep', why: 'A v2 403 is a missing privilege; v1 said 200 (no privilege).' },
   'v2-invalid-fields': {

@@ -195,6 +195,8 @@ export const CALL_LINE_LEVEL: Record<FailureKind, Level> = {
   'v2-rate-limited': UPSTREAMS,
   // One user's day of meeting writes spent: the client's volume, not a fault of v2's.
   'v2-user-daily-limited': CLIENTS,
+  // One registrant registered once too often today: the client's doing, not v2's fault.
+  'v2-resource-limited': CLIENTS,
   'v2-no-privilege': CLIENTS,
   'v2-invalid-fields': CLIENTS,
   'v2-coded': CLIENTS,
@@ -219,9 +221,19 @@ export const CALL_LINE_LEVEL: Record<FailureKind, Level> = {
 const paramsOf = (record: V1CallRecord) => record.params && withReadableNames(record.params, REDACTED);
 /** A time in milliseconds to a tenth. */
 const tenths = (ms: number) => Math.round(ms * 10) / 10;
-/** The v2 calls as the line shows them. */
-const v2CallsOf = (record: V1CallRecord) =>
-  record.v2Calls.map((call) => ({ method: call.method, path: call.path, status: call.status, ms: tenths(call.ms) }));
+/**
+ * The v2 calls as the line shows them: each with the service's tracking id of its answer, which an
+ * operator quotes to the service's support, and for a 429 whose limit it met.
+ */
+const v2CallsOf = (record: V1CallRecord) => record.v2Calls.map(v2CallOf);
+
+/** One v2 call as the line shows it; a field it has no value for is left out, not written empty. */
+function v2CallOf(call: V1CallRecord['v2Calls'][number]): Record<string, unknown> {
+  const line: Record<string, unknown> = { method: call.method, path: call.path, status: call.status, ms: tenths(call.ms) };
+  if (call.trackingId !== undefined) line.trackingId = call.trackingId;
+  if (call.limitKind !== undefined) line.limit = call.limitKind;
+  return line;
+}
 
 /**
  * The fields of a call's line, in the order they are written, for pino to write (a bug's line, or a

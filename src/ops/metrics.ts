@@ -35,6 +35,7 @@ export class GatewayMetrics {
   private readonly v2Calls: CellCounter<'route' | 'method' | 'status'>;
   private readonly v2Duration: CellHistogram<'route' | 'method'>;
   private readonly v2PerV1: CellHistogram<'endpoint'>;
+  private readonly v2RateLimited: Counter<'kind'>;
   private readonly addedLatency: CellHistogram<'endpoint'>;
   /** Each endpoint's series, found once per call by one lookup (src/ops/metric-cells.ts says why). */
   private readonly byEndpoint = new Map<string, EndpointSeries>();
@@ -70,6 +71,12 @@ export class GatewayMetrics {
       help: 'v2 call latency as the gateway saw it, by route template and method.',
       labelNames: ['route', 'method'],
       buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.v2RateLimited = new Counter({
+      name: 'v1gate_v2_rate_limited_total',
+      help: 'v2 answers 429, by whose limit it met (account, user-daily, resource, concurrency; unknown: a text v1gate does not know, held back no longer than its own Retry-After).',
+      labelNames: ['kind'],
       registers,
     });
     this.v2PerV1 = new CellHistogram({
@@ -117,6 +124,7 @@ export class GatewayMetrics {
       const route = this.routeSeries(call.route, call.method);
       route.calls(call.status).inc();
       route.duration.observe(call.ms / 1000);
+      if (call.limitKind !== undefined) this.v2RateLimited.inc({ kind: call.limitKind });
     }
     if (this.v1CallsByKey && this.busiestKeys)
       this.v1CallsByKey.inc({ key_hash: this.busiestKeys.callLabel(record.apiKey, pairProven(record)) });

@@ -8,6 +8,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { SandboxContext, SandboxEnv } from './context.js';
 import { registerChatRoutes } from './chat/routes.js';
 import { registerControlRoutes } from './control/routes.js';
+import { oneUpdateAtATime, withTrackingId } from './concurrency.js';
 import { SandboxError, V2Code } from './errors.js';
 import { registerGroupRoutes } from './groups/routes.js';
 import { registerH323Routes } from './h323/routes.js';
@@ -85,16 +86,17 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     ...(options.oauthClientSecret ? { clientSecret: options.oauthClientSecret } : {}),
   });
   const oauthApp = { accountId: master.id, clientId: app.clientId, clientSecret: app.clientSecret };
-  const ctx: SandboxContext = { state, master, publicUrl };
   const v2Auth = options.v2Auth ?? 'today';
   const verifier = new TokenVerifier(state, v2Auth);
   const limits = options.limits === undefined ? SPEC_LIMITS : options.limits;
   const limiter = limits ? new SandboxRateLimiter(limits) : null;
+  const ctx: SandboxContext = { state, master, publicUrl, limiter };
 
   const v2 = new Hono<SandboxEnv>();
   const renderError = errorRenderer(options.onUnexpectedError ?? (() => {}));
   v2.onError(renderError);
   v2.notFound((c) => c.json({ code: 404, message: `No such v2 endpoint: ${c.req.method} ${c.req.path}` }, 404));
+  v2.use(withTrackingId);
   v2.use(async (c, next) => {
     const account = await verifier.verify(tokenFrom(c.req.header('authorization'), c.req.query('access_token'), v2Auth));
     if (limiter) {
@@ -106,6 +108,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     c.set('account', account);
     await next();
   });
+  // Before the body is read: an update whose body is still coming is in flight.
+  if (limiter) v2.use(oneUpdateAtATime(relativePath));
   // After the token check: a caller with no token gets its 401 without a byte of its body kept.
   v2.use(bodyReadFirst);
   registerAccountRoutes(v2, ctx);
@@ -125,6 +129,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const oauth = new Hono();
   oauth.onError(renderError);
+  oauth.use(withTrackingId);
   oauth.use(bodyReadFirst);
   oauth.route('/', oauthRoutes({ state, limited: limits !== false }));
 
@@ -142,12 +147,12 @@ export function mountSandbox(root: Hono, sandbox: Sandbox): void {
   root.route('/rec', sandbox.recordings.app);
 }
 
-/** The user whose day a meeting create or update spends: the path's user, or the meeting's host. */
+/** The user whose day a meeting or webinar create or update spends: the path's user, or the session's host. */
 function meetingWriter(state: SandboxState, account: Account, kind: CallKind): string | undefined {
   const write = kind.meetingWrite;
   if (!write) return undefined;
   if ('userRef' in write) return state.findUser(account, write.userRef)?.id;
-  return state.findMeeting(account, write.meetingRef, 'meeting')?.host_id;
+  return state.findMeeting(account, write.sessionRef, write.kind)?.host_id;
 }
 
 /** The request path without its mount prefix (`/v2/users` → `/users`). */

@@ -42,3 +42,11 @@ export function digits(length: number): string {
 export function apiCredential(bytes: number): string {
   return randomBytes(bytes).toString('base64url');
 }
+
+/**
+ * The service's tracking id of one answer (`x-zm-trackingid`), shaped as public captures show it:
+ * `v=2.0;clid=us06;rid=WEB_c2dbf35f925abc1348b866f06e637189` (a version, the cluster, a request id).
+ */
+export function trackingId(): string {
+  return `v=2.0;clid=us06;rid=WEB_${randomBytes(16).toString('hex')}`;
+}

@@ -15,8 +15,12 @@ import { PLAN_LIMITS, scaledCount, spendsHeavyDay, type RateLimitPlan } from '..
 export { DEFAULT_RATE_LIMIT_PLAN, PLAN_LIMITS, RATE_LIMIT_PLANS } from '../shared/rate-limit-plans.js';
 export type { CategoryLimit, PlanLimits, RateLimitPlan } from '../shared/rate-limit-plans.js';
 
-/** A user's meeting creates and updates per UTC day. */
+/** A user's meeting and webinar creates and updates per UTC day (one count: the host's). */
 export const MEETING_WRITES_PER_USER_PER_DAY = 100;
+/** Adds of one registrant (by email) to one meeting or webinar per UTC day. */
+export const REGISTRANT_ADDS_PER_DAY = 3;
+/** Status changes of one registrant in one meeting or webinar per UTC day. */
+export const REGISTRANT_STATUS_CHANGES_PER_DAY = 10;
 
 /** How the service names a category in `X-RateLimit-Category`. */
 export const CATEGORY_LABEL: Record<RateLimitCategory, string> = {
@@ -33,11 +37,22 @@ export interface SandboxLimits {
 
 export const SPEC_LIMITS: SandboxLimits = { scale: 1 };
 
-/** What a call is: its category, and for a meeting create or update, the path value naming whose day it spends. */
+/**
+ * What a call is: its category, and for a meeting or webinar create or update, the path value
+ * naming whose day it spends (the user, or the session whose host it is).
+ */
 export interface CallKind {
   category: RateLimitCategory;
-  meetingWrite?: { userRef: string } | { meetingRef: string };
+  meetingWrite?: { userRef: string } | { sessionRef: string; kind: 'meeting' | 'webinar' };
 }
+
+/** The creates and updates that spend their host's day (the documents: "applied to the userId of the host"). */
+const SESSION_WRITES: Record<string, (ref: string) => NonNullable<CallKind['meetingWrite']>> = {
+  'POST /users/{userId}/meetings': (userRef) => ({ userRef }),
+  'POST /users/{userId}/webinars': (userRef) => ({ userRef }),
+  'PATCH /meetings/{meetingId}': (sessionRef) => ({ sessionRef, kind: 'meeting' }),
+  'PATCH /webinars/{webinarId}': (sessionRef) => ({ sessionRef, kind: 'webinar' }),
+};
 
 const compiled = ALL_V2_ROUTES.map((route) => ({
   route,
@@ -53,10 +68,8 @@ export function callKindOf(method: string, path: string): CallKind {
     if (route.method !== method) continue;
     const match = pattern.exec(path);
     if (!match) continue;
-    if (route.method === 'POST' && route.template === '/users/{userId}/meetings')
-      return { category: route.category, meetingWrite: { userRef: decodeURIComponent(match[1]!) } };
-    if (route.method === 'PATCH' && route.template === '/meetings/{meetingId}')
-      return { category: route.category, meetingWrite: { meetingRef: decodeURIComponent(match[1]!) } };
+    const write = SESSION_WRITES[`${route.method} ${route.template}`];
+    if (write) return { category: route.category, meetingWrite: write(decodeURIComponent(match[1]!)) };
     return { category: route.category };
   }
   return { category: 'light' };
@@ -123,6 +136,23 @@ export class SandboxRateLimiter {
     return { category: kind.category, type: 'QPS', limit: count, remaining: Math.floor(taken.state.tokens) };
   }
 
+  /**
+   * Spend one of a resource's own daily count (a registrant's adds or status changes in one
+   * session), or throw its 429: the account's budgets are untouched, and nobody else's calls are.
+   */
+  spendResourceDay(accountId: string, resource: ResourceLimit, nowMs: number): void {
+    const day = this.dayCount(`${accountId}:resource:${resource.key}`, Math.floor(nowMs / 86_400_000));
+    const cap = this.scaled(resource.perDay);
+    if (day.count >= cap) {
+      throw new LimitExceededError(
+        resource.message(cap),
+        { category: resource.category, type: 'Daily-limit', limit: cap, remaining: 0 },
+        { atMs: nextUtcMidnightMs(nowMs) },
+      );
+    }
+    day.count++;
+  }
+
   private scaled(count: number): number {
     return scaledCount(count, this.limits.scale);
   }
@@ -136,6 +166,49 @@ export class SandboxRateLimiter {
     return entry;
   }
 }
+
+/** A resource's own daily limit: whose count (`key`), how many a day, and the service's words past it. */
+export interface ResourceLimit {
+  key: string;
+  perDay: number;
+  category: RateLimitCategory;
+  message: (limit: number) => string;
+}
+
+/**
+ * A registrant's adds to one meeting or webinar: "You have exceeded the daily rate limit of (3)
+ * for Add a webinar registrant API requests for the registrant (user@example.com). You can resume
+ * these API requests at GMT 00:00:00." (docs/live-evidence.md, "Whose limit a 429 is").
+ */
+export function registrantAdds(kind: 'meeting' | 'webinar', sessionId: string | number, email: string): ResourceLimit {
+  return {
+    key: `${kind}:${sessionId}:add:${email.toLowerCase()}`,
+    perDay: REGISTRANT_ADDS_PER_DAY,
+    category: 'light',
+    message: (limit) =>
+      `You have exceeded the daily rate limit of (${limit}) for Add a ${kind} registrant API requests for the registrant (${email}). ` +
+      'You can resume these API requests at GMT 00:00:00.',
+  };
+}
+
+/** A registrant's status changes in one meeting or webinar: "... of (10) for webinar Update registrant's status API requests for the registrant". */
+export function registrantStatusChanges(kind: 'meeting' | 'webinar', sessionId: string | number, who: string): ResourceLimit {
+  return {
+    key: `${kind}:${sessionId}:status:${who.toLowerCase()}`,
+    perDay: REGISTRANT_STATUS_CHANGES_PER_DAY,
+    category: 'medium',
+    message: (limit) =>
+      `You have exceeded the daily rate limit of (${limit}) for ${kind} Update registrant's status API requests for the registrant (${who}). ` +
+      'You can resume these API requests at GMT 00:00:00.',
+  };
+}
+
+/**
+ * Another operation on the same resource is in flight ("Some APIs have limits on concurrent
+ * operations performed on a single resource", the rate-limits page): the text the service's
+ * refusal carries. It names no budget, so it carries no `X-RateLimit-Type`.
+ */
+export const CONCURRENT_REQUESTS_MESSAGE = 'Too many concurrent requests';
 
 /** A 429: its standing headers and `Retry-After`, seconds for a rate, the reset's time for a day. */
 export class LimitExceededError extends SandboxError {

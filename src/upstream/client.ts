@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isUserDailyLimit } from '../ratelimit/user-daily-limit.js';
+import type { V2LimitKind } from '../ratelimit/limit-kind.js';
 import type { V2AttemptTrace } from '../shared/trace-context.js';
 import type { Credentials } from './credentials.js';
 import { GetCoalescer, joined, requestKey, type SharedGet } from './coalesce.js';
@@ -16,7 +16,7 @@ import {
   type Reading,
   type Upstream,
 } from './exchange.js';
-import { toV2Failure } from './v2-failure.js';
+import { toV2Failure, trackingIdOf } from './v2-failure.js';
 import { openGate, type GateOptions, type OutboundGate, type V2Request } from './v2-request.js';
 
 /**
@@ -66,6 +66,12 @@ const SHUT_DOWN_IN_FLIGHT = 'v1gate is shutting down and stopped waiting for the
 
 /** The longest Retry-After a GET waits out before trying again, rather than answering the v1 rate-limit error. */
 const MAX_429_RETRY_WAIT_MS = 2_000;
+/**
+ * A concurrency refusal (another operation on the same resource in flight) is sent again after
+ * this wait times its attempt, any method (a refused call was not applied), while its time lasts.
+ */
+const CONCURRENCY_WAIT_MS = 250;
+const CONCURRENCY_ATTEMPTS = 4;
 
 export class V2Client {
   /** The pool and path prefix of the base URL, made when it is first known. */
@@ -191,10 +197,7 @@ export class V2Client {
         if (!call.sent) ownTime?.resume();
         if (!call.sent && failure !== undefined) throw failure;
         const retryInMs = this.retryDelay(error, call.attempt, attempts);
-        // A user's daily cap is that user's alone: pausing the account's calls for it would stall every other user.
-        if (error instanceof V2Error && error.status === 429 && !isUserDailyLimit(error)) {
-          this.gate.penalize(credentials, request.target, error.retryAfterMs ?? 1000);
-        }
+        if (error instanceof V2Error && error.status === 429) this.holdBack(credentials, request, error);
         if (retryInMs === undefined || (call.endsAt !== undefined && Date.now() + retryInMs >= call.endsAt)) throw error;
         failure = error as Error;
         await (ownTime ? ownTime.waitFor(sleep(retryInMs)) : sleep(retryInMs));
@@ -232,8 +235,24 @@ export class V2Client {
     await Promise.all(pools.map((pool) => pool.destroy(new UpstreamUnavailable('unreachable', SHUT_DOWN_IN_FLIGHT, true))));
   }
 
+  /**
+   * What a 429 holds back, by whose limit it met (src/ratelimit/limit-kind.ts): the account's
+   * category, in every process, only for the account's own limit. A user's daily cap, a resource's
+   * limit and a concurrency refusal are one user's or one resource's: pausing the category for
+   * them would stall every other user. A text not known pauses the category only for a short
+   * Retry-After of its own (a per-second limit's), never past it, and nothing without one.
+   */
+  private holdBack(credentials: Credentials, request: V2Request, error: V2Error): void {
+    const kind = error.limitKind;
+    if (kind === 'account') this.gate.penalize(credentials, request.target, error.retryAfterMs ?? 1000);
+    else if (kind === 'unknown' && error.retryAfterMs !== undefined && error.retryAfterMs <= MAX_429_RETRY_WAIT_MS) {
+      this.gate.penalize(credentials, request.target, error.retryAfterMs);
+    }
+  }
+
   /** How long to wait before trying again, or undefined to give up. */
   private retryDelay(error: unknown, attempt: number, attempts: number): number | undefined {
+    if (error instanceof V2Error && error.status === 429) return limitRetryDelay(error, attempt, attempts);
     if (attempt >= attempts) {
       // A refused connection never reached the service: any method may try once more.
       return error instanceof UpstreamUnavailable && error.reason === 'unreachable' && !error.mayHaveApplied && attempt < 2
@@ -241,9 +260,6 @@ export class V2Client {
         : undefined;
     }
     if (error instanceof V2Error) {
-      // A short Retry-After (a per-second limit) is worth waiting for; a long one (a daily quota, a
-      // storm) answers now, and the class's pause (the gate's penalize) refuses the next ones early.
-      if (error.status === 429) return (error.retryAfterMs ?? 1000) <= MAX_429_RETRY_WAIT_MS ? (error.retryAfterMs ?? 1000) : undefined;
       if (error.status === 502 || error.status === 503 || error.status === 504) return 100 * attempt;
       return undefined;
     }
@@ -264,6 +280,8 @@ export class V2Client {
     const finish = trace?.finish;
     const started = onResult || finish ? performance.now() : 0;
     call.status = 0;
+    call.trackingId = undefined;
+    call.limitKind = undefined;
     const { authorizer } = this.options;
     try {
       const granted = authorizer.grantFor(credentials);
@@ -282,7 +300,17 @@ export class V2Client {
         finish?.(call.status);
         const { route, path } = request.target;
         const ms = performance.now() - started;
-        onResult?.({ route, method: route.method, path, undo: request.priority === 'undo', status: call.status, ms });
+        const { trackingId, limitKind } = call;
+        onResult?.({
+          route,
+          method: route.method,
+          path,
+          undo: request.priority === 'undo',
+          status: call.status,
+          ms,
+          trackingId,
+          limitKind,
+        });
       }
     }
   }
@@ -336,8 +364,13 @@ export class V2Client {
     const { route } = request.target;
     const remaining = qpsRemaining(response.headers);
     if (remaining !== undefined) this.gate.remaining?.(credentials, request.target, remaining);
-    const { statusCode, text } = response;
-    if (statusCode < 200 || statusCode >= 300) throw toV2Failure(route, statusCode, text, response.headers['retry-after']);
+    const { statusCode, text, headers } = response;
+    call.trackingId = trackingIdOf(headers);
+    if (statusCode < 200 || statusCode >= 300) {
+      const failure = toV2Failure(route, statusCode, text, headers);
+      if (failure instanceof V2Error) call.limitKind = failure.limitKind;
+      throw failure;
+    }
     if (text === '') return undefined as T;
     let parsed: unknown;
     try {
@@ -373,6 +406,10 @@ class Call implements SharedGet, Reading {
   sent = false;
   /** The attempt's answer's status, 0 until one came (for its trace and observation). */
   status = 0;
+  /** The attempt's answer's `x-zm-trackingid`, for its observation (the call line quotes it). */
+  trackingId: string | undefined = undefined;
+  /** Whose limit the attempt's 429 met, for its observation (counted by kind). */
+  limitKind: V2LimitKind | undefined = undefined;
   readonly mayHaveApplied: boolean;
 
   constructor(
@@ -383,6 +420,29 @@ class Call implements SharedGet, Reading {
     readonly maxBytes: number,
   ) {
     this.mayHaveApplied = !request.target.route.reads;
+  }
+}
+
+/**
+ * How long to wait before sending a call a 429 refused again, or undefined to answer it now. A
+ * concurrency refusal is worth a short wait, whatever the method. A user's daily cap or a
+ * resource's limit will not lift today. Any other: a short Retry-After (a per-second limit) is
+ * worth waiting for where the call may be repeated; a long one (a daily quota, a storm) answers
+ * now, and the category's pause (holdBack) refuses the next ones early.
+ */
+function limitRetryDelay(error: V2Error, attempt: number, attempts: number): number | undefined {
+  switch (error.limitKind) {
+    case 'concurrency':
+      return attempt < CONCURRENCY_ATTEMPTS
+        ? Math.min(error.retryAfterMs ?? CONCURRENCY_WAIT_MS * attempt, MAX_429_RETRY_WAIT_MS)
+        : undefined;
+    case 'user-daily':
+    case 'resource':
+      return undefined;
+    default: {
+      const wait = error.retryAfterMs ?? 1000;
+      return attempt < attempts && wait <= MAX_429_RETRY_WAIT_MS ? wait : undefined;
+    }
   }
 }
 

@@ -1,3 +1,5 @@
+import type { V2LimitKind } from '../ratelimit/limit-kind.js';
+
 /**
  * Every way a v2 call can fail, as a typed error. The v1 facade turns each into the v1 error
  * envelope through the one table in mappings/errors.ts.
@@ -19,8 +21,15 @@ export class V2Error extends Error {
     readonly fieldErrors: V2FieldError[] = [],
     /** From `Retry-After` on a 429. */
     readonly retryAfterMs?: number,
+    /** What else the answer said: whose limit a 429 met, and the service's tracking id (`x-zm-trackingid`). */
+    readonly answer: { limitKind?: V2LimitKind; trackingId?: string } = {},
   ) {
     super(message);
+  }
+
+  /** Whose limit a 429 met (src/ratelimit/limit-kind.ts); undefined for any other status. */
+  get limitKind(): V2LimitKind | undefined {
+    return this.answer.limitKind;
   }
 }
 

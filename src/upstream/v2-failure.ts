@@ -2,6 +2,7 @@ import { errors as undiciErrors } from 'undici';
 import { v2FailureKind } from '../../mappings/errors.js';
 import type { V2Route } from '../shared/v2-route.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
+import { v2LimitKindOf } from '../ratelimit/limit-kind.js';
 import { UpstreamUnavailable, V2Error, type V2FieldError } from './errors.js';
 
 /**
@@ -10,13 +11,8 @@ import { UpstreamUnavailable, V2Error, type V2FieldError } from './errors.js';
  * a 431 from a load balancer) are "unavailable", saying whether a write may have happened; the
  * statuses v1 has its own answers for (401, 403, 429) and v2's coded errors stay V2Errors.
  */
-export function toV2Failure(
-  route: V2Route,
-  status: number,
-  text: string,
-  retryAfter: string | string[] | undefined,
-): V2Error | UpstreamUnavailable {
-  const error = toV2Error(status, text, retryAfter);
+export function toV2Failure(route: V2Route, status: number, text: string, headers: AnswerHeaders): V2Error | UpstreamUnavailable {
+  const error = toV2Error(status, text, headers);
   // The failure table's own reading of a status decides which kind of error this is.
   const kind = v2FailureKind(status, error.hasV2Code, error.fieldErrors.length > 0);
   if (kind === 'v2-failed') return new UpstreamUnavailable('failed', `The v2 service failed (HTTP ${status}).`, !route.reads);
@@ -25,7 +21,16 @@ export function toV2Failure(
   return error;
 }
 
-function toV2Error(status: number, text: string, retryAfter: string | string[] | undefined): V2Error & { hasV2Code: boolean } {
+/** The answer's headers as undici gives them (lower-case names). */
+export type AnswerHeaders = Record<string, string | string[] | undefined>;
+
+/** The service's tracking id of an answer, which its support asks for (`x-zm-trackingid`). */
+export function trackingIdOf(headers: AnswerHeaders): string | undefined {
+  const value = headers['x-zm-trackingid'];
+  return typeof value === 'string' && value.length <= 200 ? value : undefined;
+}
+
+function toV2Error(status: number, text: string, headers: AnswerHeaders): V2Error & { hasV2Code: boolean } {
   let body: { code?: unknown; message?: unknown; errors?: unknown } = {};
   try {
     body = JSON.parse(text) as typeof body;
@@ -40,7 +45,12 @@ function toV2Error(status: number, text: string, retryAfter: string | string[] |
         return typeof item?.field === 'string' && typeof item?.message === 'string';
       })
     : [];
-  return Object.assign(new V2Error(status, code, message, fieldErrors, parseRetryAfter(retryAfter)), {
+  const type = headers['x-ratelimit-type'];
+  const answer = {
+    limitKind: status === 429 ? v2LimitKindOf(message, typeof type === 'string' ? type : undefined) : undefined,
+    trackingId: trackingIdOf(headers),
+  };
+  return Object.assign(new V2Error(status, code, message, fieldErrors, parseRetryAfter(headers['retry-after']), answer), {
     hasV2Code: typeof body.code === 'number',
   });
 }

@@ -3,6 +3,7 @@ import type { V2Method, V2Route, V2Target } from '../shared/v2-route.js';
 import type { OwnTime } from '../shared/own-time.js';
 import type { V2Tracing } from '../shared/trace-context.js';
 import type { Credentials, Query } from './credentials.js';
+import type { V2LimitKind } from '../ratelimit/limit-kind.js';
 
 /** What a v2 call is asked with, what it reports, and the outbound gate it passes (src/upstream/client.ts sends it). */
 
@@ -62,6 +63,10 @@ export interface V2CallObservation {
   /** The HTTP status, or 0 when no answer came (timeout, reset, refused). */
   status: number;
   ms: number;
+  /** The answer's `x-zm-trackingid`: the id the service's support asks for. */
+  trackingId?: string;
+  /** Whose limit a 429 met (src/ratelimit/limit-kind.ts). */
+  limitKind?: V2LimitKind;
 }
 
 /**

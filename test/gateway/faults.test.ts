@@ -129,12 +129,18 @@ describe('one error table: no raw HTTP status becomes a v1 code', () => {
 });
 
 describe('429 from the upstream', () => {
-  it('a long Retry-After answers the v1 rate-limit error at once and pauses only that class', async () => {
+  it("the account's limit with a long Retry-After answers the v1 rate-limit error at once and pauses only that class", async () => {
     await start({ V2_RATE_LIMITS: 'on' });
+    // The account's Heavy daily cap, in the service's words (mappings/v2-limit-refusals.ts).
+    const body = JSON.stringify({
+      code: 429,
+      message:
+        'You have reached the maximum daily rate limit for this API. Refer to the response header for details on when you can make another request.',
+    });
     faults.rules.push({
       method: 'GET',
       path: /^\/report\//,
-      fault: { kind: 'answer', status: 429, headers: { 'retry-after': '30' }, body: '{"code":429,"message":"Too many"}' },
+      fault: { kind: 'answer', status: 429, headers: { 'retry-after': '30', 'x-ratelimit-type': 'Daily-limit' }, body },
       times: 1,
     });
     const refused = await v1('/report/getaccountreport', { from: '2026-01-01', to: '2026-01-31' });

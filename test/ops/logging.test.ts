@@ -10,6 +10,9 @@ import { KnownSecrets } from '../../src/shared/secrets.js';
 import { auditLogLine } from '../support/log-audit.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
+/** The service's tracking id as the sandbox writes it, as public captures show it. */
+const TRACKING_ID = expect.stringMatching(/^v=2\.0;clid=us06;rid=WEB_[0-9a-f]{32}$/);
+
 /** One JSON line per v1 call, secrets redacted where every line passes. */
 describe('call logs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'v1gate-log-test-'));
@@ -46,7 +49,8 @@ describe('call logs', () => {
       keyHash: keyHash(gateway.credentials.api_key),
     });
     expect(line.ms).toBeGreaterThanOrEqual(0);
-    expect(line.v2).toEqual([{ method: 'GET', path: '/users/email', status: 200, ms: expect.any(Number) }]);
+    // Each v2 call with the service's tracking id of its answer, which its support asks for.
+    expect(line.v2).toEqual([{ method: 'GET', path: '/users/email', status: 200, ms: expect.any(Number), trackingId: TRACKING_ID }]);
     expect(JSON.stringify(line)).not.toContain(gateway.credentials.api_key);
   });
 
@@ -55,6 +59,8 @@ describe('call logs', () => {
     const line = lines().find((l) => l.endpoint === '/user/updatepassword');
     expect(line.params.password).toBe(REDACTED);
     expect(line).toMatchObject({ level: 30, msg: 'v1 call failed', code: 1001, kind: 'v2-coded' });
+    // The v1 error's line quotes the tracking id of the v2 answer that made it.
+    expect(line.v2.at(-1)).toMatchObject({ status: 404, trackingId: TRACKING_ID });
     expect(readFileSync(file, 'utf8')).not.toContain('hunter2-secret');
     expect(readFileSync(file, 'utf8')).not.toContain(gateway.credentials.api_secret);
   });

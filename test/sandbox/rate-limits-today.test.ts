@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MEETING_WRITES_PER_USER_PER_DAY } from '../../src/sandbox/rate-limit.js';
+import { MEETING_WRITES_PER_USER_PER_DAY, REGISTRANT_ADDS_PER_DAY } from '../../src/sandbox/rate-limit.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 
 /**
@@ -140,5 +140,56 @@ describe("a user's daily meeting creates and updates", () => {
     const nextDay = await running.v2('POST', '/users/me/meetings', { body: { topic: 'tomorrow', type: 2 } });
     expect(nextDay.status).toBe(201);
     expect(rateHeaders(nextDay)).toMatchObject({ remaining: '99' });
+  });
+});
+
+describe("a resource's own limits", () => {
+  it("a registrant's fourth add of the day to one webinar is refused with today's text, the account's budgets untouched", async () => {
+    const { sb: running, advance } = await limitedSandbox(Date.UTC(2026, 10, 26, 12));
+    const made = await running.v2('POST', '/users/me/webinars', { body: { topic: 'w', type: 5, settings: { approval_type: 0 } } });
+    expect(made.status).toBe(201);
+    const add = (email: string) =>
+      running.v2('POST', `/webinars/${made.body.id}/registrants`, { body: { email, first_name: 'S', last_name: 'D' } });
+    for (let i = 0; i < REGISTRANT_ADDS_PER_DAY; i++) {
+      advance(100);
+      expect((await add('student@example.com')).status).toBe(201);
+    }
+    advance(100);
+    const refused = await add('student@example.com');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      code: 429,
+      message:
+        'You have exceeded the daily rate limit of (3) for Add a webinar registrant API requests for the registrant (student@example.com). ' +
+        'You can resume these API requests at GMT 00:00:00.',
+    });
+    expect(rateHeaders(refused)).toMatchObject({ category: 'Light', type: 'Daily-limit', limit: '3', remaining: '0' });
+    expect(refused.headers.get('retry-after')).toBe('2026-11-27T00:00:00Z');
+    // Another registrant of the same webinar, and the same registrant tomorrow.
+    expect((await add('other@example.com')).status).toBe(201);
+    advance(Date.UTC(2026, 10, 27) - Date.UTC(2026, 10, 26, 12));
+    expect((await add('student@example.com')).status).toBe(201);
+  });
+
+  it("webinar creates and updates spend their host's day with the meetings'", async () => {
+    const { sb: running, advance } = await limitedSandbox();
+    advance(100);
+    const webinar = await running.v2('POST', '/users/me/webinars', { body: { topic: 'w', type: 5 } });
+    expect(rateHeaders(webinar)).toMatchObject({ type: 'Daily-limit', limit: '100', remaining: '99' });
+    advance(100);
+    const update = await running.v2('PATCH', `/webinars/${webinar.body.id}`, { body: { topic: 'renamed' } });
+    expect(rateHeaders(update)).toMatchObject({ type: 'Daily-limit', remaining: '98' });
+    advance(100);
+    const meeting = await running.v2('POST', '/users/me/meetings', { body: { topic: 'm', type: 2 } });
+    expect(rateHeaders(meeting)).toMatchObject({ type: 'Daily-limit', remaining: '97' });
+  });
+
+  it('every answer carries a tracking id of its own, errors too', async () => {
+    const { sb: running } = await limitedSandbox();
+    const answers = [await running.v2('GET', '/users/me'), await running.v2('GET', '/users/nobody@example.com')];
+    const ids = answers.map((a) => a.headers.get('x-zm-trackingid'));
+    for (const id of ids) expect(id).toMatch(/^v=2\.0;clid=us06;rid=WEB_[0-9a-f]{32}$/);
+    expect(new Set(ids).size).toBe(2);
+    expect(answers[1]!.status).toBe(404);
   });
 });

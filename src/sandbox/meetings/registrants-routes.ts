@@ -1,4 +1,5 @@
 import type { SandboxApp, SandboxContext } from '../context.js';
+import { registrantAdds, registrantStatusChanges } from '../rate-limit.js';
 import { pageBody, type NextPageTokens } from '../paging.js';
 import { readBody, readQuery } from '../validation.js';
 import type { KindSpec } from './kinds.js';
@@ -10,7 +11,7 @@ import { occurrenceQuery, registerQuery, registrantListQuery, registrantSchema, 
 
 /** GET and POST .../registrants and PUT .../registrants/status, for meetings or webinars. */
 export function registerRegistrantRoutes(app: SandboxApp, ctx: SandboxContext, spec: KindSpec, pages: NextPageTokens): void {
-  const { state, publicUrl } = ctx;
+  const { state, publicUrl, limiter } = ctx;
   const path = `/${spec.collection}/:id/registrants`;
 
   app.get(path, (c) => {
@@ -30,6 +31,8 @@ export function registerRegistrantRoutes(app: SandboxApp, ctx: SandboxContext, s
     const input = await readBody(c, registrantSchema);
     requireRegistration(spec, meeting);
     const occurrences = findOccurrences(meeting, occurrence_ids, 'occurrence_ids');
+    // A registrant's own daily count, spent by a valid add (repeated or not), as the service counts it.
+    limiter?.spendResourceDay(c.get('account').id, registrantAdds(spec.kind, meeting.id, input.email), state.now().getTime());
     const registrant = register(meeting, input, occurrences, { nowIso: state.nowIso(), publicUrl });
     const firstOccurrence = meeting.occurrences.find((o) => registrant.occurrence_ids.includes(o.occurrence_id));
     const start_time = firstOccurrence?.start_time ?? meeting.start_time;
@@ -50,6 +53,10 @@ export function registerRegistrantRoutes(app: SandboxApp, ctx: SandboxContext, s
     const { occurrence_id } = readQuery(c, occurrenceQuery);
     const body = await readBody(c, registrantStatusSchema);
     if (occurrence_id !== undefined) findOccurrence(meeting, occurrence_id, 'occurrence_id');
+    for (const r of body.registrants ?? []) {
+      const who = r.email ?? r.id ?? '';
+      limiter?.spendResourceDay(c.get('account').id, registrantStatusChanges(spec.kind, meeting.id, who), state.now().getTime());
+    }
     changeStatus(meeting, body.action, body.registrants, occurrence_id);
     return c.body(null, 204);
   });

@@ -4,7 +4,6 @@ import { retryAfterSeconds } from '../../shared/retry-after.js';
 import { DotSegmentValue } from '../../shared/v2-path.js';
 import { V1Code, V1Error } from '../../v1/errors.js';
 import { RateLimitExceeded } from '../../ratelimit/errors.js';
-import { isUserDailyLimit } from '../../ratelimit/user-daily-limit.js';
 import { CallWithdrawn, UpstreamUnavailable, V2Error } from '../../upstream/errors.js';
 import { ProofsExhausted } from '../../upstream/pair-proof.js';
 import { KeyNotMapped, SecretRefused } from '../../upstream/auth/local-check.js';
@@ -37,11 +36,17 @@ export function failureKindOf(error: unknown): FailureKind {
   if (error instanceof KeyNotMapped) return 'key-not-mapped';
   if (error instanceof OAuthTokenError) return TOKEN_KINDS[error.outcome];
   if (error instanceof V2Error)
-    return isUserDailyLimit(error) ? 'v2-user-daily-limited' : v2FailureKind(error.status, true, error.fieldErrors.length > 0);
+    return LIMIT_KINDS[error.limitKind ?? 'none'] ?? v2FailureKind(error.status, true, error.fieldErrors.length > 0);
   if (error instanceof UpstreamUnavailable) return UPSTREAM_KINDS[error.reason];
   if (error instanceof CallWithdrawn) return 'withdrawn';
   return 'internal';
 }
+
+/** A 429's failure by whose limit it met (src/ratelimit/limit-kind.ts); the others by their status. */
+const LIMIT_KINDS: Partial<Record<NonNullable<V2Error['limitKind']> | 'none', FailureKind>> = {
+  'user-daily': 'v2-user-daily-limited',
+  resource: 'v2-resource-limited',
+};
 
 const TOKEN_KINDS: Record<OAuthTokenError['outcome'], FailureKind> = {
   refused: 'v2-token-refused',
