@@ -263,6 +263,12 @@ const OPS = envSection({
       .min(1)
       .optional()
       .describe("write the gateway's process id here while it runs, for signals and `reload`; unset: none"),
+    ON_SIGHUP: z
+      .enum(['auto', 'reload', 'stop'], { error: 'must be auto, reload or stop' })
+      .default('auto')
+      .describe(
+        'what a SIGHUP does: reload (read V2_CREDENTIALS_FILE again, as a service expects), stop (drain, as a closed terminal expects), or auto: stop when started by npm or from a terminal, reload otherwise; SIGUSR2 always reloads; default auto',
+      ),
     METRICS_PER_KEY: onOff.default(false).describe('count v1 calls per api_key too (as a 12-character hash); default off'),
     METRICS_PER_KEY_TOP: wholeNumber(1, 1_000)
       .default(10)
@@ -300,6 +306,7 @@ const OPS = envSection({
     logLevel: e.LOG_LEVEL,
     logFile: e.LOG_FILE,
     pidFile: e.PID_FILE,
+    onSighup: e.ON_SIGHUP,
     metricsPerKey: e.METRICS_PER_KEY,
     metricsPerKeyTop: e.METRICS_PER_KEY_TOP,
     readyTimeoutMs: e.READY_TIMEOUT_MS,
@@ -391,6 +398,8 @@ export interface GatewayConfig {
     logFile: string | undefined;
     /** Holds the process id while the gateway runs (PID_FILE), for `reload` and signals. */
     pidFile: string | undefined;
+    /** What a SIGHUP does (ON_SIGHUP): `auto` is decided by how the process was started (src/cli/hang-up.ts). */
+    onSighup: 'auto' | 'reload' | 'stop';
     metricsPerKey: boolean;
     metricsPerKeyTop: number;
     readyTimeoutMs: number;

@@ -4,6 +4,7 @@ import { commandOf, helpText } from './cli/help.js';
 import { packageVersion } from './shared/package-version.js';
 import { removePidFile, sendReload, writePidFile } from './cli/pid-file.js';
 import { describeStartError } from './cli/start-errors.js';
+import { hangUpMeans, onControlSignals } from './cli/hang-up.js';
 import { jwtSigningProblems } from './cli/jwt-signing.js';
 import { startFileProblems, startFiles } from './cli/start-files.js';
 import { runPrimary } from './cluster/primary.js';
@@ -65,7 +66,7 @@ async function runSingle(config: GatewayConfig): Promise<void> {
   console.log(`  upstream v2: ${gateway.v2BaseUrl}${gateway.sandbox ? ' (embedded sandbox)' : ''}`);
   if (gateway.sandbox) announceSandbox(config, gateway.sandbox, `${gateway.url}/v1`);
   // The first signal drains (calls in flight are answered, new ones refused, /readyz 503) for up
-  // to SHUTDOWN_GRACE_MS; a second one stops at once.
+  // to SHUTDOWN_GRACE_MS; a second one stops at once. A HUP stops or reloads as ON_SIGHUP says.
   const stop = (signal: NodeJS.Signals) => {
     if (gateway.draining) process.exit(1);
     gateway.logger.info({ signal, graceMs: config.shutdownGraceMs }, 'draining: calls in flight are answered, new ones refused');
@@ -78,10 +79,8 @@ async function runSingle(config: GatewayConfig): Promise<void> {
       () => process.exit(1),
     );
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  // SIGHUP reads V2_CREDENTIALS_FILE again: a rotated legacy secret takes effect without a restart.
-  process.on('SIGHUP', () => gateway.reloadCredentials());
+  // A reload reads V2_CREDENTIALS_FILE again: a rotated legacy secret takes effect without a restart.
+  onControlSignals(hangUpMeans(config.ops.onSighup, process.env), process.env, { stop, reload: () => gateway.reloadCredentials() });
 }
 
 main().catch((error: unknown) => {

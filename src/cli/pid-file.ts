@@ -3,8 +3,8 @@ import type { Env } from '../shared/env.js';
 
 /**
  * PID_FILE: the gateway's own process id, so a signal reaches the gateway whichever process an
- * operator knows (`npm start` shows npm's pid; npm passes TERM and INT on, but a HUP kills npm and
- * leaves the gateway unreloaded) and `reload` (`npm run reload`) finds it. Written at start,
+ * operator knows (`npm start` shows npm's pid; npm passes TERM and INT on, but not HUP or USR2) and
+ * `reload` (`npm run reload`) finds it. Written at start,
  * removed at exit when it still names this process.
  */
 
@@ -31,15 +31,19 @@ export function removePidFile(file: string): void {
   }
 }
 
-/** `reload`: SIGHUP to the gateway PID_FILE names (the credential map is read again). True when sent. */
+/**
+ * `reload`: SIGUSR2 to the gateway PID_FILE names (the credential map is read again). Not a HUP: to
+ * a gateway started by npm or from a terminal a HUP is the terminal hanging up, and stops it.
+ * True when sent.
+ */
 export function sendReload(env: Env): boolean {
   const file = env.PID_FILE?.trim();
   if (!file) return refuse('PID_FILE is not set: set it to the file the running gateway was started with');
   const pid = pidIn(file);
   if (pid === undefined) return refuse(`PID_FILE: ${file} holds no process id (is the gateway running with PID_FILE=${file}?)`);
   if (!alive(pid)) return refuse(`PID_FILE: process ${pid} named in ${file} is not running`);
-  process.kill(pid, 'SIGHUP');
-  console.log(`v1gate reload: SIGHUP sent to the gateway (pid ${pid}); its log says whether V2_CREDENTIALS_FILE was reloaded`);
+  process.kill(pid, 'SIGUSR2');
+  console.log(`v1gate reload: SIGUSR2 sent to the gateway (pid ${pid}); its log says whether V2_CREDENTIALS_FILE was reloaded`);
   return true;
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import type { GatewayConfig } from '../config.js';
+import { hangUpMeans, onControlSignals } from '../cli/hang-up.js';
 import { createLogger } from '../ops/logging.js';
 import { MemoryBucketStore, bucketStoreHandlers } from '../ratelimit/index.js';
 import { IpcRpcClient, serveRpc } from '../shared/ipc-rpc.js';
@@ -97,11 +98,12 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
     }
     for (const worker of workers) worker.process.kill('SIGTERM');
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  // The workers hold the credential map: each reloads it.
-  process.on('SIGHUP', () => {
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+  // The workers hold the credential map: a reload is passed on to each (as SIGUSR2; a HUP stops or reloads as ON_SIGHUP says).
+  onControlSignals(hangUpMeans(config.ops.onSighup, process.env), process.env, {
+    stop,
+    reload: () => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGUSR2');
+    },
   });
 
   for (let i = 0; i < config.workers; i++) fork();

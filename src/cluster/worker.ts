@@ -10,7 +10,8 @@ import { CLUSTER_ENV, METRICS_CLUSTER, METRICS_JSON } from './protocol.js';
  * once (sandbox, file-journal webhooks, in-memory buckets, /metrics). The primary owns shutdown:
  * SIGTERM (from the primary) drains as a single process does; SIGINT is ignored, because a
  * terminal's Ctrl-C reaches every process of the group and the primary passes it on as SIGTERM.
- * SIGHUP (also passed on by the primary) reloads the credential map.
+ * SIGUSR2 (passed on by the primary when it reloads) reads the credential map again; SIGHUP is
+ * the primary's to interpret, as SIGINT is.
  */
 export async function runWorker(config: GatewayConfig): Promise<void> {
   const rpc = new IpcRpcClient(process);
@@ -39,7 +40,9 @@ export async function runWorker(config: GatewayConfig): Promise<void> {
   process.on('SIGINT', () => {});
   process.on('SIGTERM', stop);
   // Passed on by the primary: each worker reads V2_CREDENTIALS_FILE again (and logs what it found).
-  process.on('SIGHUP', () => gateway.reloadCredentials());
+  process.on('SIGUSR2', () => gateway.reloadCredentials());
+  // A terminal's hang-up reaches the whole group: the primary decides what it means and tells the workers.
+  process.on('SIGHUP', () => {});
   // The primary is gone (killed): nobody will restart or stop this worker; drain and leave.
   process.on('disconnect', () => gateway.draining || stop());
 }

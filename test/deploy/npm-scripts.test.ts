@@ -8,8 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 /**
  * Every npm script that starts a server, signalled through the pid an operator has: npm's. npm
  * passes TERM and INT to its script, which must be the server itself (`exec`), not a shell or a
- * wrapper that dies and leaves the server running. A HUP to npm would stop npm, so reloading goes
- * through PID_FILE: `npm run reload` signals the gateway itself. Real processes, real signals.
+ * wrapper that dies and leaves the server running. A HUP is a terminal hanging up: to the whole
+ * group (`setsid npm start`, then the terminal closes) or to npm alone, nothing of the gateway may
+ * stay. Reloading goes through PID_FILE: `npm run reload` sends SIGUSR2 to the gateway itself.
+ * Real processes, real signals.
  */
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -43,12 +45,14 @@ interface Npm {
   exited: Promise<number | null>;
 }
 
-function npm(args: string[], env: Record<string, string>): Npm {
+function npm(args: string[], env: Record<string, string>, options: { ownSession?: boolean } = {}): Npm {
   // --ignore-scripts skips only npm start's prestart build, which the suite's setup has done.
+  // ownSession: `setsid npm ...`, npm leading a process group of its own, as a terminal's job is.
   const child = spawn('npm', [...args, '--ignore-scripts', '--silent'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownSession ?? false,
   });
   started.push(child);
   let output = '';
@@ -104,7 +108,7 @@ describe.each([
 
     const reload = npm(['run', 'reload'], env);
     expect(await reload.exited).toBe(0);
-    expect(reload.output()).toContain(`SIGHUP sent to the gateway (pid ${pid})`);
+    expect(reload.output()).toContain(`SIGUSR2 sent to the gateway (pid ${pid})`);
     await server.waitFor(/V2_CREDENTIALS_FILE reloaded/);
     expect(alive(pid)).toBe(true);
 
@@ -113,6 +117,34 @@ describe.each([
     expect(await gone(pid)).toBe(true);
     expect(server.output()).toMatch(/v1gate stopped \(pid \d+\): drained in \d+ ms/);
     expect(existsSync(env.PID_FILE)).toBe(false);
+  });
+});
+
+describe('npm start and a hang-up', () => {
+  /** The gateway's pid from its banner, and the npm child it runs under. */
+  async function started(ownSession: boolean): Promise<{ server: Npm; pid: number }> {
+    const server = npm(['start'], { LOG_LEVEL: 'info' }, { ownSession });
+    const banner = await server.waitFor(/v1gate listening on (http:\/\/\S+)\/v1 \(pid (\d+)\)/);
+    const pid = Number(banner[2]);
+    serverPids.push(pid);
+    expect((await fetch(`${banner[1]}/healthz`)).status).toBe(200);
+    return { server, pid };
+  }
+
+  it('a HUP to its process group (the terminal closed) leaves nothing of v1gate running', { timeout: 120_000 }, async () => {
+    const { server, pid } = await started(true);
+    process.kill(-server.child.pid!, 'SIGHUP');
+    await server.exited;
+    expect(await gone(pid)).toBe(true);
+    expect(server.output()).toMatch(/"signal":"SIGHUP".*draining/);
+    expect(server.output()).not.toContain('V2_CREDENTIALS_FILE reloaded');
+  });
+
+  it('a HUP to npm alone, which npm does not pass on, stops the gateway all the same', { timeout: 120_000 }, async () => {
+    const { server, pid } = await started(false);
+    server.child.kill('SIGHUP');
+    await server.exited;
+    expect(await gone(pid)).toBe(true);
   });
 });
 

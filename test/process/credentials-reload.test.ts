@@ -6,8 +6,10 @@ import { startGatewayProcess, type GatewayProcess } from '../support/process-gat
 
 /**
  * A running gateway process takes a changed credentials file on SIGHUP, as operators reload nginx
- * or HAProxy: no restart, no call lost. One process, and a cluster (the primary passes the signal
- * on to every worker).
+ * or HAProxy: no restart, no call lost. One process, and a cluster (the primary passes the reload
+ * on to every worker). Run as a service runs it (not under npm, no terminal: the suite itself may
+ * run under `npm test`, whose npm_lifecycle_event a child inherits), and with SIGUSR2, which
+ * reloads however the gateway was started.
  */
 
 const SANDBOX = {
@@ -43,13 +45,23 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, dea
 }
 
 describe.each([
-  ['one process', {}],
-  ['a cluster of two workers', { WORKERS: '2' }],
-])('SIGHUP, %s', (_name, extra: Record<string, string>) => {
+  ['SIGHUP', 'one process', {}],
+  ['SIGHUP', 'a cluster of two workers', { WORKERS: '2' }],
+  ['SIGUSR2', 'one process', {}],
+  ['SIGUSR2', 'a cluster of two workers', { WORKERS: '2' }],
+] as const)('%s, %s', (signal, _name, extra: Record<string, string>) => {
   it('loads a changed credentials file: a key mapped after the start works without a restart', async () => {
     const file = emptyCredentialFile();
     gateway = await startGatewayProcess(
-      { ...SANDBOX, ...extra, V2_CREDENTIALS_FILE: file, V1_RATE_LIMITS: 'off', V2_RATE_LIMITS: 'off', LOG_LEVEL: 'info' },
+      {
+        ...SANDBOX,
+        ...extra,
+        V2_CREDENTIALS_FILE: file,
+        V1_RATE_LIMITS: 'off',
+        V2_RATE_LIMITS: 'off',
+        LOG_LEVEL: 'info',
+        npm_lifecycle_event: '',
+      },
       { startTimeoutMs: 30_000 },
     );
     const banner = /sandbox OAuth app: {2}account \S+, client id reload-test-client, client secret/;
@@ -74,7 +86,7 @@ describe.each([
       },
     };
     writeFileSync(file, JSON.stringify([entry]));
-    gateway.signal('SIGHUP');
+    gateway.signal(signal);
     // Every worker must have it: ask several times (each call may land on either).
     const answers = await until(
       () => Promise.all(Array.from({ length: 6 }, () => getByEmail(gateway!.url))),
