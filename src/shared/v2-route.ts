@@ -1,4 +1,9 @@
 import { pathSegment } from './v2-path.js';
+import { BEYOND_TODAY } from './v2-beyond-today.js';
+import { TODAY_V2 } from './v2-today.js';
+import type { RateLimitCategory, V2Scopes } from './v2-contract.js';
+
+export type { RateLimitCategory, V2Scopes } from './v2-contract.js';
 
 /**
  * A v2 route as the v2 spec writes it: a method and a path template (`GET /users/{userId}`). Every
@@ -8,12 +13,6 @@ import { pathSegment } from './v2-path.js';
  */
 
 export type V2Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-
-/**
- * The rate-limit label the v2 reference gives each endpoint ("Rate Limit Label"): which of the
- * account's per-plan budgets a call spends (docs/live-evidence.md, "Today's v2 rate limits").
- */
-export type RateLimitCategory = 'light' | 'medium' | 'heavy' | 'resource-intensive';
 
 /** A value of a `{param}`: encoded as one path segment. */
 export type PathValue = string | number;
@@ -42,6 +41,8 @@ export interface V2Route<
   readonly reads: boolean;
   /** Its rate-limit label: the budget of the account each call spends. */
   readonly category: RateLimitCategory;
+  /** The scopes a token needs to call it; null for a route neither today's documents nor `BEYOND_TODAY` know. */
+  readonly scopes: V2Scopes | null;
   /** The route at these values (one per `{param}`, in order), each encoded as one path segment. */
   at(...values: Values): V2Target<Method, Name>;
 }
@@ -54,22 +55,36 @@ export interface V2Target<out Method extends V2Method = V2Method, out Name exten
 }
 
 /**
- * A route; its values are counted from the template, so `at` takes exactly one per `{param}`.
- * Its category is Light unless given: the label of most single-resource calls.
+ * What is said of a route beyond its path, derived, never typed beside it: today's published
+ * documents (src/shared/v2-today.ts, generated from spec/reference/today), or for a route they
+ * do not hold, its row in `BEYOND_TODAY`. A route neither knows is Light (the label of most
+ * single-resource calls) with no scopes known; src/shared/v2-routes.test.ts allows none in `V2`.
  */
+function contractOf(name: string): { category: RateLimitCategory; scopes: V2Scopes | null } {
+  const today = Object.hasOwn(TODAY_V2, name) ? TODAY_V2[name] : undefined;
+  const todayScopes = today && { granular: today.granular, classic: today.classic };
+  if (today?.category) return { category: today.category, scopes: todayScopes ?? null };
+  const beyond = Object.hasOwn(BEYOND_TODAY, name) ? BEYOND_TODAY[name] : undefined;
+  if (beyond === undefined) return { category: 'light', scopes: todayScopes ?? null };
+  const borrowed = beyond.scopesOf === undefined ? undefined : TODAY_V2[beyond.scopesOf];
+  const scopes = borrowed ? { granular: borrowed.granular, classic: borrowed.classic } : (beyond.scopes ?? todayScopes ?? null);
+  return { category: beyond.category, scopes };
+}
+
+/** A route; its values are counted from the template, so `at` takes exactly one per `{param}`. */
 export function v2Route<Method extends V2Method, Template extends `/${string}`>(
   method: Method,
   template: Template,
-  category: RateLimitCategory = 'light',
 ): V2Route<Method, PathValues<Template>, `${Method} ${Template}`> {
   // The literal text between the params: `/groups/`, `/members/`, ''.
   const literals = template.split(/\{[^}]+\}/);
+  const name: `${Method} ${Template}` = `${method} ${template}`;
   const route: V2Route<Method, PathValues<Template>, `${Method} ${Template}`> = {
     method,
     template,
-    name: `${method} ${template}`,
+    name,
     reads: method === 'GET',
-    category,
+    ...contractOf(name),
     at(...values) {
       if (values.length !== literals.length - 1)
         throw new TypeError(`${route.name} takes ${literals.length - 1} path values, not ${values.length}.`);

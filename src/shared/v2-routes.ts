@@ -2,34 +2,35 @@ import { v2Route, type V2Route } from './v2-route.js';
 
 /**
  * Every v2 route the gateway calls, by the resource it acts on, written as the v2 reference
- * (spec/reference/v2-openapi.json) writes it; a test holds each to that. The third argument is the
- * route's rate-limit label in today's reference (Light where none is given; docs/live-evidence.md,
- * "Today's v2 rate limits"): v1gate's outbound buckets and the sandbox's are both read from it. The translators call
- * these and declare which they call; nothing else names a v2 call.
+ * (spec/reference/v2-openapi.json) writes it; a test holds each to that. Each route's rate-limit
+ * label and scopes are read from today's published documents (src/shared/v2-today.ts, generated
+ * from spec/reference/today; `BEYOND_TODAY` for the few they do not hold), never typed here:
+ * v1gate's outbound buckets, its scope checks and the sandbox's are all read from them. The
+ * translators call these and declare which they call; nothing else names a v2 call.
  */
 
 const userRoutes = {
-  list: v2Route('GET', '/users', 'medium'),
+  list: v2Route('GET', '/users'),
   create: v2Route('POST', '/users'),
   get: v2Route('GET', '/users/{userId}'),
   update: v2Route('PATCH', '/users/{userId}'),
   delete: v2Route('DELETE', '/users/{userId}'),
   emailTaken: v2Route('GET', '/users/email'),
   zpk: v2Route('GET', '/users/zpk'),
-  settings: v2Route('GET', '/users/{userId}/settings', 'medium'),
-  updateSettings: v2Route('PATCH', '/users/{userId}/settings', 'medium'),
+  settings: v2Route('GET', '/users/{userId}/settings'),
+  updateSettings: v2Route('PATCH', '/users/{userId}/settings'),
   token: v2Route('GET', '/users/{userId}/token'),
   revokeToken: v2Route('DELETE', '/users/{userId}/token'),
   setStatus: v2Route('PUT', '/users/{userId}/status'),
-  setPassword: v2Route('PUT', '/users/{userId}/password', 'medium'),
-  uploadPicture: v2Route('POST', '/users/{userId}/picture', 'medium'),
-  addAssistants: v2Route('POST', '/users/{userId}/assistants', 'medium'),
+  setPassword: v2Route('PUT', '/users/{userId}/password'),
+  uploadPicture: v2Route('POST', '/users/{userId}/picture'),
+  addAssistants: v2Route('POST', '/users/{userId}/assistants'),
   deleteAssistants: v2Route('DELETE', '/users/{userId}/assistants'),
-  schedulers: v2Route('GET', '/users/{userId}/schedulers', 'medium'),
-  recordings: v2Route('GET', '/users/{userId}/recordings', 'medium'),
-  meetings: v2Route('GET', '/users/{userId}/meetings', 'medium'),
-  createMeeting: v2Route('POST', '/users/{userId}/meetings', 'medium'),
-  webinars: v2Route('GET', '/users/{userId}/webinars', 'medium'),
+  schedulers: v2Route('GET', '/users/{userId}/schedulers'),
+  recordings: v2Route('GET', '/users/{userId}/recordings'),
+  meetings: v2Route('GET', '/users/{userId}/meetings'),
+  createMeeting: v2Route('POST', '/users/{userId}/meetings'),
+  webinars: v2Route('GET', '/users/{userId}/webinars'),
   createWebinar: v2Route('POST', '/users/{userId}/webinars'),
 };
 
@@ -50,43 +51,43 @@ const webinarRoutes = {
   delete: v2Route('DELETE', '/webinars/{webinarId}'),
   setStatus: v2Route('PUT', '/webinars/{webinarId}/status'),
   register: v2Route('POST', '/webinars/{webinarId}/registrants'),
-  registrants: v2Route('GET', '/webinars/{webinarId}/registrants', 'medium'),
-  setRegistrantStatus: v2Route('PUT', '/webinars/{webinarId}/registrants/status', 'medium'),
-  panelists: v2Route('GET', '/webinars/{webinarId}/panelists', 'medium'),
-  addPanelists: v2Route('POST', '/webinars/{webinarId}/panelists', 'medium'),
-  pastInstances: v2Route('GET', '/past_webinars/{webinarId}/instances', 'medium'),
+  registrants: v2Route('GET', '/webinars/{webinarId}/registrants'),
+  setRegistrantStatus: v2Route('PUT', '/webinars/{webinarId}/registrants/status'),
+  panelists: v2Route('GET', '/webinars/{webinarId}/panelists'),
+  addPanelists: v2Route('POST', '/webinars/{webinarId}/panelists'),
+  pastInstances: v2Route('GET', '/past_webinars/{webinarId}/instances'),
 };
 
 const groupRoutes = {
-  list: v2Route('GET', '/groups', 'medium'),
-  create: v2Route('POST', '/groups', 'medium'),
-  get: v2Route('GET', '/groups/{groupId}', 'medium'),
-  update: v2Route('PATCH', '/groups/{groupId}', 'medium'),
-  delete: v2Route('DELETE', '/groups/{groupId}', 'medium'),
-  members: v2Route('GET', '/groups/{groupId}/members', 'medium'),
-  addMembers: v2Route('POST', '/groups/{groupId}/members', 'medium'),
-  removeMember: v2Route('DELETE', '/groups/{groupId}/members/{memberId}', 'medium'),
+  list: v2Route('GET', '/groups'),
+  create: v2Route('POST', '/groups'),
+  get: v2Route('GET', '/groups/{groupId}'),
+  update: v2Route('PATCH', '/groups/{groupId}'),
+  delete: v2Route('DELETE', '/groups/{groupId}'),
+  members: v2Route('GET', '/groups/{groupId}/members'),
+  addMembers: v2Route('POST', '/groups/{groupId}/members'),
+  removeMember: v2Route('DELETE', '/groups/{groupId}/members/{memberId}'),
 };
 
 /** The IM groups: the group family at /im/groups, route for route (each a route of its own type). */
 const imGroupRoutes = {
-  list: v2Route('GET', '/im/groups', 'medium'),
-  create: v2Route('POST', '/im/groups', 'medium'),
-  get: v2Route('GET', '/im/groups/{groupId}', 'medium'),
-  update: v2Route('PATCH', '/im/groups/{groupId}', 'medium'),
-  delete: v2Route('DELETE', '/im/groups/{groupId}', 'medium'),
-  members: v2Route('GET', '/im/groups/{groupId}/members', 'medium'),
-  addMembers: v2Route('POST', '/im/groups/{groupId}/members', 'medium'),
-  removeMember: v2Route('DELETE', '/im/groups/{groupId}/members/{memberId}', 'medium'),
+  list: v2Route('GET', '/im/groups'),
+  create: v2Route('POST', '/im/groups'),
+  get: v2Route('GET', '/im/groups/{groupId}'),
+  update: v2Route('PATCH', '/im/groups/{groupId}'),
+  delete: v2Route('DELETE', '/im/groups/{groupId}'),
+  members: v2Route('GET', '/im/groups/{groupId}/members'),
+  addMembers: v2Route('POST', '/im/groups/{groupId}/members'),
+  removeMember: v2Route('DELETE', '/im/groups/{groupId}/members/{memberId}'),
 } satisfies { [Name in keyof typeof groupRoutes]: V2Route<(typeof groupRoutes)[Name]['method']> };
 
 const accountRoutes = {
-  list: v2Route('GET', '/accounts', 'medium'),
+  list: v2Route('GET', '/accounts'),
   create: v2Route('POST', '/accounts'),
   get: v2Route('GET', '/accounts/{accountId}'),
   delete: v2Route('DELETE', '/accounts/{accountId}'),
   updateOptions: v2Route('PATCH', '/accounts/{accountId}/options'),
-  updateSettings: v2Route('PATCH', '/accounts/{accountId}/settings', 'medium'),
+  updateSettings: v2Route('PATCH', '/accounts/{accountId}/settings'),
   billing: v2Route('GET', '/accounts/{accountId}/billing'),
   updateBilling: v2Route('PATCH', '/accounts/{accountId}/billing'),
   plans: v2Route('GET', '/accounts/{accountId}/plans'),
@@ -97,31 +98,30 @@ const accountRoutes = {
 };
 
 const metricRoutes = {
-  meetings: v2Route('GET', '/metrics/meetings', 'resource-intensive'),
-  meeting: v2Route('GET', '/metrics/meetings/{meetingId}', 'heavy'),
-  meetingParticipants: v2Route('GET', '/metrics/meetings/{meetingId}/participants', 'heavy'),
-  meetingQos: v2Route('GET', '/metrics/meetings/{meetingId}/participants/qos', 'heavy'),
-  participantQos: v2Route('GET', '/metrics/meetings/{meetingId}/participants/{participantId}/qos', 'heavy'),
-  webinars: v2Route('GET', '/metrics/webinars', 'resource-intensive'),
-  webinar: v2Route('GET', '/metrics/webinars/{webinarId}', 'heavy'),
-  webinarParticipants: v2Route('GET', '/metrics/webinars/{webinarId}/participants', 'heavy'),
-  zoomRooms: v2Route('GET', '/metrics/zoomrooms', 'resource-intensive'),
-  zoomRoom: v2Route('GET', '/metrics/zoomrooms/{zoomroomId}', 'heavy'),
-  crc: v2Route('GET', '/metrics/crc', 'heavy'),
-  im: v2Route('GET', '/metrics/im', 'resource-intensive'),
-  // Its reference page was not read: Heavy, the label of most dashboards (docs/live-evidence.md).
-  chat: v2Route('GET', '/metrics/chat', 'heavy'),
+  meetings: v2Route('GET', '/metrics/meetings'),
+  meeting: v2Route('GET', '/metrics/meetings/{meetingId}'),
+  meetingParticipants: v2Route('GET', '/metrics/meetings/{meetingId}/participants'),
+  meetingQos: v2Route('GET', '/metrics/meetings/{meetingId}/participants/qos'),
+  participantQos: v2Route('GET', '/metrics/meetings/{meetingId}/participants/{participantId}/qos'),
+  webinars: v2Route('GET', '/metrics/webinars'),
+  webinar: v2Route('GET', '/metrics/webinars/{webinarId}'),
+  webinarParticipants: v2Route('GET', '/metrics/webinars/{webinarId}/participants'),
+  zoomRooms: v2Route('GET', '/metrics/zoomrooms'),
+  zoomRoom: v2Route('GET', '/metrics/zoomrooms/{zoomroomId}'),
+  crc: v2Route('GET', '/metrics/crc'),
+  im: v2Route('GET', '/metrics/im'),
+  chat: v2Route('GET', '/metrics/chat'),
 };
 
 const reportRoutes = {
-  daily: v2Route('GET', '/report/daily', 'heavy'),
-  users: v2Route('GET', '/report/users', 'heavy'),
-  userMeetings: v2Route('GET', '/report/users/{userId}/meetings', 'heavy'),
-  meetingParticipants: v2Route('GET', '/report/meetings/{meetingId}/participants', 'heavy'),
-  webinarParticipants: v2Route('GET', '/report/webinars/{webinarId}/participants', 'heavy'),
-  webinarPolls: v2Route('GET', '/report/webinars/{webinarId}/polls', 'heavy'),
-  webinarQa: v2Route('GET', '/report/webinars/{webinarId}/qa', 'heavy'),
-  telephone: v2Route('GET', '/report/telephone', 'heavy'),
+  daily: v2Route('GET', '/report/daily'),
+  users: v2Route('GET', '/report/users'),
+  userMeetings: v2Route('GET', '/report/users/{userId}/meetings'),
+  meetingParticipants: v2Route('GET', '/report/meetings/{meetingId}/participants'),
+  webinarParticipants: v2Route('GET', '/report/webinars/{webinarId}/participants'),
+  webinarPolls: v2Route('GET', '/report/webinars/{webinarId}/polls'),
+  webinarQa: v2Route('GET', '/report/webinars/{webinarId}/qa'),
+  telephone: v2Route('GET', '/report/telephone'),
 };
 
 export const V2 = {
@@ -132,16 +132,16 @@ export const V2 = {
   imGroups: imGroupRoutes,
   accounts: accountRoutes,
   h323Devices: {
-    list: v2Route('GET', '/h323/devices', 'medium'),
+    list: v2Route('GET', '/h323/devices'),
     create: v2Route('POST', '/h323/devices'),
     update: v2Route('PATCH', '/h323/devices/{deviceId}'),
     delete: v2Route('DELETE', '/h323/devices/{deviceId}'),
   },
   chat: {
-    sessions: v2Route('GET', '/im/chat/sessions', 'medium'),
-    messages: v2Route('GET', '/im/chat/sessions/{sessionId}', 'medium'),
-    userSessions: v2Route('GET', '/chat/users/{userId}/sessions', 'medium'),
-    userMessages: v2Route('GET', '/chat/users/{userId}/messages', 'medium'),
+    sessions: v2Route('GET', '/im/chat/sessions'),
+    messages: v2Route('GET', '/im/chat/sessions/{sessionId}'),
+    userSessions: v2Route('GET', '/chat/users/{userId}/sessions'),
+    userMessages: v2Route('GET', '/chat/users/{userId}/messages'),
   },
   metrics: metricRoutes,
   reports: reportRoutes,
