@@ -70,6 +70,21 @@ const FUNCTION_LINES = ['error', { max: 80, skipBlankLines: true, skipComments: 
 const FILE_LINES = ['error', { max: 500, skipBlankLines: false, skipComments: false }];
 
 /**
+ * A stream, body or socket is let go of with abandon() (src/shared/abandon.ts), which puts an
+ * 'error' listener on before destroying: a readable destroyed without a reason may emit one
+ * (undici's bodies emit RequestAbortedError), and an 'error' nobody listens to ends the process.
+ * `.destroy()` with no argument is refused in src/; a destroy with a reason is an error on purpose.
+ */
+const BARE_DESTROY = [
+  'error',
+  {
+    selector: "CallExpression[arguments.length=0][callee.type='MemberExpression'][callee.property.name='destroy']",
+    message:
+      "A bare .destroy() may make the stream emit an 'error' nobody listens to, which ends the process: let go of it with abandon(stream) from src/shared/abandon.ts.",
+  },
+];
+
+/**
  * Type-aware lint for the whole repository. Production code (src/, mappings/, scripts/, bench/)
  * gets typescript-eslint's recommended type-checked rules; tests may read untyped JSON answers
  * (`any` from parsed bodies is their subject), so the no-unsafe-* family is off there.
@@ -120,4 +135,5 @@ export default tseslint.config(
   ...layerRules(),
   { files: RULED_FILES, ignores: UNRULED_FILES, rules: { 'max-lines-per-function': FUNCTION_LINES } },
   { files: ['src/**/*.ts'], ignores: UNRULED_FILES, rules: { 'max-lines': FILE_LINES } },
+  { files: ['src/**/*.ts'], ignores: ['src/shared/abandon.ts', '**/*.test.ts'], rules: { 'no-restricted-syntax': BARE_DESTROY } },
 );

@@ -3,6 +3,7 @@ import { createServer as createNodeServer, type IncomingMessage, type Server, ty
 import { readFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { abandon } from './shared/abandon.js';
 import { ConnectionSlots } from './shared/connection-slots.js';
 import { renderV1Error } from './v1/errors.js';
 import { v1ErrorAnswer } from './translators/kit/error-answer.js';
@@ -277,7 +278,7 @@ function capConnectionsPerAddress(server: Server, slots: ConnectionSlots): void 
   server.removeAllListeners('connection');
   server.on('connection', (socket: Socket) => {
     const release = socket.remoteAddress === undefined ? undefined : slots.take(socket.remoteAddress);
-    if (!release) return void socket.destroy();
+    if (!release) return void abandon(socket);
     socket.once('close', release);
     for (const reader of readers) reader.call(server, socket);
   });
@@ -338,7 +339,7 @@ function cutStalledSenders(server: Server, timeoutMs: number): void {
       const moved = `${socket.bytesWritten - socket.writableLength}/${socket._handle?.writeQueueSize ?? 0}`;
       const last = socket[SEND_PROGRESS];
       if (last?.moved !== moved) socket[SEND_PROGRESS] = { moved, since: now };
-      else if (now - last.since >= timeoutMs) socket.destroy();
+      else if (now - last.since >= timeoutMs) abandon(socket);
     }
   };
   const timer = setInterval(check, Math.min(1_000, timeoutMs)).unref();
@@ -400,17 +401,17 @@ function onClientError(error: Error & { code?: string }, socket: MarkedSocket, b
   const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
   if (timedOut && current && !current.complete) {
     // The deadline passed with the body still arriving. Answered already: nothing is left to say.
-    if (!inFlight) return void socket.destroy();
+    if (!inFlight) return void abandon(socket);
     // Its reader fails now and the route answers and closes; a route that is not reading it
     // has as long as a body may stall to answer, then the connection is cut.
     passRequestDeadline(current);
-    setTimeout(() => response?.writableFinished || socket.destroy(), budget.idleTimeoutMs).unref();
+    setTimeout(() => response?.writableFinished || abandon(socket), budget.idleTimeoutMs).unref();
     return;
   }
   if (timedOut && inFlight) {
     // The headers of a request pipelined behind the one in flight are late: that answer is the connection's last.
     socket[CLOSING] = true;
-    response?.once('close', () => socket.destroy());
+    response?.once('close', () => abandon(socket));
     return;
   }
   if (inFlight) {
@@ -419,7 +420,7 @@ function onClientError(error: Error & { code?: string }, socket: MarkedSocket, b
     cutBody(socket, new BodyReadError('incomplete', message));
     return;
   }
-  if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
+  if (!socket.writable || error.code === 'ECONNRESET') return void abandon(socket);
   if (timedOut) return endWithEnvelope(socket, 408, `The request headers did not arrive within ${options.headersTimeoutMs} ms.`);
   endWithEnvelope(socket, 400, `Malformed HTTP request (${error.code ?? 'parse error'}).`);
 }

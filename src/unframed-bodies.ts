@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
+import { abandon } from './shared/abandon.js';
 import { busy, cutBody, pooledGrowth, tooLarge, tooSlow, type BodyPool, type BodyReadError } from './shared/request-body.js';
 
 /**
@@ -97,7 +98,7 @@ function watchFirstRequest(socket: Socket, options: UnframedBodyOptions, handOve
   };
   const onEarlyError = () => {
     stopWatching();
-    socket.destroy();
+    abandon(socket);
   };
   // A client that drips its head is handed over, to meet Node's header deadline.
   const patience = setTimeout(handOverAsIs, options.idleMs);
@@ -163,7 +164,7 @@ function readToEnd(
   const deadline = setTimeout(() => cut(tooSlow(options.deadlineMs)), Math.max(0, deadlineAt - Date.now()));
   socket.on('data', onData);
   socket.once('end', finish);
-  socket.on('error', () => socket.destroy());
+  socket.on('error', () => abandon(socket));
   if (size > options.maxBytes) cut(tooLarge(options.maxBytes));
   else if (!took(size)) cut(busy(options.bodies!));
   else arm();
@@ -186,14 +187,14 @@ function replayStream(socket: Socket, request: Buffer): Duplex {
       callback();
     },
     destroy(error, callback) {
-      socket.destroy();
+      abandon(socket);
       callback(error);
     },
   });
   for (const name of ['remoteAddress', 'remotePort', 'remoteFamily', 'localAddress', 'localPort'] as const) {
     Object.defineProperty(stream, name, { get: () => socket[name] });
   }
-  socket.once('close', () => stream.destroy());
+  socket.once('close', () => abandon(stream));
   socket.on('data', () => {});
   // No end pushed: Node reads a client's end as giving up and drops its request; the stream
   // ends with the socket, after Node answers (HTTP/1.0: then closes).

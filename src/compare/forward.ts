@@ -127,7 +127,7 @@ export function primaryHop(options: PrimaryHopOptions): PrimaryHop {
       // The primary cut its answer short: so does the client's connection, or it would take a
       // truncated body for a whole one.
       const onBodyError = () => {
-        outgoing.destroy();
+        abandon(outgoing);
         done({ kind: 'primary-failed' });
       };
       // Closed before `end`: the client left; stop reading (undici drops that primary connection).
