@@ -7,7 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestGateway } from '../support/gateway.js';
-import { clientEnv as sharedEnv, REPORT, runProgram, startClientFixtures, type ClientFixtures } from './support.js';
+import {
+  clientEnv as sharedEnv,
+  clientRecordFile,
+  expectRecipeOfRecord,
+  REPORT,
+  runProgram,
+  startClientFixtures,
+  type ClientFixtures,
+} from './support.js';
 
 /**
  * Real v1 client code against a real gateway over the real sandbox: programs in Go, PHP and Ruby
@@ -27,9 +35,10 @@ let ownerEmail: string;
 let long: number;
 let short: number;
 let workDir: string;
+const recordFile = clientRecordFile();
 
 beforeAll(async () => {
-  fixtures = await startClientFixtures();
+  fixtures = await startClientFixtures({ V1_RECORD_FILE: recordFile });
   ({ gw, ownerId, ownerEmail, long, short } = fixtures);
   workDir = mkdtempSync(join(tmpdir(), 'v1gate-clients-'));
 });
@@ -169,5 +178,11 @@ describe('a Java client habit: every param in the URL of a POST with a JSON cont
       headers: { accept: 'application/json', 'content-type': 'application/json' },
     });
     expect(await response.json()).toMatchObject({ id: ownerId, email: ownerEmail });
+  });
+});
+
+describe("the way out: these clients' record", () => {
+  it('gives a recipe that plans every endpoint they called, with the v2 calls each became', () => {
+    expectRecipeOfRecord(recordFile, gw.credentials.api_key);
   });
 });

@@ -1,14 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrationOf, readCalls } from '../../src/compare/calls.js';
-import { makeRecipe } from '../../src/recipe/recipe.js';
-import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
 import type { TestGateway } from '../support/gateway.js';
-import { clientEnv, runProgram, startClientFixtures, type ClientFixtures } from './support.js';
+import { clientEnv, clientRecordFile, expectRecipeOfRecord, runProgram, startClientFixtures, type ClientFixtures } from './support.js';
 
 /**
  * Published v1 client libraries, run unchanged against a real gateway over the real sandbox: the
@@ -34,8 +29,7 @@ let long: number;
 let short: number;
 let fixtures: ClientFixtures;
 
-/** Every call the drivers make, as the recorder writes it: what the way-out recipe is made from. */
-const recordFile = join(mkdtempSync(join(tmpdir(), 'v1gate-published-')), 'calls.jsonl');
+const recordFile = clientRecordFile();
 
 beforeAll(async () => {
   fixtures = await startClientFixtures({ V1_RECORD_FILE: recordFile });
@@ -101,19 +95,6 @@ describe('Ruby: the zoomus gem 0.7.0 (mllocs/zoomus) over HTTParty', () => {
 
 describe("the way out: the published clients' record", () => {
   it('gives a recipe that plans every endpoint they called, with the v2 calls each became', () => {
-    const calls = readCalls(recordFile);
-    if (calls.length === 0) return; // both drivers skipped: nothing was recorded
-    const recipe = makeRecipe(calls, ALL_ENDPOINTS, { plan: 'pro', now: new Date() });
-    expect(recipe.integrations.map((i) => i.integration)).toEqual([integrationOf(gw.credentials.api_key)]);
-    const [integration] = recipe.integrations;
-    expect(integration!.unserved).toEqual([]);
-    expect(new Set(integration!.endpoints.map((e) => e.path))).toEqual(new Set(calls.map((c) => c.path)));
-    for (const endpoint of integration!.endpoints) {
-      expect(endpoint.declared, endpoint.path).toBeDefined();
-      expect(endpoint.example, endpoint.path).toBeDefined();
-      const steps = new Set([...endpoint.declared!.steps, ...endpoint.declared!.undo].map((s) => s.route));
-      for (const sequence of endpoint.sequences)
-        for (const step of sequence.steps) expect(steps, endpoint.path).toContain(step.replace(/^undo: /, ''));
-    }
+    expectRecipeOfRecord(recordFile, gw.credentials.api_key);
   });
 });

@@ -1,6 +1,12 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
+import { integrationOf, readCalls } from '../../src/compare/calls.js';
+import { makeRecipe } from '../../src/recipe/recipe.js';
+import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { NO_LIMITS } from '../support/v1-answers.js';
 
@@ -63,5 +69,32 @@ export async function runProgram(file: string, args: string[], env: NodeJS.Proce
   } catch (error) {
     const failed = error as { stderr?: string; message: string };
     throw new Error(`${file} ${args.join(' ')} failed: ${failed.stderr || failed.message}`);
+  }
+}
+
+/** Where a client test's gateway records every call (V1_RECORD_FILE): what the way-out recipe is made from. */
+export function clientRecordFile(): string {
+  return join(mkdtempSync(join(tmpdir(), 'v1gate-client-record-')), 'calls.jsonl');
+}
+
+/**
+ * The recipe of a client run's record plans every endpoint the clients called: one integration (the
+ * key's), nothing unserved, each endpoint declared with a worked example, and every v2 call a
+ * recorded call made one its recipe names. Nothing recorded (every client skipped): nothing to check.
+ */
+export function expectRecipeOfRecord(file: string, apiKey: string): void {
+  const calls = readCalls(file);
+  if (calls.length === 0) return;
+  const recipe = makeRecipe(calls, ALL_ENDPOINTS, { plan: 'pro', now: new Date() });
+  expect(recipe.integrations.map((i) => i.integration)).toEqual([integrationOf(apiKey)]);
+  const [integration] = recipe.integrations;
+  expect(integration!.unserved).toEqual([]);
+  expect(new Set(integration!.endpoints.map((e) => e.path))).toEqual(new Set(calls.map((c) => c.path)));
+  for (const endpoint of integration!.endpoints) {
+    expect(endpoint.declared, endpoint.path).toBeDefined();
+    expect(endpoint.example, endpoint.path).toBeDefined();
+    const steps = new Set([...endpoint.declared!.steps, ...endpoint.declared!.undo].map((s) => s.route));
+    for (const sequence of endpoint.sequences)
+      for (const step of sequence.steps) expect(steps, endpoint.path).toContain(step.replace(/^undo: /, ''));
   }
 }
