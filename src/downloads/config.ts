@@ -5,8 +5,10 @@ import { envSection, wholeNumber } from '../shared/env.js';
 export interface DownloadConfig {
   /** The key links are sealed with (through HKDF); undefined: a random key made at start (links end with the process). */
   key: string | undefined;
-  /** How long a link, once answered, can be downloaded. */
-  ttlMs: number;
+  /** A key rotated out: its links are still read until `untilMs`. */
+  previous: { key: string; untilMs: number } | undefined;
+  /** An optional lifetime of links (DOWNLOAD_URL_TTL_S); undefined: a link works as long as its file exists, as in v1. */
+  ttlMs: number | undefined;
   /** The v2 download hosts a link may name (`zoom.us`, `*.zoom.us`), over https; the v2 service's own origin is allowed too. */
   hosts: readonly string[];
   /** The origin links are written with; undefined: the origin the v1 call was made to. */
@@ -25,11 +27,24 @@ export const DOWNLOAD_SETTINGS = envSection({
       .min(32, 'must be at least 32 characters')
       .optional()
       .describe(
-        'the key that seals (encrypts and authenticates) the download links v1gate answers for recording files (the same on every process and instance serving one address); unset: a random key made at start, so links end with the process',
+        'the key that seals (encrypts and authenticates) the download links v1gate answers for recording files: the same on every process and instance serving one address (required with WORKERS>1 or REDIS_URL over a remote v2), and kept across restarts, since a link names its file for as long as the file exists; unset: a random key made at start, so links end with the process',
       ),
-    DOWNLOAD_URL_TTL_S: wholeNumber(1, 7 * 86_400)
-      .default(6 * 3_600)
-      .describe('how long a download link works after the v1 answer that carried it; default 21600 (6 hours)'),
+    DOWNLOAD_URL_KEY_PREVIOUS: z
+      .string()
+      .min(32, 'must be at least 32 characters')
+      .optional()
+      .describe(
+        'a DOWNLOAD_URL_KEY rotated out: its links still download until DOWNLOAD_URL_KEY_PREVIOUS_UNTIL (new answers carry links of the new key)',
+      ),
+    DOWNLOAD_URL_KEY_PREVIOUS_UNTIL: z.iso
+      .datetime({ offset: true, error: 'must be an ISO 8601 instant (2026-12-31T00:00:00Z)' })
+      .optional()
+      .describe('when the links of DOWNLOAD_URL_KEY_PREVIOUS stop working; required with it'),
+    DOWNLOAD_URL_TTL_S: wholeNumber(60, 366 * 86_400)
+      .optional()
+      .describe(
+        'an optional lifetime of download links: a link lives at least this long and less than twice it (it ends at the end of the next period of this length, so answers within one period carry the same link); unset: a link works as long as its file exists, as in v1',
+      ),
     DOWNLOAD_HOSTS: z
       .string()
       .trim()
@@ -48,7 +63,7 @@ export const DOWNLOAD_SETTINGS = envSection({
         "downloads of one api_key's links streaming at once (per process); one more is answered 429: a link is a bearer until it expires, and its downloads spend no v2 call budget; default 8",
       ),
   },
-  secret: ['DOWNLOAD_URL_KEY'],
+  secret: ['DOWNLOAD_URL_KEY', 'DOWNLOAD_URL_KEY_PREVIOUS'],
   build(e, problem): DownloadConfig | undefined {
     const hosts = e.DOWNLOAD_HOSTS.split(',')
       .map((h) => h.trim())
@@ -58,12 +73,33 @@ export const DOWNLOAD_SETTINGS = envSection({
       problem('DOWNLOAD_HOSTS', `not host names: ${bad.join(', ')}`);
       return undefined;
     }
+    const previous = previousKeyOf(e.DOWNLOAD_URL_KEY_PREVIOUS, e.DOWNLOAD_URL_KEY_PREVIOUS_UNTIL, problem);
+    if (previous === false) return undefined;
     return {
       key: e.DOWNLOAD_URL_KEY,
-      ttlMs: e.DOWNLOAD_URL_TTL_S * 1000,
+      previous,
+      ttlMs: e.DOWNLOAD_URL_TTL_S === undefined ? undefined : e.DOWNLOAD_URL_TTL_S * 1000,
       hosts,
       baseUrl: e.DOWNLOAD_BASE_URL === undefined ? undefined : new URL(e.DOWNLOAD_BASE_URL).origin,
       maxPerKey: e.DOWNLOAD_MAX_PER_KEY,
     };
   },
 });
+
+/** The rotated-out key and its end, both or neither; false: a problem was told. */
+function previousKeyOf(
+  key: string | undefined,
+  until: string | undefined,
+  problem: (variable: 'DOWNLOAD_URL_KEY_PREVIOUS' | 'DOWNLOAD_URL_KEY_PREVIOUS_UNTIL', message: string) => void,
+): DownloadConfig['previous'] | false {
+  if (key === undefined && until === undefined) return undefined;
+  if (key === undefined) {
+    problem('DOWNLOAD_URL_KEY_PREVIOUS_UNTIL', 'set without DOWNLOAD_URL_KEY_PREVIOUS');
+    return false;
+  }
+  if (until === undefined) {
+    problem('DOWNLOAD_URL_KEY_PREVIOUS', 'needs DOWNLOAD_URL_KEY_PREVIOUS_UNTIL: when the rotated-out key stops opening links');
+    return false;
+  }
+  return { key, untilMs: Date.parse(until) };
+}

@@ -1,7 +1,10 @@
+import type { Context } from 'hono';
+import type { RecordingFileRef } from '../translators/kit/define.js';
 import type { V2Authorizer } from '../upstream/auth/authorizer.js';
 import type { Credentials } from '../upstream/credentials.js';
 import type { DownloadConfig } from './config.js';
-import { DownloadLinks } from './links.js';
+import { DownloadLinks, expiryOf } from './links.js';
+import { linkOriginOf } from './origin.js';
 import { downloadRoutes } from './serve.js';
 
 /**
@@ -13,28 +16,45 @@ import { downloadRoutes } from './serve.js';
 export interface DownloadsDeps {
   config: DownloadConfig;
   v2Origin: () => string;
+  v2BaseUrl: () => string;
   authorizer: V2Authorizer;
   credentialsOf: (apiKey: string) => Credentials | undefined | Promise<Credentials | undefined>;
+  /** Whether a call's socket peer is one of TRUSTED_PROXIES (whose X-Forwarded-Proto/-Host are believed). */
+  fromTrustedProxy: (c: Context) => boolean;
   timeoutMs: number;
   connections: number;
+  /** The time links' ends are judged by (epoch ms); tests move it. */
+  now?: () => number;
 }
 
 export function createDownloads(deps: DownloadsDeps) {
   const { config } = deps;
-  const links = new DownloadLinks(config.key);
-  const routes = downloadRoutes({ ...deps, links, hosts: config.hosts, maxPerKey: config.maxPerKey });
+  const now = deps.now ?? Date.now;
+  const links = new DownloadLinks({ current: config.key, previous: config.previous });
+  const routes = downloadRoutes({ ...deps, links, hosts: config.hosts, maxPerKey: config.maxPerKey, now });
+  const sources = { baseUrl: config.baseUrl, fromTrustedProxy: deps.fromTrustedProxy };
   return {
     app: routes.app,
     close: routes.close,
     /**
-     * The link maker of one v1 call of `apiKey`, made to `requestUrl`: each v2 download_url becomes
-     * a link on DOWNLOAD_BASE_URL (or the call's own origin), ending DOWNLOAD_URL_TTL_S from now.
+     * The link maker of one v1 call of `apiKey`: each recording file becomes its one link, on
+     * DOWNLOAD_BASE_URL or the origin the client used, ending only where DOWNLOAD_URL_TTL_S is set.
      */
-    linkFor(apiKey: string, requestUrl: string): (v2Url: string) => string {
-      // The call's origin is parsed only when a link is made: every call gets a link maker, and
-      // few answers hold a recording (a URL parse was ~1% of a checkemail call's CPU).
-      let origin = config.baseUrl;
-      return (url) => `${(origin ??= new URL(requestUrl).origin)}${links.pathOf({ url, apiKey, expiresAtMs: Date.now() + config.ttlMs })}`;
+    linkFor(apiKey: string, c: Context): (file: RecordingFileRef) => string {
+      // The origin is read only when a link is made: every call gets a link maker, and few answers
+      // hold a recording (a URL parse was ~1% of a checkemail call's CPU).
+      let origin: string | undefined;
+      return (file) => {
+        origin ??= linkOriginOf(c, sources);
+        const expiresAtMs = config.ttlMs === undefined ? undefined : expiryOf(now(), config.ttlMs);
+        const path = links.pathOf({
+          apiKey,
+          meetingUuid: file.meetingUuid,
+          fileId: file.fileId,
+          ...(expiresAtMs === undefined ? {} : { expiresAtMs }),
+        });
+        return `${origin}${path}`;
+      };
     },
   };
 }

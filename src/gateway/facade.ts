@@ -90,14 +90,17 @@ export function createFacade(
 
 /** Recording files through v1gate's signed links (src/downloads/): the links' maker, and their route. */
 export function downloadsPart(
-  { config, address, resources }: Parts,
+  { config, address, resources, access, overrides }: Parts,
   credentials: V2Credentials,
   sandboxAccounts: SandboxAccounts | undefined,
 ) {
   const downloads = createDownloads({
     config: config.downloads,
     v2Origin: () => new URL(address.upstreamUrl).origin,
+    v2BaseUrl: () => address.upstreamUrl,
     authorizer: credentials.authorizer,
+    fromTrustedProxy: (c) => access.fromTrustedProxy(c),
+    ...(overrides.downloadClock ? { now: overrides.downloadClock } : {}),
     credentialsOf: downloadCredentialsOf((apiKey) => credentials.identityOf(apiKey), sandboxAccounts?.secretOf),
     timeoutMs: config.upstream.timeoutMs,
     connections: config.upstream.connections,

@@ -28,6 +28,8 @@ export interface GatewayOverrides {
   cluster?: ClusterWorkerLinks;
   /** How often the status page's history takes a point (default 10 s): tests shorten it. */
   statusHistoryStepMs?: number;
+  /** The clock download links' ends are judged by (default Date.now): tests move it hours ahead. */
+  downloadClock?: () => number;
 }
 
 export interface ClusterWorkerLinks {

@@ -136,6 +136,12 @@ export class PrivateAccess {
     return name !== undefined && isLoopbackName(name) && peer !== undefined && isLoopbackHost(peer) && !isForwarded(c);
   }
 
+  /** Whether the request's socket peer is one of TRUSTED_PROXIES, whose forwarding headers (the scheme and host the client used) are believed. */
+  fromTrustedProxy(c: Context): boolean {
+    const peer = peerOf(c);
+    return peer !== undefined && this.trusted(peer);
+  }
+
   private hostAllowed(host: string): boolean {
     const name = hostName(host);
     if (name === undefined) return false;

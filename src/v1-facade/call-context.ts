@@ -8,7 +8,7 @@ import type { OwnTime } from '../shared/own-time.js';
 import type { CallTrace } from '../shared/trace-context.js';
 import type { V2Method, V2Route, V2Target } from '../shared/v2-route.js';
 import { checkedV2Answer, type V2Answer } from '../translators/kit/v2-answers/table.js';
-import type { CallMemo, TranslatorContext, V2Api } from '../translators/kit/define.js';
+import type { CallMemo, RecordingFileRef, TranslatorContext, V2Api } from '../translators/kit/define.js';
 import type { Credentials, Query, V2CallObservation, V2Client, V2Request } from '../upstream/client.js';
 import { CallWithdrawn, notSentAfter, unanswered, V2Error, type UpstreamUnavailable } from '../upstream/errors.js';
 import type { PairProver } from '../upstream/pair-proof.js';
@@ -259,7 +259,7 @@ export class CallContext implements TranslatorContext {
     private readonly deadlineMs: number,
     private readonly fanOut: FanOutCheck | undefined,
     private readonly logger: Logger,
-    readonly downloadUrl: (v2Url: string) => string,
+    readonly downloadUrl: (file: RecordingFileRef) => string,
   ) {}
 
   /** Made on first use: most calls never log (a child logger costs its bindings' serialisation). */

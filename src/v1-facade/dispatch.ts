@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { DownloadLinkMaker, EndpointDefinition } from '../translators/kit/define.js';
+import type { DownloadLinkMaker, EndpointDefinition, RecordingFileRef } from '../translators/kit/define.js';
 import type { V2Client } from '../upstream/client.js';
 import { pairProofOf, type PairProver } from '../upstream/pair-proof.js';
 import { invalidParameter, missingParameter } from '../v1/errors.js';
@@ -24,7 +24,7 @@ export interface DispatchParts {
   downloadLinks?: DownloadLinkMaker | undefined;
 }
 
-const asGiven = (v2Url: string) => v2Url;
+const asGiven = (file: RecordingFileRef) => file.v2Url;
 
 /**
  * The fourth step: the endpoint's translator. Its params parsed by its schema (a missing or
@@ -62,7 +62,7 @@ export function dispatch(admitted: AdmittedCall, parts: DispatchParts): Promise<
     deadlineMs,
     parts.fanOut,
     parts.logger,
-    parts.downloadLinks?.(credentials.apiKey, call.c.req.url) ?? asGiven,
+    parts.downloadLinks?.(credentials.apiKey, call.c) ?? asGiven,
   );
   const answer = endpoint.handle(input, ctx);
   // Once the answer is known no read of the call starts: the siblings of a read that failed, still

@@ -1,7 +1,5 @@
-import { createHmac } from 'node:crypto';
+import { createCipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DownloadLinks } from '../../src/downloads/links.js';
 import { recordingBytes } from '../../src/sandbox/report/recording-downloads.js';
@@ -13,8 +11,8 @@ import { NO_LIMITS } from '../support/v1-answers.js';
 /**
  * Recording files through v1gate's own links. Today's v2 serves a file's download_url only with
  * the OAuth access token in `Authorization: Bearer`; a v1 client downloads with a plain GET of the
- * URL it was given. So every download_url a v1 answer carries is v1gate's signed, expiring link,
- * which streams the file from v2 with the bearer token.
+ * URL it was given. So every download_url a v1 answer carries is v1gate's sealed link naming the
+ * file, which streams the file from v2 with the bearer token.
  */
 
 const KEY = 'a-download-signing-key-of-32-chars-at-least';
@@ -167,8 +165,9 @@ describe('Range', () => {
 });
 
 describe('links v1gate did not make, or made for something else, are refused and reach no download', () => {
-  it('an altered byte anywhere, a link sealed with another key, or one of the old signed form: 403, and the sandbox sees no request', async () => {
-    const link = (await v1Files())[0]!.download_url;
+  it('an altered byte anywhere, a link sealed with another key, or one of the old forms: 403, and the sandbox sees no request', async () => {
+    const [file] = await v1Files();
+    const link = file!.download_url;
     const sealed = Buffer.from(link.slice(link.lastIndexOf('/') + 1), 'base64url');
     const flipped = (at: number) => {
       const copy = Buffer.from(sealed);
@@ -176,17 +175,20 @@ describe('links v1gate did not make, or made for something else, are refused and
       return `${gw.url}/downloads/${copy.toString('base64url')}`;
     };
     const grant = { url: 'https://zoom.us/rec/download/x', apiKey: gw.credentials.api_key, expiresAtMs: Date.now() + 60_000 };
-    // The form links had before they were sealed: the grant in readable base64url, then its HMAC.
+    // The first form links had: the grant in readable base64url, then its HMAC.
     const before = Buffer.from(JSON.stringify({ u: grant.url, k: grant.apiKey, e: grant.expiresAtMs })).toString('base64url');
     const oldForm = `${before}.${createHmac('sha256', KEY).update('v1gate download link\n').update(before).digest('base64url')}`;
+    const named = { apiKey: gw.credentials.api_key, meetingUuid: meeting.uuid, fileId: file!.id };
     const forged = [
-      flipped(0), // the IV
+      flipped(0), // the SIV
       flipped(20), // the ciphertext
-      flipped(sealed.length - 1), // the tag
+      flipped(sealed.length - 1),
       `${link.slice(0, -1)}`,
       `${link}.`,
-      `${gw.url}${new DownloadLinks('another-key-of-at-least-thirty-two-chars').pathOf(grant)}`,
+      `${gw.url}${new DownloadLinks({ current: 'another-key-of-at-least-thirty-two-chars' }).pathOf(named)}`,
       `${gw.url}/downloads/${oldForm}`,
+      // The second form, sealed with the same key: AES-256-GCM over the v2 URL, a random IV, an expiry.
+      `${gw.url}/downloads/${gcmSealed(KEY, { u: grant.url, k: grant.apiKey, e: grant.expiresAtMs })}`,
     ];
     const counted = await served();
     for (const url of forged) {
@@ -197,33 +199,23 @@ describe('links v1gate did not make, or made for something else, are refused and
     expect(await served()).toEqual(counted);
   });
 
-  it('a link signed with the right key naming a host that is no v2 download host: 403, and nothing is fetched', async () => {
-    let asked = 0;
-    const elsewhere: Server = createServer((_request, response) => {
-      asked++;
-      response.end('secret intranet page');
-    });
-    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
-    const { port } = elsewhere.address() as AddressInfo;
-    try {
-      const signer = new DownloadLinks(KEY);
-      const apiKey = gw.credentials.api_key;
-      const expiresAtMs = Date.now() + 60_000;
-      for (const url of [
-        `http://127.0.0.1:${port}/rec/download/x`,
-        'https://zoom.us.example.com/rec/download/x',
-        'http://zoom.us/rec/download/x',
-        'https://zoom.us:8443/rec/download/x',
-        'https://user:pass@zoom.us/rec/download/x',
-      ]) {
-        const response = await fetch(`${gw.url}${signer.pathOf({ url, apiKey, expiresAtMs })}`);
-        expect(response.status, url).toBe(403);
-        expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/no v2 download host/);
-      }
-      expect(asked).toBe(0);
-    } finally {
-      await new Promise((resolve) => elsewhere.close(resolve));
+  it('a link sealed with the right key naming a file v2 does not list (another meeting, another file, a key with no app): no download', async () => {
+    const [file] = await v1Files();
+    const signer = new DownloadLinks({ current: KEY });
+    const apiKey = gw.credentials.api_key;
+    const before = await served();
+    for (const named of [
+      { apiKey, meetingUuid: 'no-such-instance-uuid==', fileId: file!.id },
+      { apiKey, meetingUuid: meeting.uuid, fileId: 'no-such-file' },
+    ]) {
+      const response = await fetch(`${gw.url}${signer.pathOf(named)}`);
+      expect(response.status, JSON.stringify(named)).toBe(404);
+      expect(await response.json()).toEqual({ error: { code: 404, message: expect.stringMatching(/no such recording file/) } });
     }
+    const stranger = await fetch(`${gw.url}${signer.pathOf({ apiKey: 'no-such-key', meetingUuid: meeting.uuid, fileId: file!.id })}`);
+    expect(stranger.status).toBe(403);
+    expect(((await stranger.json()) as { error: { message: string } }).error.message).toMatch(/no v2 app/);
+    expect((await served()).requests).toBe(before.requests);
   });
 
   it('a flood of bad links costs no v2 call: not one download request', async () => {
@@ -236,23 +228,39 @@ describe('links v1gate did not make, or made for something else, are refused and
   });
 });
 
+/** A link of the form v1gate made before links named files: AES-256-GCM, random IV, over the v2 URL. */
+function gcmSealed(key: string, payload: unknown): string {
+  const cipherKey = Buffer.from(hkdfSync('sha256', key, '', 'v1gate download link: AES-256-GCM', 32));
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', cipherKey, iv);
+  const body = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+}
+
 describe('a link ends', () => {
-  it('at DOWNLOAD_URL_TTL_S: then 410, saying when, with no download request', async () => {
-    const short = await startTestGateway({ ...NO_LIMITS, DOWNLOAD_URL_KEY: KEY, DOWNLOAD_URL_TTL_S: '1' });
+  it('where DOWNLOAD_URL_TTL_S is set: at the end of the next period, then 410, saying when, with no download request', async () => {
+    let now = Date.UTC(2026, 0, 1, 10, 30);
+    const short = await startTestGateway({ ...NO_LIMITS, DOWNLOAD_URL_KEY: KEY, DOWNLOAD_URL_TTL_S: '3600' }, { downloadClock: () => now });
     try {
       const rec = await recorded(short, [{ file_type: 'M4A', file_size: 1000 }]);
       const [file] = await v1Files(short, rec.uuid);
-      const answered = Date.now();
-      const first = await fetch(file!.download_url);
-      // Within its second, the link works (on a machine too loaded for that, the refusal below is still checked).
-      if (Date.now() - answered < 900) expect(first.status).toBe(200);
-      await first.body?.cancel();
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, answered + 1_100 - Date.now())));
+      // The same link within the hour; it works until 12:00, the end of the next hour.
+      now += 20 * 60_000;
+      expect((await v1Files(short, rec.uuid))[0]!.download_url).toBe(file!.download_url);
+      now = Date.UTC(2026, 0, 1, 11, 59, 59);
+      const last = await fetch(file!.download_url);
+      expect(last.status).toBe(200);
+      expect((await bytesOf(last)).length).toBe(1000);
+      now = Date.UTC(2026, 0, 1, 12, 0, 0);
       const before = await served(short);
       const late = await fetch(file!.download_url);
       expect(late.status).toBe(410);
-      expect(((await late.json()) as { error: { message: string } }).error.message).toMatch(/expired at \d{4}-\d\d-\d\dT/);
+      expect(((await late.json()) as { error: { message: string } }).error.message).toBe(
+        'This download link expired at 2026-01-01T12:00:00.000Z: ask for the recording again for a new link.',
+      );
       expect(await served(short)).toEqual(before);
+      // The answer made now carries the next period's link.
+      expect((await v1Files(short, rec.uuid))[0]!.download_url).not.toBe(file!.download_url);
     } finally {
       await short.close();
     }

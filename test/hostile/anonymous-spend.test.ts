@@ -216,18 +216,21 @@ const PUBLIC: readonly Row[] = [
     routes: /^GET \/downloads\/:link$/,
     spends: [
       {
-        resource: 'CPU: a link’s HMAC; outbound: downloads',
-        bound: 'a link past 4,096 characters unread; a link not signed, expired or for no v2 download host: no v2 call, no token',
+        resource: 'CPU: a link’s SIV (an HMAC); outbound: downloads',
+        bound: 'a link past 4,096 characters unread; a link not sealed with the key, or past an operator’s lifetime: no v2 call, no token',
         proof: [
           'test/gateway/recording-downloads.test.ts › a flood of bad links costs no v2 call',
-          'test/gateway/recording-downloads.test.ts › at DOWNLOAD_URL_TTL_S',
+          'test/gateway/recording-downloads.test.ts › where DOWNLOAD_URL_TTL_S is set',
         ],
       },
       {
         resource: 'outbound: downloads of valid links',
         bound:
-          'DOWNLOAD_MAX_PER_KEY (8) of one key’s links streaming at once, per process; one more answered 429 before any token or fetch',
-        proof: ['test/gateway/recording-downloads.test.ts › are at most DOWNLOAD_MAX_PER_KEY'],
+          'DOWNLOAD_MAX_PER_KEY (8) of one key’s links streaming at once, per process; one more answered 429 before any token or fetch; HEAD and a matching If-None-Match read nothing of the file (one v2 list call)',
+        proof: [
+          'test/gateway/recording-downloads.test.ts › are at most DOWNLOAD_MAX_PER_KEY',
+          'test/gateway/download-links.test.ts › HEAD of a 200 MB recording reads nothing of the file from v2',
+        ],
       },
     ],
   },

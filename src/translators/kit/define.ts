@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { V2Answer } from './v2-answers/table.js';
@@ -92,14 +93,25 @@ export interface TranslatorContext<in Routes extends V2Route = V2Route, in Undo 
   /** The gateway's logger, with this call's request id (`reqId`) on every line. */
   readonly log: Logger;
   /**
-   * The link a v1 client downloads a v2 recording file's `download_url` through: v2 serves it only
-   * with a bearer token, which a v1 client does not have (src/downloads/).
+   * The link a v1 client downloads a v2 recording file through, in place of its `download_url`: v2
+   * serves that only with a bearer token, which a v1 client does not have (src/downloads/). The
+   * link names the file, so it is the same in every answer, as v1's was.
    */
-  downloadUrl(v2Url: string): string;
+  downloadUrl(file: RecordingFileRef): string;
 }
 
-/** The link maker of one v1 call: its key, and the URL it was made to (whose origin links are on by default). */
-export type DownloadLinkMaker = (apiKey: string, requestUrl: string) => (v2Url: string) => string;
+/** A v2 recording file, as a download link names it. */
+export interface RecordingFileRef {
+  /** The meeting instance uuid whose recording holds it. */
+  meetingUuid: string;
+  /** Its id (`recording_files[].id`). */
+  fileId: string;
+  /** Its v2 `download_url` (answered as it is where no links are made). */
+  v2Url: string;
+}
+
+/** The link maker of one v1 call: its key, and the call (whose scheme and host links are written with by default). */
+export type DownloadLinkMaker = (apiKey: string, call: Context) => (file: RecordingFileRef) => string;
 
 export type V1Answer = Record<string, unknown>;
 

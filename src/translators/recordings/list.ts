@@ -6,7 +6,7 @@ import {
 } from '../../../mappings/recordings.js';
 import { answer } from '../../v1/answer.js';
 import { V2 } from '../../shared/v2-routes.js';
-import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
+import { defineEndpoint, type RecordingFileRef, type TranslatorContext } from '../kit/define.js';
 import { toV1, type FieldTable } from '../../v1/field-map.js';
 import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
@@ -111,17 +111,29 @@ const roughInstant = (time: V1Time) => instantOf(time, '');
 export function v1RecordingMeeting(
   meeting: V2RecordingMeeting,
   timezone: string,
-  link: (v2Url: string) => string,
+  link: (file: RecordingFileRef) => string,
   fileRows: FieldTable = RECORDING_FILE_ROWS,
 ) {
   return answer(RECORDING_MEETING_ANSWER, toV1(RECORDING_MEETING_ROWS, meeting), {
     timezone,
-    recording_files: meeting.recording_files.map((file) => toV1(fileRows, withDownloadLink(file, link))),
+    recording_files: meeting.recording_files.map((file) => toV1(fileRows, withDownloadLink(file, meeting, link))),
   });
 }
 
-/** The file with its `download_url` (when v2 gave one: a file still processing has none) replaced by v1gate's link. */
-function withDownloadLink(file: Record<string, unknown>, link: (v2Url: string) => string): Record<string, unknown> {
+/**
+ * The file with its `download_url` (when v2 gave one: a file still processing has none) replaced by
+ * v1gate's link, which names the file (its meeting's uuid and its id) rather than v2's URL.
+ */
+function withDownloadLink(
+  file: Record<string, unknown>,
+  meeting: V2RecordingMeeting,
+  link: (file: RecordingFileRef) => string,
+): Record<string, unknown> {
   const url = file['download_url'];
-  return typeof url === 'string' && url !== '' ? { ...file, download_url: link(url) } : file;
+  const fileId = file['id'];
+  // The instance's uuid, which each file repeats as its meeting_id.
+  const meetingUuid = [(meeting as Record<string, unknown>)['uuid'], file['meeting_id']].find((u) => typeof u === 'string' && u !== '');
+  if (typeof meetingUuid !== 'string') return file;
+  if (typeof url !== 'string' || url === '' || typeof fileId !== 'string' || fileId === '') return file;
+  return { ...file, download_url: link({ meetingUuid, fileId, v2Url: url }) };
 }
