@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { BodyReadError, bodyReadFirst } from '../shared/request-body.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { TokenVerifier, tokenFrom, type V2AuthMode } from './auth.js';
+import { requireScopes } from './scopes.js';
 import { systemClock, type Clock } from './clock.js';
 import type { SandboxContext, SandboxEnv } from './context.js';
 import { registerChatRoutes } from './chat/routes.js';
@@ -98,7 +99,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   v2.notFound((c) => c.json({ code: 404, message: `No such v2 endpoint: ${c.req.method} ${c.req.path}` }, 404));
   v2.use(withTrackingId);
   v2.use(async (c, next) => {
-    const account = await verifier.verify(tokenFrom(c.req.header('authorization'), c.req.query('access_token'), v2Auth));
+    const token = tokenFrom(c.req.header('authorization'), c.req.query('access_token'), v2Auth);
+    const account = await verifier.verify(token);
+    // Before the limiter: a call its token may not make is refused without spending the account's budget.
+    requireScopes(token === undefined ? undefined : state.oauthApps.tokenOf(token)?.scopes, c.req.method, relativePath(c.req.path));
     if (limiter) {
       const kind = callKindOf(c.req.method, relativePath(c.req.path));
       const plan = account.rateLimitPlan ?? DEFAULT_RATE_LIMIT_PLAN;

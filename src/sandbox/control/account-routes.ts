@@ -10,10 +10,24 @@ import type { OAuthApp } from '../oauth/apps.js';
 import { RATE_LIMIT_PLANS } from '../rate-limit.js';
 import { dateTime, readBody } from '../validation.js';
 
-const oauthAppBody = z.object({ name: z.string().min(1).max(128).default('Server-to-server app') });
+/** A scope as the service spells one: `meeting:write:meeting:admin`, `user:read:admin`. */
+const scopeName = z.string().regex(/^[a-z_]+(:[a-z_]+)+$/, 'A scope is words of a-z and _ joined by colons.');
+
+const oauthAppBody = z.object({
+  name: z.string().min(1).max(128).default('Server-to-server app'),
+  /** Granular or classic; without it, the app may call every operation. */
+  scopes: z.array(scopeName).min(1).max(1000).optional(),
+});
 
 function renderOAuthApp(app: OAuthApp) {
-  return { client_id: app.clientId, client_secret: app.clientSecret, account_id: app.accountId, name: app.name, created_at: app.createdAt };
+  return {
+    client_id: app.clientId,
+    client_secret: app.clientSecret,
+    account_id: app.accountId,
+    name: app.name,
+    created_at: app.createdAt,
+    ...(app.scopes ? { scopes: app.scopes } : {}),
+  };
 }
 
 const chatSessionBody = z.object({
@@ -66,7 +80,12 @@ export function registerAccountControlRoutes(app: Hono, { state }: SandboxContex
     const account = state.accounts.get(c.req.param('id'));
     if (!account) throw invalidField('id', `No account ${c.req.param('id')}.`);
     const body = await readBody(c, oauthAppBody);
-    const created = state.oauthApps.add({ accountId: account.id, name: body.name, createdAt: state.nowIso() });
+    const created = state.oauthApps.add({
+      accountId: account.id,
+      name: body.name,
+      createdAt: state.nowIso(),
+      ...(body.scopes ? { scopes: [...new Set(body.scopes)] } : {}),
+    });
     return c.json(renderOAuthApp(created), 201);
   });
 

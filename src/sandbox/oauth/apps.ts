@@ -13,6 +13,12 @@ export interface OAuthApp {
   accountId: string;
   name: string;
   createdAt: string;
+  /**
+   * The scopes chosen when the app was made (granular, classic, or both): its tokens may call only
+   * the operations one of them covers (src/sandbox/scopes.ts). Absent: every operation, as the
+   * master app and an app made without a choice have always had.
+   */
+  scopes?: readonly string[];
 }
 
 export interface IssuedToken {
@@ -20,6 +26,8 @@ export interface IssuedToken {
   accountId: string;
   clientId: string;
   expiresAtMs: number;
+  /** Its app's scopes when it was issued; absent for an app of full access. */
+  scopes?: readonly string[];
 }
 
 /** The service's token life, as its token endpoint answers it (`expires_in`). */
@@ -36,13 +44,21 @@ export class OAuthApps {
   private readonly apps = new Map<string, OAuthApp>();
   private readonly tokens = new LRUCache<string, IssuedToken>({ max: MAX_LIVE_TOKENS });
 
-  add(input: { accountId: string; name: string; createdAt: string; clientId?: string; clientSecret?: string }): OAuthApp {
+  add(input: {
+    accountId: string;
+    name: string;
+    createdAt: string;
+    clientId?: string;
+    clientSecret?: string;
+    scopes?: readonly string[];
+  }): OAuthApp {
     const app: OAuthApp = {
       clientId: input.clientId ?? apiCredential(16),
       clientSecret: input.clientSecret ?? apiCredential(24),
       accountId: input.accountId,
       name: input.name,
       createdAt: input.createdAt,
+      ...(input.scopes ? { scopes: [...input.scopes] } : {}),
     };
     if (this.apps.has(app.clientId)) throw new Error(`An OAuth app with client id ${app.clientId} exists already.`);
     this.apps.set(app.clientId, app);
@@ -73,6 +89,7 @@ export class OAuthApps {
       accountId: app.accountId,
       clientId: app.clientId,
       expiresAtMs: nowMs + ACCESS_TOKEN_LIFE_SECONDS * 1000,
+      ...(app.scopes ? { scopes: app.scopes } : {}),
     };
     this.tokens.set(token.accessToken, token);
     return token;

@@ -83,7 +83,9 @@ export function oauthRoutes(options: OAuthRouteOptions): Hono {
       access_token: token.accessToken,
       token_type: 'bearer',
       expires_in: ACCESS_TOKEN_LIFE_SECONDS,
-      scope: 'account:master',
+      // Today's answer lists the app's scopes, space-separated (docs/live-evidence.md, "Granular
+      // scopes"); an app of full access answers as the sandbox always has.
+      scope: client.scopes ? client.scopes.join(' ') : 'account:master',
       // The origin the token is good for: the one the client asked (the sandbox answers v2 beside this endpoint).
       api_url: new URL(c.req.url).origin,
     });
