@@ -1,4 +1,8 @@
+import type { V2Scopes } from '../shared/v2-route.js';
 import type { DeclaredRecipe, RecipeField } from './declared.js';
+
+const scopesText = (scopes: V2Scopes | null) =>
+  scopes ? ` scopes ${scopes.granular.join(' | ') || '-'} / ${scopes.classic.join(' | ') || '-'}` : ' scopes unknown';
 
 /**
  * A declared recipe as plain lines, one fact each: the steps, the undos, the calls per call, and
@@ -10,8 +14,8 @@ export function declaredRecipeText(recipe: DeclaredRecipe): string {
     `  ${arrow} ${f.how}${!withDefault || f.v1Default === undefined ? '' : ` default ${JSON.stringify(f.v1Default)}`} · ${f.home}`;
   return [
     `/v1${recipe.path}${recipe.aliases.length ? ` (also ${recipe.aliases.join(', ')})` : ''}`,
-    ...recipe.steps.map((s) => `  step ${s.route} [${s.category}]`),
-    ...recipe.undo.map((s) => `  undo ${s.route} [${s.category}]`),
+    ...recipe.steps.map((s) => `  step ${s.route} [${s.category}]${scopesText(s.scopes)}`),
+    ...recipe.undo.map((s) => `  undo ${s.route} [${s.category}]${scopesText(s.scopes)}`),
     `  calls ${recipe.calls.min}/${recipe.calls.typical}/${recipe.calls.max}`,
     ...recipe.input.map((f) => row(f, `in ${f.v1} → ${f.v2}:`, true)),
     ...recipe.output.map((f) => row(f, `out ${f.v2} → ${f.v1}:`, false)),

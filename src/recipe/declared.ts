@@ -3,7 +3,7 @@ import { callCountOf } from '../translators/kit/call-counts.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import { canonicalPath } from '../translators/kit/registry.js';
 import { NO_V2_FIELD, type CompositeMapping, type FieldRow } from '../v1/field-map.js';
-import type { RateLimitCategory, V2Route } from '../shared/v2-route.js';
+import type { RateLimitCategory, V2Route, V2Scopes } from '../shared/v2-route.js';
 import { mappingHomes, type MappingHome } from '../compare/mapping-files.js';
 
 /**
@@ -21,6 +21,8 @@ export interface RecipeStep {
   path: string;
   reads: boolean;
   category: RateLimitCategory;
+  /** The scopes that open it (any one of them), from today's documents; null where they give none. */
+  scopes: V2Scopes | null;
 }
 
 export interface RecipeField {
@@ -57,7 +59,14 @@ export interface DeclaredRecipe {
 }
 
 export function stepOf(route: V2Route): RecipeStep {
-  return { route: route.name, method: route.method, path: route.template, reads: route.reads, category: route.category };
+  return {
+    route: route.name,
+    method: route.method,
+    path: route.template,
+    reads: route.reads,
+    category: route.category,
+    scopes: route.scopes && { granular: [...route.scopes.granular], classic: [...route.scopes.classic] },
+  };
 }
 
 function paramNames(endpoint: EndpointDefinition): string[] {

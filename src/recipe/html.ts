@@ -31,6 +31,8 @@ function integrationSection(integration: IntegrationRecipe): string {
 <h2>Integration <code>${esc(integration.integration)}</code> <a class="muted" href="${esc(integration.integration)}.md">its plan</a></h2>
 <p class="muted">${integration.calls} calls to ${integration.endpoints.length} endpoints${integration.first ? `, ${esc(integration.first)} to ${esc(integration.last)}` : ''}</p>
 <p class="busiest">Busiest category: ${busiestText}</p>
+<p class="scopes">Scopes to give its new app: ${integration.scopes.granular.map((s) => `<code>${esc(s)}</code>`).join(' ') || 'none'}</p>
+<p class="muted classic-scopes">Classic scopes, for an app of the older kind: ${integration.scopes.classic.map((s) => `<code>${esc(s)}</code>`).join(' ') || 'none'}</p>
 <details><summary>The v2 routes its new app will call (${routesOf(integration).length})</summary><ul class="routes">${routes}</ul></details>
 <table><thead><tr><th>endpoint</th><th>calls</th><th>v2 calls it becomes</th><th>errors</th></tr></thead><tbody>
 ${endpoints}

@@ -69,9 +69,20 @@ export function integrationMarkdown(integration: IntegrationRecipe, recipe: Reci
     '',
     `${integration.calls} v1 calls recorded${integration.first ? ` from ${integration.first} to ${integration.last}` : ''}, to ${integration.endpoints.length} endpoints. Generated ${recipe.generated_at} from v1gate's declarations.`,
     '',
+    '## The scopes to give its new app',
+    '',
+    `Granular (apps made since 2024): ${integration.scopes.granular.map((s) => `\`${s}\``).join(', ') || 'none'}.`,
+    '',
+    `Classic: ${integration.scopes.classic.map((s) => `\`${s}\``).join(', ') || 'none'}.`,
+    '',
+    ...(integration.scopes.unknown.length
+      ? [`No scope known for: ${integration.scopes.unknown.map((r) => `\`${r}\``).join(', ')}.`, '']
+      : []),
     '## The v2 routes its new app will call',
     '',
-    ...routesOf(integration).map((r) => `- \`${r.route}\` (${r.category})`),
+    ...routesOf(integration).map(
+      (r) => `- \`${r.route}\` (${r.category}; ${r.scopes?.granular.join(' or ') || 'no granular scope known'})`,
+    ),
     '',
     `## Rate limits (the ${recipe.plan} plan)`,
     '',

@@ -3,9 +3,10 @@ import { mappingHomes } from '../compare/mapping-files.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import { canonicalPath } from '../translators/kit/registry.js';
 import { PLAN_LIMITS, type RateLimitPlan } from '../shared/rate-limit-plans.js';
-import type { RateLimitCategory } from '../shared/v2-route.js';
+import type { RateLimitCategory, V2Scopes } from '../shared/v2-route.js';
 import { declaredRecipe, type DeclaredRecipe } from './declared.js';
 import { workedExample, type WorkedExample } from './examples.js';
+import { scopesToRequest, type ScopesToRequest } from './scopes.js';
 import { usageByIntegration, type CategoryUsage, type EndpointUsage } from './recorded.js';
 
 /**
@@ -39,6 +40,8 @@ export interface IntegrationRecipe {
   categories: CategoryHeadroom[];
   /** The v1 endpoints it called that v1gate does not serve: nothing to translate from. */
   unserved: string[];
+  /** The scopes its new app needs to make every call its endpoints may make. */
+  scopes: ScopesToRequest;
 }
 
 export interface Recipe {
@@ -76,6 +79,7 @@ export function makeRecipe(calls: readonly RecordedCall[], endpoints: readonly E
       const recipe = declaredOf(rest.path);
       return { ...rest, declared: recipe, example: recipe ? workedExample(example, recipe) : undefined };
     });
+    const planned = { endpoints: endpointRecipes };
     return {
       integration: usage.integration,
       calls: usage.calls,
@@ -84,6 +88,7 @@ export function makeRecipe(calls: readonly RecordedCall[], endpoints: readonly E
       endpoints: endpointRecipes,
       categories: usage.categories.map((category) => headroom(category, options.plan)),
       unserved: endpointRecipes.filter((e) => !e.declared).map((e) => e.path),
+      scopes: scopesToRequest(routesOf(planned)),
     };
   });
   return { version: RECIPE_VERSION, generated_at: options.now.toISOString(), plan: options.plan, integrations };
@@ -95,10 +100,13 @@ export function busiestCategory(integration: IntegrationRecipe): CategoryHeadroo
 }
 
 /** Every v2 route an integration's endpoints may call, declared or recorded, each once. */
-export function routesOf(integration: IntegrationRecipe): { route: string; category: RateLimitCategory }[] {
-  const routes = new Map<string, RateLimitCategory>();
+export function routesOf(
+  integration: Pick<IntegrationRecipe, 'endpoints'>,
+): { route: string; category: RateLimitCategory; scopes: V2Scopes | null }[] {
+  const routes = new Map<string, { route: string; category: RateLimitCategory; scopes: V2Scopes | null }>();
   for (const endpoint of integration.endpoints) {
-    for (const step of [...(endpoint.declared?.steps ?? []), ...(endpoint.declared?.undo ?? [])]) routes.set(step.route, step.category);
+    for (const step of [...(endpoint.declared?.steps ?? []), ...(endpoint.declared?.undo ?? [])])
+      routes.set(step.route, { route: step.route, category: step.category, scopes: step.scopes });
   }
-  return [...routes].map(([route, category]) => ({ route, category })).sort((a, b) => a.route.localeCompare(b.route));
+  return [...routes.values()].sort((a, b) => a.route.localeCompare(b.route));
 }

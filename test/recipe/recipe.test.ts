@@ -87,6 +87,15 @@ afterAll(async () => {
 const byPath = new Map(ALL_ENDPOINTS.flatMap((e) => [e.path, ...(e.aliases ?? [])].map((p) => [canonicalPath(p), e] as const)));
 
 describe('npm run recipe over a record of three integrations', () => {
+  it('names the scopes each new app needs: the main one writes meetings, the smaller ones only read', () => {
+    const [main, webinars, accounts] = pairs.map((p) => recipe.integrations.find((i) => i.integration === integrationOf(p.api_key))!);
+    expect(main!.scopes.granular).toEqual(
+      expect.arrayContaining(['meeting:write:meeting:admin', 'meeting:read:meeting:admin', 'user:read:user:admin']),
+    );
+    expect(main!.scopes.unknown).toEqual([]);
+    for (const other of [webinars!, accounts!]) expect(other.scopes.granular.filter((s) => s.includes(':write:'))).toEqual([]);
+  });
+
   it('plans each integration apart, named by a hash of its api_key, never the key or a secret', () => {
     expect(recipe.integrations.map((i) => i.integration).sort()).toEqual(pairs.map((p) => integrationOf(p.api_key)).sort());
     const endpoints = new Set(recipe.integrations.flatMap((i) => i.endpoints.map((e) => e.path)));
@@ -166,6 +175,19 @@ describe('npm run recipe over a record of three integrations', () => {
       const busiest = [...integration.categories].sort((a, b) => b.load - a.load || b.v2Calls - a.v2Calls)[0]!;
       expect(await section.locator('.busiest').innerText()).toContain(`${busiest.category}: ${busiest.peak}`);
       expect(await section.locator('tbody tr').count()).toBe(integration.endpoints.length);
+      // The scopes named open every route the integration's endpoints may call: a route no granular
+      // scope opens (a master account's) by a classic one.
+      const granular = new Set(await section.locator('.scopes code').allTextContents());
+      const classic = new Set(await section.locator('.classic-scopes code').allTextContents());
+      expect(granular.size).toBeGreaterThan(0);
+      for (const endpoint of integration.endpoints) {
+        for (const { route, scopes } of endpoint.declared?.steps ?? []) {
+          const opened = scopes!.granular.length
+            ? scopes!.granular.some((s) => granular.has(s))
+            : scopes!.classic.some((s) => classic.has(s));
+          expect(opened, route).toBe(true);
+        }
+      }
       const routes = await section.locator('ul.routes li code').allTextContents();
       for (const endpoint of integration.endpoints) for (const step of endpoint.declared?.steps ?? []) expect(routes).toContain(step.route);
     }
