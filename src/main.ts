@@ -6,6 +6,7 @@ import { removePidFile, sendReload, writePidFile } from './cli/pid-file.js';
 import { describeStartError } from './cli/start-errors.js';
 import { hangUpMeans, onControlSignals } from './cli/hang-up.js';
 import { jwtSigningProblems } from './cli/jwt-signing.js';
+import { downloadKeyProblems, downloadKeyWarnings } from './cli/download-key.js';
 import { startFileProblems, startFiles } from './cli/start-files.js';
 import { runPrimary } from './cluster/primary.js';
 import { runWorker } from './cluster/worker.js';
@@ -52,8 +53,9 @@ async function start(): Promise<void> {
   // WORKERS>1: src/cluster/ (one primary, N workers on the port); otherwise exactly one process.
   if (cluster.isWorker) return runWorker(config);
   for (const unknown of unknownSettings(process.env)) console.warn(`v1gate: warning: ${describeUnknownSetting(unknown)}`);
+  for (const warning of downloadKeyWarnings(config)) console.warn(`v1gate: warning: ${warning}`);
   // Each file tried as it will be opened, so a bad one is a line naming its setting, not a library's stack trace.
-  const fileProblems = [...jwtSigningProblems(config), ...startFileProblems(startFiles(config))];
+  const fileProblems = [...jwtSigningProblems(config), ...downloadKeyProblems(config), ...startFileProblems(startFiles(config))];
   if (fileProblems.length > 0) throw new ConfigError(fileProblems);
   if (config.ops.pidFile) writePidFile(config.ops.pidFile);
   if (config.workers > 1) return runPrimary(config);

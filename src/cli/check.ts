@@ -8,6 +8,7 @@ import { describeUnknownSetting, unknownSettings } from '../unknown-settings.js'
 import { loadSubscriptions } from '../webhooks/subscriptions.js';
 import { describeStartError } from './start-errors.js';
 import { jwtSigningProblems } from './jwt-signing.js';
+import { downloadKeyProblems, downloadKeyWarnings } from './download-key.js';
 import { startFileProblems, startFiles } from './start-files.js';
 
 /**
@@ -38,7 +39,7 @@ export async function checkConfiguration(env: Env): Promise<CheckReport> {
     return { problems, warnings, summary: ['the files, the port, Redis and the v2 service are checked once every variable is valid'] };
   }
   const problems = [
-    ...jwtSigningProblems(config).map((p) => `${p.variable}: ${p.message}`),
+    ...[...jwtSigningProblems(config), ...downloadKeyProblems(config)].map((p) => `${p.variable}: ${p.message}`),
     ...fileProblems(config),
     ...(
       await Promise.all([
@@ -52,7 +53,7 @@ export async function checkConfiguration(env: Env): Promise<CheckReport> {
       ])
     ).filter((p): p is string => p !== undefined),
   ];
-  return { problems, warnings, summary: summaryOf(config) };
+  return { problems, warnings: [...warnings, ...downloadKeyWarnings(config)], summary: summaryOf(config) };
 }
 
 /** The report as `check` prints it. */
@@ -180,5 +181,13 @@ function summaryOf(config: GatewayConfig): string[] {
     `webhooks: ${config.webhooks.file ? `on (${config.webhooks.redis.url ? 'Redis journal' : 'file journal'})` : 'off'}`,
     `shadow mode: ${config.shadow.primaryUrl ? `on, in front of ${safeUrl(config.shadow.primaryUrl)}` : 'off'}`,
     `credentials: ${credentialSummary(config)}`,
+    `download links: ${downloadLinkSummary(config)}`,
   ];
+}
+
+function downloadLinkSummary({ downloads }: GatewayConfig): string {
+  const key = downloads.key ? 'sealed with DOWNLOAD_URL_KEY' : 'sealed with a random key per process (DOWNLOAD_URL_KEY unset)';
+  const life = downloads.ttlMs === undefined ? 'as long as the file exists' : `at least ${downloads.ttlMs / 1000} s (DOWNLOAD_URL_TTL_S)`;
+  const previous = downloads.previous ? `, DOWNLOAD_URL_KEY_PREVIOUS read until ${new Date(downloads.previous.untilMs).toISOString()}` : '';
+  return `${key}, working ${life}${previous}`;
 }
