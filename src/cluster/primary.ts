@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import cluster, { type Worker } from 'node:cluster';
-import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import { AggregatorRegistry, Counter, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import type { GatewayConfig } from '../config.js';
 import { hangUpMeans, onControlSignals } from '../cli/hang-up.js';
 import { createLogger } from '../ops/logging.js';
 import { MemoryBucketStore, bucketStoreHandlers } from '../ratelimit/index.js';
 import { IpcRpcClient, serveRpc } from '../shared/ipc-rpc.js';
 import { announceSandbox, listenedOn } from '../sandbox-banner.js';
+import { watchHandoffs } from './handoffs.js';
 import { startHub, type Hub } from './hub.js';
 import { CLUSTER_ENV, METRICS_CLUSTER, METRICS_JSON } from './protocol.js';
 
@@ -31,12 +32,15 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
   let stopping = false;
   let exitCode = 0;
   let announced = false;
+  const deaths = workerDeaths();
+  const handoffs = new Map<number, () => number>();
 
-  const clusterMetrics = () => mergedMetrics(askers, hub);
+  const clusterMetrics = () => mergedMetrics(askers, hub, deaths.registry);
 
   const fork = (): Worker => {
     const worker = cluster.fork(env);
     askers.set(worker.id, new IpcRpcClient(worker));
+    handoffs.set(worker.id, watchHandoffs(worker));
     serveRpc(worker, { ...(buckets ? bucketStoreHandlers(buckets) : {}), [METRICS_CLUSTER]: clusterMetrics });
     logger.info({ workerNumber: worker.id, workerPid: worker.process.pid }, 'worker started');
     return worker;
@@ -58,6 +62,9 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
   cluster.on('exit', (worker, code, signal) => {
     askers.get(worker.id)?.close();
     askers.delete(worker.id);
+    // Connections handed to it and never taken: closed, so no client waits on a socket nobody serves.
+    const closedConnections = handoffs.get(worker.id)?.() ?? 0;
+    handoffs.delete(worker.id);
     const how = signal ? `signal ${signal}` : `code ${code}`;
     if (stopping) {
       if (code !== 0) exitCode = 1;
@@ -75,7 +82,10 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
       if (Object.keys(cluster.workers ?? {}).length === 0) void finish();
       return;
     }
-    logger.warn({ workerNumber: worker.id, workerPid: worker.process.pid, code, signal }, `worker exited (${how}); starting another`);
+    deaths.died.inc({ cause: signal ? 'signal' : 'exit' });
+    deaths.closed.inc(closedConnections);
+    const about = { workerNumber: worker.id, workerPid: worker.process.pid, code, signal, closedConnections };
+    logger.warn(about, `worker exited (${how}); starting another`);
     setTimeout(() => stopping || fork(), RESTART_DELAY_MS);
   });
 
@@ -89,12 +99,8 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
       stopping = true;
       logger.info({ signal, workers: workers.length, graceMs: config.shutdownGraceMs }, 'draining every worker');
       // A worker stuck past its own grace and its time for rollbacks is not waited for forever.
-      setTimeout(
-        () => {
-          for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGKILL');
-        },
-        config.shutdownGraceMs + config.upstream.timeoutMs + 10_000,
-      ).unref();
+      const killAll = () => Object.values(cluster.workers ?? {}).forEach((w) => w?.process.kill('SIGKILL'));
+      setTimeout(killAll, config.shutdownGraceMs + config.upstream.timeoutMs + 10_000).unref();
     }
     for (const worker of workers) worker.process.kill('SIGTERM');
   };
@@ -122,15 +128,35 @@ function workerEnv(hub: Hub | undefined, buckets: MemoryBucketStore | undefined,
 }
 
 /** The whole cluster's /metrics: every worker's registry and the hub's, merged. */
-async function mergedMetrics(askers: ReadonlyMap<number, IpcRpcClient>, hub: Hub | undefined) {
+async function mergedMetrics(askers: ReadonlyMap<number, IpcRpcClient>, hub: Hub | undefined, own: Registry) {
   const parts = await Promise.all(
     [...askers.values()].map((asker) =>
       asker.call<MetricObjectWithValues<MetricValue<string>>[]>(METRICS_JSON, null, 3_000).catch(() => []),
     ),
   );
   if (hub) parts.push(await hub.registry.getMetricsAsJSON());
+  parts.push(await own.getMetricsAsJSON());
   const merged = AggregatorRegistry.aggregate(parts);
   return { contentType: merged.contentType, body: await merged.metrics() };
+}
+
+/** The primary's own counters: workers that died while serving, and the connections it closed for them. */
+function workerDeaths() {
+  const registry = new Registry();
+  const died = new Counter({
+    name: 'v1gate_worker_deaths_total',
+    help: 'Cluster workers that exited while serving (not drained), by cause: a signal, or an exit code.',
+    labelNames: ['cause'] as const,
+    registers: [registry],
+  });
+  const closed = new Counter({
+    name: 'v1gate_worker_abandoned_connections_total',
+    help: 'Connections the primary had handed to a worker that died before taking them: closed by the primary.',
+    registers: [registry],
+  });
+  died.inc({ cause: 'signal' }, 0);
+  died.inc({ cause: 'exit' }, 0);
+  return { registry, died, closed };
 }
 
 function announce(config: GatewayConfig, hub: Hub | undefined, port: number): void {

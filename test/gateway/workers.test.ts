@@ -213,8 +213,8 @@ describe('WORKERS=2', () => {
     gateway = await startGatewayProcess({ ...base, V1_RATE_LIMITS: 'off', V2_BASE_URL: `${upstream.url}/v2` }, START);
     const [victim, survivor] = workerPids(gateway.output());
     process.kill(victim!, 'SIGKILL');
-    // A connection the primary handed to the worker as it died is never answered (node:cluster
-    // keeps it open): wait until the primary has seen the exit, then only new connections count.
+    // A connection the primary handed to the worker as it died is closed unanswered (its client
+    // sees a close): wait until the primary has seen the exit, then only new connections count.
     const replacing = () => primaryLines(gateway!.output(), 'worker exited (signal SIGKILL); starting another');
     await until(() => replacing().length === 1);
     const deadline = Date.now() + 60_000;
