@@ -219,6 +219,7 @@ export function buildGateway(config: GatewayConfig, overrides: GatewayOverrides 
   const secrets = new KnownSecrets(configuredSecrets(config));
   const log = createLogger({ level: config.ops.logLevel, file: config.ops.logFile, secrets, worker: overrides.cluster?.workerNumber });
   resources.add(() => log.close()); // buffered log lines out before the process may exit, and a LOG_FILE closed
+  overrides.onLogger?.(log.logger);
   const tracing = new Tracing(config.tracing, { version: packageVersion(), worker: overrides.cluster?.workerNumber, logger: log.logger });
   resources.add(() => tracing.shutdown()); // after the server has closed (closers run newest first): the last calls' spans go out
   const parts: Parts = {

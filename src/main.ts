@@ -12,6 +12,7 @@ import { runPrimary } from './cluster/primary.js';
 import { runWorker } from './cluster/worker.js';
 import { ConfigError, loadConfig, type GatewayConfig } from './config.js';
 import { startGateway } from './gateway.js';
+import { routeConsoleThrough } from './ops/library-console.js';
 import { announceSandbox, listenedOn } from './sandbox-banner.js';
 import { describeUnknownSetting, unknownSettings } from './unknown-settings.js';
 
@@ -63,7 +64,8 @@ async function start(): Promise<void> {
 }
 
 async function runSingle(config: GatewayConfig): Promise<void> {
-  const gateway = await startGateway(config);
+  // A library's own console warnings (ioredis's, as it connects) become log lines like every other.
+  const gateway = await startGateway(config, { onLogger: routeConsoleThrough });
   console.log(`v1gate listening on ${listenedOn(config.host, gateway.port)}/v1 (pid ${process.pid})`);
   console.log(`  upstream v2: ${gateway.v2BaseUrl}${gateway.sandbox ? ' (embedded sandbox)' : ''}`);
   if (gateway.sandbox) announceSandbox(config, gateway.sandbox, `${gateway.url}/v1`);

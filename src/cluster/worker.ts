@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import type { GatewayConfig } from '../config.js';
 import { startGateway } from '../gateway.js';
+import { routeConsoleThrough } from '../ops/library-console.js';
 import { IpcBucketStore } from '../ratelimit/ipc-store.js';
 import { IpcRpcClient, serveRpc } from '../shared/ipc-rpc.js';
 import { CLUSTER_ENV, METRICS_CLUSTER, METRICS_JSON } from './protocol.js';
@@ -19,6 +20,7 @@ export async function runWorker(config: GatewayConfig): Promise<void> {
   // The primary owns the file journal: this worker forwards /webhooks instead of opening it.
   const own = hubPaths.includes('/webhooks') ? { ...config, webhooks: { ...config.webhooks, file: undefined } } : config;
   const gateway = await startGateway(own, {
+    onLogger: routeConsoleThrough,
     cluster: {
       hubOrigin: process.env[CLUSTER_ENV.hub] ?? '',
       hubPaths,

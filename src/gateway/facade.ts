@@ -47,7 +47,7 @@ export function signerPart(
 
 /** The v1 facade over the v2 client. */
 export function createFacade(
-  { config, overrides, log, tracing }: Parts,
+  { config, overrides, log, tracing, access }: Parts,
   deps: {
     endpoints: readonly EndpointDefinition[];
     v2: V2Client;
@@ -85,6 +85,7 @@ export function createFacade(
     logger: log.logger,
     tracer: tracing,
     downloadLinks: deps.downloadLinks,
+    addresses: (c) => access.addresses(c),
   });
 }
 

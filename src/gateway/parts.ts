@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config.js';
 import type { LogOutput } from '../ops/logging.js';
 import type { Tracing } from '../ops/tracing.js';
@@ -15,6 +16,8 @@ import type { InFlight, ListenAddress, OutboundStop, Resources } from './lifecyc
 /** What every part of a gateway is built from, and what it is built with (the overrides tests and a cluster worker pass). */
 
 export interface GatewayOverrides {
+  /** Given the gateway's logger as soon as it exists, before anything connects (a process routes its libraries' console lines through it). */
+  onLogger?: (logger: Logger) => void;
   endpoints?: readonly EndpointDefinition[];
   inbound?: InboundGate;
   outbound?: OutboundGate;

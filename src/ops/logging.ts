@@ -249,6 +249,8 @@ export function callLineFields(record: V1CallRecord): Record<string, unknown> {
     trace_id: record.traceId,
     span_id: record.spanId,
     method: record.method,
+    client: record.client,
+    peer: record.peer,
     endpoint: record.endpoint ?? null,
     path: record.endpoint === undefined ? record.rawPath : undefined,
     code: record.errorCode ?? 0,
@@ -268,6 +270,8 @@ function callLineJson(record: V1CallRecord, redactor: Redactor): string {
     topField(redactor, 'trace_id', record.traceId) +
     topField(redactor, 'span_id', record.spanId) +
     topField(redactor, 'method', record.method) +
+    topField(redactor, 'client', record.client) +
+    topField(redactor, 'peer', record.peer) +
     topField(redactor, 'endpoint', record.endpoint ?? null) +
     topField(redactor, 'path', record.endpoint === undefined ? record.rawPath : undefined) +
     topField(redactor, 'code', record.errorCode ?? 0) +

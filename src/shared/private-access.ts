@@ -24,6 +24,12 @@ export interface PrivateAccessRules {
   trustedProxies: readonly string[];
 }
 
+/** A request's socket peer, and the client it is judged to come from (the peer, or the one a trusted proxy names). */
+export interface ClientAddresses {
+  peer: string | undefined;
+  client: string | undefined;
+}
+
 /** What a private route asks of a request beyond its Host and its forwarding. */
 export type PrivateKey =
   /** Loopback clients only. */
@@ -140,6 +146,17 @@ export class PrivateAccess {
   fromTrustedProxy(c: Context): boolean {
     const peer = peerOf(c);
     return peer !== undefined && this.trusted(peer);
+  }
+
+  /**
+   * Who sent a request, for its log line: the socket's peer, and the client: through one of
+   * TRUSTED_PROXIES the client the proxy names, else the peer itself (a forwarding header from
+   * anyone else, or proxies naming different clients, is not believed).
+   */
+  addresses(c: Context): ClientAddresses {
+    const peer = peerOf(c);
+    const from = this.clientOf(c);
+    return { peer, client: (from.untrustedProxy ? undefined : from.client) ?? peer };
   }
 
   private hostAllowed(host: string): boolean {

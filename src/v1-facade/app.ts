@@ -1,4 +1,5 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import type { ClientAddresses } from '../shared/private-access.js';
 import pino, { type Logger } from 'pino';
 import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from '../ratelimit/outbound-limiter.js';
 import type { DownloadLinkMaker, EndpointDefinition } from '../translators/kit/define.js';
@@ -58,6 +59,8 @@ export interface V1AppOptions {
   tracer?: CallTracer;
   /** The credential map's check of the keys it names (no v2 call); none: every pair is proven by v2. */
   localCheck?: LocalCheck;
+  /** Who sent a call, for its line (the socket's peer, and the client a trusted proxy names); none: the peer. */
+  addresses?: (c: Context) => ClientAddresses;
   /** Download links for v2 recording files (src/downloads/); none: v2's download_url is answered as it is. */
   downloadLinks?: DownloadLinkMaker;
 }
@@ -101,7 +104,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
       fail(call, error);
     }
     const response = render(call);
-    if (observers.length) observe(call, tell);
+    if (observers.length) observe(call, tell, options.addresses);
     if (ownTime) observeOwnTime(call, ownTime);
     return response;
   });

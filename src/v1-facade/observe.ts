@@ -15,6 +15,10 @@ export interface V1CallRecord {
   /** The call's W3C trace (the client's `traceparent` continued, or a new one) and its own span in it. */
   readonly traceId: string;
   readonly spanId: string;
+  /** The socket's peer (a proxy's address behind one). */
+  readonly peer?: string | undefined;
+  /** The client's address: the peer, or through one of TRUSTED_PROXIES the client it names. */
+  readonly client?: string | undefined;
   /** When the request arrived. */
   readonly startedAt: Date;
   readonly method: string;

@@ -1,3 +1,4 @@
+import type { ClientAddresses } from '../shared/private-access.js';
 import { SecretValues } from '../shared/secrets.js';
 import { failureKindOf, toV1Error } from '../translators/kit/failures.js';
 import { renderV1Error } from '../v1/errors.js';
@@ -53,8 +54,8 @@ export function render(call: V1Call): Response {
 }
 
 /** Tells the observers about the answered call (`tellingEach`, made once per app: one that throws is ignored). */
-export function observe(call: V1Call, observers: CallObserver): void {
-  const record = recordOf(call);
+export function observe(call: V1Call, observers: CallObserver, addresses?: (c: V1Call['c']) => ClientAddresses): void {
+  const record = recordOf(call, addresses);
   if (record) observers(record);
 }
 
@@ -71,11 +72,16 @@ export function observeOwnTime(call: V1Call, observer: OwnTimeObserver): void {
 }
 
 /** The one record observers read; undefined when the call was made without observers. */
-function recordOf(call: V1Call): V1CallRecord | undefined {
+function recordOf(call: V1Call, addresses?: (c: V1Call['c']) => ClientAddresses): V1CallRecord | undefined {
   const { startedAt, v2Calls, reached } = call;
   if (!startedAt || !v2Calls) return undefined;
   const params = reached?.params;
+  // Without a judge of proxies (tests, an embedding), the socket's peer is the client.
+  const peer = call.c.env?.incoming?.socket?.remoteAddress;
+  const { client } = addresses?.(call.c) ?? { client: peer };
   return {
+    peer,
+    client,
     requestId: call.requestId,
     traceId: call.trace.traceId,
     spanId: call.trace.spanId,

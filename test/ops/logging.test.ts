@@ -25,7 +25,7 @@ describe('call logs', () => {
       .map((l) => JSON.parse(l));
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ LOG_FILE: file, LOG_LEVEL: 'info' });
+    gateway = await startTestGateway({ LOG_FILE: file, LOG_LEVEL: 'info', TRUSTED_PROXIES: '127.0.0.1/8,::1' });
   });
   afterAll(async () => {
     await gateway.close();
@@ -52,6 +52,22 @@ describe('call logs', () => {
     // Each v2 call with the service's tracking id of its answer, which its support asks for.
     expect(line.v2).toEqual([{ method: 'GET', path: '/users/email', status: 200, ms: expect.any(Number), trackingId: TRACKING_ID }]);
     expect(JSON.stringify(line)).not.toContain(gateway.credentials.api_key);
+  });
+
+  it("carries the client's address: the socket's, and the one a trusted proxy names (TRUSTED_PROXIES=127.0.0.1/8)", async () => {
+    const call = (id: string, headers: Record<string, string> = {}) =>
+      fetch(`${gateway.url}/v1/user/checkemail`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': id, ...headers },
+        body: new URLSearchParams({ ...gateway.credentials, email: 'owner@sandbox.v1gate.local' }).toString(),
+      }).then((r) => r.text());
+    await call('addr-direct');
+    await call('addr-proxied', { 'x-forwarded-for': '203.0.113.9' });
+    const direct = lines().find((l) => l.reqId === 'addr-direct');
+    expect(direct.peer).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
+    expect(direct.client).toBe(direct.peer);
+    const proxied = lines().find((l) => l.reqId === 'addr-proxied');
+    expect(proxied).toMatchObject({ client: '203.0.113.9', peer: direct.peer });
   });
 
   it("redacts a password a v1 call carries, and logs a client's mistake at info, with its kind", async () => {
@@ -136,7 +152,7 @@ describe('the log file', () => {
   it('is closed when its gateway is, so a process that starts many gateways holds none of their files', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'v1gate-log-test-'));
     const file = join(dir, 'closed.log');
-    const gateway = await startTestGateway({ LOG_FILE: file, LOG_LEVEL: 'info' });
+    const gateway = await startTestGateway({ LOG_FILE: file, LOG_LEVEL: 'info', TRUSTED_PROXIES: '127.0.0.1/8,::1' });
     expect(openFiles()).toContain(file);
     await gateway.close();
     expect(openFiles()).not.toContain(file);
