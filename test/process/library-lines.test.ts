@@ -28,7 +28,7 @@ afterAll(async () => {
   await redis?.close();
 });
 
-const BANNER = /^(v1gate listening on |  upstream v2: |v1gate stopped )/;
+const BANNER = /^(v1gate listening on | {2}upstream v2: |v1gate stopped )/;
 
 describe("a library's console warning", () => {
   it('is a JSON log line at warn, like every other line', { timeout: 30_000 }, async () => {
