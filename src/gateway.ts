@@ -269,7 +269,8 @@ async function listen(parts: Parts, wired: ReturnType<typeof assemble>, fetch: R
   address.listened((server.address() as AddressInfo).port);
   // The embedded sandbox sends every account's v2 events to this gateway's intake, on its own listener.
   if (sandbox && webhooks && config.webhooks.token) {
-    sandbox.state.events.subscribe('*', { url: `${new URL(address.upstreamUrl).origin}/webhooks/v2`, token: config.webhooks.token });
+    const url = `${new URL(address.upstreamUrl).origin}/webhooks/v2`;
+    sandbox.state.events.subscribe('*', { url, token: config.webhooks.token, clientId: sandbox.oauthApp.clientId });
   }
   const close = () => resources.closeAll();
   return {

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { encryptedToken, SIGNATURE_HEADER, signatureHeader, TIMESTAMP_HEADER, URL_VALIDATION_EVENT } from '../shared/webhook-signature.js';
 import type { Instance, Meeting } from './model/meeting.js';
+import { eventBody, type LifecycleEvent } from './event-payloads.js';
+import { trackingId } from './ids.js';
+
+export type { LifecycleEvent } from './event-payloads.js';
 
 /**
  * The sandbox's v2 event subscriptions and emission, as the real service sends them today: a POST
@@ -12,11 +16,14 @@ import type { Instance, Meeting } from './model/meeting.js';
  * nothing (each event it is not sent is counted) until it passes again.
  * `auth: 'verification-token'` brings back what the service sent before the token's sunset, for a
  * receiver written against it: the token in an `Authorization` header, no signature, no challenge.
- * Sends go out one after another, so a receiver hears a meeting's events in the order they happened;
- * a refused send is retried a few times, as the real service does, and then given up.
+ * Sends go out one after another, so a receiver hears a meeting's events in the order they happened.
+ * A send not answered 2XX within 3 s is sent again on the service's schedule (5 minutes later, then
+ * 20, then 60, then never: RETRY_AFTER_MS), the schedule multiplied by the subscription's
+ * `retryScale` (tests shorten it), each retry the same request: the first timestamp and signature,
+ * the case a receiver must survive (whether the service signs a retry again is not documented).
+ * Every request carries the service's headers: `user-agent: Zoom Marketplace/1.0a`, `clientid` and
+ * an `x-zm-trackingid` of its own.
  */
-
-export type LifecycleEvent = 'started' | 'ended' | 'participant_jbh_joined' | 'participant_jbh_waiting' | 'recording.completed';
 
 export type EventAuth = 'signature' | 'verification-token';
 
@@ -26,6 +33,10 @@ export interface EventSubscription {
   token: string;
   /** Default `signature`: today's service. */
   auth?: EventAuth;
+  /** The app's client id, sent in `clientid`. */
+  clientId?: string;
+  /** Multiplies the retry schedule (RETRY_AFTER_MS); default 1, the service's. */
+  retryScale?: number;
 }
 
 /** A subscription as the control API shows it. */
@@ -51,16 +62,26 @@ interface Held {
   withheld: number;
 }
 
+/** A challenge the endpoint could not be reached for is asked again this many times in all, a moment apart. */
 const SEND_ATTEMPTS = 3;
 const RETRY_DELAY_MS = 200;
-/** The service's deadline for an answer to the challenge. */
+/** The service's deadline for an answer to the challenge, and for a 2XX to an event. */
 const VALIDATION_DEADLINE_MS = 3_000;
+export const DELIVERY_DEADLINE_MS = 3_000;
+/** When an event not taken is sent again, each after the one before (https://devsupport.zoom.us/hc/en-us/articles/360059893812-Webhook-delays). */
+export const RETRY_AFTER_MS = [5 * 60_000, 20 * 60_000, 60 * 60_000] as const;
+/** The service's requests say who sends them (its webhook sample's logged headers). */
+const USER_AGENT = 'Zoom Marketplace/1.0a';
 /** An endpoint is validated again when this long has passed since it last answered. */
 export const REVALIDATE_AFTER_MS = 72 * 3_600_000;
 
 export class SandboxEventBus {
   private readonly subscriptions = new Map<string, Held>();
   private tail: Promise<void> = Promise.resolve();
+  /** Retries waiting for their time: cancelled when the sandbox closes. */
+  private readonly retries = new Set<NodeJS.Timeout>();
+  /** Every request sent for events (first sends and retries), for tests to read. */
+  readonly sent: { at: number; event: string; attempt: number; status: number | 'no answer' }[] = [];
 
   constructor(private readonly now: () => Date) {}
 
@@ -100,25 +121,15 @@ export class SandboxEventBus {
   emit(meeting: Meeting, instance: Instance | null, what: LifecycleEvent): void {
     const targets = [this.subscriptions.get(meeting.account_id), this.subscriptions.get('*')].filter((s): s is Held => !!s);
     if (targets.length === 0) return;
-    const event = what === 'recording.completed' ? what : `${meeting.kind}.${what}`;
-    const body = JSON.stringify({
-      event,
-      event_ts: this.now().getTime(),
-      payload: {
-        account_id: meeting.account_id,
-        object: {
-          id: meeting.id,
-          uuid: instance?.uuid ?? meeting.uuid,
-          host_id: meeting.host_id,
-          topic: meeting.topic,
-          type: meeting.type,
-          start_time: instance?.start_time ?? meeting.start_time,
-        },
-      },
-    });
+    const body = eventBody(meeting, instance, what, this.now().getTime());
     for (const held of new Set(targets)) void this.enqueue(() => this.deliver(held, body));
   }
 
+  /** Retries not yet sent are dropped (the sandbox is closing). */
+  close(): void {
+    for (const timer of this.retries) clearTimeout(timer);
+    this.retries.clear();
+  }
   /** Resolves when every event and challenge queued so far has been sent (or given up). */
   flushed(): Promise<void> {
     return this.tail;
@@ -132,16 +143,35 @@ export class SandboxEventBus {
 
   private async deliver(held: Held, body: string): Promise<void> {
     const { subscription } = held;
-    if (!challengedAuth(subscription)) {
-      await send(subscription.url, body, () => ({ authorization: subscription.token }));
-      return;
+    if (challengedAuth(subscription)) {
+      if (held.validatedAt !== null && this.now().getTime() - held.validatedAt >= REVALIDATE_AFTER_MS) await this.challenge(held);
+      if (held.validatedAt === null) {
+        held.withheld++;
+        return;
+      }
     }
-    if (held.validatedAt !== null && this.now().getTime() - held.validatedAt >= REVALIDATE_AFTER_MS) await this.challenge(held);
-    if (held.validatedAt === null) {
-      held.withheld++;
-      return;
-    }
-    await send(subscription.url, body, () => this.signed(subscription.token, body));
+    // Signed once: a retry is the same request, sent again.
+    const auth = challengedAuth(subscription) ? this.signed(subscription.token, body) : { authorization: subscription.token };
+    const headers = { 'user-agent': USER_AGENT, ...(subscription.clientId ? { clientid: subscription.clientId } : {}), ...auth };
+    await this.attempt(subscription, body, headers, 1);
+  }
+
+  /** One send; not taken in time, the next is scheduled (outside the queue: later events go on meanwhile). */
+  private async attempt(subscription: EventSubscription, body: string, headers: Record<string, string>, attempt: number): Promise<void> {
+    const status = await post(subscription.url, body, { ...headers, 'x-zm-trackingid': trackingId() });
+    this.sent.push({ at: Date.now(), event: (JSON.parse(body) as { event: string }).event, attempt, status });
+    if (typeof status === 'number' && status >= 200 && status < 300) return;
+    const wait = RETRY_AFTER_MS[attempt - 1];
+    if (wait === undefined) return;
+    const timer = setTimeout(
+      () => {
+        this.retries.delete(timer);
+        void this.attempt(subscription, body, headers, attempt + 1);
+      },
+      wait * (subscription.retryScale ?? 1),
+    );
+    timer.unref();
+    this.retries.add(timer);
   }
 
   /** Sends the challenge; the endpoint is validated when it answers 200 with the plain token and its HMAC. */
@@ -218,16 +248,20 @@ async function ask(
   }
 }
 
-/** Sends an event, freshly signed for each attempt (a retry is sent at its own time). */
-async function send(url: string, body: string, headers: () => Record<string, string>): Promise<void> {
-  for (let attempt = 1; attempt <= SEND_ATTEMPTS; attempt++) {
-    try {
-      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers() }, body });
-      await response.body?.cancel();
-      if (response.ok) return;
-    } catch {
-      // refused or reset: retried below
-    }
-    await new Promise((r) => setTimeout(r, RETRY_DELAY_MS * attempt));
+/** Sends an event once: its status, or `no answer` when none came within the service's 3 s. */
+async function post(url: string, body: string, headers: Record<string, string>): Promise<number | 'no answer'> {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(DELIVERY_DEADLINE_MS),
+    });
+    await response.body?.cancel();
+    return response.status;
+  } catch {
+    // refused, reset or past the deadline: no 2XX
+    return 'no answer';
   }
 }

@@ -49,7 +49,9 @@ export const WEBHOOK_SETTINGS = envSection({
       .describe('during a rotation of the secret token: the old one, still accepted beside V2_WEBHOOK_SECRET_TOKEN; unset: only that one'),
     V2_WEBHOOK_MAX_AGE_S: wholeNumber(1, 3_600)
       .default(300)
-      .describe('an event whose x-zm-request-timestamp is further than this from now is refused, unread; default 300 (5 minutes)'),
+      .describe(
+        "an event whose x-zm-request-timestamp is further than this ahead of now is refused, unread (one behind now is taken as long as V1_WEBHOOKS_DEDUPE_TTL_MS, so the service's retries are not lost); default 300 (5 minutes)",
+      ),
     V1_WEBHOOKS_ANY_PORT: onOff.default(false).describe('allow receivers on ports other than 80 and 443 (local testing); default off'),
     V1_WEBHOOKS_DEADLINE_MS: wholeNumber(10, 120_000)
       .default(30_000)
@@ -69,7 +71,9 @@ export const WEBHOOK_SETTINGS = envSection({
       .describe('with REDIS_URL: a process silent this long is taken as dead and its notifications claimed; default 60000'),
     V1_WEBHOOKS_DEDUPE_TTL_MS: wholeNumber(1_000, 30 * 86_400_000)
       .default(86_400_000)
-      .describe('with REDIS_URL: how long a notification id is remembered; default 86400000'),
+      .describe(
+        'how long a notification id is remembered (in Redis, or in the journal file), and so how old an event may be and still be taken; default 86400000',
+      ),
     V1_WEBHOOKS_CONSUMER: z.string().min(1).optional().describe("with REDIS_URL: this process's consumer name; default host and pid"),
   },
   // Today's app page shows one token, the secret token: a value set under the old name is that token.

@@ -49,6 +49,8 @@ export function startWebhooks(config: WebhookConfig, logger: Logger): Webhooks |
     routes: createWebhookIntake({
       secrets: [config.token, config.previousToken],
       maxAgeMs: config.maxAgeMs,
+      // Both journals remember a notification id this long (the file journal's delivered ids, Redis's dedupe keys).
+      rememberMs: redis.dedupeTtlMs,
       subscriptions,
       dispatcher,
       logger,

@@ -52,8 +52,14 @@ function malformed(error: z.ZodError): Answer {
 export interface IntakeOptions {
   /** The secret token, and during a rotation the previous one. */
   secrets: readonly (string | undefined)[];
-  /** How far an event's timestamp may be from now. */
+  /** How far ahead of now an event's timestamp may be (clocks differ). */
   maxAgeMs: number;
+  /**
+   * How long the journal remembers the notifications it took (its dedupe): an event dated up to
+   * this far back is taken (the service's retry of one v1gate missed keeps its first timestamp, as
+   * far as anyone has shown), since one already taken is known for at least as long.
+   */
+  rememberMs?: number;
   subscriptions: readonly Subscription[];
   dispatcher: Dispatcher;
   /** The gateway's logger (an unavailable journal); unset: nothing is written. */
@@ -112,7 +118,7 @@ async function answerVerified(body: Buffer, secret: string, options: IntakeOptio
 }
 
 export function createWebhookIntake(options: IntakeOptions): Hono {
-  const signatures = new EventSignatures(options.secrets, options.maxAgeMs);
+  const signatures = new EventSignatures(options.secrets, options.maxAgeMs, Date.now, options.rememberMs);
   const app = new Hono();
   app.post('/webhooks/v2', async (c) => {
     const claim = signatures.claim(c.req.header(SIGNATURE_HEADER), c.req.header(TIMESTAMP_HEADER));
@@ -126,7 +132,9 @@ export function createWebhookIntake(options: IntakeOptions): Hono {
     }
     const secret = signatures.signer(claim, body);
     if (!secret) return c.json({ error: 'invalid signature' }, 401);
-    if (signatures.taken(claim)) return c.json({ error: 'event already received' }, 409);
+    // The very same request again: the service's retry of an event whose 2XX it did not see, or a
+    // replay. It was taken: 2XX, so the service stops sending it, and nobody is notified again.
+    if (signatures.taken(claim)) return c.json({ accepted: true, notifications: 0 }, 200);
     const answer = await answerVerified(body, secret, options);
     // Remembered once answered 2XX: a 503 leaves the same request free to be sent again.
     if (answer.status === 200) signatures.remember(claim);

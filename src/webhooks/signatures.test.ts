@@ -38,7 +38,21 @@ describe('which events the intake believes', () => {
     const at = (ms: number) => s.claim(`v0=${'0'.repeat(64)}`, seconds(ms));
     expect(at(NOW - WINDOW)).not.toHaveProperty('error');
     expect(at(NOW + WINDOW)).not.toHaveProperty('error');
-    expect(at(NOW - WINDOW - 1_000)).toEqual({ status: 401, error: 'x-zm-request-timestamp is more than 300 s from now' });
+    expect(at(NOW - WINDOW - 1_000)).toMatchObject({ status: 401 });
+    expect(at(NOW + WINDOW + 1_000)).toEqual({ status: 401, error: 'x-zm-request-timestamp is more than 300 s ahead of now' });
+  });
+
+  it("takes one behind now as long as the journal remembers what it took: the service's retry keeps its first timestamp", () => {
+    const DAY = 86_400_000;
+    const s = new EventSignatures(['current-secret'], WINDOW, () => NOW, DAY);
+    const at = (ms: number) => s.claim(`v0=${'0'.repeat(64)}`, seconds(ms));
+    // The service's last retry comes 85 minutes after the first send.
+    expect(at(NOW - 85 * 60_000)).not.toHaveProperty('error');
+    expect(at(NOW - DAY)).not.toHaveProperty('error');
+    expect(at(NOW - DAY - 1_000)).toEqual({
+      status: 401,
+      error: 'x-zm-request-timestamp is older than the 86400 s v1gate remembers the events it took',
+    });
     expect(at(NOW + WINDOW + 1_000)).toMatchObject({ status: 401 });
   });
 

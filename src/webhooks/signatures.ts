@@ -5,13 +5,17 @@ import { signatureDigest } from '../shared/webhook-signature.js';
 /**
  * Which events /webhooks/v2 believes, as the v2 service signs them today (src/shared/webhook-signature.ts):
  * - from the headers alone, before a byte of the body is read: a well-formed `x-zm-signature` and an
- *   `x-zm-request-timestamp` (whole seconds) within `maxAgeMs` of now, either way;
+ *   `x-zm-request-timestamp` (whole seconds) at most `maxAgeMs` ahead of now and at most
+ *   `maxPastMs` behind it: as long as v1gate remembers the events it took, so a retry of an event it
+ *   missed is taken whatever its first timestamp, and a replay of one it took is known for one
+ *   (docs/decisions.md, "Push events across the service's retries");
  * - then the HMAC over the raw bytes read, compared in constant time, under each secret token
  *   accepted (the current one and, during a rotation, the previous one);
- * - a signature already taken is refused: the same bytes sent again (a replay) prove nothing new.
- *   Only a verified signature is remembered, until its timestamp leaves the window, and at most
- *   REMEMBERED of them: one pushed out by newer ones meets the journal's own de-duplication of
- *   notification ids, so it still notifies nobody twice.
+ * - a signature already taken is known (`taken`): the same bytes sent again (the service's retry of
+ *   an event whose 2XX it did not see, or a replay) are answered 2XX and dropped. Only a verified
+ *   signature is remembered, until its timestamp leaves the window, and at most REMEMBERED of them:
+ *   one pushed out by newer ones meets the journal's own de-duplication of notification ids, so it
+ *   still notifies nobody twice.
  * The old verification token (an `Authorization` header) is never read here.
  */
 
@@ -33,15 +37,20 @@ export class EventSignatures {
   private readonly secrets: readonly string[];
   private readonly seen: LRUCache<string, true>;
 
+  private readonly maxPastMs: number;
+
   constructor(
     secrets: readonly (string | undefined)[],
     private readonly maxAgeMs: number,
     private readonly now: () => number = Date.now,
+    /** How far behind now a timestamp may be: v1gate's memory of the events it took; at least `maxAgeMs`. */
+    maxPastMs = maxAgeMs,
   ) {
     this.secrets = secrets.filter((s): s is string => !!s);
     if (this.secrets.length === 0) throw new Error('the webhook intake needs a secret token');
-    // A signature stays replayable until its timestamp is maxAgeMs behind now; one dated up to maxAgeMs ahead doubles that.
-    this.seen = new LRUCache<string, true>({ max: REMEMBERED, ttl: 2 * maxAgeMs });
+    this.maxPastMs = Math.max(maxAgeMs, maxPastMs);
+    // A signature may come again until its timestamp is maxPastMs behind now; one dated up to maxAgeMs ahead adds that.
+    this.seen = new LRUCache<string, true>({ max: REMEMBERED, ttl: this.maxPastMs + maxAgeMs });
   }
 
   /** The headers' claim, or why the event is refused without reading its body. */
@@ -50,8 +59,15 @@ export class EventSignatures {
     if (!hex || !timestamp || !TIMESTAMP.test(timestamp)) {
       return { status: 401, error: 'x-zm-signature (v0=<hex>) and x-zm-request-timestamp (seconds) are required' };
     }
-    if (Math.abs(this.now() - Number(timestamp) * 1000) > this.maxAgeMs) {
-      return { status: 401, error: `x-zm-request-timestamp is more than ${this.maxAgeMs / 1000} s from now` };
+    const aheadMs = Number(timestamp) * 1000 - this.now();
+    if (aheadMs > this.maxAgeMs) {
+      return { status: 401, error: `x-zm-request-timestamp is more than ${this.maxAgeMs / 1000} s ahead of now` };
+    }
+    if (-aheadMs > this.maxPastMs) {
+      return {
+        status: 401,
+        error: `x-zm-request-timestamp is older than the ${this.maxPastMs / 1000} s v1gate remembers the events it took`,
+      };
     }
     return { timestamp, digest: Buffer.from(hex, 'hex') };
   }

@@ -11,6 +11,10 @@ const subscriptionBody = z
     secret_token: z.string().min(1).max(256).optional(),
     token: z.string().min(1).max(256).optional(),
     auth: z.enum(['signature', 'verification-token']).default('signature'),
+    /** Multiplies the service's retry schedule (5, 20, 60 minutes): tests shorten it; default 1. */
+    retry_scale: z.number().positive().max(1).default(1),
+    /** Sent in `clientid`; default the account's first server-to-server app's. */
+    client_id: z.string().min(1).max(256).optional(),
   })
   .refine((body) => body.secret_token ?? body.token, { path: ['secret_token'], message: "Must be the app's secret token." });
 
@@ -24,7 +28,14 @@ export function registerEventSubscriptionControlRoutes(app: Hono, { state }: San
     const accountId = c.req.param('id');
     if (accountId !== '*' && !state.accounts.has(accountId)) throw invalidField('id', `No account ${accountId}.`);
     const body = check(subscriptionBody, await readJsonObject(c));
-    state.events.subscribe(accountId, { url: body.url, token: (body.secret_token ?? body.token)!, auth: body.auth });
+    const clientId = body.client_id ?? (accountId === '*' ? undefined : state.oauthApps.ofAccount(accountId)[0]?.clientId);
+    state.events.subscribe(accountId, {
+      url: body.url,
+      token: (body.secret_token ?? body.token)!,
+      auth: body.auth,
+      retryScale: body.retry_scale,
+      ...(clientId ? { clientId } : {}),
+    });
     return c.json(await state.events.settled(accountId));
   });
 
