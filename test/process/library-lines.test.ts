@@ -21,6 +21,7 @@ beforeAll(async () => {
     V1_RATE_LIMITS: 'on',
     LOG_LEVEL: 'info',
     V2_BASE_URL: 'http://127.0.0.1:9/v2',
+    DOWNLOAD_URL_KEY: 'ab'.repeat(32),
   });
 }, 60_000);
 afterAll(async () => {
