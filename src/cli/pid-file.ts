@@ -16,7 +16,7 @@ export function writePidFile(file: string): void {
   }
   // Written beside and renamed: a reader never sees half a number.
   const next = `${file}.${process.pid}.next`;
-  writeFileSync(next, `${process.pid}\n`);
+  writeFileSync(next, `${process.pid}\n`, { mode: 0o600 });
   renameSync(next, file);
   process.once('exit', () => removePidFile(file));
 }

@@ -57,7 +57,7 @@ function fileProblem({ path: given, makesFolders }: StartFile): string | undefin
   // written beside it and renamed over it all need that.
   const probe = `${path}.check-${process.pid}`;
   const problem = tried(() => {
-    closeSync(openSync(probe, 'wx'));
+    closeSync(openSync(probe, 'wx', 0o600));
     unlinkSync(probe);
   });
   return problem ? `${given} cannot be written in ${folder}: ${problem}` : undefined;

@@ -82,7 +82,8 @@ export interface RecorderOptions {
  * record in the middle of the file and two lines never interleave.
  */
 export function callRecorder(options: RecorderOptions): { observer: CallObserver; close(): void } {
-  let fd = openSync(options.file, 'a');
+  // The record holds what v1 clients sent: the owner's to read only, whatever the umask.
+  let fd = openSync(options.file, 'a', 0o600);
   let size = statSync(options.file).size;
   const known = options.secrets ?? new KnownSecrets();
   return {
@@ -92,7 +93,7 @@ export function callRecorder(options: RecorderOptions): { observer: CallObserver
       if (size > 0 && size + bytes > options.maxBytes) {
         closeSync(fd);
         renameSync(options.file, `${options.file}.1`);
-        fd = openSync(options.file, 'a');
+        fd = openSync(options.file, 'a', 0o600);
         size = 0;
       }
       writeSync(fd, line);

@@ -55,7 +55,7 @@ export function fileCutoverStore(file: string): CutoverStore {
     async save(states) {
       mkdirSync(dirname(file), { recursive: true });
       const next = `${file}.${process.pid}.tmp`;
-      writeFileSync(next, `${JSON.stringify(states, null, 2)}\n`);
+      writeFileSync(next, `${JSON.stringify(states, null, 2)}\n`, { mode: 0o600 });
       renameSync(next, file);
     },
     close: async () => {},

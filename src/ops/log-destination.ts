@@ -31,7 +31,7 @@ export interface LogDestinationOptions {
  * on the way in, in the order written.
  */
 export function logDestination(options: LogDestinationOptions): LogDestination {
-  const stream = pino.destination({ ...options, contentMode: 'buffer' });
+  const stream = pino.destination({ mode: 0o600, ...options, contentMode: 'buffer' });
   // In buffer mode sonic-boom's `write` is its `writeBuffer`; its types name only the utf8 one.
   const writeBytes = stream.write as unknown as (this: LogDestination, bytes: Buffer) => boolean;
   stream.write = (line: string | Buffer) => writeBytes.call(stream, typeof line === 'string' ? Buffer.from(line) : line);

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import type { DeliveryJob, Journal } from './journal-types.js';
@@ -50,7 +50,8 @@ export class FileJournal implements Journal {
     mkdirSync(dirname(file), { recursive: true });
     if (existsSync(file)) this.replay(readFileSync(file, 'utf8'));
     this.compact();
-    this.fd = openSync(file, 'a');
+    // Its lines carry the receivers' credentials: the owner's to read only, whatever the umask.
+    this.fd = openSync(file, 'a', 0o600);
   }
 
   /** Jobs still to deliver, oldest first. */
@@ -161,7 +162,8 @@ export class FileJournal implements Journal {
    */
   private compact(): void {
     const temp = `${this.file}.compact`;
-    const fd = openSync(temp, 'w');
+    const fd = openSync(temp, 'w', 0o600);
+    fchmodSync(fd, 0o600); // a temporary file left by a crash keeps its old mode otherwise
     for (const id of [...this.delivered.rkeys()]) {
       const at = this.delivered.peek(id);
       if (at !== undefined) writeSync(fd, `${JSON.stringify({ t: 'done', id, at } satisfies Entry)}\n`);
