@@ -1,3 +1,4 @@
+import { format } from 'node:util';
 import cluster from 'node:cluster';
 import { checkConfiguration, renderReport } from './cli/check.js';
 import { commandOf, helpText } from './cli/help.js';
@@ -91,6 +92,7 @@ main().catch((error: unknown) => {
   // A setting that stops the start is one clear line (per problem), no trace; a bug keeps its trace.
   if (process.env.PID_FILE) removePidFile(process.env.PID_FILE);
   const problem = describeStartError(error);
-  console.error(problem ? `v1gate: cannot start: ${problem}` : error);
+  // Straight to stderr: the console may be routed through a logger the failed start already closed.
+  process.stderr.write(`${problem ? `v1gate: cannot start: ${problem}` : format(error)}\n`);
   process.exit(1);
 });

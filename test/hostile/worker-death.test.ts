@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { childrenOf, closeWaitOf } from '../support/close-wait.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
 import { NO_LIMITS } from '../support/v1-answers.js';
@@ -83,6 +83,7 @@ describe('a worker killed with connections handed to it (WORKERS=2)', () => {
     const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
     expect(metrics).toMatch(/v1gate_worker_deaths_total\{cause="signal"\} 1\b/);
     expect(metrics).toMatch(/v1gate_worker_abandoned_connections_total [1-9]/);
-    expect(gateway.output()).toMatch(/worker exited \(signal SIGKILL\); starting another/);
+    // The primary's log line is written asynchronously: it may come a moment after the metric.
+    await vi.waitFor(() => expect(gateway.output()).toMatch(/worker exited \(signal SIGKILL\); starting another/), { timeout: 10_000 });
   }, 60_000);
 });
