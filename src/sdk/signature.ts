@@ -179,7 +179,7 @@ export const isJwtSignature = (signature: string) => signature.split('.').length
 /** The SDK key a JWT signature names (unverified: it says which secret to check it with), if any. */
 export function jwtSdkKey(signature: string): string | undefined {
   const claims = decodeJwtPart(signature.split('.')[1] ?? '');
-  const key = claims?.['sdkKey'] ?? claims?.['appKey'];
+  const key = claims?.['appKey'] ?? claims?.['sdkKey'];
   return typeof key === 'string' ? key : undefined;
 }
 
@@ -187,7 +187,7 @@ export type JwtVerifyResult = { ok: true; claims: JwtSignatureClaims } | { ok: f
 
 /**
  * Checks a JWT signature as the service applies its claims: HS256 over the SDK secret first, then
- * the claims' forms, the lifetime bounds (exp at least 30 minutes and at most 48 hours after iat,
+ * the claims' forms (`appKey` among them), the lifetime bounds (exp at least 30 minutes and at most 48 hours after iat,
  * tokenExp at least 30 minutes after iat), iat not in the future beyond the skew, not expired, and
  * only then the meeting number (role is the caller's to read from the claims).
  */
@@ -205,9 +205,11 @@ export function verifyJwtSignature(
   const head = decodeJwtPart(header);
   const claims = decodeJwtPart(payload);
   if (head?.['alg'] !== 'HS256' || !claims) return invalid;
-  const { sdkKey, appKey, mn, role, iat, exp, tokenExp } = claims;
+  const { appKey, mn, role, iat, exp, tokenExp } = claims;
   const whole = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
-  if (typeof (sdkKey ?? appKey) !== 'string' || !whole(iat) || !whole(exp) || !whole(tokenExp)) return invalid;
+  // Since SDK v5 the key is `appKey` (the older `sdkKey` alone is refused as the service refuses it:
+  // docs/live-evidence.md, "Today's meeting SDK signature").
+  if (typeof appKey !== 'string' || !whole(iat) || !whole(exp) || !whole(tokenExp)) return invalid;
   if (role !== 0 && role !== 1) return { ok: false, error: SIGNATURE_ERRORS.role };
   const now = Math.floor((options.now ?? Date.now()) / 1000);
   if (exp - iat < JWT_LIFETIME_SECONDS.min || exp - iat > JWT_LIFETIME_SECONDS.max || tokenExp - iat < JWT_LIFETIME_SECONDS.min)

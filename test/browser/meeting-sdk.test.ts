@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { generateJwtSignature, signatureAt, verifySignature } from '../../src/sdk/signature.js';
@@ -103,6 +104,14 @@ async function createMeeting(topic: string): Promise<number> {
 
 function init(call: (m: string, o?: Record<string, unknown>) => Promise<Callback>) {
   return call('init', { leaveUrl: `${site.url}/left`, isSupportAV: true });
+}
+
+/** A signature as SDKs before v5 made it: the key as `sdkKey` alone, no `appKey`; every other claim as today's. */
+function jwtWithoutAppKey(sdkKey: string, secret: string, meetingNumber: number, role: 0 | 1): string {
+  const iat = Math.floor(Date.now() / 1000) - 30;
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const input = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sdkKey, mn: meetingNumber, role, iat, exp: iat + 7200, tokenExp: iat + 7200 })}`;
+  return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
 }
 
 describe('the offline meeting SDK in Chromium', () => {
@@ -228,6 +237,13 @@ describe('the offline meeting SDK in Chromium', () => {
     const host = await sdkPage();
     await init(host.call);
     const hostJoin = { meetingNumber: id, userName: 'Jo Host', passWord: 'secret1', sdkKey: app.sdk_key, signature: sign(1), zak };
+    // A role 1 signature alone does not start the meeting: today's SDK needs the host's ZAK.
+    const { zak: _zak, ...withoutZak } = hostJoin;
+    expect(await host.call('join', withoutZak)).toEqual(failed('join', 3713));
+    // A JWT naming its key as sdkKey only, without appKey, is refused as today's SDK refuses it.
+    const sdkKeyOnly = jwtWithoutAppKey(app.sdk_key, app.sdk_secret, id, 1);
+    expect(await host.call('join', { ...hostJoin, signature: sdkKeyOnly })).toEqual(failed('join', 3712));
+    expect(gateway.sandbox.state.meetings.get(id)?.live).toBeNull();
     expect(await host.call('join', hostJoin)).toEqual(ok('join', { status: 'in', role: 1 }));
     const guest = await sdkPage();
     await init(guest.call);

@@ -38,5 +38,6 @@ export interface User {
   /** Ids of this user's assistants (users who may schedule for this user). */
   assistant_ids: string[];
   /** Tokens for GET /users/{id}/token; `sso_token` is cleared by DELETE /users/{id}/token. */
-  tokens: { token: string; zak: string; zpk: string; zpk_expires_at: string; sso_token: string | null };
+  /** `onbehalf`: made when first asked for (GET /users/{userId}/token?type=onbehalf). */
+  tokens: { token: string; zak: string; zpk: string; zpk_expires_at: string; sso_token: string | null; onbehalf?: string };
 }

@@ -16,6 +16,8 @@ export const SDK_CODES = {
   meetingNotFound: 3707,
   hostNotFound: 3709,
   cannotHostAnother: 3711,
+  /** Not in the 1.9.1 list: today's SDK refusing a start without the host's ZAK (the sandbox's code, marked so). */
+  zakRequired: 3713,
   invalidParameter: 4003,
 } as const;
 

@@ -15,6 +15,7 @@ import type { SandboxState } from '../state.js';
 import type { SdkApps } from './apps.js';
 import { invalidParameter, SDK_CODES, SdkError } from './errors.js';
 import { identityKey, type SdkRegistry, type SdkSession } from './sessions.js';
+import { userWithOnBehalfToken } from '../users/tokens.js';
 
 /**
  * `MeetingSdk.join` on the sandbox side. The checks run in the order a caller can fix them:
@@ -37,6 +38,8 @@ export const joinBody = z.object({
   sdkKey: z.string().min(1).max(256).optional(),
   /** Not in the 1.9.1 reference, but the 1.9.1 bundle reads it from join: the host's zak. */
   zak: z.string().min(1).max(512).optional(),
+  /** Today's: an on-behalf token (GET /users/{userId}/token?type=onbehalf), to join a meeting of another account. */
+  obfToken: z.string().min(1).max(512).optional(),
 });
 
 export type JoinBody = z.output<typeof joinBody>;
@@ -55,7 +58,7 @@ export function join(state: SandboxState, registry: SdkRegistry, apps: SdkApps, 
     : { account: hmacAccount(state, body), role: undefined };
   const signedRole = role ?? signatureRole(account, body.signature, meetingNumber);
   const meeting = state.meetings.get(Number(meetingNumber));
-  if (!meeting || meeting.account_id !== account.id)
+  if (!meeting || (meeting.account_id !== account.id && !onBehalf(state, body, signedRole)))
     throw new SdkError(SDK_CODES.meetingNotFound, `Meeting ${meetingNumber} was not found.`, 404);
   const email = body.userEmail?.trim() ?? '';
   if (meeting.kind === 'webinar') {
@@ -64,9 +67,24 @@ export function join(state: SandboxState, registry: SdkRegistry, apps: SdkApps, 
   }
   if (meeting.password !== '' && body.passWord !== meeting.password) throw new SdkError(SDK_CODES.wrongPassword, 'Wrong password.', 403);
   if (body.zak !== undefined) checkZak(state, meeting, body.zak);
+  // Today's SDK starts a meeting as its host only with the host's ZAK (the 1.9.1 one never asked for it).
+  if (role === 1 && body.zak === undefined && !meeting.live)
+    throw new SdkError(
+      SDK_CODES.zakRequired,
+      "Starting a meeting needs the host's ZAK (zak): a role 1 signature alone is not enough.",
+      403,
+    );
   return signedRole === 1
     ? hostJoin(state, registry, meeting, body.userName, email)
     : attendeeJoin(state, registry, meeting, body.userName, email);
+}
+
+/**
+ * A meeting of another account is joined (as an attendee) only with an on-behalf token of a user
+ * the sandbox gave one to; without it the meeting is as unknown as before.
+ */
+function onBehalf(state: SandboxState, body: JoinBody, role: SdkRole): boolean {
+  return role === 0 && body.obfToken !== undefined && userWithOnBehalfToken(state, body.obfToken) !== undefined;
 }
 
 function hmacAccount(state: SandboxState, body: JoinBody): Account {

@@ -518,7 +518,7 @@
       if (missing.length) return respond(options, 'join', 4003, null, 'invalid parameter: ' + missing.join(', '));
       var body = { meetingNumber: number, userName: options.userName, signature: options.signature };
       body[keyField] = options[keyField];
-      ['userEmail', 'passWord', 'zak'].forEach(function (k) {
+      ['userEmail', 'passWord', 'zak', 'obfToken'].forEach(function (k) {
         if (typeof options[k] === 'string' && options[k] !== '') body[k] = options[k];
       });
       state.joinInfo = { userName: options.userName, meetingNumber: Number(number) };

@@ -135,7 +135,7 @@ export const statusBody = z.strictObject({
 export const passwordBody = z.strictObject({ password: userPassword });
 
 export const tokenQuery = z.object({
-  type: z.enum(['token', 'zpk', 'zak'], 'Must be token, zpk or zak.').optional(),
+  type: z.enum(['token', 'zpk', 'zak', 'onbehalf'], 'Must be token, zpk, zak or onbehalf.').optional(),
 });
 
 const requiredText = z.string(orRequired('Must be a string.')).min(1, 'Required.');

@@ -19,15 +19,25 @@ export function zpkExpiresIn(state: SandboxState, user: User): number {
   return Math.max(0, Math.floor(left / 1000));
 }
 
-export type TokenType = 'token' | 'zpk' | 'zak';
+export type TokenType = 'token' | 'zpk' | 'zak' | 'onbehalf';
 
-/** The token of `type` for the user, renewing an expired zpk first. */
+/**
+ * The token of `type` for the user, renewing an expired zpk first. `onbehalf`: what a Meeting SDK
+ * page needs since 2026-03-02 to join a meeting outside its app's account, made on first request.
+ */
 export function userToken(state: SandboxState, user: User, type: TokenType): string {
   if (type === 'zpk' && zpkExpiresIn(state, user) === 0) {
     user.tokens.zpk = apiCredential(48);
     user.tokens.zpk_expires_at = zpkExpiry(state.now());
   }
+  if (type === 'onbehalf') return (user.tokens.onbehalf ??= apiCredential(48));
   return user.tokens[type];
+}
+
+/** The user an on-behalf token was given for, if any. */
+export function userWithOnBehalfToken(state: SandboxState, token: string): User | undefined {
+  for (const user of state.users.values()) if (user.tokens.onbehalf === token) return user;
+  return undefined;
 }
 
 export function userWithZpk(state: SandboxState, zpk: string): User | undefined {
