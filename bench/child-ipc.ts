@@ -1,16 +1,19 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
+import { AllocationCounter } from './allocation-counter.js';
 
 /**
  * The measured side of the benchmark's parent ↔ child protocol (procs.ts is the parent side):
  * a server process answers `cpu` and `memory` (after a full GC when node runs with --expose-gc),
- * profiles its CPU between `profile-start` and `profile-stop` (bench/profile.ts), and shuts down
- * cleanly on `stop` or when the parent goes away.
+ * profiles its CPU between `profile-start` and `profile-stop` (bench/profile.ts), counts the bytes
+ * it allocates between `alloc-start` and `alloc-stop`, and shuts down cleanly on `stop` or when
+ * the parent goes away.
  */
 export function answerParent(stop: () => Promise<unknown>): void {
   const exit = () => process.exit(0);
   const profiler = new WindowProfiler();
+  const allocations = new AllocationCounter();
   process.on('message', (message: { type?: string }) => {
     if (message?.type === 'cpu') process.send?.({ type: 'cpu', usage: process.cpuUsage() });
     if (message?.type === 'memory') {
@@ -23,6 +26,8 @@ export function answerParent(stop: () => Promise<unknown>): void {
         'profile-stop',
         profiler.stop().then((file) => ({ file })),
       );
+    if (message?.type === 'alloc-start') answer('alloc-start', Promise.resolve(allocations.start()));
+    if (message?.type === 'alloc-stop') answer('alloc-stop', Promise.resolve({ bytes: allocations.stop() }));
     if (message?.type === 'stop') void stop().finally(exit);
   });
   process.on('disconnect', exit);

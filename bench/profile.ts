@@ -2,16 +2,22 @@ import { parseArgs } from 'node:util';
 import { buildCases } from './cases.js';
 import { floorEnvOf, formsOf, gatewayEnvOf, steadyLoadOf, Upstreams } from './harness.js';
 import { busyShareByArea, readProfile } from './profile-areas.js';
-import { buildServers, startChild } from './procs.js';
+import { buildServers, startChild, type Child } from './procs.js';
+import { countSyscalls, type SyscallCounts } from './syscall-counter.js';
 
 /**
- * `npm run bench:profile -- [--case checkemail-distinct] [--rate 2500] [--duration 10] [--warmup-calls 20000]`
+ * `npm run bench:profile -- [--case checkemail-distinct] [--rate 2500] [--duration 10] [--warmup-calls 20000] [--count-rate 500]`
  *
  * Where each side's CPU per call goes, floor against v1gate, at one steady rate: both are warmed
  * up, then each is profiled over a window of steady load alone (start-up and warm-up left out, as
  * `--cpu-prof` cannot), and its busy samples, grouped by area (bench/profile-areas.ts), are turned
  * into µs per call with the CPU per call measured over the same window. The profiles stay in
  * bench/out/profiles/ for bench/profile-summary.ts (functions, files, inclusive time).
+ *
+ * Then what a call costs besides time, each side over one more window at `--count-rate` (strace
+ * slows every system call it sees, so that window is slower than the profiled one and its CPU is
+ * not read): the system calls per call by what they touch (the client's socket, v2's socket, the
+ * log, the event loop), and the bytes allocated on the heap per call.
  *
  * A steady rate both sides hold, so neither is saturated and each call is charged the same way;
  * the default is near half the floor's peak on a 2-core machine.
@@ -23,10 +29,14 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '2500' },
     duration: { type: 'string', default: '10' },
     'warmup-calls': { type: 'string', default: '20000' },
+    'count-rate': { type: 'string', default: '500' },
   },
 });
 const rate = Number(values.rate);
 const durationSec = Number(values.duration);
+const countRate = Number(values['count-rate']);
+/** Long enough for a few thousand calls at the count rate; strace's trace of it stays a few MB. */
+const COUNT_WINDOW_SEC = 4;
 
 const c = buildCases(() => true).find((each) => each.id === values.case);
 if (!c) throw new Error(`unknown case: ${values.case}`);
@@ -74,9 +84,58 @@ try {
 |---|---|---|---|
 ${areas.map((row) => `| ${row.area} | ${us(row.floor)} | ${us(row.v1gate)} | ${row.v1gate - row.floor >= 0 ? '+' : ''}${us(row.v1gate - row.floor)} |`).join('\n')}
 | **all** | **${us(cpu.floor)}** | **${us(cpu.v1gate)}** | **+${us(cpu.v1gate - cpu.floor)}** |`);
+
+    const countLoad = steadyLoadOf(c, body, countRate);
+    const counted = { floor: await countedWindow(sides.floor, countLoad), v1gate: await countedWindow(sides.v1gate, countLoad) };
+    console.log(countsTable(counted, countRate));
   } finally {
     await Promise.all(Object.values(sides).map((child) => child.stop()));
   }
 } finally {
   await upstreams.close();
+}
+
+interface Counted {
+  syscalls: SyscallCounts | string;
+  bytes: number;
+  calls: number;
+}
+
+/** One window at the count rate: the heap bytes allocated, and the system calls when strace can count them. */
+async function countedWindow(child: Child, load: ReturnType<typeof steadyLoadOf>): Promise<Counted> {
+  const steady = () => load.steady(child, COUNT_WINDOW_SEC);
+  await child.ask('alloc-start');
+  let syscalls: SyscallCounts | string;
+  let calls: number;
+  try {
+    const { result, counts } = await countSyscalls(child.proc.pid!, child.ready.port, steady);
+    syscalls = counts;
+    calls = result.total;
+  } catch (error) {
+    syscalls = `not counted: ${(error as Error).message}`;
+    calls = (await steady()).total;
+  }
+  const { bytes } = (await child.ask('alloc-stop')) as { bytes: number };
+  return { syscalls, bytes, calls };
+}
+
+function countsTable(counted: Record<'floor' | 'v1gate', Counted>, rate: number): string {
+  const per = (side: Counted, key: string) => (typeof side.syscalls === 'string' ? NaN : (side.syscalls.get(key) ?? 0) / side.calls);
+  const keys = [counted.floor, counted.v1gate].flatMap((side) => (typeof side.syscalls === 'string' ? [] : [...side.syscalls.keys()]));
+  const rows = [...new Set(keys)]
+    .map((key) => ({ key, floor: per(counted.floor, key), v1gate: per(counted.v1gate, key) }))
+    .filter((row) => Math.max(row.floor, row.v1gate) >= 0.05)
+    .sort((a, b) => b.v1gate - a.v1gate || b.floor - a.floor);
+  const total = (side: Counted) => rows.reduce((sum, row) => sum + (side === counted.floor ? row.floor : row.v1gate), 0);
+  const n = (x: number) => (Number.isNaN(x) ? '–' : x.toFixed(2));
+  const kb = (side: Counted) => (side.bytes / side.calls / 1024).toFixed(1);
+  const notes = [counted.floor, counted.v1gate].flatMap((side) => (typeof side.syscalls === 'string' ? [side.syscalls] : []));
+  return `
+What a call costs besides time, at ${rate} calls/s over ${COUNT_WINDOW_SEC} s each side${notes.length ? ` (${[...new Set(notes)].join('; ')})` : ''}
+
+| per call | floor | v1gate |
+|---|---|---|
+${rows.map((row) => `| ${row.key} | ${n(row.floor)} | ${n(row.v1gate)} |`).join('\n')}
+| **system calls** | **${n(total(counted.floor))}** | **${n(total(counted.v1gate))}** |
+| **heap KiB allocated** | **${kb(counted.floor)}** | **${kb(counted.v1gate)}** |`;
 }
