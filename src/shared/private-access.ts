@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { timingSafeEqual } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
+import { hasControlCharacter } from './control-characters.js';
 import { isLoopbackHost } from './loopback.js';
 
 /**
@@ -62,6 +63,7 @@ const FORWARDING = [
 const CLIENT_ADDRESS = FORWARDING.filter((h) => !['forwarded', 'x-forwarded-host', 'x-forwarded-proto', 'via'].includes(h));
 
 function sameSecret(a: string, b: string): boolean {
+  if (hasControlCharacter(a)) return false;
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);

@@ -1,4 +1,6 @@
+import { CONTROL_CHARACTER_REFUSAL, hasControlCharacter } from '../shared/control-characters.js';
 import { Refusal } from '../translators/kit/failures.js';
+import { invalidParameter } from '../v1/errors.js';
 import type { Credentials } from '../upstream/client.js';
 import type { PairProver } from '../upstream/pair-proof.js';
 import type { LocalCheck } from '../upstream/auth/local-check.js';
@@ -44,6 +46,9 @@ function credentialsOf(params: FieldsRead['params'], allowed: ReadonlySet<string
   const apiKey = typeof params.api_key === 'string' ? params.api_key.trim() : '';
   const apiSecret = typeof params.api_secret === 'string' ? params.api_secret.trim() : '';
   if (!apiKey || !apiSecret) throw new Refusal('missing-credentials');
+  // Before any lookup, hash or comparison: `secret\0` would hash as `secret` (and be remembered apart).
+  if (hasControlCharacter(apiKey)) throw invalidParameter('api_key', CONTROL_CHARACTER_REFUSAL);
+  if (hasControlCharacter(apiSecret)) throw invalidParameter('api_secret', CONTROL_CHARACTER_REFUSAL);
   if (allowed && !allowed.has(apiKey)) throw new Refusal('key-not-allowed');
   return { apiKey, apiSecret };
 }

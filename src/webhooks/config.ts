@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envSection, onOff, wholeNumber } from '../shared/env.js';
+import { hasControlCharacter } from '../shared/control-characters.js';
 
 /** V1 webhook settings from the environment; unset V1_WEBHOOKS_FILE: webhooks off. */
 export interface WebhookConfig {
@@ -38,6 +39,7 @@ export const WEBHOOK_SETTINGS = envSection({
     V2_WEBHOOK_SECRET_TOKEN: z
       .string()
       .min(8, 'must be at least 8 characters')
+      .refine((token) => !hasControlCharacter(token), 'holds a control character (a line end copied with it?)')
       .optional()
       .describe(
         "the v2 app's secret token: every event to /webhooks/v2 must carry its x-zm-signature (required with V1_WEBHOOKS_FILE; old name V2_WEBHOOK_TOKEN)",
@@ -45,6 +47,7 @@ export const WEBHOOK_SETTINGS = envSection({
     V2_WEBHOOK_PREVIOUS_SECRET_TOKEN: z
       .string()
       .min(8, 'must be at least 8 characters')
+      .refine((token) => !hasControlCharacter(token), 'holds a control character (a line end copied with it?)')
       .optional()
       .describe('during a rotation of the secret token: the old one, still accepted beside V2_WEBHOOK_SECRET_TOKEN; unset: only that one'),
     V2_WEBHOOK_MAX_AGE_S: wholeNumber(1, 3_600)

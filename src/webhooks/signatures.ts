@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { hasControlCharacter } from '../shared/control-characters.js';
 import { signatureDigest } from '../shared/webhook-signature.js';
 
 /**
@@ -47,6 +48,7 @@ export class EventSignatures {
     maxPastMs = maxAgeMs,
   ) {
     this.secrets = secrets.filter((s): s is string => !!s);
+    if (this.secrets.some(hasControlCharacter)) throw new Error('a webhook secret token holds a control character');
     if (this.secrets.length === 0) throw new Error('the webhook intake needs a secret token');
     this.maxPastMs = Math.max(maxAgeMs, maxPastMs);
     // A signature may come again until its timestamp is maxPastMs behind now; one dated up to maxAgeMs ahead adds that.
@@ -93,7 +95,8 @@ export class EventSignatures {
 
   /** Whether `given` (the dead-letter routes' Authorization) is one of the secret tokens, in constant time. */
   isSecret(given: string | undefined): boolean {
-    const digest = sha256(given ?? '');
+    if (given === undefined || hasControlCharacter(given)) return false;
+    const digest = sha256(given);
     let found = false;
     for (const secret of this.secrets) found = timingSafeEqual(digest, sha256(secret)) || found;
     return found;

@@ -81,8 +81,12 @@ const V1_CALLS: readonly Spend[] = [
   },
   {
     resource: 'CPU: scrypt checks of a mapped key’s secrets; the remembered-pairs file and Redis keys',
-    bound: 'SECRET_CHECK_LIMITS; the remembered pairs looked up first; only a matched secret is written',
-    proof: [`${HOSTILE}mapped-secrets.test.ts › one process: the pair matched before the restart is remembered`],
+    bound:
+      'SECRET_CHECK_LIMITS; the remembered pairs looked up first; only a matched secret is written; a secret with a control character never hashed',
+    proof: [
+      `${HOSTILE}mapped-secrets.test.ts › one process: the pair matched before the restart is remembered`,
+      `${HOSTILE}control-characters.test.ts › is refused naming api_secret, before any hash`,
+    ],
   },
   {
     resource: 'outbound: a local sandbox’s account list, OAuth token requests',

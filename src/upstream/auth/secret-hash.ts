@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { CONTROL_CHARACTER_REFUSAL, hasControlCharacter } from '../../shared/control-characters.js';
 
 /**
  * A v1 secret kept as a salted scrypt hash in the PHC string format
@@ -27,6 +28,7 @@ function derive(secret: string, salt: Buffer, length: number, options: ScryptOpt
 const b64 = (bytes: Buffer) => bytes.toString('base64').replace(/=+$/, '');
 
 export async function hashSecret(secret: string): Promise<string> {
+  if (hasControlCharacter(secret)) throw new Error(`The secret cannot be hashed: ${CONTROL_CHARACTER_REFUSAL}`);
   const salt = randomBytes(SALT_BYTES);
   const key = await derive(secret, salt, HASH_BYTES, { N: 2 ** COST.ln, r: COST.r, p: COST.p });
   return `$scrypt$ln=${COST.ln},r=${COST.r},p=${COST.p}$${b64(salt)}$${b64(key)}`;
@@ -44,7 +46,8 @@ export function secretHashProblem(value: string): string | undefined {
 /** Whether `secret` is the one `phc` was made from; compared in constant time. */
 export async function verifySecret(secret: string, phc: string): Promise<boolean> {
   const match = PHC.exec(phc);
-  if (!match) return false;
+  // Never hashed: PBKDF2 pads a short key with zeros, so `secret\0` would match `secret`.
+  if (!match || hasControlCharacter(secret)) return false;
   const expected = Buffer.from(match[5]!, 'base64');
   const key = await derive(secret, Buffer.from(match[4]!, 'base64'), expected.length, {
     N: 2 ** Number(match[1]),
