@@ -1,9 +1,11 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
-import { Deployment } from 'kubernetes-models/apps/v1';
+import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -11,7 +13,7 @@ import { loadConfig } from '../../src/config.js';
 import { unknownSettings } from '../../src/unknown-settings.js';
 import { rememberSecret } from '../support/gateway.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
-import { startRedis, type RunningRedis } from '../support/redis.js';
+import { freePort } from '../support/nginx.js';
 
 /**
  * deploy/kubernetes/: every object valid by the Kubernetes API's own schemas (kubernetes-models
@@ -28,6 +30,8 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'v1/Secret': Secret,
   'v1/Service': Service,
   'apps/v1/Deployment': Deployment,
+  'apps/v1/StatefulSet': StatefulSet,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
 };
 
@@ -47,6 +51,8 @@ const container = pod.spec.containers.find((c: Manifest) => c.name === 'v1gate')
 const configMap = one('ConfigMap', 'v1gate');
 const secret = one('Secret', 'v1gate');
 const credentials = one('Secret', 'v1gate-credentials');
+const redisSet = one('StatefulSet', 'v1gate-redis');
+const redisContainer = redisSet.spec.template.spec.containers[0] as Manifest;
 
 /** The gateway's environment as the pod gets it, the credential map mounted where the ConfigMap says. */
 function podEnv(): Record<string, string> {
@@ -117,19 +123,68 @@ describe('the Kubernetes manifests', () => {
     expect(port(container.readinessProbe.httpGet.port)).toBe(Number(configMap.data.PORT));
   });
 
-  describe('a gateway started with these settings', () => {
-    let redis: RunningRedis;
+  it('set what running behind the ingress needs: its proxies trusted, the private pages’ host, no per-address cap on the proxies’ connections', () => {
+    const config = loadConfig(podEnv());
+    expect(config.ops.privateAccess.trustedProxies.length).toBeGreaterThan(0);
+    expect(config.ops.privateAccess.hosts).toContain(new URL(configMap.data.DOWNLOAD_BASE_URL).hostname);
+    expect(config.maxConnectionsPerAddress).toBe(config.maxConnections);
+    expect(config.ops.statusToken).toBeDefined();
+    const policy = one('NetworkPolicy', 'v1gate');
+    expect(pod.metadata.labels).toMatchObject(policy.spec.podSelector.matchLabels);
+    const redisPolicy = one('NetworkPolicy', 'v1gate-redis');
+    expect(redisSet.spec.template.metadata.labels).toMatchObject(redisPolicy.spec.podSelector.matchLabels);
+    expect(pod.metadata.labels).toMatchObject(redisPolicy.spec.ingress[0].from[0].podSelector.matchLabels);
+  });
+
+  it('ship v1gate-redis, the Redis REDIS_URL names, persistent (AOF), under the password REDIS_URL holds', () => {
+    const url = new URL(secret.stringData.REDIS_URL);
+    const service = one('Service', 'v1gate-redis');
+    expect(url.hostname).toBe(service.metadata.name);
+    expect(Number(url.port)).toBe(service.spec.ports[0].port);
+    expect(service.spec.selector).toEqual(redisSet.spec.template.metadata.labels);
+    expect(redisContainer.args.join(' ')).toContain('--appendonly yes');
+    const password = redisContainer.env.find((e: Manifest) => e.name === 'REDIS_PASSWORD').valueFrom.secretKeyRef;
+    expect(decodeURIComponent(url.password)).toBe(one('Secret', password.name).stringData[password.key]);
+    expect(redisSet.spec.volumeClaimTemplates[0].metadata.name).toBe(redisContainer.volumeMounts[0].name);
+  });
+
+  describe('a gateway started with these settings, over v1gate-redis run as its manifest runs it', () => {
+    let redis: ChildProcess;
     let gateway: GatewayProcess;
     beforeAll(async () => {
-      redis = await startRedis();
       rememberSecret(secret.stringData.STATUS_TOKEN);
+      // Redis with the manifest's arguments, its password from the Secret (as the kubelet expands
+      // $(REDIS_PASSWORD)), on this machine's loopback, a free port and a folder made here.
+      const passwordRef = redisContainer.env.find((e: Manifest) => e.name === 'REDIS_PASSWORD').valueFrom.secretKeyRef;
+      const password = one('Secret', passwordRef.name).stringData[passwordRef.key] as string;
+      const dataDir = mkdtempSync(join(tmpdir(), 'v1gate-k8s-redis-'));
+      const port = await freePort();
+      const args = (redisContainer.args as string[]).map((a) => a.replace('$(REDIS_PASSWORD)', password).replace('/data', dataDir));
+      redis = spawn('redis-server', [...args, '--port', String(port), '--bind', '127.0.0.1', '--save', ''], { stdio: 'ignore' });
+      const url = new URL(secret.stringData.REDIS_URL);
+      url.hostname = '127.0.0.1';
+      url.port = String(port);
       // The pod's settings, but this machine's Redis and port, and the embedded sandbox for v2.
       const { V2_BASE_URL: _real, ...env } = podEnv();
-      gateway = await startGatewayProcess({ ...env, REDIS_URL: redis.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
+      gateway = await startGatewayProcess({ ...env, REDIS_URL: url.href, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
     }, 60_000);
     afterAll(async () => {
       await gateway?.stop();
-      await redis?.close();
+      if (redis && redis.exitCode === null) {
+        const exited = new Promise((resolve) => redis.once('exit', resolve));
+        redis.kill('SIGTERM');
+        await exited;
+      }
+    });
+
+    it('reaches its Redis with the password of REDIS_URL', async () => {
+      let limiter: string | undefined;
+      for (let tries = 0; tries < 50 && limiter !== 'reachable'; tries++) {
+        const ready = (await (await fetch(`${gateway.url}/readyz`)).json()) as { checks: { limiter: { detail: string } } };
+        limiter = ready.checks.limiter.detail;
+        if (limiter !== 'reachable') await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(limiter).toBe('reachable');
     });
 
     it('answers the liveness and readiness probes’ paths with 200', async () => {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { unknownSettings } from '../../src/unknown-settings.js';
+import { shippedSystemdEnv } from '../support/shipped-env.js';
 
 /**
  * deploy/systemd/: the unit as systemd itself reads it (`systemd-analyze verify`, where installed:
@@ -88,12 +89,7 @@ describe('the systemd unit', () => {
   });
 
   it('has a settings file example of v1gate settings only, which load', () => {
-    const env = Object.fromEntries(
-      readFileSync(join(FOLDER, 'v1gate.env.example'), 'utf8')
-        .split('\n')
-        .filter((line) => /^[A-Z]/.test(line))
-        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-    );
+    const env = shippedSystemdEnv();
     expect(unknownSettings(env)).toEqual([]);
     const map = join(mkdtempSync(join(tmpdir(), 'v1gate-unit-env-')), 'credentials.json');
     writeFileSync(map, '[]\n');
