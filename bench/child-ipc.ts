@@ -7,13 +7,14 @@ import { AllocationCounter } from './allocation-counter.js';
  * The measured side of the benchmark's parent ↔ child protocol (procs.ts is the parent side):
  * a server process answers `cpu` and `memory` (after a full GC when node runs with --expose-gc),
  * profiles its CPU between `profile-start` and `profile-stop` (bench/profile.ts), counts the bytes
- * it allocates between `alloc-start` and `alloc-stop`, and shuts down cleanly on `stop` or when
- * the parent goes away.
+ * it allocates between `alloc-start` and `alloc-stop` and samples where (a .heapprofile), and shuts
+ * down cleanly on `stop` or when the parent goes away.
  */
 export function answerParent(stop: () => Promise<unknown>): void {
   const exit = () => process.exit(0);
   const profiler = new WindowProfiler();
   const allocations = new AllocationCounter();
+  const heap = new HeapSampler();
   process.on('message', (message: { type?: string }) => {
     if (message?.type === 'cpu') process.send?.({ type: 'cpu', usage: process.cpuUsage() });
     if (message?.type === 'memory') {
@@ -26,8 +27,16 @@ export function answerParent(stop: () => Promise<unknown>): void {
         'profile-stop',
         profiler.stop().then((file) => ({ file })),
       );
-    if (message?.type === 'alloc-start') answer('alloc-start', Promise.resolve(allocations.start()));
-    if (message?.type === 'alloc-stop') answer('alloc-stop', Promise.resolve({ bytes: allocations.stop() }));
+    if (message?.type === 'alloc-start')
+      answer(
+        'alloc-start',
+        heap.start().then(() => allocations.start()),
+      );
+    if (message?.type === 'alloc-stop')
+      answer(
+        'alloc-stop',
+        heap.stop().then((file) => ({ bytes: allocations.stop(), file })),
+      );
     if (message?.type === 'stop') void stop().finally(exit);
   });
   process.on('disconnect', exit);
@@ -61,10 +70,39 @@ class WindowProfiler {
     this.session = undefined;
     const { profile } = await session.post('Profiler.stop');
     session.disconnect();
-    const dir = resolve('bench/out/profiles');
-    mkdirSync(dir, { recursive: true });
-    const file = `${dir}/${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}.cpuprofile`;
-    writeFileSync(file, JSON.stringify(profile));
-    return file;
+    return writeProfile('cpuprofile', profile);
   }
+}
+
+/** Where a window's heap allocations come from: V8's sampling heap profiler, one sample per 4 KiB on average. */
+class HeapSampler {
+  private session: Session | undefined;
+
+  async start(): Promise<void> {
+    this.session = new Session();
+    this.session.connect();
+    await this.session.post('HeapProfiler.enable');
+    await this.session.post('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
+
+  async stop(): Promise<string> {
+    const session = this.session;
+    if (!session) throw new Error('alloc-stop without alloc-start');
+    this.session = undefined;
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    session.disconnect();
+    return writeProfile('heapprofile', profile);
+  }
+}
+
+function writeProfile(kind: 'cpuprofile' | 'heapprofile', profile: object): string {
+  const dir = resolve('bench/out/profiles');
+  mkdirSync(dir, { recursive: true });
+  const file = `${dir}/${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}.${kind}`;
+  writeFileSync(file, JSON.stringify(profile));
+  return file;
 }

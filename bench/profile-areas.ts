@@ -58,3 +58,26 @@ export function busyShareByArea(profile: CpuProfile): Map<string, number> {
   }
   return new Map([...hits].sort((a, b) => b[1] - a[1]).map(([area, n]) => [area, busy === 0 ? 0 : n / busy]));
 }
+
+/** A sampling heap profile (`.heapprofile`, from bench/child-ipc.ts): a tree of allocation sites. */
+export interface HeapProfileNode {
+  callFrame: ProfileNode['callFrame'];
+  selfSize: number;
+  children: HeapProfileNode[];
+}
+
+/** Each area's share of the bytes sampled as allocated, largest first: the same areas as the CPU's. */
+export function allocatedShareByArea(head: HeapProfileNode): Map<string, number> {
+  const bytes = new Map<string, number>();
+  let total = 0;
+  const pending = [head];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    if (node.selfSize > 0) {
+      const area = areaOf(node.callFrame);
+      bytes.set(area, (bytes.get(area) ?? 0) + node.selfSize);
+      total += node.selfSize;
+    }
+    pending.push(...node.children);
+  }
+  return new Map([...bytes].sort((a, b) => b[1] - a[1]).map(([area, n]) => [area, total === 0 ? 0 : n / total]));
+}

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { buildCases } from './cases.js';
 import { floorEnvOf, formsOf, gatewayEnvOf, steadyLoadOf, Upstreams } from './harness.js';
-import { busyShareByArea, readProfile } from './profile-areas.js';
+import { allocatedShareByArea, busyShareByArea, readProfile, type HeapProfileNode } from './profile-areas.js';
+import { readFileSync } from 'node:fs';
 import { buildServers, startChild, type Child } from './procs.js';
 import { countSyscalls, type SyscallCounts } from './syscall-counter.js';
 
@@ -99,6 +100,8 @@ interface Counted {
   syscalls: SyscallCounts | string;
   bytes: number;
   calls: number;
+  /** Each area's share of the bytes allocated, from the window's sampling heap profile. */
+  allocatedShares: Map<string, number>;
 }
 
 /** One window at the count rate: the heap bytes allocated, and the system calls when strace can count them. */
@@ -115,8 +118,10 @@ async function countedWindow(child: Child, load: ReturnType<typeof steadyLoadOf>
     syscalls = `not counted: ${(error as Error).message}`;
     calls = (await steady()).total;
   }
-  const { bytes } = (await child.ask('alloc-stop')) as { bytes: number };
-  return { syscalls, bytes, calls };
+  const { bytes, file } = (await child.ask('alloc-stop', 60_000)) as { bytes: number; file: string };
+  console.log(`${child.name}: heap allocation profile ${file}`);
+  const { head } = JSON.parse(readFileSync(file, 'utf8')) as { head: HeapProfileNode };
+  return { syscalls, bytes, calls, allocatedShares: allocatedShareByArea(head) };
 }
 
 function countsTable(counted: Record<'floor' | 'v1gate', Counted>, rate: number): string {
@@ -137,5 +142,21 @@ What a call costs besides time, at ${rate} calls/s over ${COUNT_WINDOW_SEC} s ea
 |---|---|---|
 ${rows.map((row) => `| ${row.key} | ${n(row.floor)} | ${n(row.v1gate)} |`).join('\n')}
 | **system calls** | **${n(total(counted.floor))}** | **${n(total(counted.v1gate))}** |
-| **heap KiB allocated** | **${kb(counted.floor)}** | **${kb(counted.v1gate)}** |`;
+| **heap KiB allocated** | **${kb(counted.floor)}** | **${kb(counted.v1gate)}** |
+
+Heap KiB allocated per call by area (sampled; areas under 0.5 KiB on both sides left out)
+
+| area | floor | v1gate |
+|---|---|---|
+${allocationRows(counted).join('\n')}`;
+}
+
+function allocationRows(counted: Record<'floor' | 'v1gate', Counted>): string[] {
+  const kibOf = (side: Counted, area: string) => ((side.allocatedShares.get(area) ?? 0) * side.bytes) / side.calls / 1024;
+  const areas = new Set([...counted.floor.allocatedShares.keys(), ...counted.v1gate.allocatedShares.keys()]);
+  return [...areas]
+    .map((area) => ({ area, floor: kibOf(counted.floor, area), v1gate: kibOf(counted.v1gate, area) }))
+    .filter((row) => Math.max(row.floor, row.v1gate) >= 0.5)
+    .sort((a, b) => b.v1gate - a.v1gate || b.floor - a.floor)
+    .map((row) => `| ${row.area} | ${row.floor.toFixed(1)} | ${row.v1gate.toFixed(1)} |`);
 }
