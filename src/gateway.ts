@@ -31,7 +31,7 @@ import {
   sandboxAccountsOf,
 } from './gateway/v2-side.js';
 import { callObservers, createMetrics, opsPart } from './gateway/ops.js';
-import { createFacade, downloadsPart, shadowPart, signerPart, type Shadow, type V1App } from './gateway/facade.js';
+import { createFacade, downloadsPart, shadowPart, signerPart, type V1App } from './gateway/facade.js';
 
 /**
  * Assembles one gateway process: the v1 facade, the v2 client, and — when no V2_BASE_URL is
@@ -169,9 +169,6 @@ function assemble(parts: Parts) {
   const v2 = createV2Client(parts, limiters, credentials);
   const endpoints = overrides.endpoints ?? ALL_ENDPOINTS;
   const { metrics, failover, sharedStorePolicy } = createMetrics(parts, endpoints, limiters, credentials, webhooks);
-  // Shadow mode wraps the facade, made below; the status page asks for it when it renders.
-  const later: { shadow?: Shadow } = {};
-  const ops = opsPart(parts, { metrics, limiters, failover, sharedStorePolicy, webhooks, shadow: () => later.shadow }, endpoints);
   // One inbound gate and one prover for the signer and the v1 routes: a pair proven by either is
   // its key's owner for both, and both spend the key's v1 limits.
   const inbound = overrides.inbound ?? (config.rateLimits.v1.enabled ? inboundGate(limiters) : undefined);
@@ -197,7 +194,9 @@ function assemble(parts: Parts) {
       ? createFacade(parts, { ...facadeDeps, v2: createV2Client(parts, limiters, credentials, true) }, observers)
       : undefined;
   const shadowed = config.shadow.primaryUrl ? shadowPart(parts, { v1App, writer }, endpoints, metrics) : undefined;
-  const shadow = (later.shadow = shadowed?.shadow);
+  const shadow = shadowed?.shadow;
+  // Built after shadow mode, which wraps the facade: the status page reads its figures.
+  const ops = opsPart(parts, { metrics, limiters, failover, sharedStorePolicy, webhooks, shadow }, endpoints);
   const apps = {
     sandbox: embedded?.app,
     hub,

@@ -1,5 +1,5 @@
 import distance from 'damerau-levenshtein';
-import { CLUSTER_ENV } from './cluster/protocol.js';
+import { CLUSTER_ENV } from './shared/cluster-protocol.js';
 import { SETTINGS } from './config.js';
 import { variablesOf, type Env } from './shared/env.js';
 

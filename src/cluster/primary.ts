@@ -9,7 +9,7 @@ import { IpcRpcClient, serveRpc } from '../shared/ipc-rpc.js';
 import { announceSandbox, listenedOn } from '../sandbox-banner.js';
 import { watchHandoffs } from './handoffs.js';
 import { startHub, type Hub } from './hub.js';
-import { CLUSTER_ENV, METRICS_CLUSTER, METRICS_JSON } from './protocol.js';
+import { CLUSTER_ENV, METRICS_CLUSTER, METRICS_JSON } from '../shared/cluster-protocol.js';
 
 /**
  * WORKERS>1: this process forks the workers that serve the port (node:cluster hands each new
@@ -115,7 +115,7 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
   for (let i = 0; i < config.workers; i++) fork();
 }
 
-/** What every worker is told of the cluster (src/cluster/protocol.ts). */
+/** What every worker is told of the cluster (src/shared/cluster-protocol.ts). */
 function workerEnv(hub: Hub | undefined, buckets: MemoryBucketStore | undefined, config: GatewayConfig): Record<string, string> {
   return {
     // One key signs every worker's download links: a link one worker answered is fetched from whichever the next connection reaches.

@@ -4,7 +4,7 @@ import { startGateway } from '../gateway.js';
 import { routeConsoleThrough } from '../ops/library-console.js';
 import { IpcBucketStore } from '../ratelimit/ipc-store.js';
 import { IpcRpcClient, serveRpc } from '../shared/ipc-rpc.js';
-import { CLUSTER_ENV, METRICS_CLUSTER, METRICS_JSON } from './protocol.js';
+import { CLUSTER_ENV, METRICS_CLUSTER, METRICS_JSON } from '../shared/cluster-protocol.js';
 
 /**
  * One cluster worker: a whole gateway on the shared port, linked to its primary for what exists

@@ -56,8 +56,8 @@ export function opsPart(
     failover: FailoverBucketStore | undefined;
     sharedStorePolicy: 'open' | 'closed' | undefined;
     webhooks: Webhooks | undefined;
-    /** Shadow mode is wired after these routes: the status page asks for it when it renders. */
-    shadow: () => Shadow | undefined;
+    /** Shadow mode, when on: the status page shows its figures. */
+    shadow: Shadow | undefined;
   },
   endpoints: readonly EndpointDefinition[],
 ): Hono {
@@ -102,8 +102,8 @@ export function opsPart(
         : cluster?.hubPaths.includes('/webhooks')
           ? 'elsewhere'
           : undefined,
-      shadow: () => deps.shadow()?.stats(),
-      cutover: () => cutoverSection(deps.shadow()?.stats().cutover),
+      shadow: () => deps.shadow?.stats(),
+      cutover: () => cutoverSection(deps.shadow?.stats().cutover),
       ...(overrides.statusHistoryStepMs ? { historyStepMs: overrides.statusHistoryStepMs } : {}),
     },
   });

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { forwardToHub } from '../cluster/forward.js';
+import { forwardToHub } from './forward-to-hub.js';
 import { createSandbox, mountSandbox, type Sandbox } from '../sandbox/app.js';
 import { keepSandboxData } from '../sandbox/persist.js';
 import { listenOnLoopback } from '../server.js';

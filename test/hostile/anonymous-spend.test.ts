@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forwardToHub } from '../../src/cluster/forward.js';
+import { forwardToHub } from '../../src/gateway/forward-to-hub.js';
 import { createSandbox, mountSandbox } from '../../src/sandbox/app.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 

@@ -1,4 +1,8 @@
-/** What a cluster primary and its workers agree on: environment variables and IPC method names. */
+/**
+ * What a cluster primary and its workers agree on: environment variables and IPC method names (the
+ * IPC itself is ipc-rpc.ts). Down here, not in src/cluster/, because the check of unknown settings
+ * reads the variables' names too, and the cluster sits above it.
+ */
 
 /** Set by the primary on each worker it forks (internal: not settings for operators). */
 export const CLUSTER_ENV = {
