@@ -5,7 +5,8 @@ import { BESIDE, LAYERS, UNRULED_FILES, bansOf } from './layers.config.js';
  * The import graph check of `npm run graph` (part of `npm run lint`, so of `npm test`): every import
  * of production code in src/ and mappings/, resolved to the file it reaches (type-only imports
  * included), against the layer table of layers.config.js, which the lint also enforces, import by
- * import. On top of the lint: no cycle anywhere, and dynamic `import()` counts too.
+ * import. On top of the lint: no cycle anywhere, of modules or of folders (two folders never
+ * import each other), and dynamic `import()` counts too.
  */
 
 const escape = (/** @type {string} */ text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -37,6 +38,15 @@ export default {
       name: 'no-circular',
       comment: 'Modules that import each other have no order to load in, and no layer to belong to.',
       severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-folders-both-ways',
+      comment:
+        'Two folders of src/ that import each other (through any files, or through a third folder) are one piece split in two: move the shared piece down a layer, or hand it in as a parameter.',
+      severity: 'error',
+      scope: 'folder',
       from: {},
       to: { circular: true },
     },

@@ -101,11 +101,16 @@ describe('the import graph check', () => {
     write('src/translators/metrics/usage.ts', "export const usage = async () => (await import('../reports/range.js')).range;\n");
     write('src/shared/one.ts', "import type { Two } from './two.js';\nexport type One = { two?: Two };\n");
     write('src/shared/two.ts', "import type { One } from './one.js';\nexport type Two = { one?: One };\n");
+    // No module cycle, but the two folders import each other.
+    write('src/gateway/part.ts', "import { forward } from '../cluster/forward.js';\nexport const part = forward;\n");
+    write('src/gateway/answers.ts', 'export const answer = 1;\n');
+    write('src/cluster/forward.ts', 'export const forward = 1;\n');
+    write('src/cluster/hub.ts', "import { answer } from '../gateway/answers.js';\nexport const hub = answer;\n");
     write('src/v1/fine.ts', "import type { One } from '../shared/one.js';\nexport type Fine = One;\n");
   });
   afterAll(() => rmSync(fixture, { recursive: true, force: true }));
 
-  it('finds an import up a layer, one between areas (even dynamic), and a cycle (even of types)', async () => {
+  it('finds an import up a layer, one between areas (even dynamic), a cycle (even of types), and two folders importing each other', async () => {
     const depcruise = path.join(root, 'node_modules/.bin/depcruise');
     const config = path.join(root, '.dependency-cruiser.mjs');
     const failed = await run(depcruise, ['src', '--config', config], { cwd: fixture }).then(
@@ -118,8 +123,9 @@ describe('the import graph check', () => {
       'error layers: src/translators/metrics/: src/translators/metrics/usage.ts → src/translators/reports/range.ts',
     );
     expect(reported).toMatch(/error no-circular: src\/shared\/(one|two)\.ts → src\/shared\/(two|one)\.ts → src\/shared\/(one|two)\.ts/);
+    expect(reported).toMatch(/error no-folders-both-ways: src\/(gateway|cluster) → src\/(cluster|gateway) → src\/(gateway|cluster)/);
     expect(reported).not.toContain('src/v1/fine.ts');
-    expect(failed.code).toBe(3);
+    expect(failed.code).toBe(5);
   }, 120_000);
 });
 
