@@ -58,6 +58,8 @@ export type FailureKind =
   | 'v2-resource-limited'
   /** v2 answered 403. */
   | 'v2-no-privilege'
+  /** The mapped app's token lacks a scope a route of the endpoint needs: found before the first v2 call, or v2 answered 4711. */
+  | 'scopes-missing'
   /** v2 answered 400 naming fields (`errors`). */
   | 'v2-invalid-fields'
   /** v2 answered another error with a v2 code in its body (400, 404, 409 ...). */
@@ -182,6 +184,11 @@ export const FAILURES: Record<FailureKind, FailureRow> = {
     why: "v1's rate-limit code with the service's own text, which names the resource (the registrant) and when its day resets; nothing else is held back, so every other call goes on.",
   },
   'v2-no-privilege': { v1Code: V1Code.noPrivilege, v1Message: 'keep', why: 'A v2 403 is a missing privilege; v1 said 200 (no privilege).' },
+  'scopes-missing': {
+    v1Code: V1Code.noPrivilege,
+    v1Message: 'keep',
+    why: "A permission the gateway's v2 app lacks, as a v2 403 is: v1's 200 (no privilege). The message names the scopes to grant (docs/scopes.md), and says whether anything was sent; v1gate checks the token's scopes before a call's first v2 call, and a 4711 from v2 gets the same answer.",
+  },
   'v2-invalid-fields': {
     v1Code: V1Code.invalidParameter,
     v1Message: 'keep',

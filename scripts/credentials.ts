@@ -11,6 +11,8 @@ import {
   type V2App,
 } from '../src/upstream/auth/credential-edits.js';
 import { hashSecret } from '../src/upstream/auth/secret-hash.js';
+import { defaultTokenUrlOf } from '../src/upstream/auth/v2-credentials.js';
+import { scopeLines } from './credentials-scopes.js';
 import { RATE_LIMIT_PLANS, type RateLimitPlan } from '../src/shared/rate-limit-plans.js';
 
 const USAGE = `usage: npm run -s credentials -- <command> [options]
@@ -35,7 +37,10 @@ kept only as a salted hash, and the v2 credentials v1gate uses for the key.
                              give the key a new v1 secret (printed once when not given); the old one
                              is accepted until the stated time (24 hours from now by default); v2 is
                              not touched
-  check --file F             validate the file; every problem on its own line
+  check --file F [--scopes [--token-url URL]]
+                             validate the file; every problem on its own line; with --scopes, ask
+                             each OAuth app for a token (at its token_url, else URL, else
+                             V2_BASE_URL's) and list the v1 endpoints its scopes cannot serve
   list --file F              the keys in the file, the kind of v2 app each uses, its plan and its SDK key (no secrets)
 `;
 
@@ -66,6 +71,7 @@ const { positionals, values } = (() => {
         'keep-old-until': { type: 'string' },
         'keep-old-for': { type: 'string' },
         replace: { type: 'boolean', default: false },
+        scopes: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -185,6 +191,10 @@ async function run(command: string | undefined): Promise<void> {
       const entries = readOrEmpty(required('file'));
       const withSdk = entries.filter((e) => e.sdk).length;
       console.log(`${values.file}: ${entries.length} key${entries.length === 1 ? '' : 's'} (${withSdk} with an SDK app), no problem.`);
+      if (values.scopes) {
+        const base = process.env.V2_BASE_URL;
+        for (const line of await scopeLines(entries, values['token-url'] ?? (base ? defaultTokenUrlOf(base) : undefined))) console.log(line);
+      }
       return;
     }
     case 'list': {

@@ -198,6 +198,8 @@ export const CALL_LINE_LEVEL: Record<FailureKind, Level> = {
   // One registrant registered once too often today: the client's doing, not v2's fault.
   'v2-resource-limited': CLIENTS,
   'v2-no-privilege': CLIENTS,
+  // The gateway's v2 app lacks a scope: an operator's to grant, as a refused app is.
+  'scopes-missing': UPSTREAMS,
   'v2-invalid-fields': CLIENTS,
   'v2-coded': CLIENTS,
   'v2-refused-uncoded': UPSTREAMS,

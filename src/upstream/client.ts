@@ -93,6 +93,14 @@ export class V2Client {
     this.gate = options.gate ?? openGate;
   }
 
+  /**
+   * The token the calls of `credentials` would be made with, and the scopes its answer listed: the
+   * one held, or fetched once for every caller. A v1 call reads its scopes before its first v2 call.
+   */
+  grantOf(credentials: Credentials): Grant | Promise<Grant> {
+    return this.options.authorizer.grantFor(credentials);
+  }
+
   private connect(baseUrl: string, connections = this.options.connections): Upstream {
     return connectUpstream(baseUrl, Math.min(connections, this.options.connections), this.options.timeoutMs);
   }

@@ -1,5 +1,8 @@
 import type { Logger } from 'pino';
 import type { DownloadLinkMaker, EndpointDefinition, RecordingFileRef } from '../translators/kit/define.js';
+import { ScopesMissing } from '../translators/kit/scopes-missing.js';
+import { judgeable, missingScopes, routesOf } from '../translators/kit/scopes.js';
+import { nowOrLater } from '../shared/now-or-later.js';
 import type { V2Client } from '../upstream/client.js';
 import { pairProofOf, type PairProver } from '../upstream/pair-proof.js';
 import { invalidParameter, missingParameter } from '../v1/errors.js';
@@ -32,8 +35,31 @@ const asGiven = (file: RecordingFileRef) => file.v2Url;
  * deadline: the translator's own promise of the v1 answer, with no async frame around it.
  */
 export function dispatch(admitted: AdmittedCall, parts: DispatchParts): Promise<unknown> {
+  const input = parseParams(admitted.endpoint, admitted.params);
+  const { credentials } = admitted;
+  // Only a mapped OAuth app's token lists scopes; any other pair's calls are not judged here.
+  if (credentials.v2?.kind !== 'oauth') return run(admitted, parts, input);
+  return Promise.resolve(
+    nowOrLater(parts.v2.grantOf(credentials), (grant) => {
+      refuseUnscoped(admitted.endpoint, grant.scopes);
+      return run(admitted, parts, input);
+    }),
+  );
+}
+
+/**
+ * Before the call's first v2 call: a token whose scopes do not open every route the endpoint may
+ * call (its calls and its undos) would fail part way, perhaps after a write, so it is refused
+ * whole, naming the scopes to add (docs/scopes.md).
+ */
+function refuseUnscoped(endpoint: EndpointDefinition, held: readonly string[] | undefined): void {
+  if (!judgeable(held)) return;
+  const missing = missingScopes(held, routesOf(endpoint));
+  if (missing.length > 0) throw new ScopesMissing(missing);
+}
+
+function run(admitted: AdmittedCall, parts: DispatchParts, input: unknown): Promise<unknown> {
   const { call, endpoint, credentials } = admitted;
-  const input = parseParams(endpoint, admitted.params);
   const proof = pairProofOf(credentials);
   const deadlineMs = Date.now() + parts.outboundMaxWaitMs;
   const { memo } = parts;

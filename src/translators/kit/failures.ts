@@ -5,6 +5,7 @@ import { DotSegmentValue } from '../../shared/v2-path.js';
 import { V1Code, V1Error } from '../../v1/errors.js';
 import { RateLimitExceeded } from '../../ratelimit/errors.js';
 import { CallWithdrawn, UpstreamUnavailable, V2Error } from '../../upstream/errors.js';
+import { MISSING_SCOPES_V2_CODE, ScopesMissing, scopesMissingMessage, scopesNamedBy } from './scopes-missing.js';
 import { ProofsExhausted } from '../../upstream/pair-proof.js';
 import { KeyNotMapped, SecretRefused } from '../../upstream/auth/local-check.js';
 import { OAuthTokenError } from '../../upstream/auth/oauth-tokens.js';
@@ -35,6 +36,8 @@ export function failureKindOf(error: unknown): FailureKind {
   if (error instanceof SecretRefused) return 'secret-refused';
   if (error instanceof KeyNotMapped) return 'key-not-mapped';
   if (error instanceof OAuthTokenError) return TOKEN_KINDS[error.outcome];
+  if (error instanceof ScopesMissing) return 'scopes-missing';
+  if (error instanceof V2Error && error.code === MISSING_SCOPES_V2_CODE && error.status === 400) return 'scopes-missing';
   if (error instanceof V2Error)
     return LIMIT_KINDS[error.limitKind ?? 'none'] ?? v2FailureKind(error.status, true, error.fieldErrors.length > 0);
   if (error instanceof UpstreamUnavailable) return UPSTREAM_KINDS[error.reason];
@@ -96,7 +99,9 @@ function ownCodeAndMessage(
   v1FieldOf: FieldOfPath,
   fieldHolding: FieldHolding,
 ): { code: number; message: string } {
+  if (error instanceof ScopesMissing) return { code: V1Code.noPrivilege, message: error.message };
   if (error instanceof V2Error) {
+    if (kind === 'scopes-missing') return { code: V1Code.noPrivilege, message: scopesMissingMessage(scopesNamedBy(error.message), false) };
     if (kind === 'v2-invalid-fields') {
       const names = [...new Set(error.fieldErrors.map((e) => v1FieldOf(e.field) ?? e.field))];
       return { code: error.code, message: `Invalid parameter: ${names.join(', ')}. ${error.fieldErrors[0]!.message}` };

@@ -53,6 +53,8 @@ const tokenAnswer = z.object({
   expires_in: z.number().positive(),
   // The API host of the account's data region (auth/api-url.ts); a token answer without one is still a token.
   api_url: z.string().optional().catch(undefined),
+  // The app's scopes, space-separated (docs/live-evidence.md, "Granular scopes"); none: not judged.
+  scope: z.string().optional().catch(undefined),
 });
 const errorAnswer = z.object({ reason: z.string().optional(), error: z.string().optional() }).loose();
 
@@ -62,6 +64,8 @@ export interface Grant {
   readonly apiUrl: string | undefined;
   /** `Bearer <token>`: the Authorization header of each call made with it, made once per token. */
   readonly authorization: string;
+  /** The scopes the token answer listed (an OAuth app's); undefined when it listed none (a JWT). */
+  readonly scopes?: readonly string[];
 }
 
 interface Held extends Grant {
@@ -174,7 +178,14 @@ export class OAuthTokens {
       // A token shorter-lived than the margin is used for half its life rather than never.
       const margin = Math.min(this.marginMs, lifeMs / 2);
       const token = parsed.data.access_token;
-      return { token, apiUrl: parsed.data.api_url, authorization: `Bearer ${token}`, renewAtMs: askedAtMs + lifeMs - margin };
+      const scopes = parsed.data.scope?.split(/\s+/).filter((scope) => scope.length > 0);
+      return {
+        token,
+        apiUrl: parsed.data.api_url,
+        authorization: `Bearer ${token}`,
+        renewAtMs: askedAtMs + lifeMs - margin,
+        ...(scopes ? { scopes } : {}),
+      };
     }
     const reason = reasonOf(text);
     if (answer.statusCode === 429) {
