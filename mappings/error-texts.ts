@@ -399,9 +399,9 @@ function rows() {
       code: 200,
       text: 'No privilege: the v2 app of this api_key does not have the scopes [<scopes>] this call needs (docs/scopes.md). <whether anything was changed>',
       where:
-        "v1gate, a mapped OAuth app whose token's scopes do not open every v2 route the endpoint may call (checked before the first v2 call: \"Nothing was changed.\"), or v2's 400 code 4711 (\"Calls of it made before this one may have been applied.\")",
+        'v1gate, a mapped OAuth app whose token\'s scopes do not open every v2 route the endpoint may call (checked before the first v2 call: "Nothing was changed."), or v2\'s 400 code 4711 ("Calls of it made before this one may have been applied.")',
       source:
-        "ours: v1 had no scopes; v1's 200 is its no-privilege code, as a v2 403 is answered, and the text names the scopes as v2's 4711 does (docs/live-evidence.md, \"Granular scopes\")",
+        'ours: v1 had no scopes; v1\'s 200 is its no-privilege code, as a v2 403 is answered, and the text names the scopes as v2\'s 4711 does (docs/live-evidence.md, "Granular scopes")',
       notDrivenHere: 'needs a mapped app made with only some scopes: test/gateway/scopes.test.ts',
     },
     'v2-invalid-fields': {

@@ -193,7 +193,8 @@ async function run(command: string | undefined): Promise<void> {
       console.log(`${values.file}: ${entries.length} key${entries.length === 1 ? '' : 's'} (${withSdk} with an SDK app), no problem.`);
       if (values.scopes) {
         const base = process.env.V2_BASE_URL;
-        for (const line of await scopeLines(entries, values['token-url'] ?? (base ? defaultTokenUrlOf(base) : undefined))) console.log(line);
+        for (const line of await scopeLines(entries, values['token-url'] ?? (base ? defaultTokenUrlOf(base) : undefined)))
+          console.log(line);
       }
       return;
     }

@@ -9,6 +9,7 @@ import type { CallTrace } from '../shared/trace-context.js';
 import type { V2Method, V2Route, V2Target } from '../shared/v2-route.js';
 import { checkedV2Answer, type V2Answer } from '../translators/kit/v2-answers/table.js';
 import type { CallMemo, RecordingFileRef, TranslatorContext, V2Api } from '../translators/kit/define.js';
+import { opens } from '../translators/kit/scopes.js';
 import type { Credentials, Query, V2CallObservation, V2Client, V2Request } from '../upstream/client.js';
 import { CallWithdrawn, notSentAfter, unanswered, V2Error, type UpstreamUnavailable } from '../upstream/errors.js';
 import type { PairProver } from '../upstream/pair-proof.js';
@@ -260,6 +261,8 @@ export class CallContext implements TranslatorContext {
     private readonly fanOut: FanOutCheck | undefined,
     private readonly logger: Logger,
     readonly downloadUrl: (file: RecordingFileRef) => string,
+    /** The scopes the call's token answer listed; undefined when it listed none (not judged). */
+    private readonly scopes: readonly string[] | undefined,
   ) {}
 
   /** Made on first use: most calls never log (a child logger costs its bindings' serialisation). */
@@ -278,5 +281,9 @@ export class CallContext implements TranslatorContext {
 
   requireFanOut(route: V2Route<'GET'>, calls: number): void {
     this.fanOut?.(this.line.credentials, route, calls, this.deadlineMs - Date.now());
+  }
+
+  canCall(route: V2Route): boolean {
+    return opens(this.scopes, route);
   }
 }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { DownloadLinkMaker, EndpointDefinition, RecordingFileRef } from '../translators/kit/define.js';
 import { ScopesMissing } from '../translators/kit/scopes-missing.js';
-import { judgeable, missingScopes, routesOf } from '../translators/kit/scopes.js';
+import { judgeable, missingScopes, requiredRoutesOf } from '../translators/kit/scopes.js';
 import { nowOrLater } from '../shared/now-or-later.js';
 import type { V2Client } from '../upstream/client.js';
 import { pairProofOf, type PairProver } from '../upstream/pair-proof.js';
@@ -38,27 +38,27 @@ export function dispatch(admitted: AdmittedCall, parts: DispatchParts): Promise<
   const input = parseParams(admitted.endpoint, admitted.params);
   const { credentials } = admitted;
   // Only a mapped OAuth app's token lists scopes; any other pair's calls are not judged here.
-  if (credentials.v2?.kind !== 'oauth') return run(admitted, parts, input);
+  if (credentials.v2?.kind !== 'oauth') return run(admitted, parts, input, undefined);
   return Promise.resolve(
     nowOrLater(parts.v2.grantOf(credentials), (grant) => {
       refuseUnscoped(admitted.endpoint, grant.scopes);
-      return run(admitted, parts, input);
+      return run(admitted, parts, input, grant.scopes);
     }),
   );
 }
 
 /**
- * Before the call's first v2 call: a token whose scopes do not open every route the endpoint may
- * call (its calls and its undos) would fail part way, perhaps after a write, so it is refused
- * whole, naming the scopes to add (docs/scopes.md).
+ * Before the call's first v2 call: a token whose scopes do not open every route the endpoint
+ * needs (its calls and its undos, but those it does without) would fail part way, perhaps after
+ * a write, so it is refused whole, naming the scopes to add (docs/scopes.md).
  */
 function refuseUnscoped(endpoint: EndpointDefinition, held: readonly string[] | undefined): void {
   if (!judgeable(held)) return;
-  const missing = missingScopes(held, routesOf(endpoint));
+  const missing = missingScopes(held, requiredRoutesOf(endpoint));
   if (missing.length > 0) throw new ScopesMissing(missing);
 }
 
-function run(admitted: AdmittedCall, parts: DispatchParts, input: unknown): Promise<unknown> {
+function run(admitted: AdmittedCall, parts: DispatchParts, input: unknown, scopes: readonly string[] | undefined): Promise<unknown> {
   const { call, endpoint, credentials } = admitted;
   const proof = pairProofOf(credentials);
   const deadlineMs = Date.now() + parts.outboundMaxWaitMs;
@@ -89,6 +89,7 @@ function run(admitted: AdmittedCall, parts: DispatchParts, input: unknown): Prom
     parts.fanOut,
     parts.logger,
     parts.downloadLinks?.(credentials.apiKey, call.c) ?? asGiven,
+    scopes,
   );
   const answer = endpoint.handle(input, ctx);
   // Once the answer is known no read of the call starts: the siblings of a read that failed, still

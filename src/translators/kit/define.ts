@@ -90,6 +90,12 @@ export interface TranslatorContext<in Routes extends V2Route = V2Route, in Undo 
    * cannot all be admitted within this v1 call's outbound wait, so nothing is sent in vain.
    */
   requireFanOut(route: RoutesOf<Routes, 'GET'>, calls: number): void;
+  /**
+   * Whether this call's v2 token may call `route`: false only when its token answer listed scopes
+   * and none of them opens the route (kit/scopes.ts). What an endpoint does without (`v2Optional`)
+   * is asked here, so a call the app cannot make is never sent.
+   */
+  canCall(route: Routes): boolean;
   /** The gateway's logger, with this call's request id (`reqId`) on every line. */
   readonly log: Logger;
   /**
@@ -134,6 +140,12 @@ export interface EndpointDefinition<S extends z.ZodType = z.ZodType, Routes exte
   v2Calls: readonly Routes[];
   /** The routes its undos call (a rollback's deletes and restores, through `ctx.undoV2`), if it has any. */
   v2Undo?: readonly Undo[];
+  /**
+   * Routes of `v2Calls` it does without when its v2 app's scopes do not open them (it asks
+   * `ctx.canCall` first), and what its answer then lacks: the scope check made before the first v2
+   * call does not require their scopes, and docs/scopes.md lists them apart.
+   */
+  v2Optional?: { readonly routes: readonly Routes[]; readonly without: string };
   /** The mapping tables it uses (for naming v1 fields in v2 field errors, and for the docs). */
   tables?: readonly FieldTable[];
   /** The composite mappings it uses (several v1 fields ↔ one v2 field), for the same. */

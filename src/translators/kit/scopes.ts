@@ -15,6 +15,16 @@ export const routesOf = (endpoint: Pick<EndpointDefinition, 'v2Calls' | 'v2Undo'
   ...new Set([...endpoint.v2Calls, ...(endpoint.v2Undo ?? [])]),
 ];
 
+/** The routes an endpoint cannot do without: every route it may call but those it does without (`v2Optional`). */
+export const requiredRoutesOf = (endpoint: Pick<EndpointDefinition, 'v2Calls' | 'v2Undo' | 'v2Optional'>): readonly V2Route[] => {
+  const optional = new Set<V2Route>(endpoint.v2Optional?.routes ?? []);
+  return routesOf(endpoint).filter((route) => !optional.has(route));
+};
+
+/** Whether a token of `held` may call `route`: it holds one of the route's scopes, or they are not known. */
+export const opens = (held: readonly string[] | undefined, route: V2Route): boolean =>
+  !judgeable(held) || routesNotCovered(held, [route]).length === 0;
+
 /** The scope to grant for a route: its `:admin` form (a server-to-server app acts for the whole account), else its first. */
 const preferred = (scopes: readonly string[]): string | undefined => scopes.find((s) => s.endsWith(':admin')) ?? scopes[0];
 
@@ -65,6 +75,6 @@ export function endpointsNotServed(
 ): { path: string; missing: string[] }[] {
   if (!judgeable(held)) return [];
   return endpoints
-    .map((endpoint) => ({ path: endpoint.path, missing: missingScopes(held, routesOf(endpoint)) }))
+    .map((endpoint) => ({ path: endpoint.path, missing: missingScopes(held, requiredRoutesOf(endpoint)) }))
     .filter((row) => row.missing.length > 0);
 }

@@ -15,6 +15,7 @@ export function getEndpoint(kind: SessionKind) {
     path: `/${kind.noun}/get`,
     params: v1Params(sessionRefShape),
     v2Calls: [...OWN_SESSION_CALLS(kind), ...kind.live.calls],
+    ...(kind.live.optional ? { v2Optional: kind.live.optional } : {}),
     tables: [kind.table],
     async handle({ id, host_id }, ctx) {
       const [session, liveIds] = await readOwnSession(ctx, kind, id, host_id, () => kind.live.idsOf(ctx, host_id), { keyedByHost: true });

@@ -17,11 +17,19 @@ const LIVE_PAGE_SIZE = V2_MAX_PAGE_SIZE;
 /** How a kind answers v1's `status`: the numbers of a host's sessions in progress, and the v2 routes reading them calls. */
 export interface LiveStatus {
   calls: readonly LiveStatusRoute[];
+  /** Of `calls`, what a read of one session does without when its app's scopes do not open it (`v2Optional`). */
+  optional: { readonly routes: readonly LiveStatusRoute[]; readonly without: string } | undefined;
   idsOf(ctx: TranslatorContext<LiveStatusRoute>, hostId: string): Promise<Set<string>>;
 }
 
 /** What either kind's status read calls: an endpoint that reads a session's status declares its kind's `live.calls`. */
 export type LiveStatusRoute = typeof V2.users.meetings | typeof V2.users.get;
+
+/** The host checked (GET /users/{id} answers 1001 for an unknown one), and no session in progress. */
+async function hostOnly(ctx: TranslatorContext<LiveStatusRoute>, hostId: string): Promise<Set<string>> {
+  await ctx.v2.get(V2.users.get.at(hostId));
+  return new Set();
+}
 
 /**
  * Meetings: GET /users/{id}/meetings?type=live, which also answers 1001 for an unknown host (so it
@@ -31,7 +39,14 @@ export type LiveStatusRoute = typeof V2.users.meetings | typeof V2.users.get;
  */
 export const LIVE_MEETINGS: LiveStatus = {
   calls: [V2.users.meetings],
+  // An app granted the meeting but not the host's list (meeting:read:list_meetings:admin) still
+  // reads meetings: the host is checked as a webinar's is, and no meeting shows as in progress.
+  optional: {
+    routes: [V2.users.meetings],
+    without: '`status` is always 0 (waiting), as for webinars: only the host’s list of live meetings shows one in progress',
+  },
   async idsOf(ctx, hostId) {
+    if (!ctx.canCall(V2.users.meetings)) return hostOnly(ctx, hostId);
     const ids = await ctx.memo.aux(`live-meetings ${hostId}`, async () => {
       const { meetings } = await ctx.v2.get(V2.users.meetings.at(hostId), {
         type: 'live',
@@ -51,8 +66,6 @@ export const LIVE_MEETINGS: LiveStatus = {
  */
 export const NO_LIVE_WEBINARS: LiveStatus = {
   calls: [V2.users.get],
-  async idsOf(ctx, hostId) {
-    await ctx.v2.get(V2.users.get.at(hostId));
-    return new Set();
-  },
+  optional: undefined,
+  idsOf: (ctx, hostId) => hostOnly(ctx, hostId),
 };
