@@ -12,7 +12,6 @@ import {
 } from '../src/upstream/auth/credential-edits.js';
 import { hashSecret } from '../src/upstream/auth/secret-hash.js';
 import { defaultTokenUrlOf } from '../src/upstream/auth/v2-credentials.js';
-import { scopeLines } from './credentials-scopes.js';
 import { RATE_LIMIT_PLANS, type RateLimitPlan } from '../src/shared/rate-limit-plans.js';
 
 const USAGE = `usage: npm run -s credentials -- <command> [options]
@@ -193,6 +192,8 @@ async function run(command: string | undefined): Promise<void> {
       console.log(`${values.file}: ${entries.length} key${entries.length === 1 ? '' : 's'} (${withSdk} with an SDK app), no problem.`);
       if (values.scopes) {
         const base = process.env.V2_BASE_URL;
+        // Loaded only here: judging scopes reads every endpoint's declaration, which no other command needs.
+        const { scopeLines } = await import('./credentials-scopes.js');
         for (const line of await scopeLines(entries, values['token-url'] ?? (base ? defaultTokenUrlOf(base) : undefined)))
           console.log(line);
       }

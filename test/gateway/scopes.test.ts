@@ -7,6 +7,7 @@ import type { RunningGateway } from '../../src/gateway.js';
 import type { CredentialEntry } from '../../src/upstream/auth/credential-map.js';
 import { hashSecret } from '../../src/upstream/auth/secret-hash.js';
 import { startFaultUpstream, startGatewayOver, type FaultUpstream } from '../support/fault-upstream.js';
+import { expectErrorText } from '../support/error-text.js';
 import { emptyCredentialFile, rememberSecret, testLogEnv } from '../support/gateway.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { postV1 } from '../support/v1-form.js';
@@ -95,6 +96,7 @@ describe('a key mapped to an app made with only meeting:read:meeting:admin and u
           'No privilege: the v2 app of this api_key does not have the scopes [meeting:write:meeting:admin] this call needs (docs/scopes.md). Nothing was changed.',
       },
     });
+    expectErrorText(answer.body.error, 'scopes-missing', ['meeting:write:meeting:admin', 'Nothing was changed.']);
     expect(answer.v2Calls).toBe('0');
     expect(writesSeen()).toEqual([]);
     expect(v2.seen).toEqual([]);
