@@ -102,8 +102,13 @@ const UPSTREAM = envSection({
   variables: {
     V2_BASE_URL: z
       .url({ error: 'must be a URL such as https://api.example.com/v2' })
+      // A user and password in it would be printed wherever the URL is, and could be sent nowhere:
+      // a v2 call's Authorization header carries the app's token, and fetch refuses such a URL.
+      .refine((v) => !URL.canParse(v) || (new URL(v).username === '' && new URL(v).password === ''), {
+        error: 'must not carry a user or password (https://user:password@...): v2 calls authenticate with the app’s token alone',
+      })
       .optional()
-      .describe('the real v2 service, e.g. https://api.example.com/v2; unset: the embedded sandbox at /v2'),
+      .describe('the real v2 service, e.g. https://api.example.com/v2 (no user or password in it); unset: the embedded sandbox at /v2'),
     UPSTREAM_TIMEOUT_MS: wholeNumber(100, 300_000).default(15_000).describe('timeout of one v2 call; default 15000'),
     UPSTREAM_CONNECTIONS: wholeNumber(1, 4096).default(128).describe('keep-alive connections to v2; default 128'),
     UPSTREAM_MAX_ATTEMPTS: wholeNumber(1, 5).default(2).describe('attempts for v2 calls safe to repeat (GETs); default 2'),

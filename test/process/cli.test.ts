@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,7 +114,7 @@ describe('check', () => {
     const bad = await run(['check'], {
       PORT: String(busyPort),
       REDIS_URL: `redis://:${SECRET}@127.0.0.1:1`,
-      V2_BASE_URL: `http://user:${SECRET}@127.0.0.1:1/v2`,
+      V2_BASE_URL: 'http://127.0.0.1:1/v2',
       V1_WEBHOOKS_FILE: file,
       V2_WEBHOOK_TOKEN: 'a-token-of-the-v2-app',
       READY_TIMEOUT_MS: '2000',
@@ -127,6 +127,35 @@ describe('check', () => {
       '  V2_BASE_URL: the v2 service at http://127.0.0.1:1 does not answer (connection refused)',
     ]);
     expect(bad.stdout + bad.stderr).not.toContain(SECRET);
+  });
+});
+
+describe('a V2_BASE_URL with a user and password', () => {
+  const USER = 'v2-proxy-user-not-to-be-printed';
+  const withCredentials = `https://${USER}:${SECRET}@v2.example.invalid/v2`;
+  const refusal =
+    'V2_BASE_URL: must not carry a user or password (https://user:password@...): v2 calls authenticate with the app’s token alone';
+
+  it('is refused by check and by the start, naming the setting, and neither shows the user or the password anywhere', async () => {
+    const files = mkdtempSync(join(dir, 'credentials-url-'));
+    const env = {
+      PORT: '0',
+      V2_BASE_URL: withCredentials,
+      LOG_FILE: join(files, 'v1gate.log'),
+      PID_FILE: join(files, 'v1gate.pid'),
+    };
+    const checked = await run(['check'], env);
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toContain(`  ${refusal}\n`);
+    const started = await run([], env);
+    expect(started.code).toBe(1);
+    expect(started.stderr).toContain(refusal);
+    expect(started.stdout).not.toContain('listening');
+    const written = readdirSync(files).map((name) => readFileSync(join(files, name), 'utf8'));
+    for (const text of [checked.stdout, checked.stderr, started.stdout, started.stderr, ...written]) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain(USER);
+    }
   });
 });
 
