@@ -1,4 +1,5 @@
 import type { RecipeField } from './declared.js';
+import { planLines } from './plan-text.js';
 import { busiestCategory, routesOf, type EndpointRecipe, type IntegrationRecipe, type Recipe } from './recipe.js';
 
 /** One Markdown page per integration: what to ask for, what to watch, then each endpoint's plan, busiest first. */
@@ -35,6 +36,7 @@ function endpointSection(endpoint: EndpointRecipe): string[] {
       lines.push(`- ${sequence.calls}×: ${sequence.steps.map((s) => `\`${s}\``).join(' → ') || 'no v2 call'}`);
     lines.push('');
   }
+  if (endpoint.plan) lines.push(...planLines(endpoint.plan));
   lines.push('**v1 parameters into v2**', '', ...fieldTable(declared.input, 'v1'));
   lines.push('**v2 answers back into v1 fields**', '', ...fieldTable(declared.output, 'v2'));
   lines.push(`What no row says is computed by \`${declared.translator}\`.`, '');

@@ -5,6 +5,8 @@ import { canonicalPath } from '../translators/kit/registry.js';
 import { PLAN_LIMITS, type RateLimitPlan } from '../shared/rate-limit-plans.js';
 import type { RateLimitCategory, V2Scopes } from '../shared/v2-route.js';
 import { declaredRecipe, type DeclaredRecipe } from './declared.js';
+import { planEndpoint } from './plan.js';
+import type { EndpointPlan } from './plan-schema.js';
 import { workedExample, type WorkedExample } from './examples.js';
 import { scopesToRequest, type ScopesToRequest } from './scopes.js';
 import { usageByIntegration, type CategoryUsage, type EndpointUsage } from './recorded.js';
@@ -22,6 +24,8 @@ export interface EndpointRecipe extends Omit<EndpointUsage, 'example'> {
   /** What v1gate declares of the endpoint; undefined for a path it does not serve. */
   declared: DeclaredRecipe | undefined;
   example: WorkedExample | undefined;
+  /** The steps as a program runs them: conditions, templates, the reverse map, and what it cannot express (plan.ts). */
+  plan: EndpointPlan | undefined;
 }
 
 export interface CategoryHeadroom extends CategoryUsage {
@@ -75,9 +79,17 @@ export function makeRecipe(calls: readonly RecordedCall[], endpoints: readonly E
     return declared.get(endpoint);
   };
   const integrations = usageByIntegration(calls).map((usage): IntegrationRecipe => {
+    const own = calls.filter((call) => (call.integration ?? 'unknown') === usage.integration);
     const endpointRecipes = usage.endpoints.map(({ example, ...rest }): EndpointRecipe => {
       const recipe = declaredOf(rest.path);
-      return { ...rest, declared: recipe, example: recipe ? workedExample(example, recipe) : undefined };
+      const endpoint = byPath.get(canonicalPath(rest.path));
+      const plan =
+        endpoint &&
+        planEndpoint(
+          endpoint,
+          own.filter((call) => call.path === rest.path),
+        );
+      return { ...rest, declared: recipe, example: recipe ? workedExample(example, recipe) : undefined, plan };
     });
     const planned = { endpoints: endpointRecipes };
     return {

@@ -148,6 +148,19 @@ describe('npm run recipe over a record of three integrations', () => {
     expect(create.example!.typescript).toContain('"topic": "{{topic}}"');
   });
 
+  it('plans each step with when it runs and where each value comes from, and says what it cannot express', () => {
+    const main = recipe.integrations.find((i) => i.integration === integrationOf(pairs[0]!.api_key))!;
+    const plan = (path: string) => main.endpoints.find((e) => e.path === path)!.plan!;
+    const [post] = plan('/meeting/create').steps;
+    expect(post).toMatchObject({ route: 'POST /users/{userId}/meetings', when: { kind: 'always' } });
+    expect(post!.pathParams.userId).toMatchObject({ from: 'param', param: 'host_id' });
+    expect(post!.body).toEqual(expect.arrayContaining([expect.objectContaining({ v1: 'topic', v2: 'topic' })]));
+    for (const step of plan('/meeting/delete').steps.filter((s) => s.when.kind === 'always'))
+      expect(step.pathParams.meetingId).toMatchObject({ from: 'param', param: 'id' });
+    expect(plan('/user/create').cannotExpress.join('\n')).toMatch(/write steps .*which input row goes to which/);
+    expect(plan('/user/list').cannotExpress.join('\n')).toMatch(/the answer is the translator's/);
+  });
+
   it('sets the recorded volume against the plan: each category with its busiest window and its share of the limit', () => {
     for (const integration of recipe.integrations) {
       expect(integration.categories.length).toBeGreaterThan(0);

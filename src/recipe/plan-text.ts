@@ -1,0 +1,57 @@
+import type { Condition, EndpointPlan, PlannedStep, Source } from './plan-schema.js';
+
+/** An endpoint's plan in words: each step with when it runs and where each value comes from, the reverse map, and what it cannot express. */
+
+export function conditionText(when: Condition): string {
+  switch (when.kind) {
+    case 'always':
+      return when.times === 1 ? 'always' : `always, ${when.times} times`;
+    case 'given':
+      return `only when \`${when.param}\` is given`;
+    case 'absent':
+      return `only when \`${when.param}\` is left out`;
+    case 'per-item':
+      return `once per item of \`${when.param}\``;
+    case 'rollback':
+      return 'only to undo, when a later step fails';
+    default:
+      return `not run by the recipe: ${when.why}`;
+  }
+}
+
+export function sourceText(source: Source): string {
+  switch (source.from) {
+    case 'param':
+      return `v1 \`${source.param}\``;
+    case 'item':
+      return `each item of v1 \`${source.param}\``;
+    case 'step':
+      return `\`${source.field}\` of step ${source.step + 1}'s answer`;
+    default:
+      return `the constant \`${JSON.stringify(source.value)}\``;
+  }
+}
+
+function stepLines(step: PlannedStep, i: number): string[] {
+  const values = Object.entries(step.pathParams).map(([name, source]) => `\`{${name}}\` ← ${sourceText(source)}`);
+  const lines = [`${i + 1}. \`${step.method} ${step.path}\`: ${conditionText(step.when)}${values.length ? `; ${values.join(', ')}` : ''}`];
+  if (step.body)
+    for (const field of step.body)
+      lines.push(
+        `   - body \`${field.v2}\` ← v1 \`${field.v1}\` (${field.as}${field.codec.kind === 'same' ? '' : `, ${field.codec.kind === 'code' ? field.codec.name : field.codec.kind}`}${field.default === undefined ? '' : `, default ${JSON.stringify(field.default)}`}), when given`,
+      );
+  return lines;
+}
+
+export function planLines(plan: EndpointPlan): string[] {
+  const lines = ['**The steps as a program runs them** (recipe.json `plan`):', '', ...plan.steps.flatMap(stepLines), ''];
+  if (plan.answer.length)
+    lines.push(
+      `The v1 answer: ${plan.answer.map((a) => `\`${a.v1}\` ← ${a.source.from === 'v2' ? `v2 \`${a.source.v2}\`` : `v1 \`${a.source.param}\``}`).join(', ')}.`,
+      '',
+    );
+  if (plan.answerComputed.length)
+    lines.push(`Computed by the translator, not by a row: ${plan.answerComputed.map((f) => `\`${f}\``).join(', ')}.`, '');
+  if (plan.cannotExpress.length) lines.push('**What this recipe cannot express**', '', ...plan.cannotExpress.map((why) => `- ${why}`), '');
+  return lines;
+}

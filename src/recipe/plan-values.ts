@@ -1,0 +1,96 @@
+import type { z } from 'zod';
+import type { InputCodec, OutputCodec } from '../v1/field-map.js';
+import type { Codec, ValueType } from './plan-schema.js';
+
+/**
+ * The value rules a recipe carries as data: how a v1 parameter's text is read (probed from its
+ * declared zod type) and a codec as data (same, negated, an enum's pairs, each pair checked against
+ * the codec itself), or named as code where only the translator holds it.
+ */
+
+/** How the declared type reads v1 text: probed with the texts v1 clients send. */
+export function valueTypeOf(type: z.ZodType | undefined): ValueType {
+  if (!type) return 'string';
+  const read = (text: string) => {
+    const parsed = type.safeParse(text);
+    return parsed.success ? parsed.data : undefined;
+  };
+  if (Array.isArray(read('a,b'))) return 'list';
+  if (typeof read('1') === 'number') return 'number';
+  if (typeof read('true') === 'boolean') return 'boolean';
+  return 'string';
+}
+
+/** A v1 value as its type reads it: what a recipe sends where the translator would send the parsed parameter. */
+export function readValue(value: string | string[], as: ValueType | undefined): unknown {
+  const text = Array.isArray(value) ? (value.at(-1) ?? '') : value;
+  switch (as) {
+    case 'list':
+      return Array.isArray(value) ? value : value.split(',').filter((item) => item !== '');
+    case 'number':
+      return Number(text);
+    case 'boolean':
+      return text === 'true' || text === '1';
+    default:
+      return text;
+  }
+}
+
+const literal = (text: string): unknown[] => {
+  const candidates: unknown[] = [text];
+  if (text === 'true' || text === 'false') candidates.unshift(text === 'true');
+  else if (text !== '' && !Number.isNaN(Number(text))) candidates.unshift(Number(text));
+  return candidates;
+};
+
+/** The pairs of an enum codec, read from its name and each held to the codec's own answer. */
+function enumPairs(codec: InputCodec | OutputCodec): [unknown, unknown][] | undefined {
+  const match = /^enum (.+)$/.exec(codec.name);
+  if (!match) return undefined;
+  const pairs: [unknown, unknown][] = [];
+  for (const text of match[1]!.split(', ')) {
+    const [v1Text, v2Text] = text.split('↔');
+    if (v1Text === undefined || v2Text === undefined) return undefined;
+    const pair = pairOf(codec, literal(v1Text), literal(v2Text));
+    if (!pair) return undefined;
+    pairs.push(pair);
+  }
+  return pairs;
+}
+
+function pairOf(codec: InputCodec | OutputCodec, v1s: unknown[], v2s: unknown[]): [unknown, unknown] | undefined {
+  for (const v1 of v1s)
+    for (const v2 of v2s) {
+      try {
+        if ('toV2' in codec && codec.toV2(v1) !== v2) continue;
+        if ('toV1' in codec && codec.toV1(v2) !== v1) continue;
+        return [v1, v2];
+      } catch {
+        continue;
+      }
+    }
+  return undefined;
+}
+
+export function codecOf(codec: InputCodec | OutputCodec | undefined): Codec {
+  if (!codec || codec.name === 'same') return { kind: 'same' };
+  if (codec.name === 'negated') return { kind: 'negated' };
+  const pairs = enumPairs(codec);
+  return pairs ? { kind: 'enum', pairs } : { kind: 'code', name: codec.name };
+}
+
+/** A codec applied as data, one way; undefined where the value has no pair (the translator refuses it). */
+export function applyCodec(codec: Codec, value: unknown, direction: 'toV2' | 'toV1'): unknown {
+  switch (codec.kind) {
+    case 'same':
+      return value;
+    case 'negated':
+      return typeof value === 'boolean' ? !value : value;
+    case 'enum': {
+      const pair = codec.pairs.find((p) => (direction === 'toV2' ? p[0] : p[1]) === value);
+      return pair ? (direction === 'toV2' ? pair[1] : pair[0]) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}

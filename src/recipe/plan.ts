@@ -1,0 +1,189 @@
+import { z } from 'zod';
+import type { RecordedCall } from '../compare/calls.js';
+import type { EndpointDefinition } from '../translators/kit/define.js';
+import { ALL_V2_ROUTES } from '../shared/v2-routes.js';
+import type { V2Route } from '../shared/v2-route.js';
+import { NO_V2_FIELD, type FieldRow } from '../v1/field-map.js';
+import { conditionOf, isAnswered, itemsOf, stepOrder } from './plan-conditions.js';
+import type { AnswerField, BodyField, Condition, EndpointPlan, PlannedStep, Source } from './plan-schema.js';
+import { codecOf, valueTypeOf } from './plan-values.js';
+import { routeOfCall } from './recorded.js';
+
+/**
+ * Each endpoint's v2 steps as a program can run them: read from the declarations (the routes, their
+ * undos, the input and output rows with their types and codecs) and, for what they do not carry,
+ * from the recorded calls (when a step runs, where each path value comes from). What neither says
+ * is listed in `cannotExpress`, with the reason.
+ */
+
+const routesByName = new Map<string, V2Route>(ALL_V2_ROUTES.map((route) => [route.name, route]));
+
+const placeholders = (template: string) => [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+
+function decodeAll(segment: string): string {
+  let value = segment;
+  for (let i = 0; i < 2; i++) {
+    try {
+      const decoded = decodeURIComponent(value);
+      if (decoded === value) break;
+      value = decoded;
+    } catch {
+      break;
+    }
+  }
+  return value;
+}
+
+/** The value of each placeholder in a recorded path of `template`. */
+function pathValues(template: string, path: string): Record<string, string> | undefined {
+  const names = placeholders(template);
+  const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}$`);
+  const match = pattern.exec(path.split('?')[0]!.replace(/^\/v2/, ''));
+  return match ? Object.fromEntries(names.map((name, i) => [name, decodeAll(match[i + 1]!)])) : undefined;
+}
+
+/** Each placeholder's recorded values, one per call that made the step (its first occurrence) and the call. */
+function recordedValues(route: V2Route, answered: readonly RecordedCall[]): { call: RecordedCall; values: Record<string, string> }[] {
+  return answered.flatMap((call) => {
+    const made = call.v2Calls.find((c) => !c.undo && routeOfCall(c)?.name === route.name);
+    const values = made && pathValues(route.template, made.path);
+    return values ? [{ call, values }] : [];
+  });
+}
+
+const paramType = (endpoint: EndpointDefinition, name: string) => {
+  const schema = endpoint.params as unknown;
+  return schema instanceof z.ZodObject ? valueTypeOf(schema.shape[name] as z.ZodType | undefined) : 'string';
+};
+
+interface StepContext {
+  endpoint: EndpointDefinition;
+  answered: readonly RecordedCall[];
+  /** The steps before this one, planned. */
+  earlier: readonly PlannedStep[];
+  when: Condition;
+}
+
+/** Where one placeholder's value comes from: a fan-out's item, a parameter, an earlier answer's id, or a constant. */
+function placeholderSource(
+  name: string,
+  seen: { call: RecordedCall; values: Record<string, string> }[],
+  at: StepContext,
+): Source | undefined {
+  if (seen.length === 0) return undefined;
+  const fanOut = at.when.kind === 'per-item' ? at.when.param : undefined;
+  if (fanOut && seen.every(({ call, values }) => itemsOf(call.params[fanOut]).includes(values[name]!)))
+    return { from: 'item', param: fanOut };
+  const params = Object.keys(seen[0]!.call.params);
+  const param = params.find((p) => seen.every(({ call, values }) => !Array.isArray(call.params[p]) && call.params[p] === values[name]));
+  if (param) return { from: 'param', param, as: paramType(at.endpoint, param) };
+  const first = seen[0]!.values[name];
+  const answering = at.earlier.findLastIndex((step) => step.method === 'GET' || step.method === 'POST');
+  const constant = seen.every(({ values }) => values[name] === first);
+  if (constant && (seen.length > 1 || answering < 0)) return { from: 'constant', value: first };
+  return answering < 0 ? undefined : { from: 'step', step: answering, field: 'id' };
+}
+
+function plannedStep(route: V2Route, at: StepContext, problems: string[]): PlannedStep {
+  const seen = recordedValues(route, at.answered);
+  const pathParams: Record<string, Source> = {};
+  for (const name of placeholders(route.template)) {
+    const source = placeholderSource(name, seen, at);
+    if (source) pathParams[name] = source;
+    else if (at.when.kind !== 'unseen') problems.push(`${route.name}: where {${name}} comes from is neither a parameter nor the record's`);
+  }
+  return {
+    route: route.name,
+    method: route.method,
+    path: route.template,
+    when: at.when,
+    pathParams,
+    query: null,
+    body: null,
+    derived: 'route and undo: declared; condition and path values: read off the recorded calls that answered',
+  };
+}
+
+const inputRows = (endpoint: EndpointDefinition): FieldRow[] =>
+  (endpoint.tables ?? [])
+    .flat()
+    .filter((row) => row.direction !== 'out' && row.v2 !== NO_V2_FIELD && row.codec?.name !== 'accepted and dropped');
+
+function bodyOf(endpoint: EndpointDefinition): BodyField[] {
+  return inputRows(endpoint).map((row) => ({
+    v2: row.v2,
+    v1: row.v1,
+    as: valueTypeOf(row.type),
+    codec: codecOf(row.codec),
+    ...(row.v1Default === undefined ? {} : { default: row.v1Default }),
+  }));
+}
+
+const givenIn = (answered: readonly RecordedCall[], param: string) => answered.some((call) => call.params[param] !== undefined);
+
+/** The body of the one write step, from the input rows; what a body cannot say, as problems. */
+function planBodies(steps: PlannedStep[], endpoint: EndpointDefinition, answered: readonly RecordedCall[], problems: string[]): void {
+  const writes = steps.filter((s) => ['POST', 'PATCH', 'PUT'].includes(s.method) && s.when.kind !== 'unseen' && s.when.kind !== 'rollback');
+  if (writes.length === 0) return;
+  const body = bodyOf(endpoint);
+  if (writes.length > 1) {
+    problems.push(
+      `${writes.length} write steps (${writes.map((s) => s.route).join(', ')}): the declarations do not say which input row goes to which`,
+    );
+    return;
+  }
+  if (body.length === 0) problems.push(`${writes[0]!.route}: no input row declares its body (the translator writes it)`);
+  for (const field of body)
+    if (field.codec.kind === 'code' && givenIn(answered, field.v1))
+      problems.push(`${field.v1} → ${field.v2}: its codec (${field.codec.name}) is translator code, not data`);
+  for (const composite of endpoint.composites ?? [])
+    if (Object.keys(composite.fields).some((f) => givenIn(answered, f)))
+      problems.push(`${Object.keys(composite.fields).join(' + ')} → ${composite.v2}: a composite of several parameters, translator code`);
+  writes[0]!.body = body;
+}
+
+export function planEndpoint(endpoint: EndpointDefinition, calls: readonly RecordedCall[]): EndpointPlan {
+  const answered = calls.filter(isAnswered);
+  const problems: string[] = [];
+  if (answered.length === 0) problems.push('no recorded call answered without an error: nothing shows when each step runs');
+  const params = [...new Set([...answered.flatMap((c) => Object.keys(c.params))])].sort();
+  const seenOrder = stepOrder(answered).filter((name) => routesByName.has(name));
+  const declared = endpoint.v2Calls.map((r) => r.name);
+  const order = [...seenOrder.filter((name) => declared.includes(name)), ...declared.filter((name) => !seenOrder.includes(name))];
+  const steps: PlannedStep[] = [];
+  for (const name of order) {
+    const route = routesByName.get(name)!;
+    const when = conditionOf(name, answered, params);
+    if (when.kind === 'sometimes') problems.push(`${name}: ${when.why}`);
+    steps.push(plannedStep(route, { endpoint, answered, earlier: steps, when }, problems));
+  }
+  for (const route of endpoint.v2Undo ?? [])
+    steps.push(plannedStep(route, { endpoint, answered, earlier: steps, when: { kind: 'rollback' } }, []));
+  planBodies(steps, endpoint, answered, problems);
+  const { answer, computed } = reverseMap(endpoint, answered);
+  if (answer.length === 0 && answered.length > 0 && computed.length > 0 && !steps.some((s) => s.method !== 'GET'))
+    problems.push(`the answer is the translator's: no row maps a v2 answer field to ${computed.join(', ')}`);
+  return { steps, answer, answerComputed: computed, cannotExpress: problems };
+}
+
+/** The v1 answer fields the rows build from v2's answers, those answered back from a parameter, and the rest. */
+function reverseMap(endpoint: EndpointDefinition, answered: readonly RecordedCall[]): { answer: AnswerField[]; computed: string[] } {
+  const keys = [...new Set(answered.flatMap((call) => Object.keys((call.answer as Record<string, unknown> | null) ?? {})))];
+  const answer: AnswerField[] = [];
+  const rows = (endpoint.tables ?? []).flat().filter((row) => row.direction !== 'in' && row.v2 !== NO_V2_FIELD);
+  for (const key of keys) {
+    const row = rows.find((r) => r.v1 === key);
+    const codec = row && codecOf(row.codec);
+    if (row && codec && codec.kind !== 'code') {
+      answer.push({ v1: key, source: { from: 'v2', v2: row.v2, codec } });
+      continue;
+    }
+    const param = Object.keys(answered[0]?.params ?? {}).find((p) =>
+      answered.every((call) => String((call.answer as Record<string, unknown>)[key]) === call.params[p]),
+    );
+    const shown = (answered[0]?.answer as Record<string, unknown> | undefined)?.[key];
+    if (param) answer.push({ v1: key, source: { from: 'param', param, as: typeof shown === 'number' ? 'number' : 'string' } });
+  }
+  const built = new Set(answer.map((a) => a.v1));
+  return { answer, computed: keys.filter((key) => !built.has(key)) };
+}
