@@ -22,7 +22,31 @@ describe('clientOf', () => {
     }
     expect(clientOf('2001:db8:0:2::1')).not.toBe(client);
     expect(clientOf('::1')).toBe('0:0:0:0::/64');
-    expect(clientOf('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
+  });
+
+  it('is the IPv4 client an IPv6 address carries, wherever a translator or tunnel put it', () => {
+    for (const [address, client] of [
+      ['::ffff:0:192.0.2.1', '192.0.2.1'], // IPv4-translated (SIIT)
+      ['::ffff:c000:201', '192.0.2.1'], // IPv4-mapped, written in hex
+      ['64:ff9b::192.0.2.1', '192.0.2.1'], // NAT64, the well-known prefix (RFC 6052)
+      ['64:ff9b::c000:201', '192.0.2.1'],
+      ['64:FF9B:0:0:0:0:C000:0201', '192.0.2.1'],
+      ['2002:c000:201::1', '192.0.2.1'], // 6to4: the site's IPv4 address, any of its /64s
+      ['2002:c000:201:ffff::1', '192.0.2.1'],
+      ['2001:0:4136:e378:8000:63bf:3fff:fdfe', '192.0.2.1'], // Teredo: the client's address, inverted
+    ]) {
+      expect(clientOf(address!), address).toBe(client);
+    }
+    // Two IPv4 clients behind one NAT64 translator are two clients, not one /64 sharing one budget.
+    expect(clientOf('64:ff9b::192.0.2.2')).toBe('192.0.2.2');
+    expect(clientOf('2001:0:4136:e378:8000:63bf:3fff:fdfd')).toBe('192.0.2.2');
+  });
+
+  it("is the whole address in NAT64's local-use prefix (RFC 8215), where the IPv4 address sits where the operator put it", () => {
+    expect(clientOf('64:ff9b:1::192.0.2.1')).toBe('64:ff9b:1:0:0:0:c000:201');
+    expect(clientOf('64:ff9b:1:0:0:0:c000:202')).not.toBe(clientOf('64:ff9b:1::192.0.2.1'));
+    // A /48 translation prefix: the IPv4 address spans the /64 boundary, so /64s would merge 256 clients.
+    expect(clientOf('64:ff9b:1:c000:2:100::')).not.toBe(clientOf('64:ff9b:1:c000:2:200::'));
   });
 });
 
@@ -38,6 +62,10 @@ describe('ConnectionSlots', () => {
     expect(slots.take('2001:db8:0:1::2')).toBeTypeOf('function');
     expect(slots.take('2001:db8:0:1::3')).toBeUndefined();
     expect(slots.take('192.0.2.2')).toBeTypeOf('function');
+    // An IPv4 client through NAT64 is the same client, holding its own slots and no one else's.
+    expect(slots.take('64:ff9b::192.0.2.1')).toBeUndefined();
+    expect(slots.take('64:ff9b::192.0.2.3')).toBeTypeOf('function');
+    expect(slots.take('64:ff9b::192.0.2.4')).toBeTypeOf('function');
     first();
     first(); // a second release of the same slot frees nothing more
     expect(slots.heldBy('192.0.2.1')).toBe(1);
