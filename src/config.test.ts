@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, SETTINGS, loadConfig } from './config.js';
-import { variablesOf } from './shared/env.js';
 import { describeUnknownSetting, knownVariables, unknownSettings } from './unknown-settings.js';
 
 const problemsOf = (env: Record<string, string>) => {
@@ -81,12 +79,6 @@ describe('the configuration loader', () => {
     for (const section of Object.values(SETTINGS)) {
       for (const [name, schema] of Object.entries(section.variables)) expect(schema.description, name).toBeTruthy();
     }
-  });
-
-  it('names every variable in the README', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const missing = variablesOf(SETTINGS).filter((name) => !readme.includes(`\`${name}\``));
-    expect(missing).toEqual([]);
   });
 });
 

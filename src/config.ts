@@ -35,40 +35,50 @@ const SERVER = envSection({
     ALLOWED_API_KEYS: z
       .string()
       .optional()
-      .describe('comma-separated api_keys allowed through; unset: any key (v2 still checks every key and secret)'),
-    V1_KEEP_ALIVE: onOff.default(false).describe('keep v1 client connections alive between requests; default off'),
+      .describe('comma-separated api_keys allowed through /v1 and /sdk/signature; unset: any key (v2 still checks every key and secret)'),
+    V1_KEEP_ALIVE: onOff
+      .default(false)
+      .describe(
+        'keep v1 client connections alive between requests; off by default for legacy clients (docs/decisions.md, "Keep-alive policy for v1 clients"); default off',
+      ),
     V1_MAX_BODY_BYTES: wholeNumber(1024, 64 * 1024 * 1024)
       .default(4 * 1024 * 1024)
-      .describe('largest v1 request body; default 4194304'),
+      .describe(
+        'largest request body, on every route (v1, the SDK signer, the webhook intake, the sandbox); a declared larger one is refused before it is read; default 4194304',
+      ),
     V1_BODY_TIMEOUT_MS: wholeNumber(50, 120_000)
       .default(3_000)
       .describe('a request body that stalls this long is answered as incomplete; default 3000'),
     V1_MAX_BUFFERED_BYTES: wholeNumber(1024, 16 * 1024 * 1024 * 1024)
       .optional()
       .describe(
-        "the most request-body bytes held at once, all requests together (past each body's first 16 KiB); past it a body is refused as busy; default 16 × V1_MAX_BODY_BYTES",
+        "the most request-body bytes held at once, all requests together (each body's first 16 KiB not counted, so ordinary calls are never refused by it); past it a body is refused as busy and its connection closed; default 16 × V1_MAX_BODY_BYTES (64 MiB)",
       ),
     V1_MAX_CONNECTIONS: wholeNumber(1, 1_000_000)
       .optional()
       .describe(
-        "the most client connections open at once; past it a new connection is closed at once; default 4096, or half the process's open-file limit where that is lower",
+        "the most client connections open at once (per process with WORKERS>1); past it a new connection is closed as soon as it is accepted (the gateway's own connections to its embedded sandbox, on a loopback listener of its own, do not count); default 4096, or half the process's open-file limit where that is lower",
       ),
     V1_MAX_CONNECTIONS_PER_ADDRESS: wholeNumber(1, 1_000_000)
       .optional()
       .describe(
-        'the most connections one client address holds at once (an IPv4 address, an IPv6 /64); past it its new connection is closed at once; behind a reverse proxy on the same host set it to V1_MAX_CONNECTIONS; default a quarter of V1_MAX_CONNECTIONS',
+        "the most connections one client address holds at once (an IPv4 address, also as ::ffff:a.b.c.d; an IPv6 address's /64); past it that address's new connection is closed as soon as it is accepted; behind a reverse proxy every connection comes from the proxy's address: set it to V1_MAX_CONNECTIONS there and let the proxy cap each client (nginx limit_conn); default a quarter of V1_MAX_CONNECTIONS",
       ),
     V1_MAX_FIELDS: wholeNumber(10, 100_000)
       .default(1_000)
-      .describe('the most form fields one request may carry, query string and body together; default 1000'),
-    V1_HEADERS_TIMEOUT_MS: wholeNumber(100, 120_000).default(10_000).describe("a request's headers must arrive within this; default 10000"),
+      .describe("the most form fields one request may carry, query string and body together (PHP-era v1's cap); default 1000"),
+    V1_HEADERS_TIMEOUT_MS: wholeNumber(100, 120_000)
+      .default(10_000)
+      .describe("a request's headers must arrive within this (slow-drip clients are cut off); default 10000"),
     V1_REQUEST_TIMEOUT_MS: wholeNumber(100, 600_000)
       .default(30_000)
-      .describe('the whole request, headers and body, must arrive within this; default 30000'),
+      .describe(
+        'the whole request, headers and body, must arrive within this, on every route (a body still dripping is cut); default 30000',
+      ),
     SHUTDOWN_GRACE_MS: wholeNumber(0, 600_000)
       .default(25_000)
       .describe(
-        'on SIGTERM/SIGINT, how long calls in flight may take before they are answered "unavailable" (rollbacks get UPSTREAM_TIMEOUT_MS more); default 25000',
+        'on SIGTERM/SIGINT, how long calls in flight may take before they are answered "unavailable" (a second signal stops at once); a rollback in progress then gets up to UPSTREAM_TIMEOUT_MS more to finish; default 25000',
       ),
   },
   build: (e, problem) => {
@@ -109,21 +119,25 @@ const UPSTREAM = envSection({
       })
       .optional()
       .describe('the real v2 service, e.g. https://api.example.com/v2 (no user or password in it); unset: the embedded sandbox at /v2'),
-    UPSTREAM_TIMEOUT_MS: wholeNumber(100, 300_000).default(15_000).describe('timeout of one v2 call; default 15000'),
+    UPSTREAM_TIMEOUT_MS: wholeNumber(100, 300_000)
+      .default(15_000)
+      .describe('timeout of one v2 call, its wait for a connection and its retries included; default 15000'),
     UPSTREAM_CONNECTIONS: wholeNumber(1, 4096).default(128).describe('keep-alive connections to v2; default 128'),
     UPSTREAM_MAX_ATTEMPTS: wholeNumber(1, 5).default(2).describe('attempts for v2 calls safe to repeat (GETs); default 2'),
     UPSTREAM_MAX_BODY_BYTES: wholeNumber(65_536, 1024 * 1024 * 1024)
       .default(8 * 1024 * 1024)
-      .describe('the largest v2 answer read; a larger one is an upstream error; default 8388608'),
+      .describe('the largest v2 answer read; a larger one is answered as the v1 unavailable error, read no further; default 8388608'),
     JWT_TTL_SECONDS: wholeNumber(10, 3600).default(60).describe('lifetime of the v2 JWTs v1gate mints; default 60'),
     V2_FOLLOW_API_URL: onOff
       .default(true)
       .describe(
-        "send an OAuth token's calls to the api_url its token answer names (its account's data region), when that is a host of V2_BASE_URL's service; default on",
+        "send an OAuth token's calls to the api_url its token answer names (the API host of its account's data region, such as https://api-eu.zoom.us), when that is https and a name under V2_BASE_URL's parent domain (never from an address such as 127.0.0.1); off: always V2_BASE_URL; default on",
       ),
     AUX_CACHE_TTL_MS: wholeNumber(0, 60_000)
       .default(1_000)
-      .describe('how long a read that only feeds a computed v1 field is reused for the same key; 0: off; default 1000'),
+      .describe(
+        'how long a v2 read that only feeds a computed v1 field (the host\'s live meetings behind /meeting/get\'s status) is reused for the same api_key and secret; a write by that key through v1gate drops it at once; 0: off (docs/decisions.md, "Reads kept between calls"); default 1000',
+      ),
   },
   secret: ['V2_BASE_URL'],
   build: (e) => ({
@@ -143,8 +157,14 @@ const UPSTREAM = envSection({
 const SANDBOX = envSection({
   title: 'The embedded v2 sandbox (no V2_BASE_URL)',
   variables: {
-    SANDBOX_API_KEY: z.string().min(1).optional().describe("the sandbox master account's api_key; unset: random"),
-    SANDBOX_API_SECRET: z.string().min(1).optional().describe("the sandbox master account's api_secret; unset: random"),
+    SANDBOX_API_KEY: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "the sandbox master account's api_key; fixed with SANDBOX_API_SECRET, the account and its owner keep their ids across restarts; unset: random at every start",
+      ),
+    SANDBOX_API_SECRET: z.string().min(1).optional().describe("the sandbox master account's api_secret; unset: random at every start"),
     SANDBOX_OAUTH_CLIENT_ID: z
       .string()
       .min(1)
@@ -159,10 +179,14 @@ const SANDBOX = envSection({
       .string()
       .min(1)
       .optional()
-      .describe("keep the sandbox's data (users, meetings, groups...) in this file across restarts; unset: lost at every stop"),
+      .describe(
+        "keep the sandbox's data (users, meetings, groups...) in this file across restarts (needs SANDBOX_API_KEY and SANDBOX_API_SECRET: the data belongs to that account); unset: lost at every stop",
+      ),
     SANDBOX_PUBLIC: onOff
       .default(false)
-      .describe('let callers on other machines use the sandbox control API (it lists no secret to them); default off'),
+      .describe(
+        'let callers on other machines use the sandbox control API under /sandbox (its account list leaves the secrets out for them); off: loopback callers only, with a loopback or PRIVATE_HOSTS Host; default off',
+      ),
     SANDBOX_RATE_LIMITS: z
       .enum(['spec', 'off'], { error: 'must be spec or off' })
       .default('spec')
@@ -171,7 +195,7 @@ const SANDBOX = envSection({
       .enum(['today', 'legacy'], { error: 'must be today or legacy' })
       .default('today')
       .describe(
-        "how the sandbox's v2 authenticates: today (OAuth access tokens in the Authorization header only, as the service) or legacy (JWTs and ?access_token= too, as the old v2 reference); default today",
+        "how the sandbox's v2 authenticates: today, as the service does now (server-to-server OAuth access tokens in the Authorization: Bearer header only; a JWT or an ?access_token= is answered 401 code 124), or legacy, as the old v2 reference (the account's own HS256 JWT and query tokens too), for a team testing against an old snapshot; default today",
       ),
   },
   secret: ['SANDBOX_API_SECRET', 'SANDBOX_OAUTH_CLIENT_SECRET'],
@@ -214,7 +238,9 @@ const COMPARE = envSection({
     V1_PRIMARY_URL: z
       .url({ error: 'must be a URL such as https://api.example.com' })
       .optional()
-      .describe('shadow mode: the real v1 answers every call; v1gate compares its own answers behind it'),
+      .describe(
+        'shadow mode: forward every v1 call to this real v1 and answer what it answers; v1gate compares its own answers in the background',
+      ),
     SHADOW_SAMPLE: shareOfCalls.default(1).describe('share of read-only calls compared in shadow mode, 0 to 1; default 1'),
     SHADOW_PROMOTE_AFTER: wholeNumber(0, 100_000_000)
       .default(0)
@@ -225,7 +251,9 @@ const COMPARE = envSection({
     SHADOW_SERVE_WRITES: z
       .string()
       .optional()
-      .describe('comma-separated write endpoints v1gate answers itself in shadow mode (meeting/create,...); default none'),
+      .describe(
+        'comma-separated write endpoints v1gate answers itself in shadow mode (meeting/create,user/update); never automatic; default none',
+      ),
     SHADOW_STATE_FILE: z
       .string()
       .min(1)
@@ -234,7 +262,7 @@ const COMPARE = envSection({
     SHADOW_MAX_COMPARED_BYTES: wholeNumber(1024, 64 * 1024 * 1024)
       .default(1024 * 1024)
       .describe(
-        "shadow mode: an answer larger than this (the primary's or v1gate's) is not compared, and counted as too large; default 1048576",
+        'shadow mode: the largest answer compared, the primary\'s or v1gate\'s: a larger one is still passed to the client whole, but not kept past this many bytes nor parsed, and is counted as too large (v1gate_shadow_calls_total{outcome="too_large"}, the report, the status page); default 1048576',
       ),
   },
   secret: ['V1_PRIMARY_URL'],
@@ -262,22 +290,34 @@ const OPS = envSection({
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be a pino level' })
       .default('info')
       .describe('fatal, error, warn, info, debug, trace or silent; default info'),
-    LOG_FILE: z.string().min(1).optional().describe('append log lines to this file; unset: standard output'),
+    LOG_FILE: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('append log lines to this file; unset: standard output (one readable line per event on a terminal, JSON otherwise)'),
     PID_FILE: z
       .string()
       .min(1)
       .optional()
-      .describe("write the gateway's process id here while it runs, for signals and `reload`; unset: none"),
+      .describe(
+        "write the gateway's process id here while it runs, for signals and npm run reload; a file naming another running gateway stops the start; unset: none",
+      ),
     ON_SIGHUP: z
       .enum(['auto', 'reload', 'stop'], { error: 'must be auto, reload or stop' })
       .default('auto')
       .describe(
         'what a SIGHUP does: reload (read V2_CREDENTIALS_FILE again, as a service expects), stop (drain, as a closed terminal expects), or auto: stop when started by npm or from a terminal, reload otherwise; SIGUSR2 always reloads; default auto',
       ),
-    METRICS_PER_KEY: onOff.default(false).describe('count v1 calls per api_key too (as a 12-character hash); default off'),
+    METRICS_PER_KEY: onOff
+      .default(false)
+      .describe(
+        'also count calls (and the busiest limiter queues) per api_key, as a 12-character SHA-256 prefix, for the busiest keys whose secret was proven, the rest under other; default off',
+      ),
     METRICS_PER_KEY_TOP: wholeNumber(1, 1_000)
       .default(10)
-      .describe('with METRICS_PER_KEY: how many of the busiest proven keys get a series of their own; default 10'),
+      .describe(
+        'with METRICS_PER_KEY: how many of the busiest proven keys get a series of their own (at most this plus one other series); default 10',
+      ),
     READY_TIMEOUT_MS: wholeNumber(50, 30_000)
       .default(2_000)
       .describe('how long /readyz waits for the upstream and the limiter store; default 2000'),
@@ -295,16 +335,22 @@ const OPS = envSection({
       .string()
       .min(16, 'must be at least 16 characters')
       .optional()
-      .describe('token (16 characters or more) that makes /metrics a private page asking for it; unset: /metrics open to any caller'),
+      .describe(
+        'token (16 characters or more) that makes /metrics a private page asking for it (Authorization: Bearer); unset: /metrics open to any caller',
+      ),
     PRIVATE_HOSTS: z
       .string()
       .optional()
-      .describe('comma-separated Host names (port optional) the private pages answer besides localhost, 127.0.0.1 and [::1]; unset: none'),
+      .describe(
+        'comma-separated Host names (a port optional: with one, that port only) the private pages answer besides localhost, 127.0.0.1 and [::1]; any other Host is refused with 403; unset: none',
+      ),
     TRUSTED_PROXIES: z
       .string()
       .optional()
       .refine((v) => v === undefined || commaList(v).every(isProxyEntry), 'must be comma-separated addresses or CIDRs')
-      .describe('comma-separated addresses or CIDRs of proxies whose X-Forwarded-For and Forwarded the private pages believe; unset: none'),
+      .describe(
+        'comma-separated addresses or CIDRs of the reverse proxies whose X-Forwarded-For, Forwarded and X-Real-IP the private pages believe; unset: a forwarded request to a private page is refused with 403',
+      ),
   },
   secret: ['STATUS_TOKEN', 'METRICS_TOKEN'],
   build: (e) => ({

@@ -1,5 +1,5 @@
 import { SETTINGS } from '../config.js';
-import type { EnvSection } from '../shared/env.js';
+import { settingDescription, type EnvSection } from '../shared/env.js';
 import { packageVersion } from '../shared/package-version.js';
 
 /** What `node dist/src/main.js` was asked to do. */
@@ -54,7 +54,7 @@ export function helpText(): string {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any section, whatever its variables
 function settingLines(section: EnvSection<any, unknown>): string[] {
-  const variables = Object.entries(section.variables as Record<string, { description?: string }>);
-  const width = Math.max(...variables.map(([name]) => name.length));
-  return variables.map(([name, schema]) => `  ${name.padEnd(width)}  ${schema.description ?? ''}`);
+  const names = Object.keys(section.variables as Record<string, unknown>);
+  const width = Math.max(...names.map((name) => name.length));
+  return names.map((name) => `  ${name.padEnd(width)}  ${settingDescription(section, name)}`);
 }

@@ -27,7 +27,7 @@ export const DOWNLOAD_SETTINGS = envSection({
       .min(32, 'must be at least 32 characters')
       .optional()
       .describe(
-        'the key that seals (encrypts and authenticates) the download links v1gate answers for recording files: the same on every process and instance serving one address (required with WORKERS>1 or REDIS_URL over a remote v2), and kept across restarts, since a link names its file for as long as the file exists; unset: a random key made at start, so links end with the process',
+        "the key (32 characters or more: openssl rand -hex 32) that seals (encrypts and authenticates) the download links v1gate answers for recording files in place of v2's download_url: the same on every process and instance serving one address (required with WORKERS>1 or REDIS_URL over a remote v2: check and the start refuse otherwise), and kept across restarts, since a link names its file for as long as the file exists; unset: a random key made at start, so links end with the process and work only where they were made",
       ),
     DOWNLOAD_URL_KEY_PREVIOUS: z
       .string()
@@ -39,28 +39,30 @@ export const DOWNLOAD_SETTINGS = envSection({
     DOWNLOAD_URL_KEY_PREVIOUS_UNTIL: z.iso
       .datetime({ offset: true, error: 'must be an ISO 8601 instant (2026-12-31T00:00:00Z)' })
       .optional()
-      .describe('when the links of DOWNLOAD_URL_KEY_PREVIOUS stop working; required with it'),
+      .describe('when the links of DOWNLOAD_URL_KEY_PREVIOUS stop working (ISO 8601); required with it'),
     DOWNLOAD_URL_TTL_S: wholeNumber(60, 366 * 86_400)
       .optional()
       .describe(
-        'an optional lifetime of download links: a link lives at least this long and less than twice it (it ends at the end of the next period of this length, so answers within one period carry the same link); unset: a link works as long as its file exists, as in v1',
+        'an optional lifetime of download links: a link lives at least this long and less than twice it (it ends at the end of the next period of this length, so answers within one period carry the same link), then answers 410; unset: a link works as long as its file exists, as in v1',
       ),
     DOWNLOAD_HOSTS: z
       .string()
       .trim()
       .toLowerCase()
       .default('zoom.us,*.zoom.us')
-      .describe("the v2 hosts a recording's download_url may be on (https only; `*.` for any subdomain); default zoom.us,*.zoom.us"),
+      .describe(
+        "the hosts a recording's download_url may be fetched from, over https on port 443 (`*.` for any subdomain); the v2 service's own origin is allowed too, and nothing else is fetched, whatever a link says; default zoom.us,*.zoom.us",
+      ),
     DOWNLOAD_BASE_URL: z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
       .optional()
       .describe(
-        "the origin download links are written with (behind a proxy or TLS terminator); unset: the origin of the v1 call's own request",
+        "the origin download links are written with, where clients reach v1gate; unset: a trusted proxy's (TRUSTED_PROXIES) Forwarded proto=/host= or X-Forwarded-Proto/X-Forwarded-Host (the shipped nginx sets both), else the origin of the v1 call's own request (a peer that is no trusted proxy is not believed)",
       ),
     DOWNLOAD_MAX_PER_KEY: wholeNumber(1, 10_000)
       .default(8)
       .describe(
-        "downloads of one api_key's links streaming at once (per process); one more is answered 429: a link is a bearer until it expires, and its downloads spend no v2 call budget; default 8",
+        "downloads of one api_key's links streaming at once (per process); one more is answered 429 with Retry-After: 1: a link is a bearer until it expires, and its downloads spend no v2 call budget (each asks v2 for the file's recording once, outside the budgets); default 8",
       ),
   },
   secret: ['DOWNLOAD_URL_KEY', 'DOWNLOAD_URL_KEY_PREVIOUS'],

@@ -64,18 +64,26 @@ const VARIABLES = {
     .describe('otlp (spans go to the OTLP endpoint, when one is set) or none; default otlp'),
   OTEL_EXPORTER_OTLP_ENDPOINT: url
     .optional()
-    .describe('the OpenTelemetry collector (OTLP/HTTP, e.g. http://collector:4318); spans go to <it>/v1/traces; unset: no export'),
+    .describe(
+      'the OpenTelemetry collector (OTLP/HTTP, e.g. http://collector:4318); spans go to <it>/v1/traces; unset: no span is recorded and the SDK is not loaded (the trace context is still passed on)',
+    ),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url
     .optional()
     .describe('the full OTLP/HTTP traces URL, used as is (wins over OTEL_EXPORTER_OTLP_ENDPOINT)'),
-  OTEL_EXPORTER_OTLP_PROTOCOL: protocol.optional().describe('http/json, the only protocol v1gate exports with; default http/json'),
+  OTEL_EXPORTER_OTLP_PROTOCOL: protocol
+    .optional()
+    .describe(
+      "http/json (OTLP's JSON encoding, which every OTLP/HTTP receiver accepts), the only protocol v1gate exports with; default http/json",
+    ),
   OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: protocol.optional().describe('the same, for traces only'),
   OTEL_EXPORTER_OTLP_HEADERS: z
     .string()
     .optional()
-    .describe('headers sent with every export, key=value,... with %-encoded values (an API key)'),
+    .describe("headers sent with every export, key=value,... with %-encoded values (a collector's API key); never logged"),
   OTEL_EXPORTER_OTLP_TRACES_HEADERS: z.string().optional().describe('the same, for traces only (a key set in both: this one wins)'),
-  OTEL_EXPORTER_OTLP_TIMEOUT: wholeNumber(1, 600_000).optional().describe('how long one export may take (ms); default 10000'),
+  OTEL_EXPORTER_OTLP_TIMEOUT: wholeNumber(1, 600_000)
+    .optional()
+    .describe('how long one export may take (ms), also the longest a shutdown waits for the last spans; default 10000'),
   OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: wholeNumber(1, 600_000).optional().describe('the same, for traces only'),
   OTEL_EXPORTER_OTLP_COMPRESSION: compression.optional().describe('gzip or none; default none'),
   OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: compression.optional().describe('the same, for traces only'),
@@ -86,7 +94,10 @@ const VARIABLES = {
   OTEL_EXPORTER_OTLP_CLIENT_KEY: path.optional().describe("PEM file of the client certificate's private key (mutual TLS)"),
   OTEL_EXPORTER_OTLP_TRACES_CLIENT_KEY: path.optional().describe('the same, for traces only'),
   OTEL_SERVICE_NAME: z.string().trim().min(1).optional().describe('service.name of the spans; default v1gate'),
-  OTEL_RESOURCE_ATTRIBUTES: z.string().optional().describe('more resource attributes, key=value,... with %-encoded values'),
+  OTEL_RESOURCE_ATTRIBUTES: z
+    .string()
+    .optional()
+    .describe('more resource attributes, key=value,... with %-encoded values (deployment.environment.name=prod)'),
   OTEL_TRACES_SAMPLER: z
     .enum(SAMPLERS, { error: `must be one of ${SAMPLERS.join(', ')}` })
     .default('parentbased_always_on')

@@ -75,29 +75,49 @@ const ENV_OF: Record<string, RateLimitVariable> = {
 };
 
 const VARIABLES = {
-  V1_RATE_LIMITS: onOff.optional().describe('v1 inbound limits per api_key (on or off); default on'),
+  V1_RATE_LIMITS: onOff
+    .optional()
+    .describe('v1 inbound limits per api_key, on or off (10/s; 1/s for list, billing, plan and poll paths); default on'),
   V2_RATE_LIMITS: onOff
     .optional()
-    .describe("v2 outbound limits per v2 account and category, sized by the account's plan, with a safety margin (on or off); default on"),
+    .describe(
+      "v2 outbound limits per v2 account and category, as today's v2 counts them, sized by the account's plan (Pro: Light 30/s, Medium 20/s, Heavy 10/s, Resource-intensive 10/min; Business 80/60/40/s, 20/min), with a safety margin so v2 never answers 429 because of v1gate (on or off); default on",
+    ),
   RATE_LIMIT_SCALE: numberText.optional().describe('multiplies every limit, both directions (tests, benchmarks); default 1'),
-  REDIS_URL: z.string().trim().optional().describe('share the limits (and the webhook journal) between processes through this Redis'),
+  REDIS_URL: z
+    .string()
+    .trim()
+    .optional()
+    .describe(
+      'share the limits and the webhook journal between gateway processes through this Redis (also the cut-over state of shadow mode and the proven secrets); unset: each process keeps them itself',
+    ),
   RATE_LIMIT_STORE_FAILURE: z
     .string()
     .trim()
     .toLowerCase()
     .pipe(z.enum(['open', 'closed'], { error: 'must be open or closed' }))
     .optional()
-    .describe('what an error or timeout of the shared store means: open (own buckets) or closed (refuse); default open'),
+    .describe(
+      'when the shared store (Redis, or the primary of WORKERS>1) errors or is slow: open (each process keeps its own limits) or closed (refuse); default open',
+    ),
   RATE_LIMIT_REDIS_TIMEOUT_MS: numberText.optional().describe('a Redis answer slower than this is a failure; default 200'),
   RATE_LIMIT_REDIS_PREFIX: z.string().optional().describe('prefix of every Redis key of the limits; default v1gate:rl:'),
   RATE_LIMIT_LEASE_MS: numberText
     .optional()
-    .describe('with a shared store: each process leases the tokens a bucket refills in this time (0: a round trip per take); default 100'),
-  OUTBOUND_MAX_WAIT_MS: numberText.optional().describe("longest wait of a v1 call's v2 calls for their tokens; default 30000"),
+    .describe(
+      'with a shared store (REDIS_URL, or the primary of WORKERS>1): each process leases the tokens a bucket refills in this time and serves them from memory (at most a quarter of the burst; buckets refilling under 2 tokens in it stay exact), so P processes overshoot by at most P leases; 0: one round trip to the shared store per take; default 100',
+    ),
+  OUTBOUND_MAX_WAIT_MS: numberText
+    .optional()
+    .describe(
+      "how long one v1 call's v2 calls may wait for outbound tokens before the call is answered the v1 rate-limit error; default 30000",
+    ),
   OUTBOUND_MAX_QUEUE: numberText.optional().describe('v2 calls waiting per v2 account and category before refusing; default 1000'),
   OUTBOUND_MAX_BACKLOG_MS: numberText
     .optional()
-    .describe("a new v1 call is refused when its account's category already has this much queued work; default 2000"),
+    .describe(
+      "a new v1 call is answered the v1 rate-limit error at once when its v2 account's category already has this much work queued; default 2000",
+    ),
   OUTBOUND_DEFAULT_PLAN: z
     .string()
     .trim()
@@ -105,11 +125,21 @@ const VARIABLES = {
     .pipe(z.enum(RATE_LIMIT_PLANS, { error: `must be ${RATE_LIMIT_PLANS.join(' or ')}` }))
     .optional()
     .describe(
-      "the v2 plan (pro or business) whose limits size an account's outbound budgets when the credential map's entry names none; default pro",
+      "the v2 plan (pro or business) whose per-category limits size a v2 account's outbound budgets when its credential map entry has no plan (and a sandbox account has none set); Pro's are the smallest a paid account has; default pro",
     ),
-  OUTBOUND_RATE_FACTOR: numberText.optional().describe("our v2 send rate as a fraction of v2's limit; default 0.99"),
-  OUTBOUND_JITTER_MS: numberText.optional().describe('the most arrival jitter (ms) the v2 margin absorbs; default 300'),
-  OUTBOUND_MIN_JITTER_MS: numberText.optional().describe('the least arrival jitter (ms) the v2 margin absorbs; default 10'),
+  OUTBOUND_RATE_FACTOR: numberText
+    .optional()
+    .describe("our v2 send rate as a fraction of v2's limit (the jitter allowance does the rest of the margin); default 0.99"),
+  OUTBOUND_JITTER_MS: numberText
+    .optional()
+    .describe(
+      'the most arrival jitter (ms) the v2 margin absorbs: all of it until calls have been answered in the last 10 s, and for 60 s after a v2 429; default 300',
+    ),
+  OUTBOUND_MIN_JITTER_MS: numberText
+    .optional()
+    .describe(
+      "the least arrival jitter (ms) the v2 margin absorbs, whatever the calls' send→answer spreads measure; set it to OUTBOUND_JITTER_MS for a fixed margin; default 10",
+    ),
   RATE_LIMIT_MAX_BUCKETS: numberText.optional().describe('in-memory buckets kept (least recently used go first); default 100000'),
 };
 

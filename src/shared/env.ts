@@ -67,13 +67,27 @@ export function envSection<S extends z.ZodRawShape, T>(section: EnvSection<S, T>
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any section, whatever its variables
-type AnySection = EnvSection<any, unknown>;
+export type AnySection = EnvSection<any, unknown>;
 /** The settings of each section, by the section's name. */
 export type SettingsOf<X extends Record<string, AnySection>> = { [K in keyof X]: NonNullable<ReturnType<X[K]['build']>> };
 
 /** Every variable the sections read, under its current name and its old ones. */
 export function variablesOf(sections: Readonly<Record<string, AnySection>>): string[] {
   return Object.values(sections).flatMap((s) => [...Object.keys(s.variables as z.ZodRawShape), ...Object.keys(s.aliases ?? {})]);
+}
+
+/**
+ * What one variable of a section sets, as its schema describes it, with the old names still read
+ * for it: the one text `--help` prints and docs/configuration.md is generated from.
+ */
+export function settingDescription(section: AnySection, name: string): string {
+  const schema = (section.variables as Record<string, { description?: string }>)[name];
+  const oldNames = Object.entries(section.aliases ?? {})
+    .filter(([, current]) => current === name)
+    .map(([old]) => old);
+  const description = schema?.description ?? '';
+  if (oldNames.length === 0) return description;
+  return `${description}; old name${oldNames.length > 1 ? 's' : ''} ${oldNames.join(', ')} still read (this one wins when both are set)`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envSection, onOff, wholeNumber } from '../shared/env.js';
 import { hasControlCharacter } from '../shared/control-characters.js';
+import { RATE_LIMIT_SETTINGS } from '../ratelimit/config.js';
 
 /** V1 webhook settings from the environment; unset V1_WEBHOOKS_FILE: webhooks off. */
 export interface WebhookConfig {
@@ -30,7 +31,11 @@ export interface WebhookConfig {
 export const WEBHOOK_SETTINGS = envSection({
   title: 'v1 push notifications (webhooks)',
   variables: {
-    V1_WEBHOOKS_FILE: z.string().min(1).optional().describe('v1 push-notification subscriptions (JSON); unset: webhooks off'),
+    V1_WEBHOOKS_FILE: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('v1 push-notification subscriptions (JSON; docs/push-notifications.md); unset: webhooks off'),
     V1_WEBHOOKS_JOURNAL: z
       .string()
       .min(1)
@@ -41,9 +46,7 @@ export const WEBHOOK_SETTINGS = envSection({
       .min(8, 'must be at least 8 characters')
       .refine((token) => !hasControlCharacter(token), 'holds a control character (a line end copied with it?)')
       .optional()
-      .describe(
-        "the v2 app's secret token: every event to /webhooks/v2 must carry its x-zm-signature (required with V1_WEBHOOKS_FILE; old name V2_WEBHOOK_TOKEN)",
-      ),
+      .describe("the v2 app's secret token: every event to /webhooks/v2 must carry its x-zm-signature (required with V1_WEBHOOKS_FILE)"),
     V2_WEBHOOK_PREVIOUS_SECRET_TOKEN: z
       .string()
       .min(8, 'must be at least 8 characters')
@@ -62,22 +65,30 @@ export const WEBHOOK_SETTINGS = envSection({
     V1_WEBHOOKS_BACKOFF_MS: wholeNumber(1, 3_600_000)
       .default(10_000)
       .describe('wait before the 2nd attempt, doubled before the 3rd; default 10000'),
-    /** The same variable as the shared rate limits: one Redis for both. */
-    REDIS_URL: z.string().trim().optional().describe('share the limits (and the webhook journal) between processes through this Redis'),
+    /** The same variable as the shared rate limits, described there once: one Redis for both. */
+    REDIS_URL: RATE_LIMIT_SETTINGS.variables.REDIS_URL,
     V1_WEBHOOKS_REDIS_PREFIX: z
       .string()
       .min(1)
       .default('v1gate:webhooks')
-      .describe('with REDIS_URL: key prefix of the Redis Streams journal; default v1gate:webhooks'),
+      .describe(
+        'with REDIS_URL: key prefix of the Redis Streams journal; gateways with the same prefix share the deliveries; default v1gate:webhooks',
+      ),
     V1_WEBHOOKS_CLAIM_IDLE_MS: wholeNumber(50, 3_600_000)
       .default(60_000)
       .describe('with REDIS_URL: a process silent this long is taken as dead and its notifications claimed; default 60000'),
     V1_WEBHOOKS_DEDUPE_TTL_MS: wholeNumber(1_000, 30 * 86_400_000)
       .default(86_400_000)
       .describe(
-        'how long a notification id is remembered (in Redis, or in the journal file), and so how old an event may be and still be taken; default 86400000',
+        'how long a notification id is remembered (in Redis, or in the journal file: at most the last 10,000 delivered), so a v2 event delivered again, also after a restart, is not notified twice; and so how old an event may be and still be taken; default 86400000',
       ),
-    V1_WEBHOOKS_CONSUMER: z.string().min(1).optional().describe("with REDIS_URL: this process's consumer name; default host and pid"),
+    V1_WEBHOOKS_CONSUMER: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "with REDIS_URL: this process's consumer name; a fixed one lets a restarted process take back its own pending notifications at once; default host and pid",
+      ),
   },
   // Today's app page shows one token, the secret token: a value set under the old name is that token.
   aliases: { V2_WEBHOOK_TOKEN: 'V2_WEBHOOK_SECRET_TOKEN' },

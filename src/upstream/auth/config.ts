@@ -21,7 +21,9 @@ export const CREDENTIAL_SETTINGS = envSection({
       .string()
       .min(1)
       .optional()
-      .describe('the credential map (JSON; npm run credentials manages it): v1 keys, their secrets as hashes, and the v2 app each uses'),
+      .describe(
+        'the credential map (JSON; npm run credentials manages it): v1 keys, their secrets as hashes, and the v2 app each uses; unset: each api_key signs its own v2 JWT',
+      ),
     V2_CREDENTIALS_ONLY: onOff
       .default(false)
       .describe('refuse api_keys the credential map does not name; default off (they sign v2 calls with their own secret)'),
