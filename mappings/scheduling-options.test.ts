@@ -78,7 +78,7 @@ describe('v1 create defaults (they differ from v2)', () => {
       use_pmi: false,
       cn_meeting: false,
       in_meeting: false,
-      enforce_login: false,
+      meeting_authentication: false,
     });
   });
 

@@ -45,8 +45,19 @@ export const COMMON_SCHEDULING_ROWS = fieldTable([
   { v1: 'registration_type', v2: 'settings.registration_type', type: v1.intOneOf([1, 2, 3]), v1Default: 1 },
   { v1: 'option_host_video', v2: 'settings.host_video', type: v1.bool(), v1Default: true },
   { v1: 'option_audio', v2: 'settings.audio', type: audio(), v1Default: 'both' },
-  { v1: 'option_enforce_login', v2: 'settings.enforce_login', type: v1.bool(), v1Default: false },
-  { v1: 'option_enforce_login_domains', v2: 'settings.enforce_login_domains', type: v1.string() },
+  {
+    v1: 'option_enforce_login',
+    v2: 'settings.meeting_authentication',
+    type: v1.bool(),
+    v1Default: false,
+    note: "Only signed-in users join. Today's v2 takes it as meeting_authentication (a meeting no longer takes enforce_login; answers still carry it, deprecated).",
+  },
+  {
+    v1: 'option_enforce_login_domains',
+    v2: 'settings.authentication_domains',
+    type: v1.string(),
+    note: "The domains signed-in users must be of: today's authentication_domains (enforce_login_domains is deprecated).",
+  },
   {
     v1: 'option_alternative_hosts',
     v2: 'settings.alternative_hosts',

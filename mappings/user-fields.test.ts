@@ -8,7 +8,7 @@ const EXPECTED: Record<string, { v2: string; text?: string; v1: unknown; v2Value
   first_name: { v2: 'first_name', text: 'Zoomie', v1: 'Zoomie', v2Value: 'Zoomie' },
   last_name: { v2: 'last_name', text: 'Userton', v1: 'Userton', v2Value: 'Userton' },
   type: { v2: 'type', text: '2', v1: 2, v2Value: 2 },
-  pmi: { v2: 'pmi', text: '2035134243', v1: 2035134243, v2Value: '2035134243' },
+  pmi: { v2: 'pmi', text: '2035134243', v1: 2035134243, v2Value: 2035134243 },
   timezone: { v2: 'timezone', text: 'America/Los_Angeles', v1: 'America/Los_Angeles', v2Value: 'America/Los_Angeles' },
   dept: { v2: 'dept', text: 'Engineer', v1: 'Engineer', v2Value: 'Engineer' },
   vanity_name: { v2: 'vanity_name', text: 'zoomie', v1: 'zoomie', v2Value: 'zoomie' },

@@ -8,8 +8,8 @@ import { V2 } from '../src/shared/v2-routes.js';
  * last_name and type also go in POST /users `user_info`). v2 paths are relative to the user.
  */
 
-/** v1 prints the personal meeting id as a number; v2 holds it as a 10-character string. */
-const pmiAsNumber: Codec<number, string> = { name: 'number ↔ string', toV2: (pmi) => String(pmi), toV1: (pmi) => Number(pmi) };
+/** v1 prints the personal meeting id as a number, and today's v2 takes and answers it as one (older answers: its digits as text). */
+const pmiAsNumber: Codec<number, number | string> = { name: 'number ↔ number', toV2: (pmi) => pmi, toV1: (pmi) => Number(pmi) };
 
 /**
  * v1's integer `status` (values not shown by the v1 spec; the v1 reference shows 0 for an active
@@ -21,10 +21,22 @@ export const USER_STATUS = enumCodec<number, string>([
   [2, 'pending'],
 ]);
 
+/**
+ * v1's user types (1 basic, 2 pro, 3 corp) and today's v2 ones (1 basic, 2 licensed, 4 unassigned
+ * without Meetings Basic, 99 none; 3 is gone, docs/live-evidence.md). A corp user was a paid one:
+ * it is made licensed. Read back, licensed is pro, and a user with no license at all (4, 99) basic,
+ * the v1 type of a user who can host only basic meetings.
+ */
+export const USER_TYPE: Codec<number, number> = {
+  name: '1↔1, 2↔2, 3→2 (corp is licensed today); 4, 99→1',
+  toV2: (type) => (type === 3 ? 2 : type),
+  toV1: (type) => (type === 2 ? 2 : 1),
+};
+
 export const USER_FIELDS = fieldTable([
   { v1: 'first_name', v2: 'first_name', type: v1.string({ max: 64 }) },
   { v1: 'last_name', v2: 'last_name', type: v1.string({ max: 64 }) },
-  { v1: 'type', v2: 'type', type: v1.intOneOf([1, 2, 3]) },
+  { v1: 'type', v2: 'type', type: v1.intOneOf([1, 2, 3]), codec: USER_TYPE },
   {
     v1: 'pmi',
     v2: 'pmi',

@@ -197,6 +197,13 @@ const SANDBOX = envSection({
       .describe(
         "how the sandbox's v2 authenticates: today, as the service does now (server-to-server OAuth access tokens in the Authorization: Bearer header only; a JWT or an ?access_token= is answered 401 code 124), or legacy, as the old v2 reference (the account's own HS256 JWT and query tokens too), for a team testing against an old snapshot; default today",
       ),
+    SANDBOX_TRAFFIC_LOG: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "append every v2 request and answer the sandbox serves, one JSON line each, to a file per process in this folder (to check them against today's documents); unset: none kept",
+      ),
   },
   secret: ['SANDBOX_API_SECRET', 'SANDBOX_OAUTH_CLIENT_SECRET'],
   build: (e, problem) => {
@@ -213,6 +220,7 @@ const SANDBOX = envSection({
       v2Auth: e.SANDBOX_V2_AUTH,
       public: e.SANDBOX_PUBLIC,
       dataFile: e.SANDBOX_DATA_FILE,
+      trafficLog: e.SANDBOX_TRAFFIC_LOG,
     };
   },
 });
@@ -399,6 +407,8 @@ export interface GatewayConfig {
     public: boolean;
     /** Where the sandbox's data is kept across restarts (SANDBOX_DATA_FILE); undefined: memory only. */
     dataFile: string | undefined;
+    /** The folder the sandbox's v2 traffic is appended to (SANDBOX_TRAFFIC_LOG); undefined: none kept. */
+    trafficLog: string | undefined;
   };
   /** The credential map and OAuth toward v2 (src/upstream/auth/config.ts lists the variables). */
   credentials: CredentialConfig;

@@ -39,15 +39,18 @@ describe('sandbox authentication', () => {
     expect((await sb.v2('GET', '/users', { token: 'not.a.jwt' })).status).toBe(401);
   });
 
-  it('refuses a valid access token in the access_token query parameter, as the service has since February 2023', async () => {
+  it('refuses a valid access token in the access_token query parameter, as the service has since February 2023, with its own text', async () => {
     const token = await signV2Token(sb.sandbox.credentials.apiKey, sb.sandbox.credentials.apiSecret);
     const res = await fetch(`${sb.url}/v2/users/me?access_token=${token}`);
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ code: 124, message: 'Invalid access token.' });
+    expect(await res.json()).toEqual({
+      code: 124,
+      message: 'Invalid access token, this access token is not supported as query parameter string.',
+    });
     expect((await sb.v2('GET', '/users/me', { token })).status).toBe(200);
   });
 
-  it('refuses a JWT the account itself signed (JWT apps are retired), with the same answer', async () => {
+  it('refuses a JWT the account itself signed (JWT apps are retired), as an invalid token', async () => {
     const jwt = await signJwt(sb.sandbox.credentials.apiKey, sb.sandbox.credentials.apiSecret, Math.floor(Date.now() / 1000) + 60);
     const res = await sb.v2('GET', '/users/me', { token: jwt });
     expect(res.status).toBe(401);

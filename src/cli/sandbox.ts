@@ -61,8 +61,16 @@ function start(): void {
   let kept: KeptData | undefined;
   try {
     config = loadConfig();
-    const { apiKey, apiSecret, oauthClientId, oauthClientSecret, rateLimits, v2Auth, dataFile } = config.sandbox;
-    sandbox = createSandbox({ apiKey, apiSecret, oauthClientId, oauthClientSecret, v2Auth, ...(rateLimits ? {} : { limits: false }) });
+    const { apiKey, apiSecret, oauthClientId, oauthClientSecret, rateLimits, v2Auth, dataFile, trafficLog } = config.sandbox;
+    sandbox = createSandbox({
+      apiKey,
+      apiSecret,
+      oauthClientId,
+      oauthClientSecret,
+      v2Auth,
+      trafficLog,
+      ...(rateLimits ? {} : { limits: false }),
+    });
     kept = dataFile
       ? keepSandboxData(sandbox.state, sandbox.master, dataFile, (problem) => console.warn(`v2 sandbox: ${problem}`))
       : undefined;

@@ -46,6 +46,7 @@ export async function startHub(config: GatewayConfig, logger: Logger): Promise<H
       oauthClientSecret: config.sandbox.oauthClientSecret,
       limits: config.sandbox.rateLimits ? undefined : false,
       v2Auth: config.sandbox.v2Auth,
+      trafficLog: config.sandbox.trafficLog,
       onUnexpectedError: (error) => logger.error({ err: error }, 'sandbox: unexpected error'),
     });
     // Loopback only, but a page the operator opens reaches loopback by DNS rebinding: the control

@@ -22,6 +22,7 @@ export function sandboxPart({ config, overrides, secrets, log, resources, access
     oauthClientSecret: config.sandbox.oauthClientSecret,
     limits: overrides.sandboxLimits ?? (config.sandbox.rateLimits ? undefined : false),
     v2Auth: config.sandbox.v2Auth,
+    trafficLog: config.sandbox.trafficLog,
     onUnexpectedError: (error) => log.logger.error({ err: error }, 'sandbox: unexpected error'),
   });
   secrets.add([sandbox.credentials.apiSecret, sandbox.oauthApp.clientSecret]);

@@ -32,6 +32,7 @@ import { registerSdkRoutes } from './sdk/routes.js';
 import { oauthRoutes } from './oauth/routes.js';
 import { sandboxIdentity, seedMasterAccount } from './seed.js';
 import { SandboxState } from './state.js';
+import { trafficRecorder } from './traffic-log.js';
 import { registerUserRoutes } from './users/routes.js';
 
 export interface SandboxOptions {
@@ -51,6 +52,8 @@ export interface SandboxOptions {
   v2Auth?: V2AuthMode;
   /** Told of an error no route expected (answered 500): the gateway logs it; unset: only the 500 says so. */
   onUnexpectedError?: (error: Error) => void;
+  /** A folder to append every v2 request and answer to (SANDBOX_TRAFFIC_LOG); unset: nothing is kept. */
+  trafficLog?: string;
 }
 
 export interface Sandbox {
@@ -116,6 +119,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   if (limiter) v2.use(oneUpdateAtATime(relativePath));
   // After the token check: a caller with no token gets its 401 without a byte of its body kept.
   v2.use(bodyReadFirst);
+  if (options.trafficLog) v2.use(trafficRecorder(options.trafficLog));
   registerAccountRoutes(v2, ctx);
   registerUserRoutes(v2, ctx);
   registerMeetingRoutes(v2, ctx);

@@ -7,15 +7,19 @@ import type { SandboxState } from './state.js';
 /**
  * v2 authentication. `today` (the default) is the service as it answers now: only an access token
  * the OAuth token endpoint issued (oauth/), in `Authorization: Bearer`, acting as its app's account
- * until it expires. A JWT (JWT apps were retired in September 2023) and a token in `?access_token=`
- * (refused since 14 February 2023) are answered 401 `{"code":124,"message":"Invalid access token."}`
- * as the service answers them (docs/live-evidence.md). `legacy` is the service of the old v2
+ * until it expires. A JWT (JWT apps were retired in September 2023) is answered 401
+ * `{"code":124,"message":"Invalid access token."}` and a token in `?access_token=` (refused since
+ * 14 February 2023) 401 code 124 "Invalid access token, this access token is not supported as query
+ * parameter string.", as the service answers them (docs/live-evidence.md). `legacy` is the service of the old v2
  * reference: a token in the header or the query, and the spec's HS256 JWT too, whose `iss` is an
  * account's API key, signed with that account's API secret, with an `exp` in the future.
  */
 export type V2AuthMode = 'today' | 'legacy';
 
 const invalidToken = (message = 'Invalid access token.') => new SandboxError(401, V2Code.invalidAccessToken, message);
+
+/** The service's text for a token sent as `?access_token=` (a public capture, docs/live-evidence.md). */
+export const QUERY_TOKEN_REFUSED = 'Invalid access token, this access token is not supported as query parameter string.';
 
 /** A request's bearer token as `mode` reads it. A query token today is refused here, valid or not, as the service refuses it. */
 export function tokenFrom(
@@ -29,7 +33,7 @@ export function tokenFrom(
   }
   if (!accessTokenQuery) return undefined;
   if (mode === 'legacy') return accessTokenQuery;
-  throw invalidToken();
+  throw invalidToken(QUERY_TOKEN_REFUSED);
 }
 
 export class TokenVerifier {

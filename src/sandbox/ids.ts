@@ -50,3 +50,17 @@ export function apiCredential(bytes: number): string {
 export function trackingId(): string {
   return `v=2.0;clid=us06;rid=WEB_${randomBytes(16).toString('hex')}`;
 }
+
+const PASSCODE_CHARACTERS = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** A meeting passcode the service generates when none is given: 6 letters and digits. */
+export function passcode(): string {
+  let out = '';
+  while (out.length < 6) out += PASSCODE_CHARACTERS[randomInt(0, PASSCODE_CHARACTERS.length)];
+  return out;
+}
+
+/** An encrypted passcode, shaped as the service's (`8pEkRweVXPV3Ob2KJYgFTRlDtl1gSn.1`). */
+export function encryptedPasscode(): string {
+  return `${randomBytes(22).toString('base64url').slice(0, 30)}.1`;
+}

@@ -22,3 +22,10 @@ function readPackageVersion(): string {
   }
   return 'unknown';
 }
+
+/** What every v2 call of v1gate names itself by (User-Agent): the service's logs, and the sandbox's traffic log, tell its calls by it. */
+export const GATEWAY_AGENT_PREFIX = 'v1gate/';
+
+export function gatewayUserAgent(): string {
+  return `${GATEWAY_AGENT_PREFIX}${packageVersion()}`;
+}

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { V2LimitKind } from '../ratelimit/limit-kind.js';
+import { gatewayUserAgent } from '../shared/package-version.js';
 import type { V2AttemptTrace } from '../shared/trace-context.js';
 import type { Credentials } from './credentials.js';
 import { GetCoalescer, joined, requestKey, type SharedGet } from './coalesce.js';
@@ -345,7 +346,7 @@ export class V2Client {
   ): Promise<T> {
     const { request } = call;
     // A flat list, as undici keeps them: an object's keys would be listed on every call.
-    const headers = ['authorization', grant.authorization, 'accept', 'application/json'];
+    const headers = ['authorization', grant.authorization, 'accept', 'application/json', 'user-agent', gatewayUserAgent()];
     if (body !== undefined) headers.push('content-type', contentType);
     if (request.requestId !== undefined) headers.push('x-request-id', request.requestId);
     if (trace) {

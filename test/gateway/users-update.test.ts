@@ -44,8 +44,9 @@ describe('/user/update', () => {
     expect(user).toMatchObject({
       first_name: 'Grace',
       last_name: 'Hopper',
-      type: 3,
-      pmi,
+      // v1's corp user (3) is a licensed one (2) today; the pmi a number.
+      type: 2,
+      pmi: Number(pmi),
       timezone: 'Europe/Paris',
       dept: 'Navy',
       host_key: '654321',
@@ -67,6 +68,7 @@ describe('/user/update', () => {
     // And v1 reads back what it wrote.
     expect(await gw.v1('/user/get', { id })).toMatchObject({
       first_name: 'Grace',
+      type: 2,
       pmi: Number(pmi),
       disable_chat: true,
       enable_cmr: true,

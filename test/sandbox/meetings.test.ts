@@ -29,6 +29,7 @@ const FULL_FIELDS = [
   'join_url',
   'password',
   'h323_password',
+  'encrypted_password',
   'occurrences',
   'settings',
 ];
@@ -85,8 +86,10 @@ describe('POST /users/{userId}/meetings', () => {
       timezone: 'America/Los_Angeles',
       agenda: 'Q3',
       password: 'a1@-_*',
+      encrypted_password: expect.stringMatching(/^[A-Za-z0-9_-]{30}\.1$/),
       occurrences: [],
-      join_url: `https://sandbox.v1gate.local/j/${m.id}`,
+      // The passcode rides in the link, encrypted, as today's service writes it.
+      join_url: `https://sandbox.v1gate.local/j/${m.id}?pwd=${m.encrypted_password}`,
       start_url: `https://sandbox.v1gate.local/s/${m.id}?zak=${owner.tokens.zak}`,
     });
     expect(Number.isInteger(m.id)).toBe(true);
@@ -107,6 +110,10 @@ describe('POST /users/{userId}/meetings', () => {
       registration_type: 1,
       audio: 'both',
       auto_recording: 'none',
+      meeting_authentication: false,
+      authentication_option: '',
+      authentication_domains: '',
+      // Deprecated, still answered: copies of the two above.
       enforce_login: false,
       enforce_login_domains: '',
       alternative_hosts: '',
@@ -116,11 +123,21 @@ describe('POST /users/{userId}/meetings', () => {
     expect(got.body).toEqual(m);
   });
 
-  it('defaults everything for an empty body: type 2, now, 60 minutes, no password', async () => {
+  it('defaults everything for an empty body: type 2, now, 60 minutes, and a generated passcode in the join link', async () => {
     const res = await sb.v2('POST', '/users/me/meetings', { body: {} });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ type: 2, duration: 60, password: '', h323_password: '', topic: expect.any(String) });
+    expect(res.body).toMatchObject({ type: 2, duration: 60, topic: expect.any(String) });
+    expect(res.body.password).toMatch(/^[A-Za-z0-9]{6}$/);
+    expect(res.body.h323_password).toMatch(/^\d{6}$/);
+    expect(res.body.join_url).toBe(`https://sandbox.v1gate.local/j/${res.body.id}?pwd=${res.body.encrypted_password}`);
     expect(Date.parse(res.body.start_time)).toBeLessThanOrEqual(Date.now() + 1000);
+  });
+
+  it('takes today\'s authentication settings and drops the retired enforce_login pair on create and update', async () => {
+    const m = await createMeeting({ settings: { meeting_authentication: true, authentication_domains: 'example.com', enforce_login_domains: 'x.test' } });
+    expect(m.settings).toMatchObject({ meeting_authentication: true, authentication_domains: 'example.com', enforce_login: true, enforce_login_domains: 'example.com' });
+    await sb.v2('PATCH', `/meetings/${m.id}`, { body: { settings: { enforce_login: false } } });
+    expect((await sb.v2('GET', `/meetings/${m.id}`)).body.settings).toMatchObject({ meeting_authentication: true, enforce_login: true });
   });
 
   it('reads a start_time without Z as local time in the given timezone', async () => {
@@ -396,12 +413,13 @@ describe('GET /users/{userId}/meetings', () => {
   };
   const topics = (body: { meetings: { topic: string }[] }) => body.meetings.map((m) => m.topic);
 
-  it('lists live meetings by default, with paging fields and list items', async () => {
+  it('lists scheduled meetings by default (today\'s documents\' default), with paging fields and list items', async () => {
     const res = await listed({});
     // Today's service leaves the deprecated page_count and page_number out of a user's meetings.
-    expect(res.body).toMatchObject({ page_size: 30, total_records: 1, next_page_token: '' });
+    expect(res.body).toMatchObject({ page_size: 30, total_records: 6, next_page_token: '' });
     expect(Object.keys(res.body)).toEqual(['page_size', 'total_records', 'next_page_token', 'meetings']);
-    expect(topics(res.body)).toEqual(['instant']);
+    expect(topics(res.body)).toEqual(['past', 'later', 'sooner', 'floating', 'series', 'past series']);
+    expect(topics((await listed({ type: 'live' })).body)).toEqual(['instant']);
     expect(Object.keys(res.body.meetings[0])).toEqual(LIST_FIELDS);
     expect(schemaProblems('GET', '/users/{userId}/meetings', 200, res.body)).toEqual([]);
   });
@@ -460,7 +478,7 @@ describe('PUT /meetings/{meetingId}/status', () => {
     const past = await sb.v2('GET', `/past_meetings/${encodeURIComponent(encodeURIComponent(instance.uuid))}`);
     expect(past.status).toBe(200);
     expect(past.body).toMatchObject({ uuid: instance.uuid, id: m.id, end_time: instance.end_time });
-    const live = (await sb.v2('GET', '/users/me/meetings')).body;
+    const live = (await sb.v2('GET', '/users/me/meetings', { query: { type: 'live' } })).body;
     expect(live.meetings.some((x: { id: number }) => x.id === m.id)).toBe(false);
   });
 

@@ -141,7 +141,12 @@ export async function mapSandboxKeyToOAuth(
  */
 export function testLogEnv(): Record<string, string> {
   const dir = process.env[LOG_DIR_ENV];
-  return dir ? { LOG_LEVEL: 'debug', LOG_FILE: join(dir, `${process.pid}${LOG_SUFFIX}`) } : { LOG_LEVEL: 'silent' };
+  const traffic = process.env.SANDBOX_TRAFFIC_LOG;
+  return {
+    ...(dir ? { LOG_LEVEL: 'debug', LOG_FILE: join(dir, `${process.pid}${LOG_SUFFIX}`) } : { LOG_LEVEL: 'silent' }),
+    // The suite's v2 traffic, checked against today's documents after the run (global-setup.ts).
+    ...(traffic ? { SANDBOX_TRAFFIC_LOG: traffic } : {}),
+  };
 }
 
 /** Tells the log audit a secret that no log line may contain. */

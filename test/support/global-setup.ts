@@ -4,11 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOG_DIR_ENV, auditLogFolder } from './log-audit.js';
+import { TRAFFIC_LOG_ENV, checkTraffic, describeProblem, readTraffic } from './today-traffic.js';
 
 /**
  * Runs once around the whole suite: builds the gateway as `npm start` runs it (`dist/`, for the
  * tests that run it as its own process), gives every test gateway one log folder, and after the
- * last test proves that no line any gateway wrote carries a secret (the redaction check).
+ * last test proves that no line any gateway wrote carries a secret (the redaction check). Every
+ * sandbox of the run appends its v2 traffic to one folder too (SANDBOX_TRAFFIC_LOG), checked after
+ * the last test against today's documents (`today-traffic.ts`).
  */
 export default function setup(): () => void {
   // Each vitest project runs the global setup in the same process: the first makes the folder that
@@ -17,15 +20,39 @@ export default function setup(): () => void {
   buildDist();
   const dir = mkdtempSync(join(tmpdir(), 'v1gate-logs-'));
   process.env[LOG_DIR_ENV] = dir;
+  const traffic = mkdtempSync(join(tmpdir(), 'v1gate-v2-traffic-'));
+  process.env[TRAFFIC_LOG_ENV] = traffic;
   return () => {
     const { lines, problems } = auditLogFolder(dir);
     rmSync(dir, { recursive: true, force: true });
     delete process.env[LOG_DIR_ENV];
+    const trafficProblems = checkTodayTraffic(traffic);
     if (problems.length > 0) {
       throw new Error(`log redaction: ${problems.length} problem(s) in ${lines} log lines:\n${problems.slice(0, 20).join('\n')}`);
     }
     console.log(`log redaction: ${lines} log lines written by the suite's gateways, none carries a secret`);
+    if (trafficProblems) throw new Error(trafficProblems);
   };
+}
+
+/**
+ * The run's v2 exchanges against today's documents: a message naming every difference no row of
+ * TODAY_DIFFERENCES explains, or undefined. The folder is removed unless V2_TRAFFIC_KEEP is set
+ * (to read the exchanges behind a difference).
+ */
+function checkTodayTraffic(folder: string): string | undefined {
+  const verdict = checkTraffic(readTraffic(folder));
+  if (!process.env.V2_TRAFFIC_KEEP) rmSync(folder, { recursive: true, force: true });
+  else console.log(`v2 traffic kept in ${folder}`);
+  delete process.env[TRAFFIC_LOG_ENV];
+  const explained = [...verdict.explainedBy.values()].reduce((a, b) => a + b, 0);
+  const summary = `${verdict.exchanges} v2 exchanges (${verdict.fromGateway} sent by v1gate), ${explained} difference(s) explained by ${verdict.explainedBy.size} row(s) of TODAY_DIFFERENCES`;
+  if (verdict.unexplained.length === 0) {
+    console.log(`today's documents: ${summary}, none unexplained`);
+    return undefined;
+  }
+  const listed = verdict.unexplained.map((p) => describeProblem(p)).sort();
+  return `today's documents: ${summary}; ${listed.length} not in the table:\n${listed.join('\n')}`;
 }
 
 /**

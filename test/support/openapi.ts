@@ -28,6 +28,16 @@ export const KNOWN_DISAGREEMENTS: { path: RegExp; instancePath: RegExp; why: str
     instancePath: /^(\/(meetings|webinars)\/\d+)?\/id$/,
     why: "The reference types meeting and webinar ids as strings; the real service and our spec answer integers (the ended meeting's `id` is an integer in both).",
   },
+  {
+    path: /^\/(users(\/\{userId\})?|groups\/\{groupId\}\/members|im\/groups\/\{groupId\}\/members)$/,
+    instancePath: /^(\/(users|members)\/\d+)?\/pmi$/,
+    why: "The reference types a user's pmi as a string; today's documents (spec/reference/today/users.json) type it as an integer, and the sandbox answers the number.",
+  },
+  {
+    path: /^\/users(\/\{userId\})?$/,
+    instancePath: /^(\/users\/\d+)?\/type$/,
+    why: "The reference's user types are 1, 2 and 3; today's are 1, 2, 4 and 99 (spec/reference/today/users.json), which the sandbox takes and answers.",
+  },
 ];
 
 export interface SchemaProblem {

@@ -66,7 +66,8 @@ export function signV2Token(apiKey: string, apiSecret: string, expiresInSeconds 
  * are not throttled; rate-limit tests pass `limits`.
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const sandbox = createSandbox({ limits: false, ...options });
+  const trafficLog = process.env.SANDBOX_TRAFFIC_LOG;
+  const sandbox = createSandbox({ limits: false, ...(trafficLog ? { trafficLog } : {}), ...options });
   rememberSandbox(sandbox.state);
   const root = new Hono();
   mountSandbox(root, sandbox);

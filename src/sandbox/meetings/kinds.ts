@@ -4,7 +4,7 @@ import type { User } from '../model/user.js';
 import { meetingSettingsSchema, onUpdate, sessionSchema, webinarSettingsSchema, type RecurrenceInput } from './schemas.js';
 
 /** The `type` filter of GET /users/{userId}/meetings (filterSessions, listing.ts, says what each keeps). */
-export type MeetingListType = 'scheduled' | 'live' | 'upcoming';
+export type MeetingListType = 'scheduled' | 'live' | 'upcoming' | 'upcoming_meetings' | 'previous_meetings';
 
 /**
  * What differs between meetings and webinars. Every handler of this area is written once and
@@ -62,8 +62,9 @@ const commonDefaults = {
   registration_type: 1,
   audio: 'both',
   auto_recording: 'none',
-  enforce_login: false,
-  enforce_login_domains: '',
+  meeting_authentication: false,
+  authentication_option: '',
+  authentication_domains: '',
   alternative_hosts: '',
 };
 
@@ -92,7 +93,7 @@ export const MEETING: KindSpec = {
   }),
   createSchema: sessionSchema(MEETING_TYPES, meetingSettingsSchema),
   updateSchema: sessionSchema(MEETING_TYPES, onUpdate(meetingSettingsSchema)),
-  listQuery: z.object({ type: z.enum(['scheduled', 'live', 'upcoming']).default('live') }),
+  listQuery: z.object({ type: z.enum(['scheduled', 'live', 'upcoming', 'upcoming_meetings', 'previous_meetings']).default('scheduled') }),
   statusSchema: z.object({ action: z.enum(['end']).optional() }).transform((b) => ({ end: b.action === 'end' })),
   fullFields: [
     'uuid',
@@ -109,6 +110,7 @@ export const MEETING: KindSpec = {
     'join_url',
     'password',
     'h323_password',
+    'encrypted_password',
     'occurrences',
     'settings',
   ],

@@ -16,7 +16,16 @@ function fieldsOf(meeting: Meeting): Record<string, unknown> {
   return {
     ...meeting,
     occurrences: meeting.occurrences.map(renderOccurrence),
-    settings: { ...meeting.settings },
+    settings: withDeprecatedLogin(meeting.settings),
+  };
+}
+
+/** Today's answers still carry the deprecated `enforce_login` pair, as copies of the authentication settings. */
+function withDeprecatedLogin(settings: Meeting['settings']): Record<string, unknown> {
+  return {
+    ...settings,
+    enforce_login: settings.meeting_authentication === true,
+    enforce_login_domains: typeof settings.authentication_domains === 'string' ? settings.authentication_domains : '',
   };
 }
 

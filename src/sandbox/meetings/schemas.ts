@@ -56,6 +56,17 @@ const registrationType = intEnum([1, 2, 3] as const).optional();
 const audio = z.enum(['both', 'telephony', 'voip']).optional();
 const autoRecording = z.enum(['local', 'cloud', 'none']).optional();
 
+/**
+ * Who may join: today's authentication settings. A meeting no longer takes `enforce_login` or
+ * `enforce_login_domains` (its create and update drop them as any unknown field); its answers
+ * still carry them, deprecated, as copies of these.
+ */
+const authentication = {
+  meeting_authentication: bool,
+  authentication_option: z.string().optional(),
+  authentication_domains: z.string().optional(),
+};
+
 export const meetingSettingsSchema = z.object({
   host_video: bool,
   participant_video: bool,
@@ -69,8 +80,7 @@ export const meetingSettingsSchema = z.object({
   registration_type: registrationType,
   audio,
   auto_recording: autoRecording,
-  enforce_login: bool,
-  enforce_login_domains: z.string().optional(),
+  ...authentication,
   alternative_hosts: z.string().optional(),
 });
 
@@ -83,6 +93,8 @@ export const webinarSettingsSchema = z.object({
   registration_type: registrationType,
   audio,
   auto_recording: autoRecording,
+  ...authentication,
+  // Webinars still take the deprecated pair (today's documents mark them so); read as the above.
   enforce_login: bool,
   enforce_login_domains: z.string().optional(),
   alternative_hosts: z.string().optional(),

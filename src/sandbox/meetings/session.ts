@@ -1,5 +1,5 @@
 import { invalidField } from '../errors.js';
-import { digits, meetingNumber, meetingUuid } from '../ids.js';
+import { digits, encryptedPasscode, meetingNumber, meetingUuid, passcode } from '../ids.js';
 import type { Account } from '../model/account.js';
 import type { Meeting } from '../model/meeting.js';
 import type { User } from '../model/user.js';
@@ -23,7 +23,9 @@ export function createSession(body: SessionBody, host: User, { spec, state, acco
   const schedule = planSchedule(body, { spec, current: null, hostTimeZone: host.timezone, nowMs: state.now().getTime() });
   checkAlternativeHosts(body, state, account);
   const id = unusedNumber(state);
-  const password = body.password ?? '';
+  // Today a meeting scheduled without a passcode gets one (the account's default "require a
+  // passcode"), carried encrypted in its join link; webinars keep what they are given.
+  const password = body.password ?? (spec.kind === 'meeting' ? passcode() : '');
   const meeting: Meeting = {
     kind: spec.kind,
     id,
@@ -32,20 +34,38 @@ export function createSession(body: SessionBody, host: User, { spec, state, acco
     account_id: account.id,
     topic: body.topic ?? spec.defaultTopic,
     ...schedule,
-    password,
-    h323_password: h323PasswordFor(password),
+    password: '',
+    h323_password: '',
     agenda: body.agenda ?? '',
     created_at: state.nowIso(),
     start_url: `${publicUrl}/s/${id}?zak=${host.tokens.zak}`,
     join_url: `${publicUrl}/j/${id}`,
-    settings: { ...spec.defaultSettings(host), ...body.settings },
+    settings: { ...spec.defaultSettings(host), ...authenticationOf(body.settings) },
     registrants: [],
     panelists: [],
     instances: [],
     live: null,
   };
+  setPasscode(meeting, password);
   state.meetings.set(id, meeting);
   return meeting;
+}
+
+/**
+ * A meeting's passcode and what follows from it: the H.323 passcode, the encrypted one and the
+ * join link's `?pwd=` (a link that joins without asking). No passcode, neither.
+ */
+function setPasscode(meeting: Meeting, password: string): void {
+  meeting.password = password;
+  meeting.h323_password = h323PasswordFor(password);
+  const link = meeting.join_url.replace(/\?pwd=.*$/, '');
+  if (meeting.kind !== 'meeting' || password === '') {
+    delete meeting.encrypted_password;
+    meeting.join_url = link;
+    return;
+  }
+  meeting.encrypted_password = encryptedPasscode();
+  meeting.join_url = `${link}?pwd=${meeting.encrypted_password}`;
 }
 
 export function updateSession(meeting: Meeting, body: SessionBody, host: User, { spec, state, account }: SessionWrite): void {
@@ -54,11 +74,22 @@ export function updateSession(meeting: Meeting, body: SessionBody, host: User, {
   Object.assign(meeting, schedule);
   if (body.topic !== undefined) meeting.topic = body.topic;
   if (body.agenda !== undefined) meeting.agenda = body.agenda;
-  if (body.password !== undefined && body.password !== meeting.password) {
-    meeting.password = body.password;
-    meeting.h323_password = h323PasswordFor(body.password);
-  }
-  if (body.settings) meeting.settings = { ...meeting.settings, ...body.settings };
+  if (body.password !== undefined && body.password !== meeting.password) setPasscode(meeting, body.password);
+  if (body.settings) meeting.settings = { ...meeting.settings, ...authenticationOf(body.settings) };
+}
+
+/**
+ * The deprecated pair a webinar still takes, read as today's authentication settings (the newer
+ * fields win when both are sent), and not kept under its old names: answers derive those.
+ */
+function authenticationOf(settings: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!settings) return {};
+  const { enforce_login: login, enforce_login_domains: domains, ...rest } = settings;
+  return {
+    ...(login === undefined ? {} : { meeting_authentication: login }),
+    ...(domains === undefined ? {} : { authentication_domains: domains }),
+    ...rest,
+  };
 }
 
 /** Alternative hosts must be users of the same account, named by email or id. */

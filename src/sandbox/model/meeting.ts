@@ -181,6 +181,8 @@ export interface Meeting {
   timezone: string;
   password: string;
   h323_password: string;
+  /** The passcode as third-party endpoints and the join link's `pwd` carry it; absent without a passcode (and in data kept before it existed). */
+  encrypted_password?: string;
   agenda: string;
   created_at: string;
   start_url: string;

@@ -3,7 +3,8 @@
  * Owned by the users area (src/sandbox/users/); other areas read users through state lookups.
  */
 
-export type UserType = 1 | 2 | 3;
+/** Today's user types: 1 basic, 2 licensed, 4 unassigned without Meetings Basic, 99 none (3, corp, is gone). */
+export type UserType = 1 | 2 | 4 | 99;
 export type UserStatus = 'active' | 'inactive' | 'pending';
 export type CreateAction = 'create' | 'autoCreate' | 'custCreate' | 'ssoCreate';
 

@@ -6,4 +6,4 @@ export function displayName(user: User): string {
 }
 
 /** The dashboard's label for a user type (`user_type` of the metrics endpoints). */
-export const USER_TYPE_LABEL: Record<UserType, string> = { 1: 'Basic', 2: 'Pro', 3: 'Corp' };
+export const USER_TYPE_LABEL: Record<UserType, string> = { 1: 'Basic', 2: 'Pro', 4: 'Unassigned', 99: 'None' };

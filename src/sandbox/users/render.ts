@@ -10,7 +10,8 @@ function baseFields(user: User) {
     last_name: user.last_name,
     email: user.email,
     type: user.type,
-    pmi: user.pmi,
+    // A number in today's answers (the documents' `integer`); held as its digits.
+    pmi: Number(user.pmi),
     timezone: user.timezone,
     dept: user.dept,
     created_at: user.created_at,

@@ -23,7 +23,8 @@ export const userName = z
 
 export const userEmail = z.email(orRequired('Invalid email address.')).max(128, 'Must be at most 128 characters.');
 
-export const userType = z.literal([1, 2, 3], orRequired('Must be 1 (basic), 2 (pro) or 3 (corp).'));
+/** Today's user types: 1 basic, 2 licensed, 4 unassigned without Meetings Basic, 99 none (3, corp, is gone). */
+export const userType = z.literal([1, 2, 4, 99], orRequired('Must be 1 (basic), 2 (licensed), 4 (unassigned without Meetings Basic) or 99 (none).'));
 
 /** The spec says below 32 characters; the reference's minimum is 8. */
 export const userPassword = z
@@ -32,7 +33,11 @@ export const userPassword = z
   .max(31, 'Must be fewer than 32 characters.');
 
 /** Personal meeting ids are meeting numbers: exactly 10 digits, and no meeting number starts with 0. */
-export const pmi = z.string(orRequired('Must be a string.')).regex(/^[1-9]\d{9}$/, 'Must be exactly 10 digits, not starting with 0.');
+/** Today a number, as the documents type it (`integer`); its digits as text are taken too, as before. Kept as text. */
+export const pmi = z
+  .union([z.number().int(), z.string()], orRequired('Must be a number.'))
+  .transform(String)
+  .pipe(z.string().regex(/^[1-9]\d{9}$/, 'Must be exactly 10 digits, not starting with 0.'));
 
 export const hostKey = z.string(orRequired('Must be a string.')).regex(/^\d{6}$/, 'Must be a 6-digit number.');
 
