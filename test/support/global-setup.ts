@@ -26,13 +26,25 @@ export default function setup(): () => void {
     const { lines, problems } = auditLogFolder(dir);
     rmSync(dir, { recursive: true, force: true });
     delete process.env[LOG_DIR_ENV];
-    const trafficProblems = checkTodayTraffic(traffic);
+    const failures = [checkTodayTraffic(traffic)];
     if (problems.length > 0) {
-      throw new Error(`log redaction: ${problems.length} problem(s) in ${lines} log lines:\n${problems.slice(0, 20).join('\n')}`);
+      failures.push(`log redaction: ${problems.length} problem(s) in ${lines} log lines:\n${problems.slice(0, 20).join('\n')}`);
+    } else {
+      console.log(`log redaction: ${lines} log lines written by the suite's gateways, none carries a secret`);
     }
-    console.log(`log redaction: ${lines} log lines written by the suite's gateways, none carries a secret`);
-    if (trafficProblems) throw new Error(trafficProblems);
+    const failed = failures.filter((failure) => failure !== undefined);
+    if (failed.length > 0) failRun(failed.join('\n\n'));
   };
+}
+
+/**
+ * Fails the whole run from the teardown. Vitest prints an error thrown here ("error during close")
+ * but has already settled the exit code by then, so a failed check would leave `npm test` green:
+ * the exit code is set here, and the error thrown for vitest to print.
+ */
+function failRun(message: string): never {
+  process.exitCode = 1;
+  throw new Error(message);
 }
 
 /**
