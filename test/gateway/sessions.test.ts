@@ -182,7 +182,12 @@ describe.each(KINDS)('/$name', (kind) => {
         body: {
           topic: 'From v2',
           type: Number(kind.noFixedTime),
-          settings: { audio: 'voip', meeting_authentication: true, authentication_domains: 'x.org', alternative_hosts: 'session-other@example.com' },
+          settings: {
+            audio: 'voip',
+            meeting_authentication: true,
+            authentication_domains: 'x.org',
+            alternative_hosts: 'session-other@example.com',
+          },
         },
       });
       expect(await gw.v1(path('get'), { id: String(body.id), host_id: ownerId })).toMatchObject({

@@ -38,7 +38,13 @@ describe('option_enforce_login as meeting_authentication', () => {
   });
 
   it('turns it off through v1 meeting/update', async () => {
-    const created = await gw.v1('/meeting/create', { host_id: ownerId, type: '2', topic: 'x', start_time: FUTURE, option_enforce_login: 'true' });
+    const created = await gw.v1('/meeting/create', {
+      host_id: ownerId,
+      type: '2',
+      topic: 'x',
+      start_time: FUTURE,
+      option_enforce_login: 'true',
+    });
     expect((await v2Meeting(created.id)).settings.meeting_authentication).toBe(true);
     await gw.v1('/meeting/update', { id: created.id, host_id: ownerId, option_enforce_login: 'false' });
     expect((await v2Meeting(created.id)).settings.meeting_authentication).toBe(false);

@@ -133,9 +133,16 @@ describe('POST /users/{userId}/meetings', () => {
     expect(Date.parse(res.body.start_time)).toBeLessThanOrEqual(Date.now() + 1000);
   });
 
-  it('takes today\'s authentication settings and drops the retired enforce_login pair on create and update', async () => {
-    const m = await createMeeting({ settings: { meeting_authentication: true, authentication_domains: 'example.com', enforce_login_domains: 'x.test' } });
-    expect(m.settings).toMatchObject({ meeting_authentication: true, authentication_domains: 'example.com', enforce_login: true, enforce_login_domains: 'example.com' });
+  it("takes today's authentication settings and drops the retired enforce_login pair on create and update", async () => {
+    const m = await createMeeting({
+      settings: { meeting_authentication: true, authentication_domains: 'example.com', enforce_login_domains: 'x.test' },
+    });
+    expect(m.settings).toMatchObject({
+      meeting_authentication: true,
+      authentication_domains: 'example.com',
+      enforce_login: true,
+      enforce_login_domains: 'example.com',
+    });
     await sb.v2('PATCH', `/meetings/${m.id}`, { body: { settings: { enforce_login: false } } });
     expect((await sb.v2('GET', `/meetings/${m.id}`)).body.settings).toMatchObject({ meeting_authentication: true, enforce_login: true });
   });
@@ -413,7 +420,7 @@ describe('GET /users/{userId}/meetings', () => {
   };
   const topics = (body: { meetings: { topic: string }[] }) => body.meetings.map((m) => m.topic);
 
-  it('lists scheduled meetings by default (today\'s documents\' default), with paging fields and list items', async () => {
+  it("lists scheduled meetings by default (today's documents' default), with paging fields and list items", async () => {
     const res = await listed({});
     // Today's service leaves the deprecated page_count and page_number out of a user's meetings.
     expect(res.body).toMatchObject({ page_size: 30, total_records: 6, next_page_token: '' });

@@ -93,7 +93,9 @@ describe('fresh traffic', () => {
       status,
       answer: JSON.stringify(body),
     });
-    expect(checkTraffic([answer(200, { id: 'abc', type: 3, pmi: 1234567890 })]).unexplained.map((p) => p.place)).toEqual(['status 200 /type']);
+    expect(checkTraffic([answer(200, { id: 'abc', type: 3, pmi: 1234567890 })]).unexplained.map((p) => p.place)).toEqual([
+      'status 200 /type',
+    ]);
     expect(checkTraffic([answer(202, {})]).unexplained.map((p) => p.message)).toEqual([
       'not an answer the operation lists (200, 400, 404, 429)',
     ]);

@@ -41,36 +41,39 @@ export const TODAY_DIFFERENCES: readonly TodayDifference[] = [
     side: 'answer',
     operation: /^(GET \/(meetings\/\{meetingId\}|webinars\/\{webinarId\})|POST \/users\/\{userId\}\/(meetings|webinars))$/,
     place: /^status 20[01] \/occurrences\/\*\/occurrence_id$/,
-    evidence: "today's documents type occurrence_id as a string; the old reference (spec/reference/v2-openapi.json) and our spec as an integer",
+    evidence:
+      "today's documents type occurrence_id as a string; the old reference (spec/reference/v2-openapi.json) and our spec as an integer",
     why: 'The sandbox answers the number our spec and the old reference promise, and v1gate reads either (occurrence ids are read as text); changing the type is a change of the legacy-mode oracle too.',
   },
   {
     side: 'answer',
     operation: /^GET \/(meetings\/\{meetingId\}\/recordings|users\/\{userId\}\/recordings)$/,
     place: /^status 200 (\/meetings\/\*)?\/(id|recording_count|total_size)$/,
-    evidence: 'seen in the suite\'s traffic; the old reference\'s schema for them passes (test/sandbox/schema.test.ts)',
-    why: 'Not yet examined: kept visible here until the sandbox\'s recording totals are compared with today\'s types.',
+    evidence: "seen in the suite's traffic; the old reference's schema for them passes (test/sandbox/schema.test.ts)",
+    why: "Not yet examined: kept visible here until the sandbox's recording totals are compared with today's types.",
   },
   {
     side: 'answer',
     operation: /^GET \/(meetings\/\{meetingId\}|webinars\/\{webinarId\})\/registrants$/,
     place: /^status 200 \/registrants\/\*\/no_of_employees$/,
     evidence: "the old reference's registrant enumeration (101-500, 500-1,000) differs from today's (101-250, 251-500, 501-1,000)",
-    why: 'The sandbox takes and answers the old ranges, which v1 registration clients send; mapping them to today\'s ranges is a v1 mapping question not settled here.',
+    why: "The sandbox takes and answers the old ranges, which v1 registration clients send; mapping them to today's ranges is a v1 mapping question not settled here.",
   },
   {
     side: 'answer',
     operation: /^GET \/metrics\/(meetings\/\{meetingId\}|webinars\/\{webinarId\})\/participants(\/qos|\/\{participantId\}\/qos)?$/,
     place: /^status 200 (\/participants\/\*)?\/(device|network_type|user_qos)$/,
-    evidence: 'seen in the suite\'s traffic: participants recorded through the control API with device and network values today\'s enumerations do not list, and user_qos not an array',
-    why: 'Not yet examined: the control API takes what tests record; today\'s enumerations are narrower.',
+    evidence:
+      "seen in the suite's traffic: participants recorded through the control API with device and network values today's enumerations do not list, and user_qos not an array",
+    why: "Not yet examined: the control API takes what tests record; today's enumerations are narrower.",
   },
   {
     side: 'answer',
     operation: 'GET /users/{userId}',
     place: /^status 200$/,
     message: /^must have required property 'type'$/,
-    evidence: 'docs/live-evidence.md, "Retired routes and token paging": GET /users/zpk is retired, and today\'s documents do not hold it, so its path reads as GET /users/{userId}',
+    evidence:
+      'docs/live-evidence.md, "Retired routes and token paging": GET /users/zpk is retired, and today\'s documents do not hold it, so its path reads as GET /users/{userId}',
     why: 'The sandbox still answers the retired ZPK check ({"expire_in": ...}) for the tests of its retirement; v1gate does not call it.',
   },
   {
@@ -85,7 +88,8 @@ export const TODAY_DIFFERENCES: readonly TodayDifference[] = [
     side: 'answer',
     operation: /^(DELETE \/h323\/devices\/\{deviceId\}|PUT \/webinars\/\{webinarId\}\/status)$/,
     place: /^status 204$/,
-    evidence: "today's documents list 200 for these two; every other delete and status change of the documents answers 204, as the old reference does for these",
+    evidence:
+      "today's documents list 200 for these two; every other delete and status change of the documents answers 204, as the old reference does for these",
     why: 'Kept at 204 with the old reference; v1gate reads no body of either.',
   },
   // v1gate's requests.
@@ -109,14 +113,14 @@ export const TODAY_DIFFERENCES: readonly TodayDifference[] = [
     operation: 'GET /chat/users/{userId}/sessions',
     place: /^query page_size$/,
     evidence: "today's document caps page_size at 50",
-    why: 'v1 chat/list pages by v1\'s page_size (up to 300); to be capped at 50 and refilled across pages.',
+    why: "v1 chat/list pages by v1's page_size (up to 300); to be capped at 50 and refilled across pages.",
   },
   {
     side: 'request',
     operation: 'PATCH /accounts/{accountId}/settings',
     place: /^body \/(schedule_meting|email_notification\/cloud_recording_avaliable_reminder)$/,
-    evidence: 'mappings/account-options.ts: the old reference\'s spellings (schedule_meting, avaliable)',
-    why: 'The account options table writes the old reference\'s misspelt names; today\'s names are to be mapped.',
+    evidence: "mappings/account-options.ts: the old reference's spellings (schedule_meting, avaliable)",
+    why: "The account options table writes the old reference's misspelt names; today's names are to be mapped.",
   },
   {
     side: 'request',
@@ -131,27 +135,38 @@ export const TODAY_DIFFERENCES: readonly TodayDifference[] = [
     operation: 'PATCH /users/{userId}/settings',
     place: /^body \/(scheduled_meeting|in_meeting\/attention_tracking)$/,
     evidence: "today's document names the group schedule_meeting and has no attention_tracking (retired in 2020)",
-    why: 'The user options table writes the old reference\'s names; today\'s are to be mapped.',
+    why: "The user options table writes the old reference's names; today's are to be mapped.",
   },
   {
     side: 'request',
     operation: 'POST /users',
     place: /^body \/user_info\/password$/,
-    evidence: 'a test\'s deliberately short user/autocreate password; the sandbox refuses it 400 code 300 naming user_info.password, as the service does',
+    evidence:
+      "a test's deliberately short user/autocreate password; the sandbox refuses it 400 code 300 naming user_info.password, as the service does",
     why: 'v1gate passes the v1 password through rather than checking its length twice; the refusal reaches the v1 client naming the field.',
   },
   {
     side: 'request',
     operation: 'POST /users/{userId}/meetings',
     place: /^body \/recurrence\/weekly_days$/,
-    evidence: "today's document enumerates weekly_days as one digit; its description (and the old reference) take a comma list of days (\"1,3\")",
+    evidence:
+      'today\'s document enumerates weekly_days as one digit; its description (and the old reference) take a comma list of days ("1,3")',
     why: 'A comma list of days is what v1 recurrences carry; the enumeration cannot hold more than one day.',
+  },
+  {
+    side: 'request',
+    operation: 'GET /users/{userId}',
+    place: /^query fan_out$/,
+    evidence:
+      'test/gateway/rate-limits.test.ts: the test-only endpoint /test/fanout reads GET /users/me with a distinct fan_out each, so that its reads are not coalesced into one',
+    why: 'No v1 endpoint sends it: a marker of a test fixture that measures the outbound limits, which the service would ignore.',
   },
   {
     side: 'request',
     operation: 'PUT /webinars/{webinarId}/status',
     place: /^body \/status$/,
-    evidence: "the old reference names the webinar's end field status (src/translators/sessions/kinds.ts endBody); today's document names it action, as for meetings",
-    why: 'v1 webinar/end sends the old reference\'s body, which the sandbox takes; moving to action means the sandbox and the translator together.',
+    evidence:
+      "the old reference names the webinar's end field status (src/translators/sessions/kinds.ts endBody); today's document names it action, as for meetings",
+    why: "v1 webinar/end sends the old reference's body, which the sandbox takes; moving to action means the sandbox and the translator together.",
   },
 ];

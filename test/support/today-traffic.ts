@@ -148,7 +148,12 @@ export function checkTraffic(records: readonly TrafficRecord[], table: readonly 
       else unexplained.set(key, { ...problem, seen: 1 });
     }
   }
-  return { exchanges: records.length, fromGateway: records.filter((r) => r.fromGateway).length, unexplained: [...unexplained.values()], explainedBy };
+  return {
+    exchanges: records.length,
+    fromGateway: records.filter((r) => r.fromGateway).length,
+    unexplained: [...unexplained.values()],
+    explainedBy,
+  };
 }
 
 export function describeProblem(p: TodayProblem & { seen?: number }): string {

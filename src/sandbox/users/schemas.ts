@@ -24,7 +24,10 @@ export const userName = z
 export const userEmail = z.email(orRequired('Invalid email address.')).max(128, 'Must be at most 128 characters.');
 
 /** Today's user types: 1 basic, 2 licensed, 4 unassigned without Meetings Basic, 99 none (3, corp, is gone). */
-export const userType = z.literal([1, 2, 4, 99], orRequired('Must be 1 (basic), 2 (licensed), 4 (unassigned without Meetings Basic) or 99 (none).'));
+export const userType = z.literal(
+  [1, 2, 4, 99],
+  orRequired('Must be 1 (basic), 2 (licensed), 4 (unassigned without Meetings Basic) or 99 (none).'),
+);
 
 /** The spec says below 32 characters; the reference's minimum is 8. */
 export const userPassword = z
