@@ -202,7 +202,7 @@ const SANDBOX = envSection({
       .min(1)
       .optional()
       .describe(
-        "append every v2 request and answer the sandbox serves, one JSON line each, to a file per process in this folder (to check them against today's documents); unset: none kept",
+        "append every v2 request and answer the sandbox serves, one JSON line each, to a file per process in this folder, so a run's traffic can be checked against today's documents (the test suite's global setup sets it; docs/today-contract.md). The lines hold what callers sent: for tests and local runs; unset: none kept",
       ),
   },
   secret: ['SANDBOX_API_SECRET', 'SANDBOX_OAUTH_CLIENT_SECRET'],
