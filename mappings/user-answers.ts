@@ -10,12 +10,13 @@ import type { AnswerShape } from '../src/v1/answer.js';
 export const TOKEN_TYPES = ['token', 'zpk', 'zak'] as const;
 
 /**
- * The tokens today's v2 still issues, one `GET /users/{userId}/token?type=` each. The ZPK is retired
- * (the route documents `zak` and a deprecated `token`; docs/live-evidence.md, "Team Chat, chat
- * metrics and the ZPK today"): no service issues one, so v1's `zpk` is answered empty, as a list
- * item answers all three, and no call asks for it.
+ * The tokens today's v2 still issues, one `GET /users/{userId}/token?type=` each: the ZAK alone.
+ * The ZPK is retired (docs/live-evidence.md, "Team Chat, chat metrics and the ZPK today"), and
+ * `type=token` answers an account not on the service's allowlist a text in the token's place
+ * ("The user token today"): no service issues either, so v1's `zpk` and `token` are answered
+ * empty, as a list item answers all three, and no call asks for them.
  */
-export const V2_TOKEN_TYPES = ['token', 'zak'] as const satisfies readonly (typeof TOKEN_TYPES)[number][];
+export const V2_TOKEN_TYPES = ['zak'] as const satisfies readonly (typeof TOKEN_TYPES)[number][];
 
 /** The option booleans every full user shows (the v1 spec: "the boolean fields of the shared option set"). */
 const OPTION_BOOLEANS = [

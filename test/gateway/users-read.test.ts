@@ -4,6 +4,7 @@ import { startFaultUpstream, startGatewayOver, type FaultUpstream } from '../sup
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { postV1 } from '../support/v1-form.js';
 import { USER_ANSWERS } from '../../mappings/user-answers.js';
+import { TOKEN_NO_LONGER_SUPPORTED } from '../../src/sandbox/users/tokens.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { expectV1Error, uniqueEmail, v2User } from '../support/v1-answers.js';
 import { expectUserShape, v2Get } from './users-support.js';
@@ -38,8 +39,11 @@ describe('/user/get', () => {
       lastClientVersion: '',
       lastLoginTime: '',
     });
-    expect(answer.token).toBe((await v2Get(gw, `/users/${created.id}/token`, { type: 'token' })).token);
     expect(answer.zak).toBe((await v2Get(gw, `/users/${created.id}/token`, { type: 'zak' })).token);
+    // Today's v2 answers type=token with a text in the token's place; v1gate asks for no Zoom token and shows none.
+    expect((await v2Get(gw, `/users/${created.id}/token`, { type: 'token' })).token).toBe(TOKEN_NO_LONGER_SUPPORTED);
+    expect(answer.token).toBe('');
+    expect(answer.zpk).toBe('');
   });
 
   it('shows settings changed through v2 under their v1 names (negated, composites, capacities)', async () => {
@@ -122,20 +126,33 @@ describe("/user/get's parallel reads", () => {
     const answer = await get(unknown);
     expectV1Error(answer.body, 1001);
     expect(answer.calls).toBe('1');
-    // The next call's four reads come after anything the first call could still have sent.
+    // The next call's three reads come after anything the first call could still have sent.
     const { id } = (await sandbox.v2('POST', `/users`, { body: { action: 'create', user_info: { email: uniqueEmail(), type: 1 } } })).body;
-    expect((await get(id)).calls).toBe('4');
-    expect(received(id)).toHaveLength(4);
+    expect((await get(id)).calls).toBe('3');
+    expect(received(id)).toHaveLength(3);
     expect(received(unknown)).toEqual([`/users/${unknown}`]);
   });
 
-  it('still reads the user, its settings and both tokens at once when the user exists', async () => {
+  it('still reads the user, its settings and its ZAK at once when the user exists', async () => {
     alone = await startGatewayOver(proxy.url);
     const { id } = (await sandbox.v2('POST', `/users`, { body: { action: 'create', user_info: { email: uniqueEmail(), type: 1 } } })).body;
     const answer = await get(id);
-    expect(answer.body).toMatchObject({ id, token: expect.any(String), zak: expect.any(String) });
-    expect(answer.calls).toBe('4');
-    expect(received(id).sort()).toEqual([`/users/${id}`, `/users/${id}/settings`, `/users/${id}/token`, `/users/${id}/token`]);
+    expect(answer.body).toMatchObject({ id, token: '', zpk: '', zak: sandbox.sandbox.state.users.get(id)!.tokens.zak });
+    expect(answer.calls).toBe('3');
+    expect(received(id).sort()).toEqual([`/users/${id}`, `/users/${id}/settings`, `/users/${id}/token`]);
+  });
+
+  it('asks no Zoom token even of an account the service still gives one: the v1 token is empty either way', async () => {
+    alone = await startGatewayOver(proxy.url);
+    const { id } = (await sandbox.v2('POST', `/users`, { body: { action: 'create', user_info: { email: uniqueEmail(), type: 1 } } })).body;
+    sandbox.sandbox.master.legacyTokenAllowlisted = true;
+    try {
+      const answer = await get(id);
+      expect(answer.body).toMatchObject({ id, token: '', zak: sandbox.sandbox.state.users.get(id)!.tokens.zak });
+      expect(received(id).filter((path) => path.endsWith('/token'))).toHaveLength(1);
+    } finally {
+      delete sandbox.sandbox.master.legacyTokenAllowlisted;
+    }
   });
 });
 

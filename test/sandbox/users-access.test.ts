@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/sandbox/clock.js';
+import { TOKEN_NO_LONGER_SUPPORTED } from '../../src/sandbox/users/tokens.js';
 import { schemaProblems } from '../support/openapi.js';
 import { signV2Token, startSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { createUser, expectFieldError, expectUserNotFound, getUser, postForm } from './users-support.js';
@@ -82,10 +83,10 @@ describe('GET /users/{userId}/permissions', () => {
 });
 
 describe('GET and DELETE /users/{userId}/token', () => {
-  it('answers each token type, token by default, and the same token when asked again', async () => {
+  it('answers each token type, and the same token when asked again', async () => {
     const { id } = await createUser(sb);
     const byType: Record<string, string> = {};
-    for (const type of ['token', 'zpk', 'zak']) {
+    for (const type of ['zpk', 'zak', 'onbehalf']) {
       const res = await sb.v2('GET', `/users/${id}/token`, { query: { type } });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ token: expect.any(String) });
@@ -93,8 +94,28 @@ describe('GET and DELETE /users/{userId}/token', () => {
       byType[type] = res.body.token;
     }
     expect(new Set(Object.values(byType)).size).toBe(3);
-    expect((await sb.v2('GET', `/users/${id}/token`)).body.token).toBe(byType.token);
     expect((await sb.v2('GET', `/users/${id}/token`, { query: { type: 'zak' } })).body.token).toBe(byType.zak);
+    expect((await sb.v2('GET', `/users/${id}/token`, { query: { type: 'onbehalf' } })).body.token).toBe(byType.onbehalf);
+  });
+
+  it("answers type=token, the default, with today's text instead of a token, unless the account is on the allowlist", async () => {
+    const { id } = await createUser(sb);
+    const gone = { token: TOKEN_NO_LONGER_SUPPORTED };
+    expect(gone.token).toBe('Token is no longer supported. Please use ZAK token instead.');
+    const asked = await sb.v2('GET', `/users/${id}/token`, { query: { type: 'token' } });
+    expect(asked.status).toBe(200);
+    expect(asked.body).toEqual(gone);
+    expect((await sb.v2('GET', `/users/${id}/token`)).body).toEqual(gone);
+    // An account on the service's allowlist still gets the user's Zoom token, the same each time.
+    sb.sandbox.master.legacyTokenAllowlisted = true;
+    try {
+      const token = (await sb.v2('GET', `/users/${id}/token`, { query: { type: 'token' } })).body.token;
+      expect(token).toBe(sb.sandbox.state.users.get(id)!.tokens.token);
+      expect(token).not.toBe(gone.token);
+      expect((await sb.v2('GET', `/users/${id}/token`)).body.token).toBe(token);
+    } finally {
+      delete sb.sandbox.master.legacyTokenAllowlisted;
+    }
   });
 
   it('answers 400 for an unknown type and 404 for an unknown user', async () => {

@@ -77,4 +77,10 @@ export interface Account {
   plans: PlanSet | null;
   /** Which plan's v2 rate limits the account is held to (src/sandbox/rate-limit.ts); Pro when unset. */
   rateLimitPlan?: RateLimitPlan;
+  /**
+   * On the service's allowlist for the deprecated `GET /users/{userId}/token?type=token`: only such an
+   * account is still given a Zoom token (src/sandbox/users/tokens.ts); unset, as for every account
+   * today's documents do not name.
+   */
+  legacyTokenAllowlisted?: boolean;
 }

@@ -5,7 +5,7 @@ import type { User } from '../model/user.js';
 import { readBody, readQuery } from '../validation.js';
 import { pathUser } from './path.js';
 import { passwordBody, statusBody, tokenQuery } from './schemas.js';
-import { userToken } from './tokens.js';
+import { tokenAnswer, userToken } from './tokens.js';
 
 /** What a user may do and sign in with: status, password, permissions, tokens. */
 
@@ -71,7 +71,7 @@ export function registerUserAccessRoutes(app: SandboxApp, { state }: SandboxCont
   app.get('/users/:userId/token', (c) => {
     const user = pathUser(c, state);
     const { type = 'token' } = readQuery(c, tokenQuery);
-    return c.json({ token: userToken(state, user, type) });
+    return c.json({ token: tokenAnswer(state, c.get('account'), user, type) });
   });
 
   // Today's route for the caller's own ZAK (what a Meeting SDK page starting a meeting needs), answered

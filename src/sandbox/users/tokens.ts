@@ -1,5 +1,6 @@
 import { isoSeconds } from '../clock.js';
 import { apiCredential } from '../ids.js';
+import type { Account } from '../model/account.js';
 import type { User } from '../model/user.js';
 import type { SandboxState } from '../state.js';
 
@@ -32,6 +33,20 @@ export function userToken(state: SandboxState, user: User, type: TokenType): str
   }
   if (type === 'onbehalf') return (user.tokens.onbehalf ??= apiCredential(48));
   return user.tokens[type];
+}
+
+/**
+ * Today's answer to `type=token` (the route's default) for an account not on the service's
+ * allowlist: a 200 whose text says the token is gone (spec/reference/today/users.json, the route's
+ * 200). Where the text stands is not documented; the sandbox puts it where the token stood, the
+ * harder case for a client that still asks (docs/live-evidence.md, "The user token today").
+ */
+export const TOKEN_NO_LONGER_SUPPORTED = 'Token is no longer supported. Please use ZAK token instead.';
+
+/** What GET /users/{userId}/token answers `account` for `type`: the token, or today's refusal of the deprecated one. */
+export function tokenAnswer(state: SandboxState, account: Account, user: User, type: TokenType): string {
+  if (type === 'token' && account.legacyTokenAllowlisted !== true) return TOKEN_NO_LONGER_SUPPORTED;
+  return userToken(state, user, type);
 }
 
 /** The user an on-behalf token was given for, if any. */

@@ -33,9 +33,9 @@ const groupRead: CallCount = { min: 1, typical: 1, max: 2, note: ACCOUNT_ONCE };
 /** A webinar's host check beside one more call (a read of it, or the change): two calls, three when the host is looked up. */
 const webinarChecked: CallCount = { min: 2, typical: 2, max: 3, note: `the webinar (the host check) and the call itself; ${HOST_CHECKED}` };
 
-/** A user read in full: itself, its settings, and the two tokens v2 still issues, one GET each (the ZPK is retired). */
-const USER_READ = `${V2.users.get.name}, ${V2.users.settings.name}, and ${V2.users.token.name} twice (token, zak; the retired zpk is answered empty)`;
-const userRead: CallCount = { min: 4, typical: 4, max: 4, note: USER_READ };
+/** A user read in full: itself, its settings, and the one token v2 still issues, the ZAK (the ZPK and the Zoom token are retired). */
+const USER_READ = `${V2.users.get.name}, ${V2.users.settings.name}, and ${V2.users.token.name} for the zak (the retired zpk and token are answered empty)`;
+const userRead: CallCount = { min: 3, typical: 3, max: 3, note: USER_READ };
 /** A create with its writes, then the user read back as the answer shows it. */
 const userCreated = (readBack: number, shown: string): CallCount => ({
   min: 1 + readBack,
@@ -78,9 +78,9 @@ export const DECLARED_CALL_COUNTS: Readonly<Record<string, CallCount>> = {
   },
   '/user/get': userRead,
   '/user/getbyemail': userRead,
-  '/user/autocreate': userCreated(4, USER_READ),
-  '/user/custcreate': userCreated(4, USER_READ),
-  '/user/ssocreate': userCreated(4, USER_READ),
+  '/user/autocreate': userCreated(3, USER_READ),
+  '/user/custcreate': userCreated(3, USER_READ),
+  '/user/ssocreate': userCreated(3, USER_READ),
   '/user/create': userCreated(2, `${V2.users.get.name} and ${V2.users.settings.name}`),
   '/group/member/add': memberAdd,
   '/im/group/member/add': memberAdd,

@@ -32,7 +32,7 @@ export interface V2UserParts {
 
 /**
  * Read what `answer` shows of the user `ref` (id or email): the user, and — only when shown — the
- * settings and the three tokens, all in parallel.
+ * settings and the tokens v2 still issues (the ZAK), all in parallel; the retired ones are empty.
  */
 /** What readUserParts may call: an endpoint that reads a v1 user declares `userReadCalls` of its answer. */
 export type UserReadRoute = typeof V2.users.get | typeof V2.users.settings | typeof V2.users.token;
