@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSignature, signatureAt } from '../../src/sdk/signature.js';
+import { generateJwtSignature, generateSignature, signatureAt } from '../../src/sdk/signature.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { plantSubAccount } from './users-support.js';
 
 /** The offline SDK's routes (/sandbox/sdk/...) without a browser: joins, in-meeting actions, and what v2 then reports. */
 
@@ -129,6 +130,40 @@ describe('POST /sandbox/sdk/join', () => {
     const otherZak = (await sb.v2('GET', `/users/${other.body.id}/token`, { query: { type: 'zak' } })).body.token;
     expect((await joinAs(id, 1, { zak: otherZak })).body.errorCode).toBe(3711);
     expect((await joinAs(id, 1, { zak })).body.status).toBe('in');
+  });
+
+  it('joins a meeting of another account only with an on-behalf token whose user is in it, and only as an attendee', async () => {
+    const id = await createMeeting();
+    const sub = plantSubAccount(sb);
+    const app = (await sdk('POST', '/apps', { account_id: sub.id })).body as { sdk_key: string; sdk_secret: string };
+    const jwt = (role: 0 | 1) => generateJwtSignature({ sdkKey: app.sdk_key, sdkSecret: app.sdk_secret, meetingNumber: String(id), role });
+    const fromOtherAccount = (role: 0 | 1, extra: Record<string, unknown> = {}) =>
+      sdk('POST', '/join', {
+        meetingNumber: id,
+        userName: 'Companion',
+        passWord: 'pw123',
+        sdkKey: app.sdk_key,
+        signature: jwt(role),
+        ...extra,
+      });
+    // The meeting's host (the master's owner) authorizes the app: its on-behalf token.
+    const obf = (await sb.v2('GET', '/users/me/token', { query: { type: 'onbehalf' } })).body.token as string;
+    const other = await sb.v2('POST', '/users', { body: { action: 'custCreate', user_info: { email: 'obf-other@example.com', type: 1 } } });
+    const othersObf = (await sb.v2('GET', `/users/${other.body.id}/token`, { query: { type: 'onbehalf' } })).body.token as string;
+
+    // Before its user is in the meeting the token joins nothing.
+    expect((await fromOtherAccount(0, { obfToken: obf })).body.errorCode).toBe(3008);
+    expect((await joinAs(id, 1)).body.status).toBe('in');
+    // Without a token the meeting is unknown to another account's app; a token of a user not in it, or a made-up one, does not help.
+    expect((await fromOtherAccount(0)).body.errorCode).toBe(3707);
+    expect((await fromOtherAccount(0, { obfToken: othersObf })).body.errorCode).toBe(3008);
+    expect((await fromOtherAccount(0, { obfToken: 'made-up' })).body.errorCode).toBe(3707);
+    // On-behalf tokens only join: a role 1 signature with one is still another account's.
+    expect((await fromOtherAccount(1, { obfToken: obf })).body.errorCode).toBe(3707);
+    const joined = await fromOtherAccount(0, { obfToken: obf });
+    expect(joined.status).toBe(201);
+    expect(joined.body).toMatchObject({ role: 0, status: 'in' });
+    expect(sb.sandbox.state.meetings.get(id)!.live?.participants.map((p) => p.name)).toContain('Companion');
   });
 });
 

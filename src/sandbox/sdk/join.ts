@@ -58,7 +58,7 @@ export function join(state: SandboxState, registry: SdkRegistry, apps: SdkApps, 
     : { account: hmacAccount(state, body), role: undefined };
   const signedRole = role ?? signatureRole(account, body.signature, meetingNumber);
   const meeting = state.meetings.get(Number(meetingNumber));
-  if (!meeting || (meeting.account_id !== account.id && !onBehalf(state, body, signedRole)))
+  if (!meeting || (meeting.account_id !== account.id && !onBehalf(state, body, signedRole, meeting)))
     throw new SdkError(SDK_CODES.meetingNotFound, `Meeting ${meetingNumber} was not found.`, 404);
   const email = body.userEmail?.trim() ?? '';
   if (meeting.kind === 'webinar') {
@@ -81,10 +81,17 @@ export function join(state: SandboxState, registry: SdkRegistry, apps: SdkApps, 
 
 /**
  * A meeting of another account is joined (as an attendee) only with an on-behalf token of a user
- * the sandbox gave one to; without it the meeting is as unknown as before.
+ * the sandbox gave one to; without it the meeting is as unknown as before. The token's user "must
+ * already be in the meeting for the join to succeed" (docs/live-evidence.md, "Today's meeting SDK
+ * signature"): until then the page is refused as for a meeting not started (3008, the sandbox's
+ * choice of code).
  */
-function onBehalf(state: SandboxState, body: JoinBody, role: SdkRole): boolean {
-  return role === 0 && body.obfToken !== undefined && userWithOnBehalfToken(state, body.obfToken) !== undefined;
+function onBehalf(state: SandboxState, body: JoinBody, role: SdkRole, meeting: Meeting): boolean {
+  const owner = role === 0 && body.obfToken !== undefined ? userWithOnBehalfToken(state, body.obfToken) : undefined;
+  if (!owner) return false;
+  if (!meeting.live?.participants.some((p) => p.id === owner.id && p.leave_time === null))
+    throw new SdkError(SDK_CODES.notStarted, "The on-behalf token's user is not in the meeting.", 409);
+  return true;
 }
 
 function hmacAccount(state: SandboxState, body: JoinBody): Account {
