@@ -118,9 +118,10 @@ describe('recording (V1_RECORD_FILE)', () => {
     expect(text).not.toContain('api_secret');
     const served = await a.v1('/user/get', { id: calls[2]!.params.id as string });
     expect(served.zak).toMatch(/^.{20,}$/);
-    expect(calls[2]!.answer).toMatchObject({ token: 'redacted', zak: 'redacted' });
+    // v1's token is empty today (v2 issues none): nothing to redact; the ZAK is.
+    expect(served.token).toBe('');
+    expect(calls[2]!.answer).toMatchObject({ token: '', zak: 'redacted' });
     expect(text).not.toContain(served.zak);
-    expect(text).not.toContain(served.token);
   });
 });
 

@@ -98,8 +98,8 @@ describe('secrets v2 hands back', () => {
     const calls = readCalls(recordFile);
     const recordedGet = calls.find((c) => c.path === '/meeting/get' && c.dataType === 'JSON')!;
     expect((recordedGet.answer as { start_url: string }).start_url).toMatch(/zak=redacted$/);
-    // The retired ZPK is answered empty: nothing to redact.
-    expect(calls.find((c) => c.path === '/user/getbyemail')!.answer).toMatchObject({ token: 'redacted', zak: 'redacted', zpk: '' });
+    // The retired ZPK and Zoom token are answered empty: nothing to redact.
+    expect(calls.find((c) => c.path === '/user/getbyemail')!.answer).toMatchObject({ token: '', zak: 'redacted', zpk: '' });
     gateway = await startTestGateway();
   });
 
