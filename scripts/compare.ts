@@ -12,7 +12,7 @@ import { realDifferences, type CompareReport } from '../src/compare/report.js';
 import { recordRedactor } from '../src/compare/secrets.js';
 import { ALL_ENDPOINTS } from '../src/translators/endpoints.js';
 
-/** `npm run compare`: replay recorded v1 calls against two targets and report how they differ (README, "Testing your migration side by side"). */
+/** `npm run compare`: replay recorded v1 calls against two targets and report how they differ (docs/migration.md). */
 const USAGE = `usage:
   npm run compare -- --a URL|recorded --b URL --calls calls.jsonl [options]
   npm run compare -- import-har capture.har --out calls.jsonl

@@ -9,7 +9,7 @@ import { startGatewayProcess, type GatewayProcess } from '../support/process-gat
 
 /**
  * The embedded sandbox keeps who it is across restarts when its credentials are fixed: a
- * credential map written once (with `npm run credentials -- add`, as the README shows) names an
+ * credential map written once (with `npm run credentials -- add`, as docs/credentials.md shows) names an
  * account that is still there after every restart. With SANDBOX_DATA_FILE it keeps its data too.
  * Real gateway processes, stopped by SIGTERM as a supervisor stops them.
  */
@@ -56,7 +56,7 @@ async function v1(url: string, path: string, params: Record<string, string>): Pr
   return (await answer.json()) as Record<string, unknown>;
 }
 
-/** `npm run credentials -- add`, the secrets given on standard input as the README shows. */
+/** `npm run credentials -- add`, the secrets given on standard input as docs/credentials.md shows. */
 function addToMap(file: string, accountId: string): Promise<{ code: number | null; output: string }> {
   const args = ['--import', 'tsx', 'scripts/credentials.ts', 'add', '--file', file, '--api-key', LEGACY.api_key, '--secret', '-'];
   args.push('--account-id', accountId, '--client-id', SANDBOX.SANDBOX_OAUTH_CLIENT_ID, '--client-secret', '-');
