@@ -303,6 +303,12 @@ const OPS = envSection({
       .min(1)
       .optional()
       .describe('append log lines to this file; unset: standard output (one readable line per event on a terminal, JSON otherwise)'),
+    LOG_FORMAT: z
+      .enum(['auto', 'json', 'pretty'], { error: 'must be auto, json or pretty' })
+      .default('auto')
+      .describe(
+        "json: every line the process writes is a JSON log line, the start banner, the stop line and the start's warnings included (for a log collector); pretty: readable log lines; auto: readable on a terminal, JSON log lines otherwise, the banner as text; default auto",
+      ),
     PID_FILE: z
       .string()
       .min(1)
@@ -364,6 +370,7 @@ const OPS = envSection({
   build: (e) => ({
     logLevel: e.LOG_LEVEL,
     logFile: e.LOG_FILE,
+    logFormat: e.LOG_FORMAT,
     pidFile: e.PID_FILE,
     onSighup: e.ON_SIGHUP,
     metricsPerKey: e.METRICS_PER_KEY,
@@ -457,6 +464,8 @@ export interface GatewayConfig {
   ops: {
     logLevel: string;
     logFile: string | undefined;
+    /** LOG_FORMAT: json makes the command line's own lines (banner, stop, warnings) log lines too. */
+    logFormat: 'auto' | 'json' | 'pretty';
     /** Holds the process id while the gateway runs (PID_FILE), for `reload` and signals. */
     pidFile: string | undefined;
     /** What a SIGHUP does (ON_SIGHUP): `auto` is decided by how the process was started (src/cli/hang-up.ts). */

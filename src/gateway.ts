@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { packageVersion } from './shared/package-version.js';
 import type { ShadowStats } from './compare/shadow.js';
 import type { GatewayConfig } from './config.js';
-import { createLogger } from './ops/logging.js';
+import { createLogger, prettyLogs } from './ops/logging.js';
 import { KnownSecrets } from './shared/secrets.js';
 import type { GatewayMetrics } from './ops/metrics.js';
 import { Tracing } from './ops/tracing.js';
@@ -216,7 +216,13 @@ function assemble(parts: Parts) {
 export function buildGateway(config: GatewayConfig, overrides: GatewayOverrides = {}): BuiltGateway {
   const resources = new Resources();
   const secrets = new KnownSecrets(configuredSecrets(config));
-  const log = createLogger({ level: config.ops.logLevel, file: config.ops.logFile, secrets, worker: overrides.cluster?.workerNumber });
+  const log = createLogger({
+    level: config.ops.logLevel,
+    file: config.ops.logFile,
+    pretty: prettyLogs(config.ops.logFormat),
+    secrets,
+    worker: overrides.cluster?.workerNumber,
+  });
   resources.add(() => log.close()); // buffered log lines out before the process may exit, and a LOG_FILE closed
   overrides.onLogger?.(log.logger);
   const tracing = new Tracing(config.tracing, { version: packageVersion(), worker: overrides.cluster?.workerNumber, logger: log.logger });

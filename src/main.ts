@@ -14,6 +14,7 @@ import { runWorker } from './cluster/worker.js';
 import { ConfigError, loadConfig, type GatewayConfig } from './config.js';
 import { startGateway } from './gateway.js';
 import { routeConsoleThrough } from './ops/library-console.js';
+import { startLines, startLinesAreJson, type StartLines } from './ops/start-lines.js';
 import { announceSandbox, listenedOn } from './sandbox-banner.js';
 import { describeUnknownSetting, unknownSettings } from './unknown-settings.js';
 
@@ -54,22 +55,24 @@ async function start(): Promise<void> {
   const config = loadConfig();
   // WORKERS>1: src/cluster/ (one primary, N workers on the port); otherwise exactly one process.
   if (cluster.isWorker) return runWorker(config);
-  for (const unknown of unknownSettings(process.env)) console.warn(`v1gate: warning: ${describeUnknownSetting(unknown)}`);
-  for (const warning of downloadKeyWarnings(config)) console.warn(`v1gate: warning: ${warning}`);
+  const lines = startLines(config.ops.logFormat === 'json');
+  for (const unknown of unknownSettings(process.env)) lines.warn(`v1gate: warning: ${describeUnknownSetting(unknown)}`);
+  for (const warning of downloadKeyWarnings(config)) lines.warn(`v1gate: warning: ${warning}`);
   // Each file tried as it will be opened, so a bad one is a line naming its setting, not a library's stack trace.
   const fileProblems = [...jwtSigningProblems(config), ...downloadKeyProblems(config), ...startFileProblems(startFiles(config))];
   if (fileProblems.length > 0) throw new ConfigError(fileProblems);
   if (config.ops.pidFile) writePidFile(config.ops.pidFile);
-  if (config.workers > 1) return runPrimary(config);
-  return runSingle(config);
+  if (config.workers > 1) return runPrimary(config, lines);
+  return runSingle(config, lines);
 }
 
-async function runSingle(config: GatewayConfig): Promise<void> {
+async function runSingle(config: GatewayConfig, lines: StartLines): Promise<void> {
   // A library's own console warnings (ioredis's, as it connects) become log lines like every other.
   const gateway = await startGateway(config, { onLogger: routeConsoleThrough });
-  console.log(`v1gate listening on ${listenedOn(config.host, gateway.port)}/v1 (pid ${process.pid})`);
-  console.log(`  upstream v2: ${gateway.v2BaseUrl}${gateway.sandbox ? ' (embedded sandbox)' : ''}`);
-  if (gateway.sandbox) announceSandbox(config, gateway.sandbox, `${gateway.url}/v1`);
+  const url = `${listenedOn(config.host, gateway.port)}/v1`;
+  lines.say(`v1gate listening on ${url} (pid ${process.pid})`, { url });
+  lines.say(`  upstream v2: ${gateway.v2BaseUrl}${gateway.sandbox ? ' (embedded sandbox)' : ''}`);
+  if (gateway.sandbox) announceSandbox(config, gateway.sandbox, `${gateway.url}/v1`, lines);
   // The first signal drains (calls in flight are answered, new ones refused, /readyz 503) for up
   // to SHUTDOWN_GRACE_MS; a second one stops at once. A HUP stops or reloads as ON_SIGHUP says.
   const stop = (signal: NodeJS.Signals) => {
@@ -78,7 +81,8 @@ async function runSingle(config: GatewayConfig): Promise<void> {
     const began = Date.now();
     gateway.drain(config.shutdownGraceMs).then(
       () => {
-        console.log(`v1gate stopped (pid ${process.pid}): drained in ${Date.now() - began} ms`);
+        const drainedMs = Date.now() - began;
+        lines.say(`v1gate stopped (pid ${process.pid}): drained in ${drainedMs} ms`, { drainedMs });
         process.exit(0);
       },
       () => process.exit(1),
@@ -92,7 +96,8 @@ main().catch((error: unknown) => {
   // A setting that stops the start is one clear line (per problem), no trace; a bug keeps its trace.
   if (process.env.PID_FILE) removePidFile(process.env.PID_FILE);
   const problem = describeStartError(error);
-  // Straight to stderr: the console may be routed through a logger the failed start already closed.
-  process.stderr.write(`${problem ? `v1gate: cannot start: ${problem}` : format(error)}\n`);
+  // Straight to stderr, not the console: it may be routed through a logger the failed start already
+  // closed. LOG_FORMAT read from the environment: the configuration may be what failed.
+  startLines(startLinesAreJson(process.env)).fail(problem ? `v1gate: cannot start: ${problem}` : format(error));
   process.exit(1);
 });

@@ -3,7 +3,8 @@ import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry, Counter, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import type { GatewayConfig } from '../config.js';
 import { hangUpMeans, onControlSignals } from '../cli/hang-up.js';
-import { createLogger } from '../ops/logging.js';
+import { createLogger, prettyLogs } from '../ops/logging.js';
+import type { StartLines } from '../ops/start-lines.js';
 import { MemoryBucketStore, bucketStoreHandlers } from '../ratelimit/index.js';
 import { IpcRpcClient, serveRpc } from '../shared/ipc-rpc.js';
 import { announceSandbox, listenedOn } from '../sandbox-banner.js';
@@ -22,8 +23,8 @@ import { CLUSTER_ENV, METRICS_CLUSTER, METRICS_JSON } from '../shared/cluster-pr
 /** A worker that crashed is replaced after this pause, so a crash loop does not spin a core. */
 const RESTART_DELAY_MS = 250;
 
-export async function runPrimary(config: GatewayConfig): Promise<void> {
-  const { logger } = createLogger({ level: config.ops.logLevel, file: config.ops.logFile });
+export async function runPrimary(config: GatewayConfig, lines: StartLines): Promise<void> {
+  const { logger } = createLogger({ level: config.ops.logLevel, file: config.ops.logFile, pretty: prettyLogs(config.ops.logFormat) });
   const hub = await startHub(config, logger);
   const buckets = config.rateLimits.redis.url ? undefined : new MemoryBucketStore({ maxBuckets: config.rateLimits.memory.maxBuckets });
   const env = workerEnv(hub, buckets, config);
@@ -50,7 +51,7 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
     listened.add(worker.id);
     if (announced || listened.size < config.workers) return;
     announced = true;
-    announce(config, hub, address.port);
+    announce(config, hub, address.port, lines);
   });
 
   const finish = async () => {
@@ -159,17 +160,18 @@ function workerDeaths() {
   return { registry, died, closed };
 }
 
-function announce(config: GatewayConfig, hub: Hub | undefined, port: number): void {
+function announce(config: GatewayConfig, hub: Hub | undefined, port: number, lines: StartLines): void {
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  console.log(`v1gate listening on ${listenedOn(config.host, port)}/v1 (${config.workers} workers, pid ${process.pid})`);
+  const url = `${listenedOn(config.host, port)}/v1`;
+  lines.say(`v1gate listening on ${url} (${config.workers} workers, pid ${process.pid})`, { url, workers: config.workers });
   const sandbox = hub?.sandbox;
-  console.log(`  upstream v2: ${config.v2BaseUrl ?? `${hub!.origin}/v2 (embedded sandbox, in the primary)`}`);
+  lines.say(`  upstream v2: ${config.v2BaseUrl ?? `${hub!.origin}/v2 (embedded sandbox, in the primary)`}`);
   const leases = config.rateLimits.leaseMs > 0 ? `, leased ${config.rateLimits.leaseMs} ms at a time` : '';
-  console.log(`  rate limits shared through ${config.rateLimits.redis.url ? 'Redis' : 'the primary (IPC)'}${leases}`);
+  lines.say(`  rate limits shared through ${config.rateLimits.redis.url ? 'Redis' : 'the primary (IPC)'}${leases}`);
   if (!sandbox) return;
   // REDIS_URL: the workers own the webhook intake; the sandbox sends its events to their port.
   if (!hub.webhooks && config.webhooks.file && config.webhooks.token)
     sandbox.state.events.subscribe('*', { url: `${origin}/webhooks/v2`, token: config.webhooks.token });
-  announceSandbox(config, sandbox, `${origin}/v1`);
+  announceSandbox(config, sandbox, `${origin}/v1`, lines);
 }

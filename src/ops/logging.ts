@@ -115,6 +115,11 @@ export function loggerSettings(options: Pick<LoggerOptions, 'level' | 'worker' |
   };
 }
 
+/** LOG_FORMAT as createLogger's `pretty`: auto leaves it to whether standard output is a terminal. */
+export function prettyLogs(format: 'auto' | 'json' | 'pretty'): boolean | undefined {
+  return format === 'auto' ? undefined : format === 'pretty';
+}
+
 export function createLogger(options: LoggerOptions): LogOutput {
   const settings = loggerSettings(options);
   if (options.file) {
