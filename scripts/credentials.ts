@@ -193,9 +193,9 @@ async function run(command: string | undefined): Promise<void> {
       if (values.scopes) {
         const base = process.env.V2_BASE_URL;
         // Loaded only here: judging scopes reads every endpoint's declaration, which no other command needs.
-        const { scopeLines } = await import('./credentials-scopes.js');
-        for (const line of await scopeLines(entries, values['token-url'] ?? (base ? defaultTokenUrlOf(base) : undefined)))
-          console.log(line);
+        const { askAppScopes, scopeLines } = await import('../src/ops/app-scopes.js');
+        const defaultTokenUrl = values['token-url'] ?? (base ? defaultTokenUrlOf(base) : 'https://zoom.us/oauth/token');
+        for (const line of scopeLines(await askAppScopes(entries, { defaultTokenUrl, timeoutMs: 10_000 }))) console.log(line);
       }
       return;
     }

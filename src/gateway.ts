@@ -196,7 +196,7 @@ function assemble(parts: Parts) {
   const shadowed = config.shadow.primaryUrl ? shadowPart(parts, { v1App, writer }, endpoints, metrics) : undefined;
   const shadow = shadowed?.shadow;
   // Built after shadow mode, which wraps the facade: the status page reads its figures.
-  const ops = opsPart(parts, { metrics, limiters, failover, sharedStorePolicy, webhooks, shadow }, endpoints);
+  const ops = opsPart(parts, { metrics, limiters, failover, sharedStorePolicy, webhooks, shadow, credentials }, endpoints);
   const apps = {
     sandbox: embedded?.app,
     hub,

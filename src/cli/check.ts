@@ -4,6 +4,7 @@ import { request } from 'undici';
 import { ConfigError, loadConfig, type GatewayConfig } from '../config.js';
 import type { Env } from '../shared/env.js';
 import { defaultTokenUrlOf } from '../upstream/auth/v2-credentials.js';
+import { askAppScopes, unservedSummary } from '../ops/app-scopes.js';
 import { describeUnknownSetting, unknownSettings } from '../unknown-settings.js';
 import { loadSubscriptions } from '../webhooks/subscriptions.js';
 import { describeStartError } from './start-errors.js';
@@ -38,6 +39,7 @@ export async function checkConfiguration(env: Env): Promise<CheckReport> {
     const problems = error.problems.map((p) => `${p.variable}: ${p.message}`);
     return { problems, warnings, summary: ['the files, the port, Redis and the v2 service are checked once every variable is valid'] };
   }
+  const scopeNotes = scopeWarnings(config);
   const problems = [
     ...[...jwtSigningProblems(config), ...downloadKeyProblems(config)].map((p) => `${p.variable}: ${p.message}`),
     ...fileProblems(config),
@@ -53,7 +55,24 @@ export async function checkConfiguration(env: Env): Promise<CheckReport> {
       ])
     ).filter((p): p is string => p !== undefined),
   ];
-  return { problems, warnings: [...warnings, ...downloadKeyWarnings(config)], summary: summaryOf(config) };
+  return { problems, warnings: [...warnings, ...downloadKeyWarnings(config), ...(await scopeNotes)], summary: summaryOf(config) };
+}
+
+/**
+ * The v1 endpoints each mapped OAuth app cannot serve for want of scopes, asking each for a token
+ * (docs/scopes.md): a warning, since an integration may call only the endpoints its app serves.
+ * An app that gets no token is left to the token endpoint's check above; over the embedded
+ * sandbox, whose token endpoint is this process's own and not listening, nothing is asked.
+ */
+async function scopeWarnings(config: GatewayConfig): Promise<string[]> {
+  const oauth = config.credentials.entries.filter((e) => e.v2.kind === 'oauth');
+  const defaultTokenUrl = config.credentials.defaultTokenUrl ?? (config.v2BaseUrl ? defaultTokenUrlOf(config.v2BaseUrl) : undefined);
+  if (oauth.length === 0 || !config.v2BaseUrl || defaultTokenUrl === undefined) return [];
+  const reports = await askAppScopes(oauth, { defaultTokenUrl, timeoutMs: config.ops.readyTimeoutMs });
+  return reports.flatMap((report) => {
+    const unserved = unservedSummary(report);
+    return unserved ? [`V2_CREDENTIALS_FILE: the app of ${report.apiKey} ${unserved}`] : [];
+  });
 }
 
 /** The report as `check` prints it. */

@@ -6,6 +6,7 @@ import { sampleFailedCalls } from '../ops/log-volume.js';
 import { GatewayMetrics } from '../ops/metrics.js';
 import { mountOpsRoutes } from '../ops/routes.js';
 import { cutoverSection } from '../ops/shadow-metrics.js';
+import { scopesSection } from '../ops/app-scopes.js';
 import { webhookMetrics } from '../ops/webhook-metrics.js';
 import { Hono } from 'hono';
 import { FailoverBucketStore, type RateLimiters } from '../ratelimit/index.js';
@@ -58,6 +59,8 @@ export function opsPart(
     webhooks: Webhooks | undefined;
     /** Shadow mode, when on: the status page shows its figures. */
     shadow: Shadow | undefined;
+    /** The credential map and its tokens: the status page says what each mapped app's scopes cannot serve. */
+    credentials: V2Credentials;
   },
   endpoints: readonly EndpointDefinition[],
 ): Hono {
@@ -104,6 +107,10 @@ export function opsPart(
           : undefined,
       shadow: () => deps.shadow?.stats(),
       cutover: () => cutoverSection(deps.shadow?.stats().cutover),
+      scopes: () => {
+        const tokens = deps.credentials.oauth;
+        return tokens && scopesSection(deps.credentials.entries(), (app) => tokens.heldFor(app));
+      },
       ...(overrides.statusHistoryStepMs ? { historyStepMs: overrides.statusHistoryStepMs } : {}),
     },
   });

@@ -57,6 +57,8 @@ export interface StatusDeps {
   shadow?: () => ShadowStats | undefined;
   /** The cut-over state, when the part that decides it provides one: rendered after shadow mode. */
   cutover?: () => StatusSection | undefined | Promise<StatusSection | undefined>;
+  /** Which v1 endpoints the mapped OAuth apps cannot serve for want of scopes (./app-scopes.ts); undefined: none mapped. */
+  scopes?: () => StatusSection | undefined;
   /** How often the history takes a point (default 10 s; 90 points are kept). */
   historyStepMs?: number;
 }
@@ -154,6 +156,8 @@ export function mountStatusPage(root: Hono, deps: StatusDeps): { close(): void }
     if (shadow) list.push(shadowSection(shadow));
     const cutover = await deps.cutover?.();
     if (cutover) list.push(cutover);
+    const scopes = deps.scopes?.();
+    if (scopes) list.push(scopes);
     return { sections: list, shadowMode: shadow !== undefined || cutover !== undefined };
   }
 

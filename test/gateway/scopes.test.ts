@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningGateway } from '../../src/gateway.js';
+import { keyHash } from '../../src/ops/key-hash.js';
+import type { StatusSection } from '../../src/ops/status-sections.js';
 import type { CredentialEntry } from '../../src/upstream/auth/credential-map.js';
 import { hashSecret } from '../../src/upstream/auth/secret-hash.js';
 import { startFaultUpstream, startGatewayOver, type FaultUpstream } from '../support/fault-upstream.js';
@@ -176,22 +178,98 @@ describe('a key mapped to an app whose token lists no scope v1gate knows', () =>
   });
 });
 
-describe('credentials check --scopes, as an operator runs it', () => {
-  it('lists the v1 endpoints the app cannot serve, each with the scopes to add', async () => {
-    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        join(ROOT, 'node_modules/.bin/tsx'),
-        ['scripts/credentials.ts', 'check', '--file', file, '--scopes', '--token-url', `${sandbox.url}/oauth/token`],
-        { cwd: ROOT },
-        (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-      );
+/** A command as an operator runs it, to its exit. */
+function run(command: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('check and the status page, for a mapped app that lacks scopes', () => {
+  it('check warns, naming the key and the v1 endpoints its app cannot serve', async () => {
+    const checked = await run(process.execPath, ['dist/src/main.js', 'check'], {
+      PORT: '0',
+      V2_BASE_URL: v2.url,
+      V2_CREDENTIALS_FILE: file,
+      READY_TIMEOUT_MS: '5000',
     });
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    const lines = run.stdout.split('\n');
+    expect(checked.stdout).toContain('v1gate check: the configuration is good.');
+    const warning = checked.stdout.split('\n').find((line) => line.includes(`the app of ${SCOPED.api_key}`));
+    expect(warning).toMatch(
+      /^warning: V2_CREDENTIALS_FILE: the app of \S+ cannot serve 93 v1 endpoint\(s\), for want of scopes \(docs\/scopes\.md\): /,
+    );
+    const paths = warning!.split(': ').pop()!.split(', ');
+    expect(paths).toContain('/meeting/create');
+    expect(paths).not.toContain('/meeting/get');
+    // The app whose token lists no scope v1gate knows is not judged, so not warned of.
+    expect(checked.stdout).not.toContain('legacy-key-of-an-unknown-scoped-app');
+    expect(checked.code).toBe(0);
+  });
+
+  it('the status page says which endpoints each mapped app cannot serve, and that an app with no token yet is not known', async () => {
+    const late = { api_key: 'legacy-key-not-called-yet', api_secret: 'legacy-secret-not-called-yet' };
+    rememberSecret(late.api_secret);
+    const entries = JSON.parse(readFileSync(file, 'utf8')) as CredentialEntry[];
+    const lateEntry = {
+      api_key: late.api_key,
+      secret_hash: await hashSecret(late.api_secret),
+      previous_secrets: [],
+      v2: await appWith(READ_ONLY_SCOPES),
+    };
+    writeFileSync(file, JSON.stringify([...entries, lateEntry]), { mode: 0o600 });
+    expect(gateway.reloadCredentials()).toMatchObject({ ok: true });
+    expect((await v1('/meeting/get', { id: String(meetingId), host_id: hostId })).body.id).toBe(meetingId);
+    const data = (await (await fetch(`${gateway.url}/status/data`)).json()) as { sections: StatusSection[] };
+    const section = data.sections.find((s) => s.id === 'scopes');
+    expect(section).toMatchObject({ title: 'App scopes', level: 'warn' });
+    expect(section!.summary).toBe('1 of 3 mapped OAuth app(s) cannot serve some v1 endpoints for want of scopes (docs/scopes.md)');
+    const row = (apiKey: string) => section!.rows.find((r) => r.label === `key ${keyHash(apiKey)}`);
+    expect(row(SCOPED.api_key)).toMatchObject({
+      level: 'warn',
+      value: expect.stringMatching(/^cannot serve 93 v1 endpoint\(s\), .*\/meeting\/create/),
+    });
+    expect(row(SCOPED.api_key)!.value).not.toMatch(/\/meeting\/get\b/);
+    expect(row('legacy-key-of-an-unknown-scoped-app')).toMatchObject({ level: 'ok', value: expect.stringMatching(/not judged/) });
+    expect(row(late.api_key)).toMatchObject({ level: 'idle', value: 'not known yet: no token held (the first call asks for one)' });
+    // Reading the page asked for no token: the key not called yet still has none.
+    const again = (await (await fetch(`${gateway.url}/status/data`)).json()) as { sections: StatusSection[] };
+    expect(again.sections.find((s) => s.id === 'scopes')!.rows.find((r) => r.label === `key ${keyHash(late.api_key)}`)!.level).toBe('idle');
+  });
+});
+
+describe('credentials check --scopes, as an operator runs it', () => {
+  it('lists the v1 endpoints the app cannot serve, each with the scopes to add, and says which apps it could not judge', async () => {
+    const refused: CredentialEntry = {
+      api_key: 'legacy-key-of-a-deleted-app',
+      secret_hash: await hashSecret('unused'),
+      previous_secrets: [],
+      v2: { kind: 'oauth', account_id: sandbox.sandbox.master.id, client_id: 'no-such-client', client_secret: 'no-such-secret' },
+    };
+    const listed = join(dirname(file), 'with-a-refused-app.json');
+    writeFileSync(listed, JSON.stringify([...(JSON.parse(readFileSync(file, 'utf8')) as CredentialEntry[]), refused]), { mode: 0o600 });
+    const checked = await run(join(ROOT, 'node_modules/.bin/tsx'), [
+      'scripts/credentials.ts',
+      'check',
+      '--file',
+      listed,
+      '--scopes',
+      '--token-url',
+      `${sandbox.url}/oauth/token`,
+    ]);
+    expect(checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+    const lines = checked.stdout.split('\n');
     expect(lines).toContain(`${SCOPED.api_key}: its app's scopes cannot serve 93 v1 endpoint(s):`);
     expect(lines).toContain('  /meeting/create\tneeds meeting:write:meeting:admin');
     expect(lines.some((line) => line.startsWith('  /meeting/get\t'))).toBe(false);
     expect(lines.some((line) => line.startsWith('  /meeting/list\t'))).toBe(true);
+    expect(lines).toContain(
+      "legacy-key-of-an-unknown-scoped-app: its token lists no scope of today's documents (phone:read:admin); not judged.",
+    );
+    expect(lines.find((line) => line.startsWith('legacy-key-of-a-deleted-app: '))).toMatch(
+      /^legacy-key-of-a-deleted-app: no token \(.+\); its scopes are unknown\.$/,
+    );
   });
 });

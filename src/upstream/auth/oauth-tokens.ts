@@ -113,6 +113,12 @@ export class OAuthTokens {
     return pending;
   }
 
+  /** The token held for the app and still good, if any, without asking for one: what the status page reads. */
+  heldFor(app: OAuthApp): Grant | undefined {
+    const held = this.held.get(this.keyOf(app));
+    return held && held.renewAtMs > this.now() ? held : undefined;
+  }
+
   /**
    * v2 refused `token` (401): it was revoked or ended early. It is forgotten, unless a newer one has
    * replaced it already (many calls may see the same 401: the first forgets, the rest reuse the new one).
