@@ -72,7 +72,7 @@ export const AnswerField = z.object({
   source: z.discriminatedUnion('from', [
     z
       .object({ from: z.literal('v2'), v2: z.string(), codec: Codec })
-      .describe('a field of a step answer (the first step whose answer has it)'),
+      .describe('a field of a step answer (the last step whose answer has it)'),
     z.object({ from: z.literal('param'), param: z.string(), as: ValueType }).describe('the v1 parameter, answered back'),
   ]),
 });

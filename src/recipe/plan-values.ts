@@ -9,15 +9,20 @@ import type { Codec, ValueType } from './plan-schema.js';
  */
 
 /** How the declared type reads v1 text: probed with the texts v1 clients send. */
-export function valueTypeOf(type: z.ZodType | undefined): ValueType {
+export function valueTypeOf(type: z.ZodType | undefined, recorded: readonly (string | string[])[] = []): ValueType {
   if (!type) return 'string';
-  const read = (text: string) => {
+  const read = (text: unknown) => {
     const parsed = type.safeParse(text);
     return parsed.success ? parsed.data : undefined;
   };
-  if (Array.isArray(read('a,b'))) return 'list';
-  if (typeof read('1') === 'number') return 'number';
-  if (typeof read('true') === 'boolean') return 'boolean';
+  // What the type made of a value the integration sent is the surest; else the texts v1 clients send.
+  for (const value of [...recorded, 'a,b', '1', 'true']) {
+    const data = read(value);
+    if (Array.isArray(data)) return 'list';
+    if (typeof data === 'number') return 'number';
+    if (typeof data === 'boolean') return 'boolean';
+    if (typeof data === 'string' && recorded.includes(value)) return 'string';
+  }
   return 'string';
 }
 
@@ -28,9 +33,10 @@ export function readValue(value: string | string[], as: ValueType | undefined): 
     case 'list':
       return Array.isArray(value) ? value : value.split(',').filter((item) => item !== '');
     case 'number':
-      return Number(text);
+      return Number(text.trim());
     case 'boolean':
-      return text === 'true' || text === '1';
+      // As v1.bool() reads it: true/false/1/0, in any case, spaces around ignored.
+      return ['true', '1'].includes(text.trim().toLowerCase());
     default:
       return text;
   }

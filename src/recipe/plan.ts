@@ -16,6 +16,9 @@ import { routeOfCall } from './recorded.js';
  * is listed in `cannotExpress`, with the reason.
  */
 
+/** The identifiers of an answer (`id`, `uuid`, `host_id`...), as the compare tool reads them. */
+const IDENTIFIER = /^(id|uuid|.+_id)$/;
+
 const routesByName = new Map<string, V2Route>(ALL_V2_ROUTES.map((route) => [route.name, route]));
 
 const placeholders = (template: string) => [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
@@ -51,9 +54,13 @@ function recordedValues(route: V2Route, answered: readonly RecordedCall[]): { ca
   });
 }
 
-const paramType = (endpoint: EndpointDefinition, name: string) => {
+/** The values the integration sent for a parameter: how its declared type read them says how a recipe reads it. */
+const sent = (answered: readonly RecordedCall[], name: string) =>
+  answered.flatMap((call) => (call.params[name] === undefined ? [] : [call.params[name]]));
+
+const paramType = (endpoint: EndpointDefinition, name: string, answered: readonly RecordedCall[]) => {
   const schema = endpoint.params as unknown;
-  return schema instanceof z.ZodObject ? valueTypeOf(schema.shape[name] as z.ZodType | undefined) : 'string';
+  return schema instanceof z.ZodObject ? valueTypeOf(schema.shape[name] as z.ZodType | undefined, sent(answered, name)) : 'string';
 };
 
 interface StepContext {
@@ -76,7 +83,7 @@ function placeholderSource(
     return { from: 'item', param: fanOut };
   const params = Object.keys(seen[0]!.call.params);
   const param = params.find((p) => seen.every(({ call, values }) => !Array.isArray(call.params[p]) && call.params[p] === values[name]));
-  if (param) return { from: 'param', param, as: paramType(at.endpoint, param) };
+  if (param) return { from: 'param', param, as: paramType(at.endpoint, param, at.answered) };
   const first = seen[0]!.values[name];
   const answering = at.earlier.findLastIndex((step) => step.method === 'GET' || step.method === 'POST');
   const constant = seen.every(({ values }) => values[name] === first);
@@ -109,11 +116,11 @@ const inputRows = (endpoint: EndpointDefinition): FieldRow[] =>
     .flat()
     .filter((row) => row.direction !== 'out' && row.v2 !== NO_V2_FIELD && row.codec?.name !== 'accepted and dropped');
 
-function bodyOf(endpoint: EndpointDefinition): BodyField[] {
+function bodyOf(endpoint: EndpointDefinition, answered: readonly RecordedCall[]): BodyField[] {
   return inputRows(endpoint).map((row) => ({
     v2: row.v2,
     v1: row.v1,
-    as: valueTypeOf(row.type),
+    as: valueTypeOf(row.type, sent(answered, row.v1)),
     codec: codecOf(row.codec),
     ...(row.v1Default === undefined ? {} : { default: row.v1Default }),
   }));
@@ -125,7 +132,7 @@ const givenIn = (answered: readonly RecordedCall[], param: string) => answered.s
 function planBodies(steps: PlannedStep[], endpoint: EndpointDefinition, answered: readonly RecordedCall[], problems: string[]): void {
   const writes = steps.filter((s) => ['POST', 'PATCH', 'PUT'].includes(s.method) && s.when.kind !== 'unseen' && s.when.kind !== 'rollback');
   if (writes.length === 0) return;
-  const body = bodyOf(endpoint);
+  const body = bodyOf(endpoint, answered);
   if (writes.length > 1) {
     problems.push(
       `${writes.length} write steps (${writes.map((s) => s.route).join(', ')}): the declarations do not say which input row goes to which`,
@@ -183,6 +190,9 @@ function reverseMap(endpoint: EndpointDefinition, answered: readonly RecordedCal
     );
     const shown = (answered[0]?.answer as Record<string, unknown> | undefined)?.[key];
     if (param) answer.push({ v1: key, source: { from: 'param', param, as: typeof shown === 'number' ? 'number' : 'string' } });
+    // An identifier no row names: the same-named field of the step answers, as v2 names ids as v1 did.
+    else if (IDENTIFIER.test(key) && typeof shown !== 'object')
+      answer.push({ v1: key, source: { from: 'v2', v2: key, codec: { kind: 'same' } } });
   }
   const built = new Set(answer.map((a) => a.v1));
   return { answer, computed: keys.filter((key) => !built.has(key)) };
