@@ -17,7 +17,7 @@ describe('POST /sdk/signature with an SDK app', () => {
   let gateway: TestGateway;
   let file: string;
   let sdk: { sdk_key: string; sdk_secret: string };
-  let meeting: { id: number; host_id: string };
+  let meeting: { id: number; host_id: string; password: string };
   let owner: string;
 
   async function mapKey(withSdk: boolean): Promise<void> {
@@ -64,7 +64,8 @@ describe('POST /sdk/signature with an SDK app', () => {
       },
     });
     const created = await v2('POST', `/users/${host.body.id}/meetings`, { body: { topic: 'SDK JWT', type: 2 } });
-    meeting = { id: created.body.id, host_id: host.body.id };
+    // Today's service gives a meeting created without a passcode one; the pages join with it.
+    meeting = { id: created.body.id, host_id: host.body.id, password: created.body.password };
   });
   afterAll(async () => {
     await gateway.close();
@@ -149,13 +150,25 @@ describe('POST /sdk/signature with an SDK app', () => {
     expect(payload['role']).toBe(1);
 
     // Another user's ZAK does not start it; the host's does.
-    const join = { meetingNumber: meeting.id, userName: 'Host', signature: answer.body.signature, sdkKey: answer.body.sdkKey };
+    const join = {
+      meetingNumber: meeting.id,
+      userName: 'Host',
+      passWord: meeting.password,
+      signature: answer.body.signature,
+      sdkKey: answer.body.sdkKey,
+    };
     expect((await sdkJoin({ ...join, zak: ownerZak.body.token })).body.errorCode).toBe(3711);
     const started = await sdkJoin({ ...join, zak: answer.body.zak });
     expect(started.status).toBe(201);
     expect(started.body).toMatchObject({ role: 1, status: 'in' });
     const attendee = await sign({ meeting_number: String(meeting.id), role: '0' });
-    const joined = await sdkJoin({ meetingNumber: meeting.id, userName: 'Guest', signature: attendee.body.signature, sdkKey: sdk.sdk_key });
+    const joined = await sdkJoin({
+      meetingNumber: meeting.id,
+      userName: 'Guest',
+      passWord: meeting.password,
+      signature: attendee.body.signature,
+      sdkKey: sdk.sdk_key,
+    });
     expect(joined.body).toMatchObject({ role: 0, status: 'in' });
   });
 
