@@ -114,6 +114,32 @@ const healthcheck = (image: Built, env: Record<string, string>) =>
     timeout: 10_000,
   });
 
+describe('the container image as the Dockerfile declares it', () => {
+  const text = readFileSync(DOCKERFILE, 'utf8');
+
+  it('is built on one pinned release of a maintained Node LTS, in every stage', () => {
+    const bases = [...text.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]!);
+    expect(bases).toHaveLength(3);
+    expect(new Set(bases).size).toBe(1);
+    const [, major] = /^node:(\d+)\.\d+\.\d+-bookworm-slim$/.exec(bases[0]!) ?? [];
+    // Even majors are the LTS lines; 20 reached its end of life in April 2026.
+    expect(Number(major) % 2).toBe(0);
+    expect(Number(major)).toBeGreaterThanOrEqual(22);
+    const { engines } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+    expect(Number(major)).toBeGreaterThanOrEqual(Number(/\d+/.exec(engines.node)![0]));
+  });
+
+  it('carries the OCI labels, its version the package’s, and writes JSON log lines', () => {
+    const labels = Object.fromEntries(
+      [...text.replace(/\\\n/g, ' ').matchAll(/(org\.opencontainers\.image\.[a-z.]+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]),
+    );
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(labels).toMatchObject({ 'org.opencontainers.image.title': 'v1gate', 'org.opencontainers.image.version': version });
+    expect(labels['org.opencontainers.image.base.name']).toContain(/^FROM (\S+)/m.exec(text)![1]!);
+    expect(text).toMatch(/^ENV .*\bLOG_FORMAT=json\b/m);
+  });
+});
+
 describe('the container image, its stages carried out as the Dockerfile writes them', () => {
   let image: Built;
   let gateway: ChildProcess | undefined;

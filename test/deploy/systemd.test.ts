@@ -48,7 +48,9 @@ describe('the systemd unit', () => {
   });
 
   it('runs the compiled gateway hardened, restarts it on failure, and keeps its journal in its state folder', () => {
-    expect(directive('ExecStart')).toEqual(['/usr/bin/node /opt/v1gate/dist/src/main.js']);
+    // node from the PATH, /usr/local/bin first: Debian 12's /usr/bin/node is Node 18, too old.
+    expect(directive('ExecStart')).toEqual(['/usr/bin/env node /opt/v1gate/dist/src/main.js']);
+    expect(directive('Environment')).toContain('PATH=/usr/local/bin:/usr/bin:/bin');
     for (const [name, value] of [
       ['DynamicUser', 'yes'],
       ['ProtectSystem', 'strict'],
@@ -57,6 +59,9 @@ describe('the systemd unit', () => {
       ['StateDirectory', 'v1gate'],
       ['EnvironmentFile', '/etc/v1gate/v1gate.env'],
       ['KillSignal', 'SIGTERM'],
+      ['MemoryMax', '1G'],
+      ['TasksMax', '512'],
+      ['SystemCallErrorNumber', 'EPERM'],
     ] as const)
       expect(directive(name), name).toEqual([value]);
     expect(directive('Environment')).toContain('V1_WEBHOOKS_JOURNAL=/var/lib/v1gate/webhooks.journal');
