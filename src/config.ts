@@ -344,7 +344,9 @@ const OPS = envSection({
       .string()
       .min(16, 'must be at least 16 characters')
       .optional()
-      .describe('token (16 characters or more) for /status from other machines; unset: loopback callers only'),
+      .describe(
+        'token (16 characters or more) for /status; once set, every caller needs it, those on this machine too; unset: loopback callers only',
+      ),
     METRICS_TOKEN: z
       .string()
       .min(16, 'must be at least 16 characters')
