@@ -2,6 +2,7 @@ import PQueue from 'p-queue';
 import pino, { type Logger } from 'pino';
 import { attemptDelivery } from './attempt.js';
 import type { DeliveryJob, Journal } from './journal-types.js';
+import type { Receivers } from './receivers.js';
 
 /**
  * Delivers journaled jobs: at most `maxAttempts` per notification with an exponential backoff
@@ -16,6 +17,8 @@ export interface DispatcherOptions {
   deadlineMs: number;
   backoffMs: number;
   perReceiverConcurrency: number;
+  /** Where a job's subscription posts now (its URL and credentials); unset: each job's own URL, without credentials. */
+  receivers?: Pick<Receivers, 'destinationOf'>;
   /** The gateway's logger (journal errors, dead letters); unset: nothing is written. */
   logger?: Logger;
 }
@@ -136,7 +139,9 @@ export class Dispatcher {
   }
 
   private async runAttempt(job: DeliveryJob): Promise<void> {
-    const result = await attemptDelivery(job.url, job.body, job.authorization, this.options.deadlineMs, {
+    const destination = this.options.receivers?.destinationOf(job) ?? (job.subscription ? undefined : job);
+    if (!destination) return this.dropped(job);
+    const result = await attemptDelivery(destination.url, job.body, destination.authorization, this.options.deadlineMs, {
       logger: this.log,
       webhook: job.id,
       attempt: job.attempts + 1,
@@ -159,6 +164,15 @@ export class Dispatcher {
     }
     this.counts.retries++;
     this.schedule({ ...job, attempts }, this.options.backoffMs * 2 ** (attempts - 1));
+  }
+
+  /** A job whose subscription is no longer in the file: nowhere to post it, so a dead letter saying why. */
+  private async dropped(job: DeliveryJob): Promise<void> {
+    const error = 'its subscription is no longer in V1_WEBHOOKS_FILE';
+    await this.journal.deadLetter(job.id, error);
+    this.held.delete(job.id);
+    this.counts.deadLetters++;
+    this.log.warn({ webhook: job.id, receiver: new URL(job.url).origin, error }, 'webhook dead-lettered');
   }
 
   private queueFor(url: string): PQueue {

@@ -5,6 +5,7 @@ import { Dispatcher, type WebhookStats } from './dispatcher.js';
 import { createWebhookIntake } from './intake.js';
 import { FileJournal } from './journal.js';
 import type { Journal } from './journal-types.js';
+import { Receivers } from './receivers.js';
 import { RedisJournal } from './redis-journal.js';
 import { loadSubscriptions } from './subscriptions.js';
 
@@ -42,6 +43,7 @@ export function startWebhooks(config: WebhookConfig, logger: Logger): Webhooks |
     // One at a time per receiver keeps a meeting's notifications in order (within one process:
     // with Redis, two processes may each hold some of a meeting's notifications).
     perReceiverConcurrency: 1,
+    receivers: new Receivers(subscriptions),
     logger,
   });
   dispatcher.resume();

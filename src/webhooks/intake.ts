@@ -6,6 +6,7 @@ import { BodyReadError, readBody } from '../shared/request-body.js';
 import { encryptedToken, SIGNATURE_HEADER, TIMESTAMP_HEADER, URL_VALIDATION_EVENT } from '../shared/webhook-signature.js';
 import { v1StatusFor } from './events.js';
 import { encodeNotification } from './notification.js';
+import { receiverOf, Receivers } from './receivers.js';
 import { subscribersOf, type Subscription } from './subscriptions.js';
 import type { Dispatcher } from './dispatcher.js';
 import { EventSignatures } from './signatures.js';
@@ -40,11 +41,6 @@ const SILENT = pino({ enabled: false });
 type V2Event = z.infer<typeof V2EventSchema>;
 type Answer = { status: 200 | 400 | 422 | 503; body: Record<string, unknown> };
 
-function basicAuth(sub: Subscription): string | undefined {
-  if (sub.username === undefined || sub.password === undefined) return undefined;
-  return `Basic ${Buffer.from(`${sub.username}:${sub.password}`).toString('base64')}`;
-}
-
 function malformed(error: z.ZodError): Answer {
   return { status: 400, body: { error: 'malformed event', issues: error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) } };
 }
@@ -67,7 +63,7 @@ export interface IntakeOptions {
 }
 
 /** Journals one notification per subscribed receiver; only those not known already are counted. */
-async function journalEvent(event: V2Event, options: IntakeOptions): Promise<Answer> {
+async function journalEvent(event: V2Event, options: IntakeOptions, receivers: Receivers): Promise<Answer> {
   const status = v1StatusFor(event.event);
   if (!status) return { status: 422, body: { error: `unsupported event ${event.event}` } };
   const object = event.payload.object;
@@ -82,9 +78,10 @@ async function journalEvent(event: V2Event, options: IntakeOptions): Promise<Ans
       // Awaited one by one: the 2XX below means every notification is journaled (fsynced, or acknowledged by Redis).
       const added = await options.dispatcher.submit({
         id,
-        url: sub.url,
+        // The subscription by reference and the receiver without its query: no credential is journaled.
+        subscription: receivers.referenceOf(sub),
+        url: receiverOf(sub.url),
         body: encodeNotification(notification, sub.format),
-        authorization: basicAuth(sub),
         attempts: 0,
         state: 'pending',
         createdAt: Date.now(),
@@ -100,7 +97,7 @@ async function journalEvent(event: V2Event, options: IntakeOptions): Promise<Ans
 }
 
 /** What a verified body asks for: the validation challenge answered, or an event journaled. */
-async function answerVerified(body: Buffer, secret: string, options: IntakeOptions): Promise<Answer> {
+async function answerVerified(body: Buffer, secret: string, options: IntakeOptions, receivers: Receivers): Promise<Answer> {
   let raw: unknown;
   try {
     raw = JSON.parse(body.toString('utf8'));
@@ -114,11 +111,12 @@ async function answerVerified(body: Buffer, secret: string, options: IntakeOptio
     return { status: 200, body: { plainToken, encryptedToken: encryptedToken(secret, plainToken) } };
   }
   const parsed = V2EventSchema.safeParse(raw);
-  return parsed.success ? journalEvent(parsed.data, options) : malformed(parsed.error);
+  return parsed.success ? journalEvent(parsed.data, options, receivers) : malformed(parsed.error);
 }
 
 export function createWebhookIntake(options: IntakeOptions): Hono {
   const signatures = new EventSignatures(options.secrets, options.maxAgeMs, Date.now, options.rememberMs);
+  const receivers = new Receivers(options.subscriptions);
   const app = new Hono();
   app.post('/webhooks/v2', async (c) => {
     const claim = signatures.claim(c.req.header(SIGNATURE_HEADER), c.req.header(TIMESTAMP_HEADER));
@@ -135,7 +133,7 @@ export function createWebhookIntake(options: IntakeOptions): Hono {
     // The very same request again: the service's retry of an event whose 2XX it did not see, or a
     // replay. It was taken: 2XX, so the service stops sending it, and nobody is notified again.
     if (signatures.taken(claim)) return c.json({ accepted: true, notifications: 0 }, 200);
-    const answer = await answerVerified(body, secret, options);
+    const answer = await answerVerified(body, secret, options, receivers);
     // Remembered once answered 2XX: a 503 leaves the same request free to be sent again.
     if (answer.status === 200) signatures.remember(claim);
     return c.json(answer.body, answer.status);

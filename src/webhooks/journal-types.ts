@@ -10,9 +10,12 @@ export type Awaitable<T> = T | Promise<T>;
 export interface DeliveryJob {
   /** Stable per notification (the v2 event and the subscription), for the logs and replays. */
   id: string;
+  /** The subscription it is for (receivers.ts), looked up for its URL and credentials when delivered. */
+  subscription?: string;
+  /** The receiver: its URL without the query (a job journaled before `subscription`: the whole URL). */
   url: string;
   body: string;
-  /** `Basic ...`, when the subscription has credentials. */
+  /** Only in a job journaled before `subscription`: the subscription's `Basic ...`. */
   authorization?: string;
   attempts: number;
   state: 'pending' | 'dead';
