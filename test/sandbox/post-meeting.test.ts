@@ -580,7 +580,7 @@ describe('GET /metrics/webinars', () => {
       // Meetings list only the meeting.
       expect((await metrics.v2('GET', '/metrics/meetings')).body.meetings.map((m: { id: number }) => m.id)).toEqual([meeting.body.id]);
 
-      await metrics.v2('PUT', `/webinars/${created.body.id}/status`, { body: { status: 'end' } });
+      await metrics.v2('PUT', `/webinars/${created.body.id}/status`, { body: { action: 'end' } });
       expect((await metrics.v2('GET', '/metrics/webinars', { query: { type: 'live' } })).body.webinars).toEqual([]);
     } finally {
       await metrics.close();

@@ -318,7 +318,7 @@ describe('webinars', () => {
     await call('GET', '/webinars/{webinarId}/registrants', `${webinar}/registrants`, { query: { status: 'denied' } });
 
     expect((await sb.control('POST', `/meetings/${created.id}/start`)).status).toBe(201);
-    await call('PUT', '/webinars/{webinarId}/status', `${webinar}/status`, { body: { status: 'end' } });
+    await call('PUT', '/webinars/{webinarId}/status', `${webinar}/status`, { body: { action: 'end' } });
     await call('DELETE', '/webinars/{webinarId}', webinar, { query: { occurrence_id: created.occurrences[0].occurrence_id } });
     await call('DELETE', '/webinars/{webinarId}', webinar);
   });

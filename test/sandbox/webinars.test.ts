@@ -229,25 +229,25 @@ describe('PUT /webinars/{webinarId}/status', () => {
     return stored(id).live!;
   }
 
-  it('ends the live webinar with body status end', async () => {
+  it('ends the live webinar with body action end', async () => {
     const w = await createWebinar();
     const instance = await startLive(w.id);
-    // `action` is the reference's name for the field; ours is `status`, so this ends nothing.
-    expect((await sb.v2('PUT', `/webinars/${w.id}/status`, { body: { action: 'end' } })).status).toBe(204);
+    // `status` is the name a former spec of ours gave the field; today's document names it `action`, so this ends nothing.
+    expect((await sb.v2('PUT', `/webinars/${w.id}/status`, { body: { status: 'end' } })).status).toBe(204);
     expect(stored(w.id).live).toBe(instance);
-    const res = await sb.v2('PUT', `/webinars/${w.id}/status`, { body: { status: 'end' } });
+    const res = await sb.v2('PUT', `/webinars/${w.id}/status`, { body: { action: 'end' } });
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
     expect(stored(w.id).live).toBeNull();
     expect(instance.end_time).toMatch(ISO);
   });
 
-  it('answers 400 for another status value and 404 for an unknown webinar', async () => {
+  it('answers 400 for another action and 404 for an unknown webinar', async () => {
     const w = await createWebinar();
-    const res = await sb.v2('PUT', `/webinars/${w.id}/status`, { body: { status: 'start' } });
+    const res = await sb.v2('PUT', `/webinars/${w.id}/status`, { body: { action: 'start' } });
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].field).toBe('status');
-    expect((await sb.v2('PUT', '/webinars/99999999999/status', { body: { status: 'end' } })).body.code).toBe(3001);
+    expect(res.body.errors[0].field).toBe('action');
+    expect((await sb.v2('PUT', '/webinars/99999999999/status', { body: { action: 'end' } })).body.code).toBe(3001);
   });
 });
 

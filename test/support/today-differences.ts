@@ -161,12 +161,4 @@ export const TODAY_DIFFERENCES: readonly TodayDifference[] = [
       'test/gateway/rate-limits.test.ts: the test-only endpoint /test/fanout reads GET /users/me with a distinct fan_out each, so that its reads are not coalesced into one',
     why: 'No v1 endpoint sends it: a marker of a test fixture that measures the outbound limits, which the service would ignore.',
   },
-  {
-    side: 'request',
-    operation: 'PUT /webinars/{webinarId}/status',
-    place: /^body \/status$/,
-    evidence:
-      "the old reference names the webinar's end field status (src/translators/sessions/kinds.ts endBody); today's document names it action, as for meetings",
-    why: "v1 webinar/end sends the old reference's body, which the sandbox takes; moving to action means the sandbox and the translator together.",
-  },
 ];

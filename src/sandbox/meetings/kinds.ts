@@ -141,7 +141,8 @@ export const WEBINAR: KindSpec = {
   updateSchema: sessionSchema(WEBINAR_TYPES, onUpdate(webinarSettingsSchema)),
   listQuery: z.object({}),
   // Our spec names the field `status` (the reference says `action`; ours wins).
-  statusSchema: z.object({ status: z.enum(['end']).optional() }).transform((b) => ({ end: b.status === 'end' })),
+  // `action`, as today's document and the old reference name it (a `status` field ends nothing).
+  statusSchema: z.object({ action: z.enum(['end']).optional() }).transform((b) => ({ end: b.action === 'end' })),
   // No password in the webinar answer (it is accepted and kept, only not shown).
   fullFields: [
     'uuid',

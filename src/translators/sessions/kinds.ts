@@ -72,7 +72,7 @@ export const WEBINAR: SessionKind = {
     register: V2.webinars.register,
   },
   live: NO_LIVE_WEBINARS,
-  // Our v2 spec names the end field `status` for webinars (meetings: `action`).
-  endBody: { status: 'end' },
+  // `action`, as for meetings: today's document and the old reference alike (not `status`).
+  endBody: { action: 'end' },
   answers: WEBINAR_ANSWERS,
 };
