@@ -11,12 +11,12 @@ const EXPECTED: Record<string, { v2: string; text: string; v1: unknown; v2Value:
   enable_share_mc: { v2: 'options.share_mc', text: '1', v1: true, v2Value: true, v1Default: false },
   share_mc: { v2: 'options.meeting_connectors', text: 'mc1', v1: 'mc1', v2Value: 'mc1' },
   pay_mode: { v2: 'options.pay_mode', text: '0', v1: 0, v2Value: 'sub', v1Default: 1 },
-  enable_enforce_login: { v2: 'schedule_meting.enforce_login', text: 'TRUE', v1: true, v2Value: true, v1Default: false },
-  enable_enforce_login_sd: { v2: 'schedule_meting.enforce_login_with_domains', text: 'true', v1: true, v2Value: true, v1Default: false },
-  enforce_login_domains: { v2: 'schedule_meting.enforce_login_domains', text: 'a.com,b.com', v1: 'a.com,b.com', v2Value: 'a.com,b.com' },
+  enable_enforce_login: { v2: 'schedule_meeting.enforce_login', text: 'TRUE', v1: true, v2Value: true, v1Default: false },
+  enable_enforce_login_sd: { v2: 'schedule_meeting.enforce_login_with_domains', text: 'true', v1: true, v2Value: true, v1Default: false },
+  enforce_login_domains: { v2: 'schedule_meeting.enforce_login_domains', text: 'a.com,b.com', v1: 'a.com,b.com', v2Value: 'a.com,b.com' },
   meeting_capacity: { v2: 'feature.meeting_capacity', text: '100', v1: 100, v2Value: 100 },
   disable_cmr_reminder: {
-    v2: 'email_notification.cloud_recording_avaliable_reminder',
+    v2: 'email_notification.cloud_recording_available_reminder',
     text: 'true',
     v1: true,
     v2Value: false,
@@ -30,7 +30,7 @@ const EXPECTED: Record<string, { v2: string; text: string; v1: unknown; v2Value:
     v2Value: true,
     v1Default: false,
   },
-  enable_pstn: { v2: 'schedule_meting.audio_type', text: 'false', v1: false, v2Value: 'voip', v1Default: true },
+  enable_pstn: { v2: 'schedule_meeting.audio_type', text: 'false', v1: false, v2Value: 'voip', v1Default: true },
 };
 
 const ROWS: FieldRow[] = [...ACCOUNT_OPTION_ROWS, ...ACCOUNT_SETTING_ROWS];
@@ -92,8 +92,8 @@ describe('ACCOUNT_OPTION_ROWS and ACCOUNT_SETTING_ROWS: every row both ways', ()
       options: { share_rc: false, share_mc: false, pay_mode: 'master' },
     });
     expect(toV2(ACCOUNT_SETTING_ROWS, withV1Defaults(ACCOUNT_SETTING_ROWS, {}))).toEqual({
-      schedule_meting: { enforce_login: false, enforce_login_with_domains: false, audio_type: 'both' },
-      email_notification: { cloud_recording_avaliable_reminder: true },
+      schedule_meeting: { enforce_login: false, enforce_login_with_domains: false, audio_type: 'both' },
+      email_notification: { cloud_recording_available_reminder: true },
       recording: { cloud_recording_download_host: false, account_user_access_recording: false },
     });
   });

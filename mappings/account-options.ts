@@ -4,7 +4,8 @@ import { v1 } from '../src/v1/param-types.js';
 /**
  * The options of a v1 sub account (/ma/account/create and /ma/account/update) and where each one
  * lives in v2: the account `options` object (POST /accounts, PATCH /accounts/{id}/options) or the
- * account settings (PATCH /accounts/{id}/settings, note v2's spelling `schedule_meting`).
+ * account settings (PATCH /accounts/{id}/settings, in today's spellings `schedule_meeting` and
+ * `cloud_recording_available_reminder`; the old reference's `schedule_meting` and `avaliable` are gone).
  */
 
 /** v1 pay_mode: 0 the sub account holder pays, 1 the master account holder pays (v2 `sub` / `master`). */
@@ -40,9 +41,9 @@ export const ACCOUNT_OPTION_ROWS = fieldTable([
 
 /** v1 fields → v2 account settings (PATCH /accounts/{id}/settings). */
 export const ACCOUNT_SETTING_ROWS: FieldTable = [
-  { v1: 'enable_enforce_login', v2: 'schedule_meting.enforce_login', type: v1.bool(), v1Default: false },
-  { v1: 'enable_enforce_login_sd', v2: 'schedule_meting.enforce_login_with_domains', type: v1.bool(), v1Default: false },
-  { v1: 'enforce_login_domains', v2: 'schedule_meting.enforce_login_domains', type: v1.string() },
+  { v1: 'enable_enforce_login', v2: 'schedule_meeting.enforce_login', type: v1.bool(), v1Default: false },
+  { v1: 'enable_enforce_login_sd', v2: 'schedule_meeting.enforce_login_with_domains', type: v1.bool(), v1Default: false },
+  { v1: 'enforce_login_domains', v2: 'schedule_meeting.enforce_login_domains', type: v1.string() },
   {
     v1: 'meeting_capacity',
     v2: 'feature.meeting_capacity',
@@ -51,7 +52,7 @@ export const ACCOUNT_SETTING_ROWS: FieldTable = [
   },
   {
     v1: 'disable_cmr_reminder',
-    v2: 'email_notification.cloud_recording_avaliable_reminder',
+    v2: 'email_notification.cloud_recording_available_reminder',
     type: v1.bool(),
     codec: negate,
     v1Default: false,
@@ -61,7 +62,7 @@ export const ACCOUNT_SETTING_ROWS: FieldTable = [
   { v1: 'enable_same_account_access_cmr', v2: 'recording.account_user_access_recording', type: v1.bool(), v1Default: false },
   {
     v1: 'enable_pstn',
-    v2: 'schedule_meting.audio_type',
+    v2: 'schedule_meeting.audio_type',
     type: v1.bool(),
     codec: pstnCodec,
     v1Default: true,

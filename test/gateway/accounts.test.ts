@@ -48,8 +48,8 @@ describe('/ma/account/create', () => {
     });
     const settings = await v2Settings(answer.id);
     // v1's default turns the cloud recording reminder on (v2's is off); pstn on keeps audio `both`.
-    expect(settings.email_notification.cloud_recording_avaliable_reminder).toBe(true);
-    expect(settings.schedule_meting).toMatchObject({ audio_type: 'both', enforce_login: false, enforce_login_with_domains: false });
+    expect(settings.email_notification.cloud_recording_available_reminder).toBe(true);
+    expect(settings.schedule_meeting).toMatchObject({ audio_type: 'both', enforce_login: false, enforce_login_with_domains: false });
     expect(settings.recording).toMatchObject({ cloud_recording_download_host: false, account_user_access_recording: false });
     expect(settings.feature.meeting_capacity).toBe(100);
   });
@@ -82,14 +82,14 @@ describe('/ma/account/create', () => {
       pay_mode: 'sub',
     });
     const settings = await v2Settings(answer.id);
-    expect(settings.schedule_meting).toMatchObject({
+    expect(settings.schedule_meeting).toMatchObject({
       audio_type: 'voip',
       enforce_login: true,
       enforce_login_with_domains: true,
       enforce_login_domains: 'example.com',
     });
     expect(settings.feature.meeting_capacity).toBe(50);
-    expect(settings.email_notification.cloud_recording_avaliable_reminder).toBe(false);
+    expect(settings.email_notification.cloud_recording_available_reminder).toBe(false);
     expect(settings.recording).toMatchObject({ cloud_recording_download_host: true, account_user_access_recording: true });
   });
 
@@ -197,15 +197,15 @@ describe('/ma/account/update', () => {
     const settings = await v2Settings(id);
     expect(settings.feature.meeting_capacity).toBe(80);
     // No v1 defaults on update: the reminder stays as v2 had it.
-    expect(settings.email_notification.cloud_recording_avaliable_reminder).toBe(false);
-    expect(settings.schedule_meting.audio_type).toBe('both');
+    expect(settings.email_notification.cloud_recording_available_reminder).toBe(false);
+    expect(settings.schedule_meeting.audio_type).toBe('both');
   });
 
   it('reads back what v2 changed elsewhere (pay_mode 1 is master)', async () => {
     const { id } = await createSubAccount({ pay_mode: 'sub' });
     await gw.v1('/ma/account/update', { account_id: id, pay_mode: 1, enable_pstn: false });
     expect((await v2Account(id)).options.pay_mode).toBe('master');
-    expect((await v2Settings(id)).schedule_meting.audio_type).toBe('voip');
+    expect((await v2Settings(id)).schedule_meeting.audio_type).toBe('voip');
   });
 
   it('puts the options back when the settings cannot be written', async () => {

@@ -536,7 +536,7 @@ describe('accounts', () => {
     await call('GET', '/accounts/{accountId}/settings', '/accounts/me/settings');
     await call('PATCH', '/accounts/{accountId}/settings', `${account}/settings`, {
       body: {
-        schedule_meting: { host_video: true },
+        schedule_meeting: { host_video: true },
         in_meeting: { chat: false, dscp_audio: 46 },
         recording: { auto_recording: 'cloud' },
         feature: { meeting_capacity: 50 },

@@ -117,13 +117,6 @@ export const TODAY_DIFFERENCES: readonly TodayDifference[] = [
   },
   {
     side: 'request',
-    operation: 'PATCH /accounts/{accountId}/settings',
-    place: /^body \/(schedule_meting|email_notification\/cloud_recording_avaliable_reminder)$/,
-    evidence: "mappings/account-options.ts: the old reference's spellings (schedule_meting, avaliable)",
-    why: "The account options table writes the old reference's misspelt names; today's names are to be mapped.",
-  },
-  {
-    side: 'request',
     operation: 'PATCH /h323/devices/{deviceId}',
     place: /^body$/,
     message: /^must have required property '(name|ip|protocol|encryption)'$/,

@@ -5,12 +5,12 @@ export function defaultAccountOptions(): AccountOptions {
   return { share_rc: false, room_connectors: '', share_mc: false, meeting_connectors: '', pay_mode: 'master' };
 }
 
-/** A new account's settings, with the v2 spec's defaults (note the spec's spelling `schedule_meting`). */
+/** A new account's settings, with the v2 spec's defaults, under today's names (`schedule_meeting`, `cloud_recording_available_reminder`; the old reference misspelt both). */
 // eslint-disable-next-line max-lines-per-function -- data: one literal of the v2 spec's defaults, fresh for each account
 export function defaultAccountSettings(): AccountSettings {
   const off = (names: string[]) => Object.fromEntries(names.map((n) => [n, false]));
   return {
-    schedule_meting: {
+    schedule_meeting: {
       host_video: false,
       participant_video: false,
       audio_type: 'both',
@@ -63,7 +63,7 @@ export function defaultAccountSettings(): AccountSettings {
       dscp_video: 34,
     },
     email_notification: off([
-      'cloud_recording_avaliable_reminder',
+      'cloud_recording_available_reminder',
       'jbh_reminder',
       'cancel_meeting_reminder',
       'low_host_count_reminder',

@@ -10,7 +10,7 @@ import { defaultAccountSettings } from './defaults.js';
  * The PATCH schema follows the defaults' shape (a boolean default takes booleans, a string default
  * strings, a number default integers), so a field added to defaults.ts is patchable at once;
  * FIELD_RULES holds the fields the v2 spec constrains further. The body is strict: an unknown group
- * or field (a branded name such as `zoom_rooms`, or `schedule_meeting` for `schedule_meting`) is a
+ * or field (a group the sandbox does not hold, such as `zoom_rooms`, or the old reference's misspelt `schedule_meting`) is a
  * 400 naming it, never a silent no-op.
  */
 
@@ -20,7 +20,7 @@ const portsRange = z.string().refine(isPortsRange, {
 
 /** Dotted `group.field` → its rule, where the spec says more than the type. */
 const FIELD_RULES: Record<string, z.ZodType> = {
-  'schedule_meting.audio_type': z.enum(['both', 'telephony', 'voip', 'thirdParty']),
+  'schedule_meeting.audio_type': z.enum(['both', 'telephony', 'voip', 'thirdParty']),
   'in_meeting.ports_range': portsRange,
   'in_meeting.dscp_audio': z.int().min(1, 'Must be at least 1.').max(63, 'Must be at most 63.'),
   'in_meeting.dscp_video': z.int().min(1, 'Must be at least 1.').max(63, 'Must be at most 63.'),

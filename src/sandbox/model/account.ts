@@ -16,7 +16,7 @@ export interface AccountOptions {
   pay_mode: PayMode;
 }
 
-/** Nested settings groups (`schedule_meting`, `in_meeting`, ...), as GET /accounts/{id}/settings renders them. */
+/** Nested settings groups (`schedule_meeting`, `in_meeting`, ...), as GET /accounts/{id}/settings renders them. */
 export type AccountSettings = Record<string, Record<string, unknown>>;
 
 export interface BillingContact {
