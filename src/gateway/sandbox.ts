@@ -28,6 +28,8 @@ export function sandboxPart({ config, overrides, secrets, log, resources, access
   secrets.add([sandbox.credentials.apiSecret, sandbox.oauthApp.clientSecret]);
   if (config.sandbox.dataFile) {
     const kept = keepSandboxData(sandbox.state, sandbox.master, config.sandbox.dataFile, (problem) => log.logger.warn(problem));
+    if (kept.loaded) log.logger.info({ file: config.sandbox.dataFile, ...kept.loaded }, 'sandbox: data loaded from SANDBOX_DATA_FILE');
+    else log.logger.info({ file: config.sandbox.dataFile }, 'sandbox: no data file yet; SANDBOX_DATA_FILE will keep this data');
     resources.add(() => kept.close());
   }
   const app = new Hono();

@@ -29,6 +29,7 @@ import {
 import { recordingDownloads, type RecordingDownloads } from './report/recording-downloads.js';
 import { registerPostMeetingRoutes } from './report/routes.js';
 import { registerSdkRoutes } from './sdk/routes.js';
+import { START_APP_NAME } from './oauth/apps.js';
 import { oauthRoutes } from './oauth/routes.js';
 import { sandboxIdentity, seedMasterAccount } from './seed.js';
 import { SandboxState } from './state.js';
@@ -84,7 +85,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   });
   const app = state.oauthApps.add({
     accountId: master.id,
-    name: 'Sandbox server-to-server app',
+    name: START_APP_NAME,
     createdAt: state.nowIso(),
     ...(options.oauthClientId ? { clientId: options.oauthClientId } : {}),
     ...(options.oauthClientSecret ? { clientSecret: options.oauthClientSecret } : {}),

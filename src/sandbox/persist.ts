@@ -6,7 +6,7 @@ import type { CrcHourUsage, ImDayActivity, ZoomRoom } from './model/dashboard.js
 import type { Group, ImGroup } from './model/group.js';
 import type { Meeting } from './model/meeting.js';
 import type { User } from './model/user.js';
-import type { OAuthApp } from './oauth/apps.js';
+import { START_APP_NAME, type OAuthApp } from './oauth/apps.js';
 import type { SdkApp } from './sdk/apps.js';
 import type { SandboxState } from './state.js';
 
@@ -48,6 +48,8 @@ export class SandboxDataError extends Error {
 }
 
 export interface KeptData {
+  /** What the file held when it was loaded at this start; undefined: there was no file yet. */
+  loaded: { accounts: number; users: number; meetings: number } | undefined;
   /** Writes now if anything changed since the last write. */
   save(): void;
   /** Stops the timer and writes what changed. */
@@ -60,7 +62,9 @@ export interface KeptData {
  * else it is another sandbox's data and the start refuses it. `onProblem` hears a write that failed.
  */
 export function keepSandboxData(state: SandboxState, master: Account, file: string, onProblem: (message: string) => void): KeptData {
-  if (existsSync(file)) restore(state, master, file, read(file));
+  const snapshot = existsSync(file) ? read(file) : undefined;
+  if (snapshot) restore(state, master, file, snapshot);
+  const loaded = snapshot && { accounts: snapshot.accounts.length, users: snapshot.users.length, meetings: snapshot.meetings.length };
   let written = existsSync(file) ? readFileSync(file, 'utf8') : '';
   const save = () => {
     const text = `${JSON.stringify(snapshotOf(state))}\n`;
@@ -78,6 +82,7 @@ export function keepSandboxData(state: SandboxState, master: Account, file: stri
   };
   const timer = setInterval(save, SAVE_EVERY_MS).unref();
   return {
+    loaded,
     save,
     close: () => {
       clearInterval(timer);
@@ -140,7 +145,11 @@ function restore(state: SandboxState, master: Account, file: string, snapshot: S
   refill(state.zoomRooms, snapshot.zoomRooms);
   state.crcUsage.splice(0, Infinity, ...snapshot.crcUsage);
   state.imActivity.splice(0, Infinity, ...snapshot.imActivity);
-  for (const app of snapshot.oauthApps) if (state.oauthApps.accountOf(app.clientId) === undefined) state.oauthApps.add(app);
+  // Each start makes the master's app afresh (the banner's): an earlier start's, kept in the file,
+  // is not brought back, or every restart would add one more app to the account.
+  const earlierStartApp = (app: OAuthApp) => app.accountId === master.id && app.name === START_APP_NAME;
+  for (const app of snapshot.oauthApps)
+    if (state.oauthApps.accountOf(app.clientId) === undefined && !earlierStartApp(app)) state.oauthApps.add(app);
   for (const app of snapshot.sdkApps ?? []) if (state.accounts.has(app.accountId)) state.sdkApps.restore(app);
 }
 

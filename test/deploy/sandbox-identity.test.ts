@@ -130,6 +130,36 @@ describe('the embedded sandbox across restarts', () => {
   });
 });
 
+describe('a sandbox restarted over its data file', () => {
+  it('keeps one OAuth app of its own however often it restarts, and logs that it loaded the file', { timeout: 120_000 }, async () => {
+    const data = join(mkdtempSync(join(tmpdir(), 'v1gate-data-')), 'sandbox.json');
+    // No fixed client id: each start makes its app with a new one, as an operator who fixed only the key and secret gets.
+    const env = {
+      ...QUIET,
+      LOG_FILE: '',
+      LOG_LEVEL: 'info',
+      SANDBOX_API_KEY: SANDBOX.SANDBOX_API_KEY,
+      SANDBOX_API_SECRET: SANDBOX.SANDBOX_API_SECRET,
+      SANDBOX_DATA_FILE: data,
+    };
+    const appsAt: number[] = [];
+    for (let start = 0; start < 3; start++) {
+      await startAndStop(env, async (gateway) => {
+        const listed = (await (await fetch(`${gateway.url}/sandbox/accounts`)).json()) as {
+          accounts: { api_key: string; oauth_apps: unknown[] }[];
+        };
+        appsAt.push(listed.accounts.find((a) => a.api_key === SANDBOX.SANDBOX_API_KEY)!.oauth_apps.length);
+        const loadedLine = /"msg":"sandbox: data loaded from SANDBOX_DATA_FILE"/;
+        const firstLine = /"msg":"sandbox: no data file yet; SANDBOX_DATA_FILE will keep this data"/;
+        for (let waited = 0; waited < 5_000 && !(start === 0 ? firstLine : loadedLine).test(gateway.output()); waited += 50)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(gateway.output()).toMatch(start === 0 ? firstLine : loadedLine);
+      });
+    }
+    expect(appsAt).toEqual([1, 1, 1]);
+  });
+});
+
 /** The master account's Meeting SDK app, from the sandbox's control API (made the first time). */
 async function sdkAppOf(url: string): Promise<unknown> {
   const answer = await fetch(`${url}/sandbox/sdk/apps`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });

@@ -7,6 +7,9 @@ import { apiCredential } from '../ids.js';
  * and trades its client id and secret for a bearer token that acts as that account, for an hour.
  */
 
+/** The name of the app each start makes for the master account (its OAuth app in the banner). */
+export const START_APP_NAME = 'Sandbox server-to-server app';
+
 export interface OAuthApp {
   clientId: string;
   clientSecret: string;
