@@ -27,11 +27,20 @@ export function oauthAppOf(entry: CredentialEntry): OAuthApp | undefined {
   return { kind: 'oauth', accountId, clientId, clientSecret, ...(tokenUrl ? { tokenUrl } : {}) };
 }
 
+/** The endpoints a list of scopes cannot serve, by the list: the status page judges every mapped key's token at each poll, and apps share few lists. */
+const judged = new Map<string, { path: string; missing: string[] }[]>();
+const MOST_LISTS_KEPT = 1000;
+
 /** What the scopes of `grant` serve of the v1 endpoints. */
 export function judgeGrant(apiKey: string, grant: Grant): AppScopes {
   const listed = grant.scopes?.join(' ') ?? 'none';
   if (!judgeable(grant.scopes)) return { apiKey, kind: 'not-judged', listed };
-  return { apiKey, kind: 'judged', unserved: endpointsNotServed(grant.scopes, ALL_ENDPOINTS) };
+  let unserved = judged.get(listed);
+  if (unserved === undefined) {
+    if (judged.size >= MOST_LISTS_KEPT) judged.clear();
+    judged.set(listed, (unserved = endpointsNotServed(grant.scopes, ALL_ENDPOINTS)));
+  }
+  return { apiKey, kind: 'judged', unserved };
 }
 
 /** Asks each mapped OAuth app for a token (at its token_url, else `defaultTokenUrl`) and judges its scopes. */
