@@ -11,6 +11,7 @@ import { announceSandbox, listenedOn } from '../sandbox-banner.js';
 import { watchHandoffs } from './handoffs.js';
 import { startHub, type Hub } from './hub.js';
 import { CLUSTER_ENV, METRICS_CLUSTER, METRICS_JSON } from '../shared/cluster-protocol.js';
+import { LastWords } from './serving.js';
 
 /**
  * WORKERS>1: this process forks the workers that serve the port (node:cluster hands each new
@@ -86,7 +87,8 @@ export async function runPrimary(config: GatewayConfig, lines: StartLines): Prom
     deaths.died.inc({ cause: signal ? 'signal' : 'exit' });
     deaths.closed.inc(closedConnections);
     const about = { workerNumber: worker.id, workerPid: worker.process.pid, code, signal, closedConnections };
-    logger.warn(about, `worker exited (${how}); starting another`);
+    // A worker that died of an uncaught exception said what it was serving (serving.ts): the line names it.
+    logger.warn({ ...about, ...deaths.lastWords.take(worker.id) }, `worker exited (${how}); starting another`);
     setTimeout(() => stopping || fork(), RESTART_DELAY_MS);
   });
 
@@ -157,7 +159,7 @@ function workerDeaths() {
   });
   died.inc({ cause: 'signal' }, 0);
   died.inc({ cause: 'exit' }, 0);
-  return { registry, died, closed };
+  return { registry, died, closed, lastWords: new LastWords() };
 }
 
 function announce(config: GatewayConfig, hub: Hub | undefined, port: number, lines: StartLines): void {

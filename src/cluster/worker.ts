@@ -5,6 +5,7 @@ import { routeConsoleThrough } from '../ops/library-console.js';
 import { IpcBucketStore } from '../ratelimit/ipc-store.js';
 import { IpcRpcClient, serveRpc } from '../shared/ipc-rpc.js';
 import { CLUSTER_ENV, METRICS_CLUSTER, METRICS_JSON } from '../shared/cluster-protocol.js';
+import { followRoutes, reportDeathTo } from './serving.js';
 
 /**
  * One cluster worker: a whole gateway on the shared port, linked to its primary for what exists
@@ -31,6 +32,8 @@ export async function runWorker(config: GatewayConfig): Promise<void> {
     },
   });
   serveRpc(process, { [METRICS_JSON]: () => gateway.metrics.registry.getMetricsAsJSON() });
+  // A death of an uncaught exception is told to the primary with the routes in flight, for its line.
+  reportDeathTo(process, followRoutes(gateway.server));
 
   const stop = () => {
     if (gateway.draining) process.exit(1);

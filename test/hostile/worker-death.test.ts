@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { childrenOf, closeWaitOf } from '../support/close-wait.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
@@ -85,5 +86,58 @@ describe('a worker killed with connections handed to it (WORKERS=2)', () => {
     expect(metrics).toMatch(/v1gate_worker_abandoned_connections_total [1-9]/);
     // The primary's log line is written asynchronously: it may come a moment after the metric.
     await vi.waitFor(() => expect(gateway.output()).toMatch(/worker exited \(signal SIGKILL\); starting another/), { timeout: 10_000 });
+  }, 60_000);
+});
+
+describe('a worker that dies of an uncaught exception while it serves (WORKERS=2)', () => {
+  const SECRET_IN_QUERY = 'query-secret-0123456789abcdef';
+  let gateway: GatewayProcess;
+
+  beforeAll(async () => {
+    gateway = await startGatewayProcess(
+      {
+        ...NO_LIMITS,
+        WORKERS: '2',
+        SANDBOX_RATE_LIMITS: 'off',
+        SANDBOX_API_KEY: pair.key,
+        SANDBOX_API_SECRET: pair.secret,
+        LOG_LEVEL: 'warn',
+        LOG_FORMAT: 'json',
+        NODE_OPTIONS: `--import ${fileURLToPath(new URL('./fixtures/crash-while-serving.mjs', import.meta.url))}`,
+      },
+      { startTimeoutMs: 60_000 },
+    );
+  }, 90_000);
+  afterAll(() => gateway?.kill());
+
+  it("is logged by the primary with the route it was serving, the query's secret left out", async () => {
+    const { hostname, port } = new URL(gateway.url);
+    const socket = connect(Number(port), hostname);
+    socket.on('error', () => {});
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    // Half a body: the request is still being served when the worker dies.
+    socket.write(
+      `POST /v1/user/get?api_secret=${SECRET_IN_QUERY} HTTP/1.1\r\nHost: x\r\nX-Crash-After-Ms: 300\r\n` +
+        `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\napi_key=${pair.key}`,
+    );
+    await closed;
+    const death = await vi.waitFor(
+      () => {
+        const line = gateway
+          .output()
+          .split('\n')
+          .filter((text) => text.startsWith('{'))
+          .map((text) => JSON.parse(text) as Record<string, unknown>)
+          .find((entry) => entry.msg === 'worker exited (code 1); starting another');
+        expect(line).toBeDefined();
+        return line!;
+      },
+      { timeout: 10_000 },
+    );
+    expect(death.serving).toEqual(['POST /v1/user/get']);
+    expect(death.error).toBe('Error: crashed on purpose while serving');
+    expect(gateway.output()).not.toContain(SECRET_IN_QUERY);
+    // The cluster serves on: the owner's calls are answered.
+    for (let call = 0; call < 5; call++) expect(await ownerCall(gateway.url)).toBe(200);
   }, 60_000);
 });
