@@ -41,7 +41,7 @@ const EXPECTED: Record<string, { v2: string; negated?: true; sample?: number }> 
   enable_closed_caption: { v2: 'in_meeting.closed_caption' },
   enable_co_host: { v2: 'in_meeting.co_host' },
   enable_auto_saving_chats: { v2: 'in_meeting.auto_saving_chat' },
-  enable_phone_participants_password: { v2: 'scheduled_meeting.pstn_password_protected' },
+  enable_phone_participants_password: { v2: 'schedule_meeting.pstn_password_protected' },
   enable_auto_delete_cmr: { v2: 'recording.auto_delete_cmr' },
   auto_delete_cmr_days: { v2: 'recording.auto_delete_cmr_days', sample: 45 },
   enable_webinar: { v2: 'feature.webinar' },

@@ -69,7 +69,7 @@ export const USER_OPTIONS = fieldTable([
   enabled('enable_closed_caption', 'in_meeting.closed_caption'),
   enabled('enable_co_host', 'in_meeting.co_host'),
   enabled('enable_auto_saving_chats', 'in_meeting.auto_saving_chat'),
-  enabled('enable_phone_participants_password', 'scheduled_meeting.pstn_password_protected'),
+  enabled('enable_phone_participants_password', 'schedule_meeting.pstn_password_protected'),
   enabled('enable_auto_delete_cmr', 'recording.auto_delete_cmr'),
   { v1: 'auto_delete_cmr_days', v2: 'recording.auto_delete_cmr_days', type: v1.int({ min: 1, max: 60 }), note: 'v2 allows 1 to 60 days.' },
   // Features and capacities. v1 states no default for enable_webinar and enable_large; false is v2's.

@@ -53,7 +53,7 @@ describe('/user/get', () => {
         in_meeting: { chat: false, private_chat: false, attendee_on_hold: true, entry_exit_chime: 'host', waiting_room: true },
         recording: { local_recording: false, cloud_recording: true, auto_recording: 'local', record_speaker_view: true },
         email_notification: { jbh_reminder: false },
-        scheduled_meeting: { pstn_password_protected: true },
+        schedule_meeting: { pstn_password_protected: true },
         feature: { large_meeting: true, large_meeting_capacity: 500, meeting_capacity: 200 },
       },
     });

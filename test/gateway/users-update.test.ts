@@ -63,7 +63,7 @@ describe('/user/update', () => {
       record_gallery_view: false,
       auto_delete_cmr_days: 10,
     });
-    expect(settings.scheduled_meeting).toMatchObject({ pstn_password_protected: true });
+    expect(settings.schedule_meeting).toMatchObject({ pstn_password_protected: true });
 
     // And v1 reads back what it wrote.
     expect(await gw.v1('/user/get', { id })).toMatchObject({

@@ -141,7 +141,7 @@ describe('users', () => {
     await call('GET', '/users/{userId}/settings', `/users/${user.id}/settings`);
     await call('PATCH', '/users/{userId}/settings', `/users/${user.id}/settings`, {
       body: {
-        scheduled_meeting: { host_video: true },
+        schedule_meeting: { host_video: true },
         in_meeting: { chat: true, entry_exit_chime: 'all' },
         recording: { auto_delete_cmr: true, auto_delete_cmr_days: 30 },
       },

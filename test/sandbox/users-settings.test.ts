@@ -28,10 +28,10 @@ describe('GET /users/{userId}/settings', () => {
       'feature',
       'in_meeting',
       'recording',
-      'scheduled_meeting',
+      'schedule_meeting',
       'telephony',
     ]);
-    expect(res.body.scheduled_meeting).toMatchObject({ audio_type: 'voip', host_video: false });
+    expect(res.body.schedule_meeting).toMatchObject({ audio_type: 'voip', host_video: false });
     expect(res.body.recording).toMatchObject({ auto_recording: 'local', auto_delete_cmr: false, cloud_recording: false });
     expect(res.body.feature).toMatchObject({ cn_meeting: false, in_meeting: false, meeting_capacity: 100 });
     expect(res.body.in_meeting.entry_exit_chime).toBe('all');
@@ -55,7 +55,7 @@ describe('PATCH /users/{userId}/settings', () => {
     const { id } = await createUser(sb);
     const before = await settingsOf(id);
     const patch = {
-      scheduled_meeting: { host_video: true, audio_type: 'thirdParty' },
+      schedule_meeting: { host_video: true, audio_type: 'thirdParty' },
       in_meeting: { chat: true, entry_exit_chime: 'none', share_dual_camera: true },
       email_notification: { jbh_reminder: true },
       recording: { auto_delete_cmr: true, auto_delete_cmr_days: 60, auto_recording: 'cloud' },
@@ -71,12 +71,15 @@ describe('PATCH /users/{userId}/settings', () => {
     expect(after).toEqual(expected);
   });
 
-  it('accepts the reference spelling schedule_meeting and answers it as scheduled_meeting', async () => {
+  it("takes and answers today's schedule_meeting, and refuses a former spec's scheduled_meeting as unknown", async () => {
     const { id } = await createUser(sb);
     expect((await sb.v2('PATCH', `/users/${id}/settings`, { body: { schedule_meeting: { join_before_host: true } } })).status).toBe(204);
     const settings = await settingsOf(id);
-    expect(settings.scheduled_meeting.join_before_host).toBe(true);
-    expect(settings.schedule_meeting).toBeUndefined();
+    expect(settings.schedule_meeting.join_before_host).toBe(true);
+    expect(settings.scheduled_meeting).toBeUndefined();
+    const refused = await sb.v2('PATCH', `/users/${id}/settings`, { body: { scheduled_meeting: { join_before_host: false } } });
+    expect(refused.status).toBe(400);
+    expect((await settingsOf(id)).schedule_meeting.join_before_host).toBe(true);
   });
 
   it('accepts an empty body', async () => {
@@ -94,7 +97,7 @@ describe('PATCH /users/{userId}/settings', () => {
     ['telephony.audio_conference_info', { telephony: { audio_conference_info: 'x'.repeat(2049) } }],
     ['in_meeting.entry_exit_chime', { in_meeting: { entry_exit_chime: 'everyone' } }],
     ['in_meeting.chat', { in_meeting: { chat: 'true' } }],
-    ['scheduled_meeting.audio_type', { scheduled_meeting: { audio_type: 'pstn' } }],
+    ['schedule_meeting.audio_type', { schedule_meeting: { audio_type: 'pstn' } }],
     ['feature.large_meeting_capacity', { feature: { large_meeting_capacity: 1000 } }],
     ['feature.webinar_capacity', { feature: { webinar_capacity: 200 } }],
     ['feature.meeting_capacity', { feature: { meeting_capacity: 0 } }],

@@ -126,9 +126,10 @@ export const TODAY_DIFFERENCES: readonly TodayDifference[] = [
   {
     side: 'request',
     operation: 'PATCH /users/{userId}/settings',
-    place: /^body \/(scheduled_meeting|in_meeting\/attention_tracking)$/,
-    evidence: "today's document names the group schedule_meeting and has no attention_tracking (retired in 2020)",
-    why: "The user options table writes the old reference's names; today's are to be mapped.",
+    place: /^body \/in_meeting\/attention_tracking$/,
+    evidence:
+      "today's document has no in_meeting.attention_tracking (the feature was retired in 2020); the group is schedule_meeting, which v1gate now writes",
+    why: "v1's enable_attention_tracking is still written where the old reference had it; whether to drop it (accepted, not sent) is a v1 mapping decision not taken here.",
   },
   {
     side: 'request',

@@ -53,8 +53,8 @@ export interface SessionBody {
   settings?: Record<string, unknown>;
 }
 
-const hostVideo = (host: User) => host.settings.scheduled_meeting?.host_video === true;
-const participantsVideo = (host: User) => host.settings.scheduled_meeting?.participants_video === true;
+const hostVideo = (host: User) => host.settings.schedule_meeting?.host_video === true;
+const participantsVideo = (host: User) => host.settings.schedule_meeting?.participants_video === true;
 
 /** Settings both kinds share, with the spec's defaults. */
 const commonDefaults = {

@@ -8,7 +8,7 @@ export type UserType = 1 | 2 | 4 | 99;
 export type UserStatus = 'active' | 'inactive' | 'pending';
 export type CreateAction = 'create' | 'autoCreate' | 'custCreate' | 'ssoCreate';
 
-/** Nested settings groups (`scheduled_meeting`, `in_meeting`, `recording`, ...), as GET /users/{id}/settings renders them. */
+/** Nested settings groups (`schedule_meeting`, `in_meeting`, `recording`, ...), as GET /users/{id}/settings renders them. */
 export type UserSettings = Record<string, Record<string, unknown>>;
 
 export interface User {

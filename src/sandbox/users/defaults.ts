@@ -6,7 +6,7 @@ import type { UserSettings } from '../model/user.js';
  */
 export function defaultUserSettings(): UserSettings {
   return {
-    scheduled_meeting: {
+    schedule_meeting: {
       host_video: false,
       participants_video: false,
       audio_type: 'voip',

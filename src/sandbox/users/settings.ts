@@ -15,7 +15,7 @@ const numberIn = <T extends readonly [number, ...number[]]>(values: T) =>
 const booleans = <K extends string>(names: readonly K[]) => Object.fromEntries(names.map((name) => [name, bool])) as Record<K, typeof bool>;
 
 export const USER_SETTINGS_FIELDS = {
-  scheduled_meeting: {
+  schedule_meeting: {
     ...booleans(['host_video', 'participants_video', 'join_before_host', 'force_pmi_jbh_password', 'pstn_password_protected']),
     audio_type: oneOf(['both', 'telephony', 'voip', 'thirdParty']),
   },
@@ -92,17 +92,10 @@ const groupSchema = (fields: Record<string, z.ZodType>) =>
 const groups = Object.fromEntries(Object.entries(USER_SETTINGS_FIELDS).map(([group, fields]) => [group, groupSchema(fields).optional()]));
 
 /**
- * The PATCH body. `schedule_meeting` is the reference's (and the real service's) spelling of the
- * group our spec calls `scheduled_meeting`; it is accepted on input as a kindness to clients written
- * against the reference, and folded into `scheduled_meeting`.
+ * The PATCH body, its groups under today's names: `schedule_meeting`, as the reference and today's
+ * documents spell it (a former spec of ours called it `scheduled_meeting`, now refused as unknown).
  */
-export const userSettingsPatchBody = z
-  .strictObject({ ...groups, schedule_meeting: groups.scheduled_meeting! })
-  .transform((body): UserSettingsPatch => {
-    const { schedule_meeting, ...patch } = body as UserSettingsPatch & { schedule_meeting?: UserSettingsPatch['scheduled_meeting'] };
-    if (schedule_meeting) patch.scheduled_meeting = { ...schedule_meeting, ...patch.scheduled_meeting };
-    return patch;
-  });
+export const userSettingsPatchBody: z.ZodType<UserSettingsPatch> = z.strictObject(groups);
 
 /** Apply an already validated patch: only the fields it names change. */
 export function applySettingsPatch(settings: UserSettings, patch: UserSettingsPatch): void {
