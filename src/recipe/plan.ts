@@ -71,12 +71,12 @@ interface StepContext {
   when: Condition;
 }
 
-/** Where one placeholder's value comes from: a fan-out's item, a parameter, an earlier answer's id, or a constant. */
+/** Where one placeholder's value comes from: a fan-out's item, a parameter, an earlier answer's id, or a constant; or why none can say. */
 function placeholderSource(
   name: string,
   seen: { call: RecordedCall; values: Record<string, string> }[],
   at: StepContext,
-): Source | undefined {
+): Source | string | undefined {
   if (seen.length === 0) return undefined;
   const fanOut = at.when.kind === 'per-item' ? at.when.param : undefined;
   if (fanOut && seen.every(({ call, values }) => itemsOf(call.params[fanOut]).includes(values[name]!)))
@@ -88,7 +88,12 @@ function placeholderSource(
   const answering = at.earlier.findLastIndex((step) => step.method === 'GET' || step.method === 'POST');
   const constant = seen.every(({ values }) => values[name] === first);
   if (constant && (seen.length > 1 || answering < 0)) return { from: 'constant', value: first };
-  return answering < 0 ? undefined : { from: 'step', step: answering, field: 'id' };
+  if (answering < 0) return undefined;
+  const earlier = at.earlier[answering]!;
+  // A GET of a collection answers a list: a value from it is each item's, a fan-out over v2's answer.
+  if (earlier.method === 'GET' && !earlier.path.endsWith('}'))
+    return `{${name}} is each item of ${earlier.route}'s answer, a fan-out over a v2 answer the plan cannot say`;
+  return { from: 'step', step: answering, field: 'id' };
 }
 
 function plannedStep(route: V2Route, at: StepContext, problems: string[]): PlannedStep {
@@ -96,7 +101,8 @@ function plannedStep(route: V2Route, at: StepContext, problems: string[]): Plann
   const pathParams: Record<string, Source> = {};
   for (const name of placeholders(route.template)) {
     const source = placeholderSource(name, seen, at);
-    if (source) pathParams[name] = source;
+    if (typeof source === 'string') problems.push(`${route.name}: ${source}`);
+    else if (source) pathParams[name] = source;
     else if (at.when.kind !== 'unseen') problems.push(`${route.name}: where {${name}} comes from is neither a parameter nor the record's`);
   }
   return {

@@ -110,7 +110,8 @@ export async function runPlan(plan: EndpointPlan, params: Params, v2: V2Caller):
     const runs = runsOf(step, params);
     for (const item of runs) {
       const path = pathOf(step, params, answers, item);
-      if (path === undefined) return { made, refused: { route: step.route, status: 0, body: 'a path value is missing' }, answer: {} };
+      if (path === undefined)
+        return { made, refused: { route: step.route, status: 0, body: 'a path value the plan names is missing' }, answer: {} };
       const body = step.body ? bodyOf(step.body, params, step.method === 'POST') : undefined;
       const reply = await v2(step.method, path, body);
       made.push({ method: step.method, path, status: reply.status, body: reply.body });
