@@ -20,6 +20,10 @@ export type Fault =
   | { kind: 'reset-after-apply' }
   /** Answer this without asking the sandbox (a 5xx page, a 429 storm, garbage, a wrong shape, a huge body). */
   | { kind: 'answer'; status: number; body?: string | Buffer; headers?: Record<string, string>; repeatBodyTimes?: number }
+  /** Half a status line and header, then a reset: the answer's head never ends. */
+  | { kind: 'reset-mid-headers' }
+  /** A 200's head, then `body` a byte every `everyMs` (a slow body, however small). */
+  | { kind: 'slow-body'; body: string; everyMs: number }
   /** The sandbox applies the request; the client gets this answer instead of the sandbox's. */
   | { kind: 'answer-after-apply'; status: number; body?: string; headers?: Record<string, string> };
 
@@ -98,6 +102,17 @@ export async function startFaultUpstream(target: string, options: { random?: () 
         for (let i = 0; i < (fault.repeatBodyTimes ?? 1); i++) {
           if (!res.write(fault.body ?? '')) await new Promise((resolve) => res.once('drain', resolve));
           if (res.destroyed) return;
+        }
+        return void res.end();
+      case 'reset-mid-headers':
+        req.socket.write('HTTP/1.1 200 OK\r\ncontent-type: applic');
+        return void setTimeout(() => req.socket.destroy(), 10);
+      case 'slow-body':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(fault.body)) });
+        for (const byte of Buffer.from(fault.body)) {
+          if (res.destroyed) return;
+          res.write(Buffer.of(byte));
+          await new Promise((resolve) => setTimeout(resolve, fault.everyMs));
         }
         return void res.end();
       case 'answer-after-apply':
