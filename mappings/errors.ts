@@ -1,4 +1,7 @@
+import type { FailureKind, RefusalKind } from '../src/shared/failure.js';
 import { V1Code, V1_RATE_LIMIT_MESSAGE } from '../src/v1/errors.js';
+
+export type { FailureKind, RefusalKind };
 
 /**
  * The one table that says how failures become v1 errors. v2 error codes are mostly the v1 codes
@@ -8,94 +11,22 @@ import { V1Code, V1_RATE_LIMIT_MESSAGE } from '../src/v1/errors.js';
  */
 
 /**
- * Every way v1gate itself refuses a request, before or instead of any v2 call: the request is not
- * a v1 call it can read, names nothing it serves, lacks credentials, or is over a limit.
+ * Who is to blame for a failure, which decides its call line's level: a client's mistake (what it
+ * sent, whom it sent as, more than its limits) is written at info, as a success; something between
+ * v1gate and v2 (v2 failed, did not answer, is misconfigured for the key) at warn; only a bug of
+ * v1gate's at error. At error, every anonymous request missing a parameter wrote a line with a
+ * stack, past every budget of refused calls' lines.
  */
-export type RefusalKind =
-  /** A v1 call with a method other than POST. */
-  | 'not-a-post'
-  /** Bytes Node's HTTP parser cannot read as a request. */
-  | 'malformed-request'
-  /** A request target with a `.` or `..` segment (plain or encoded). */
-  | 'dot-segment-path'
-  /** A request pipelined behind one whose answer closed the connection. */
-  | 'not-run'
-  /** The body could not be read: too large, cut short, longer than its Content-Length. */
-  | 'unreadable-body'
-  /** The body was read but its fields cannot be decoded (a bad charset, percent-escape, multipart). */
-  | 'undecodable-params'
-  /** `data_type` is neither JSON nor XML. */
-  | 'bad-data-type'
-  /** No route of that path. */
-  | 'unknown-path'
-  /** api_key or api_secret missing. */
-  | 'missing-credentials'
-  /** An api_key the allow-list (ALLOWED_API_KEYS) does not name. */
-  | 'key-not-allowed'
-  /** Over the key's v1 inbound limit. */
-  | 'inbound-limited'
-  /** The gateway is draining for shutdown. */
-  | 'shutting-down'
-  /** Shadow mode: the real v1 service could not be reached. */
-  | 'primary-unavailable';
+export type Blame = 'client' | 'upstream' | 'v1gate';
 
-/**
- * Every way a v1 call can fail, one name each. The table below is a `Record` over this union, so
- * the compiler refuses a kind without a row (as tRPC keys its HTTP statuses by every error code),
- * and `src/translators/kit/failures.ts` names the kind of each failure in one place.
- */
-export type FailureKind =
-  | RefusalKind
-  /** A parameter value of `.` or `..` that would become a v2 path segment and change the route. */
-  | 'dot-segment-value'
-  /** v2 answered 401: the JWT's key or secret is wrong. */
-  | 'v2-bad-credentials'
-  /** v2 answered 429. */
-  | 'v2-rate-limited'
-  /** v2 answered 429 for one user's daily meeting creates and updates: that user's, nobody else's. */
-  | 'v2-user-daily-limited'
-  /** v2 answered 429 for one resource's own limit (a registrant's adds in a day): that call's, nobody else's. */
-  | 'v2-resource-limited'
-  /** v2 answered 403. */
-  | 'v2-no-privilege'
-  /** The mapped app's token lacks a scope a route of the endpoint needs: found before the first v2 call, or v2 answered 4711. */
-  | 'scopes-missing'
-  /** v2 answered 400 naming fields (`errors`). */
-  | 'v2-invalid-fields'
-  /** v2 answered another error with a v2 code in its body (400, 404, 409 ...). */
-  | 'v2-coded'
-  /** A 4xx without a v2 error body: a proxy's page, a load balancer's 431. It did not apply. */
-  | 'v2-refused-uncoded'
-  /** A 5xx: the service failed, possibly after applying a write. */
-  | 'v2-failed'
-  /** No answer in time. */
-  | 'upstream-timeout'
-  /** No connection, or it broke before the answer was complete. */
-  | 'upstream-unreachable'
-  /** A 2xx that is not a v2 answer: not JSON, not an object, or past the size cap. */
-  | 'upstream-bad-answer'
-  /** v1gate's own outbound limiter could not send the call within the v2 limits in time. */
-  | 'outbound-limited'
-  /** Too many api_secrets v2 has not accepted lately were tried, for the key or in all: the pair's proof was not sent. */
-  | 'proofs-exhausted'
-  /** The credential map names the key, and the api_secret matches none of its secrets: refused without a v2 call. */
-  | 'secret-refused'
-  /** V2_CREDENTIALS_ONLY, and the credential map does not name the api_key. */
-  | 'key-not-mapped'
-  /** The OAuth token endpoint refused the v2 app the credential map names for the key (its client id, secret or account). */
-  | 'v2-token-refused'
-  /** The OAuth token endpoint limited the app's token requests. */
-  | 'v2-token-limited'
-  /** The OAuth token endpoint could not be reached, failed, or answered no token. */
-  | 'v2-token-unavailable'
-  /** The v1 client left before the call was sent; nothing was sent. */
-  | 'withdrawn'
-  /** v1gate's own v1 error: a parameter missing or of the wrong type, or a translator's refusal (its code and message are v1's already). */
-  | 'v1-error'
-  /** A bug in v1gate. */
-  | 'internal';
+export const LEVEL_OF_BLAME = { client: 'info', upstream: 'warn', v1gate: 'error' } as const satisfies Record<
+  Blame,
+  'info' | 'warn' | 'error'
+>;
 
 export interface FailureRow {
+  /** Whose failure it is (LEVEL_OF_BLAME: its call line's level). */
+  blame: Blame;
   /** The v1 code to answer, or `keep` for the v2 code in the failure's body. */
   v1Code: number | 'keep';
   /** The v1 message, or `keep` for the failure's own message (for upstream failures, with whether a write may have been applied). */
@@ -105,55 +36,75 @@ export interface FailureRow {
 
 /** A refusal has no v2 code to keep: each row names its v1 code. */
 const REFUSALS = {
-  'not-a-post': { v1Code: V1Code.invalidParameter, v1Message: 'keep', why: 'v1 calls are POSTs; the message names the method sent.' },
+  'not-a-post': {
+    blame: 'client',
+    v1Code: V1Code.invalidParameter,
+    v1Message: 'keep',
+    why: 'v1 calls are POSTs; the message names the method sent.',
+  },
   'malformed-request': {
+    blame: 'client',
     v1Code: V1Code.invalidParameter,
     v1Message: 'keep',
     why: "Still a v1 envelope, never the HTTP parser's bare 400; the message names the parser's reason.",
   },
   'dot-segment-path': {
+    blame: 'client',
     v1Code: V1Code.invalidParameter,
     v1Message: 'keep',
     why: 'A dot segment would change which route the path names; it is refused, never resolved.',
   },
   'not-run': {
+    blame: 'client',
     v1Code: V1Code.invalidParameter,
     v1Message: 'keep',
     why: 'Nothing of it was run: the client must send it again on a new connection.',
   },
-  'unreadable-body': { v1Code: V1Code.invalidParameter, v1Message: 'keep', why: 'The message says what was wrong with the body.' },
+  'unreadable-body': {
+    blame: 'client',
+    v1Code: V1Code.invalidParameter,
+    v1Message: 'keep',
+    why: 'The message says what was wrong with the body.',
+  },
   'undecodable-params': {
+    blame: 'client',
     v1Code: V1Code.invalidParameter,
     v1Message: 'keep',
     why: 'The message names the field and what could not be decoded.',
   },
   'bad-data-type': {
+    blame: 'client',
     v1Code: V1Code.invalidParameter,
     v1Message: 'Invalid parameter: data_type. Must be JSON or XML.',
     why: 'v1 answered JSON or XML only; the error itself is answered in JSON (or the query string’s data_type).',
   },
-  'unknown-path': { v1Code: V1Code.invalidParameter, v1Message: 'keep', why: 'The message names the path asked for.' },
+  'unknown-path': { blame: 'client', v1Code: V1Code.invalidParameter, v1Message: 'keep', why: 'The message names the path asked for.' },
   'missing-credentials': {
+    blame: 'client',
     v1Code: V1Code.missingCredentials,
     v1Message: 'Api key and secret are required.',
     why: "The specs name no code for it: 101, our choice (docs/decisions.md). The text is the live v1's: settings pages tell an unconfigured site by it (docs/live-evidence.md, v1 error texts).",
   },
   'key-not-allowed': {
+    blame: 'client',
     v1Code: V1Code.invalidCredentials,
     v1Message: 'Invalid api key or secret: this api_key may not use this gateway.',
     why: "v1's code for a key it does not accept; the message says it is the gateway's allow-list.",
   },
   'inbound-limited': {
+    blame: 'client',
     v1Code: V1Code.rateLimited,
     v1Message: V1_RATE_LIMIT_MESSAGE,
     why: "v1's rate-limit error, word for word, with Retry-After and X-RateLimit-* headers.",
   },
   'shutting-down': {
+    blame: 'client',
     v1Code: V1Code.upstreamUnavailable,
     v1Message: 'v1gate is shutting down: call again, another instance will answer.',
     why: 'Nothing was run; the connection closes so the client reconnects elsewhere.',
   },
   'primary-unavailable': {
+    blame: 'upstream',
     v1Code: V1Code.upstreamUnavailable,
     v1Message: 'The v1 service (V1_PRIMARY_URL) could not be reached or did not answer in time.',
     why: 'Shadow mode answers what the real v1 service answers; without it, unavailable.',
@@ -163,113 +114,145 @@ const REFUSALS = {
 export const FAILURES: Record<FailureKind, FailureRow> = {
   ...REFUSALS,
   'dot-segment-value': {
+    blame: 'client',
     v1Code: V1Code.invalidParameter,
     v1Message: 'keep',
     why: 'A value that would change the v2 route; the message names the v1 field that holds it.',
   },
   'v2-bad-credentials': {
+    blame: 'client',
     v1Code: V1Code.invalidCredentials,
     v1Message: 'Invalid api key or secret: the api_key and api_secret do not match.',
     why: 'v2 answers 401 for a JWT signed with a wrong secret or an unknown key; v1 answered 102.',
   },
-  'v2-rate-limited': { v1Code: V1Code.rateLimited, v1Message: V1_RATE_LIMIT_MESSAGE, why: "v1's rate-limit error, word for word." },
+  'v2-rate-limited': {
+    blame: 'upstream',
+    v1Code: V1Code.rateLimited,
+    v1Message: V1_RATE_LIMIT_MESSAGE,
+    why: "v1's rate-limit error, word for word.",
+  },
   'v2-user-daily-limited': {
+    blame: 'client',
     v1Code: V1Code.rateLimited,
     v1Message: 'keep',
     why: "v1's rate-limit code with the service's own text, which says whose limit it is (this user's 100 meeting creates and updates) and when it resets (00:00 UTC), with Retry-After; other users' calls go on.",
   },
   'v2-resource-limited': {
+    blame: 'client',
     v1Code: V1Code.rateLimited,
     v1Message: 'keep',
     why: "v1's rate-limit code with the service's own text, which names the resource (the registrant) and when its day resets; nothing else is held back, so every other call goes on.",
   },
-  'v2-no-privilege': { v1Code: V1Code.noPrivilege, v1Message: 'keep', why: 'A v2 403 is a missing privilege; v1 said 200 (no privilege).' },
-  'scopes-missing': {
+  'v2-no-privilege': {
+    blame: 'client',
     v1Code: V1Code.noPrivilege,
     v1Message: 'keep',
-    why: "A permission the gateway's v2 app lacks, as a v2 403 is: v1's 200 (no privilege). The message names the scopes to grant (docs/scopes.md), and says whether anything was sent; v1gate checks the token's scopes before a call's first v2 call, and a 4711 from v2 gets the same answer.",
+    why: 'A v2 403 is a missing privilege; v1 said 200 (no privilege).',
+  },
+  'scopes-missing': {
+    blame: 'upstream',
+    v1Code: V1Code.noPrivilege,
+    v1Message: 'keep',
+    why: "A permission the gateway's v2 app lacks, as a v2 403 is: v1's 200 (no privilege). The message names the scopes to grant (docs/scopes.md), and says whether anything was sent; v1gate checks the token's scopes before a call's first v2 call, and a 4711 from v2 gets the same answer. An operator's to grant, as a refused app is: at warn.",
   },
   'v2-invalid-fields': {
+    blame: 'client',
     v1Code: V1Code.invalidParameter,
     v1Message: 'keep',
     why: 'v1 named the invalid parameter with 300; the facade renames the v2 field paths to the v1 fields they came from.',
   },
   'v2-coded': {
+    blame: 'client',
     v1Code: 'keep',
     v1Message: 'keep',
     why: 'Every other v2 code is a v1 code already (1001, 1005, 3001, 3003, 4130, 200, 300, ...).',
   },
   'v2-refused-uncoded': {
+    blame: 'upstream',
     v1Code: V1Code.upstreamUnavailable,
     v1Message: 'keep',
     why: 'A raw HTTP status is no v1 code; a refusal without a v2 body means the request was not applied.',
   },
   'v2-failed': {
+    blame: 'upstream',
     v1Code: V1Code.upstreamUnavailable,
     v1Message: 'keep',
     why: 'A raw HTTP status is no v1 code; a 5xx after a write may have applied it, which the message says.',
   },
   'upstream-timeout': {
+    blame: 'upstream',
     v1Code: V1Code.upstreamUnavailable,
     v1Message: 'keep',
     why: 'A write that timed out may have been applied; the message says so.',
   },
   'upstream-unreachable': {
+    blame: 'upstream',
     v1Code: V1Code.upstreamUnavailable,
     v1Message: 'keep',
     why: 'A refused connection changed nothing; one broken mid-answer may have applied a write.',
   },
   'upstream-bad-answer': {
+    blame: 'upstream',
     v1Code: V1Code.upstreamUnavailable,
     v1Message: 'keep',
     why: 'An answer that is not a v2 answer is never read as an empty success.',
   },
   'outbound-limited': {
+    blame: 'client',
     v1Code: V1Code.rateLimited,
     v1Message: V1_RATE_LIMIT_MESSAGE,
     why: "Waiting for v2 tokens past the call's deadline: v1's rate-limit error with Retry-After; nothing more was sent.",
   },
   'proofs-exhausted': {
+    blame: 'client',
     v1Code: V1Code.rateLimited,
     v1Message: V1_RATE_LIMIT_MESSAGE,
     why: "v1's rate-limit error with Retry-After: the proof budget (docs/decisions.md) is spent; the key's own limits are untouched.",
   },
   'secret-refused': {
+    blame: 'client',
     v1Code: V1Code.invalidCredentials,
     v1Message: 'Invalid api key or secret: the api_key and api_secret do not match.',
     why: "Word for word what a v2 401 answers (v2-bad-credentials): a client cannot tell a local check from v2's, and learns nothing from the difference.",
   },
   'key-not-mapped': {
+    blame: 'client',
     v1Code: V1Code.invalidCredentials,
     v1Message: 'Invalid api key or secret: this api_key may not use this gateway.',
     why: "As the allow-list's refusal (key-not-allowed): with V2_CREDENTIALS_ONLY the credential map is the list of keys served.",
   },
   'v2-token-refused': {
+    blame: 'upstream',
     v1Code: V1Code.upstreamUnavailable,
     v1Message: 'v1gate could not authenticate to the v2 service for this api_key (its v2 app was refused). Nothing was changed.',
     why: "The caller's secret was right: the gateway's own v2 app is misconfigured, which the caller cannot fix (operators see v1gate_v2_token_requests_total).",
   },
   'v2-token-limited': {
+    blame: 'upstream',
     v1Code: V1Code.rateLimited,
     v1Message: V1_RATE_LIMIT_MESSAGE,
     why: "v1's rate-limit error with Retry-After: the token endpoint limits the app; nothing was sent.",
   },
   'v2-token-unavailable': {
+    blame: 'upstream',
     v1Code: V1Code.upstreamUnavailable,
     v1Message: 'keep',
     why: 'No token, no v2 call: nothing was changed, which the message says.',
   },
   withdrawn: {
+    blame: 'client',
     v1Code: V1Code.upstreamUnavailable,
     v1Message: 'keep',
     why: 'Nobody reads it (the client left), but logs and metrics do: nothing more was sent.',
   },
   'v1-error': {
+    blame: 'client',
     v1Code: 'keep',
     v1Message: 'keep',
     why: 'Made as a v1 error where the mistake was found (a missing or mistyped parameter, a refusal a translator names): answered as it is.',
   },
   internal: {
+    blame: 'v1gate',
     v1Code: V1Code.upstreamUnavailable,
     v1Message: 'Internal gateway error. Nothing is known to have been changed.',
     why: 'A bug must still answer a v1 envelope, never a stack trace.',
@@ -285,6 +268,9 @@ export function v2FailureKind(status: number, coded: boolean, withFieldErrors: b
   if (!coded) return 'v2-refused-uncoded';
   return status === 400 && withFieldErrors ? 'v2-invalid-fields' : 'v2-coded';
 }
+
+/** The level of a failure's call line, by who is to blame for it. */
+export const levelOf = (kind: FailureKind) => LEVEL_OF_BLAME[FAILURES[kind].blame];
 
 /** The v1 code and message of a failure of `kind` whose own code and message are given. */
 export function v1ErrorOf(kind: FailureKind, own: { code: number; message: string }): { code: number; message: string } {

@@ -1,6 +1,8 @@
 import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
-import { Refusal } from '../translators/kit/failures.js';
+import { levelOf } from '../../mappings/errors.js';
+import { bugBehind } from '../shared/failure.js';
+import { failureKindOf, isBug, Refusal } from '../translators/kit/failures.js';
 import { v1ErrorAnswer } from '../translators/kit/error-answer.js';
 import type { InFlight } from './lifecycle.js';
 import { CALL_PATH } from './parts.js';
@@ -43,7 +45,11 @@ const PLAIN_JSON_ERRORS = /^\/+(webhooks|status)(\/|$)/i;
 export const errorAnswer =
   (logger: Logger): ErrorHandler =>
   (error, c) => {
-    logger.error({ err: error, method: c.req.method, path: c.req.path.slice(0, 256) }, 'unexpected error');
+    const where = { method: c.req.method, path: c.req.path.slice(0, 256) };
+    // A bug with its trace, at error level; a failure of the family at its row's level.
+    if (isBug(error)) logger.error({ err: bugBehind(error), ...where }, 'unexpected error');
+    else
+      logger[levelOf(failureKindOf(error))]({ ...where, kind: failureKindOf(error), message: error.message }, 'failure no route answered');
     const close = { connection: 'close' };
     if (PLAIN_JSON_ERRORS.test(c.req.path)) return c.json({ error: 'Internal gateway error.' }, 500, close);
     return v1ErrorAnswer(error, { status: CALL_PATH.test(c.req.path) ? 200 : 500, headers: close });

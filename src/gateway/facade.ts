@@ -29,7 +29,7 @@ export type Shadow = ReturnType<typeof createShadow>;
 
 /** POST /sdk/signature (the meeting SDK join signer: today's JWT for a key with an SDK app, else 1.9.1's), before the v1 routes. */
 export function signerPart(
-  { config }: Parts,
+  { config, log }: Parts,
   v2: V2Client,
   inbound: InboundGate | undefined,
   pairs: PairProver,
@@ -42,6 +42,7 @@ export function signerPart(
     allowedApiKeys: config.allowedApiKeys,
     sdkAppOf: (apiKey) => credentials.sdkAppOf(apiKey),
     v2,
+    logger: log.logger,
   });
 }
 

@@ -33,6 +33,8 @@ export interface GatewayOverrides {
   statusHistoryStepMs?: number;
   /** The clock download links' ends are judged by (default Date.now): tests move it hours ahead. */
   downloadClock?: () => number;
+  /** The clock the webhook intake judges event timestamps by (default Date.now). */
+  webhookClock?: () => number;
 }
 
 export interface ClusterWorkerLinks {

@@ -16,8 +16,8 @@ export function guardDeadLetters(app: Hono, access: PrivateAccess): void {
 }
 
 /** v1 webhooks: the v2 event intake at /webhooks/v2. A bad subscriptions file throws here, before anything listens or connects. */
-export function webhooksPart({ config, resources, log, access }: Parts): { app: Hono; webhooks: Webhooks } | undefined {
-  const webhooks = startWebhooks(config.webhooks, log.logger);
+export function webhooksPart({ config, overrides, resources, log, access }: Parts): { app: Hono; webhooks: Webhooks } | undefined {
+  const webhooks = startWebhooks(config.webhooks, log.logger, overrides.webhookClock);
   if (!webhooks) return undefined;
   resources.add(() => webhooks.close());
   const app = new Hono();

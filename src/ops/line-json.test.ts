@@ -2,11 +2,11 @@ import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import pino, { type Logger } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import type { FailureKind } from '../../mappings/errors.js';
+import { FAILURES, levelOf, type FailureKind } from '../../mappings/errors.js';
 import { KnownSecrets, SecretValues } from '../shared/secrets.js';
 import { V2 } from '../shared/v2-routes.js';
 import type { V1CallRecord } from '../v1-facade/observe.js';
-import { CALL_LINE_LEVEL, callLineFields, callLogObserver, loggerSettings, REDACTED } from './logging.js';
+import { callLineFields, callLogObserver, loggerSettings, REDACTED } from './logging.js';
 
 /**
  * The call line written in one pass (src/ops/line-json.ts, src/ops/logging-frame.ts) is the line
@@ -65,7 +65,7 @@ const v2Call = fc.record({
   status: fc.oneof(fc.constantFrom(0, 200, 404), fc.integer()),
   ms,
 });
-const failure = fc.constantFrom(...(Object.keys(CALL_LINE_LEVEL) as FailureKind[]));
+const failure = fc.constantFrom(...(Object.keys(FAILURES) as FailureKind[]));
 
 const record: fc.Arbitrary<V1CallRecord> = fc
   .record({
@@ -118,7 +118,7 @@ function normalised(line: string): string {
 
 /** The line pino writes for `call` through the general path, and the line the observer writes. */
 function bothLines(logger: Logger, lines: string[], call: V1CallRecord): { general: string; written: string; general_calls: number } {
-  const level = call.errorCode === undefined ? 'info' : call.failure ? CALL_LINE_LEVEL[call.failure] : 'warn';
+  const level = call.errorCode === undefined ? 'info' : call.failure ? levelOf(call.failure) : 'warn';
   logger[level](callLineFields(call), call.errorCode === undefined ? 'v1 call' : 'v1 call failed');
   const spy = vi.spyOn(logger, level);
   callLogObserver(logger)(call);

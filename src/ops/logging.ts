@@ -1,5 +1,5 @@
-import pino, { type Level, type Logger } from 'pino';
-import type { FailureKind } from '../../mappings/errors.js';
+import pino, { type Logger } from 'pino';
+import { LEVEL_OF_BLAME, levelOf } from '../../mappings/errors.js';
 import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
 import { KnownSecrets, withReadableNames, type Redactor, type SecretValues } from '../shared/secrets.js';
 import { isoMillis } from '../shared/iso-time.js';
@@ -171,59 +171,6 @@ function promptStdout(settings: pino.LoggerOptions): LogOutput {
   };
 }
 
-/** A client's mistake: what it sent, or whom it sent as, or more than its limits. Its line is at info, as a success's. */
-const CLIENTS: Level = 'info';
-/** Something between v1gate and v2 went wrong (v2 failed, did not answer, is misconfigured for the key): at warn. */
-const UPSTREAMS: Level = 'warn';
-
-/**
- * The level of a failed call's line, by the failure's kind: only a bug of v1gate's (`internal`) is
- * an error. A missing parameter is the client's mistake, not the gateway's: at error level, every
- * anonymous request missing one wrote a line with a stack, past every budget of refused calls' lines.
- */
-export const CALL_LINE_LEVEL: Record<FailureKind, Level> = {
-  'not-a-post': CLIENTS,
-  'malformed-request': CLIENTS,
-  'dot-segment-path': CLIENTS,
-  'not-run': CLIENTS,
-  'unreadable-body': CLIENTS,
-  'undecodable-params': CLIENTS,
-  'bad-data-type': CLIENTS,
-  'unknown-path': CLIENTS,
-  'missing-credentials': CLIENTS,
-  'key-not-allowed': CLIENTS,
-  'inbound-limited': CLIENTS,
-  'shutting-down': CLIENTS,
-  'primary-unavailable': UPSTREAMS,
-  'dot-segment-value': CLIENTS,
-  'v2-bad-credentials': CLIENTS,
-  'v2-rate-limited': UPSTREAMS,
-  // One user's day of meeting writes spent: the client's volume, not a fault of v2's.
-  'v2-user-daily-limited': CLIENTS,
-  // One registrant registered once too often today: the client's doing, not v2's fault.
-  'v2-resource-limited': CLIENTS,
-  'v2-no-privilege': CLIENTS,
-  // The gateway's v2 app lacks a scope: an operator's to grant, as a refused app is.
-  'scopes-missing': UPSTREAMS,
-  'v2-invalid-fields': CLIENTS,
-  'v2-coded': CLIENTS,
-  'v2-refused-uncoded': UPSTREAMS,
-  'v2-failed': UPSTREAMS,
-  'upstream-timeout': UPSTREAMS,
-  'upstream-unreachable': UPSTREAMS,
-  'upstream-bad-answer': UPSTREAMS,
-  'outbound-limited': CLIENTS,
-  'proofs-exhausted': CLIENTS,
-  'secret-refused': CLIENTS,
-  'key-not-mapped': CLIENTS,
-  'v2-token-refused': UPSTREAMS,
-  'v2-token-limited': UPSTREAMS,
-  'v2-token-unavailable': UPSTREAMS,
-  withdrawn: CLIENTS,
-  'v1-error': CLIENTS,
-  internal: 'error',
-};
-
 /** The request's params as its line shows them: a name that is not a form field's is not written. */
 const paramsOf = (record: V1CallRecord) => record.params && withReadableNames(record.params, REDACTED);
 /** A time in milliseconds to a tenth. */
@@ -292,7 +239,8 @@ function callLineJson(record: V1CallRecord, redactor: Redactor): string {
 
 /**
  * The facade observer that writes the call's one line: `v1 call` at info, or `v1 call failed` with
- * its failure's kind, at that kind's level (CALL_LINE_LEVEL), a bug's with its stack (`err`).
+ * its failure's kind, at that kind's level (by who is to blame, its row in mappings/errors.ts), a
+ * bug's with its stack (`err`).
  *
  * Every call writes one, so it is written in one pass (`callLineJson`: each value redacted and
  * bounded as it is written) and handed to the logger's destination in pino's frame
@@ -304,7 +252,7 @@ export function callLogObserver(logger: Logger): CallObserver {
   const secrets = secretsOf(logger);
   const framed = secrets && framedWriter(logger);
   return (record: V1CallRecord) => {
-    const level = record.errorCode === undefined ? 'info' : record.failure ? CALL_LINE_LEVEL[record.failure] : UPSTREAMS;
+    const level = record.errorCode === undefined ? 'info' : record.failure ? levelOf(record.failure) : LEVEL_OF_BLAME.upstream;
     const msg = record.errorCode === undefined ? 'v1 call' : 'v1 call failed';
     if (framed && record.fault === undefined) {
       if (!logger.isLevelEnabled(level)) return;

@@ -1,4 +1,5 @@
 import { retryAfterSeconds } from '../shared/retry-after.js';
+import { Failure } from '../shared/failure.js';
 
 /**
  * An outbound call v1gate will not make within its limits: the gateway answers the v1 rate-limit
@@ -13,8 +14,9 @@ export type ExceededReason =
   /** The class is held back (an upstream 429's Retry-After, or a spent daily quota): waiting would hold the client for nothing. */
   | 'paused';
 
-export class RateLimitExceeded extends Error {
+export class RateLimitExceeded extends Failure {
   override readonly name = 'RateLimitExceeded';
+  readonly kind = 'outbound-limited';
 
   constructor(
     readonly reason: ExceededReason,
@@ -29,5 +31,9 @@ export class RateLimitExceeded extends Error {
 
   get retryAfterSeconds(): number {
     return retryAfterSeconds(this.retryAfterMs);
+  }
+
+  override v1Headers(): Record<string, string> {
+    return { 'Retry-After': String(this.retryAfterSeconds) };
   }
 }

@@ -1,8 +1,11 @@
 import { Hono } from 'hono';
+import type { Logger } from 'pino';
+import { bugBehind } from '../shared/failure.js';
 import type { SdkApp } from '../upstream/auth/credential-map.js';
 import type { Credentials, V2Client } from '../upstream/client.js';
 import { invalidParameter, missingParameter } from '../v1/errors.js';
 import { v1ErrorAnswer } from '../translators/kit/error-answer.js';
+import { isBug } from '../translators/kit/failures.js';
 import { admit, type InboundGate } from '../v1-facade/admit.js';
 import { authenticate } from '../v1-facade/authenticate.js';
 import { ParamDecodeError, readParams } from '../v1-facade/params.js';
@@ -39,6 +42,8 @@ export interface SignatureAppOptions {
   sdkAppOf?: (apiKey: string) => SdkApp | undefined;
   /** Where a host's ZAK is fetched (needed with `sdkAppOf`). */
   v2?: V2Client;
+  /** Where a bug is logged, once, with its trace (a client's mistake is answered, never logged here). */
+  logger?: Logger;
 }
 
 /** The fields of a signature request: a form's, or a JSON object's (its whole numbers as their decimal text). */
@@ -75,6 +80,7 @@ export function createSignatureApp(options: SignatureAppOptions): Hono {
       const signed = await sign(options, request, credentials);
       return c.json(signed, 200, { ...call.headers, 'Cache-Control': 'no-store' });
     } catch (error) {
+      if (isBug(error)) options.logger?.error({ err: bugBehind(error), path: SDK_SIGNATURE_PATH }, 'unexpected error');
       return v1ErrorAnswer(error, { headers: closing(call) });
     }
   });

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
+import { Failure } from './failure.js';
 
 /**
  * The one reader of request bodies, for every route of every server (the v1 facade, the SDK
@@ -25,8 +26,9 @@ export type BodyProblem = 'too-large' | 'incomplete' | 'aborted' | 'too-slow' | 
 /** The HTTP status of each problem, for routes whose errors carry one (v1 envelopes are HTTP 200). */
 const STATUS: Record<BodyProblem, 400 | 408 | 413 | 503> = { 'too-large': 413, 'too-slow': 408, incomplete: 400, aborted: 400, busy: 503 };
 
-export class BodyReadError extends Error {
+export class BodyReadError extends Failure {
   override readonly name = 'BodyReadError';
+  readonly kind = 'unreadable-body';
   constructor(
     readonly problem: BodyProblem,
     message: string,

@@ -3,6 +3,8 @@ import { LRUCache } from 'lru-cache';
 import type { V2Target } from '../shared/v2-route.js';
 import type { Credentials } from './credentials.js';
 import { notSentAfter, unanswered, V2Error, type UpstreamUnavailable } from './errors.js';
+import { Failure } from '../shared/failure.js';
+import { retryAfterSeconds } from '../shared/retry-after.js';
 
 /**
  * A pair's proof: a hash of its api_key and api_secret, the key under which the caches that must
@@ -28,10 +30,15 @@ export interface ProofAdmission {
  * Too many unproven secrets lately, for this api_key or for all: nothing was sent. Answered as
  * v1's rate-limit error (mappings/errors.ts); the key's own limits are untouched.
  */
-export class ProofsExhausted extends Error {
+export class ProofsExhausted extends Failure {
   override readonly name = 'ProofsExhausted';
+  readonly kind = 'proofs-exhausted';
   constructor(readonly retryAfterMs: number) {
     super('Too many api_secrets v2 has not accepted lately were tried; nothing was sent.');
+  }
+
+  override v1Headers(): Record<string, string> {
+    return { 'Retry-After': String(retryAfterSeconds(this.retryAfterMs)) };
   }
 }
 

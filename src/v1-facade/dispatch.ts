@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { DownloadLinkMaker, EndpointDefinition, RecordingFileRef } from '../translators/kit/define.js';
-import { ScopesMissing } from '../translators/kit/scopes-missing.js';
+import { ScopesMissing } from '../upstream/scopes-missing.js';
 import { judgeable, missingScopes, requiredRoutesOf } from '../translators/kit/scopes.js';
 import { nowOrLater } from '../shared/now-or-later.js';
 import type { V2Client } from '../upstream/client.js';

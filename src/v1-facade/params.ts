@@ -11,13 +11,15 @@
  */
 
 import { TextDecoder } from 'node:util';
+import { Failure } from '../shared/failure.js';
 import { DEFAULT_BUDGET } from '../shared/request-body.js';
 
 export type V1Value = string | string[] | File;
 export type V1Params = Record<string, V1Value>;
 
-export class ParamDecodeError extends Error {
+export class ParamDecodeError extends Failure {
   override readonly name = 'ParamDecodeError';
+  readonly kind = 'undecodable-params';
 }
 
 /** `a[]` (PHP, Rails, jQuery) and `a[0]`, `a[1]` (PHP's http_build_query): items of the list `a`. */

@@ -1,4 +1,5 @@
 import type { ClientAddresses } from '../shared/private-access.js';
+import { bugBehind } from '../shared/failure.js';
 import { SecretValues } from '../shared/secrets.js';
 import { failureKindOf, toV1Error } from '../translators/kit/failures.js';
 import { renderV1Error } from '../v1/errors.js';
@@ -18,7 +19,7 @@ export function fail(call: V1Call, error: unknown): void {
   const v1Error = toV1Error(error, reached?.endpoint?.v1FieldOf, (value) => fieldHolding(reached?.params, value));
   call.error = v1Error;
   call.failure = failureKindOf(error);
-  if (call.failure === 'internal') call.fault = error;
+  if (call.failure === 'internal') call.fault = bugBehind(error);
   call.answer = v1Error.toBody();
   Object.assign(call.headers, v1Error.headers);
   // Until the params are read, an error answers in the query's data_type (read leniently, and only then).

@@ -1,3 +1,4 @@
+import { bugBehind, Failure, type FailureKind } from '../shared/failure.js';
 import { serialize, type DataType } from './serialize.js';
 
 /**
@@ -29,15 +30,30 @@ export const V1Code = {
 } as const;
 
 /** A v1 error: rendered as HTTP 200 `{"error":{"code":N,"message":"..."}}`, the way v1 answered. */
-export class V1Error extends Error {
+export class V1Error extends Failure {
   override readonly name = 'V1Error';
   constructor(
     readonly code: number,
     message: string,
     /** Extra response headers (Retry-After and X-RateLimit-* on a rate-limit error). */
     readonly headers: Record<string, string> = {},
+    /** The failure this error says more about (what was done before it, what was undone). */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
+  }
+
+  /** A v1 error of v1gate's own, unless it tells of a bug: then the bug's, so that it is logged as one. */
+  get kind(): FailureKind {
+    return bugBehind(this) === undefined ? 'v1-error' : 'internal';
+  }
+
+  override v1Headers(): Record<string, string> {
+    return this.headers;
+  }
+
+  override ownCode(): number {
+    return this.code;
   }
 
   toBody(): { error: { code: number; message: string } } {

@@ -21,7 +21,7 @@ export interface Webhooks {
 }
 
 /** The webhook service, when V1_WEBHOOKS_FILE is set; its trouble (journal errors, dead letters) goes to `logger`. */
-export function startWebhooks(config: WebhookConfig, logger: Logger): Webhooks | undefined {
+export function startWebhooks(config: WebhookConfig, logger: Logger, now?: () => number): Webhooks | undefined {
   if (!config.file || !config.token) return undefined;
   const subscriptions = loadSubscriptions(config.file, config.anyPort);
   // REDIS_URL: several gateway processes share the work and the journal; else this process's file.
@@ -56,6 +56,7 @@ export function startWebhooks(config: WebhookConfig, logger: Logger): Webhooks |
       subscriptions,
       dispatcher,
       logger,
+      ...(now ? { now } : {}),
     }),
     stats: () => dispatcher.stats(),
     dispatcher,

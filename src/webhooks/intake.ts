@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { bugBehind } from '../shared/failure.js';
 import { BodyReadError, readBody } from '../shared/request-body.js';
+import { isBug } from '../translators/kit/failures.js';
 import { encryptedToken, SIGNATURE_HEADER, TIMESTAMP_HEADER, URL_VALIDATION_EVENT } from '../shared/webhook-signature.js';
 import { v1StatusFor } from './events.js';
 import { encodeNotification } from './notification.js';
@@ -60,6 +62,8 @@ export interface IntakeOptions {
   dispatcher: Dispatcher;
   /** The gateway's logger (an unavailable journal); unset: nothing is written. */
   logger?: Logger;
+  /** The clock event timestamps are judged by (default Date.now). */
+  now?: () => number;
 }
 
 /** Journals one notification per subscribed receiver; only those not known already are counted. */
@@ -89,8 +93,13 @@ async function journalEvent(event: V2Event, options: IntakeOptions, receivers: R
       if (added) queued++;
     }
   } catch (error) {
-    // Not journaled: a 503 makes the v2 service retry, and the ids dedupe what did get in.
-    (options.logger ?? SILENT).warn({ err: error }, 'webhook journal unavailable: the v2 event is refused (503) for v2 to send again');
+    // Not journaled: a 503 makes the v2 service retry, and the ids dedupe what did get in. The journal's
+    // store (a file, Redis) fails with errors not of the family: nobody can tell them from a bug, so
+    // they are logged as one, at error level, with the trace.
+    const logger = options.logger ?? SILENT;
+    if (isBug(error))
+      logger.error({ err: bugBehind(error) }, 'webhook journal unavailable: the v2 event is refused (503) for v2 to send again');
+    else logger.warn({ err: error }, 'webhook journal unavailable: the v2 event is refused (503) for v2 to send again');
     return { status: 503, body: { error: 'journal unavailable, retry later' } };
   }
   return { status: 200, body: { accepted: true, notifications: queued } };
@@ -115,7 +124,7 @@ async function answerVerified(body: Buffer, secret: string, options: IntakeOptio
 }
 
 export function createWebhookIntake(options: IntakeOptions): Hono {
-  const signatures = new EventSignatures(options.secrets, options.maxAgeMs, Date.now, options.rememberMs);
+  const signatures = new EventSignatures(options.secrets, options.maxAgeMs, options.now ?? Date.now, options.rememberMs);
   const receivers = new Receivers(options.subscriptions);
   const app = new Hono();
   app.post('/webhooks/v2', async (c) => {

@@ -50,6 +50,8 @@ export const accountCreate = defineEndpoint({
         failure.code,
         `${failure.message} The sub account ${account.id} had been created; v2 cannot delete an account, so it was disassociated ` +
           `from the master account instead: it lives on as a standalone account and its owner email ${email} stays in use.`,
+        {},
+        error,
       );
     }
     return answer(ACCOUNT_ANSWER, account);

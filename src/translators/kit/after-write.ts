@@ -16,7 +16,7 @@ export async function answerAfterWrite<W, R>(
     return await read(written);
   } catch (error) {
     const failure = toV1Error(error);
-    throw new V1Error(failure.code, `${done(written)}, but reading it back for the answer failed: ${failure.message}`);
+    throw new V1Error(failure.code, `${done(written)}, but reading it back for the answer failed: ${failure.message}`, {}, error);
   }
 }
 

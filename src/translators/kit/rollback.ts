@@ -1,5 +1,5 @@
 import { CallWithdrawn, UpstreamUnavailable } from '../../upstream/errors.js';
-import { failureKindOf, toV1Error } from './failures.js';
+import { toV1Error } from './failures.js';
 import { V1Error } from '../../v1/errors.js';
 import type { V2Route } from '../../shared/v2-route.js';
 import type { TranslatorContext, V2Api } from './define.js';
@@ -18,7 +18,7 @@ export class Rollback<in Undo extends V2Route = never> {
   private readonly undos: { what: string; undo: (v2: V2Api<Undo>) => Promise<unknown> }[] = [];
 
   /** Undos go through `ctx.undoV2`: the front of the outbound queue, on a budget of their own. */
-  constructor(private readonly ctx: Pick<TranslatorContext<never, Undo>, 'undoV2' | 'log'>) {}
+  constructor(private readonly ctx: Pick<TranslatorContext<never, Undo>, 'undoV2'>) {}
 
   /** After a write succeeded: how to take it back with the v2 API it is given, and what it was (for the error message). */
   onFailure(what: string, undo: (v2: V2Api<Undo>) => Promise<unknown>): void {
@@ -50,18 +50,19 @@ export class Rollback<in Undo extends V2Route = never> {
       }
     }
     const failure = toV1Error(error);
-    // A bug's trace is logged where the error is replaced by the answer that says what was undone.
-    if (failureKindOf(error) === 'internal') this.ctx.log.error({ err: error }, 'unexpected error; the call was undone');
     if (leftOver.length === 0 && mayBeLeft.length === 0) {
       // "may or may not have been applied" speaks of the failed step; say that the rest is undone.
       const undone = (error instanceof UpstreamUnavailable || error instanceof CallWithdrawn) && this.undos.length > 0;
-      return undone ? new V1Error(failure.code, `${failure.message} Its earlier steps were undone.`) : error;
+      return undone ? new V1Error(failure.code, `${failure.message} Its earlier steps were undone.`, {}, error) : error;
     }
     const remains = leftOver.length ? ` ${leftOver.join('; ')} remains done.` : '';
     const unsure = mayBeLeft.length ? ` Undoing ${mayBeLeft.join('; ')} may or may not have succeeded: check before retrying.` : '';
     return new V1Error(
       failure.code,
       `${failure.message} The call was not completed, and undoing its earlier steps failed:${remains}${unsure}`,
+      {},
+      // A bug stays one: the call's line logs it, with its trace.
+      error,
     );
   }
 }

@@ -70,6 +70,8 @@ async function changeStatus(
       throw new V1Error(
         failure.code,
         `${failure.message} Registrants ${done.join(', ')} were ${PAST[action]}; ${notDone.join(', ')} were not.`,
+        {},
+        error,
       );
     }
     done.push(...batch);

@@ -2,6 +2,7 @@ import type { Credentials } from '../credentials.js';
 import { ProofsExhausted, type ProofBudget } from '../pair-proof.js';
 import type { CredentialMap, Verdict } from './credential-map.js';
 import { candidatesOf, verifierOf, type ProvenSecretStore } from './proven-secrets.js';
+import { Failure } from '../../shared/failure.js';
 
 /**
  * The credential map's side of authentication: a key the map names is proven here, against its
@@ -13,16 +14,18 @@ import { candidatesOf, verifierOf, type ProvenSecretStore } from './proven-secre
  */
 
 /** The map names the key, and the secret matches neither its hash nor a previous one still in its time. */
-export class SecretRefused extends Error {
+export class SecretRefused extends Failure {
   override readonly name = 'SecretRefused';
+  readonly kind = 'secret-refused';
   constructor() {
     super('The api_secret does not match the credential map.');
   }
 }
 
 /** V2_CREDENTIALS_ONLY: the map does not name the key. */
-export class KeyNotMapped extends Error {
+export class KeyNotMapped extends Failure {
   override readonly name = 'KeyNotMapped';
+  readonly kind = 'key-not-mapped';
   constructor() {
     super('The credential map does not name this api_key.');
   }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import { z } from 'zod';
-import { parseRetryAfter } from '../../shared/retry-after.js';
+import { Failure, type FailureKind } from '../../shared/failure.js';
+import { parseRetryAfter, retryAfterSeconds } from '../../shared/retry-after.js';
 import { textAtMost } from '../../shared/text-at-most.js';
 import type { V2Identity } from './v2-identity.js';
 
@@ -17,7 +18,7 @@ export type OAuthApp = Extract<V2Identity, { kind: 'oauth' }>;
 export type TokenOutcome = 'issued' | 'refused' | 'rate_limited' | 'unavailable';
 
 /** The token endpoint did not give a token: refused the app (its credentials or account), limited it, or failed. */
-export class OAuthTokenError extends Error {
+export class OAuthTokenError extends Failure {
   override readonly name = 'OAuthTokenError';
   constructor(
     readonly outcome: Exclude<TokenOutcome, 'issued'>,
@@ -26,7 +27,26 @@ export class OAuthTokenError extends Error {
   ) {
     super(message);
   }
+
+  get kind(): FailureKind {
+    return TOKEN_KINDS[this.outcome];
+  }
+
+  override v1Headers(): Record<string, string> {
+    return this.retryAfterMs === undefined ? {} : { 'Retry-After': String(retryAfterSeconds(this.retryAfterMs)) };
+  }
+
+  /** No token, no v2 call. */
+  override ownMessage(): string {
+    return `${this.message} Nothing was changed.`;
+  }
 }
+
+const TOKEN_KINDS: Record<OAuthTokenError['outcome'], FailureKind> = {
+  refused: 'v2-token-refused',
+  rate_limited: 'v2-token-limited',
+  unavailable: 'v2-token-unavailable',
+};
 
 export interface OAuthTokensOptions {
   /** Where apps without a `token_url` ask: the v2 service's origin + `/oauth/token` (the sandbox's). */

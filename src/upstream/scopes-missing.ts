@@ -1,3 +1,5 @@
+import { Failure } from '../shared/failure.js';
+
 /**
  * A v1 call its v2 app's token cannot complete: the scopes the app lacks, found before the call's
  * first v2 call (nothing was sent), or named by v2's own refusal (400, code 4711), after which
@@ -8,8 +10,9 @@
 /** The service's code for a token without the operation's scopes (docs/live-evidence.md, "Granular scopes"). */
 export const MISSING_SCOPES_V2_CODE = 4711;
 
-export class ScopesMissing extends Error {
+export class ScopesMissing extends Failure {
   override readonly name = 'ScopesMissing';
+  readonly kind = 'scopes-missing';
   constructor(readonly scopes: readonly string[]) {
     super(scopesMissingMessage(scopes, true));
   }
