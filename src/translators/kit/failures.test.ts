@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { FAILURES, type RefusalKind } from '../../../mappings/errors.js';
+import { FAILURES, levelOf, type FailureKind, type FailureRow, type RefusalKind } from '../../../mappings/errors.js';
+import { bugBehind, Failure } from '../../shared/failure.js';
 import { DotSegmentValue } from '../../shared/v2-path.js';
-import { V1Code, V1_RATE_LIMIT_MESSAGE } from '../../v1/errors.js';
-import { Refusal, failureKindOf, toV1Error } from './failures.js';
+import { V1Code, V1Error, V1_RATE_LIMIT_MESSAGE } from '../../v1/errors.js';
+import { Refusal, failureKindOf, isBug, toV1Error } from './failures.js';
 
 describe('refusals through the failure table', () => {
   it('a refusal is its own kind, answered with its row’s code and its own message where the row keeps it', () => {
@@ -39,5 +40,43 @@ describe('a dot-segment value', () => {
 
   it('says id when no field holds it', () => {
     expect(toV1Error(new DotSegmentValue('.')).toBody().error.message).toBe('Invalid parameter: id. "." names no resource.');
+  });
+});
+
+describe('the failure family', () => {
+  it('names no kind but the one a failure carries: anything else thrown is a bug (internal)', () => {
+    class PlantedFailure extends Failure {
+      readonly kind = 'upstream-timeout';
+    }
+    expect(failureKindOf(new PlantedFailure('no answer in time.'))).toBe('upstream-timeout');
+    expect(toV1Error(new PlantedFailure('no answer in time.')).toBody().error).toEqual({ code: 503, message: 'no answer in time.' });
+    class LibraryError extends Error {}
+    for (const bug of [new Error('planted'), new LibraryError('planted'), new TypeError('planted'), 'a thrown string']) {
+      expect(failureKindOf(bug)).toBe('internal');
+      expect(isBug(bug)).toBe(true);
+      expect(toV1Error(bug).toBody().error).toEqual({
+        code: 503,
+        message: 'Internal gateway error. Nothing is known to have been changed.',
+      });
+    }
+  });
+
+  it('keeps a bug one when a v1 error tells of it (its cause), and a failure what it was', () => {
+    const bug = new Error('planted');
+    const told = new V1Error(V1Code.upstreamUnavailable, 'Created, but reading it back failed.', {}, bug);
+    expect(failureKindOf(told)).toBe('internal');
+    expect(bugBehind(told)).toBe(bug);
+    const failed = new V1Error(V1Code.invalidParameter, 'Created, but reading it back failed.', {}, new DotSegmentValue('..'));
+    expect(failureKindOf(failed)).toBe('v1-error');
+    expect(isBug(failed)).toBe(false);
+    expect(bugBehind(failed)).toBeUndefined();
+  });
+
+  it('is told its level by whom it blames: only a bug at error', () => {
+    const atError = (Object.keys(FAILURES) as FailureKind[]).filter((kind) => levelOf(kind) === 'error');
+    expect(atError).toEqual(['internal']);
+    // @ts-expect-error a row without its blame (so without a level) is refused by the compiler
+    const row: FailureRow = { v1Code: 300, v1Message: 'keep', why: 'no blame' };
+    expect(row.why).toBe('no blame');
   });
 });
