@@ -1,8 +1,10 @@
 import { request, type Agent, type Dispatcher } from 'undici';
 import { abandon } from '../shared/abandon.js';
+import { throwIfBug } from '../translators/kit/failures.js';
 import { uuidSegment } from '../translators/kit/instance-uuid.js';
 import type { V2Authorizer } from '../upstream/auth/authorizer.js';
 import type { Credentials } from '../upstream/credentials.js';
+import { UpstreamUnavailable } from '../upstream/errors.js';
 import type { LinkedFile } from './links.js';
 
 /**
@@ -30,6 +32,11 @@ export interface V2Access {
   baseUrl: () => string;
 }
 
+/** A request to v2 that got no answer (no connection, a reset, a timeout, the client gone) as the failure it is. */
+export const unanswered = (): never => {
+  throw new UpstreamUnavailable('unreachable', 'v2 did not answer.', false);
+};
+
 /**
  * A request with the key's bearer token; a token v2 refuses that may be renewed (OAuth) is renewed
  * once, and the refused answer's body let go.
@@ -53,9 +60,12 @@ export async function resolveFile(v2: V2Access, credentials: Credentials, linked
   let answer: Dispatcher.ResponseData;
   try {
     answer = await withToken(v2, credentials, (authorization) =>
-      request(url, { dispatcher: v2.agent, method: 'GET', headers: { authorization, accept: 'application/json' }, signal }),
+      request(url, { dispatcher: v2.agent, method: 'GET', headers: { authorization, accept: 'application/json' }, signal }).catch(
+        unanswered,
+      ),
     );
-  } catch {
+  } catch (error) {
+    throwIfBug(error);
     return { kind: 'unreachable' };
   }
   if (answer.statusCode === 404) {

@@ -12,7 +12,8 @@ import type { Credentials } from '../upstream/credentials.js';
 import { dispositionOf, mediaTypeOf } from './file-types.js';
 import { isDownloadTarget } from './hosts.js';
 import { DOWNLOAD_PATH, type DownloadLinks, type LinkRefusal } from './links.js';
-import { resolveFile, withToken, type CurrentFile, type V2Access } from './resolve.js';
+import { throwIfBug } from '../translators/kit/failures.js';
+import { resolveFile, unanswered, withToken, type CurrentFile, type V2Access } from './resolve.js';
 import { entityTagOf, matchesAny } from './entity-tag.js';
 
 /**
@@ -143,9 +144,10 @@ async function serveFile(c: Context<Env>, found: Found, v2: V2Access, deps: Down
         method: 'GET',
         headers: range === undefined ? { authorization } : { authorization, range },
         signal,
-      }),
+      }).catch(unanswered),
     );
-  } catch {
+  } catch (error) {
+    throwIfBug(error);
     return refuse(c, 502, 'v2 did not answer for the recording file.');
   }
   return relay(c, answer, found, deps);

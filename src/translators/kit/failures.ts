@@ -30,6 +30,11 @@ export function failureKindOf(error: unknown): FailureKind {
 /** Whether an error is (or tells of) a bug of v1gate's: not of the failure family, so nobody foresaw it. Logged once, at error level, where it is caught. */
 export const isBug = (error: unknown): boolean => failureKindOf(error) === 'internal';
 
+/** Where a catch answers the failures it expects: a bug is not one of them, and goes on to a handler that logs it. */
+export function throwIfBug(error: unknown): void {
+  if (isBug(error)) throw error;
+}
+
 /** How a failure names v1 fields: a v2 field path (from the endpoint's tables), or the field holding a value (from the call's params). */
 type FieldOfPath = (v2Path: string) => string | undefined;
 type FieldHolding = (value: string) => string | undefined;
