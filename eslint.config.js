@@ -63,9 +63,11 @@ function layerRules() {
 const FUNCTION_LINES = ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }];
 
 /**
- * No source file of src/ over 500 lines, counted as written (comments and blank lines too): a
- * longer module holds several parts, each of which deserves a module of its own (the gateway's
- * parts in src/gateway/, the v2 client's seams in src/upstream/). Tests are exempt.
+ * No source file over 500 lines, counted as written (comments and blank lines too): a longer
+ * module holds several parts, each of which deserves a module of its own (the gateway's parts in
+ * src/gateway/, the v2 client's seams in src/upstream/). The tables of mappings/, the benchmark
+ * and the scripts are held to it too. Tests are exempt; a generated table says why it is exempt
+ * on its first lines (`eslint-disable max-lines -- data: ...`).
  */
 const FILE_LINES = ['error', { max: 500, skipBlankLines: false, skipComments: false }];
 
@@ -91,7 +93,18 @@ const BARE_DESTROY = [
  * Formatting is Prettier's job (`npm run format`), not a lint rule.
  */
 export default tseslint.config(
-  { ignores: ['dist/', 'bench/out/', 'node_modules/', 'data/', 'src/sandbox/sdk/meeting-sdk.js', 'test/support/webhook-receiver.mjs'] },
+  {
+    ignores: [
+      'dist/',
+      'bench/out/',
+      'node_modules/',
+      'data/',
+      // The sandbox's offline SDK: one browser script, as the real SDK's bundle is, written to that SDK's API, not ours.
+      'src/sandbox/sdk/meeting-sdk.js',
+      // A receiver run as its own process by the webhook tests, plain JavaScript so it starts without a loader.
+      'test/support/webhook-receiver.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -134,6 +147,6 @@ export default tseslint.config(
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   ...layerRules(),
   { files: RULED_FILES, ignores: UNRULED_FILES, rules: { 'max-lines-per-function': FUNCTION_LINES } },
-  { files: ['src/**/*.ts'], ignores: UNRULED_FILES, rules: { 'max-lines': FILE_LINES } },
+  { files: [...RULED_FILES, 'bench/**/*.ts', 'scripts/**/*.ts'], ignores: UNRULED_FILES, rules: { 'max-lines': FILE_LINES } },
   { files: ['src/**/*.ts'], ignores: ['src/shared/abandon.ts', '**/*.test.ts'], rules: { 'no-restricted-syntax': BARE_DESTROY } },
 );

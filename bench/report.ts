@@ -1,4 +1,5 @@
-import type { BenchReport, CaseResult, Machine, SoakResult } from './harness.js';
+import type { BenchReport, CaseResult, Machine } from './harness.js';
+import type { SoakResult } from './soak.js';
 import type { QuotaResult } from './quota.js';
 
 /** Renders the harness's results as the markdown sections of bench/RESULTS.md. */

@@ -1,7 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { runBench, runSoak, machine, type BenchOptions } from './harness.js';
+import { runBench, machine, type BenchOptions } from './harness.js';
+import { runSoak } from './soak.js';
 import { buildServers, currentRuntime, setRuntime } from './procs.js';
 import { runQuota } from './quota.js';
 import { machineLines, renderQuota, renderSoak, renderTable, replaceSection } from './report.js';
