@@ -49,8 +49,9 @@ export const TODAY_DIFFERENCES: readonly TodayDifference[] = [
     side: 'answer',
     operation: /^GET \/(meetings\/\{meetingId\}\/recordings|users\/\{userId\}\/recordings)$/,
     place: /^status 200 (\/meetings\/\*)?\/(id|recording_count|total_size)$/,
-    evidence: "seen in the suite's traffic; the old reference's schema for them passes (test/sandbox/schema.test.ts)",
-    why: "Not yet examined: kept visible here until the sandbox's recording totals are compared with today's types.",
+    evidence:
+      "today's documents type the meeting's id, recording_count and total_size as integers; the old reference (spec/reference/v2-openapi.json) as strings, and test/sandbox/schema.test.ts holds the sandbox to it",
+    why: "The sandbox answers the old reference's strings, which the legacy mode's oracle checks; v1gate reads either (mappings/recordings.ts decodes the counts from decimal text or a number; the id is read as text), so changing the type is a change of that oracle, not of what v1 clients receive.",
   },
   {
     side: 'answer',
