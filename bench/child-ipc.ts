@@ -12,9 +12,9 @@ import { AllocationCounter } from './allocation-counter.js';
  */
 export function answerParent(stop: () => Promise<unknown>): void {
   const exit = () => process.exit(0);
-  const profiler = new WindowProfiler();
+  const profiler = cpuWindow();
   const allocations = new AllocationCounter();
-  const heap = new HeapSampler();
+  const heap = heapWindow();
   process.on('message', (message: { type?: string }) => {
     if (message?.type === 'cpu') process.send?.({ type: 'cpu', usage: process.cpuUsage() });
     if (message?.type === 'memory') {
@@ -51,53 +51,59 @@ function answer(type: string, outcome: Promise<object | void>): void {
 }
 
 /**
- * A CPU profile of one window of the process's life (`--cpu-prof` covers all of it, start-up and
- * warm-up included), written as a .cpuprofile file into bench/out/profiles/.
+ * One window of the process's life seen through the inspector (`--cpu-prof` covers all of it,
+ * start-up and warm-up included): a profile started at `start` and written at `stop` into
+ * bench/out/profiles/, a .cpuprofile of its CPU or a .heapprofile of where it allocated.
  */
-class WindowProfiler {
+class InspectorWindow {
   private session: Session | undefined;
+
+  constructor(
+    private readonly begin: (session: Session) => Promise<unknown>,
+    private readonly end: (session: Session) => Promise<{ profile: object }>,
+    private readonly kind: 'cpuprofile' | 'heapprofile',
+  ) {}
 
   async start(): Promise<void> {
     this.session = new Session();
     this.session.connect();
-    await this.session.post('Profiler.enable');
-    await this.session.post('Profiler.start');
+    await this.begin(this.session);
   }
 
   async stop(): Promise<string> {
     const session = this.session;
-    if (!session) throw new Error('profile-stop without profile-start');
+    if (!session) throw new Error(`no ${this.kind} window was started`);
     this.session = undefined;
-    const { profile } = await session.post('Profiler.stop');
+    const { profile } = await this.end(session);
     session.disconnect();
-    return writeProfile('cpuprofile', profile);
+    return writeProfile(this.kind, profile);
   }
 }
 
-/** Where a window's heap allocations come from: V8's sampling heap profiler, one sample per 4 KiB on average. */
-class HeapSampler {
-  private session: Session | undefined;
+const cpuWindow = () =>
+  new InspectorWindow(
+    async (session) => {
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+    },
+    (session) => session.post('Profiler.stop'),
+    'cpuprofile',
+  );
 
-  async start(): Promise<void> {
-    this.session = new Session();
-    this.session.connect();
-    await this.session.post('HeapProfiler.enable');
-    await this.session.post('HeapProfiler.startSampling', {
-      samplingInterval: 4096,
-      includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: true,
-    });
-  }
-
-  async stop(): Promise<string> {
-    const session = this.session;
-    if (!session) throw new Error('alloc-stop without alloc-start');
-    this.session = undefined;
-    const { profile } = await session.post('HeapProfiler.stopSampling');
-    session.disconnect();
-    return writeProfile('heapprofile', profile);
-  }
-}
+/** V8's sampling heap profiler, one sample per 4 KiB on average, the garbage collected meanwhile kept. */
+const heapWindow = () =>
+  new InspectorWindow(
+    async (session) => {
+      await session.post('HeapProfiler.enable');
+      await session.post('HeapProfiler.startSampling', {
+        samplingInterval: 4096,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
+    },
+    (session) => session.post('HeapProfiler.stopSampling'),
+    'heapprofile',
+  );
 
 function writeProfile(kind: 'cpuprofile' | 'heapprofile', profile: object): string {
   const dir = resolve('bench/out/profiles');
