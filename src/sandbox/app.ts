@@ -101,6 +101,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const renderError = errorRenderer(options.onUnexpectedError ?? (() => {}));
   v2.onError(renderError);
   v2.notFound((c) => c.json({ code: 404, message: `No such v2 endpoint: ${c.req.method} ${c.req.path}` }, 404));
+  // First: a request refused at the token, scope or limit check is kept too.
+  if (options.trafficLog) v2.use(trafficRecorder(options.trafficLog));
   v2.use(withTrackingId);
   v2.use(async (c, next) => {
     const token = tokenFrom(c.req.header('authorization'), c.req.query('access_token'), v2Auth);
@@ -120,7 +122,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   if (limiter) v2.use(oneUpdateAtATime(relativePath));
   // After the token check: a caller with no token gets its 401 without a byte of its body kept.
   v2.use(bodyReadFirst);
-  if (options.trafficLog) v2.use(trafficRecorder(options.trafficLog));
   registerAccountRoutes(v2, ctx);
   registerUserRoutes(v2, ctx);
   registerMeetingRoutes(v2, ctx);

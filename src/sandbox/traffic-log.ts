@@ -9,6 +9,8 @@ import { GATEWAY_AGENT_PREFIX } from '../shared/package-version.js';
  * gateway, in-process or not) can be checked afterwards against today's published documents:
  * the answers against their answer schemas, and v1gate's own requests against the request
  * schemas. Written synchronously: a process that is killed keeps every line it answered.
+ * Mounted before the token check, so a request refused there (401, 4711, 429) is kept too: its
+ * path and query are still checked, its body, never read, is marked unread.
  */
 export interface TrafficRecord {
   method: string;
@@ -19,6 +21,8 @@ export interface TrafficRecord {
   /** The request's content type, if it had a body. */
   requestType?: string;
   requestBody?: string;
+  /** The request was refused before its body was read (its token, scopes or limit): what it would have sent is unknown. */
+  bodyUnread?: true;
   /** Whether v1gate sent it (its User-Agent), rather than a test or a client calling v2 directly. */
   fromGateway: boolean;
   status: number;
@@ -41,10 +45,17 @@ export function trafficRecorder(folder: string): MiddlewareHandler {
       ...(bytes && bytes.byteLength > 0
         ? { requestType: c.req.header('content-type') ?? '', requestBody: Buffer.from(bytes).toString('utf8') }
         : {}),
+      ...(cached === undefined && hasBody(c.req.raw.headers) ? { bodyUnread: true as const } : {}),
       fromGateway: (c.req.header('user-agent') ?? '').startsWith(GATEWAY_AGENT_PREFIX),
       status: c.res.status,
       answer: await c.res.clone().text(),
     };
     appendFileSync(file, `${JSON.stringify(record)}\n`);
   };
+}
+
+/** Whether the request announced a body (its length, or a chunked one). */
+function hasBody(headers: Headers): boolean {
+  const length = headers.get('content-length');
+  return (length !== null && length !== '0') || headers.has('transfer-encoding');
 }

@@ -84,6 +84,23 @@ describe('fresh traffic', () => {
     ]);
   });
 
+  it('keeps a request refused at the token check, its path and query checked, its body marked unread', async () => {
+    const before = readTraffic(folder).length;
+    const response = await fetch(`${sb.url}/v2/users/me/meetings?page_size=300&colour=red`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json', 'user-agent': 'v1gate/0.0.0' },
+      body: JSON.stringify({ topic: 'Refused' }),
+    });
+    await response.text();
+    expect(response.status).toBe(401);
+    const [refused, ...more] = readTraffic(folder).slice(before);
+    expect(more).toEqual([]);
+    expect(refused).toMatchObject({ method: 'POST', path: '/users/me/meetings', status: 401, fromGateway: true, bodyUnread: true });
+    expect(refused!.requestBody).toBeUndefined();
+    // The query is v1gate's all the same: a parameter the operation does not take is found; the body, not read, is not judged.
+    expect(exchangeProblems(refused!).map((p) => p.place)).toEqual(['query page_size', 'query colour']);
+  });
+
   it('fails an answer off its schema, and one of a status the operation does not list', () => {
     const answer = (status: number, body: unknown): TrafficRecord => ({
       method: 'GET',

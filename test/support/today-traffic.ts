@@ -90,6 +90,7 @@ function queryProblems(op: TodayOperation, query: string): Found[] {
 
 function bodyProblems(op: TodayOperation, record: TrafficRecord): Found[] {
   const takes = op.operation.requestBody;
+  if (record.bodyUnread) return [];
   if (record.requestBody === undefined) return takes?.required ? [{ place: 'body', message: 'required, not sent' }] : [];
   if (!(record.requestType ?? '').includes('json')) return [];
   const schema = takes?.content?.['application/json']?.schema;
