@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningGateway } from '../../src/gateway.js';
-import { closeWaitOf } from '../support/close-wait.js';
-import { startFaultUpstream, startGatewayOver, type Fault, type FaultUpstream } from '../support/fault-upstream.js';
+import { startFaultUpstream, startGatewayOver, type FaultUpstream } from '../support/fault-upstream.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { postV1 } from '../support/v1-form.js';
+import { V2_FAULTS, faultUserGet, healUpstream, noCloseWait } from '../support/v2-faults.js';
 
 /**
  * A v2 service that misbehaves on command (test/support/fault-upstream.ts: a real HTTP listener in
@@ -14,26 +14,13 @@ import { postV1 } from '../support/v1-form.js';
  * error, and the gateway runs in this process).
  */
 
-const FAULTS: readonly (readonly [string, Fault])[] = [
-  ...[400, 401, 403, 404, 405, 409, 410, 413, 422, 500, 501, 502, 503, 504].map(
-    (status) => [`HTTP ${status}`, { kind: 'answer', status, body: `{"code":${status},"message":"from the fault"}` }] as const,
-  ),
-  ['429 with Retry-After', { kind: 'answer', status: 429, body: '{"code":429,"message":"too many"}', headers: { 'retry-after': '1' } }],
-  ['a reset mid-headers', { kind: 'reset-mid-headers' }],
-  ['a reset mid-body', { kind: 'reset-after-apply' }],
-  ['a reset before any answer', { kind: 'reset' }],
-  ['a hang', { kind: 'hang' }],
-  ['a garbage body', { kind: 'answer', status: 200, body: '\u0000\u00ff<html>not json' }],
-  [
-    'an HTML error page',
-    { kind: 'answer', status: 502, body: '<html><body>Bad gateway</body></html>', headers: { 'content-type': 'text/html' } },
-  ],
-  ['a slow body past the deadline', { kind: 'slow-body', body: '{"id":"x","email":"slow@example.com","type":1}', everyMs: 100 }],
-];
-
 let sandbox: RunningSandbox;
 let faults: FaultUpstream;
 let gateway: RunningGateway;
+/** A v1 service over the sandbox itself (no fault between): the primary of shadow mode. */
+let primary: RunningGateway;
+/** Shadow mode in front of `primary`, its own comparisons' v2 calls through the faults. */
+let shadow: RunningGateway;
 let creds: { api_key: string; api_secret: string };
 
 beforeAll(async () => {
@@ -41,38 +28,82 @@ beforeAll(async () => {
   faults = await startFaultUpstream(`${sandbox.url}/v2`);
   creds = { api_key: sandbox.sandbox.credentials.apiKey, api_secret: sandbox.sandbox.credentials.apiSecret };
   gateway = await startGatewayOver(faults.url, { UPSTREAM_TIMEOUT_MS: '1000' });
+  primary = await startGatewayOver(`${sandbox.url}/v2`);
+  shadow = await startGatewayOver(faults.url, {
+    V1_PRIMARY_URL: primary.url,
+    SHADOW_SAMPLE: '1',
+    UPSTREAM_TIMEOUT_MS: String(SHADOW_V2_DEADLINE_MS),
+  });
 }, 60_000);
 afterAll(async () => {
+  await shadow?.close();
+  await primary?.close();
   await gateway?.close();
   await faults?.close();
   await sandbox?.close();
 });
+
+/** The deadline of the shadow's v2 calls: an answer that waited for its comparison would take longer (a hang, a slow body). */
+const SHADOW_V2_DEADLINE_MS = 3_000;
 
 async function v1(path: string, params: Record<string, string>): Promise<{ status: number; body: unknown }> {
   const response = await postV1(gateway.url, path, { ...creds, ...params });
   return { status: response.status, body: await response.json() };
 }
 
-/** Waits (up to 5 s) until this process holds no connection in CLOSE-WAIT: one a peer has just closed may be seen in between. */
-async function noCloseWait(): Promise<number> {
-  for (let waited = 0; waited < 5_000 && closeWaitOf(process.pid) > 0; waited += 100) await new Promise((r) => setTimeout(r, 100));
-  return closeWaitOf(process.pid);
+/** A call's answer as the client sees it, byte for byte, and how long it took. */
+async function v1Exact(at: RunningGateway, path: string, params: Record<string, string>) {
+  const started = performance.now();
+  const response = await postV1(at.url, path, { ...creds, ...params });
+  const text = await response.text();
+  return { status: response.status, type: response.headers.get('content-type'), text, ms: performance.now() - started };
 }
 
 describe('a v2 service that misbehaves, through the v2 client (a v1 call)', { timeout: 120_000 }, () => {
-  it.each(FAULTS)('%s: a v1 error, the owner served after, no CLOSE-WAIT', async (_name, fault) => {
+  it.each(V2_FAULTS)('%s: a v1 error, the owner served after, no CLOSE-WAIT', async (_name, fault) => {
     const owner = sandbox.sandbox.master.ownerId;
-    faults.rules.length = 0;
-    // Every try meets the fault (a safe retry, a token renewed after a 401, included).
-    faults.rules.push({ method: 'GET', path: /^\/users\/[^/]+$/, fault });
+    faultUserGet(faults, fault);
     const answer = await v1('/user/get', { id: owner });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ error: { code: expect.any(Number), message: expect.stringMatching(/\w/) } });
     expect(faults.seen.some((seen) => seen.fault === fault.kind)).toBe(true);
-    faults.rules.length = 0;
-    faults.seen.length = 0;
+    healUpstream(faults);
     // v2 well again: the same call is answered from the sandbox.
     expect((await v1('/user/get', { id: owner })).body).toMatchObject({ id: owner });
     expect(await noCloseWait()).toBe(0);
   });
+});
+
+describe('a v2 service that misbehaves under shadow mode’s comparisons', { timeout: 120_000 }, () => {
+  const slowest: number[] = [];
+  afterAll(() => console.info(`shadow: slowest client answer under a v2 fault ${Math.round(Math.max(...slowest))} ms`));
+
+  it.each(V2_FAULTS)(
+    '%s: the client gets the primary’s answer unchanged and undelayed, the owner served after, no CLOSE-WAIT',
+    async (_name, fault) => {
+      const owner = sandbox.sandbox.master.ownerId;
+      const direct = await v1Exact(primary, '/user/get', { id: owner });
+      const before = shadow.shadow!.stats();
+      faultUserGet(faults, fault);
+      const { ms, ...shadowed } = await v1Exact(shadow, '/user/get', { id: owner });
+      slowest.push(ms);
+      const { ms: _direct, ...expected } = direct;
+      expect(shadowed).toEqual(expected);
+      // The comparison runs after the answer has left: the answer never waits for v2's deadline.
+      expect(ms).toBeLessThan(SHADOW_V2_DEADLINE_MS);
+      await shadow.shadow!.idle();
+      // The comparison did meet the fault, and was not counted as a match.
+      expect(faults.seen.some((seen) => seen.fault === fault.kind)).toBe(true);
+      const after = shadow.shadow!.stats();
+      expect(after.forwarded).toBe(before.forwarded + 1);
+      expect(after.compared - after.mismatchedCalls).toBe(before.compared - before.mismatchedCalls);
+      healUpstream(faults);
+      // v2 well again: the same call is answered as the primary answers it, and compared as a match.
+      const { ms: _again, ...again } = await v1Exact(shadow, '/user/get', { id: owner });
+      expect(again).toEqual(expected);
+      await shadow.shadow!.idle();
+      expect(shadow.shadow!.stats()).toMatchObject({ compared: after.compared + 1, mismatchedCalls: after.mismatchedCalls });
+      expect(await noCloseWait()).toBe(0);
+    },
+  );
 });
