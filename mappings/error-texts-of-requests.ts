@@ -63,7 +63,7 @@ function rows() {
       kinds: ['not-a-post'],
       code: 300,
       text: 'v1 calls are POST requests, not <method>.',
-      where: 'v1gate, a /v1 call with another method',
+      where: 'v1gate, a /v1 call or the SDK signer asked with another method (the signer with HTTP 405)',
       source: "ours: no public capture of v1's answer to a GET was found; the text names the method sent",
     },
     'unknown-path': {

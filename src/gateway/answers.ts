@@ -58,7 +58,8 @@ export const errorAnswer =
 /**
  * Whatever matched nothing gets the v1 envelope, as every error v1gate writes (never a plain-text
  * 404): under /v1 and /sdk with v1's 200, elsewhere with 404, so a load balancer or a probe pointed
- * at a wrong path sees a failure, not a 200 (a cluster's primary answers so too).
+ * at a wrong path sees a failure, not a 200 (a cluster's primary answers so too). `/v1` and `/v1/`
+ * themselves name no call and are such an elsewhere (see CALL_PATH).
  */
 export const unknownPathAnswer = (c: Context): Response => {
   const message = `Unknown path: ${c.req.path.slice(0, 256)}.`;

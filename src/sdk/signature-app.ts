@@ -5,7 +5,7 @@ import type { SdkApp } from '../upstream/auth/credential-map.js';
 import type { Credentials, V2Client } from '../upstream/client.js';
 import { invalidParameter, missingParameter } from '../v1/errors.js';
 import { v1ErrorAnswer } from '../translators/kit/error-answer.js';
-import { isBug } from '../translators/kit/failures.js';
+import { isBug, Refusal } from '../translators/kit/failures.js';
 import { admit, type InboundGate } from '../v1-facade/admit.js';
 import { authenticate } from '../v1-facade/authenticate.js';
 import { ParamDecodeError, readParams } from '../v1-facade/params.js';
@@ -27,7 +27,8 @@ import { generateJwtSignature, generateSignature, JWT_LIFETIME_SECONDS, MEETING_
  *
  * `signature` keeps its name in both, so a legacy page changes only its SDK include (and passes
  * `sdkKey` and `zak` on to join). A key with an SDK app never gets the HMAC: its legacy secret
- * signs nothing. Errors are the v1 error envelope, like the rest of the gateway.
+ * signs nothing. Errors are the v1 error envelope, like the rest of the gateway; any method but
+ * POST is answered 405 with `Allow: POST`.
  */
 export const SDK_SIGNATURE_PATH = '/sdk/signature';
 
@@ -83,6 +84,12 @@ export function createSignatureApp(options: SignatureAppOptions): Hono {
       if (isBug(error)) options.logger?.error({ err: bugBehind(error), path: SDK_SIGNATURE_PATH }, 'unexpected error');
       return v1ErrorAnswer(error, { headers: closing(call) });
     }
+  });
+  // No CORS here (a back end asks, never a page): any other method, OPTIONS and HEAD included, is
+  // told the one it may use, in the envelope every answer of the signer has.
+  app.all(SDK_SIGNATURE_PATH, (c) => {
+    const refusal = new Refusal('not-a-post', `v1 calls are POST requests, not ${c.req.method}.`);
+    return v1ErrorAnswer(refusal, { status: 405, headers: { allow: 'POST' } });
   });
   return app;
 }

@@ -65,7 +65,8 @@ export interface V1AppOptions {
   downloadLinks?: DownloadLinkMaker;
 }
 
-const V1_PREFIX = /^\/v1\//i;
+/** A path under `/v1/` that names something: `/v1/` alone names no endpoint and is left to the gateway's unknown-path answer. */
+const V1_PREFIX = /^\/v1\/[^/]/i;
 
 export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }> {
   const registry = buildRegistry(options.endpoints);

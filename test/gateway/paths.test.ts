@@ -6,7 +6,8 @@ import { httpRequest, rawExchange } from '../support/raw-http.js';
 /**
  * Request paths are normalised once, before any routing: the spellings of legacy clients reach
  * their v1 endpoint, no spelling of a /v1 path reaches another API, and whatever matches nothing
- * answers the v1 envelope under /v1 (with v1's 200) and elsewhere (with a 404).
+ * answers the v1 envelope under /v1 (with v1's 200) and elsewhere (with a 404); /v1 itself, which
+ * names no endpoint, is such an elsewhere.
  */
 let gw: TestGateway;
 let form: string;
@@ -55,6 +56,22 @@ describe('request paths', () => {
       body: { error: { code: 300, message: expect.stringMatching(/^Unknown v1 endpoint/) } },
     });
     expect(await post('/nothing/here')).toEqual({ status: 404, body: { error: { code: 300, message: 'Unknown path: /nothing/here.' } } });
+  });
+
+  it('answer the root of /v1, which names no endpoint, 404 with the envelope for any method, as any path it does not serve', async () => {
+    for (const path of ['/v1', '/v1/', '/V1/', '//v1//', '/v1/?api_key=x']) {
+      for (const method of ['GET', 'POST', 'HEAD', 'OPTIONS']) {
+        const response = await fetch(`${gw.url}${path}`, { method, ...(method === 'POST' ? { body: form } : {}) });
+        expect(response.status, `${method} ${path}`).toBe(404);
+        if (method === 'HEAD') continue;
+        const bare = path.replace(/\?.*$/, '').replace(/\/+/g, '/');
+        expect(await response.json(), `${method} ${path}`).toEqual({ error: { code: 300, message: `Unknown path: ${bare}.` } });
+      }
+    }
+    // An endpoint's path keeps v1's answer whatever the method: a GET is told it is not a POST, with v1's 200.
+    const get = await fetch(`${gw.url}/v1/user/checkemail`);
+    expect(get.status).toBe(200);
+    expect(await get.json()).toEqual({ error: { code: 300, message: 'v1 calls are POST requests, not GET.' } });
   });
 
   it('normalise the request target once, leaving the query alone', () => {

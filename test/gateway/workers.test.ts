@@ -137,6 +137,11 @@ describe('WORKERS=2', () => {
     // The workers' shared store is the primary: its failure policy is in force, and said so.
     expect(metrics).toMatch(/v1gate_limiter_failure_policy\{policy="open"\} [1-9]/);
     expect(metrics).not.toMatch(/v1gate_limiter_failure_policy\{policy="none"\} [1-9]/);
+    // A worker answers the root of /v1 and a GET of the signer as one process does.
+    const root = await fetch(`${gateway.url}/v1/`);
+    expect([root.status, await root.json()]).toEqual([404, { error: { code: 300, message: 'Unknown path: /v1/.' } }]);
+    const signer = await fetch(`${gateway.url}/sdk/signature`);
+    expect([signer.status, signer.headers.get('allow'), signer.headers.get('x-v1gate-worker')]).toEqual([405, 'POST', expect.any(String)]);
   }, 90_000);
 
   it('keeps the v1 limit exact across workers in memory mode: the burst, then refusals', async () => {

@@ -141,6 +141,21 @@ describe('POST /sdk/signature', () => {
     expect(answer.headers.get('retry-after')).toBe('1');
     expect(classifyV1Path('/sdk/signature').name).toBe('sdk-signature');
   });
+
+  it('answers any other method 405 with Allow: POST and the v1 envelope, asking no limit', async () => {
+    gateCalls.length = 0;
+    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+      const response = await fetch(`${gateway.url}/sdk/signature?meeting_number=1&role=0`, { method });
+      expect(response.status, method).toBe(405);
+      expect(response.headers.get('allow'), method).toBe('POST');
+      expect(await response.json(), method).toEqual({
+        error: { code: 300, message: `v1 calls are POST requests, not ${method}.` },
+      });
+    }
+    const head = await fetch(`${gateway.url}/sdk/signature`, { method: 'HEAD' });
+    expect([head.status, head.headers.get('allow')]).toEqual([405, 'POST']);
+    expect(gateCalls).toEqual([]);
+  });
 });
 
 describe('POST /sdk/signature under ALLOWED_API_KEYS', () => {
