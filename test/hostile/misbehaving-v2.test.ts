@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningGateway } from '../../src/gateway.js';
+import { childrenOf } from '../support/close-wait.js';
 import { startFaultUpstream, startGatewayOver, type FaultUpstream } from '../support/fault-upstream.js';
+import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { postV1 } from '../support/v1-form.js';
 import { V2_FAULTS, faultUserGet, healUpstream, noCloseWait } from '../support/v2-faults.js';
@@ -11,7 +13,9 @@ import { V2_FAULTS, faultUserGet, healUpstream, noCloseWait } from '../support/v
  * and of its body, a hang, a garbage body, a body dripped slowly. Each is driven through the v2
  * client by a v1 call; after each the gateway answers in v1's shape, serves its owner, holds no
  * connection in CLOSE-WAIT, and nothing is left unhandled (vitest fails a file with an unhandled
- * error, and the gateway runs in this process).
+ * error, and the gateway runs in this process). The same faults meet the other paths that reach v2:
+ * shadow mode's comparisons (the client's answer stays the primary's, and never waits for them) and
+ * a cluster's worker (the same v1 errors as one process, no worker dies).
  */
 
 let sandbox: RunningSandbox;
@@ -104,6 +108,64 @@ describe('a v2 service that misbehaves under shadow mode’s comparisons', { tim
       await shadow.shadow!.idle();
       expect(shadow.shadow!.stats()).toMatchObject({ compared: after.compared + 1, mismatchedCalls: after.mismatchedCalls });
       expect(await noCloseWait()).toBe(0);
+    },
+  );
+});
+
+describe('a v2 service that misbehaves, through a cluster’s worker (WORKERS=2)', { timeout: 120_000 }, () => {
+  let cluster: GatewayProcess;
+  let workers: number[];
+  let exits = 0;
+  beforeAll(async () => {
+    cluster = await startGatewayProcess(
+      {
+        V2_BASE_URL: faults.url,
+        V1_RATE_LIMITS: 'off',
+        V2_RATE_LIMITS: 'off',
+        UPSTREAM_TIMEOUT_MS: '1000',
+        WORKERS: '2',
+        LOG_LEVEL: 'warn',
+      },
+      { startTimeoutMs: 60_000 },
+    );
+    cluster.onExit(() => exits++);
+    workers = childrenOf(cluster.pid);
+  }, 90_000);
+  afterAll(() => cluster?.kill());
+
+  /** Every worker death the primary counted, whatever its cause. */
+  async function deaths(): Promise<number> {
+    const metrics = await (await fetch(`${cluster.url}/metrics`)).text();
+    const counts = [...metrics.matchAll(/^v1gate_worker_deaths_total\{[^}]*\} (\d+)$/gm)].map(([, n]) => Number(n));
+    expect(counts.length).toBeGreaterThan(0); // the counter is there to read: a missing one is no zero
+    return counts.reduce((sum, n) => sum + n, 0);
+  }
+
+  it.each(V2_FAULTS)(
+    '%s: the v1 error one process answers, no worker dies, the owner served after, no CLOSE-WAIT',
+    async (_name, fault) => {
+      const owner = sandbox.sandbox.master.ownerId;
+      faultUserGet(faults, fault);
+      const alone = await v1('/user/get', { id: owner });
+      const clustered = await postV1(cluster.url, '/user/get', { ...creds, id: owner });
+      expect(alone.body).toEqual({ error: { code: expect.any(Number), message: expect.stringMatching(/\w/) } });
+      expect({ status: clustered.status, body: await clustered.json() }).toEqual(alone);
+      expect(faults.seen.filter((seen) => seen.fault === fault.kind).length).toBeGreaterThanOrEqual(2);
+      healUpstream(faults);
+      // Both workers (the kernel picks one per connection) serve the owner again.
+      for (let call = 0; call < 4; call++) {
+        const answer = await postV1(
+          cluster.url,
+          '/user/get',
+          { ...creds, id: owner },
+          { headers: { connection: 'close', 'content-type': 'application/x-www-form-urlencoded' } },
+        );
+        expect(await answer.json()).toMatchObject({ id: owner });
+      }
+      expect(await deaths()).toBe(0);
+      expect(childrenOf(cluster.pid)).toEqual(workers);
+      expect(exits).toBe(0);
+      for (const pid of [cluster.pid, ...workers]) expect(await noCloseWait(pid), `pid ${pid}`).toBe(0);
     },
   );
 });
