@@ -22,6 +22,8 @@ export type Fault =
   | { kind: 'answer'; status: number; body?: string | Buffer; headers?: Record<string, string>; repeatBodyTimes?: number }
   /** Half a status line and header, then a reset: the answer's head never ends. */
   | { kind: 'reset-mid-headers' }
+  /** Bytes that are no HTTP at all, then the end of the connection. */
+  | { kind: 'garbage' }
   /** A 200's head, then `body` a byte every `everyMs` (a slow body, however small). */
   | { kind: 'slow-body'; body: string; everyMs: number }
   /** The sandbox applies the request; the client gets this answer instead of the sandbox's. */
@@ -107,6 +109,8 @@ export async function startFaultUpstream(target: string, options: { random?: () 
       case 'reset-mid-headers':
         req.socket.write('HTTP/1.1 200 OK\r\ncontent-type: applic');
         return void setTimeout(() => req.socket.destroy(), 10);
+      case 'garbage':
+        return void req.socket.end('\u0000\u00ffnot http at all\r\n\r\n');
       case 'slow-body':
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(fault.body)) });
         for (const byte of Buffer.from(fault.body)) {
