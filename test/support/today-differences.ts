@@ -65,8 +65,8 @@ export const TODAY_DIFFERENCES: readonly TodayDifference[] = [
     operation: /^GET \/metrics\/(meetings\/\{meetingId\}|webinars\/\{webinarId\})\/participants(\/qos|\/\{participantId\}\/qos)?$/,
     place: /^status 200 (\/participants\/\*)?\/(device|network_type|user_qos)$/,
     evidence:
-      "seen in the suite's traffic: participants recorded through the control API with device and network values today's enumerations do not list, and user_qos not an array",
-    why: "Not yet examined: the control API takes what tests record; today's enumerations are narrower.",
+      "today's documents: user_qos an array of samples, device and network_type enumerations; the old reference (spec/reference/v2-openapi.json, held to the sandbox by test/sandbox/schema.test.ts): user_qos one sample, device and network_type free text",
+    why: "The sandbox answers the old reference's one sample, and empty text for a participant whose client reported nothing; v1gate reads a single sample and today's series alike (test/gateway/qos-series.test.ts), and answers device and network type as given, so the difference is the legacy oracle's, not what v1 clients receive.",
   },
   {
     side: 'answer',

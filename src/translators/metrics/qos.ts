@@ -12,9 +12,10 @@ import { uuidSegment } from '../kit/instance-uuid.js';
 /**
  * /metrics/qos → GET /metrics/meetings/{meetingId}/participants/{participantId}/qos for the
  * `user_id` given, else the first participant of GET .../participants/qos (v1 answered one user
- * when none was named). v2 carries one sample per participant (its `user_qos` is an object, not a
- * series), so v1's `user_qos` list holds that sample; `page_size` (at most 10) and `page_number`
- * page that list, as v1 paged the samples.
+ * when none was named). Today's v2 carries a participant's samples as a series (`user_qos`, an
+ * array), the old reference one sample (an object): v1's `user_qos` list holds the samples either
+ * way, in v2's order; `page_size` (at most 10) and `page_number` page that list, as v1 paged the
+ * samples.
  */
 
 const V2_TYPES = ['live', 'past'] as const;
@@ -39,7 +40,7 @@ export const metricsQos = defineEndpoint({
       : (await ctx.v2.get(V2.metrics.meetingQos.at(meeting), { type, page_size: 1 })).participants[0];
     // A session nobody is in has no QoS to show: v1 said so with "meeting not found" for it too.
     if (!participant) throw new V1Error(V1Code.meetingNotFound, `No participant of meeting ${params.meeting_id} has QoS data.`);
-    const samples = participant.user_qos?.date_time ? [participant.user_qos] : [];
+    const samples = samplesOf(participant.user_qos);
     return answer(QOS_ANSWER, toV1(QOS_PARTICIPANT_ROWS, participant), {
       meeting_id: params.meeting_id,
       type: TYPE_LABELS[params.type - 1],
@@ -49,3 +50,10 @@ export const metricsQos = defineEndpoint({
     });
   },
 });
+
+/** The samples v2 gave, as a series: one sample of the old shape, or today's array; a sample without its time is none. */
+function samplesOf(userQos: Record<string, unknown> | readonly Record<string, unknown>[] | undefined): Record<string, unknown>[] {
+  // concat takes one sample or a series alike.
+  const samples = userQos === undefined ? [] : ([] as Record<string, unknown>[]).concat(userQos);
+  return samples.filter((sample) => Boolean(sample.date_time));
+}

@@ -26,8 +26,12 @@ export const V2_METRICS_SESSION = OBJECT_READ_BY_KEY;
 /** GET /metrics/meetings|webinars/{id}/participants (by token). */
 export const V2_METRICS_PARTICIPANT_PAGE = looseFields({ ...V2_TOKEN_PAGE, participants: ITEMS });
 
-/** A participant's QoS (GET .../participants/{participantId}/qos): `user_qos` is one sample, read by key. */
-export const V2_QOS = looseFields({ user_qos: OBJECT_READ_BY_KEY.optional() });
+/**
+ * A participant's QoS (GET .../participants/{participantId}/qos): `user_qos` is a series of
+ * samples in today's documents and one sample in the old reference (the sandbox's legacy shape);
+ * either is read, each sample by key.
+ */
+export const V2_QOS = looseFields({ user_qos: z.union([OBJECT_READ_BY_KEY, z.array(OBJECT_READ_BY_KEY)]).optional() });
 
 /** GET .../participants/qos: the first participant is read. */
 export const V2_QOS_PAGE = looseFields({ participants: z.array(V2_QOS) });
