@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningGateway } from '../../src/gateway.js';
 import { childrenOf } from '../support/close-wait.js';
-import { startFaultUpstream, startGatewayOver, type FaultUpstream } from '../support/fault-upstream.js';
+import { startFaultUpstream, startGatewayOver, type Fault, type FaultUpstream } from '../support/fault-upstream.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { postV1 } from '../support/v1-form.js';
@@ -14,7 +14,8 @@ import { V2_FAULTS, faultUserGet, healUpstream, noCloseWait } from '../support/v
  * client by a v1 call; after each the gateway answers in v1's shape, serves its owner, holds no
  * connection in CLOSE-WAIT, and nothing is left unhandled (vitest fails a file with an unhandled
  * error, and the gateway runs in this process). The same faults meet the other paths that reach v2:
- * shadow mode's comparisons (the client's answer stays the primary's, and never waits for them) and
+ * shadow mode's comparisons (the client's answer stays the primary's, and never waits for them),
+ * shadow mode's forward when the primary v1 misbehaves instead, and
  * a cluster's worker (the same v1 errors as one process, no worker dies).
  */
 
@@ -168,4 +169,52 @@ describe('a v2 service that misbehaves, through a cluster’s worker (WORKERS=2)
       for (const pid of [cluster.pid, ...workers]) expect(await noCloseWait(pid), `pid ${pid}`).toBe(0);
     },
   );
+});
+
+describe('a primary v1 that misbehaves under shadow mode’s forward', { timeout: 120_000 }, () => {
+  /** The faults in front of `primary`, and shadow mode forwarding to them (its own v2 calls to the sandbox). */
+  let primaryFaults: FaultUpstream;
+  let forwarding: RunningGateway;
+  beforeAll(async () => {
+    primaryFaults = await startFaultUpstream(`${primary.url}/v1`);
+    forwarding = await startGatewayOver(`${sandbox.url}/v2`, {
+      V1_PRIMARY_URL: new URL(primaryFaults.url).origin,
+      SHADOW_SAMPLE: '1',
+      UPSTREAM_TIMEOUT_MS: '1000',
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await forwarding?.close();
+    await primaryFaults?.close();
+  });
+
+  /** What the client must get: the primary's own answer passed on, a v1 error when there is none, a cut connection when it broke off. */
+  function expected(fault: Fault): 'unavailable' | 'cut' | { status: number; type: string; text: string } {
+    if (fault.kind === 'answer')
+      return { status: fault.status, type: fault.headers?.['content-type'] ?? 'application/json', text: String(fault.body) };
+    if (fault.kind === 'slow-body') return { status: 200, type: 'application/json', text: fault.body };
+    return fault.kind === 'reset-after-apply' ? 'cut' : 'unavailable';
+  }
+
+  it.each(V2_FAULTS)('%s: passed on as the primary sent it, or a v1 error, the owner served after, no CLOSE-WAIT', async (_name, fault) => {
+    const owner = sandbox.sandbox.master.ownerId;
+    healUpstream(primaryFaults);
+    primaryFaults.rules.push({ method: 'POST', path: /^\/user\/get$/, fault });
+    const want = expected(fault);
+    const call = v1Exact(forwarding, '/user/get', { id: owner });
+    if (want === 'cut') await expect(call).rejects.toThrow();
+    else {
+      const { ms: _ms, ...got } = await call;
+      if (want === 'unavailable')
+        expect(JSON.parse(got.text)).toEqual({ error: { code: expect.any(Number), message: expect.stringMatching(/\w/) } });
+      else expect(got).toEqual(want);
+    }
+    expect(primaryFaults.seen.some((seen) => seen.fault === fault.kind)).toBe(true);
+    healUpstream(primaryFaults);
+    const { ms: _direct, ...direct } = await v1Exact(primary, '/user/get', { id: owner });
+    const { ms: _again, ...again } = await v1Exact(forwarding, '/user/get', { id: owner });
+    expect(again).toEqual(direct);
+    await forwarding.shadow!.idle();
+    expect(await noCloseWait()).toBe(0);
+  });
 });
