@@ -218,6 +218,16 @@ const PUBLIC: readonly Row[] = [
     ],
   },
   {
+    routes: /^ALL \/sdk\/signature$/,
+    spends: [
+      {
+        resource: 'nothing beyond the request: any other method is answered 405 before a body, a limit or a credential is read',
+        bound: 'the server’s bounds on every request',
+        proof: ['test/sdk/signature-endpoint.test.ts › answers any other method 405 with Allow: POST'],
+      },
+    ],
+  },
+  {
     routes: /^GET \/downloads\/:link$/,
     spends: [
       {
