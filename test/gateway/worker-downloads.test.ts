@@ -1,9 +1,8 @@
 import { Client } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordingBytes } from '../../src/sandbox/report/recording-downloads.js';
-import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
+import { startGatewayProcess, twoWorkersOverSandbox, type GatewayProcess } from '../support/process-gateway.js';
 import { recordedFileAt } from '../support/process-recordings.js';
-import { NO_LIMITS } from '../support/v1-answers.js';
 
 /**
  * WORKERS=2 over the embedded sandbox, which runs in the primary: a download link is served by
@@ -20,11 +19,7 @@ let gateway: GatewayProcess;
 beforeAll(async () => {
   gateway = await startGatewayProcess(
     {
-      ...NO_LIMITS,
-      WORKERS: '2',
-      SANDBOX_RATE_LIMITS: 'off',
-      SANDBOX_API_KEY: pair.key,
-      SANDBOX_API_SECRET: pair.secret,
+      ...twoWorkersOverSandbox(pair),
       SANDBOX_OAUTH_CLIENT_ID: app.id,
       SANDBOX_OAUTH_CLIENT_SECRET: app.secret,
       DOWNLOAD_URL_KEY: 'a-download-signing-key-of-32-chars-at-least',

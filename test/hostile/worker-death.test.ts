@@ -2,8 +2,7 @@ import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { childrenOf, closeWaitOf } from '../support/close-wait.js';
-import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
-import { NO_LIMITS } from '../support/v1-answers.js';
+import { startGatewayProcess, twoWorkersOverSandbox, type GatewayProcess } from '../support/process-gateway.js';
 
 /**
  * In a cluster, the primary accepts each connection and hands it to a worker; it closes its own
@@ -50,11 +49,7 @@ describe('a worker killed with connections handed to it (WORKERS=2)', () => {
   beforeAll(async () => {
     gateway = await startGatewayProcess(
       {
-        ...NO_LIMITS,
-        WORKERS: '2',
-        SANDBOX_RATE_LIMITS: 'off',
-        SANDBOX_API_KEY: pair.key,
-        SANDBOX_API_SECRET: pair.secret,
+        ...twoWorkersOverSandbox(pair),
         LOG_LEVEL: 'warn',
       },
       { startTimeoutMs: 60_000 },
@@ -96,11 +91,7 @@ describe('a worker that dies of an uncaught exception while it serves (WORKERS=2
   beforeAll(async () => {
     gateway = await startGatewayProcess(
       {
-        ...NO_LIMITS,
-        WORKERS: '2',
-        SANDBOX_RATE_LIMITS: 'off',
-        SANDBOX_API_KEY: pair.key,
-        SANDBOX_API_SECRET: pair.secret,
+        ...twoWorkersOverSandbox(pair),
         LOG_LEVEL: 'warn',
         LOG_FORMAT: 'json',
         NODE_OPTIONS: `--import ${fileURLToPath(new URL('./fixtures/crash-while-serving.mjs', import.meta.url))}`,

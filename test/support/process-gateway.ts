@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { NO_LIMITS } from './v1-answers.js';
 
 /**
  * A gateway in its own OS process, run as `npm start` runs it (`node dist/src/main.js`, built by
@@ -78,4 +79,9 @@ export async function startGatewayProcess(env: Record<string, string>, options: 
         child.kill('SIGKILL');
       }),
   };
+}
+
+/** A cluster of two workers over the embedded sandbox whose master pair is `pair`, no limit on either side: how the cluster tests start. */
+export function twoWorkersOverSandbox(pair: { key: string; secret: string }): Record<string, string> {
+  return { ...NO_LIMITS, WORKERS: '2', SANDBOX_RATE_LIMITS: 'off', SANDBOX_API_KEY: pair.key, SANDBOX_API_SECRET: pair.secret };
 }
