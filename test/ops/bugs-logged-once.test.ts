@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { InboundGate } from '../../src/v1-facade/admit.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { signedHeaders } from '../support/webhook-receivers.js';
+import { readJsonLines } from '../support/json-lines.js';
 
 /**
  * A plain Error thrown anywhere in a call is not of the failure family, so it is a bug: each way
@@ -38,11 +39,7 @@ const inbound: InboundGate = {
   },
 };
 
-const lines = (): Line[] =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Line);
+const lines = () => readJsonLines<Line>(file);
 
 beforeAll(async () => {
   writeFileSync(join(dir, 'subs.json'), JSON.stringify([{ api_key: 'legacy', url: 'http://127.0.0.1:9/hook' }]));

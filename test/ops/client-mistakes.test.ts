@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { readJsonLines } from '../support/json-lines.js';
 
 /**
  * A client's mistakes are not the gateway's faults: a missing parameter, a value of the wrong type,
@@ -24,11 +25,7 @@ interface Line {
 const dir = mkdtempSync(join(tmpdir(), 'v1gate-mistakes-'));
 const file = join(dir, 'gateway.log');
 let gateway: TestGateway;
-const lines = (): Line[] =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Line);
+const lines = () => readJsonLines<Line>(file);
 
 beforeAll(async () => {
   gateway = await startTestGateway({ LOG_FILE: file, LOG_LEVEL: 'info' });

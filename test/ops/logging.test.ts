@@ -8,6 +8,7 @@ import { v1Params } from '../../src/v1/param-types.js';
 import { keyHash } from '../../src/ops/metrics.js';
 import { KnownSecrets } from '../../src/shared/secrets.js';
 import { auditLogLine } from '../support/log-audit.js';
+import { readJsonLines } from '../support/json-lines.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 /** The service's tracking id as the sandbox writes it, as public captures show it. */
@@ -18,11 +19,7 @@ describe('call logs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'v1gate-log-test-'));
   const file = join(dir, 'calls.log');
   let gateway: TestGateway;
-  const lines = () =>
-    readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
+  const lines = () => readJsonLines<any>(file);
 
   beforeAll(async () => {
     gateway = await startTestGateway({ LOG_FILE: file, LOG_LEVEL: 'info', TRUSTED_PROXIES: '127.0.0.1/8,::1' });
@@ -125,11 +122,7 @@ describe("a call's own lines", () => {
     } finally {
       await gateway.close();
     }
-    const lines = readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Record<string, any>)
-      .filter((l) => l.reqId === 'bug-trace-1');
+    const lines = readJsonLines<Record<string, any>>(file).filter((l) => l.reqId === 'bug-trace-1');
     rmSync(dir, { recursive: true, force: true });
     expect(lines.map((l) => l.msg)).toEqual(['translator line', 'v1 call failed']);
     expect(lines[0]).toMatchObject({ step: 'before the bug', level: 30, pid: process.pid });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +7,7 @@ import type { TrafficRecord } from '../../src/sandbox/traffic-log.js';
 import { TODAY_DIFFERENCES } from '../support/today-differences.js';
 import { checkTraffic, exchangeProblems, explainingRow, readTraffic } from '../support/today-traffic.js';
 import { signV2Token, startSandbox, type RunningSandbox } from '../support/sandbox.js';
+import { readJsonLines } from '../support/json-lines.js';
 
 /**
  * The check the global teardown runs over the whole suite's v2 traffic (today-traffic.ts), shown
@@ -16,10 +17,7 @@ import { signV2Token, startSandbox, type RunningSandbox } from '../support/sandb
  */
 
 const SAMPLE = fileURLToPath(new URL('./fixtures/today-traffic-sample.jsonl', import.meta.url));
-const sample = readFileSync(SAMPLE, 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .map((line) => JSON.parse(line) as TrafficRecord);
+const sample = readJsonLines<TrafficRecord>(SAMPLE);
 
 describe('the recorded sample', () => {
   it('holds no difference the table does not explain', () => {

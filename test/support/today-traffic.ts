@@ -1,8 +1,9 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { TRAFFIC_SUFFIX, type TrafficRecord } from '../../src/sandbox/traffic-log.js';
 import { TODAY_DIFFERENCES, type TodayDifference } from './today-differences.js';
 import { schemaProblemsOf, todayOperation, undeclaredProperties, type TodayOperation, type TodayProblem } from './today-openapi.js';
+import { readJsonLines } from './json-lines.js';
 
 /**
  * The suite's v2 traffic against today's documents: every answer the sandbox gave (its status one
@@ -17,12 +18,7 @@ export const TRAFFIC_LOG_ENV = 'SANDBOX_TRAFFIC_LOG';
 export function readTraffic(folder: string): TrafficRecord[] {
   return readdirSync(folder)
     .filter((file) => file.endsWith(TRAFFIC_SUFFIX))
-    .flatMap((file) =>
-      readFileSync(join(folder, file), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as TrafficRecord),
-    );
+    .flatMap((file) => readJsonLines<TrafficRecord>(join(folder, file)));
 }
 
 /** What today's documents say otherwise about one exchange. */
