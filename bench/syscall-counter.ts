@@ -14,7 +14,8 @@ export type SyscallCounts = Map<string, number>;
 
 const READS = new Set(['read', 'readv', 'recvfrom', 'recvmsg', 'pread64', 'preadv']);
 const WRITES = new Set(['write', 'writev', 'sendto', 'sendmsg', 'pwrite64', 'pwritev']);
-const CALL_LINE = /^\d+\s+(?:<\.\.\. )?(\w+)(?: resumed>|\()(?:(\d+)<([^>]*(?:>[^>]*)?)>)?/;
+/** `pid name(fd<what>, ...`: a call's first line (its resumed half is skipped before this is tried). */
+const CALL_LINE = /^\d+\s+(\w+)\((?:(\d+)<([^>]*(?:>[^>]*)?)>)?/;
 
 /** Runs `during` while strace counts the calls of process `pid`; `serverPort` tells the client's sockets from v2's. */
 export async function countSyscalls<T>(
@@ -53,7 +54,7 @@ export function countLines(trace: string, serverPort: number): SyscallCounts {
     const match = CALL_LINE.exec(line);
     if (!match) continue;
     const [, name, , descriptor] = match as unknown as [string, string, string | undefined, string | undefined];
-    const key = `${kindOf(name)} ${targetOf(descriptor, serverPort)}`;
+    const key = `${kindOf(name)} ${targetOf(descriptor, serverPort)}`.trimEnd();
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;
