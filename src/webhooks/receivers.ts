@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { basicAuthorization } from '../shared/basic-authorization.js';
 import type { DeliveryJob } from './journal-types.js';
 import type { Subscription } from './subscriptions.js';
 
@@ -60,5 +61,5 @@ export function receiverOf(url: string): string {
 
 function basicAuth(sub: Subscription): string | undefined {
   if (sub.username === undefined || sub.password === undefined) return undefined;
-  return `Basic ${Buffer.from(`${sub.username}:${sub.password}`).toString('base64')}`;
+  return basicAuthorization(sub.username, sub.password);
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import { z } from 'zod';
+import { basicAuthorization } from '../../shared/basic-authorization.js';
 import { Failure, type FailureKind } from '../../shared/failure.js';
 import { parseRetryAfter, retryAfterSeconds } from '../../shared/retry-after.js';
 import { textAtMost } from '../../shared/text-at-most.js';
@@ -184,7 +185,7 @@ export class OAuthTokens {
     const answer = await request(url, {
       method: 'POST',
       headers: {
-        authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`,
+        authorization: basicAuthorization(app.clientId, app.clientSecret),
         accept: 'application/json',
       },
       headersTimeout: this.options.timeoutMs,
