@@ -53,8 +53,8 @@ export function countLines(trace: string, serverPort: number): SyscallCounts {
     if (line.includes(' resumed>')) continue;
     const match = CALL_LINE.exec(line);
     if (!match) continue;
-    const [, name, , descriptor] = match as unknown as [string, string, string | undefined, string | undefined];
-    const key = `${kindOf(name)} ${targetOf(descriptor, serverPort)}`.trimEnd();
+    const [, name, fd, descriptor] = match as unknown as [string, string, string | undefined, string | undefined];
+    const key = `${kindOf(name)} ${targetOf(fd, descriptor, serverPort)}`.trimEnd();
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;
@@ -67,10 +67,19 @@ function kindOf(name: string): string {
   return name;
 }
 
-function targetOf(descriptor: string | undefined, serverPort: number): string {
+/**
+ * What a descriptor is, from strace's `-yy` name of it: a TCP connection is the client's when its
+ * local port is the server's, else v2's (`TCP:[127.0.0.1:54638->127.0.0.1:33683]`, or `TCPv6:[[::1]:54638->[::1]:33683]`). Standard
+ * output and error are the log, whatever they are: a pipe, a file, or the Unix socket pair a parent
+ * process hands its child (`UNIX-STREAM:[1691843->1691842]`, which names inodes, not ports, and so
+ * must not be read as a connection: taken for one, the log's batches read as v2 writes).
+ */
+function targetOf(fd: string | undefined, descriptor: string | undefined, serverPort: number): string {
   if (descriptor === undefined) return '';
-  const connection = /(\d+)\]?->/.exec(descriptor);
+  if (fd === '1' || fd === '2') return 'log (standard output)';
+  const connection = /^TCP(?:v6)?:\[.*?:(\d+)\]?->/.exec(descriptor);
   if (connection) return Number(connection[1]) === serverPort ? 'client socket' : 'v2 socket';
+  if (descriptor.startsWith('UNIX')) return 'unix socket';
   if (descriptor.startsWith('pipe:')) return 'pipe';
   if (descriptor.startsWith('/')) return 'file';
   if (descriptor.startsWith('anon_inode')) return 'event loop';
