@@ -34,9 +34,9 @@ import {
   type CallOutcome,
   type CallTrace,
   type CallTracer,
+  type TracedRoute,
   type V2AttemptTrace,
 } from '../shared/trace-context.js';
-import type { V2Route } from '../shared/v2-route.js';
 import type { SamplerName, SpanExport, TlsFile } from './tracing-config.js';
 
 /**
@@ -127,7 +127,7 @@ class RecordedTrace implements CallTrace {
     this.context = trace.setSpan(ROOT_CONTEXT, span);
   }
 
-  attempt(route: V2Route, attempt: number, undo: boolean): V2AttemptTrace {
+  attempt(route: TracedRoute, attempt: number, undo: boolean): V2AttemptTrace {
     const span = this.tracer.startSpan(
       `${route.method} ${route.template}`,
       {

@@ -1,5 +1,4 @@
 import { randomFillSync } from 'node:crypto';
-import type { V2Route } from './v2-route.js';
 
 /**
  * W3C Trace Context (https://www.w3.org/TR/trace-context/): reading a `traceparent` and a
@@ -150,9 +149,16 @@ export interface V2AttemptTrace {
   readonly finish: ((status: number) => void) | undefined;
 }
 
+/** What an attempt's span names of its v2 route: a `V2Route` is one, named by shape as the trace context is below the routes. */
+export interface TracedRoute {
+  readonly method: string;
+  /** The path as the v2 spec writes it: `/users/{userId}`, never the ids of one call. */
+  readonly template: string;
+}
+
 /** The trace of the v1 call a v2 request belongs to: asked once per attempt, just before it is sent. */
 export interface V2Tracing {
-  attempt(route: V2Route, attempt: number, undo: boolean): V2AttemptTrace;
+  attempt(route: TracedRoute, attempt: number, undo: boolean): V2AttemptTrace;
 }
 
 /** What a v1 call's span says of it when it ends: never a param value or a credential. */
