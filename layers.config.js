@@ -56,6 +56,7 @@ export const LAYERS = [
   { name: 'the v2 side', parts: ['src/upstream/', 'src/ratelimit/'] },
   { name: 'data', parts: ['mappings/'] },
   { name: 'v1 bottom', parts: ['src/v1/'] },
+  { name: 'the v2 contract', parts: ['src/v2-contract/'] },
   { name: 'bottom', parts: ['src/shared/'] },
 ];
 
@@ -66,7 +67,7 @@ export const LAYERS = [
 export const BESIDE = {
   name: 'the sandbox',
   parts: ['src/sandbox/'],
-  mayImport: ['src/shared/', 'src/sdk/signature.ts'],
+  mayImport: ['src/v2-contract/', 'src/shared/', 'src/sdk/signature.ts'],
   importedBy: ['process'],
 };
 

@@ -1,5 +1,5 @@
 import { SecretValues } from '../src/shared/secrets.js';
-import { V2 } from '../src/shared/v2-routes.js';
+import { V2 } from '../src/v2-contract/v2-routes.js';
 import type { V1CallRecord } from '../src/v1-facade/observe.js';
 
 /**

@@ -46,7 +46,7 @@ if (values['in-process']) {
   const limiters = createRateLimiters(rateLimitConfig({ scale: 1_000_000 }));
   const { limiterGate } = await import('../src/upstream/outbound-gate.js');
   const { V2Budgets } = await import('../src/upstream/outbound-budget.js');
-  const { V2 } = await import('../src/shared/v2-routes.js');
+  const { V2 } = await import('../src/v2-contract/v2-routes.js');
   // A key the credential map names, acting as its account's OAuth app: the budget is its account's.
   const gate = limiterGate(limiters.outbound, new V2Budgets('pro'));
   const mapped = {

@@ -1,6 +1,6 @@
 import { Pool } from 'undici';
 import { DEFAULT_RATE_LIMIT_PLAN, PLAN_LIMITS } from '../src/sandbox/rate-limit.js';
-import type { RateLimitCategory } from '../src/shared/v2-route.js';
+import type { RateLimitCategory } from '../src/v2-contract/v2-route.js';
 import { API_KEY, API_SECRET } from './harness.js';
 import { startChild, type Child } from './procs.js';
 import type { UpstreamCounts } from './sandbox-upstream.js';

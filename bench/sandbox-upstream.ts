@@ -2,7 +2,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
 import { createSandbox, mountSandbox } from '../src/sandbox/app.js';
-import type { RateLimitCategory } from '../src/shared/v2-route.js';
+import type { RateLimitCategory } from '../src/v2-contract/v2-route.js';
 import { SPEC_LIMITS, callKindOf } from '../src/sandbox/rate-limit.js';
 import { inProcessV2, seedV2 } from './seed.js';
 

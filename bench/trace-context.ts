@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { propagateOnly } from '../src/shared/trace-context.js';
-import { V2 } from '../src/shared/v2-routes.js';
+import { V2 } from '../src/v2-contract/v2-routes.js';
 import { requestIdOf } from '../src/v1-facade/observe.js';
 
 /**

@@ -36,7 +36,7 @@ const build: Build = {
   ...((await import(`${dist}src/upstream/client.js`)) as Pick<Build, 'V2Client'>),
   ...((await import(`${dist}src/upstream/auth/authorizer.js`)) as Pick<Build, 'V2Authorizer'>),
   ...((await import(`${dist}src/upstream/jwt.js`)) as Pick<Build, 'TokenMinter'>),
-  ...((await import(`${dist}src/shared/v2-route.js`)) as Pick<Build, 'v2Route'>),
+  ...((await import(`${dist}src/v2-contract/v2-route.js`)) as Pick<Build, 'v2Route'>),
   ...((await import(`${dist}src/shared/own-time.js`)) as Pick<Build, 'OwnTime'>),
 };
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { startGateway } from '../src/gateway.js';
-import { SIGNATURE_HEADER, signatureHeader, TIMESTAMP_HEADER } from '../src/shared/webhook-signature.js';
+import { SIGNATURE_HEADER, signatureHeader, TIMESTAMP_HEADER } from '../src/v2-contract/webhook-signature.js';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -1,7 +1,7 @@
 /**
  * The rate-limit classes of the v1 API, as data: which paths fall in which class, and the limits of
  * each class (a v2 call's limit is its account's budget of its route's category, which each typed v2 route
- * declares: src/shared/v2-routes.ts). src/ratelimit/classify.ts compiles the path patterns; the limiters turn the limits
+ * declares: src/v2-contract/v2-routes.ts). src/ratelimit/classify.ts compiles the path patterns; the limiters turn the limits
  * into token buckets (one bucket per limit, per api_key, per class).
  *
  * Path patterns: matched case-insensitively against a path without query string or trailing

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { enumCodec, fieldTable, type Codec } from '../src/v1/field-map.js';
 import { v1 } from '../src/v1/param-types.js';
-import { V2 } from '../src/shared/v2-routes.js';
+import { V2 } from '../src/v2-contract/v2-routes.js';
 
 /**
  * v1 user fields that live on the v2 user object (GET/PATCH /users/{userId}; first_name,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_V2_ROUTES } from '../src/shared/v2-routes.js';
-import { TODAY_V2 } from '../src/shared/v2-today.js';
+import { ALL_V2_ROUTES } from '../src/v2-contract/v2-routes.js';
+import { TODAY_V2 } from '../src/v2-contract/v2-today.js';
 import { V1_SHARED_CODES, V2_CODES_PASSED_THROUGH, V2_CODES_WITH_A_ROW } from './v2-error-codes.js';
 import { FAILURES } from './errors.js';
 

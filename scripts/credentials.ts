@@ -12,7 +12,7 @@ import {
 } from '../src/upstream/auth/credential-edits.js';
 import { hashSecret } from '../src/upstream/auth/secret-hash.js';
 import { defaultTokenUrlOf } from '../src/upstream/auth/v2-credentials.js';
-import { RATE_LIMIT_PLANS, type RateLimitPlan } from '../src/shared/rate-limit-plans.js';
+import { RATE_LIMIT_PLANS, type RateLimitPlan } from '../src/v2-contract/rate-limit-plans.js';
 
 const USAGE = `usage: npm run -s credentials -- <command> [options]
 

@@ -13,7 +13,7 @@ import { readCalls } from '../src/compare/calls.js';
 import { callsFromHar } from '../src/compare/har.js';
 import { makeRecipe } from '../src/recipe/recipe.js';
 import { writeRecipe } from '../src/recipe/write.js';
-import { RATE_LIMIT_PLANS, type RateLimitPlan } from '../src/shared/rate-limit-plans.js';
+import { RATE_LIMIT_PLANS, type RateLimitPlan } from '../src/v2-contract/rate-limit-plans.js';
 import { ALL_ENDPOINTS } from '../src/translators/endpoints.js';
 
 /** `npm run recipe`: from recorded v1 calls, each integration's plan for moving to v2 (docs/recipe.md). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BusiestKeys, OTHER_KEYS } from './busiest-keys.js';
 import { keyHash } from './key-hash.js';
 import { GatewayMetrics } from './metrics.js';
-import { V2 } from '../shared/v2-routes.js';
+import { V2 } from '../v2-contract/v2-routes.js';
 import type { V1CallRecord } from '../v1-facade/observe.js';
 import { parsePrometheusText } from '../../test/support/prometheus.js';
 

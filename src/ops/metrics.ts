@@ -1,5 +1,5 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
-import type { V2Route } from '../shared/v2-route.js';
+import type { V2Route } from '../v2-contract/v2-route.js';
 import { CellCounter, CellHistogram, type CounterCell, type HistogramCell } from './metric-cells.js';
 import type { CallObserver, OwnTimeObserver, V1CallRecord } from '../v1-facade/observe.js';
 import { BusiestKeys } from './busiest-keys.js';
@@ -39,7 +39,7 @@ export class GatewayMetrics {
   private readonly addedLatency: CellHistogram<'endpoint'>;
   /** Each endpoint's series, found once per call by one lookup (src/ops/metric-cells.ts says why). */
   private readonly byEndpoint = new Map<string, EndpointSeries>();
-  /** Each v2 route's and method's series, by the route (one object per route, made once: src/shared/v2-routes.ts). */
+  /** Each v2 route's and method's series, by the route (one object per route, made once: src/v2-contract/v2-routes.ts). */
   private readonly byRoute = new Map<V2Route, Map<string, RouteSeries>>();
   private readonly v1CallsByKey: Counter<'key_hash'> | undefined;
   /** With METRICS_PER_KEY: which keys have a series of their own (the limiter's queue gauge asks it too). */

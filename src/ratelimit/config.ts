@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envSection, numberText, onOff } from '../shared/env.js';
 import { DEFAULT_MIN_JITTER_MS, DEFAULT_SAFETY_MARGIN } from './bucket-specs.js';
 import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from './outbound-limiter.js';
-import { DEFAULT_RATE_LIMIT_PLAN, RATE_LIMIT_PLANS } from '../shared/rate-limit-plans.js';
+import { DEFAULT_RATE_LIMIT_PLAN, RATE_LIMIT_PLANS } from '../v2-contract/rate-limit-plans.js';
 
 /**
  * Rate-limit configuration: the schema (defaults are the specs' limits and the choices written in

@@ -1,6 +1,6 @@
 import { RateLimitExceeded } from './errors.js';
 import type { OutboundLimiter, V2Budget } from './outbound-limiter.js';
-import type { RateLimitCategory } from '../shared/v2-route.js';
+import type { RateLimitCategory } from '../v2-contract/v2-route.js';
 import type { BucketSpec } from '../shared/token-bucket.js';
 
 /**

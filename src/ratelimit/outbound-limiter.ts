@@ -6,13 +6,13 @@ import type { BucketRef, BucketStore } from './bucket-store.js';
 import type { Leaving } from '../shared/leaving.js';
 import { RateLimitExceeded } from './errors.js';
 import type { BucketSpec } from '../shared/token-bucket.js';
-import type { RateLimitCategory } from '../shared/v2-route.js';
-import { PLAN_LIMITS, scaledCount, spendsHeavyDay, type RateLimitPlan } from '../shared/rate-limit-plans.js';
+import type { RateLimitCategory } from '../v2-contract/v2-route.js';
+import { PLAN_LIMITS, scaledCount, spendsHeavyDay, type RateLimitPlan } from '../v2-contract/rate-limit-plans.js';
 
 /**
  * The v2 outbound limits, as the service counts them today: per v2 account (every app and key of
  * it together), per category of endpoint (each typed route declares its own), sized by the
- * account's plan (src/shared/rate-limit-plans.ts, the table the sandbox enforces too). One v1 call
+ * account's plan (src/v2-contract/rate-limit-plans.ts, the table the sandbox enforces too). One v1 call
  * may fan out into several v2 calls; each waits here for a token of its account and category, in
  * a bounded FIFO queue per account and category, and gives up with RateLimitExceeded past its
  * deadline instead of piling up.

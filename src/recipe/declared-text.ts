@@ -1,4 +1,4 @@
-import type { V2Scopes } from '../shared/v2-route.js';
+import type { V2Scopes } from '../v2-contract/v2-route.js';
 import type { DeclaredRecipe, RecipeField } from './declared.js';
 
 const scopesText = (scopes: V2Scopes | null) =>

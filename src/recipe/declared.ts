@@ -3,7 +3,7 @@ import { callCountOf } from '../translators/kit/call-counts.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import { canonicalPath } from '../translators/kit/registry.js';
 import { NO_V2_FIELD, type CompositeMapping, type FieldRow } from '../v1/field-map.js';
-import type { RateLimitCategory, V2Route, V2Scopes } from '../shared/v2-route.js';
+import type { RateLimitCategory, V2Route, V2Scopes } from '../v2-contract/v2-route.js';
 import { mappingHomes, type MappingHome } from '../compare/mapping-files.js';
 
 /**

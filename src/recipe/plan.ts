@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { RecordedCall } from '../compare/calls.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
-import { ALL_V2_ROUTES } from '../shared/v2-routes.js';
-import type { V2Route } from '../shared/v2-route.js';
+import { ALL_V2_ROUTES } from '../v2-contract/v2-routes.js';
+import type { V2Route } from '../v2-contract/v2-route.js';
 import { NO_V2_FIELD, type FieldRow } from '../v1/field-map.js';
 import { conditionOf, isAnswered, itemsOf, stepOrder } from './plan-conditions.js';
 import type { AnswerField, BodyField, Condition, EndpointPlan, PlannedStep, Source } from './plan-schema.js';

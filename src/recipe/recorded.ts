@@ -1,6 +1,6 @@
 import type { RecordedCall } from '../compare/calls.js';
-import { ALL_V2_ROUTES } from '../shared/v2-routes.js';
-import type { RateLimitCategory, V2Route } from '../shared/v2-route.js';
+import { ALL_V2_ROUTES } from '../v2-contract/v2-routes.js';
+import type { RateLimitCategory, V2Route } from '../v2-contract/v2-route.js';
 
 /**
  * What a record says one integration did: each v1 endpoint it called, how often, with which

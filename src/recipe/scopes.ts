@@ -1,4 +1,4 @@
-import type { V2Scopes } from '../shared/v2-route.js';
+import type { V2Scopes } from '../v2-contract/v2-route.js';
 
 /**
  * The scopes to give an integration's new server-to-server app: for each route it will call, one

@@ -1,4 +1,4 @@
-import { ALL_V2_ROUTES } from '../shared/v2-routes.js';
+import { ALL_V2_ROUTES } from '../v2-contract/v2-routes.js';
 
 /**
  * What two sandboxes holding the same data may answer differently for the same work, and how the

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { encryptedToken, SIGNATURE_HEADER, signatureHeader, TIMESTAMP_HEADER, URL_VALIDATION_EVENT } from '../shared/webhook-signature.js';
+import {
+  encryptedToken,
+  SIGNATURE_HEADER,
+  signatureHeader,
+  TIMESTAMP_HEADER,
+  URL_VALIDATION_EVENT,
+} from '../v2-contract/webhook-signature.js';
 import type { Instance, Meeting } from './model/meeting.js';
 import { eventBody, type LifecycleEvent } from './event-payloads.js';
 import { trackingId } from './ids.js';
@@ -10,7 +16,7 @@ export type { LifecycleEvent } from './event-payloads.js';
  * The sandbox's v2 event subscriptions and emission, as the real service sends them today: a POST
  * of `{event, event_ts, payload: {account_id, object}}` to the URL registered for the account (or
  * for every account: `*`), signed with the app's secret token (`x-zm-request-timestamp`,
- * `x-zm-signature`: src/shared/webhook-signature.ts). An endpoint is sent events only once it has
+ * `x-zm-signature`: src/v2-contract/webhook-signature.ts). An endpoint is sent events only once it has
  * answered the `endpoint.url_validation` challenge: when it is subscribed, on demand, and again
  * before the first event sent 72 hours after it last did; one that fails is unvalidated and sent
  * nothing (each event it is not sent is counted) until it passes again.

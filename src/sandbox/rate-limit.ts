@@ -1,8 +1,8 @@
 import { takeToken, type BucketSpec, type BucketState } from '../shared/token-bucket.js';
-import type { RateLimitCategory } from '../shared/v2-route.js';
-import { ALL_V2_ROUTES } from '../shared/v2-routes.js';
+import type { RateLimitCategory } from '../v2-contract/v2-route.js';
+import { ALL_V2_ROUTES } from '../v2-contract/v2-routes.js';
 import { SandboxError, V2Code } from './errors.js';
-import { PLAN_LIMITS, scaledCount, spendsHeavyDay, type RateLimitPlan } from '../shared/rate-limit-plans.js';
+import { PLAN_LIMITS, scaledCount, spendsHeavyDay, type RateLimitPlan } from '../v2-contract/rate-limit-plans.js';
 
 /**
  * The v2 service's limits as it applies them today (docs/live-evidence.md, "Today's v2 rate
@@ -12,8 +12,8 @@ import { PLAN_LIMITS, scaledCount, spendsHeavyDay, type RateLimitPlan } from '..
  * stands in `X-RateLimit-*` headers; a 429 adds `Retry-After`.
  */
 
-export { DEFAULT_RATE_LIMIT_PLAN, PLAN_LIMITS, RATE_LIMIT_PLANS } from '../shared/rate-limit-plans.js';
-export type { CategoryLimit, PlanLimits, RateLimitPlan } from '../shared/rate-limit-plans.js';
+export { DEFAULT_RATE_LIMIT_PLAN, PLAN_LIMITS, RATE_LIMIT_PLANS } from '../v2-contract/rate-limit-plans.js';
+export type { CategoryLimit, PlanLimits, RateLimitPlan } from '../v2-contract/rate-limit-plans.js';
 
 /** A user's meeting and webinar creates and updates per UTC day (one count: the host's). */
 export const MEETING_WRITES_PER_USER_PER_DAY = 100;

@@ -1,12 +1,12 @@
-import { BEYOND_TODAY } from '../shared/v2-beyond-today.js';
-import type { V2Scopes } from '../shared/v2-contract.js';
-import { TODAY_V2 } from '../shared/v2-today.js';
+import { BEYOND_TODAY } from '../v2-contract/v2-beyond-today.js';
+import type { V2Scopes } from '../v2-contract/v2-contract.js';
+import { TODAY_V2 } from '../v2-contract/v2-today.js';
 import { SandboxError } from './errors.js';
 
 /**
  * Granular scopes, as the service checks them today: a token may call an operation when it holds
  * any one of the operation's granular scopes or any one of its classic scopes (today's documents,
- * `x-extensions`; src/shared/v2-today.ts). Anything else is answered 400 with code 4711, naming
+ * `x-extensions`; src/v2-contract/v2-today.ts). Anything else is answered 400 with code 4711, naming
  * the granular scopes the operation takes (docs/live-evidence.md, "Granular scopes"). A token of
  * an app made without scopes may call everything; so may any token on an operation no document
  * gives scopes for.

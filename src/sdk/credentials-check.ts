@@ -1,4 +1,4 @@
-import { V2 } from '../shared/v2-routes.js';
+import { V2 } from '../v2-contract/v2-routes.js';
 import type { Credentials, V2Client } from '../upstream/client.js';
 import type { PairProver } from '../upstream/pair-proof.js';
 import type { LocalCheck } from '../upstream/auth/local-check.js';

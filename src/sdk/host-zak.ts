@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { V2 } from '../shared/v2-routes.js';
+import { V2 } from '../v2-contract/v2-routes.js';
 import type { Credentials, V2Client } from '../upstream/client.js';
 
 const V2_MEETING_HOST = z.object({ host_id: z.string().min(1) });

@@ -9,7 +9,7 @@ import {
   parseTracestate,
   propagateOnly,
 } from './trace-context.js';
-import { v2Route } from './v2-route.js';
+import { v2Route } from '../v2-contract/v2-route.js';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const SPAN = '00f067aa0ba902b7';

@@ -1,5 +1,5 @@
 import type { V2Budget } from '../ratelimit/outbound-limiter.js';
-import type { RateLimitPlan } from '../shared/rate-limit-plans.js';
+import type { RateLimitPlan } from '../v2-contract/rate-limit-plans.js';
 import type { EmbeddedApps } from './auth/authorizer.js';
 import type { V2Identity } from './auth/v2-identity.js';
 import type { Credentials } from './credentials.js';

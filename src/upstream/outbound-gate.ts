@@ -2,7 +2,7 @@ import { requireFanOutWithin } from '../ratelimit/fan-out.js';
 import type { OutboundLimiter, ScheduleOptions, V2Budget } from '../ratelimit/outbound-limiter.js';
 import { chargeAccepted } from '../ratelimit/proof-budget.js';
 import { nowOrLater } from '../shared/now-or-later.js';
-import type { V2Route, V2Target } from '../shared/v2-route.js';
+import type { V2Route, V2Target } from '../v2-contract/v2-route.js';
 import type { GateOptions, OutboundGate } from './client.js';
 import type { Credentials } from './credentials.js';
 import type { V2Budgets } from './outbound-budget.js';

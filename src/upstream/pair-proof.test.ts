@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { V2 } from '../shared/v2-routes.js';
+import { V2 } from '../v2-contract/v2-routes.js';
 import type { Credentials } from './client.js';
 import { UpstreamUnavailable, V2Error } from './errors.js';
 import { PairProver, ProofsExhausted, pairProofOf, type ProofBudget } from './pair-proof.js';

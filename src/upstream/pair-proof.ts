@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { V2Target } from '../shared/v2-route.js';
+import type { V2Target } from '../v2-contract/v2-route.js';
 import type { Credentials } from './credentials.js';
 import { notSentAfter, unanswered, V2Error, type UpstreamUnavailable } from './errors.js';
 import { Failure } from '../shared/failure.js';

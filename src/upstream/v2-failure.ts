@@ -1,6 +1,6 @@
 import { errors as undiciErrors } from 'undici';
 import { v2FailureKind } from '../../mappings/errors.js';
-import type { V2Route } from '../shared/v2-route.js';
+import type { V2Route } from '../v2-contract/v2-route.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
 import { v2LimitKindOf } from '../ratelimit/limit-kind.js';
 import { UpstreamUnavailable, V2Error, type V2FieldError } from './errors.js';

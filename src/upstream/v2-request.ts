@@ -1,5 +1,5 @@
 import type { Leaving } from '../shared/leaving.js';
-import type { V2Method, V2Route, V2Target } from '../shared/v2-route.js';
+import type { V2Method, V2Route, V2Target } from '../v2-contract/v2-route.js';
 import type { OwnTime } from '../shared/own-time.js';
 import type { V2Tracing } from '../shared/trace-context.js';
 import type { Credentials, Query } from './credentials.js';
@@ -8,7 +8,7 @@ import type { V2LimitKind } from '../ratelimit/limit-kind.js';
 /** What a v2 call is asked with, what it reports, and the outbound gate it passes (src/upstream/client.ts sends it). */
 
 export interface V2Request {
-  /** The route and its path (`V2.users.get.at(id)`, src/shared/v2-routes.ts): the method is the route's. */
+  /** The route and its path (`V2.users.get.at(id)`, src/v2-contract/v2-routes.ts): the method is the route's. */
   target: V2Target;
   query?: Query;
   /** JSON body. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { V2 } from '../shared/v2-routes.js';
+import { V2 } from '../v2-contract/v2-routes.js';
 import { defineEndpoint } from '../translators/kit/define.js';
 import type { V2Client } from '../upstream/client.js';
 import { PairProver } from '../upstream/pair-proof.js';

@@ -6,7 +6,7 @@ import { isoSeconds } from '../shared/iso-time.js';
 import { Departure, EitherLeaving, type Leaving } from '../shared/leaving.js';
 import type { OwnTime } from '../shared/own-time.js';
 import type { CallTrace } from '../shared/trace-context.js';
-import type { V2Method, V2Route, V2Target } from '../shared/v2-route.js';
+import type { V2Method, V2Route, V2Target } from '../v2-contract/v2-route.js';
 import { checkedV2Answer, type V2Answer } from '../translators/kit/v2-answers/table.js';
 import type { CallMemo, RecordingFileRef, TranslatorContext, V2Api } from '../translators/kit/define.js';
 import { opens } from '../translators/kit/scopes.js';

@@ -1,7 +1,7 @@
 import { Context } from 'hono';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { V2 } from '../shared/v2-routes.js';
+import { V2 } from '../v2-contract/v2-routes.js';
 import { defineEndpoint } from '../translators/kit/define.js';
 import type { Credentials, V2Client, V2Request } from '../upstream/client.js';
 import { V2Error } from '../upstream/errors.js';

@@ -1,6 +1,6 @@
 import { Context } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { DotSegmentValue } from '../shared/v2-path.js';
+import { DotSegmentValue } from '../v2-contract/v2-path.js';
 import { Refusal } from '../translators/kit/failures.js';
 import { tellingEach, type V1CallRecord } from './observe.js';
 import { fail, observe, render } from './render.js';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { bugBehind } from '../shared/failure.js';
 import { BodyReadError, readBody } from '../shared/request-body.js';
 import { isBug } from '../translators/kit/failures.js';
-import { encryptedToken, SIGNATURE_HEADER, TIMESTAMP_HEADER, URL_VALIDATION_EVENT } from '../shared/webhook-signature.js';
+import { encryptedToken, SIGNATURE_HEADER, TIMESTAMP_HEADER, URL_VALIDATION_EVENT } from '../v2-contract/webhook-signature.js';
 import { v1StatusFor } from './events.js';
 import { encodeNotification } from './notification.js';
 import { receiverOf, Receivers } from './receivers.js';

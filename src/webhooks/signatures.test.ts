@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signatureHeader } from '../shared/webhook-signature.js';
+import { signatureHeader } from '../v2-contract/webhook-signature.js';
 import { EventSignatures, REMEMBERED, type SignedHeaders } from './signatures.js';
 
 const NOW = 1_800_000_000_000;

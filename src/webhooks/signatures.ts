@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { hasControlCharacter } from '../shared/control-characters.js';
-import { signatureDigest } from '../shared/webhook-signature.js';
+import { signatureDigest } from '../v2-contract/webhook-signature.js';
 
 /**
- * Which events /webhooks/v2 believes, as the v2 service signs them today (src/shared/webhook-signature.ts):
+ * Which events /webhooks/v2 believes, as the v2 service signs them today (src/v2-contract/webhook-signature.ts):
  * - from the headers alone, before a byte of the body is read: a well-formed `x-zm-signature` and an
  *   `x-zm-request-timestamp` (whole seconds) at most `maxAgeMs` ahead of now and at most
  *   `maxPastMs` behind it: as long as v1gate remembers the events it took, so a retry of an event it

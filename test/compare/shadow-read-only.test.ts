@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startGateway, type RunningGateway } from '../../src/gateway.js';
-import { V2 } from '../../src/shared/v2-routes.js';
+import { V2 } from '../../src/v2-contract/v2-routes.js';
 import { defineEndpoint } from '../../src/translators/kit/define.js';
 import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
 import { v1Params } from '../../src/v1/param-types.js';

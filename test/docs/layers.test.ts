@@ -53,6 +53,7 @@ describe('the layer lint', () => {
     ['the kit importing an area', 'src/translators/kit/settle.ts', '../users/index.js', /downward only/],
     ['an area importing the endpoint list', 'src/translators/users/get.ts', '../endpoints.js', /downward only/],
     ['shared code importing the v1 layer', 'src/shared/calendar.ts', '../v1/errors.js', /downward only/],
+    ['shared code importing the v2 contract', 'src/shared/calendar.ts', '../v2-contract/v2-route.js', /downward only/],
     ['a table importing a translator', 'mappings/groups.ts', '../src/translators/kit/define.js', /downward only/],
     ['a translator starting the sandbox', 'src/translators/users/get.ts', '../../sandbox/app.js', /starts the sandbox/],
     ['the v2 side importing a way in', 'src/upstream/client.ts', '../v1-facade/app.js', /downward only/],
@@ -70,6 +71,7 @@ describe('the layer lint', () => {
   it.each([
     ['the sandbox its signature check', 'src/sandbox/rate-limit.ts', '../sdk/signature.js'],
     ['the sandbox shared code', 'src/sandbox/rate-limit.ts', '../shared/token-bucket.js'],
+    ['the sandbox the v2 contract', 'src/sandbox/rate-limit.ts', '../v2-contract/rate-limit-plans.js'],
     ['an area the kit', 'src/translators/metrics/usage.ts', '../kit/report-date.js'],
     ['an area the session family', 'src/translators/meetings/list.ts', '../sessions/kinds.js'],
     ['an area a table', 'src/translators/users/get.ts', '../../../mappings/groups.js'],

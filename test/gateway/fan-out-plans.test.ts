@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RateLimitPlan } from '../../src/shared/rate-limit-plans.js';
+import type { RateLimitPlan } from '../../src/v2-contract/rate-limit-plans.js';
 import { emptyCredentialFile, mapSandboxKeyToOAuth, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { meetingHappened } from './reports-support.js';
 

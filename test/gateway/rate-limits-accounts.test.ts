@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLAN_LIMITS, scaledCount } from '../../src/shared/rate-limit-plans.js';
-import { V2 } from '../../src/shared/v2-routes.js';
+import { PLAN_LIMITS, scaledCount } from '../../src/v2-contract/rate-limit-plans.js';
+import { V2 } from '../../src/v2-contract/v2-routes.js';
 import type { CredentialEntry } from '../../src/upstream/auth/credential-map.js';
 import { hashSecret } from '../../src/upstream/auth/secret-hash.js';
 import { emptyCredentialFile, rememberSecret, startTestGateway, type TestGateway } from '../support/gateway.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineEndpoint } from '../../src/translators/kit/define.js';
-import { V2 } from '../../src/shared/v2-routes.js';
+import { V2 } from '../../src/v2-contract/v2-routes.js';
 import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
 import { v1, v1Params } from '../../src/v1/param-types.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { V2Route } from '../../src/shared/v2-route.js';
-import { RETIRED, V2 } from '../../src/shared/v2-routes.js';
+import type { V2Route } from '../../src/v2-contract/v2-route.js';
+import { RETIRED, V2 } from '../../src/v2-contract/v2-routes.js';
 import { ALL_ENDPOINTS } from '../../src/translators/endpoints.js';
 
 /**

@@ -618,7 +618,7 @@ function referencePathOf(method: string, routePath: string): string | undefined 
 const NOT_IN_REFERENCE: Record<string, string> = {
   'GET /users/me/zak':
     "Today's service's route for the caller's own ZAK (https://developers.zoom.us/docs/meeting-sdk/auth/), newer than the reference; it answers {token} as GET /users/{userId}/token?type=zak does (test/sdk/jwt-signature.test.ts).",
-  // Today's replacements of retired routes (NEWER_THAN_REFERENCE, src/shared/v2-routes.ts); their answers are held by test/gateway/chat.test.ts and metrics-dashboards.test.ts.
+  // Today's replacements of retired routes (NEWER_THAN_REFERENCE, src/v2-contract/v2-routes.ts); their answers are held by test/gateway/chat.test.ts and metrics-dashboards.test.ts.
   'GET /chat/users/:userId/sessions':
     'Replaced GET /im/chat/sessions (https://github.com/zoom/rivet-javascript/blob/main/teamchat/teamchat.d.ts).',
   'GET /chat/users/:userId/messages':

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CredentialEntry } from '../../src/upstream/auth/credential-map.js';
 import { hashSecret } from '../../src/upstream/auth/secret-hash.js';
-import type { RateLimitPlan } from '../../src/shared/rate-limit-plans.js';
+import type { RateLimitPlan } from '../../src/v2-contract/rate-limit-plans.js';
 import { LOG_DIR_ENV, LOG_SUFFIX, SECRETS_SUFFIX } from './log-audit.js';
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { SIGNATURE_HEADER, signatureHeader, TIMESTAMP_HEADER } from '../../src/shared/webhook-signature.js';
+import { SIGNATURE_HEADER, signatureHeader, TIMESTAMP_HEADER } from '../../src/v2-contract/webhook-signature.js';
 
 /** A webhook receiver child process (test/support/webhook-receiver.mjs) and what it accepted. */
 export interface Receiver {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { v2Route } from '../../src/shared/v2-route.js';
+import { v2Route } from '../../src/v2-contract/v2-route.js';
 import { V2Authorizer } from '../../src/upstream/auth/authorizer.js';
 import { OAuthTokens } from '../../src/upstream/auth/oauth-tokens.js';
 import { V2Client } from '../../src/upstream/client.js';

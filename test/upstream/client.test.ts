@@ -6,7 +6,7 @@ import { V2Client, type OutboundGate } from '../../src/upstream/client.js';
 import { UpstreamUnavailable, V2Error } from '../../src/upstream/errors.js';
 import { TokenMinter } from '../../src/upstream/jwt.js';
 import { V2Authorizer } from '../../src/upstream/auth/authorizer.js';
-import { v2Route, type V2Method } from '../../src/shared/v2-route.js';
+import { v2Route, type V2Method } from '../../src/v2-contract/v2-route.js';
 import { toV1Error } from '../../src/translators/kit/failures.js';
 import { RateLimitExceeded } from '../../src/ratelimit/errors.js';
 import { settlesBefore } from '../support/timing.js';

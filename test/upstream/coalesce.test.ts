@@ -5,7 +5,7 @@ import { V2Client, type OutboundGate } from '../../src/upstream/client.js';
 import { CallWithdrawn, V2Error } from '../../src/upstream/errors.js';
 import { TokenMinter } from '../../src/upstream/jwt.js';
 import { V2Authorizer } from '../../src/upstream/auth/authorizer.js';
-import { v2Route, type V2Method } from '../../src/shared/v2-route.js';
+import { v2Route, type V2Method } from '../../src/v2-contract/v2-route.js';
 import { leavingOf } from '../../src/shared/leaving.js';
 
 /** A route of its own for each test path: the client sends what its target says. */

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { SandboxState } from '../state.js';
-import type { RateLimitPlan } from '../../shared/rate-limit-plans.js';
+import type { RateLimitPlan } from '../../v2-contract/rate-limit-plans.js';
 
 /** A server-to-server OAuth app as a v2 client is configured with it. */
 export interface AppCredentials {

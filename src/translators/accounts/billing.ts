@@ -3,7 +3,7 @@ import { defineEndpoint } from '../kit/define.js';
 import { inputShape, toV2 } from '../../v1/field-map.js';
 import { v1Params } from '../../v1/param-types.js';
 import { accountIdParam } from './account-path.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 
 /** /ma/account/billing/update → PATCH /accounts/{id}/billing with the contact fields given. */
 export const accountBillingUpdate = defineEndpoint({

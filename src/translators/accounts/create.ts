@@ -7,7 +7,7 @@ import { defineEndpoint } from '../kit/define.js';
 import { inputShape, toV2, withV1Defaults } from '../../v1/field-map.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1, v1Params } from '../../v1/param-types.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 
 /**
  * /ma/account/create → POST /accounts (owner and `options`), then PATCH /accounts/{id}/settings

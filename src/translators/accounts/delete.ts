@@ -1,7 +1,7 @@
 import { defineEndpoint } from '../kit/define.js';
 import { v1Params } from '../../v1/param-types.js';
 import { accountIdParam } from './account-path.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 
 /**
  * /ma/account/delete → DELETE /accounts/{accountId}. v2 disassociates the account from the master

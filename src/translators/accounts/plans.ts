@@ -4,7 +4,7 @@ import { defineEndpoint } from '../kit/define.js';
 import { inputShape, toV1, toV2 } from '../../v1/field-map.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { accountIdParam } from './account-path.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 
 /**
  * The plan calls of a sub account. Plans travel as JSON text in v1 form fields (parsed and checked

@@ -5,7 +5,7 @@ import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.
 import { v1Params } from '../../v1/param-types.js';
 import { accountIdParam } from './account-path.js';
 import { v1PageOfTokens } from '../kit/token-walk.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 
 /** /ma/account/list → GET /accounts: v1's paging (optional, as v1 accepted it) and `subAccounts`. */
 export const accountList = defineEndpoint({

@@ -4,7 +4,7 @@ import { inputShape, toV2 } from '../../v1/field-map.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1Params } from '../../v1/param-types.js';
 import { accountIdParam } from './account-path.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 
 /**
  * /ma/account/update → PATCH /accounts/{id}/options and/or PATCH /accounts/{id}/settings, with

@@ -1,6 +1,6 @@
 import { CHAT_MESSAGE_ROWS, CHAT_SESSION_ANSWER, CHAT_SESSION_ROWS } from '../../../mappings/chat.js';
 import { answer } from '../../v1/answer.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { reportRange, reportRangeParams } from '../kit/report-range.js';

@@ -1,4 +1,4 @@
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import type { TranslatorContext, V1Answer } from '../kit/define.js';
 import { answer, type AnswerShape } from '../../v1/answer.js';
 import { toV1, type FieldTable } from '../../v1/field-map.js';

@@ -8,7 +8,7 @@ import {
 } from '../../../mappings/groups.js';
 import type { AnswerShape } from '../../v1/answer.js';
 import type { FieldTable } from '../../v1/field-map.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 
 /**
  * Groups and IM groups are the same family in both versions: the same calls, the same answers, at

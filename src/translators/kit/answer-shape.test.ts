@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { UpstreamUnavailable } from '../../upstream/errors.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { NOT_READ, OBJECT_READ_BY_KEY, checkedAnswer, looseFields } from './answer-shape.js';
 
 const USER = looseFields({ id: z.string(), email: z.string(), nick: z.string().optional() });

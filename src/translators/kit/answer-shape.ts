@@ -1,4 +1,4 @@
-import type { V2Route } from '../../shared/v2-route.js';
+import type { V2Route } from '../../v2-contract/v2-route.js';
 import { z } from 'zod';
 import { UpstreamUnavailable } from '../../upstream/errors.js';
 

@@ -1,4 +1,4 @@
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import type { EndpointDefinition } from './define.js';
 import { MAX_WALK_PAGES } from './token-walk.js';
 

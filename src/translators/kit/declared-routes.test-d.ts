@@ -1,5 +1,5 @@
-import { V2 } from '../../shared/v2-routes.js';
-import type { V2Route } from '../../shared/v2-route.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
+import type { V2Route } from '../../v2-contract/v2-route.js';
 import { v1Params } from '../../v1/param-types.js';
 import { z } from 'zod';
 import { NO_CONTENT } from './answer-shape.js';

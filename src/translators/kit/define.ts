@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { V2Answer } from './v2-answers/table.js';
 import type { Query } from '../../upstream/client.js';
-import type { PathValue, V2Method, V2Route, V2Target } from '../../shared/v2-route.js';
+import type { PathValue, V2Method, V2Route, V2Target } from '../../v2-contract/v2-route.js';
 import type { CompositeMapping, FieldTable } from '../../v1/field-map.js';
 import { v1FieldNamer, type V1FieldNaming, type V1FieldOf } from '../../v1/field-naming.js';
 
@@ -16,7 +16,7 @@ import { v1FieldNamer, type V1FieldNaming, type V1FieldOf } from '../../v1/field
 
 /**
  * The v2 calls a translator may make, bound to the caller's credentials, over the routes `Routes`:
- * each method takes a target (`V2.users.get.at(id)`, src/shared/v2-routes.ts) of those routes of
+ * each method takes a target (`V2.users.get.at(id)`, src/v2-contract/v2-routes.ts) of those routes of
  * its own HTTP method, and nothing else compiles. An endpoint's `ctx.v2` is typed over the routes
  * it declares (`defineEndpoint`); a helper shared by endpoints takes a `V2Api` over the routes it
  * calls, and an endpoint may pass it its own only if it declares them all (the methods are
@@ -134,7 +134,7 @@ export interface EndpointDefinition<S extends z.ZodType = z.ZodType, Routes exte
   /** The v1 params: a zod object built with `v1Params` and the `v1` types. */
   params: S;
   /**
-   * The v2 routes it calls (src/shared/v2-routes.ts): docs/coverage.md lists them, shadow mode
+   * The v2 routes it calls (src/v2-contract/v2-routes.ts): docs/coverage.md lists them, shadow mode
    * replays only an endpoint whose routes all read, and a test holds every endpoint to them.
    */
   v2Calls: readonly Routes[];

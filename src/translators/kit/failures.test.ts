@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAILURES, levelOf, type FailureKind, type FailureRow, type RefusalKind } from '../../../mappings/errors.js';
 import { bugBehind, Failure } from '../../shared/failure.js';
-import { DotSegmentValue } from '../../shared/v2-path.js';
+import { DotSegmentValue } from '../../v2-contract/v2-path.js';
 import { V1Code, V1Error, V1_RATE_LIMIT_MESSAGE } from '../../v1/errors.js';
 import { Refusal, failureKindOf, isBug, toV1Error } from './failures.js';
 

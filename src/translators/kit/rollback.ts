@@ -1,7 +1,7 @@
 import { CallWithdrawn, UpstreamUnavailable } from '../../upstream/errors.js';
 import { toV1Error } from './failures.js';
 import { V1Error } from '../../v1/errors.js';
-import type { V2Route } from '../../shared/v2-route.js';
+import type { V2Route } from '../../v2-contract/v2-route.js';
 import type { TranslatorContext, V2Api } from './define.js';
 
 /**

@@ -1,6 +1,6 @@
-import { TODAY_V2 } from '../../shared/v2-today.js';
-import { BEYOND_TODAY } from '../../shared/v2-beyond-today.js';
-import type { V2Route, V2Scopes } from '../../shared/v2-route.js';
+import { TODAY_V2 } from '../../v2-contract/v2-today.js';
+import { BEYOND_TODAY } from '../../v2-contract/v2-beyond-today.js';
+import type { V2Route, V2Scopes } from '../../v2-contract/v2-route.js';
 import type { EndpointDefinition } from './define.js';
 
 /**

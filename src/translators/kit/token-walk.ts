@@ -1,4 +1,4 @@
-import type { PathValue, V2Route, V2Target } from '../../shared/v2-route.js';
+import type { PathValue, V2Route, V2Target } from '../../v2-contract/v2-route.js';
 import type { Query } from '../../upstream/client.js';
 import { V2Error } from '../../upstream/errors.js';
 import { invalidParameter } from '../../v1/errors.js';

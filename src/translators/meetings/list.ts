@@ -1,7 +1,7 @@
 import { defineEndpoint } from '../kit/define.js';
 import { MEETING } from '../sessions/kinds.js';
 import { readSessions, renderItems, v1ListAnswer } from '../sessions/list.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { pagingOf, v1PagingParams } from '../../v1/paging.js';
 import { v1PageOfTokens } from '../kit/token-walk.js';

@@ -1,7 +1,7 @@
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { MEETING } from '../sessions/kinds.js';
 import { readSessions, renderItems, v1ListAnswer } from '../sessions/list.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import type { V2SessionListItem } from '../kit/v2-answers/sessions.js';
 import { v1Params } from '../../v1/param-types.js';
 import { itemsOnPage, pagingOf, v1PagingParams, type Paging } from '../../v1/paging.js';

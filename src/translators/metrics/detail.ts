@@ -7,7 +7,7 @@ import {
   STILL_GOING,
 } from '../../../mappings/metrics.js';
 import { answer } from '../../v1/answer.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { itemsOnPage, pageOf, pagingOf, v1PagingParams } from '../../v1/paging.js';

@@ -2,7 +2,7 @@ import { QOS_ANSWER, QOS_PARTICIPANT_ROWS, QOS_SAMPLE_ROWS } from '../../../mapp
 import { answer } from '../../v1/answer.js';
 import { V1Code } from '../../v1/errors.js';
 import { V1Error } from '../../v1/errors.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { itemsOnPage, pagingOf } from '../../v1/paging.js';

@@ -2,7 +2,7 @@ import { SESSION_METRIC_ANSWER, SESSION_METRIC_ROWS, STILL_GOING } from '../../.
 import { answer } from '../../v1/answer.js';
 import { invalidParameter, missingParameter } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { toV1 } from '../../v1/field-map.js';
 import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';

@@ -2,7 +2,7 @@ import { CRC_HOUR_ROWS, IM_USER_ANSWER, IM_USER_ROWS } from '../../../mappings/d
 import { answer } from '../../v1/answer.js';
 import { invalidParameter } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { toV1 } from '../../v1/field-map.js';
 import { pageOf, pagingOf, v1PageFields } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';

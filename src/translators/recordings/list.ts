@@ -5,7 +5,7 @@ import {
   RECORDING_MEETING_ROWS,
 } from '../../../mappings/recordings.js';
 import { answer } from '../../v1/answer.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { defineEndpoint, type RecordingFileRef, type TranslatorContext } from '../kit/define.js';
 import { toV1, type FieldTable } from '../../v1/field-map.js';
 import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';

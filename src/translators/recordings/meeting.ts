@@ -1,5 +1,5 @@
 import { RECORDING_GET_FILE_ROWS, RECORDING_MEETING_ROWS } from '../../../mappings/recordings.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { uuidSegment } from '../kit/instance-uuid.js';

@@ -1,5 +1,5 @@
 import { PANELIST } from '../../../mappings/registration.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { OWN_SESSION_CALLS, readOwnSession } from '../sessions/host-check.js';

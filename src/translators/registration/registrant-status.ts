@@ -1,6 +1,6 @@
 import { V1Code } from '../../v1/errors.js';
 import { V2Error } from '../../upstream/errors.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { toV1Error } from '../kit/failures.js';
 import { V1Error } from '../../v1/errors.js';
 import { batchesOf } from '../kit/batches.js';

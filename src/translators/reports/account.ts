@@ -1,7 +1,7 @@
 import { ACCOUNT_REPORT_ANSWER, ACCOUNT_REPORT_USER_ANSWER, ACCOUNT_REPORT_USER_ROWS } from '../../../mappings/reports.js';
 import { answer } from '../../v1/answer.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { toV1 } from '../../v1/field-map.js';
 import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1Params } from '../../v1/param-types.js';

@@ -1,6 +1,6 @@
 import { DAILY_REPORT_ROWS } from '../../../mappings/reports.js';
 import { defineEndpoint } from '../kit/define.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { toV1 } from '../../v1/field-map.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 

@@ -1,6 +1,6 @@
 import { USER_REPORT_MEETING_ANSWER, USER_REPORT_MEETING_ROWS, USER_REPORT_PARTICIPANT_ROWS } from '../../../mappings/reports.js';
 import { answer } from '../../v1/answer.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { itemsOnPage, pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';

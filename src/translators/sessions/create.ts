@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { V2 } from '../../shared/v2-routes.js';
+import type { V2 } from '../../v2-contract/v2-routes.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { Rollback } from '../kit/rollback.js';
 import { v2SessionBody } from './body.js';

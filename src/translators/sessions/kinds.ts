@@ -1,7 +1,7 @@
 import { MEETING_OPTIONS, WEBINAR_OPTIONS } from '../../../mappings/scheduling-options.js';
 import { MEETING_ANSWERS, WEBINAR_ANSWERS, type SessionAnswers } from '../../../mappings/session-answers.js';
 import type { FieldTable } from '../../v1/field-map.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { LIVE_MEETINGS, NO_LIVE_WEBINARS, type LiveStatus } from './status.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { USER_MEMBERSHIPS } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { withCompositeDefaults, withV1Defaults } from '../../v1/field-map.js';
 import { Rollback } from '../kit/rollback.js';

@@ -1,5 +1,5 @@
 import { USER_OPTIONS, USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { withCompositeDefaults, withV1Defaults } from '../../v1/field-map.js';
 import { v1Params } from '../../v1/param-types.js';

@@ -1,6 +1,6 @@
 import { USER_MEMBERSHIPS } from '../../../mappings/user-fields.js';
 import { USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1Params } from '../../v1/param-types.js';

@@ -2,7 +2,7 @@ import { TOKEN_TYPES, V2_TOKEN_TYPES } from '../../../mappings/user-answers.js';
 import { USER_FIELDS } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from '../../../mappings/user-options.js';
 import type { Query } from '../../upstream/client.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import type { V2Api } from '../kit/define.js';
 import { answer, type AnswerShape } from '../../v1/answer.js';
 import { compositesToV1, toV1 } from '../../v1/field-map.js';

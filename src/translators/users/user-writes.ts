@@ -1,6 +1,6 @@
 import { USER_FIELDS, USER_MEMBERSHIPS, type MembershipRow } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from '../../../mappings/user-options.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import type { TranslatorContext } from '../kit/define.js';
 import { compositesToV2, getPath, setPath, toV2 } from '../../v1/field-map.js';
 import type { Rollback } from '../kit/rollback.js';

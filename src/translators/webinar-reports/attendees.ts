@@ -1,5 +1,5 @@
 import { STANDARD_QUESTION_ROWS } from '../../../mappings/registration.js';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { toV1 } from '../../v1/field-map.js';
 import { allRegistrants, type V2Registrant } from '../sessions/registrants.js';

@@ -1,6 +1,6 @@
 import { V1Code } from '../../v1/errors.js';
-import type { PathValue, V2Route } from '../../shared/v2-route.js';
-import { V2 } from '../../shared/v2-routes.js';
+import type { PathValue, V2Route } from '../../v2-contract/v2-route.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { V1Error } from '../../v1/errors.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { OWN_SESSION_CALLS, readOwnSession } from '../sessions/host-check.js';

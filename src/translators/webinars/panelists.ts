@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { V2 } from '../../shared/v2-routes.js';
+import { V2 } from '../../v2-contract/v2-routes.js';
 import { batchesOf } from '../kit/batches.js';
 import type { CreateFollowUp } from '../sessions/create.js';
 import { v1 } from '../../v1/param-types.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { hashSecret } from './secret-hash.js';
 import { parseCredentialFile, readCredentialFile, type CredentialEntry, type SdkApp } from './credential-map.js';
-import type { RateLimitPlan } from '../../shared/rate-limit-plans.js';
+import type { RateLimitPlan } from '../../v2-contract/rate-limit-plans.js';
 
 /**
  * The edits `npm run credentials` makes to a credentials file: add a key, rotate its v1 secret. Each

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { secretHashProblem, verifySecret } from './secret-hash.js';
 import type { V2Identity } from './v2-identity.js';
-import { RATE_LIMIT_PLANS } from '../../shared/rate-limit-plans.js';
+import { RATE_LIMIT_PLANS } from '../../v2-contract/rate-limit-plans.js';
 
 /**
  * The credential map (V2_CREDENTIALS_FILE): which v1 api_keys v1gate knows, each with its v1 secret

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { nowOrLater } from '../../shared/now-or-later.js';
-import { RATE_LIMIT_PLANS } from '../../shared/rate-limit-plans.js';
+import { RATE_LIMIT_PLANS } from '../../v2-contract/rate-limit-plans.js';
 import { textAtMost } from '../../shared/text-at-most.js';
 import type { Credentials } from '../credentials.js';
 import type { OAuthApp } from './oauth-tokens.js';

@@ -1,6 +1,6 @@
 import type { ProofBudget } from '../pair-proof.js';
 import { V2Budgets } from '../outbound-budget.js';
-import { DEFAULT_RATE_LIMIT_PLAN, type RateLimitPlan } from '../../shared/rate-limit-plans.js';
+import { DEFAULT_RATE_LIMIT_PLAN, type RateLimitPlan } from '../../v2-contract/rate-limit-plans.js';
 import { TokenMinter } from '../jwt.js';
 import { V2Authorizer, type EmbeddedApps } from './authorizer.js';
 import type { CredentialConfig } from './config.js';

@@ -1,4 +1,4 @@
-import type { RateLimitPlan } from '../../shared/rate-limit-plans.js';
+import type { RateLimitPlan } from '../../v2-contract/rate-limit-plans.js';
 
 /**
  * Whom v1gate acts as toward v2 for a mapped key: a JWT app's key and secret (signed as the v2 spec

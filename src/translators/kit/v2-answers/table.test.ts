@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ALL_V2_ROUTES, V2 } from '../../../shared/v2-routes.js';
+import { ALL_V2_ROUTES, V2 } from '../../../v2-contract/v2-routes.js';
 import { UpstreamUnavailable } from '../../../upstream/errors.js';
 import { answerWith, looseFields, NO_CONTENT } from '../answer-shape.js';
 import { checkedV2Answer, V2_ANSWERS } from './table.js';

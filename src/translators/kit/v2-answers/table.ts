@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { PathValue, V2Method, V2Route } from '../../../shared/v2-route.js';
-import type { V2 } from '../../../shared/v2-routes.js';
+import type { PathValue, V2Method, V2Route } from '../../../v2-contract/v2-route.js';
+import type { V2 } from '../../../v2-contract/v2-routes.js';
 import { checkedAnswer, NO_CONTENT, NOT_READ } from '../answer-shape.js';
 import { V2_ACCOUNT, V2_ACCOUNT_PAGE, V2_BILLING_CONTACT, V2_CREATED_ACCOUNT, V2_PLAN_SET } from './accounts.js';
 import { V2_USER_CHAT_MESSAGES, V2_USER_CHAT_SESSIONS } from './chat.js';
@@ -25,7 +25,7 @@ import { V2_ASSISTANTS, V2_CREATED_USER, V2_EMAIL_EXISTS, V2_SETTINGS, V2_TOKEN,
 import { V2_INSTANCES, V2_SURVEY, V2_WEBINAR_PARTICIPANT_PAGE } from './webinar-reports.js';
 
 /**
- * The one answer schema of each v2 route of `V2` (src/shared/v2-routes.ts), by the route's name: the
+ * The one answer schema of each v2 route of `V2` (src/v2-contract/v2-routes.ts), by the route's name: the
  * fields any translator reads of it, each as required as the v2 reference and today's service make
  * it. The v2 client of a translator reads its answer from here by the target's route
  * (`ctx.v2.get(V2.users.get.at(id))` is a `V2User`), so no call names a schema of its own. The
@@ -50,7 +50,7 @@ export const V2_ANSWERS = {
   'PATCH /users/{userId}': NO_CONTENT,
   'DELETE /users/{userId}': NO_CONTENT,
   'GET /users/email': V2_EMAIL_EXISTS,
-  // Retired (RETIRED in src/shared/v2-routes.ts): no endpoint calls it.
+  // Retired (RETIRED in src/v2-contract/v2-routes.ts): no endpoint calls it.
   'GET /users/zpk': NOT_READ,
   'GET /users/{userId}/settings': V2_SETTINGS,
   'PATCH /users/{userId}/settings': NO_CONTENT,
@@ -125,7 +125,7 @@ export const V2_ANSWERS = {
   'PATCH /h323/devices/{deviceId}': NO_CONTENT,
   'DELETE /h323/devices/{deviceId}': NO_CONTENT,
 
-  // Retired (RETIRED in src/shared/v2-routes.ts): no endpoint calls them.
+  // Retired (RETIRED in src/v2-contract/v2-routes.ts): no endpoint calls them.
   'GET /im/chat/sessions': NOT_READ,
   'GET /im/chat/sessions/{sessionId}': NOT_READ,
   'GET /chat/users/{userId}/sessions': V2_USER_CHAT_SESSIONS,
@@ -142,7 +142,7 @@ export const V2_ANSWERS = {
   'GET /metrics/zoomrooms': V2_ROOM_PAGE,
   'GET /metrics/zoomrooms/{zoomroomId}': V2_ROOM_DETAIL,
   'GET /metrics/crc': V2_CRC,
-  // Retired (RETIRED in src/shared/v2-routes.ts): no endpoint calls it.
+  // Retired (RETIRED in src/v2-contract/v2-routes.ts): no endpoint calls it.
   'GET /metrics/im': NOT_READ,
   'GET /metrics/chat': V2_CHAT_METRICS_PAGE,
 

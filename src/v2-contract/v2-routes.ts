@@ -3,7 +3,7 @@ import { v2Route, type V2Route } from './v2-route.js';
 /**
  * Every v2 route the gateway calls, by the resource it acts on, written as the v2 reference
  * (spec/reference/v2-openapi.json) writes it; a test holds each to that. Each route's rate-limit
- * label and scopes are read from today's published documents (src/shared/v2-today.ts, generated
+ * label and scopes are read from today's published documents (src/v2-contract/v2-today.ts, generated
  * from spec/reference/today; `BEYOND_TODAY` for the few they do not hold), never typed here:
  * v1gate's outbound buckets, its scope checks and the sandbox's are all read from them. The
  * translators call these and declare which they call; nothing else names a v2 call.
@@ -153,7 +153,7 @@ export const ALL_V2_ROUTES: readonly V2Route[] = Object.values(V2).flatMap((reso
 /**
  * The routes of `V2` newer than the reference snapshot (spec/reference/v2-openapi.json), each with
  * the public source of its path and answer (docs/live-evidence.md, "Team Chat, chat metrics and the
- * ZPK today"). src/shared/v2-routes.test.ts holds every other route to the snapshot.
+ * ZPK today"). src/v2-contract/v2-routes.test.ts holds every other route to the snapshot.
  */
 export const NEWER_THAN_REFERENCE: ReadonlyMap<V2Route, string> = new Map<V2Route, string>([
   [V2.chat.userSessions, 'https://github.com/zoom/rivet-javascript/blob/main/teamchat/teamchat.d.ts'],

@@ -56,9 +56,9 @@ export interface V2Target<out Method extends V2Method = V2Method, out Name exten
 
 /**
  * What is said of a route beyond its path, derived, never typed beside it: today's published
- * documents (src/shared/v2-today.ts, generated from spec/reference/today), or for a route they
+ * documents (src/v2-contract/v2-today.ts, generated from spec/reference/today), or for a route they
  * do not hold, its row in `BEYOND_TODAY`. A route neither knows is Light (the label of most
- * single-resource calls) with no scopes known; src/shared/v2-routes.test.ts allows none in `V2`.
+ * single-resource calls) with no scopes known; src/v2-contract/v2-routes.test.ts allows none in `V2`.
  */
 function contractOf(name: string): { category: RateLimitCategory; scopes: V2Scopes | null } {
   const today = Object.hasOwn(TODAY_V2, name) ? TODAY_V2[name] : undefined;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readTodayOperations, renderTodayContract, TODAY_TABLE_FILE } from '../../scripts/today-contract-render.js';
 import { TODAY_V2 } from './v2-today.js';
 
-describe("today's v2 contract table (src/shared/v2-today.ts)", () => {
+describe("today's v2 contract table (src/v2-contract/v2-today.ts)", () => {
   it('is what `npm run today-contract` writes from spec/reference/today: regenerate it after the documents change', async () => {
     expect(readFileSync(TODAY_TABLE_FILE, 'utf8')).toBe(await renderTodayContract());
   });

@@ -1,4 +1,4 @@
-import { Failure, type FieldNaming } from './failure.js';
+import { Failure, type FieldNaming } from '../shared/failure.js';
 
 /**
  * One value of a v2 path, percent-encoded as one segment: a `/` or `?` in a value never changes

@@ -3,8 +3,8 @@ import type { RateLimitCategory, V2Scopes } from './v2-contract.js';
 /**
  * The v2 routes the gateway calls that today's published documents (spec/reference/today) do not
  * hold, each with what the documents would have said and why it is said here instead. Everything
- * else a route carries is read from the documents (src/shared/v2-today.ts); a route of `V2` in
- * neither fails src/shared/v2-routes.test.ts, and a row here for a route the documents hold fails it too.
+ * else a route carries is read from the documents (src/v2-contract/v2-today.ts); a route of `V2` in
+ * neither fails src/v2-contract/v2-routes.test.ts, and a row here for a route the documents hold fails it too.
  */
 export interface BeyondToday {
   readonly category: RateLimitCategory;
@@ -19,7 +19,7 @@ const MASTER =
 const masterRead = { granular: [], classic: ['account:read:admin'] } as const;
 const masterWrite = { granular: [], classic: ['account:write:admin'] } as const;
 const RETIRED =
-  "Retired (RETIRED in src/shared/v2-routes.ts), so gone from today's documents: it keeps the category it had, and takes the scopes of its replacement, the service's scopes for the same data today.";
+  "Retired (RETIRED in src/v2-contract/v2-routes.ts), so gone from today's documents: it keeps the category it had, and takes the scopes of its replacement, the service's scopes for the same data today.";
 
 export const BEYOND_TODAY: Readonly<Record<string, BeyondToday>> = {
   'GET /accounts': { category: 'medium', scopes: masterRead, why: MASTER },
