@@ -21,6 +21,16 @@ describe('the configuration loader', () => {
     expect(config.ops.logLevel).toBe('info');
   });
 
+  it('reads PRIVATE_HOSTS as names and CIDRs, and refuses a CIDR that is none', () => {
+    expect(loadConfig({ PRIVATE_HOSTS: 'status.example.com:8443, 10.0.0.0/8' }).ops.privateAccess.hosts).toEqual([
+      'status.example.com:8443',
+      '10.0.0.0/8',
+    ]);
+    expect(problemsOf({ PRIVATE_HOSTS: 'status.example.com,10.0.0.0/99' }).message).toContain(
+      'PRIVATE_HOSTS: must be comma-separated host names or CIDRs',
+    );
+  });
+
   it('reports every problem of every section at once, each naming its variable', () => {
     const error = problemsOf({
       PORT: 'eighty',

@@ -292,8 +292,12 @@ const OPS = envSection({
     PRIVATE_HOSTS: z
       .string()
       .optional()
+      .refine(
+        (v) => v === undefined || commaList(v).every((entry) => !entry.includes('/') || isProxyEntry(entry)),
+        'must be comma-separated host names or CIDRs',
+      )
       .describe(
-        'comma-separated Host names (a port optional: with one, that port only) the private pages answer besides localhost, 127.0.0.1 and [::1]; any other Host is refused with 403; unset: none',
+        'comma-separated Host names (a port optional: with one, that port only) the private pages answer besides localhost, 127.0.0.1 and [::1], or CIDRs (10.0.0.0/8) a Host written as an address may fall in, as a pod address is when Prometheus scrapes /metrics in a cluster; any other Host is refused with 403; unset: none',
       ),
     TRUSTED_PROXIES: z
       .string()

@@ -19,7 +19,11 @@ import { isLoopbackHost } from './loopback.js';
  *    is 401; a page without a token answers loopback clients only (403 otherwise).
  */
 export interface PrivateAccessRules {
-  /** Host names (a port optional: `status.example.com`, `10.0.0.5:8080`) besides the loopback ones. */
+  /**
+   * Host names (a port optional: `status.example.com`, `10.0.0.5:8080`) besides the loopback ones,
+   * or CIDRs (`10.0.0.0/8`) that a Host written as an address may fall in: a scraper in a cluster
+   * sends each pod's own address as its Host, which no list of names can hold.
+   */
   hosts: readonly string[];
   /** Addresses or CIDRs (`10.0.0.0/8`, `::1`) of the proxies whose forwarding headers are believed. */
   trustedProxies: readonly string[];
@@ -97,10 +101,14 @@ function tokenGiven(c: Context): string | undefined {
 
 export class PrivateAccess {
   private readonly hosts: Set<string>;
+  private readonly hostSubnets = new BlockList();
   private readonly proxies = new BlockList();
 
   constructor(rules: PrivateAccessRules) {
-    this.hosts = new Set(rules.hosts.map((h) => h.trim().toLowerCase()).filter(Boolean));
+    const entries = rules.hosts.map((h) => h.trim().toLowerCase()).filter(Boolean);
+    const subnets = entries.filter((h) => h.includes('/'));
+    this.hosts = new Set(entries.filter((h) => !subnets.includes(h)));
+    for (const subnet of subnets) addProxy(this.hostSubnets, subnet);
     for (const entry of rules.trustedProxies) addProxy(this.proxies, entry);
   }
 
@@ -164,7 +172,7 @@ export class PrivateAccess {
   private hostAllowed(host: string): boolean {
     const name = hostName(host);
     if (name === undefined) return false;
-    return isLoopbackName(name) || this.hosts.has(host.toLowerCase()) || this.hosts.has(name);
+    return isLoopbackName(name) || this.hosts.has(host.toLowerCase()) || this.hosts.has(name) || inSubnets(this.hostSubnets, name);
   }
 
   /**
@@ -227,6 +235,11 @@ function defaultAnswer(c: Context, refusal: { status: 401 | 403; reason: string 
 }
 
 /** One TRUSTED_PROXIES entry: an address or a CIDR; throws on anything else (the setting's schema says so first). */
+function inSubnets(list: BlockList, name: string): boolean {
+  const version = isIP(name);
+  return version !== 0 && list.check(name, version === 6 ? 'ipv6' : 'ipv4');
+}
+
 function addProxy(list: BlockList, entry: string): void {
   const [address = '', prefix] = entry.trim().split('/');
   const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';

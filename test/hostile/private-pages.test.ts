@@ -99,7 +99,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'subs.json'), JSON.stringify([{ api_key: 'k', url: 'http://127.0.0.1:9/hook' }]));
   gw = await startTestGateway({
     METRICS_TOKEN,
-    PRIVATE_HOSTS: 'status.internal.example',
+    PRIVATE_HOSTS: 'status.internal.example,10.0.0.0/8,fd00::/8',
     V1_WEBHOOKS_FILE: join(dir, 'subs.json'),
     V1_WEBHOOKS_JOURNAL: join(dir, 'journal'),
     V2_WEBHOOK_SECRET_TOKEN: WEBHOOK_TOKEN,
@@ -237,6 +237,16 @@ describe('the Host of a private page', () => {
       }
     },
   );
+
+  it('is answered when it is an address inside a CIDR of PRIVATE_HOSTS, as a pod address is when Prometheus scrapes it', async () => {
+    const scrape = (host: string, token = METRICS_TOKEN) =>
+      ask(gw.port, { path: '/metrics', host, headers: { authorization: `Bearer ${token}` } }).then((a) => a.status);
+    for (const host of ['10.12.0.7:8080', '10.255.255.255', '[fd00::7]:8080']) expect(await scrape(host), host).toBe(200);
+    // Outside the CIDR, a name that only starts like an address, or the right Host without the token: refused.
+    for (const host of ['11.0.0.1:8080', '[fe80::1]:8080', '10.0.0.1.evil.example', '10.0.0.0/8'])
+      expect(await scrape(host), host).toBe(403);
+    expect(await scrape('10.12.0.7:8080', 'not-the-token-at-all')).toBe(401);
+  });
 
   it('is answered when it is a loopback name, with or without its port, or one of PRIVATE_HOSTS', async () => {
     for (const host of [
