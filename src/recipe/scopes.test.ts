@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { ALL_ENDPOINTS } from '../translators/endpoints.js';
+import { routesOf, scopesToGrant } from '../translators/kit/scopes.js';
+import { declaredRecipe } from './declared.js';
 import { scopesToRequest } from './scopes.js';
 
 describe('scopesToRequest', () => {
-  it('names one scope per route, the account-wide one first, and uses a chosen scope again where it opens another route', () => {
+  it("names each route's account-wide scope, a route with no granular scope by its classic one, and lists routes no scope is known for", () => {
     const chosen = scopesToRequest([
       {
         route: 'GET /users/{userId}',
@@ -13,9 +16,21 @@ describe('scopesToRequest', () => {
       { route: 'GET /unknown', scopes: null },
     ]);
     expect(chosen).toEqual({
-      granular: ['user:read:list_users:admin', 'user:read:user:admin'],
+      granular: ['user:read:list_users:admin', 'user:read:user:admin', 'x:read'],
       classic: ['user:read:admin', 'x:read'],
       unknown: ['GET /unknown'],
     });
+  });
+
+  it("names, for every endpoint, the scopes the gateway's own policy names (the refusals and docs/scopes.md)", () => {
+    for (const endpoint of ALL_ENDPOINTS) {
+      const recipe = declaredRecipe(endpoint);
+      const fromRecipe = scopesToRequest([...recipe.steps, ...recipe.undo]);
+      const fromKit = scopesToGrant(routesOf(endpoint));
+      expect({ granular: fromRecipe.granular, classic: fromRecipe.classic }, endpoint.path).toEqual({
+        granular: [...new Set(fromKit.granular)].sort(),
+        classic: [...new Set(fromKit.classic)].sort(),
+      });
+    }
   });
 });

@@ -28,8 +28,12 @@ export const opens = (held: readonly string[] | undefined, route: V2Route): bool
 /** The scope to grant for a route: its `:admin` form (a server-to-server app acts for the whole account), else its first. */
 const preferred = (scopes: readonly string[]): string | undefined => scopes.find((s) => s.endsWith(':admin')) ?? scopes[0];
 
-/** The granular scopes (one per route) and the classic ones (one per route) that let an app call every route of `routes`. */
-export function scopesToGrant(routes: readonly V2Route[]): V2Scopes {
+/**
+ * The granular scopes (one per route) and the classic ones (one per route) that let an app call
+ * every route of `routes`: the one policy for naming scopes, used by the gateway's refusals,
+ * docs/scopes.md and the way-out recipe (src/recipe/scopes.ts) alike, so none names another scope.
+ */
+export function scopesToGrant(routes: readonly Pick<V2Route, 'scopes'>[]): V2Scopes {
   const granular = new Set<string>();
   const classic = new Set<string>();
   for (const { scopes } of routes) {
