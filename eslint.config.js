@@ -138,10 +138,10 @@ export default tseslint.config(
     },
   },
   {
-    // The facade's steps each take the one before's result (src/v1-facade/v1-call.ts), and the SDK
+    // The facade's steps each take the one before's result (src/v1-steps/v1-call.ts), and the SDK
     // signer composes the same steps: a `!` in either would be reading what the order of lines, not
     // a type, says is set.
-    files: ['src/v1-facade/**/*.ts', 'src/sdk/**/*.ts'],
+    files: ['src/v1-steps/**/*.ts', 'src/v1-facade/**/*.ts', 'src/sdk/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'error' },
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },

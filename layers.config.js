@@ -44,6 +44,7 @@ export const LAYERS = [
     ],
   },
   { name: 'ways in', parts: ['src/v1-facade/', 'src/webhooks/', 'src/sdk/', 'src/compare/', 'src/ops/', 'src/downloads/', 'src/recipe/'] },
+  { name: 'the v1 steps', parts: ['src/v1-steps/'] },
   { name: 'translation: the endpoint list', parts: ['src/translators/endpoints.ts', 'src/translators/coverage.ts'] },
   {
     name: 'translation: areas',

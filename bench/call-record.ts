@@ -1,6 +1,6 @@
 import { SecretValues } from '../src/shared/secrets.js';
 import { V2 } from '../src/v2-contract/v2-routes.js';
-import type { V1CallRecord } from '../src/v1-facade/observe.js';
+import type { V1CallRecord } from '../src/v1-steps/observe.js';
 
 /**
  * A typical call's record, as the facade hands it to observers: a checkemail answered with its one

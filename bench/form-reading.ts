@@ -3,7 +3,7 @@ import { Context } from 'hono';
 import { buildRevision } from './base-build.js';
 import { REPO_ROOT } from './procs.js';
 import type { EndpointDefinition } from '../src/translators/kit/define.js';
-import type { V1Call } from '../src/v1-facade/v1-call.js';
+import type { V1Call } from '../src/v1-steps/v1-call.js';
 
 /**
  * `npx tsx bench/form-reading.ts [--base <git revision>] [--rounds 15] [--calls 4000]`
@@ -88,9 +88,9 @@ type Reading = (form: FormCase) => Promise<unknown>;
 async function readingOf(root: string): Promise<Reading> {
   // Both trees' modules have these shapes: the old one's are typed as this checkout's.
   const [params, read, v1Call, registry] = await Promise.all([
-    import(`${root}src/v1-facade/params.ts`) as Promise<typeof import('../src/v1-facade/params.js')>,
-    import(`${root}src/v1-facade/read.ts`) as Promise<typeof import('../src/v1-facade/read.js')>,
-    import(`${root}src/v1-facade/v1-call.ts`) as Promise<typeof import('../src/v1-facade/v1-call.js')>,
+    import(`${root}src/v1-steps/params.ts`) as Promise<typeof import('../src/v1-steps/params.js')>,
+    import(`${root}src/v1-steps/read.ts`) as Promise<typeof import('../src/v1-steps/read.js')>,
+    import(`${root}src/v1-steps/v1-call.ts`) as Promise<typeof import('../src/v1-steps/v1-call.js')>,
     import(`${root}src/translators/kit/registry.ts`) as Promise<typeof import('../src/translators/kit/registry.js')>,
   ]);
   // Only the registry's lookup is read: an endpoint here is its path.

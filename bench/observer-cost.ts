@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import type { V1CallRecord } from '../src/v1-facade/observe.js';
+import type { V1CallRecord } from '../src/v1-steps/observe.js';
 import { RECORD } from './call-record.js';
 
 /**

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { propagateOnly } from '../src/shared/trace-context.js';
 import { V2 } from '../src/v2-contract/v2-routes.js';
-import { requestIdOf } from '../src/v1-facade/observe.js';
+import { requestIdOf } from '../src/v1-steps/observe.js';
 
 /**
  * `npm run bench:trace`: the CPU the always-on part of tracing adds to one v1 call when no exporter

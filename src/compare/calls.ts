@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
-import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
+import type { CallObserver, V1CallRecord } from '../v1-steps/observe.js';
 import { KnownSecrets, type Redactor } from '../shared/secrets.js';
 import { REDACTED, callRedactor, recordRedactor, recordableParams } from './secrets.js';
 

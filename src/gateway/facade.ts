@@ -18,7 +18,7 @@ import { fanOutCheck } from '../upstream/outbound-gate.js';
 import { createV1App, type InboundGate } from '../v1-facade/app.js';
 import { createDownloads } from '../downloads/index.js';
 import { downloadCredentialsOf } from '../downloads/credentials.js';
-import type { CallObserver, OwnTimeObserver } from '../v1-facade/observe.js';
+import type { CallObserver, OwnTimeObserver } from '../v1-steps/observe.js';
 import type { Parts } from './parts.js';
 import type { SandboxAccounts } from './v2-side.js';
 

@@ -12,7 +12,7 @@ import { Hono } from 'hono';
 import { FailoverBucketStore, type RateLimiters } from '../ratelimit/index.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import type { V2Credentials } from '../upstream/auth/v2-credentials.js';
-import { tellingEach, type CallObserver } from '../v1-facade/observe.js';
+import { tellingEach, type CallObserver } from '../v1-steps/observe.js';
 import type { Webhooks } from '../webhooks/index.js';
 import type { Parts } from './parts.js';
 import type { Shadow } from './facade.js';

@@ -10,7 +10,7 @@ import type { PrivateAccess } from '../shared/private-access.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import type { OutboundGate } from '../upstream/client.js';
 import type { InboundGate } from '../v1-facade/app.js';
-import type { CallObserver } from '../v1-facade/observe.js';
+import type { CallObserver } from '../v1-steps/observe.js';
 import type { InFlight, ListenAddress, OutboundStop, Resources } from './lifecycle.js';
 
 /** What every part of a gateway is built from, and what it is built with (the overrides tests and a cluster worker pass). */
@@ -23,7 +23,7 @@ export interface GatewayOverrides {
   outbound?: OutboundGate;
   /** Sandbox limits (tests and benchmarks); default: the spec's, or none with SANDBOX_RATE_LIMITS=off. */
   sandboxLimits?: SandboxLimits | false;
-  /** Told about every v1 call answered (see src/v1-facade/observe.ts). */
+  /** Told about every v1 call answered (see src/v1-steps/observe.ts). */
   observers?: readonly CallObserver[];
   /** Whether the process is draining for shutdown (/readyz answers 503 while it is). */
   draining?: () => boolean;

@@ -3,7 +3,7 @@ import { BusiestKeys, OTHER_KEYS } from './busiest-keys.js';
 import { keyHash } from './key-hash.js';
 import { GatewayMetrics } from './metrics.js';
 import { V2 } from '../v2-contract/v2-routes.js';
-import type { V1CallRecord } from '../v1-facade/observe.js';
+import type { V1CallRecord } from '../v1-steps/observe.js';
 import { parsePrometheusText } from '../../test/support/prometheus.js';
 
 function clock() {

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { FAILURES, levelOf, type FailureKind } from '../../mappings/errors.js';
 import { KnownSecrets, SecretValues } from '../shared/secrets.js';
 import { V2 } from '../v2-contract/v2-routes.js';
-import type { V1CallRecord } from '../v1-facade/observe.js';
+import type { V1CallRecord } from '../v1-steps/observe.js';
 import { callLineFields, callLogObserver, loggerSettings, REDACTED } from './logging.js';
 
 /**

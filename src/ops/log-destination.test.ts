@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SecretValues } from '../shared/secrets.js';
-import type { V1CallRecord } from '../v1-facade/observe.js';
+import type { V1CallRecord } from '../v1-steps/observe.js';
 import { logDestination, type LogDestination, type LogDestinationOptions } from './log-destination.js';
 import { callLogObserver, createLogger, loggerSettings } from './logging.js';
 import { RECORD } from '../../bench/call-record.js';

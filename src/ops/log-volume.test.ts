@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { V1CallRecord } from '../v1-facade/observe.js';
+import type { V1CallRecord } from '../v1-steps/observe.js';
 import { boundLogLine, FAILED_CALL_LINES, LOG_LINE_LIMITS, sampleFailedCalls } from './log-volume.js';
 
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { refilledTokens, takeToken, type BucketSpec, type BucketState } from '../shared/token-bucket.js';
-import type { CallObserver } from '../v1-facade/observe.js';
+import type { CallObserver } from '../v1-steps/observe.js';
 
 /**
  * What a client with no credentials can make the gateway write to its log, bounded two ways:

@@ -3,7 +3,7 @@ import pino from 'pino';
 import { prettyFactory } from 'pino-pretty';
 import { describe, expect, it } from 'vitest';
 import { callLogObserver, loggerSettings, PRETTY_OPTIONS } from './logging.js';
-import type { V1CallRecord } from '../v1-facade/observe.js';
+import type { V1CallRecord } from '../v1-steps/observe.js';
 
 /** What a person at a terminal reads for one v1 call: one line, its fields on it, no secret. */
 describe('the pretty log', () => {

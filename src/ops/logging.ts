@@ -1,6 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { LEVEL_OF_BLAME, levelOf } from '../../mappings/errors.js';
-import type { CallObserver, V1CallRecord } from '../v1-facade/observe.js';
+import type { CallObserver, V1CallRecord } from '../v1-steps/observe.js';
 import { KnownSecrets, withReadableNames, type Redactor, type SecretValues } from '../shared/secrets.js';
 import { isoMillis } from '../shared/iso-time.js';
 import { keyHash } from './metrics.js';

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import type { V2Route } from '../v2-contract/v2-route.js';
 import { CellCounter, CellHistogram, type CounterCell, type HistogramCell } from './metric-cells.js';
-import type { CallObserver, OwnTimeObserver, V1CallRecord } from '../v1-facade/observe.js';
+import type { CallObserver, OwnTimeObserver, V1CallRecord } from '../v1-steps/observe.js';
 import { BusiestKeys } from './busiest-keys.js';
 import { pairProven } from './pair-proven.js';
 

@@ -1,4 +1,4 @@
-import type { V1CallRecord } from '../v1-facade/observe.js';
+import type { V1CallRecord } from '../v1-steps/observe.js';
 
 /**
  * Whether the call's api_key/api_secret pair was proven: v2 answered one of its calls with

@@ -4,9 +4,9 @@ import { defineEndpoint } from '../translators/kit/define.js';
 import type { V2Client } from '../upstream/client.js';
 import { PairProver } from '../upstream/pair-proof.js';
 import { v1Params } from '../v1/param-types.js';
-import type { InboundGate } from './admit.js';
+import type { InboundGate } from '../v1-steps/admit.js';
 import { createV1App } from './app.js';
-import type { V1CallRecord } from './observe.js';
+import type { V1CallRecord } from '../v1-steps/observe.js';
 
 const ping = defineEndpoint({ path: '/test/ping', params: v1Params({}), v2Calls: [], handle: async () => ({ ok: true }) });
 /** The endpoint calls no v2: a v2 call would be a bug of the composition. */

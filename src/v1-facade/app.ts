@@ -7,20 +7,20 @@ import { buildRegistry } from '../translators/kit/registry.js';
 import type { CallTracer } from '../shared/trace-context.js';
 import type { V2Client } from '../upstream/client.js';
 import { PairProver } from '../upstream/pair-proof.js';
-import { admit, type InboundGate } from './admit.js';
-import { authenticate } from './authenticate.js';
+import { admit, type InboundGate } from '../v1-steps/admit.js';
+import { authenticate } from '../v1-steps/authenticate.js';
 import type { LocalCheck } from '../upstream/auth/local-check.js';
-import type { Bindings, FanOutCheck } from './call-context.js';
+import type { Bindings, FanOutCheck } from '../v1-steps/call-context.js';
 import { dispatch, type DispatchParts } from './dispatch.js';
-import { KeyMemo } from './key-memo.js';
-import { tellingEach, type CallObserver, type OwnTimeObserver } from './observe.js';
+import { KeyMemo } from '../v1-steps/key-memo.js';
+import { tellingEach, type CallObserver, type OwnTimeObserver } from '../v1-steps/observe.js';
 import type { BodyLimits } from '../shared/request-body.js';
-import { read, readFields } from './read.js';
-import { readParams } from './params.js';
+import { read, readFields } from '../v1-steps/read.js';
+import { readParams } from '../v1-steps/params.js';
 import { fail, observe, observeOwnTime, render } from './render.js';
-import { V1Call } from './v1-call.js';
+import { V1Call } from '../v1-steps/v1-call.js';
 
-export type { InboundGate } from './admit.js';
+export type { InboundGate } from '../v1-steps/admit.js';
 
 /**
  * The v1 facade: `POST /v1/<area>/<action>` in any letter case, with or without a trailing slash.

@@ -8,9 +8,9 @@ import { V2Error } from '../upstream/errors.js';
 import { V1Error } from '../v1/errors.js';
 import { v1, v1Params } from '../v1/param-types.js';
 import { dispatch, type DispatchParts } from './dispatch.js';
-import { KeyMemo } from './key-memo.js';
+import { KeyMemo } from '../v1-steps/key-memo.js';
 import { PairProver } from '../upstream/pair-proof.js';
-import { V1Call, type AdmittedCall } from './v1-call.js';
+import { V1Call, type AdmittedCall } from '../v1-steps/v1-call.js';
 
 /** Reads `/users/{id}` for each of `ids`, at once. */
 const readAll = defineEndpoint({

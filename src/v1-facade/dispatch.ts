@@ -6,10 +6,10 @@ import { nowOrLater } from '../shared/now-or-later.js';
 import type { V2Client } from '../upstream/client.js';
 import { pairProofOf, type PairProver } from '../upstream/pair-proof.js';
 import { invalidParameter, missingParameter } from '../v1/errors.js';
-import { BoundMemo, BoundV2, CallContext, withdrawnWhenGone, type CallLine, type FanOutCheck } from './call-context.js';
-import type { KeyMemo } from './key-memo.js';
-import type { V1Params } from './params.js';
-import type { AdmittedCall } from './v1-call.js';
+import { BoundMemo, BoundV2, CallContext, withdrawnWhenGone, type CallLine, type FanOutCheck } from '../v1-steps/call-context.js';
+import type { KeyMemo } from '../v1-steps/key-memo.js';
+import type { V1Params } from '../v1-steps/params.js';
+import type { AdmittedCall } from '../v1-steps/v1-call.js';
 
 /** What every call's dispatch shares: the v2 client, the key memo, the clock and the limits on waiting. */
 export interface DispatchParts {

@@ -2,11 +2,11 @@ import { Context } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { DotSegmentValue } from '../v2-contract/v2-path.js';
 import { Refusal } from '../translators/kit/failures.js';
-import { tellingEach, type V1CallRecord } from './observe.js';
+import { tellingEach, type V1CallRecord } from '../v1-steps/observe.js';
 import { fail, observe, render } from './render.js';
 import { defineEndpoint } from '../translators/kit/define.js';
 import { v1Params } from '../v1/param-types.js';
-import { V1Call } from './v1-call.js';
+import { V1Call } from '../v1-steps/v1-call.js';
 
 const userGet = defineEndpoint({ path: '/user/get', params: v1Params({}), v2Calls: [], handle: async () => ({ ok: true }) });
 

@@ -4,9 +4,9 @@ import { SecretValues } from '../shared/secrets.js';
 import { failureKindOf, toV1Error } from '../translators/kit/failures.js';
 import { renderV1Error } from '../v1/errors.js';
 import { CONTENT_TYPE, dataTypeOf, serialize } from '../v1/serialize.js';
-import { paramsWithoutCredentials, type CallObserver, type OwnTimeObserver, type V1CallRecord } from './observe.js';
-import type { V1Params } from './params.js';
-import type { V1Call } from './v1-call.js';
+import { paramsWithoutCredentials, type CallObserver, type OwnTimeObserver, type V1CallRecord } from '../v1-steps/observe.js';
+import type { V1Params } from '../v1-steps/params.js';
+import type { V1Call } from '../v1-steps/v1-call.js';
 
 /**
  * The last steps: whatever went wrong becomes the v1 error (through the failure table, the only

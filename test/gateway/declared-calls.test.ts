@@ -7,7 +7,7 @@ import { callCountOf } from '../../src/translators/kit/call-counts.js';
 import { canonicalPath } from '../../src/translators/kit/registry.js';
 import type { OutboundGate, V2CallObservation } from '../../src/upstream/client.js';
 import { V2Error } from '../../src/upstream/errors.js';
-import type { CallObserver } from '../../src/v1-facade/observe.js';
+import type { CallObserver } from '../../src/v1-steps/observe.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { FUTURE, uniqueEmail, v2User } from '../support/v1-answers.js';
 import { createUsers, uniqueName } from './groups-support.js';
@@ -428,7 +428,7 @@ const WITHOUT_V2: Record<string, string> = {
 };
 
 /**
- * Declared reads an endpoint's drives may all find answered by the key's memo (src/v1-facade/key-memo.ts),
+ * Declared reads an endpoint's drives may all find answered by the key's memo (src/v1-steps/key-memo.ts),
  * once another drive of the same key made them: never "declared in vain".
  */
 const MEMO_SERVED: Record<string, (path: string) => boolean> = {

@@ -7,7 +7,7 @@ import type { RunningGateway } from '../../src/gateway.js';
 import { readRawBody } from '../../src/shared/request-body.js';
 import { defineEndpoint } from '../../src/translators/kit/define.js';
 import { v1ErrorAnswer } from '../../src/translators/kit/error-answer.js';
-import { refusalOfUnread } from '../../src/v1-facade/unread.js';
+import { refusalOfUnread } from '../../src/v1-steps/unread.js';
 import { V2_BATCH } from '../../src/translators/registration/registrant-ids.js';
 import { hashSecret } from '../../src/upstream/auth/secret-hash.js';
 import { V1Code } from '../../src/v1/errors.js';

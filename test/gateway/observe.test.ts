@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startGateway } from '../../src/gateway.js';
-import type { V1CallRecord } from '../../src/v1-facade/observe.js';
+import type { V1CallRecord } from '../../src/v1-steps/observe.js';
 import { startTestGateway, testLogEnv, type TestGateway } from '../support/gateway.js';
 import { listen } from '../support/listen.js';
 

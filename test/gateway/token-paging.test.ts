@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WALK_PAGES } from '../../src/translators/kit/token-walk.js';
-import type { CallObserver } from '../../src/v1-facade/observe.js';
+import type { CallObserver } from '../../src/v1-steps/observe.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { FUTURE, NO_LIMITS, uniqueEmail } from '../support/v1-answers.js';
 import { createUsers, uniqueName } from './groups-support.js';

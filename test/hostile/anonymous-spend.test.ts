@@ -106,8 +106,8 @@ const V1_CALLS: readonly Spend[] = [
     resource: 'memory: the key memo (aux reads, facts, page tokens)',
     bound: 'kept only from v2 answers, so only for a pair v2 accepted; LRU: 10,000 keys, 10,000 pairs, 20,000 page tokens in 8 MiB',
     proof: [
-      'src/v1-facade/key-memo.test.ts › keeps page tokens per pair, bounded in entries and bytes however many a client makes',
-      'src/v1-facade/key-memo.test.ts › a failed fact read is not kept',
+      'src/v1-steps/key-memo.test.ts › keeps page tokens per pair, bounded in entries and bytes however many a client makes',
+      'src/v1-steps/key-memo.test.ts › a failed fact read is not kept',
     ],
   },
   {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startGateway, type RunningGateway } from '../../src/gateway.js';
-import type { V1CallRecord } from '../../src/v1-facade/observe.js';
+import type { V1CallRecord } from '../../src/v1-steps/observe.js';
 import { V1Code } from '../../src/v1/errors.js';
 import { testLogEnv } from '../support/gateway.js';
 

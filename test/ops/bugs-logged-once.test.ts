@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { InboundGate } from '../../src/v1-facade/admit.js';
+import type { InboundGate } from '../../src/v1-steps/admit.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { signedHeaders } from '../support/webhook-receivers.js';
 import { readJsonLines } from '../support/json-lines.js';

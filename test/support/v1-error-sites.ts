@@ -19,7 +19,7 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 
 /**
  * What writes a v1 error's words besides `V1Error` and `Refusal`: errors whose message becomes a
- * refusal's whole text (`src/v1-facade/unread.ts`), and the transport's writer of an envelope to a
+ * refusal's whole text (`src/v1-steps/unread.ts`), and the transport's writer of an envelope to a
  * bare socket. `message` is the argument that holds the words.
  */
 const CARRIERS: Record<string, { constructed: boolean; message: number; kind: string }> = {

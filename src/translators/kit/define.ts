@@ -51,7 +51,7 @@ export type TargetOf<Routes extends V2Route, Method extends V2Method> = V2Target
 export type RoutesOf<Routes extends V2Route, Method extends V2Method> = V2Route<Method, PathValue[], RouteName<Routes, Method>>;
 
 /**
- * What the gateway remembers for the caller's key between v1 calls (src/v1-facade/key-memo.ts).
+ * What the gateway remembers for the caller's key between v1 calls (src/v1-steps/key-memo.ts).
  * Values are shared by every caller: return immutable ones (strings, numbers, arrays never changed).
  */
 export interface CallMemo {
@@ -64,7 +64,7 @@ export interface CallMemo {
   fact<T>(name: string, read: () => Promise<T>): Promise<T>;
   /** The next-page token v2 gave lately for the page of list `chain` that starts at item `offset` (kit/token-walk.ts). */
   pageToken(chain: string, offset: number): string | undefined;
-  /** Keep it, briefly and bounded (src/v1-facade/key-memo.ts). */
+  /** Keep it, briefly and bounded (src/v1-steps/key-memo.ts). */
   keepPageToken(chain: string, offset: number, token: string): void;
 }
 
