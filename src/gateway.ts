@@ -13,13 +13,15 @@ import type { RateLimiters } from './ratelimit/index.js';
 import type { Sandbox } from './sandbox/app.js';
 import { createServer } from './server.js';
 import { PrivateAccess } from './shared/private-access.js';
+import { ROUTES } from './shared/route-owners.js';
 import { ALL_ENDPOINTS } from './translators/endpoints.js';
 import type { V2Credentials } from './upstream/auth/v2-credentials.js';
 import type { Webhooks } from './webhooks/index.js';
-import { CALL_PATH, serverOptions, type GatewayOverrides, type Parts } from './gateway/parts.js';
+import { serverOptions, type GatewayOverrides, type Parts } from './gateway/parts.js';
 import { InFlight, ListenAddress, OutboundStop, Resources, drain, reloadCredentials } from './gateway/lifecycle.js';
 import { configuredSecrets } from './gateway/secrets.js';
 import { drainGuard, errorAnswer, unknownPathAnswer, workerTag } from './gateway/answers.js';
+import { owned } from './gateway/owned.js';
 import { webhooksPart } from './gateway/webhooks.js';
 import { hubPart, sandboxListener, sandboxPart } from './gateway/sandbox.js';
 import {
@@ -98,7 +100,10 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
   return buildGateway(config, overrides).listen();
 }
 
-/** The HTTP server over the app; a call is in flight until its answer has left (the response closes), not merely been made. */
+/**
+ * The HTTP server over the app; a call (a path the route table says names one) is in flight until
+ * its answer has left (the response closes), not merely been made.
+ */
 function createHttpServer(root: Hono, { config, work, resources }: Parts): Server {
   const server = createServer(root.fetch, {
     ...serverOptions(config),
@@ -106,7 +111,7 @@ function createHttpServer(root: Hono, { config, work, resources }: Parts): Serve
     maxConnectionsPerAddress: config.maxConnectionsPerAddress,
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (!CALL_PATH.test(req.url ?? '')) return;
+    if (!ROUTES.namesCall(req.url ?? '')) return;
     work.started();
     res.once('close', () => work.finished());
   });
@@ -133,21 +138,21 @@ interface MountedParts {
 /**
  * The one app, in the order a request meets it: one error handler and one not-found answer for
  * every part; the drain guard before all routes, so no new call starts while draining; then each
- * part's own app.
+ * part's own app, whose every route lies under the prefixes the route table gives that part.
  */
 function mount({ log, work, overrides }: Parts, apps: MountedParts): Hono {
   const root = new Hono();
   root.onError(errorAnswer(log.logger));
   root.use('*', drainGuard(work));
   if (overrides.cluster) root.use('*', workerTag(overrides.cluster.workerId));
-  if (apps.sandbox) root.route('/', apps.sandbox);
-  if (apps.hub) root.route('/', apps.hub);
-  if (apps.webhooks) root.route('/', apps.webhooks);
-  root.route('/', apps.ops);
-  root.route('/', apps.signer);
-  root.route('/', apps.downloads);
-  if (apps.shadow) root.route('/', apps.shadow);
-  else root.route('/', apps.v1);
+  if (apps.sandbox) root.route('/', owned('sandbox', apps.sandbox));
+  if (apps.hub) root.route('/', owned(['sandbox', 'webhooks'], apps.hub));
+  if (apps.webhooks) root.route('/', owned('webhooks', apps.webhooks));
+  root.route('/', owned('ops', apps.ops));
+  root.route('/', owned('signer', apps.signer));
+  root.route('/', owned('downloads', apps.downloads));
+  if (apps.shadow) root.route('/', owned(['shadow', 'v1'], apps.shadow));
+  else root.route('/', owned('v1', apps.v1));
   root.notFound(unknownPathAnswer);
   return root;
 }

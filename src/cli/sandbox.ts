@@ -8,6 +8,7 @@ import { keepSandboxData, type KeptData } from '../sandbox/persist.js';
 import { listenedOn } from '../sandbox-banner.js';
 import { createServer } from '../server.js';
 import { PrivateAccess, sandboxControlGuard } from '../shared/private-access.js';
+import { prefixOf } from '../shared/route-owners.js';
 import { describeStartError } from './start-errors.js';
 
 /**
@@ -30,7 +31,7 @@ function sandboxApp(config: GatewayConfig, sandbox: Sandbox): Hono {
   // The control API changes any account and lists the master's secrets: served alone, it is a private
   // page as it is inside the gateway (a loopback or PRIVATE_HOSTS Host, no forwarding but through
   // TRUSTED_PROXIES, a loopback client), unless SANDBOX_PUBLIC=1 says the sandbox is meant to be shared.
-  if (!config.sandbox.public) root.use('/sandbox/*', sandboxControlGuard(new PrivateAccess(config.ops.privateAccess)));
+  if (!config.sandbox.public) root.use(`${prefixOf('sandboxControl')}/*`, sandboxControlGuard(new PrivateAccess(config.ops.privateAccess)));
   mountSandbox(root, sandbox);
   root.notFound((c) => c.json({ code: 404, message: `No such path: ${c.req.path.slice(0, 256)}` }, 404));
   return root;

@@ -9,6 +9,7 @@ import { serverOptions } from '../gateway/parts.js';
 import { keepSandboxData, type KeptData } from '../sandbox/persist.js';
 import { listenOnLoopback } from '../server.js';
 import { PrivateAccess, sandboxControlGuard } from '../shared/private-access.js';
+import { prefixOf, ROUTES } from '../shared/route-owners.js';
 import { startWebhooks, type Webhooks } from '../webhooks/index.js';
 
 /**
@@ -53,9 +54,9 @@ export async function startHub(config: GatewayConfig, logger: Logger): Promise<H
     // API is guarded here as on every listener of the sandbox. Workers forward it with this port's
     // own Host and the caller's forwarding headers, having judged both: they are its trusted proxies.
     const access = new PrivateAccess({ hosts: [], trustedProxies: [...config.ops.privateAccess.trustedProxies, '127.0.0.0/8', '::1'] });
-    if (!config.sandbox.public) root.use('/sandbox/*', sandboxControlGuard(access));
+    if (!config.sandbox.public) root.use(`${prefixOf('sandboxControl')}/*`, sandboxControlGuard(access));
     mountSandbox(root, sandbox);
-    paths.push('/v2', '/sandbox', '/oauth');
+    paths.push(...ROUTES.prefixesOf('sandbox'));
     if (config.sandbox.dataFile) {
       kept = keepSandboxData(sandbox.state, sandbox.master, config.sandbox.dataFile, (problem) => logger.warn(problem));
     }
@@ -65,7 +66,7 @@ export async function startHub(config: GatewayConfig, logger: Logger): Promise<H
   const webhooks = ownsJournal ? startWebhooks(config.webhooks, logger) : undefined;
   if (webhooks) {
     root.route('/', webhooks.routes);
-    paths.push('/webhooks');
+    paths.push(...ROUTES.prefixesOf('webhooks'));
   }
   // A path no part answers (a worker forwards all of /webhooks) is answered as one process answers it.
   root.notFound(unknownPathAnswer);

@@ -21,6 +21,7 @@ import { readParams } from '../v1-steps/params.js';
 import { refusalOfUnread } from '../v1-steps/unread.js';
 import { REDACTED, callRedactor } from './secrets.js';
 import { KnownSecrets } from '../shared/secrets.js';
+import { prefixOf, ROUTES } from '../shared/route-owners.js';
 import type { Cutover, EndpointCutover } from './cutover.js';
 import { describeCutover } from './cutover-words.js';
 
@@ -101,8 +102,8 @@ export interface ShadowStats {
 type ShadowContext = Context<{ Bindings: Bindings }>;
 
 const FORWARDED_HEADERS = ['content-type', 'user-agent', 'accept', 'accept-language'] as const;
-const V1_PATH = /^\/v1\//i;
-const REPORT_PATHS = new Set(['/shadow/report', '/shadow/report.json']);
+/** The mismatch report, under shadow mode's prefix in the route table. */
+const REPORT_PATHS = new Set([`${prefixOf('shadowReport')}/report`, `${prefixOf('shadowReport')}/report.json`]);
 const NO_STORE = { 'cache-control': 'no-store' };
 
 /**
@@ -179,7 +180,7 @@ export class ShadowMode {
 
   readonly handle = async (c: ShadowContext, next: Next): Promise<Response | void> => {
     const path = c.req.path;
-    if (!V1_PATH.test(path)) return REPORT_PATHS.has(path) && c.req.method === 'GET' ? this.report(c, path) : next();
+    if (!ROUTES.namesCallOf('v1', path)) return REPORT_PATHS.has(path) && c.req.method === 'GET' ? this.report(c, path) : next();
     const endpoint = canonicalPath(path);
     if (c.req.method === 'POST' && this.options.cutover.route(endpoint) === 'serve') return this.serve(c, endpoint);
     this.gate.started();

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { prefixOf } from '../shared/route-owners.js';
 
 /**
  * v1gate's download links: `/downloads/{sealed}`, where `sealed` (base64url) names one recording
@@ -22,7 +23,7 @@ import { z } from 'zod';
  * file is deleted or trashed (v2 no longer lists it).
  */
 
-export const DOWNLOAD_PATH = '/downloads/';
+export const DOWNLOAD_PATH = `${prefixOf('downloads')}/` as const;
 
 /** The recording file a link names. */
 export interface LinkedFile {

@@ -4,19 +4,20 @@ import { levelOf } from '../../mappings/errors.js';
 import { bugBehind } from '../shared/failure.js';
 import { failureKindOf, isBug, Refusal } from '../translators/kit/failures.js';
 import { v1ErrorAnswer } from '../translators/kit/error-answer.js';
+import { ROUTES } from '../shared/route-owners.js';
 import type { InFlight } from './lifecycle.js';
-import { CALL_PATH } from './parts.js';
 
 /**
  * The gateway's own answers, around every part it mounts: a call refused while draining, an
- * exception no route caught, a path nothing matched.
+ * exception no route caught, a path nothing matched. Whose a path is, and so how it is answered,
+ * the route table says (src/shared/route-owners.ts).
  */
 
 /** Shutdown: first of all routes, so no new v1 call (or SDK signature) starts while draining. */
 export const drainGuard =
   (work: InFlight): MiddlewareHandler =>
   async (c, next) => {
-    if (!work.draining || !CALL_PATH.test(c.req.path)) return next();
+    if (!work.draining || !ROUTES.namesCall(c.req.path)) return next();
     return v1ErrorAnswer(new Refusal('shutting-down'), { headers: { connection: 'close' } });
   };
 
@@ -32,14 +33,11 @@ export const workerTag =
     }
   };
 
-/** The answer of a part whose errors are plain JSON with an `error` field (the webhook intake, the status page). */
-const PLAIN_JSON_ERRORS = /^\/+(webhooks|status)(\/|$)/i;
-
 /**
  * An exception no route caught (an ops route, the webhook intake, the status page's replay, the
  * signer) gets an answer in its route's own format, never Hono's plain-text 500 nor a stack
- * trace: `{ error }` with HTTP 500 for the webhook intake and the status page, the v1 envelope for
- * everything else (HTTP 200 on the v1 and SDK paths, as every v1 answer; 500 elsewhere). The
+ * trace: `{ error }` with HTTP 500 for the parts the table says answer plain JSON (the webhook
+ * intake, the status page), the v1 envelope for everything else (HTTP 200 on the v1 and SDK paths, as every v1 answer; 500 elsewhere). The
  * connection closes: the request's state is unknown. The trace goes to the log, once per request.
  */
 export const errorAnswer =
@@ -51,17 +49,17 @@ export const errorAnswer =
     else
       logger[levelOf(failureKindOf(error))]({ ...where, kind: failureKindOf(error), message: error.message }, 'failure no route answered');
     const close = { connection: 'close' };
-    if (PLAIN_JSON_ERRORS.test(c.req.path)) return c.json({ error: 'Internal gateway error.' }, 500, close);
-    return v1ErrorAnswer(error, { status: CALL_PATH.test(c.req.path) ? 200 : 500, headers: close });
+    if (ROUTES.ownerOf(c.req.path)?.errors === 'plain-json') return c.json({ error: 'Internal gateway error.' }, 500, close);
+    return v1ErrorAnswer(error, { status: ROUTES.namesCall(c.req.path) ? 200 : 500, headers: close });
   };
 
 /**
  * Whatever matched nothing gets the v1 envelope, as every error v1gate writes (never a plain-text
  * 404): under /v1 and /sdk with v1's 200, elsewhere with 404, so a load balancer or a probe pointed
  * at a wrong path sees a failure, not a 200 (a cluster's primary answers so too). `/v1` and `/v1/`
- * themselves name no call and are such an elsewhere (see CALL_PATH).
+ * themselves name no call and are such an elsewhere (the table's `calls`).
  */
 export const unknownPathAnswer = (c: Context): Response => {
   const message = `Unknown path: ${c.req.path.slice(0, 256)}.`;
-  return v1ErrorAnswer(new Refusal('unknown-path', message), { status: CALL_PATH.test(c.req.path) ? 200 : 404 });
+  return v1ErrorAnswer(new Refusal('unknown-path', message), { status: ROUTES.namesCall(c.req.path) ? 200 : 404 });
 };

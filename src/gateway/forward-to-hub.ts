@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { BodyReadError, readBody } from '../shared/request-body.js';
+import { ROUTES } from '../shared/route-owners.js';
 
 /**
  * A worker forwards what exists once per cluster — the embedded sandbox (/v2, /sandbox) and the
@@ -31,9 +32,9 @@ const HOP_BY_HOP = [
   'content-length',
 ];
 
-/** An error answered as the service behind the path answers errors: v2's `{code, message}`, the webhook intake's `{error}`. */
+/** An error answered as the service behind the path answers errors (the route table says): v2's `{code, message}`, the webhook intake's `{error}`. */
 function errorAnswer(prefix: string, status: number, message: string, code = 300): Response {
-  const body = prefix === '/webhooks' ? { error: message } : { code, message };
+  const body = ROUTES.ownerOf(prefix)?.errors === 'plain-json' ? { error: message } : { code, message };
   return Response.json(body, { status });
 }
 

@@ -10,6 +10,7 @@ import { scopesSection } from '../ops/app-scopes.js';
 import { webhookMetrics } from '../ops/webhook-metrics.js';
 import { Hono } from 'hono';
 import { FailoverBucketStore, type RateLimiters } from '../ratelimit/index.js';
+import { prefixOf } from '../shared/route-owners.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import type { V2Credentials } from '../upstream/auth/v2-credentials.js';
 import { tellingEach, type CallObserver } from '../v1-steps/observe.js';
@@ -102,7 +103,7 @@ export function opsPart(
             deadLetters: () => webhooks.dispatcher.deadLetters(),
             replay: (id) => webhooks.dispatcher.replay(id),
           }
-        : cluster?.hubPaths.includes('/webhooks')
+        : cluster?.hubPaths.includes(prefixOf('webhooks'))
           ? 'elsewhere'
           : undefined,
       shadow: () => deps.shadow?.stats(),

@@ -52,13 +52,6 @@ export interface ClusterWorkerLinks {
   workerNumber: number;
 }
 
-/**
- * The paths of calls that do work for a client: the v1 API and the SDK signer, each path naming
- * something under its root. The roots themselves (`/v1`, `/v1/`) name no call: they are answered
- * as any path the gateway does not serve, so a probe or a person pointed there sees a failure.
- */
-export const CALL_PATH = /^\/+(v1|sdk)\/+[^/?#]/i;
-
 /** What each part's builder may use: the settings, and what the gateway's life holds for every part. */
 export interface Parts {
   config: GatewayConfig;

@@ -4,6 +4,7 @@ import { createSandbox, mountSandbox, type Sandbox } from '../sandbox/app.js';
 import { keepSandboxData } from '../sandbox/persist.js';
 import { listenOnLoopback } from '../server.js';
 import { sandboxControlGuard } from '../shared/private-access.js';
+import { prefixOf } from '../shared/route-owners.js';
 import { serverOptions, type ClusterWorkerLinks, type Parts } from './parts.js';
 import { unknownPathAnswer } from './answers.js';
 import { guardDeadLetters } from './webhooks.js';
@@ -12,6 +13,9 @@ import { guardDeadLetters } from './webhooks.js';
  * The embedded sandbox (no V2_BASE_URL) as a part of the public app, its own loopback listener,
  * and, in a cluster worker, the forwarding of what exists once to the primary.
  */
+
+/** The sandbox's control API, a private page wherever it is served. */
+const CONTROL_ROUTES = `${prefixOf('sandboxControl')}/*`;
 
 /** No V2_BASE_URL: the embedded sandbox at /v2 (and its control API at /sandbox) on this server. */
 export function sandboxPart({ config, overrides, secrets, log, resources, access }: Parts): { app: Hono; sandbox: Sandbox } {
@@ -33,7 +37,7 @@ export function sandboxPart({ config, overrides, secrets, log, resources, access
     resources.add(() => kept.close());
   }
   const app = new Hono();
-  if (!config.sandbox.public) app.use('/sandbox/*', sandboxControlGuard(access));
+  if (!config.sandbox.public) app.use(CONTROL_ROUTES, sandboxControlGuard(access));
   mountSandbox(app, sandbox);
   return { app, sandbox };
 }
@@ -47,7 +51,7 @@ export function sandboxPart({ config, overrides, secrets, log, resources, access
 export function sandboxListener({ config, address, resources, access }: Parts, sandbox: Sandbox) {
   const app = new Hono();
   // Loopback only, but a page reaches loopback by DNS rebinding: its private routes are guarded as the public listener's.
-  app.use('/sandbox/*', sandboxControlGuard(access));
+  app.use(CONTROL_ROUTES, sandboxControlGuard(access));
   guardDeadLetters(app, access);
   mountSandbox(app, sandbox);
   let listening: Awaited<ReturnType<typeof listenOnLoopback>> | undefined;
@@ -68,8 +72,8 @@ export function sandboxListener({ config, address, resources, access }: Parts, s
  */
 export function hubPart({ config, access }: Parts, cluster: ClusterWorkerLinks): Hono {
   const app = new Hono();
-  if (cluster.hubPaths.includes('/sandbox') && !config.sandbox.public) app.use('/sandbox/*', sandboxControlGuard(access));
-  if (cluster.hubPaths.includes('/webhooks')) guardDeadLetters(app, access);
+  if (cluster.hubPaths.includes(prefixOf('sandboxControl')) && !config.sandbox.public) app.use(CONTROL_ROUTES, sandboxControlGuard(access));
+  if (cluster.hubPaths.includes(prefixOf('webhooks'))) guardDeadLetters(app, access);
   forwardToHub(app, cluster.hubOrigin, cluster.hubPaths);
   return app;
 }

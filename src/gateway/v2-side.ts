@@ -18,6 +18,7 @@ import { type InboundGate } from '../v1-facade/app.js';
 import type { Parts } from './parts.js';
 import { OutboundStop } from './lifecycle.js';
 import { regionalBase } from '../upstream/auth/api-url.js';
+import { prefixOf } from '../shared/route-owners.js';
 
 /** What the gateway calls v2 with: the limiters, the credentials, the v2 client over its outbound gate, the pair prover. */
 
@@ -62,7 +63,7 @@ export interface SandboxAccounts {
 export function sandboxAccountsOf({ config, overrides }: Parts, sandbox: Sandbox | undefined): SandboxAccounts | undefined {
   const sandboxOnThisMachine =
     config.v2BaseUrl && isLoopbackHost(new URL(config.v2BaseUrl).hostname) ? new URL(config.v2BaseUrl).origin : undefined;
-  const hub = overrides.cluster?.hubPaths.includes('/sandbox') ? overrides.cluster.hubOrigin : sandboxOnThisMachine;
+  const hub = overrides.cluster?.hubPaths.includes(prefixOf('sandboxControl')) ? overrides.cluster.hubOrigin : sandboxOnThisMachine;
   if (hub) return sandboxAccountListAt(hub, config.upstream.timeoutMs);
   if (!sandbox) return undefined;
   return {

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { PrivateAccess } from '../shared/private-access.js';
+import { prefixOf } from '../shared/route-owners.js';
 import { startWebhooks, type Webhooks } from '../webhooks/index.js';
 import type { Parts } from './parts.js';
 
@@ -11,8 +12,9 @@ import type { Parts } from './parts.js';
  */
 export function guardDeadLetters(app: Hono, access: PrivateAccess): void {
   const guard = access.guard({ kind: 'own-credential' });
-  app.use('/webhooks/dead-letters', guard);
-  app.use('/webhooks/dead-letters/*', guard);
+  const deadLetters = `${prefixOf('webhooks')}/dead-letters`;
+  app.use(deadLetters, guard);
+  app.use(`${deadLetters}/*`, guard);
 }
 
 /** v1 webhooks: the v2 event intake at /webhooks/v2. A bad subscriptions file throws here, before anything listens or connects. */

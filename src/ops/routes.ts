@@ -1,5 +1,6 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { PrivateAccess } from '../shared/private-access.js';
+import { prefixOf } from '../shared/route-owners.js';
 import type { GatewayMetrics } from './metrics.js';
 import { checkReadiness, type ReadinessDeps } from './health.js';
 import { mountStatusPage, type StatusDeps } from './status.js';
@@ -27,15 +28,15 @@ export function mountOpsRoutes(
   },
 ): { close(): void } {
   deps.metrics.registerCollector(upstreamUpMetric(deps.readiness));
-  root.get('/healthz', (c) => c.json({ status: 'ok' }));
-  root.get('/readyz', async (c) => {
+  root.get(prefixOf('healthz'), (c) => c.json({ status: 'ok' }));
+  root.get(prefixOf('readyz'), async (c) => {
     const readiness = await checkReadiness(deps.readiness);
     return c.json({ status: readiness.ready ? 'ready' : 'not ready', checks: readiness.checks }, readiness.ready ? 200 : 503);
   });
   const open: MiddlewareHandler = (_c, next) => next();
   const metricsGuard =
     deps.metricsToken === undefined ? open : deps.access.guard({ kind: 'token', token: deps.metricsToken, name: 'METRICS_TOKEN' });
-  root.get('/metrics', metricsGuard, async (c) => {
+  root.get(prefixOf('metrics'), metricsGuard, async (c) => {
     const { contentType, body } = await (deps.render ?? (() => deps.metrics.render()))();
     return c.body(body, 200, { 'content-type': contentType });
   });

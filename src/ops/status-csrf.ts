@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { prefixOf } from '../shared/route-owners.js';
 
 /**
  * The status page's anti-forgery token: per browser session and short-lived. A session is a random
@@ -27,7 +28,7 @@ export class StatusCsrf {
     const existing = getCookie(c, SESSION_COOKIE);
     if (existing !== undefined && /^[A-Za-z0-9_-]{22}$/.test(existing)) return existing;
     const nonce = randomBytes(16).toString('base64url');
-    setCookie(c, SESSION_COOKIE, nonce, { httpOnly: true, sameSite: 'Strict', path: '/status' });
+    setCookie(c, SESSION_COOKIE, nonce, { httpOnly: true, sameSite: 'Strict', path: prefixOf('status') });
     return nonce;
   }
 

@@ -6,6 +6,7 @@ import type { WebhookStats } from '../webhooks/index.js';
 import type { DeliveryJob } from '../webhooks/journal-types.js';
 import type { PrivateAccess, PrivateKey } from '../shared/private-access.js';
 import { packageVersion } from '../shared/package-version.js';
+import { prefixOf } from '../shared/route-owners.js';
 import { checkReadiness, type ReadinessDeps } from './health.js';
 import type { GatewayMetrics } from './metrics.js';
 import { StatusCsrf } from './status-csrf.js';
@@ -190,12 +191,13 @@ export function mountStatusPage(root: Hono, deps: StatusDeps): { close(): void }
 
   const guard = deps.access.guard(statusKey(deps.token));
   const noStore = { 'cache-control': 'no-store' };
-  root.get('/status', guard, (c) => {
+  const at = prefixOf('status');
+  root.get(at, guard, (c) => {
     csrf.session(c);
     return c.html(STATUS_PAGE_HTML, 200, noStore);
   });
-  root.get('/status/data', guard, async (c) => c.json(await data(c), 200, noStore));
-  root.post('/status/dead-letters/:id/replay', guard, async (c) => {
+  root.get(`${at}/data`, guard, async (c) => c.json(await data(c), 200, noStore));
+  root.post(`${at}/dead-letters/:id/replay`, guard, async (c) => {
     if (!fromThePage(c, csrf)) {
       return c.json({ error: 'replay from the status page: its x-v1gate-csrf header is missing, expired or of another session' }, 403);
     }

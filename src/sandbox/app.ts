@@ -1,4 +1,5 @@
 import { retryAfterSeconds } from '../shared/retry-after.js';
+import { prefixOf } from '../shared/route-owners.js';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { BodyReadError, bodyReadFirst } from '../shared/request-body.js';
@@ -149,12 +150,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   return { v2, control, state, master, credentials, oauthApp, oauth, recordings };
 }
 
-/** Mount the sandbox on a root app: the v2 API at `/v2`, the control API at `/sandbox`, the OAuth token endpoint at `/oauth`. */
+/**
+ * Mount the sandbox on a root app at its prefixes in the route table: the v2 API (`/v2`), the
+ * control API (`/sandbox`), the OAuth token endpoint (`/oauth`), the recording files (`/rec`).
+ */
 export function mountSandbox(root: Hono, sandbox: Sandbox): void {
-  root.route('/v2', sandbox.v2);
-  root.route('/sandbox', sandbox.control);
-  root.route('/oauth', sandbox.oauth);
-  root.route('/rec', sandbox.recordings.app);
+  root.route(prefixOf('v2'), sandbox.v2);
+  root.route(prefixOf('sandboxControl'), sandbox.control);
+  root.route(prefixOf('oauth'), sandbox.oauth);
+  root.route(prefixOf('recordings'), sandbox.recordings.app);
 }
 
 /** The user whose day a meeting or webinar create or update spends: the path's user, or the session's host. */
@@ -165,9 +169,13 @@ function meetingWriter(state: SandboxState, account: Account, kind: CallKind): s
   return state.findMeeting(account, write.sessionRef, write.kind)?.host_id;
 }
 
+const V2_PREFIX = prefixOf('v2');
+
 /** The request path without its mount prefix (`/v2/users` → `/users`). */
 function relativePath(path: string): string {
-  return path.replace(/^\/v2(?=\/|$)/, '') || '/';
+  return path.startsWith(V2_PREFIX) && (path.length === V2_PREFIX.length || path[V2_PREFIX.length] === '/')
+    ? path.slice(V2_PREFIX.length) || '/'
+    : path;
 }
 
 function errorRenderer(unexpected: (error: Error) => void) {

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
 import { bugBehind } from '../shared/failure.js';
+import { prefixOf } from '../shared/route-owners.js';
 import type { SdkApp } from '../upstream/auth/credential-map.js';
 import type { Credentials, V2Client } from '../upstream/client.js';
 import { invalidParameter, missingParameter } from '../v1/errors.js';
@@ -30,7 +31,7 @@ import { generateJwtSignature, generateSignature, JWT_LIFETIME_SECONDS, MEETING_
  * signs nothing. Errors are the v1 error envelope, like the rest of the gateway; any method but
  * POST is answered 405 with `Allow: POST`.
  */
-export const SDK_SIGNATURE_PATH = '/sdk/signature';
+export const SDK_SIGNATURE_PATH = `${prefixOf('sdk')}/signature`;
 
 export interface SignatureAppOptions {
   credentials: CredentialsCheck;

@@ -5,6 +5,7 @@ import { DEFAULT_OUTBOUND_MAX_WAIT_MS } from '../ratelimit/outbound-limiter.js';
 import type { DownloadLinkMaker, EndpointDefinition } from '../translators/kit/define.js';
 import { buildRegistry } from '../translators/kit/registry.js';
 import type { CallTracer } from '../shared/trace-context.js';
+import { ROUTES } from '../shared/route-owners.js';
 import type { V2Client } from '../upstream/client.js';
 import { PairProver } from '../upstream/pair-proof.js';
 import { admit, type InboundGate } from '../v1-steps/admit.js';
@@ -65,9 +66,6 @@ export interface V1AppOptions {
   downloadLinks?: DownloadLinkMaker;
 }
 
-/** A path under `/v1/` that names something: `/v1/` alone names no endpoint and is left to the gateway's unknown-path answer. */
-const V1_PREFIX = /^\/v1\/[^/]/i;
-
 export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }> {
   const registry = buildRegistry(options.endpoints);
   const observers = options.observers ?? [];
@@ -87,10 +85,12 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
   };
   const app = new Hono<{ Bindings: Bindings }>();
 
-  // `/v1/` in any letter case (`/V1/User/Get`): matched by hand, Hono's routes are case-sensitive.
+  // A v1 call's path, as the route table says, in any letter case (`/V1/User/Get`): matched by
+  // hand, Hono's routes are case-sensitive. `/v1/` alone names no endpoint: it is left to the
+  // gateway's unknown-path answer.
   app.all('*', async (c, next) => {
     const path = c.req.path;
-    if (!V1_PREFIX.test(path)) return next();
+    if (!ROUTES.namesCallOf('v1', path)) return next();
     const call = new V1Call(c, path, keepAlive, observers.length > 0, tracer);
     try {
       // Each step takes the one before's result, kept as the furthest the call got; the usual call

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pino, { type Logger } from 'pino';
 import { Hono } from 'hono';
+import { prefixOf } from '../shared/route-owners.js';
 import { z } from 'zod';
 import { bugBehind } from '../shared/failure.js';
 import { BodyReadError, readBody } from '../shared/request-body.js';
@@ -127,7 +128,7 @@ export function createWebhookIntake(options: IntakeOptions): Hono {
   const signatures = new EventSignatures(options.secrets, options.maxAgeMs, options.now ?? Date.now, options.rememberMs);
   const receivers = new Receivers(options.subscriptions);
   const app = new Hono();
-  app.post('/webhooks/v2', async (c) => {
+  app.post(`${prefixOf('webhooks')}/v2`, async (c) => {
     const claim = signatures.claim(c.req.header(SIGNATURE_HEADER), c.req.header(TIMESTAMP_HEADER));
     if ('error' in claim) return c.json({ error: claim.error }, claim.status);
     let body: Buffer;
@@ -149,12 +150,12 @@ export function createWebhookIntake(options: IntakeOptions): Hono {
   });
 
   // Operators (and `npm run webhooks -- list|replay`): the dead letters, behind the secret token.
-  app.get('/webhooks/dead-letters', async (c) => {
+  app.get(`${prefixOf('webhooks')}/dead-letters`, async (c) => {
     if (!signatures.isSecret(c.req.header('authorization'))) return c.json({ error: 'invalid secret token' }, 401);
     const dead = (await options.dispatcher.deadLetters()).map(({ authorization: _secret, ...job }) => job);
     return c.json({ dead_letters: dead });
   });
-  app.post('/webhooks/dead-letters/:id/replay', async (c) => {
+  app.post(`${prefixOf('webhooks')}/dead-letters/:id/replay`, async (c) => {
     if (!signatures.isSecret(c.req.header('authorization'))) return c.json({ error: 'invalid secret token' }, 401);
     const id = c.req.param('id');
     return (await options.dispatcher.replay(id)) ? c.json({ replayed: id }) : c.json({ error: `no dead letter ${id}` }, 404);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { prefixOf } from '../../shared/route-owners.js';
 import { Hono } from 'hono';
 import type { TokenVerifier } from '../auth.js';
 import { tokenFrom, type V2AuthMode } from '../auth.js';
@@ -96,7 +97,7 @@ function fileOf(state: SandboxState, account: Account, token: string): Recording
   for (const meeting of state.meetings.values()) {
     if (meeting.account_id !== account.id) continue;
     for (const instance of meeting.instances) {
-      const file = instance.recording_files.find((f) => f.download_url.endsWith(`/rec/download/${token}`));
+      const file = instance.recording_files.find((f) => f.download_url.endsWith(`${prefixOf('recordings')}/download/${token}`));
       if (file) return file;
     }
   }

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { prefixOf } from '../../shared/route-owners.js';
 import type { Instance, Meeting, RecordingFile } from '../model/meeting.js';
 import { secondsBetween } from './time.js';
 
@@ -54,8 +55,8 @@ export function recordingFilesFor(meeting: Meeting, instance: Instance, request:
       recording_end: instance.end_time!,
       file_type: file.file_type,
       file_size: file.file_size ?? Math.round(BYTES_PER_MINUTE[file.file_type] * minutes),
-      play_url: `${origin}/rec/play/${urlToken}`,
-      download_url: `${origin}/rec/download/${urlToken}`,
+      play_url: `${origin}${prefixOf('recordings')}/play/${urlToken}`,
+      download_url: `${origin}${prefixOf('recordings')}/download/${urlToken}`,
       status: 'completed',
       recording_type: file.recording_type ?? RECORDING_TYPE_OF[file.file_type],
     };
