@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { V2LimitKind } from '../ratelimit/limit-kind.js';
 import { gatewayUserAgent } from '../shared/package-version.js';
 import type { V2AttemptTrace } from '../shared/trace-context.js';
+import type { OwnTime } from '../shared/own-time.js';
 import type { Credentials } from './credentials.js';
 import { GetCoalescer, joined, requestKey, type SharedGet } from './coalesce.js';
 import { CallWithdrawn, SHUTTING_DOWN_UNSENT, UpstreamUnavailable, V2Error } from './errors.js';
@@ -357,14 +358,11 @@ export class V2Client {
     const upstream = this.upstreamOf(grant, request.priority === 'undo');
     // Counted when it really leaves: not while its token is fetched (a token endpoint's failure sends nothing).
     request.onSend?.();
-    const exchanged = exchange(
-      upstream,
-      { method: route.method, path: upstream.basePath + path + call.search, headers, body },
-      endsAt,
-      call,
+    // From the request's first byte to the answer's last, the time is v2's (and the network's): the
+    // exchange tells the call's own-time clock (`call.ownTime`).
+    return exchange(upstream, { method: route.method, path: upstream.basePath + path + call.search, headers, body }, endsAt, call).then(
+      (response) => this.answerOf<T>(call, response),
     );
-    // From the request's first byte to the answer's last, the time is v2's (and the network's).
-    return (request.ownTime ? request.ownTime.waitFor(exchanged) : exchanged).then((response) => this.answerOf<T>(call, response));
   }
 
   /** The exchange's answer: a v2 JSON object, or the typed failure its status and body make. */
@@ -420,6 +418,8 @@ class Call implements SharedGet, Reading {
   /** Whose limit the attempt's 429 met, for its observation (counted by kind). */
   limitKind: V2LimitKind | undefined = undefined;
   readonly mayHaveApplied: boolean;
+  /** The v1 call's own-time clock, which each exchange tells of its wait on v2. */
+  readonly ownTime: OwnTime | undefined;
 
   constructor(
     readonly credentials: Credentials,
@@ -429,6 +429,7 @@ class Call implements SharedGet, Reading {
     readonly maxBytes: number,
   ) {
     this.mayHaveApplied = !request.target.route.reads;
+    this.ownTime = request.ownTime;
   }
 }
 

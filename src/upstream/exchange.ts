@@ -1,19 +1,15 @@
-import type { Readable } from 'node:stream';
-import { Pool, type Dispatcher } from 'undici';
+import { Pool, util as undiciUtil, type Dispatcher } from 'undici';
+import type { OwnTime } from '../shared/own-time.js';
 import type { Query } from './credentials.js';
 import { UpstreamUnavailable } from './errors.js';
-import { toUnavailable } from './v2-failure.js';
-import { abandon } from '../shared/abandon.js';
+import { toUnavailable, type AnswerHeaders } from './v2-failure.js';
 
 /** One request over the v2 service's pool, its answer read within a byte cap and a deadline. */
 
-/** The v2 service's connection pool, and how many of its requests undici holds (sent, or waiting for a connection). */
+/** The v2 service's connection pool, and the path its base URL puts before every route's. */
 export interface Upstream {
   pool: Pool;
   basePath: string;
-  connections: number;
-  connectTimeoutMs: number;
-  inFlight: number;
 }
 
 /** A keep-alive pool of `connections` to the service at `baseUrl`, each request's headers and body within `timeoutMs`. */
@@ -29,7 +25,7 @@ export function connectUpstream(baseUrl: string, connections: number, timeoutMs:
     bodyTimeout: timeoutMs,
     connect: { timeout: connectTimeoutMs },
   });
-  return { pool, basePath: url.pathname.replace(/\/+$/, ''), connections, connectTimeoutMs, inFlight: 0 };
+  return { pool, basePath: url.pathname.replace(/\/+$/, '') };
 }
 
 /** How one exchange reads its answer, and where it tells the answer's status once it comes (0 until then). */
@@ -38,153 +34,136 @@ export interface Reading {
   readonly maxBytes: number;
   /** Whether the request may have changed something when it fails (a write's). */
   readonly mayHaveApplied: boolean;
+  /** The call's own-time clock: the exchange is a wait on v2, from its start until it settles. */
+  readonly ownTime?: OwnTime | undefined;
   status: number;
 }
 
 export interface Exchanged {
   statusCode: number;
-  headers: Dispatcher.ResponseData['headers'];
+  headers: AnswerHeaders;
   text: string;
-}
-
-/**
- * One request through the pool, its answer's body read within `reading.maxBytes`, all by `endsAt`:
- * the wait for a connection, the request, the answer and its body. When time is up the call fails at
- * once, and an answer that comes after all is let go unread, freeing its connection.
- *
- * A request that may wait for a connection carries an abort signal, so that undici drops it unsent
- * when its time is up (undici settles an aborted request only once a connection takes it up: the
- * call does not wait for that). One that a free connection, or a new one made within its time, takes
- * at once goes without: it is sent before its time is up, and its connection is freed by undici's
- * own headers and body timeouts, or here when its answer comes late. A signal on every request
- * cost 7.5% of a one-call read's CPU (`npm run bench:builds`).
- *
- * One promise per exchange: undici's request is taken with a callback, and the body read by events
- * into the same promise (bench/v2-exchange.ts measures what the chain of three before it cost).
- */
-export function exchange(
-  upstream: Upstream,
-  options: Omit<Dispatcher.RequestOptions, 'signal'>,
-  endsAt: number,
-  reading: Reading,
-): Promise<Exchanged> {
-  const leftMs = Math.max(0, endsAt - Date.now());
-  const mayWait = upstream.inFlight >= upstream.connections || leftMs < upstream.connectTimeoutMs;
-  const deadline = mayWait ? new Deadline() : undefined;
-  upstream.inFlight++;
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    let answer: Dispatcher.ResponseData | undefined;
-    const timer = setTimeout(() => {
-      settled = true;
-      const expired = new UpstreamUnavailable('timeout', 'The v2 service did not answer in time.', reading.mayHaveApplied);
-      deadline?.expire(expired);
-      if (answer) abandon(answer.body);
-      reject(expired);
-    }, leftMs);
-    /** The request is over (its connection's slot given back); whether its outcome is still to be told. */
-    const ended = () => {
-      upstream.inFlight--;
-      if (settled) return false;
-      settled = true;
-      clearTimeout(timer);
-      return true;
-    };
-    const fail = (error: unknown) => {
-      if (ended()) reject(toUnavailable(error));
-    };
-    const read = (text: string) => {
-      if (ended()) resolve({ statusCode: answer!.statusCode, headers: answer!.headers, text });
-    };
-    upstream.pool.request(deadline ? { ...options, signal: deadline } : options, (error, received) => {
-      if (error) return fail(error);
-      if (settled) {
-        upstream.inFlight--;
-        abandon(received.body);
-        return;
-      }
-      answer = received;
-      reading.status = received.statusCode;
-      readBody(received.body, reading.maxBytes, reading.mayHaveApplied, read, fail);
-    });
-  });
-}
-
-/**
- * One exchange's deadline, as the abort signal undici takes (an object with `aborted`, `reason`
- * and an abort listener): an AbortController per v2 call, with its EventTarget and AbortSignal,
- * cost more CPU than the rest of the exchange's own code (`npm run bench:profile`). undici listens
- * with one listener and removes it when the answer has been read.
- */
-class Deadline {
-  aborted = false;
-  reason: unknown = undefined;
-  private listener: (() => void) | undefined;
-
-  addEventListener(_type: 'abort', listener: () => void): void {
-    this.listener = listener;
-  }
-
-  removeEventListener(_type: 'abort', listener: () => void): void {
-    if (this.listener === listener) this.listener = undefined;
-  }
-
-  /** Time is up: undici drops the request, or lets its answer go. */
-  expire(reason: unknown): void {
-    this.aborted = true;
-    this.reason = reason;
-    const listener = this.listener;
-    this.listener = undefined;
-    listener?.();
-  }
 }
 
 /** 8 MiB: the largest v2 answer (a 300-item page of full meetings) is a small fraction of it. */
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /**
- * The answer's text, reading no more than `maxBytes`: a huge answer must not take the process's
- * memory. Read from the stream's events rather than `for await`: its async iterator (a generator, a
- * promise per chunk, an end-of-stream watcher) cost 12.6 µs of CPU per /meeting/create under load,
- * this 2.3 µs (perf's on-CPU samples of the gateway, attributed to their JS frames). Exactly one of
- * `done` and `fail` is called.
+ * One request through the pool, its answer's body read within `reading.maxBytes`, all by `endsAt`:
+ * the wait for a connection, the request, the answer and its body. When time is up the call fails at
+ * once and the request is aborted: one still waiting for a connection is dropped unsent (undici
+ * drops it when a connection takes it up, without the call waiting for that), one sent is cut off,
+ * its connection closed, and an answer coming after all is never read.
  */
-function readBody(
-  body: Readable,
-  maxBytes: number,
-  mayHaveApplied: boolean,
-  done: (text: string) => void,
-  fail: (error: unknown) => void,
-): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let settled = false;
-  const failOnce = (error: unknown) => {
-    if (settled) return;
-    settled = true;
-    fail(error);
-  };
-  body.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > maxBytes) {
-      failOnce(new UpstreamUnavailable('bad-response', `The v2 service answered more than ${maxBytes} bytes.`, mayHaveApplied));
-      abandon(body);
-      return;
-    }
-    chunks.push(chunk);
-  });
-  body.once('end', () => {
-    if (settled) return;
-    settled = true;
-    done(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
-  });
-  body.once('error', (error: unknown) => failOnce(error));
-  // Closed with neither 'end' nor 'error': what `for await` reported as a premature close, never a wait forever.
-  body.once('close', () => {
-    // Only then is the error made: every answer closes, and an error's stack is dear.
-    if (!settled) failOnce(Object.assign(new Error('The v2 answer ended early.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+export function exchange(upstream: Upstream, options: Dispatcher.DispatchOptions, endsAt: number, reading: Reading): Promise<Exchanged> {
+  return new Promise((resolve, reject) => {
+    const handler = new ExchangeHandler(reading, resolve, reject, Math.max(0, endsAt - Date.now()));
+    upstream.pool.dispatch(options, handler);
   });
 }
+
+/**
+ * One exchange as undici's dispatch handler: the request's abort, the answer's status, headers and
+ * text, the deadline, all in one object per exchange. `pool.request` made for each a handler of its
+ * own, an async resource and a Readable of the body read back by four listeners, with a promise
+ * and six closures around them: about 4 KiB allocated per v2 call, which this does without
+ * (`npm run bench:profile`, heap KiB per call by area).
+ *
+ * undici calls `onConnect` once a connection takes the request up, then `onHeaders`, `onData` for
+ * each chunk and `onComplete`, or `onError` instead at any point (its own headers and body timeouts,
+ * a reset, an abort): exactly one of `onComplete` and `onError` ends every request.
+ */
+class ExchangeHandler implements Exchanged {
+  statusCode = 0;
+  headers: AnswerHeaders = NO_HEADERS;
+  text = '';
+  private chunks: Buffer[] = [];
+  private size = 0;
+  /** Told once: the answer, the failure, or the deadline, whichever comes first. */
+  private settled = false;
+  /** undici's abort of this request, once a connection took it up. */
+  private abort: ((reason: Error) => void) | undefined = undefined;
+  /** Why the request is to be aborted (its time is up, its answer too large): applied as soon as there is an abort. */
+  private reason: Error | undefined = undefined;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly reading: Reading,
+    private readonly resolve: (exchanged: Exchanged) => void,
+    private readonly reject: (error: unknown) => void,
+    leftMs: number,
+  ) {
+    reading.ownTime?.wait();
+    this.timer = setTimeout(expire, leftMs, this);
+  }
+
+  onConnect(abort: (reason: Error) => void): void {
+    if (this.reason) return abort(this.reason);
+    this.abort = abort;
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    // An interim answer (100 Continue): the answer itself follows.
+    if (statusCode < 200) return true;
+    this.statusCode = statusCode;
+    this.reading.status = statusCode;
+    // The same object of lower-case names `pool.request` gave.
+    this.headers = undiciUtil.parseHeaders(rawHeaders);
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.settled) return true;
+    this.size += chunk.length;
+    if (this.size > this.reading.maxBytes) {
+      const { maxBytes, mayHaveApplied } = this.reading;
+      this.cutOff(new UpstreamUnavailable('bad-response', `The v2 service answered more than ${maxBytes} bytes.`, mayHaveApplied));
+      return true;
+    }
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    if (!this.settle()) return;
+    const { chunks } = this;
+    this.text = chunks.length === 0 ? '' : chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    this.chunks = NO_CHUNKS;
+    this.resolve(this);
+  }
+
+  onError(error: Error): void {
+    if (this.settle()) this.reject(toUnavailable(error));
+  }
+
+  /** Time is up: the call fails now, and the request is aborted where it stands. */
+  expired(): void {
+    this.cutOff(new UpstreamUnavailable('timeout', 'The v2 service did not answer in time.', this.reading.mayHaveApplied));
+  }
+
+  /** Fails the exchange with `reason` and aborts its request, now or as soon as a connection takes it up. */
+  private cutOff(reason: Error): void {
+    if (!this.settle()) return;
+    this.chunks = NO_CHUNKS;
+    this.reason = reason;
+    this.reject(reason);
+    this.abort?.(reason);
+  }
+
+  /** Whether the outcome is still to be told (and from now on it is not): the deadline is cleared, the wait on v2 over. */
+  private settle(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.reading.ownTime?.resume();
+    return true;
+  }
+}
+
+/** The timer's callback, one for every exchange (a closure per exchange would be allocated with it). */
+const expire = (handler: ExchangeHandler) => handler.expired();
+const NO_HEADERS: AnswerHeaders = Object.freeze({});
+const NO_CHUNKS: Buffer[] = [];
 
 /**
  * The query as sent, `?name=value&...` in the query's own order (empty for none), each name and
@@ -203,7 +182,7 @@ export function queryString(query: Query | undefined): string {
  * The calls left in the account's budget of the call's category, as a QPS answer states it; a
  * Daily-limit answer's count is a day's (a user's meeting writes, the Heavy cap), not the bucket's.
  */
-export function qpsRemaining(headers: Dispatcher.ResponseData['headers']): number | undefined {
+export function qpsRemaining(headers: AnswerHeaders): number | undefined {
   const value = headers['x-ratelimit-remaining'];
   if (typeof value !== 'string' || headers['x-ratelimit-type'] !== 'QPS' || !/^\d{1,9}$/.test(value)) return undefined;
   return Number(value);
