@@ -43,7 +43,18 @@ export const LAYERS = [
       'src/unframed-bodies.ts',
     ],
   },
-  { name: 'ways in', parts: ['src/v1-facade/', 'src/webhooks/', 'src/sdk/', 'src/compare/', 'src/ops/', 'src/downloads/', 'src/recipe/'] },
+  {
+    name: 'ways in that read others',
+    parts: ['src/ops/', 'src/recipe/'],
+    isolated: true,
+    isolatedWhy: "the operators' pages and the recipe share nothing of their own; what both read lies below",
+  },
+  {
+    name: 'ways in',
+    parts: ['src/v1-facade/', 'src/webhooks/', 'src/sdk/', 'src/compare/', 'src/downloads/'],
+    isolated: true,
+    isolatedWhy: 'what two ways in share goes down, to src/v1-steps/ (the steps of a v1 call and its record) or below',
+  },
   { name: 'the v1 steps', parts: ['src/v1-steps/'] },
   { name: 'translation: the endpoint list', parts: ['src/translators/endpoints.ts', 'src/translators/coverage.ts'] },
   {
