@@ -39,8 +39,6 @@ export const LAYERS = [
       'src/cluster/',
       'src/gateway.ts',
       'src/gateway/',
-      'src/server.ts',
-      'src/unframed-bodies.ts',
     ],
   },
   {
@@ -56,6 +54,7 @@ export const LAYERS = [
     isolatedWhy: 'what two ways in share goes down, to src/v1-steps/ (the steps of a v1 call and its record) or below',
   },
   { name: 'the v1 steps', parts: ['src/v1-steps/'] },
+  { name: 'transport', parts: ['src/http/'] },
   { name: 'translation: the endpoint list', parts: ['src/translators/endpoints.ts', 'src/translators/coverage.ts'] },
   {
     name: 'translation: areas',
@@ -79,7 +78,7 @@ export const LAYERS = [
 export const BESIDE = {
   name: 'the sandbox',
   parts: ['src/sandbox/'],
-  mayImport: ['src/v2-contract/', 'src/shared/', 'src/sdk/signature.ts'],
+  mayImport: ['src/v2-contract/', 'src/shared/', 'src/sdk/signature.ts', 'src/http/request-body.ts'],
   importedBy: ['process'],
 };
 

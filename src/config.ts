@@ -7,7 +7,7 @@ import { WEBHOOK_SETTINGS, type WebhookConfig } from './webhooks/config.js';
 import { COMPARE_SETTINGS } from './compare/config.js';
 import { DOWNLOAD_SETTINGS, type DownloadConfig } from './downloads/config.js';
 import { CREDENTIAL_SETTINGS, type CredentialConfig } from './upstream/auth/config.js';
-import { BUFFERED_BODIES_PER_BODY } from './shared/request-body.js';
+import { BUFFERED_BODIES_PER_BODY } from './http/request-body.js';
 import { commaList, isProxyEntry, type PrivateAccessRules } from './shared/private-access.js';
 
 export { ConfigError, type ConfigProblem } from './shared/env.js';

@@ -11,7 +11,7 @@ import type { GatewayMetrics } from './ops/metrics.js';
 import { Tracing } from './ops/tracing.js';
 import type { RateLimiters } from './ratelimit/index.js';
 import type { Sandbox } from './sandbox/app.js';
-import { createServer } from './server.js';
+import { createServer } from './http/server.js';
 import { PrivateAccess } from './shared/private-access.js';
 import { ROUTES } from './shared/route-owners.js';
 import { ALL_ENDPOINTS } from './translators/endpoints.js';

@@ -6,7 +6,7 @@ import { serverOptions } from '../gateway/parts.js';
 import { createSandbox, mountSandbox, type Sandbox } from '../sandbox/app.js';
 import { keepSandboxData, type KeptData } from '../sandbox/persist.js';
 import { listenedOn } from '../sandbox-banner.js';
-import { createServer } from '../server.js';
+import { createServer } from '../http/server.js';
 import { PrivateAccess, sandboxControlGuard } from '../shared/private-access.js';
 import { prefixOf } from '../shared/route-owners.js';
 import { describeStartError } from './start-errors.js';

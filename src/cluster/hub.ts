@@ -7,7 +7,7 @@ import { createSandbox, mountSandbox, type Sandbox } from '../sandbox/app.js';
 import { unknownPathAnswer } from '../gateway/answers.js';
 import { serverOptions } from '../gateway/parts.js';
 import { keepSandboxData, type KeptData } from '../sandbox/persist.js';
-import { listenOnLoopback } from '../server.js';
+import { listenOnLoopback } from '../http/server.js';
 import { PrivateAccess, sandboxControlGuard } from '../shared/private-access.js';
 import { prefixOf, ROUTES } from '../shared/route-owners.js';
 import { startWebhooks, type Webhooks } from '../webhooks/index.js';

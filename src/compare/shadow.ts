@@ -5,7 +5,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import PQueue from 'p-queue';
 import { v1ErrorAnswer } from '../translators/kit/error-answer.js';
 import { Refusal } from '../translators/kit/failures.js';
-import { readBody, type BodyLimits } from '../shared/request-body.js';
+import { readBody, type BodyLimits } from '../http/request-body.js';
 import { canonicalPath } from '../translators/kit/registry.js';
 import type { OutboundGate } from '../upstream/client.js';
 import { UpstreamUnavailable } from '../upstream/errors.js';

@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import { BodyReadError, readBody } from '../shared/request-body.js';
+import { BodyReadError, readBody } from '../http/request-body.js';
 import { ROUTES } from '../shared/route-owners.js';
 
 /**

@@ -4,7 +4,7 @@ import type { LogOutput } from '../ops/logging.js';
 import type { Tracing } from '../ops/tracing.js';
 import type { LeaseSource } from '../ratelimit/index.js';
 import type { SandboxLimits } from '../sandbox/rate-limit.js';
-import type { ServerOptions } from '../server.js';
+import type { ServerOptions } from '../http/server.js';
 import type { KnownSecrets } from '../shared/secrets.js';
 import type { PrivateAccess } from '../shared/private-access.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { forwardToHub } from './forward-to-hub.js';
 import { createSandbox, mountSandbox, type Sandbox } from '../sandbox/app.js';
 import { keepSandboxData } from '../sandbox/persist.js';
-import { listenOnLoopback } from '../server.js';
+import { listenOnLoopback } from '../http/server.js';
 import { sandboxControlGuard } from '../shared/private-access.js';
 import { prefixOf } from '../shared/route-owners.js';
 import { serverOptions, type ClusterWorkerLinks, type Parts } from './parts.js';

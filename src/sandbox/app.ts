@@ -2,7 +2,7 @@ import { retryAfterSeconds } from '../shared/retry-after.js';
 import { prefixOf } from '../shared/route-owners.js';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { BodyReadError, bodyReadFirst } from '../shared/request-body.js';
+import { BodyReadError, bodyReadFirst } from '../http/request-body.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { TokenVerifier, tokenFrom, type V2AuthMode } from './auth.js';
 import { requireScopes } from './scopes.js';

@@ -15,7 +15,7 @@ import type { Bindings, FanOutCheck } from '../v1-steps/call-context.js';
 import { dispatch, type DispatchParts } from './dispatch.js';
 import { KeyMemo } from '../v1-steps/key-memo.js';
 import { tellingEach, type CallObserver, type OwnTimeObserver } from '../v1-steps/observe.js';
-import type { BodyLimits } from '../shared/request-body.js';
+import type { BodyLimits } from '../http/request-body.js';
 import { read, readFields } from '../v1-steps/read.js';
 import { readParams } from '../v1-steps/params.js';
 import { fail, observe, observeOwnTime, render } from './render.js';

@@ -12,7 +12,7 @@
 
 import { TextDecoder } from 'node:util';
 import { Failure } from '../shared/failure.js';
-import { DEFAULT_BUDGET } from '../shared/request-body.js';
+import { DEFAULT_BUDGET } from '../http/request-body.js';
 
 export type V1Value = string | string[] | File;
 export type V1Params = Record<string, V1Value>;

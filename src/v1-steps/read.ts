@@ -3,7 +3,7 @@ import { canonicalPath } from '../translators/kit/registry.js';
 import { Refusal } from '../translators/kit/failures.js';
 import { dataTypeOf } from '../v1/serialize.js';
 import type { V1Params } from './params.js';
-import { readBody, requestBudget, type BodyLimits } from '../shared/request-body.js';
+import { readBody, requestBudget, type BodyLimits } from '../http/request-body.js';
 import { refusalOfUnread } from './unread.js';
 import { headerOf, type ReadCall, type RequestCall, type V1Call } from './v1-call.js';
 

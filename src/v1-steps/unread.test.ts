@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tooLarge } from '../shared/request-body.js';
+import { tooLarge } from '../http/request-body.js';
 import { Refusal } from '../translators/kit/failures.js';
 import { ParamDecodeError } from './params.js';
 import { refusalOfUnread } from './unread.js';

@@ -1,4 +1,4 @@
-import { BodyReadError } from '../shared/request-body.js';
+import { BodyReadError } from '../http/request-body.js';
 import { Refusal } from '../translators/kit/failures.js';
 import { ParamDecodeError } from './params.js';
 

@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { prefixOf } from '../shared/route-owners.js';
 import { z } from 'zod';
 import { bugBehind } from '../shared/failure.js';
-import { BodyReadError, readBody } from '../shared/request-body.js';
+import { BodyReadError, readBody } from '../http/request-body.js';
 import { isBug } from '../translators/kit/failures.js';
 import { encryptedToken, SIGNATURE_HEADER, TIMESTAMP_HEADER, URL_VALIDATION_EVENT } from '../v2-contract/webhook-signature.js';
 import { v1StatusFor } from './events.js';

@@ -52,10 +52,10 @@ describe('letting go of a stream', () => {
   });
 
   it('is ruled in every folder of src/ but abandon itself, not in tests', async () => {
-    for (const file of ['src/server.ts', 'src/downloads/serve.ts', 'src/gateway/forward-to-hub.ts', 'src/webhooks/intake.ts']) {
+    for (const file of ['src/http/server.ts', 'src/downloads/serve.ts', 'src/gateway/forward-to-hub.ts', 'src/webhooks/intake.ts']) {
       expect(await settingFor(file), file).toBeDefined();
     }
     expect(await settingFor('src/shared/abandon.ts')).toBeUndefined();
-    expect(await settingFor('src/shared/request-body.test.ts')).toBeUndefined();
+    expect(await settingFor('src/http/request-body.test.ts')).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_TEXTS, type ErrorText, type ErrorTextId } from '../../mappings/error-texts.js';
 import type { RunningGateway } from '../../src/gateway.js';
-import { readRawBody } from '../../src/shared/request-body.js';
+import { readRawBody } from '../../src/http/request-body.js';
 import { defineEndpoint } from '../../src/translators/kit/define.js';
 import { v1ErrorAnswer } from '../../src/translators/kit/error-answer.js';
 import { refusalOfUnread } from '../../src/v1-steps/unread.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normalizeRequestTarget } from '../../src/server.js';
+import { normalizeRequestTarget } from '../../src/http/server.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { httpRequest, rawExchange } from '../support/raw-http.js';
 

@@ -44,7 +44,7 @@ const EVERY_REQUEST: readonly Spend[] = [
     proof: [
       `${HOSTILE}connections.test.ts › are capped at V1_MAX_CONNECTIONS`,
       `${HOSTILE}connections.test.ts › holds at most V1_MAX_CONNECTIONS_PER_ADDRESS`,
-      'src/shared/connection-slots.test.ts › is the IPv4 client an IPv6 address carries',
+      'src/http/connection-slots.test.ts › is the IPv4 client an IPv6 address carries',
       `${HOSTILE}connections.test.ts › are cut once their answer’s bytes have not moved`,
     ],
   },

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { KEEP_ALIVE_IDLE_MS } from '../../src/server.js';
+import { KEEP_ALIVE_IDLE_MS } from '../../src/http/server.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/process-gateway.js';
 import { memoryOf, unlimited } from './hostile-support.js';
 
@@ -26,7 +26,7 @@ const PER_ADDRESS = CAP / 4;
 const ADDRESSES = Array.from({ length: 8 }, (_, i) => `127.0.0.${i + 1}`);
 const HEADERS_MS = 1_000;
 const REQUEST_MS = 2_000;
-/** A connection's first line is watched this long for an HTTP/1.0 body before Node's parser takes it (src/server.ts). */
+/** A connection's first line is watched this long for an HTTP/1.0 body before Node's parser takes it (src/http/server.ts). */
 const FIRST_LINE_MS = 2_000;
 /** What "ended at its deadline" allows on a busy two-core machine. */
 const MARGIN_MS = 10_000;

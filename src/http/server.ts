@@ -3,12 +3,12 @@ import { createServer as createNodeServer, type IncomingMessage, type Server, ty
 import { readFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { abandon } from './shared/abandon.js';
-import { ConnectionSlots } from './shared/connection-slots.js';
-import { renderV1Error } from './v1/errors.js';
-import { v1ErrorAnswer } from './translators/kit/error-answer.js';
-import { CONTENT_TYPE } from './v1/serialize.js';
-import { Refusal, toV1Error } from './translators/kit/failures.js';
+import { abandon } from '../shared/abandon.js';
+import { ConnectionSlots } from './connection-slots.js';
+import { renderV1Error } from '../v1/errors.js';
+import { v1ErrorAnswer } from '../translators/kit/error-answer.js';
+import { CONTENT_TYPE } from '../v1/serialize.js';
+import { Refusal, toV1Error } from '../translators/kit/failures.js';
 import { readUnframedBodies } from './unframed-bodies.js';
 import {
   BodyPool,
@@ -20,7 +20,7 @@ import {
   releaseBody,
   setRequestBudget,
   type RequestBudget,
-} from './shared/request-body.js';
+} from './request-body.js';
 
 /**
  * The HTTP server, tuned for legacy v1 clients:
@@ -39,7 +39,7 @@ import {
  * - once a request ends its connection (keep-alive off, `Connection: close`, or HTTP/1.0 without
  *   keep-alive), nothing a client pipelined behind it on that connection runs: its answer would be
  *   thrown away with the connection, and a client that retries would make a duplicate;
- * - one budget per request (src/shared/request-body.ts), enforced where the bytes arrive: the
+ * - one budget per request (src/http/request-body.ts), enforced where the bytes arrive: the
  *   headers must arrive within `headersTimeoutMs` and the whole request within
  *   `requestTimeoutMs` of its first byte, checked every second, so slow-drip connections
  *   (slowloris) end in seconds, not after Node's 300 s default; a body still arriving at the

@@ -1,5 +1,5 @@
 import { isIPv6 } from 'node:net';
-import { KeyedSlots } from './keyed-slots.js';
+import { KeyedSlots } from '../shared/keyed-slots.js';
 
 /**
  * Connection slots per client address: one address may hold at most `maxPerAddress` connections

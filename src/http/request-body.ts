@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
-import { Failure } from './failure.js';
+import { Failure } from '../shared/failure.js';
 
 /**
  * The one reader of request bodies, for every route of every server (the v1 facade, the SDK
  * signer, the webhook intake, the cluster forward, the embedded sandbox), with the budget the
- * server that accepted the request gives it (src/server.ts):
+ * server that accepted the request gives it (src/http/server.ts):
  * - a body whose Content-Length is over `maxBytes` is refused before a byte of it is kept; a
  *   chunked one the moment it passes `maxBytes`;
  * - a body that stalls for `idleTimeoutMs` fails as incomplete (a client that counted characters,
@@ -62,7 +62,7 @@ export const BUFFERED_BODIES_PER_BODY = 16;
 /**
  * The bytes of each body that are its own, never taken from the pool: an ordinary v1 call's whole
  * form, so that a pool filled by large bodies refuses large bodies, not ordinary calls. What
- * these cost in all is bounded by the server's connection cap (src/server.ts).
+ * these cost in all is bounded by the server's connection cap (src/http/server.ts).
  */
 export const FREE_BODY_BYTES = 16 * 1024;
 

@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
-import { abandon } from './shared/abandon.js';
-import { busy, cutBody, pooledGrowth, tooLarge, tooSlow, type BodyPool, type BodyReadError } from './shared/request-body.js';
+import { abandon } from '../shared/abandon.js';
+import { busy, cutBody, pooledGrowth, tooLarge, tooSlow, type BodyPool, type BodyReadError } from './request-body.js';
 
 /**
  * HTTP/1.0 clients that POST a body with no Content-Length (and no chunking, which 1.0 lacks)
@@ -17,7 +17,7 @@ import { busy, cutBody, pooledGrowth, tooLarge, tooSlow, type BodyPool, type Bod
  * through the real socket. The body has the budget of any other: past `maxBytes`, or still
  * arriving `deadlineMs` after the connection's first byte, it is cut at once (nothing more kept)
  * and the request reaches the route with the reason, which the route answers (the body reader,
- * src/shared/request-body.ts), closing the connection.
+ * src/http/request-body.ts), closing the connection.
  */
 
 const HEAD_END = Buffer.from('\r\n\r\n');
