@@ -1,6 +1,7 @@
 import type { V2CallObservation } from '../upstream/client.js';
 import type { V1Params } from './params.js';
 import type { SecretValues } from '../shared/secrets.js';
+import { newRequestId } from '../shared/request-id.js';
 import type { FailureKind } from '../../mappings/errors.js';
 
 /**
@@ -83,7 +84,7 @@ const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
 /** The caller's request id when it is a sane token, else a new one. */
 export function requestIdOf(header: string | undefined): string {
-  return header !== undefined && REQUEST_ID.test(header) ? header : crypto.randomUUID();
+  return header !== undefined && REQUEST_ID.test(header) ? header : newRequestId();
 }
 
 /** Copy of the params without the credentials: what may be kept, logged or written to a file. */
