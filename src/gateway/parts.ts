@@ -9,7 +9,7 @@ import type { KnownSecrets } from '../shared/secrets.js';
 import type { PrivateAccess } from '../shared/private-access.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import type { OutboundGate } from '../upstream/client.js';
-import type { InboundGate } from '../v1-facade/app.js';
+import type { InboundGate } from '../v1-steps/admit.js';
 import type { CallObserver } from '../v1-steps/observe.js';
 import type { InFlight, ListenAddress, OutboundStop, Resources } from './lifecycle.js';
 

@@ -14,7 +14,7 @@ import { PairProver } from '../upstream/pair-proof.js';
 import { ProofLimiter, SECRET_CHECK_LIMITS } from '../ratelimit/proof-budget.js';
 import { chargeTo, limiterGate } from '../upstream/outbound-gate.js';
 import type { V2Budgets } from '../upstream/outbound-budget.js';
-import { type InboundGate } from '../v1-facade/app.js';
+import type { InboundGate } from '../v1-steps/admit.js';
 import type { Parts } from './parts.js';
 import { OutboundStop } from './lifecycle.js';
 import { regionalBase } from '../upstream/auth/api-url.js';

@@ -21,8 +21,6 @@ import { readParams } from '../v1-steps/params.js';
 import { fail, observe, observeOwnTime, render } from './render.js';
 import { V1Call } from '../v1-steps/v1-call.js';
 
-export type { InboundGate } from '../v1-steps/admit.js';
-
 /**
  * The v1 facade: `POST /v1/<area>/<action>` in any letter case, with or without a trailing slash.
  * One call goes through named steps, each in its own module with its own test, each taking the
