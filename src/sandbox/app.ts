@@ -1,5 +1,5 @@
 import { retryAfterSeconds } from '../shared/retry-after.js';
-import { prefixOf } from '../shared/route-owners.js';
+import { pathBelow, prefixOf } from '../shared/route-owners.js';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { BodyReadError, bodyReadFirst } from '../http/request-body.js';
@@ -169,14 +169,8 @@ function meetingWriter(state: SandboxState, account: Account, kind: CallKind): s
   return state.findMeeting(account, write.sessionRef, write.kind)?.host_id;
 }
 
-const V2_PREFIX = prefixOf('v2');
-
 /** The request path without its mount prefix (`/v2/users` → `/users`). */
-function relativePath(path: string): string {
-  return path.startsWith(V2_PREFIX) && (path.length === V2_PREFIX.length || path[V2_PREFIX.length] === '/')
-    ? path.slice(V2_PREFIX.length) || '/'
-    : path;
-}
+const relativePath = (path: string): string => pathBelow(prefixOf('v2'), path);
 
 function errorRenderer(unexpected: (error: Error) => void) {
   return (error: Error, c: import('hono').Context): Response => {

@@ -2,6 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MiddlewareHandler } from 'hono';
 import { GATEWAY_AGENT_PREFIX } from '../shared/package-version.js';
+import { pathBelow, prefixOf } from '../shared/route-owners.js';
 
 /**
  * SANDBOX_TRAFFIC_LOG: every v2 exchange the sandbox answers, appended as one JSON line to a file
@@ -40,7 +41,7 @@ export function trafficRecorder(folder: string): MiddlewareHandler {
     const url = new URL(c.req.url);
     const record: TrafficRecord = {
       method: c.req.method,
-      path: url.pathname.replace(/^\/v2(?=\/|$)/, '') || '/',
+      path: pathBelow(prefixOf('v2'), url.pathname),
       query: url.search.slice(1),
       ...(bytes && bytes.byteLength > 0
         ? { requestType: c.req.header('content-type') ?? '', requestBody: Buffer.from(bytes).toString('utf8') }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RouteTable, ROUTE_OWNERS, ROUTES } from './route-owners.js';
+import { pathBelow, RouteTable, ROUTE_OWNERS, ROUTES } from './route-owners.js';
 
 /** The patterns each reader kept before the table: the table answers every path as they did. */
 const BEFORE = {
@@ -73,5 +73,15 @@ describe('the route table', () => {
     expect(() => new RouteTable({ a: { prefix: '/x', part: 'ops', errors: 'v1' }, b: { prefix: '/X', part: 'v1', errors: 'v1' } })).toThrow(
       /Two parts own \/x/,
     );
+  });
+});
+
+describe('a path below a prefix', () => {
+  it('is what follows the prefix, / for the prefix itself, and any other path as it is', () => {
+    expect(pathBelow('/v2', '/v2/users/me')).toBe('/users/me');
+    expect(pathBelow('/v2', '/v2')).toBe('/');
+    expect(pathBelow('/v2', '/v2/')).toBe('/');
+    expect(pathBelow('/v2', '/v2x/users')).toBe('/v2x/users');
+    expect(pathBelow('/v2', '/V2/users')).toBe('/V2/users');
   });
 });

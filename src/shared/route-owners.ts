@@ -106,6 +106,12 @@ export class RouteTable<Name extends string = string> {
   }
 }
 
+/** A path below a prefix, as written (`/v2/users` below `/v2` is `/users`; the prefix itself is `/`); a path not under it, as it is. */
+export function pathBelow(prefix: string, path: string): string {
+  if (!path.startsWith(prefix) || (path.length > prefix.length && path[prefix.length] !== '/')) return path;
+  return path.slice(prefix.length) || '/';
+}
+
 /** The gateway's table. */
 export const ROUTES = new RouteTable(ROUTE_OWNERS);
 
