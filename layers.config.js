@@ -78,7 +78,7 @@ export const LAYERS = [
 export const BESIDE = {
   name: 'the sandbox',
   parts: ['src/sandbox/'],
-  mayImport: ['src/v2-contract/', 'src/shared/', 'src/sdk/signature.ts', 'src/http/request-body.ts'],
+  mayImport: ['src/v2-contract/', 'src/shared/', 'src/http/request-body.ts'],
   importedBy: ['process'],
 };
 

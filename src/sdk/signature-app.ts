@@ -14,7 +14,13 @@ import { readFields, type FieldsDecoder } from '../v1-steps/read.js';
 import { RequestCall } from '../v1-steps/v1-call.js';
 import type { CredentialsCheck } from './credentials-check.js';
 import { hostZak } from './host-zak.js';
-import { generateJwtSignature, generateSignature, JWT_LIFETIME_SECONDS, MEETING_NUMBER, type SdkRole } from './signature.js';
+import {
+  generateJwtSignature,
+  generateSignature,
+  JWT_LIFETIME_SECONDS,
+  MEETING_NUMBER,
+  type SdkRole,
+} from '../v2-contract/sdk-signature.js';
 
 /**
  * POST /sdk/signature: the join signature made on the server, so no secret reaches the page.

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { generateJwtSignature, signatureAt, verifySignature } from '../../src/sdk/signature.js';
+import { generateJwtSignature, signatureAt, verifySignature } from '../../src/v2-contract/sdk-signature.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { rememberSecret, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { listen, type Listening } from '../support/listen.js';

@@ -74,7 +74,7 @@ describe('the layer lint', () => {
   );
 
   it.each([
-    ['the sandbox its signature check', 'src/sandbox/rate-limit.ts', '../sdk/signature.js'],
+    ['the sandbox its signature check', 'src/sandbox/sdk/join.ts', '../../v2-contract/sdk-signature.js'],
     ['the sandbox shared code', 'src/sandbox/rate-limit.ts', '../shared/token-bucket.js'],
     ['the sandbox the v2 contract', 'src/sandbox/rate-limit.ts', '../v2-contract/rate-limit-plans.js'],
     ['an area the kit', 'src/translators/metrics/usage.ts', '../kit/report-date.js'],

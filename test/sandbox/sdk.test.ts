@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateJwtSignature, generateSignature, signatureAt } from '../../src/sdk/signature.js';
+import { generateJwtSignature, generateSignature, signatureAt } from '../../src/v2-contract/sdk-signature.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { plantSubAccount } from './users-support.js';
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifySignature } from '../../src/sdk/signature.js';
+import { verifySignature } from '../../src/v2-contract/sdk-signature.js';
 import type { CredentialEntry } from '../../src/upstream/auth/credential-map.js';
 import { hashSecret } from '../../src/upstream/auth/secret-hash.js';
 import { signJwtForTest } from './jwt-forge.js';

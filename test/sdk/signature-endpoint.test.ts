@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyV1Path } from '../../src/ratelimit/classify.js';
-import { verifySignature } from '../../src/sdk/signature.js';
+import { verifySignature } from '../../src/v2-contract/sdk-signature.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 /** POST /sdk/signature on a real gateway over its real sandbox. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateSignature, SIGNATURE_BACKDATE_MS, signatureAt, verifySignature } from '../../src/sdk/signature.js';
+import { generateSignature, SIGNATURE_BACKDATE_MS, signatureAt, verifySignature } from '../../src/v2-contract/sdk-signature.js';
 import { bundleSignature, loadBundleSignatureModules, type BundleSignatureModules } from './websdk-bundle.js';
 
 const FIXED_TS = 1_615_248_000_000;

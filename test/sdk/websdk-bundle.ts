@@ -4,7 +4,7 @@ import vm from 'node:vm';
 
 /**
  * The real @zoomus/websdk 1.9.1 bundle's own signature building blocks, loaded in Node as the
- * oracle for src/sdk/signature.ts. The bundle is a webpack UMD file that needs a browser to run
+ * oracle for src/v2-contract/sdk-signature.ts. The bundle is a webpack UMD file that needs a browser to run
  * to the end; we only need three of its modules, so we run it in a vm context with a tiny patch
  * that hands out webpack's module loader before the entry module starts (the entry then fails on
  * the missing browser, which does not matter). The module ids are those `generateSignature`

@@ -7,7 +7,7 @@ import {
   verifySignature,
   type SdkRole,
   type VerifyResult,
-} from '../../sdk/signature.js';
+} from '../../v2-contract/sdk-signature.js';
 import type { Account } from '../model/account.js';
 import type { Meeting } from '../model/meeting.js';
 import { attendeeBeforeHost, joinParticipant, startInstance } from '../report/lifecycle.js';
@@ -19,7 +19,7 @@ import { userWithOnBehalfToken } from '../users/tokens.js';
 
 /**
  * `MeetingSdk.join` on the sandbox side. The checks run in the order a caller can fix them:
- * parameters, API key, signature (HMAC, meeting number, role, age: src/sdk/signature.ts; or today's
+ * parameters, API key, signature (HMAC, meeting number, role, age: src/v2-contract/sdk-signature.ts; or today's
  * JWT, checked against the secret of the SDK app it names, its claims as the service applies them), the
  * meeting, webinar rules, password, and only then what the meeting's state allows. A host join
  * starts the meeting through the same lifecycle call as the control API's start, so v2 events,

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateJwtSignature, isJwtSignature, jwtSdkKey, SIGNATURE_ERRORS, signatureAt, verifyJwtSignature } from './signature.js';
+import { generateJwtSignature, isJwtSignature, jwtSdkKey, SIGNATURE_ERRORS, signatureAt, verifyJwtSignature } from './sdk-signature.js';
 
 /** Today's JWT signature: made and checked at the edges of the service's rules (the gateway's test checks it with jose). */
 

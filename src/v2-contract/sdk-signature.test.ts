@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signatureAt, verifySignature, type VerifyOptions } from './signature.js';
+import { signatureAt, verifySignature, type VerifyOptions } from './sdk-signature.js';
 
 const TS = 1_700_000_000_000;
 const join = { apiKey: 'KEY123', apiSecret: 'SECRET456', meetingNumber: '987654321', role: 1 as const };
