@@ -55,8 +55,8 @@ export function topField(redactor: Redactor, name: string, value: unknown): stri
 const stringJson = (text: string) => (PLAIN.test(text) ? `"${text}"` : JSON.stringify(text));
 
 /** A text that fits its bound as it is: the one test of printable ASCII both the bound and the escaping need. */
-const fitsPlain = (text: string, budget: Budget) =>
-  text.length <= budget.left && text.length <= LOG_LINE_LIMITS.textBytes && PLAIN.test(text);
+const fitsPlain = (text: string, budget: Budget) => plainWithin(text, budget.left);
+const plainWithin = (text: string, left: number) => text.length <= left && text.length <= LOG_LINE_LIMITS.textBytes && PLAIN.test(text);
 
 /** `text` bounded and written (not redacted: the caller did, or it is the censor). */
 function textJson(text: string, budget: Budget): string {
@@ -120,6 +120,8 @@ function objectJson(redactor: Redactor, object: Record<string, unknown>, budget:
   // A name holding a secret anywhere in the object moves in the redacted copy, and so changes which names are kept.
   for (const name of names) if (redactor.fieldName(name) !== name) throw new NotOnePass();
   if (depth >= LOG_LINE_LIMITS.depth) return JSON.stringify(LEFT_OUT.deepObject(names.length));
+  const plain = plainObjectJson(redactor, object, names, budget);
+  if (plain !== undefined) return plain;
   let out = '{';
   let kept = 0;
   for (; kept < names.length && kept < LOG_LINE_LIMITS.entries && budget.left > 0; kept++) {
@@ -132,4 +134,33 @@ function objectJson(redactor: Redactor, object: Record<string, unknown>, budget:
   if (kept < names.length)
     out += `${out.length === 1 ? '' : ','}${JSON.stringify(MORE)}:${JSON.stringify(LEFT_OUT.fields(names.length - kept))}`;
   return `${out}}`;
+}
+
+/**
+ * An object of texts and numbers that need nothing done (no secret by name or value, each name and
+ * text printable ASCII within its bounds, no entry left out) written by JSON.stringify at once, as the
+ * walk of `objectJson` would write it, the budget charged as it charges it; undefined for the walk
+ * to write any other. A call's params are such an object: written field by field, their names,
+ * values and separators were a dozen strings each, 1.6 KiB allocated for a 15-field call's line.
+ */
+function plainObjectJson(redactor: Redactor, object: Record<string, unknown>, names: string[], budget: Budget): string | undefined {
+  if (names.length > LOG_LINE_LIMITS.entries) return undefined;
+  let { left } = budget;
+  for (const name of names) {
+    const value = object[name];
+    if (left <= 0 || (isSecretField(name) && holdsSecret(value))) return undefined;
+    // The value is charged before its name, as the walk charges them. A number is written as
+    // JSON.stringify writes it (a NaN or an infinity as null), unless it is a secret by value.
+    if (typeof value === 'number') {
+      if (!Object.is(redactor.redact(value), value)) return undefined;
+      left -= SMALL_VALUE_BYTES;
+    } else {
+      if (typeof value !== 'string' || redactor.text(value) !== value || !plainWithin(value, left)) return undefined;
+      left -= value.length;
+    }
+    if (!plainWithin(name, left)) return undefined;
+    left -= name.length;
+  }
+  budget.left = left;
+  return JSON.stringify(object);
 }
