@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import type { CallObserver, V1CallRecord } from '../v1-steps/observe.js';
 import { KnownSecrets, type Redactor } from '../shared/secrets.js';
+import type { Query } from '../upstream/credentials.js';
 import { REDACTED, callRedactor, recordRedactor, recordableParams } from './secrets.js';
 
 /**
@@ -24,9 +25,17 @@ export interface RecordedCall {
   /**
    * The v2 calls made for it, in the order they finished: method, path, status, ms, and (in records
    * written since they were kept) the route's name and whether it was a rollback's undo. Empty for
-   * imported calls.
+   * imported calls. `query`: the query string's fields as sent (secrets replaced), where it had any.
    */
-  v2Calls: { method: string; path: string; status: number; ms: number; route?: string; undo?: boolean }[];
+  v2Calls: {
+    method: string;
+    path: string;
+    query?: Record<string, string>;
+    status: number;
+    ms: number;
+    route?: string;
+    undo?: boolean;
+  }[];
   ms: number;
   /** The integration that made it: a short hash of its api_key (`integrationOf`), never the key. */
   integration?: string;
@@ -56,6 +65,7 @@ export function toRecordedCall(record: V1CallRecord, known: Redactor = recordRed
     v2Calls: record.v2Calls.map((c) => ({
       method: c.method,
       path: c.path,
+      ...recordedQuery(c.query, redactor),
       status: c.status,
       ms: round(c.ms),
       route: c.route.name,
@@ -64,6 +74,13 @@ export function toRecordedCall(record: V1CallRecord, known: Redactor = recordRed
     ms: round(record.ms),
     ...(record.apiKey === undefined ? {} : { integration: integrationOf(record.apiKey) }),
   };
+}
+
+/** A v2 call's query as recorded: its fields as the text sent (a field left undefined was not sent), secrets replaced. */
+function recordedQuery(query: Readonly<Query> | undefined, redactor: Redactor): { query?: Record<string, string> } {
+  const sent: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) sent[name] = String(value);
+  return Object.keys(sent).length ? { query: redactor.redactParams(sent) as Record<string, string> } : {};
 }
 
 const round = (ms: number) => Math.round(ms * 100) / 100;

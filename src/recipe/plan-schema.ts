@@ -9,18 +9,28 @@ import { z } from 'zod';
 
 /** How a v1 form value is read before it is sent: v1 took every value as text. */
 export const ValueType = z
-  .enum(['string', 'number', 'boolean', 'list'])
-  .describe('how the v1 text is read: as sent, a number, a boolean (true/false/1/0), a list');
+  .enum(['string', 'number', 'boolean', 'list', 'date'])
+  .describe(
+    'how the v1 text is read: as sent, a number, a boolean (true/false/1/0), a list, a date (yyyy-m-d, MM/dd/yyyy or a date-time: sent as yyyy-mm-dd)',
+  );
 
 /** Where one value of a v2 request comes from. */
 export const Source = z
   .discriminatedUnion('from', [
-    z.object({ from: z.literal('param'), param: z.string(), as: ValueType.optional() }).describe('the v1 parameter of that name'),
+    z
+      .object({
+        from: z.literal('param'),
+        param: z.string(),
+        as: ValueType.optional(),
+        default: z.string().optional().describe('the v1 text used when the parameter is not given (v1 defaults)'),
+      })
+      .describe('the v1 parameter of that name'),
     z.object({ from: z.literal('constant'), value: z.unknown() }).describe('the same value in every call'),
     z.object({ from: z.literal('item'), param: z.string() }).describe('the current item of a fan-out over a list parameter'),
     z
       .object({ from: z.literal('step'), step: z.number().int().min(0), field: z.string() })
       .describe("a field of an earlier step's v2 answer (step: its index in steps)"),
+    z.object({ from: z.literal('paging') }).describe("the next_page_token of this step's previous page: left out on the first page"),
   ])
   .describe('where a value comes from');
 
@@ -55,25 +65,65 @@ export const BodyField = z.object({
   default: z.unknown().optional().describe('sent when a create leaves the parameter out (v1 default)'),
 });
 
+/**
+ * A v2 list read by its token chain. `v1-page`: v2 pages of v1's page size, read up to v1's page
+ * number, whose page is v1's; `end`: every page, v1's page cut from all the items. `size` and
+ * `number` are v1's page size and number (absent: v1 answered the whole list).
+ */
+export const Pages = z.object({
+  items: z.string().describe("the list's array in each page (`users`)"),
+  until: z.enum(['v1-page', 'end']),
+  size: Source.optional().describe("v1's page size"),
+  number: Source.optional().describe("v1's page number"),
+});
+
 export const PlannedStep = z.object({
   route: z.string(),
   method: z.string(),
   path: z.string().describe('the template: /meetings/{meetingId}'),
   when: Condition,
   pathParams: z.record(z.string(), Source).describe('each {placeholder} of path, and its source'),
-  query: z.record(z.string(), Source).nullable().describe('null: the record keeps no query string and the declarations name none'),
+  query: z
+    .record(z.string(), Source)
+    .nullable()
+    .describe("each query field and its source, read off the recorded v2 calls; null where the record holds none of this step's calls"),
   body: z.array(BodyField).nullable().describe('the body of a write, each field named by its v1 parameter; null for no body'),
+  pages: Pages.optional().describe('a list read page by page by its next_page_token'),
   /** How each source was found: from a declaration, or read off the record. */
   derived: z.string(),
 });
 
+const FromV2 = z
+  .object({ from: z.literal('v2'), v2: z.string(), codec: Codec })
+  .describe('a field of a step answer (the last step whose answer has it)');
+
+/** A field of each item of a list answer: from the v2 item's field, through its codec. */
+export const ItemField = z.object({ v1: z.string(), v2: z.string(), codec: Codec });
+
 export const AnswerField = z.object({
   v1: z.string(),
   source: z.discriminatedUnion('from', [
+    FromV2,
     z
-      .object({ from: z.literal('v2'), v2: z.string(), codec: Codec })
-      .describe('a field of a step answer (the last step whose answer has it)'),
-    z.object({ from: z.literal('param'), param: z.string(), as: ValueType }).describe('the v1 parameter, answered back'),
+      .object({ from: z.literal('param'), param: z.string(), as: ValueType, default: z.string().optional() })
+      .describe('the v1 parameter, answered back (its v1 default where not given)'),
+    z
+      .object({
+        from: z.literal('paging'),
+        step: z.number().int().min(0).describe('the paged step (its index in steps)'),
+        field: z.enum(['page_count', 'page_number', 'page_size', 'total_records']),
+      })
+      .describe(
+        "v1's page of the paged step: its page_size and page_number (the step's), total_records (v2's), page_count (total_records / page_size, rounded up)",
+      ),
+    z
+      .object({
+        from: z.literal('items'),
+        step: z.number().int().min(0).describe('the paged step (its index in steps)'),
+        v2: z.string().describe("the paged step's items"),
+        fields: z.array(ItemField),
+      })
+      .describe('the items of the paged step, each built field by field'),
   ]),
 });
 
@@ -95,3 +145,5 @@ export type BodyField = z.infer<typeof BodyField>;
 export type PlannedStep = z.infer<typeof PlannedStep>;
 export type AnswerField = z.infer<typeof AnswerField>;
 export type EndpointPlan = z.infer<typeof EndpointPlan>;
+export type Pages = z.infer<typeof Pages>;
+export type ItemField = z.infer<typeof ItemField>;

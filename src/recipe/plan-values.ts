@@ -16,8 +16,9 @@ export function valueTypeOf(type: z.ZodType | undefined, recorded: readonly (str
     return parsed.success ? parsed.data : undefined;
   };
   // What the type made of a value the integration sent is the surest; else the texts v1 clients send.
-  for (const value of [...recorded, 'a,b', '1', 'true']) {
+  for (const value of [...recorded, 'a,b', '1', 'true', '2024-05-01']) {
     const data = read(value);
+    if (isCalendarDate(data)) return 'date';
     if (Array.isArray(data)) return 'list';
     if (typeof data === 'number') return 'number';
     if (typeof data === 'boolean') return 'boolean';
@@ -37,9 +38,27 @@ export function readValue(value: string | string[], as: ValueType | undefined): 
     case 'boolean':
       // As v1.bool() reads it: true/false/1/0, in any case, spaces around ignored.
       return ['true', '1'].includes(text.trim().toLowerCase());
+    case 'date':
+      return dateText(text);
     default:
       return text;
   }
+}
+
+const isCalendarDate = (data: unknown) => typeof data === 'object' && data !== null && ['year', 'month', 'day'].every((key) => key in data);
+
+const pad2 = (n: string) => n.padStart(2, '0');
+
+/**
+ * A v1 date as v2 takes it, `yyyy-mm-dd`: v1 took `yyyy-m-d`, `MM/dd/yyyy`, or a date-time, which
+ * names the date written in it (whatever its time and offset); anything else is sent as it came.
+ */
+function dateText(text: string): string {
+  const trimmed = text.trim();
+  const dashed = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:T.*)?$/.exec(trimmed);
+  if (dashed) return `${dashed[1]}-${pad2(dashed[2]!)}-${pad2(dashed[3]!)}`;
+  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(trimmed);
+  return us ? `${us[3]}-${pad2(us[1]!)}-${pad2(us[2]!)}` : trimmed;
 }
 
 const literal = (text: string): unknown[] => {

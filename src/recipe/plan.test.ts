@@ -97,3 +97,102 @@ describe('the plan of an endpoint', () => {
     expect(plan.steps.at(-1)).toMatchObject({ route: 'DELETE /accounts/{accountId}', when: { kind: 'rollback' } });
   });
 });
+
+describe('the query and the page of a list', () => {
+  const v2Call = (method: string, path: string, route: string, query?: Record<string, string>) => ({
+    method,
+    path,
+    status: 200,
+    ms: 1,
+    route,
+    ...(query ? { query } : {}),
+  });
+  const listed = (params: RecordedCall['params'], query: Record<string, string>): RecordedCall => ({
+    ...call('/user/pending', params, []),
+    v2Calls: [v2Call('GET', '/users', 'GET /users', query)],
+    answer: {
+      page_count: 1,
+      total_records: 1,
+      page_number: 1,
+      page_size: 30,
+      users: [{ id: 'u1', email: 'a@b.c', first_name: 'A', type: 1, verified: 0 }],
+    },
+  });
+  const pending = [
+    listed({}, { status: 'pending', page_size: '30' }),
+    listed({ page_size: '5', page_number: '1' }, { status: 'pending', page_size: '5' }),
+  ];
+
+  it('names each query field by its source: a constant, a parameter with its v1 default, the paging token', () => {
+    const [list] = planEndpoint(byPath('/user/pending'), pending).steps;
+    expect(list!.query).toEqual({
+      status: { from: 'constant', value: 'pending' },
+      page_size: { from: 'param', param: 'page_size', as: 'number', default: '30' },
+      next_page_token: { from: 'paging' },
+    });
+    expect(list!.pages).toEqual({
+      items: 'users',
+      until: 'v1-page',
+      size: { from: 'param', param: 'page_size', as: 'number', default: '30' },
+      number: { from: 'param', param: 'page_number', as: 'number', default: '1' },
+    });
+  });
+
+  it("reads a report's dates as dates: v1's 2024-5-1 or a date-time is v2's 2024-05-01", () => {
+    const report = (from: string, to: string): RecordedCall => ({
+      ...call('/report/getaccountreport', { from, to }, []),
+      v2Calls: [
+        v2Call('GET', '/report/users', 'GET /report/users', { type: 'active', from: '2024-05-01', to: '2024-05-31', page_size: '30' }),
+      ],
+      answer: { page_count: 0, page_number: 1, page_size: 30, total_records: 0, users: [] },
+    });
+    const plan = planEndpoint(byPath('/report/getaccountreport'), [
+      report('2024-5-1', '2024-5-31'),
+      report('2024-05-01T00:00:00Z', '2024-05-31'),
+    ]);
+    expect(plan.steps[0]!.query).toMatchObject({
+      from: { from: 'param', param: 'from', as: 'date' },
+      to: { from: 'param', param: 'to', as: 'date' },
+    });
+    expect(plan.cannotExpress).toEqual([]);
+  });
+
+  it('says so of a query field no parameter, constant or paging explains', () => {
+    const odd = [
+      listed({}, { status: 'pending', page_size: '30', since: 'monday' }),
+      listed({}, { status: 'pending', page_size: '30', since: 'friday' }),
+    ];
+    expect(planEndpoint(byPath('/user/pending'), odd).cannotExpress).toEqual([
+      'GET /users: query since (monday, friday in the recorded calls) is neither a parameter, a constant nor the paging',
+    ]);
+  });
+
+  it("builds v1's page: the paging fields, and each item through the item table's rows", () => {
+    const plan = planEndpoint(byPath('/user/pending'), pending);
+    const source = (v1: string) => plan.answer.find((a) => a.v1 === v1)?.source;
+    expect(source('page_count')).toEqual({ from: 'paging', step: 0, field: 'page_count' });
+    expect(source('total_records')).toEqual({ from: 'paging', step: 0, field: 'total_records' });
+    expect(source('page_size')).toEqual({ from: 'param', param: 'page_size', as: 'number', default: '30' });
+    const users = source('users');
+    expect(users).toMatchObject({ from: 'items', step: 0, v2: 'users' });
+    expect(users?.from === 'items' && users.fields).toEqual(
+      expect.arrayContaining([
+        { v1: 'email', v2: 'email', codec: { kind: 'same' } },
+        { v1: 'first_name', v2: 'first_name', codec: { kind: 'same' } },
+      ]),
+    );
+    expect(plan.answerComputed).toContain('users[].type');
+    expect(plan.cannotExpress).toEqual([]);
+  });
+
+  it("changes when a row of the list item's table changes", () => {
+    const endpoint = byPath('/user/pending');
+    const moved = endpoint.tables!.map((table) => table.map((row) => (row.v1 === 'first_name' ? { ...row, v2: 'given_name' } : row)));
+    const itemsOf = (e: EndpointDefinition) => {
+      const users = planEndpoint(e, pending).answer.find((a) => a.v1 === 'users')!.source;
+      return users.from === 'items' ? users.fields : [];
+    };
+    expect(itemsOf(endpoint).find((f) => f.v1 === 'first_name')?.v2).toBe('first_name');
+    expect(itemsOf({ ...endpoint, tables: moved }).find((f) => f.v1 === 'first_name')?.v2).toBe('given_name');
+  });
+});

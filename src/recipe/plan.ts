@@ -5,8 +5,10 @@ import { ALL_V2_ROUTES } from '../v2-contract/v2-routes.js';
 import type { V2Route } from '../v2-contract/v2-route.js';
 import { NO_V2_FIELD, type FieldRow } from '../v1/field-map.js';
 import { conditionOf, isAnswered, itemsOf, stepOrder } from './plan-conditions.js';
-import type { AnswerField, BodyField, Condition, EndpointPlan, PlannedStep, Source } from './plan-schema.js';
+import type { BodyField, Condition, EndpointPlan, PlannedStep, Source } from './plan-schema.js';
 import { codecOf, valueTypeOf } from './plan-values.js';
+import { stepQuery } from './plan-query.js';
+import { reverseMap } from './plan-answer.js';
 import { routeOfCall } from './recorded.js';
 
 /**
@@ -15,9 +17,6 @@ import { routeOfCall } from './recorded.js';
  * from the recorded calls (when a step runs, where each path value comes from). What neither says
  * is listed in `cannotExpress`, with the reason.
  */
-
-/** The identifiers of an answer (`id`, `uuid`, `host_id`...), as the compare tool reads them. */
-const IDENTIFIER = /^(id|uuid|.+_id)$/;
 
 const routesByName = new Map<string, V2Route>(ALL_V2_ROUTES.map((route) => [route.name, route]));
 
@@ -105,15 +104,17 @@ function plannedStep(route: V2Route, at: StepContext, problems: string[]): Plann
     else if (source) pathParams[name] = source;
     else if (at.when.kind !== 'unseen') problems.push(`${route.name}: where {${name}} comes from is neither a parameter nor the record's`);
   }
+  const { query, pages } = stepQuery(route, at.endpoint, at.answered, problems);
   return {
     route: route.name,
     method: route.method,
     path: route.template,
     when: at.when,
     pathParams,
-    query: null,
+    query,
     body: null,
-    derived: 'route and undo: declared; condition and path values: read off the recorded calls that answered',
+    ...(pages ? { pages } : {}),
+    derived: 'route and undo: declared; condition, path values and query: read off the recorded calls that answered',
   };
 }
 
@@ -173,33 +174,8 @@ export function planEndpoint(endpoint: EndpointDefinition, calls: readonly Recor
   for (const route of endpoint.v2Undo ?? [])
     steps.push(plannedStep(route, { endpoint, answered, earlier: steps, when: { kind: 'rollback' } }, []));
   planBodies(steps, endpoint, answered, problems);
-  const { answer, computed } = reverseMap(endpoint, answered);
+  const { answer, computed } = reverseMap(endpoint, steps, answered);
   if (answer.length === 0 && answered.length > 0 && computed.length > 0 && !steps.some((s) => s.method !== 'GET'))
     problems.push(`the answer is the translator's: no row maps a v2 answer field to ${computed.join(', ')}`);
   return { steps, answer, answerComputed: computed, cannotExpress: problems };
-}
-
-/** The v1 answer fields the rows build from v2's answers, those answered back from a parameter, and the rest. */
-function reverseMap(endpoint: EndpointDefinition, answered: readonly RecordedCall[]): { answer: AnswerField[]; computed: string[] } {
-  const keys = [...new Set(answered.flatMap((call) => Object.keys((call.answer as Record<string, unknown> | null) ?? {})))];
-  const answer: AnswerField[] = [];
-  const rows = (endpoint.tables ?? []).flat().filter((row) => row.direction !== 'in' && row.v2 !== NO_V2_FIELD);
-  for (const key of keys) {
-    const row = rows.find((r) => r.v1 === key);
-    const codec = row && codecOf(row.codec);
-    if (row && codec && codec.kind !== 'code') {
-      answer.push({ v1: key, source: { from: 'v2', v2: row.v2, codec } });
-      continue;
-    }
-    const param = Object.keys(answered[0]?.params ?? {}).find((p) =>
-      answered.every((call) => String((call.answer as Record<string, unknown>)[key]) === call.params[p]),
-    );
-    const shown = (answered[0]?.answer as Record<string, unknown> | undefined)?.[key];
-    if (param) answer.push({ v1: key, source: { from: 'param', param, as: typeof shown === 'number' ? 'number' : 'string' } });
-    // An identifier no row names: the same-named field of the step answers, as v2 names ids as v1 did.
-    else if (IDENTIFIER.test(key) && typeof shown !== 'object')
-      answer.push({ v1: key, source: { from: 'v2', v2: key, codec: { kind: 'same' } } });
-  }
-  const built = new Set(answer.map((a) => a.v1));
-  return { answer, computed: keys.filter((key) => !built.has(key)) };
 }

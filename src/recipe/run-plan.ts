@@ -1,7 +1,7 @@
 import type { RecordedCall } from '../compare/calls.js';
 import { getPath, setPath } from '../v1/field-map.js';
 import { itemsOf } from './plan-conditions.js';
-import type { BodyField, EndpointPlan, PlannedStep, Source } from './plan-schema.js';
+import type { BodyField, EndpointPlan, ItemField, Pages, PlannedStep, Source } from './plan-schema.js';
 import { applyCodec, readValue } from './plan-values.js';
 
 /**
@@ -52,28 +52,48 @@ function runsOf(step: PlannedStep, params: Params): (string | undefined)[] {
   }
 }
 
-function valueOf(source: Source, params: Params, answers: readonly unknown[], item: string | undefined): unknown {
+interface Inputs {
+  params: Params;
+  answers: readonly unknown[];
+  item?: string | undefined;
+  /** The token of the list's next page, in a walk past its first. */
+  token?: string | undefined;
+}
+
+function valueOf(source: Source, at: Inputs): unknown {
   switch (source.from) {
-    case 'param':
-      return params[source.param] === undefined ? undefined : readValue(params[source.param]!, source.as);
+    case 'param': {
+      const value = at.params[source.param] ?? source.default;
+      return value === undefined ? undefined : readValue(value, source.as);
+    }
     case 'item':
-      return item;
+      return at.item;
     case 'step':
-      return getPath(answers[source.step], source.field);
+      return getPath(at.answers[source.step], source.field);
+    case 'paging':
+      return at.token;
     default:
       return source.value;
   }
 }
 
-function pathOf(step: PlannedStep, params: Params, answers: readonly unknown[], item: string | undefined): string | undefined {
+function pathOf(step: PlannedStep, at: Inputs): string | undefined {
   let missing = false;
   const path = step.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const source = step.pathParams[name];
-    const value = source && valueOf(source, params, answers, item);
+    const value = source && valueOf(source, at);
     if (value === undefined || value === null) missing = true;
     return encodeURIComponent(String(value));
   });
-  return missing ? undefined : path;
+  if (missing) return undefined;
+  const query = new URLSearchParams();
+  for (const [name, source] of Object.entries(step.query ?? {})) {
+    const value = valueOf(source, at);
+    if (value === undefined || value === null) continue;
+    // A list as v2 takes one in a query (comma-separated); a number or boolean as its JSON text.
+    query.append(name, Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return query.size ? `${path}?${query.toString()}` : path;
 }
 
 /** The body from the fields whose parameter is given; a create (POST) sends the v1 defaults of the rest. */
@@ -88,36 +108,113 @@ function bodyOf(fields: readonly BodyField[], params: Params, create: boolean): 
   return body;
 }
 
-function buildAnswer(plan: EndpointPlan, params: Params, answers: readonly unknown[]): Record<string, unknown> {
+/** v1's page of a paged step: its size and number, the list's total, and the items on it. */
+interface V1Page {
+  page_size?: number;
+  page_number?: number;
+  total_records: number;
+  items: unknown[];
+}
+
+function buildAnswer(
+  plan: EndpointPlan,
+  params: Params,
+  answers: readonly unknown[],
+  pages: readonly (V1Page | undefined)[],
+): Record<string, unknown> {
   const answer: Record<string, unknown> = {};
   for (const field of plan.answer) {
     const source = field.source;
     if (source.from === 'param') {
-      if (params[source.param] !== undefined) answer[field.v1] = readValue(params[source.param]!, source.as);
-      continue;
+      const value = params[source.param] ?? source.default;
+      if (value !== undefined) answer[field.v1] = readValue(value, source.as);
+    } else if (source.from === 'paging') {
+      const page = pages[source.step];
+      const value = page && pagingField(page, source.field);
+      if (value !== undefined) answer[field.v1] = value;
+    } else if (source.from === 'items') {
+      const page = pages[source.step];
+      if (page) answer[field.v1] = page.items.map((item) => itemOf(item, source.fields));
+    } else {
+      // The last step whose answer has it: a host check's user comes before the session it checks.
+      const found = answers.map((a) => getPath(a, source.v2)).findLast((v) => v !== undefined);
+      if (found !== undefined) answer[field.v1] = applyCodec(source.codec, found, 'toV1');
     }
-    // The last step whose answer has it: a host check's user comes before the session it checks.
-    const found = answers.map((a) => getPath(a, source.v2)).findLast((v) => v !== undefined);
-    if (found !== undefined) answer[field.v1] = applyCodec(source.codec, found, 'toV1');
   }
   return answer;
+}
+
+function pagingField(page: V1Page, field: 'page_count' | 'page_number' | 'page_size' | 'total_records'): number | undefined {
+  if (field === 'page_count') return page.page_size ? Math.ceil(page.total_records / page.page_size) : undefined;
+  return page[field];
+}
+
+function itemOf(item: unknown, fields: readonly ItemField[]): Record<string, unknown> {
+  const built: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = getPath(item, field.v2);
+    if (value !== undefined) built[field.v1] = applyCodec(field.codec, value, 'toV1');
+  }
+  return built;
+}
+
+type Send = (path: string) => Promise<V2Reply & { path: string }>;
+
+/**
+ * A paged step's walk by its token chain: to v1's page number (v2 pages of v1's size), or to the
+ * list's end, v1's page then cut from every item. Answers the last page read and v1's page.
+ */
+async function walk(step: PlannedStep, pages: Pages, at: Inputs, send: Send): Promise<{ reply: V2Reply; page: V1Page } | V2Reply> {
+  const size = pages.size && Number(valueOf(pages.size, at));
+  const number = pages.number ? Number(valueOf(pages.number, at)) : 1;
+  const items: unknown[] = [];
+  let token: string | undefined;
+  let read = 0;
+  for (;;) {
+    const path = pathOf(step, { ...at, token })!;
+    const reply = await send(path);
+    if (reply.status >= 400) return reply;
+    read++;
+    const body = reply.body as Record<string, unknown>;
+    const onPage = (getPath(body, pages.items) as unknown[] | undefined) ?? [];
+    token = typeof body.next_page_token === 'string' && body.next_page_token !== '' ? body.next_page_token : undefined;
+    if (pages.until === 'v1-page') {
+      if (read === number || !token) {
+        const total = typeof body.total_records === 'number' ? body.total_records : items.length + onPage.length;
+        return { reply, page: { page_size: size, page_number: number, total_records: total, items: read === number ? onPage : [] } };
+      }
+    } else {
+      items.push(...onPage);
+      if (!token) {
+        const total = typeof body.total_records === 'number' ? body.total_records : items.length;
+        const cut = size ? items.slice((number - 1) * size, number * size) : items;
+        return { reply, page: { page_size: size, page_number: pages.number ? number : undefined, total_records: total, items: cut } };
+      }
+    }
+  }
 }
 
 export async function runPlan(plan: EndpointPlan, params: Params, v2: V2Caller): Promise<PlanRun> {
   const made: PlanRun['made'] = [];
   const answers: unknown[] = [];
+  const pages: (V1Page | undefined)[] = [];
   for (const step of plan.steps) {
-    const runs = runsOf(step, params);
-    for (const item of runs) {
-      const path = pathOf(step, params, answers, item);
-      if (path === undefined)
-        return { made, refused: { route: step.route, status: 0, body: 'a path value the plan names is missing' }, answer: {} };
-      const body = step.body ? bodyOf(step.body, params, step.method === 'POST') : undefined;
+    const body = step.body ? bodyOf(step.body, params, step.method === 'POST') : undefined;
+    const send: Send = async (path) => {
       const reply = await v2(step.method, path, body);
       made.push({ method: step.method, path, status: reply.status, body: reply.body });
+      return { ...reply, path };
+    };
+    for (const item of runsOf(step, params)) {
+      const at: Inputs = { params, answers, item };
+      if (pathOf(step, at) === undefined)
+        return { made, refused: { route: step.route, status: 0, body: 'a path value the plan names is missing' }, answer: {} };
+      const done = step.pages ? await walk(step, step.pages, at, send) : await send(pathOf(step, at)!);
+      const reply = 'page' in done ? done.reply : done;
       if (reply.status >= 400) return { made, refused: { route: step.route, status: reply.status, body: reply.body }, answer: {} };
+      if ('page' in done) pages[plan.steps.indexOf(step)] ??= done.page;
       answers[plan.steps.indexOf(step)] ??= reply.body;
     }
   }
-  return { made, answer: buildAnswer(plan, params, answers) };
+  return { made, answer: buildAnswer(plan, params, answers, pages) };
 }

@@ -155,11 +155,21 @@ async function verifyCall(call: RecordedCall, run: Run): Promise<void> {
   await compareState(verdict, done.made, run);
 }
 
+/** v1gate's value cut to what the recipe built: a list's items to the fields the reverse map builds of each. */
+function asBuilt(theirs: unknown, built: unknown): unknown {
+  if (!Array.isArray(theirs) || !Array.isArray(built)) return theirs;
+  return theirs.map((item: unknown, i) => {
+    const keys = built[i] && typeof built[i] === 'object' ? Object.keys(built[i] as object) : undefined;
+    if (!keys || !item || typeof item !== 'object') return item;
+    return Object.fromEntries(keys.filter((key) => key in item).map((key) => [key, (item as Record<string, unknown>)[key]]));
+  });
+}
+
 function compareAnswers(verdict: EndpointVerdict, recorded: unknown, byV1gate: unknown, built: Record<string, unknown>): void {
   for (const [field, value] of Object.entries(built)) {
-    const theirs = (byV1gate as Record<string, unknown>)[field];
-    // A field two runs of v1gate itself answered differently (the record's and side A's) is minted per run.
-    const minted = firstDifference((recorded as Record<string, unknown> | null)?.[field], theirs) !== undefined;
+    const theirs = asBuilt((byV1gate as Record<string, unknown>)[field], value);
+    // A field two runs of v1gate itself answered differently (the record's and side A's) is minted per run; a list's items are compared field by field.
+    const minted = !Array.isArray(value) && firstDifference((recorded as Record<string, unknown> | null)?.[field], theirs) !== undefined;
     if (minted ? typeof value !== typeof theirs : firstDifference(theirs, value) !== undefined)
       fail(verdict, `answer field ${field}: v1gate answered ${JSON.stringify(theirs)}, the recipe built ${JSON.stringify(value)}`);
   }

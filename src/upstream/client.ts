@@ -315,6 +315,7 @@ export class V2Client {
           route,
           method: route.method,
           path,
+          ...(request.query === undefined ? {} : { query: request.query }),
           undo: request.priority === 'undo',
           status: call.status,
           ms,

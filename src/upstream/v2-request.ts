@@ -58,6 +58,8 @@ export interface V2CallObservation {
   method: V2Method;
   /** The path as sent, relative to the v2 base, without the query string. */
   path: string;
+  /** The query string's fields as sent (the request's `query`), for the call recorder: what a rewrite against v2 sends. */
+  query?: Readonly<Query>;
   /** A compensating call (`priority: 'undo'`), sent by a rollback. */
   undo: boolean;
   /** The HTTP status, or 0 when no answer came (timeout, reset, refused). */

@@ -36,12 +36,21 @@ export const OBJECT_READ_BY_KEY = z.custom<Record<string, unknown>>(
  */
 export function looseFields<Fields extends z.ZodRawShape>(fields: Fields) {
   const check = z.object(fields);
-  return z.custom<z.output<z.ZodObject<Fields, z.core.$loose>>>().superRefine((value, ctx) => {
+  const schema = z.custom<z.output<z.ZodObject<Fields, z.core.$loose>>>().superRefine((value, ctx) => {
     const result = check.safeParse(value);
     // A copy: an issue literal, as addIssue takes, rather than the interface zod reports it as.
     if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ ...issue });
   });
+  declaredFields.set(schema, fields);
+  return schema;
 }
+
+/** The fields each `looseFields` schema checks, for readers of the declarations (the way-out recipe reads a list's items). */
+const declaredFields = new WeakMap<z.ZodType, z.ZodRawShape>();
+
+/** The fields a v2 answer schema declares (a `looseFields` schema's); undefined for any other schema. */
+export const fieldsOf = (schema: unknown): Readonly<z.ZodRawShape> | undefined =>
+  typeof schema === 'object' && schema !== null ? declaredFields.get(schema as z.ZodType) : undefined;
 
 /**
  * The answer parsed by `schema`, or the upstream error for "a 2xx that is not a v2 answer" naming
