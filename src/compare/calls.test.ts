@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { V2 } from '../shared/v2-routes.js';
+import { V2 } from '../v2-contract/v2-routes.js';
 import { SecretValues } from '../shared/secrets.js';
-import type { V1CallRecord } from '../v1-facade/observe.js';
+import type { V1CallRecord } from '../v1-steps/observe.js';
 import { toRecordedCall } from './calls.js';
 
 /**

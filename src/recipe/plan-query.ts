@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RecordedCall } from '../compare/calls.js';
-import type { V2Route } from '../shared/v2-route.js';
+import type { V2Route } from '../v2-contract/v2-route.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import { pagingOf } from '../v1/paging.js';
 import { listShapeOf } from './plan-lists.js';
