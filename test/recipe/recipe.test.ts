@@ -158,7 +158,15 @@ describe('npm run recipe over a record of three integrations', () => {
     for (const step of plan('/meeting/delete').steps.filter((s) => s.when.kind === 'always'))
       expect(step.pathParams.meetingId).toMatchObject({ from: 'param', param: 'id' });
     expect(plan('/user/create').cannotExpress.join('\n')).toMatch(/write steps .*which input row goes to which/);
-    expect(plan('/user/list').cannotExpress.join('\n')).toMatch(/the answer is the translator's/);
+    // The list's page is built from v2's, its items by the list item's rows; each user's settings are read per listed user.
+    const list = plan('/user/list');
+    expect(list.steps[0]).toMatchObject({
+      route: 'GET /users',
+      query: { status: { from: 'constant', value: 'active' } },
+      pages: { items: 'users' },
+    });
+    expect(list.answer.find((a) => a.v1 === 'users')?.source).toMatchObject({ from: 'items', step: 0, v2: 'users' });
+    expect(list.cannotExpress.join('\n')).toMatch(/each item of GET \/users's answer, a fan-out over a v2 answer/);
   });
 
   it('sets the recorded volume against the plan: each category with its busiest window and its share of the limit', () => {
