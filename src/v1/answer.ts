@@ -42,9 +42,15 @@ const isLookup = (source: AnswerSource): source is FieldLookup => typeof source 
  * The v1 answer of `shape`: each field from the first source with a value for it, else the shape's
  * value when absent. undefined and null are no value: v1 never answered null. Resolved field by
  * field, never by merging the sources into one object first: this is on the hot path of every read
- * (a ~40-key spread of three objects cost six times as much as the lookups).
+ * (a ~40-key spread of three objects cost six times as much as the lookups). Built by the shape's
+ * compiled builder (below), which answers what `answerByWalk` answers.
  */
 export function answer(shape: AnswerShape, ...sources: readonly AnswerSource[]): Record<string, unknown> {
+  return builderOf(shape)(sources);
+}
+
+/** The answer built by walking the shape's field list: what a shape's compiled builder must answer, key for key and in order. */
+export function answerByWalk(shape: AnswerShape, ...sources: readonly AnswerSource[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const { whenAbsent, copies, wire } = shape;
   for (const field of shape.fields) {
@@ -59,6 +65,59 @@ export function answer(shape: AnswerShape, ...sources: readonly AnswerSource[]):
     out[field] = type === undefined ? value : onWire(value, type);
   }
   return out;
+}
+
+type Builder = (sources: readonly AnswerSource[]) => Record<string, unknown>;
+
+/**
+ * Each shape's builder, compiled on its first use and kept while the shape lives. A shape must not
+ * change after its first use (none does: shapes are module constants of mappings/).
+ */
+const builders = new WeakMap<AnswerShape, Builder>();
+
+function builderOf(shape: AnswerShape): Builder {
+  let builder = builders.get(shape);
+  if (!builder) builders.set(shape, (builder = compiledBuilder(shape)));
+  return builder;
+}
+
+/**
+ * The shape's builder as a function of its own, one statement per field with the field's name
+ * written in (the way a schema compiler builds a serialiser from a schema), and what each field
+ * copies, falls back to and is typed as looked up once, here. A walk of the fields stores each
+ * by a name read from a list, and V8 turns an object given more than a dozen properties that way
+ * into a hash table; stored by names written in the code, an answer keeps its fast layout, which
+ * JSON.stringify writes about a third faster and Object.keys reads in a fiftieth of the time (a
+ * meeting's 24 fields, bench/RESULTS.md). Names enter the code only as JSON string literals,
+ * values only through the arrays handed in. Where code cannot be made from text (Node run with
+ * --disallow-code-generation-from-strings), the shape is built by walking it.
+ */
+function compiledBuilder(shape: AnswerShape): Builder {
+  const { whenAbsent, copies, wire } = shape;
+  const absent = shape.fields.map((field) => whenAbsent?.[field]);
+  const types = shape.fields.map((field) => wire?.[field]);
+  const copied = shape.fields.map((field) => copies?.[field]);
+  const statements = shape.fields.map((field, i) => {
+    const key = JSON.stringify(field);
+    const copyOf = copied[i];
+    if (copyOf !== undefined) {
+      // A copy of a field named by a string is read by that name written in; any other (an inherited member of `copies`) as the walk reads it.
+      const from = typeof copyOf === 'string' ? `out[${JSON.stringify(copyOf)}]` : `out[copied[${i}]]`;
+      return `if (${from} !== undefined) out[${key}] = ${from};`;
+    }
+    const value = `value = firstValue(${key}, sources) ?? absent[${i}];`;
+    return `${value} if (value !== undefined) out[${key}] = ${types[i] === undefined ? 'value' : `onWire(value, types[${i}])`};`;
+  });
+  const body = `return function build(sources) { const out = {}; let value; ${statements.join(' ')} return out; };`;
+  try {
+    // The one place code is made from text: from the shape's field names, each a JSON string literal.
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a builder compiled from a shape, as above
+    const make = new Function('firstValue', 'onWire', 'absent', 'types', 'copied', body) as (...parts: readonly unknown[]) => Builder;
+    return make(firstValue, onWire, absent, types, copied);
+  } catch (error) {
+    if (!(error instanceof EvalError)) throw error;
+    return (sources) => answerByWalk(shape, ...sources);
+  }
 }
 
 /**
