@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { serialize } from './serialize.js';
@@ -127,6 +128,24 @@ describe('XML writer', () => {
     for (let i = Math.floor(random() * 6); i > 0; i--) record[pick(KEYS)] = answer(depth + 1);
     return record;
   }
+
+  it('writes the bytes the builder wrote for generated answers, their records of XML names and spaced twins included', () => {
+    const key = fc.constantFrom(...KEYS, 'option_enforce_login_domains', 'option_enforce_login_domains ', ' lead');
+    const { node } = fc.letrec<{ node: unknown }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.constantFrom(...TEXTS, null, undefined, 0, -7, 1.5, 1e21, true, false),
+        fc.array(tie('node'), { maxLength: 3 }),
+        fc.dictionary(key, tie('node'), { maxKeys: 6 }),
+      ),
+    }));
+    fc.assert(
+      fc.property(fc.dictionary(key, node, { maxKeys: 8 }), (body) => {
+        expect(serialize(body, 'XML')).toBe(reference(body));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
 
   it('writes the bytes the builder wrote, for 2 000 random answers', () => {
     for (let i = 0; i < 2_000; i++) {

@@ -71,11 +71,13 @@ function content(value: unknown, key: string): string {
   }
   if (typeof value === 'object') {
     const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    const named = namedContent(record, keys);
+    if (named !== undefined) return named;
     const taken = new Set<string>();
     let out = '';
-    for (const k of Object.keys(record)) {
-      // A JSON-only spelling (a key with surrounding spaces beside its trimmed twin) has no XML form.
-      if (k !== k.trim() && k.trim() in record) continue;
+    for (const k of keys) {
+      if (isSpacedTwin(k, record)) continue;
       const name = uniqueName(safeName(k), taken);
       taken.add(name);
       out += element(name, record[k], k);
@@ -84,6 +86,25 @@ function content(value: unknown, key: string): string {
   }
   // Numbers and booleans: nothing in their text needs escaping. Nothing else is in a JSON answer.
   return typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+}
+
+/** A JSON-only spelling (a key with surrounding spaces beside its trimmed twin): it has no XML form. */
+function isSpacedTwin(key: string, record: Record<string, unknown>): boolean {
+  return key !== key.trim() && key.trim() in record;
+}
+
+/**
+ * The content of a record whose keys are XML names (or spaced twins, left out), as every v1
+ * answer's are: each key is its element's name as it is, and no two can clash, so nothing is
+ * cleaned or numbered and no name needs remembering. Undefined for any other record.
+ */
+function namedContent(record: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  let out = '';
+  for (const k of keys) {
+    if (XML_NAME.test(k)) out += element(k, record[k], k);
+    else if (!isSpacedTwin(k, record)) return undefined;
+  }
+  return out;
 }
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
