@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { abandon } from '../shared/abandon.js';
+import { ROUTES } from '../shared/route-owners.js';
 import { ConnectionSlots } from './connection-slots.js';
 import { renderV1Error } from '../v1/errors.js';
 import { v1ErrorAnswer } from '../translators/kit/error-answer.js';
@@ -61,9 +62,10 @@ const CURRENT_RESPONSE = Symbol('v1gate.currentResponse');
 const CLOSING = Symbol('v1gate.connectionClosing');
 /** Set on a request pipelined behind one that ends the connection. */
 const NOT_RUN = Symbol('v1gate.notRun');
-const V1_PATH = /^\/+v1\//i;
 /** Set on a request whose path may not be routed at all, with the reason answered. */
 const REFUSED = Symbol('v1gate.refusedPath');
+/** A v1 client's path (the route table's v1 row, in any case): its spellings are normalised further, and V1_KEEP_ALIVE is about it. */
+const isV1Path = (path: string): boolean => ROUTES.nameOf(path) === 'v1';
 const DOT_SEGMENT = /^(\.|%2e){1,2}$/i;
 /** What any of the rewrites below looks for: a run of slashes, a segment starting with a dot, a percent-escape. Most paths have none. */
 const MAY_NEED_NORMALISING = /\/\/|\/\.|%/;
@@ -109,7 +111,7 @@ export function normalizeRequestTarget(target: string): string | undefined {
   if (!path.startsWith('/')) return origin; // `*` or no path at all: the adaptor refuses it (see the error handler)
   if (!MAY_NEED_NORMALISING.test(path)) return origin;
   let normal = path.replace(/\/{2,}/g, '/');
-  if (V1_PATH.test(normal)) normal = normal.replace(/%2f/gi, '/').replace(/\/{2,}/g, '/');
+  if (isV1Path(normal)) normal = normal.replace(/%2f/gi, '/').replace(/\/{2,}/g, '/');
   if (normal.split('/').some((segment) => DOT_SEGMENT.test(segment))) return undefined;
   return normal + query;
 }
@@ -211,7 +213,7 @@ function adaptorErrorAnswer(error: unknown): Response {
  */
 function endsConnection(req: IncomingMessage, keepAlive: boolean): boolean {
   const connection = (req.headers.connection ?? '').toLowerCase();
-  if (connection.includes('close') || (!keepAlive && V1_PATH.test(req.url ?? ''))) return true;
+  if (connection.includes('close') || (!keepAlive && isV1Path(req.url ?? ''))) return true;
   return req.httpVersion === '1.0' && !connection.includes('keep-alive');
 }
 

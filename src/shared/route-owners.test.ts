@@ -6,6 +6,7 @@ const BEFORE = {
   call: /^\/+(v1|sdk)\/+[^/?#]/i,
   plainJson: /^\/+(webhooks|status)(\/|$)/i,
   facade: /^\/v1\/[^/]/i,
+  server: /^\/+v1\//i,
 };
 
 const PATHS = [
@@ -40,6 +41,8 @@ describe('the route table', () => {
     expect(ROUTES.ownerOf(path)?.errors === 'plain-json').toBe(BEFORE.plainJson.test(path));
     // The facade saw paths the server had normalised: one slash at a time.
     if (!path.includes('//')) expect(ROUTES.namesCallOf('v1', path)).toBe(BEFORE.facade.test(path));
+    // The server's v1 paths, and now /v1 itself, which it left to the keep-alive of any other path.
+    expect(ROUTES.nameOf(path) === 'v1').toBe(BEFORE.server.test(path) || /^\/+v1$/i.test(path));
   });
 
   it('names the owner of a prefix and every path under it, in any case, and of nothing else', () => {

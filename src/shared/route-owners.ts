@@ -82,7 +82,11 @@ export class RouteTable<Name extends string = string> {
   /** The row that owns a path (the prefix itself, or a path under it), or undefined: no part serves it. */
   nameOf(path: string): Name | undefined {
     const match = this.#owner.exec(path);
-    return match ? this.#byPrefix.get(`/${match[1]!.split('/').filter(Boolean).join('/')}`.toLowerCase()) : undefined;
+    if (!match) return undefined;
+    const found = match[1]!;
+    // A prefix of several segments matched across runs of slashes: its key has one between each.
+    const segments = found.includes('/') ? found.split('/').filter(Boolean).join('/') : found;
+    return this.#byPrefix.get(`/${segments.toLowerCase()}`);
   }
 
   ownerOf(path: string): OwnedPrefix | undefined {
