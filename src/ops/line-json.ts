@@ -51,6 +51,39 @@ export function topField(redactor: Redactor, name: string, value: unknown): stri
   return key + json;
 }
 
+/**
+ * `,"name":value` of each field of `fields` in their order, as `topField` writes each; where every
+ * one is a number, null, or a text that needs nothing done (printable ASCII within its bound, no
+ * secret by name or value), all are written by one JSON.stringify. A call line's dozen top-level
+ * fields written one by one were three strings each (the quoted text, the name before it, the line
+ * so far), about 1.3 KiB allocated per line.
+ */
+export function topFields(redactor: Redactor, fields: Record<string, unknown>): string {
+  if (allPlain(redactor, fields)) {
+    const json = JSON.stringify(fields);
+    return json === '{}' ? '' : `,${json.slice(1, -1)}`;
+  }
+  let out = '';
+  for (const name in fields) out += topField(redactor, name, fields[name]);
+  return out;
+}
+
+/** Whether `topField` would write each of `fields` exactly as JSON.stringify does (an undefined one: not at all). */
+function allPlain(redactor: Redactor, fields: Record<string, unknown>): boolean {
+  for (const name in fields) {
+    const value = fields[name];
+    if (value === undefined) continue;
+    if (redactor.fieldName(name) !== name || (isSecretField(name) && holdsSecret(value))) return false;
+    if (value === null) continue;
+    if (typeof value === 'number') {
+      if (!Object.is(redactor.redact(value), value)) return false;
+    } else if (typeof value !== 'string' || redactor.text(value) !== value || !plainWithin(value, LOG_LINE_LIMITS.fieldBytes)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /** A text as JSON.stringify writes it; most are printable ASCII with nothing to escape, written as they are. */
 const stringJson = (text: string) => (PLAIN.test(text) ? `"${text}"` : JSON.stringify(text));
 

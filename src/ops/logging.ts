@@ -5,7 +5,7 @@ import { KnownSecrets, withReadableNames, type Redactor, type SecretValues } fro
 import { isoMillis } from '../shared/iso-time.js';
 import { keyHash } from './metrics.js';
 import { boundLogLine } from './log-volume.js';
-import { onePass, topField } from './line-json.js';
+import { onePass, topField, topFields } from './line-json.js';
 import { framedWriter } from './logging-frame.js';
 import { logDestination } from './log-destination.js';
 
@@ -220,17 +220,19 @@ export function callLineFields(record: V1CallRecord): Record<string, unknown> {
 /** The fields of `callLineFields` but `err` (a bug's line is pino's), written as JSON in one pass (src/ops/line-json.ts). */
 function callLineJson(record: V1CallRecord, redactor: Redactor): string {
   return (
-    topField(redactor, 'reqId', record.requestId) +
-    topField(redactor, 'trace_id', record.traceId) +
-    topField(redactor, 'span_id', record.spanId) +
-    topField(redactor, 'method', record.method) +
-    topField(redactor, 'client', record.client) +
-    topField(redactor, 'peer', record.peer) +
-    topField(redactor, 'endpoint', record.endpoint ?? null) +
-    topField(redactor, 'path', record.endpoint === undefined ? record.rawPath : undefined) +
-    topField(redactor, 'code', record.errorCode ?? 0) +
-    topField(redactor, 'ms', tenths(record.ms)) +
-    topField(redactor, 'keyHash', record.apiKey === undefined ? undefined : keyHash(record.apiKey)) +
+    topFields(redactor, {
+      reqId: record.requestId,
+      trace_id: record.traceId,
+      span_id: record.spanId,
+      method: record.method,
+      client: record.client,
+      peer: record.peer,
+      endpoint: record.endpoint ?? null,
+      path: record.endpoint === undefined ? record.rawPath : undefined,
+      code: record.errorCode ?? 0,
+      ms: tenths(record.ms),
+      keyHash: record.apiKey === undefined ? undefined : keyHash(record.apiKey),
+    }) +
     topField(redactor, 'params', paramsOf(record)) +
     topField(redactor, 'v2', v2CallsOf(record)) +
     topField(redactor, 'kind', record.failure)
