@@ -127,12 +127,30 @@ export const AnswerField = z.object({
   ]),
 });
 
+/** A v1 error the endpoint can answer, and the v2 errors behind it (mappings/errors.ts, the error texts, today's documented codes). */
+export const PlannedError = z.object({
+  code: z.number().int().describe('the v1 code'),
+  message: z.string().describe('the v1 text (`<id>` stands for the value named; "v2\'s own text" where v2\'s text is passed on)'),
+  kind: z.string().describe('the failure kind of the failure table (mappings/errors.ts)'),
+  behind: z
+    .array(
+      z.object({
+        route: z.string().describe("the v2 route, or 'any step'"),
+        status: z.number().int().describe('the v2 HTTP status; 0: no answer'),
+        code: z.number().int().optional().describe("the v2 error code of v2's answer"),
+      }),
+    )
+    .describe('the v2 errors that become it'),
+});
+
 export const EndpointPlan = z.object({
   steps: z.array(PlannedStep),
   /** The reverse map: each v1 answer field it builds. */
   answer: z.array(AnswerField),
   /** v1 answer fields the recorded answers hold that the reverse map does not build (the translator computes them). */
   answerComputed: z.array(z.string()),
+  /** The v1 errors it can answer, each with the v2 errors behind it. */
+  errors: z.array(PlannedError),
   /** What the recipe cannot express for this endpoint, and why: `--verify` reports these instead of running it. */
   cannotExpress: z.array(z.string()),
 });
@@ -147,3 +165,4 @@ export type AnswerField = z.infer<typeof AnswerField>;
 export type EndpointPlan = z.infer<typeof EndpointPlan>;
 export type Pages = z.infer<typeof Pages>;
 export type ItemField = z.infer<typeof ItemField>;
+export type PlannedError = z.infer<typeof PlannedError>;

@@ -69,6 +69,16 @@ export function planLines(plan: EndpointPlan): string[] {
   if (plan.answer.length) lines.push(`The v1 answer: ${plan.answer.map((a) => `\`${a.v1}\` ← ${answerText(a)}`).join(', ')}.`, '');
   if (plan.answerComputed.length)
     lines.push(`Computed by the translator, not by a row: ${plan.answerComputed.map((f) => `\`${f}\``).join(', ')}.`, '');
+  if (plan.errors.length)
+    lines.push(
+      '**The v1 errors it can answer**, and the v2 errors behind each:',
+      '',
+      ...plan.errors.map(
+        (e) =>
+          `- ${e.code} \`${e.message}\` ← ${e.behind.map((b) => `${b.status === 0 ? 'no answer' : b.status}${b.code === undefined ? '' : ` ${b.code}`} (${b.route})`).join(', ')}`,
+      ),
+      '',
+    );
   if (plan.cannotExpress.length) lines.push('**What this recipe cannot express**', '', ...plan.cannotExpress.map((why) => `- ${why}`), '');
   return lines;
 }

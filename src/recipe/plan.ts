@@ -9,6 +9,7 @@ import type { BodyField, Condition, EndpointPlan, PlannedStep, Source } from './
 import { codecOf, valueTypeOf } from './plan-values.js';
 import { stepQuery } from './plan-query.js';
 import { reverseMap } from './plan-answer.js';
+import { plannedErrors } from './plan-errors.js';
 import { routeOfCall } from './recorded.js';
 
 /**
@@ -177,5 +178,5 @@ export function planEndpoint(endpoint: EndpointDefinition, calls: readonly Recor
   const { answer, computed } = reverseMap(endpoint, steps, answered);
   if (answer.length === 0 && answered.length > 0 && computed.length > 0 && !steps.some((s) => s.method !== 'GET'))
     problems.push(`the answer is the translator's: no row maps a v2 answer field to ${computed.join(', ')}`);
-  return { steps, answer, answerComputed: computed, cannotExpress: problems };
+  return { steps, answer, answerComputed: computed, errors: plannedErrors(endpoint), cannotExpress: problems };
 }

@@ -2,7 +2,8 @@ import { recordedAnswer, type Answer } from '../compare/answers.js';
 import type { RecordedCall } from '../compare/calls.js';
 import { IdCarrier } from '../compare/replay.js';
 import { EndpointPlan } from './plan-schema.js';
-import { runPlan, type V2Caller } from './run-plan.js';
+import { runPlan, type PlanRun, type V2Caller } from './run-plan.js';
+import { plannedErrorOf } from './plan-errors.js';
 import { firstDifference, readBackPath } from './verify-compare.js';
 
 /**
@@ -148,7 +149,7 @@ async function verifyCall(call: RecordedCall, run: Run): Promise<void> {
     fail(verdict, why);
     return;
   }
-  if (done.refused) return;
+  if (done.refused) return expectPlannedError(verdict, plan, done.refused, answerA);
   run.carryB.learn(recorded, json(done.answer));
   run.ids.learn(answerA, done.answer);
   compareAnswers(verdict, recorded.value, answerA, done.answer);
@@ -163,6 +164,26 @@ function asBuilt(theirs: unknown, built: unknown): unknown {
     if (!keys || !item || typeof item !== 'object') return item;
     return Object.fromEntries(keys.filter((key) => key in item).map((key) => [key, (item as Record<string, unknown>)[key]]));
   });
+}
+
+/** Both sides refused: the v1 error the plan names for v2's refusal must be the one v1gate answered. */
+function expectPlannedError(
+  verdict: EndpointVerdict,
+  plan: EndpointPlan,
+  refused: NonNullable<PlanRun['refused']>,
+  answerA: unknown,
+): void {
+  // No v2 answer to read: the plan's own refusal (a path value the call did not give), as v1gate refused it.
+  if (refused.status === 0) return;
+  const v2Code = (refused.body as { code?: unknown } | null)?.code;
+  const named = plannedErrorOf(plan.errors, refused.route, refused.status, typeof v2Code === 'number' ? v2Code : undefined);
+  const answered = (answerA as { error: { code?: unknown } }).error.code;
+  if (!named) fail(verdict, `${refused.route} answered ${refused.status} ${String(v2Code)}, which the plan's errors do not name`);
+  else if (named.code !== answered)
+    fail(
+      verdict,
+      `${refused.route} answered ${refused.status} ${String(v2Code)}: the plan names v1 error ${named.code}, v1gate answered ${String(answered)}`,
+    );
 }
 
 function compareAnswers(verdict: EndpointVerdict, recorded: unknown, byV1gate: unknown, built: Record<string, unknown>): void {
