@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwardToHub } from '../../src/gateway/forward-to-hub.js';
 import { createSandbox, mountSandbox } from '../../src/sandbox/app.js';
+import { ROUTES } from '../../src/shared/route-owners.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 /**
@@ -271,7 +272,7 @@ const PUBLIC: readonly Row[] = [
 /** A cluster worker's forward of what exists once to the primary. */
 const FORWARD: readonly Row[] = [
   {
-    routes: /^ALL \/(v2|sandbox|oauth|webhooks)(\/\*)?$/,
+    routes: /^ALL \/(v2|sandbox|oauth|rec|webhooks)(\/\*)?$/,
     spends: [
       {
         resource: 'a request forwarded to the hub',
@@ -312,7 +313,8 @@ function sandboxRoutes(): string[] {
 
 function forwardRoutes(): string[] {
   const app = new Hono();
-  forwardToHub(app, 'http://127.0.0.1:9', ['/v2', '/sandbox', '/oauth', '/webhooks']);
+  // What a primary's hub serves, as it lists it from the route table: the sandbox's prefixes and the webhook intake's.
+  forwardToHub(app, 'http://127.0.0.1:9', [...ROUTES.prefixesOf('sandbox'), ...ROUTES.prefixesOf('webhooks')]);
   return routesOf(app);
 }
 
@@ -326,7 +328,7 @@ describe('every route of every listener', () => {
     expect(routesOf(gateway)).toContain('POST /webhooks/v2');
     expect(routesOf(gateway)).toContain('GET /downloads/:link');
     expect(sandboxRoutes().length).toBeGreaterThan(140);
-    expect(forwardRoutes()).toHaveLength(8);
+    expect(forwardRoutes()).toHaveLength(10);
   });
 
   it('has its row: what an anonymous client can make it spend, and the bound', () => {

@@ -13,8 +13,8 @@ import { head, unlimited } from './hostile-support.js';
 /**
  * A cluster (WORKERS=2) answers every path as one process answers it, however the client frames
  * its request: each request below goes to a single gateway process and to a cluster started alike,
- * and both answers must be the same. The workers forward /v2, /sandbox and /webhooks to their
- * primary; a body sent only once the server says `100 Continue` (curl does so by itself for
+ * and both answers must be the same. The workers forward the sandbox's prefixes (/v2, /sandbox,
+ * /oauth, /rec) and /webhooks to their primary, as the route table lists them; a body sent only once the server says `100 Continue` (curl does so by itself for
  * bodies over 1 KiB before 7.69.0, over 1 MiB since) and a route no part has are where that
  * forward once broke.
  */
@@ -208,6 +208,8 @@ describe('a route no part of the gateway has', () => {
       'GET /v2/nothing-here',
       'POST /v2/nothing-here',
       'GET /sandbox/nothing-here',
+      // The sandbox's recording files: once left out of the forward, answered by a worker as no path at all.
+      'GET /rec/download/nothing-here',
       'GET /nothing-here',
     ];
     for (const line of asked) {
