@@ -1,6 +1,7 @@
 import type { V2Route } from '../../v2-contract/v2-route.js';
 import { z } from 'zod';
 import { UpstreamUnavailable } from '../../upstream/errors.js';
+import { answeringAsGiven, declareCheckedBy, declaredFieldsOf, declareLooseFields } from './answer-check.js';
 
 /**
  * The shape check of a v2 answer: each call that reads its answer names a zod schema of the fields
@@ -20,12 +21,9 @@ export const NO_CONTENT = 'no content';
  * be an object and no deeper, and not copied (a `looseObject` copies every key, and a settings object
  * has dozens), so a v1 call pays for the shape of what it reads and no more.
  */
-export const OBJECT_READ_BY_KEY = z.custom<Record<string, unknown>>(
-  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-  {
-    params: { expected: 'object' },
-  },
-);
+const isRecord = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const OBJECT_READ_BY_KEY = z.custom<Record<string, unknown>>(isRecord, { params: { expected: 'object' } });
+declareCheckedBy(OBJECT_READ_BY_KEY, isRecord);
 
 /**
  * The schema of a v2 object of which the translator reads `fields`: those are checked (with
@@ -41,16 +39,14 @@ export function looseFields<Fields extends z.ZodRawShape>(fields: Fields) {
     // A copy: an issue literal, as addIssue takes, rather than the interface zod reports it as.
     if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ ...issue });
   });
-  declaredFields.set(schema, fields);
+  // Kept for the compiled check (answer-check.ts) and for readers of the declarations (the way-out recipe reads a list's items).
+  declareLooseFields(schema, fields);
   return schema;
 }
 
-/** The fields each `looseFields` schema checks, for readers of the declarations (the way-out recipe reads a list's items). */
-const declaredFields = new WeakMap<z.ZodType, z.ZodRawShape>();
-
 /** The fields a v2 answer schema declares (a `looseFields` schema's); undefined for any other schema. */
 export const fieldsOf = (schema: unknown): Readonly<z.ZodRawShape> | undefined =>
-  typeof schema === 'object' && schema !== null ? declaredFields.get(schema as z.ZodType) : undefined;
+  typeof schema === 'object' && schema !== null ? declaredFieldsOf(schema as z.ZodType) : undefined;
 
 /**
  * The answer parsed by `schema`, or the upstream error for "a 2xx that is not a v2 answer" naming
@@ -59,6 +55,8 @@ export const fieldsOf = (schema: unknown): Readonly<z.ZodRawShape> | undefined =
  * applied before its answer turned out wrong, as the client says of any bad answer to a write.
  */
 export function checkedAnswer<S extends z.ZodType>(schema: S, answer: unknown, route: V2Route): z.output<S> {
+  // The schema's compiled check (answer-check.ts): what it accepts, zod would answer as it came.
+  if (answeringAsGiven(schema)?.(answer)) return answer as z.output<S>;
   const result = schema.safeParse(answer);
   if (result.success) return result.data;
   throw new UpstreamUnavailable('bad-response', `The v2 service answered ${route.name} ${misfitOf(result.error.issues[0])}.`, !route.reads);
