@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { enumCodec, fieldTable, type Codec } from '../src/v1/field-map.js';
+import { enumCodec, fieldTable, lookupCodec, type Codec } from '../src/v1/field-map.js';
 import { v1 } from '../src/v1/param-types.js';
 import { V2 } from '../src/v2-contract/v2-routes.js';
 
@@ -27,11 +27,12 @@ export const USER_STATUS = enumCodec<number, string>([
  * it is made licensed. Read back, licensed is pro, and a user with no license at all (4, 99) basic,
  * the v1 type of a user who can host only basic meetings.
  */
-export const USER_TYPE: Codec<number, number> = {
-  name: '1↔1, 2↔2, 3→2 (corp is licensed today); 4, 99→1',
-  toV2: (type) => (type === 3 ? 2 : type),
-  toV1: (type) => (type === 2 ? 2 : 1),
-};
+export const USER_TYPE = lookupCodec<number, number>('1↔1, 2↔2, 3→2 (corp is licensed today); 4, 99→1', {
+  toV2: [[3, 2]],
+  toV2Else: 'same',
+  toV1: [[2, 2]],
+  toV1Else: { value: 1 },
+});
 
 export const USER_FIELDS = fieldTable([
   { v1: 'first_name', v2: 'first_name', type: v1.string({ max: 64 }) },
@@ -69,6 +70,16 @@ export const USER_FIELDS = fieldTable([
   { v1: 'status', v2: 'status', codec: USER_STATUS, direction: 'out', note: 'v1 0 active, 1 inactive, 2 pending (our choice).' },
   { v1: 'lastClientVersion', v2: 'last_client_version', direction: 'out' },
   { v1: 'lastLoginTime', v2: 'last_login_time', direction: 'out', note: 'Empty until the user first signs in, as v1 printed it.' },
+]);
+
+/**
+ * What only a create sends of a new user, beside its names and type: the email it is made for and
+ * (/user/autocreate) its password, in POST /users `user_info` with them (src/translators/users/user-writes.ts
+ * declares which write takes which rows).
+ */
+export const USER_INFO_FIELDS = fieldTable([
+  { v1: 'email', v2: 'email', type: v1.email(), direction: 'in' },
+  { v1: 'password', v2: 'password', type: v1.string(), direction: 'in' },
 ]);
 
 /**

@@ -19,5 +19,9 @@ export function declaredRecipeText(recipe: DeclaredRecipe): string {
     `  calls ${recipe.calls.min}/${recipe.calls.typical}/${recipe.calls.max}`,
     ...recipe.input.map((f) => row(f, `in ${f.v1} → ${f.v2}:`, true)),
     ...recipe.output.map((f) => row(f, `out ${f.v2} → ${f.v1}:`, false)),
+    ...(recipe.writes ?? []).flatMap((w) => [
+      `  write ${w.route}${w.v1Defaults ? ' (v1 defaults)' : ''}${Object.keys(w.constants).length ? ` constants ${JSON.stringify(w.constants)}` : ''}`,
+      ...w.fields.map((f) => row(f, `  ${f.v1} → ${f.v2}:`, false)),
+    ]),
   ].join('\n');
 }

@@ -54,8 +54,23 @@ export interface DeclaredRecipe {
   input: RecipeField[];
   /** Rows used on output: v2 answer field → v1 answer field. */
   output: RecipeField[];
+  /**
+   * Of an endpoint whose call makes several writes: which rows each write's body is built from
+   * (its `v2Writes`, the declaration its translator builds the bodies from).
+   */
+  writes?: DeclaredWrite[];
   /** The translator that computes what no row says. */
   translator: string;
+}
+
+export interface DeclaredWrite {
+  route: string;
+  /** Each row it sends, its v2 path within the body. */
+  fields: RecipeField[];
+  /** Body fields every call sends as they are. */
+  constants: Record<string, unknown>;
+  /** Whether it sends the v1 defaults of the rows a call leaves out. */
+  v1Defaults: boolean;
 }
 
 export function stepOf(route: V2Route): RecipeStep {
@@ -110,6 +125,18 @@ export function declaredRecipe(endpoint: EndpointDefinition, homes = mappingHome
     input.push(field);
     output.push(field);
   }
+  const writes = endpoint.v2Writes?.map((write): DeclaredWrite => ({
+    route: write.route.name,
+    fields: [
+      ...write.rows.map((row) => {
+        const field = fieldOf(row, homeText(homes.get(row), endpoint));
+        return write.under === undefined ? field : { ...field, v2: `${write.under}.${field.v2}` };
+      }),
+      ...write.composites.map((composite) => compositeField(composite, homeText(homes.get(composite), endpoint))),
+    ],
+    constants: { ...write.constants },
+    v1Defaults: write.v1Defaults,
+  }));
   const { min, typical, max, note } = callCountOf(path, endpoint);
   return {
     path,
@@ -120,6 +147,7 @@ export function declaredRecipe(endpoint: EndpointDefinition, homes = mappingHome
     calls: { min, typical, max, ...(note ? { note } : {}) },
     input,
     output,
+    ...(writes ? { writes } : {}),
     translator: endpoint.source ?? 'src/translators',
   };
 }

@@ -40,6 +40,17 @@ export const Codec = z
     z.object({ kind: z.literal('same') }),
     z.object({ kind: z.literal('negated') }),
     z.object({ kind: z.literal('enum'), pairs: z.array(z.tuple([z.unknown(), z.unknown()])).describe('[v1 value, v2 value]') }),
+    z
+      .object({
+        kind: z.literal('lookup'),
+        toV2: z.array(z.tuple([z.unknown(), z.unknown()])).describe('[v1 value, v2 value]'),
+        toV2Else: z.enum(['same', 'refuse']).describe('a v1 value not in toV2: sent unchanged, or refused'),
+        toV1: z.array(z.tuple([z.unknown(), z.unknown()])).describe('[v2 value, v1 value]'),
+        toV1Else: z
+          .union([z.enum(['same', 'refuse']), z.object({ value: z.unknown() })])
+          .describe('a v2 value not in toV1: answered unchanged, refused, or this value'),
+      })
+      .describe('a table each way, and what a value neither holds becomes'),
     z.object({ kind: z.literal('code'), name: z.string() }).describe('a rule only the translator code holds: not applied by a recipe'),
   ])
   .describe('the codec of a field');
@@ -77,6 +88,17 @@ export const Pages = z.object({
   number: Source.optional().describe("v1's page number"),
 });
 
+/** Several v1 parameters that together are one v2 field, as the composite's table of combinations. */
+export const BodyComposite = z.object({
+  v2: z.string().describe('dotted path in the body'),
+  fields: z
+    .array(z.object({ v1: z.string(), as: ValueType, default: z.unknown().optional().describe('its v1 default') }))
+    .describe('the v1 parameters it is made of'),
+  combinations: z
+    .array(z.object({ v1: z.record(z.string(), z.unknown()), v2: z.unknown() }))
+    .describe('each combination of the v1 values with the v2 value it becomes'),
+});
+
 export const PlannedStep = z.object({
   route: z.string(),
   method: z.string(),
@@ -89,6 +111,12 @@ export const PlannedStep = z.object({
     .describe("each query field and its source, read off the recorded v2 calls; null where the record holds none of this step's calls"),
   body: z.array(BodyField).nullable().describe('the body of a write, each field named by its v1 parameter; null for no body'),
   pages: Pages.optional().describe('a list read page by page by its next_page_token'),
+  constants: z.record(z.string(), z.unknown()).optional().describe('body fields every call sends as they are, by dotted path'),
+  composites: z.array(BodyComposite).optional().describe('body fields made of several v1 parameters'),
+  v1Defaults: z
+    .boolean()
+    .optional()
+    .describe("whether the body sends the v1 defaults of the parameters left out (a create's); absent: a POST does"),
   /** How each source was found: from a declaration, or read off the record. */
   derived: z.string(),
 });
@@ -160,6 +188,7 @@ export type Source = z.infer<typeof Source>;
 export type Codec = z.infer<typeof Codec>;
 export type Condition = z.infer<typeof Condition>;
 export type BodyField = z.infer<typeof BodyField>;
+export type BodyComposite = z.infer<typeof BodyComposite>;
 export type PlannedStep = z.infer<typeof PlannedStep>;
 export type AnswerField = z.infer<typeof AnswerField>;
 export type EndpointPlan = z.infer<typeof EndpointPlan>;

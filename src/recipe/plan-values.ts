@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { InputCodec, OutputCodec } from '../v1/field-map.js';
+import type { InputCodec, LookupCodec, OutputCodec } from '../v1/field-map.js';
 import type { Codec, ValueType } from './plan-schema.js';
 
 /**
@@ -99,6 +99,11 @@ function pairOf(codec: InputCodec | OutputCodec, v1s: unknown[], v2s: unknown[])
 
 export function codecOf(codec: InputCodec | OutputCodec | undefined): Codec {
   if (!codec || codec.name === 'same') return { kind: 'same' };
+  // A codec written as its tables (lookupCodec): the recipe carries them as they are.
+  if ('lookup' in codec) {
+    const { toV2, toV2Else, toV1, toV1Else } = (codec as LookupCodec<unknown, unknown>).lookup;
+    return { kind: 'lookup', toV2: toV2.map(([a, b]) => [a, b]), toV2Else, toV1: toV1.map(([a, b]) => [a, b]), toV1Else };
+  }
   if (codec.name === 'negated') return { kind: 'negated' };
   const pairs = enumPairs(codec);
   return pairs ? { kind: 'enum', pairs } : { kind: 'code', name: codec.name };
@@ -111,6 +116,12 @@ export function applyCodec(codec: Codec, value: unknown, direction: 'toV2' | 'to
       return value;
     case 'negated':
       return typeof value === 'boolean' ? !value : value;
+    case 'lookup': {
+      const [pairs, otherwise] = direction === 'toV2' ? [codec.toV2, codec.toV2Else] : [codec.toV1, codec.toV1Else];
+      const pair = pairs.find((p) => p[0] === value);
+      if (pair) return pair[1];
+      return otherwise === 'same' ? value : otherwise === 'refuse' ? undefined : otherwise.value;
+    }
     case 'enum': {
       const pair = codec.pairs.find((p) => (direction === 'toV2' ? p[0] : p[1]) === value);
       return pair ? (direction === 'toV2' ? pair[1] : pair[0]) : undefined;

@@ -82,6 +82,45 @@ describe('the plan of an endpoint', () => {
     });
   });
 
+  it("parts the bodies of two writes by the endpoint's declared writes, the ones its translator builds them from", () => {
+    const created = (email: string, first?: string) =>
+      call(
+        '/user/create',
+        { email, type: '3', ...(first ? { first_name: first } : {}) },
+        [
+          ['POST', '/users', 'POST /users'],
+          ['PATCH', `/users/${email}-id/settings`, 'PATCH /users/{userId}/settings'],
+          ['GET', `/users/${email}-id`, 'GET /users/{userId}'],
+        ],
+        { id: `${email}-id`, email },
+      );
+    const endpoint = byPath('/user/create');
+    const plan = planEndpoint(endpoint, [created('a@b.c', 'A'), created('d@e.f')]);
+    expect(plan.cannotExpress).toEqual([]);
+    const post = plan.steps.find((s) => s.route === 'POST /users')!;
+    const settings = plan.steps.find((s) => s.route === 'PATCH /users/{userId}/settings')!;
+    expect(post.constants).toEqual({ action: 'create' });
+    expect(post.body!.map((f) => f.v2).sort()).toEqual([
+      'user_info.email',
+      'user_info.first_name',
+      'user_info.last_name',
+      'user_info.password',
+      'user_info.type',
+    ]);
+    // The corp type is licensed today: the codec is its own tables, as data.
+    expect(post.body!.find((f) => f.v1 === 'type')!.codec).toMatchObject({ kind: 'lookup', toV2: [[3, 2]], toV2Else: 'same' });
+    expect(settings.pathParams).toEqual({ userId: { from: 'step', step: 0, field: 'id' } });
+    expect(settings.v1Defaults).toBe(true);
+    expect(settings.body).toEqual(
+      expect.arrayContaining([expect.objectContaining({ v1: 'disable_chat', v2: 'in_meeting.chat', default: false })]),
+    );
+    expect(settings.composites!.map((c) => c.v2)).toEqual(['recording.auto_recording', 'in_meeting.entry_exit_chime']);
+    expect(settings.body!.some((f) => f.v1 === 'first_name')).toBe(false);
+    // A write the declaration does not name is said to be the translator's.
+    const fewer: EndpointDefinition = { ...endpoint, v2Writes: endpoint.v2Writes!.filter((w) => w.route.name !== 'POST /users') };
+    expect(planEndpoint(fewer, [created('a@b.c', 'A')]).cannotExpress.join('\n')).toMatch(/POST \/users: no declared write/);
+  });
+
   it('says what it cannot express: two writes the declarations do not part', () => {
     const created = call(
       '/ma/account/create',

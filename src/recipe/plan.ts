@@ -1,12 +1,10 @@
-import { z } from 'zod';
 import type { RecordedCall } from '../compare/calls.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import { ALL_V2_ROUTES } from '../v2-contract/v2-routes.js';
 import type { V2Route } from '../v2-contract/v2-route.js';
-import { NO_V2_FIELD, type FieldRow } from '../v1/field-map.js';
 import { conditionOf, isAnswered, itemsOf, stepOrder } from './plan-conditions.js';
-import type { BodyField, Condition, EndpointPlan, PlannedStep, Source } from './plan-schema.js';
-import { codecOf, valueTypeOf } from './plan-values.js';
+import type { Condition, EndpointPlan, PlannedStep, Source } from './plan-schema.js';
+import { paramType, planBodies } from './plan-bodies.js';
 import { stepQuery } from './plan-query.js';
 import { reverseMap } from './plan-answer.js';
 import { plannedErrors } from './plan-errors.js';
@@ -53,15 +51,6 @@ function recordedValues(route: V2Route, answered: readonly RecordedCall[]): { ca
     return values ? [{ call, values }] : [];
   });
 }
-
-/** The values the integration sent for a parameter: how its declared type read them says how a recipe reads it. */
-const sent = (answered: readonly RecordedCall[], name: string) =>
-  answered.flatMap((call) => (call.params[name] === undefined ? [] : [call.params[name]]));
-
-const paramType = (endpoint: EndpointDefinition, name: string, answered: readonly RecordedCall[]) => {
-  const schema = endpoint.params as unknown;
-  return schema instanceof z.ZodObject ? valueTypeOf(schema.shape[name] as z.ZodType | undefined, sent(answered, name)) : 'string';
-};
 
 interface StepContext {
   endpoint: EndpointDefinition;
@@ -117,44 +106,6 @@ function plannedStep(route: V2Route, at: StepContext, problems: string[]): Plann
     ...(pages ? { pages } : {}),
     derived: 'route and undo: declared; condition, path values and query: read off the recorded calls that answered',
   };
-}
-
-const inputRows = (endpoint: EndpointDefinition): FieldRow[] =>
-  (endpoint.tables ?? [])
-    .flat()
-    .filter((row) => row.direction !== 'out' && row.v2 !== NO_V2_FIELD && row.codec?.name !== 'accepted and dropped');
-
-function bodyOf(endpoint: EndpointDefinition, answered: readonly RecordedCall[]): BodyField[] {
-  return inputRows(endpoint).map((row) => ({
-    v2: row.v2,
-    v1: row.v1,
-    as: valueTypeOf(row.type, sent(answered, row.v1)),
-    codec: codecOf(row.codec),
-    ...(row.v1Default === undefined ? {} : { default: row.v1Default }),
-  }));
-}
-
-const givenIn = (answered: readonly RecordedCall[], param: string) => answered.some((call) => call.params[param] !== undefined);
-
-/** The body of the one write step, from the input rows; what a body cannot say, as problems. */
-function planBodies(steps: PlannedStep[], endpoint: EndpointDefinition, answered: readonly RecordedCall[], problems: string[]): void {
-  const writes = steps.filter((s) => ['POST', 'PATCH', 'PUT'].includes(s.method) && s.when.kind !== 'unseen' && s.when.kind !== 'rollback');
-  if (writes.length === 0) return;
-  const body = bodyOf(endpoint, answered);
-  if (writes.length > 1) {
-    problems.push(
-      `${writes.length} write steps (${writes.map((s) => s.route).join(', ')}): the declarations do not say which input row goes to which`,
-    );
-    return;
-  }
-  if (body.length === 0) problems.push(`${writes[0]!.route}: no input row declares its body (the translator writes it)`);
-  for (const field of body)
-    if (field.codec.kind === 'code' && givenIn(answered, field.v1))
-      problems.push(`${field.v1} → ${field.v2}: its codec (${field.codec.name}) is translator code, not data`);
-  for (const composite of endpoint.composites ?? [])
-    if (Object.keys(composite.fields).some((f) => givenIn(answered, f)))
-      problems.push(`${Object.keys(composite.fields).join(' + ')} → ${composite.v2}: a composite of several parameters, translator code`);
-  writes[0]!.body = body;
 }
 
 export function planEndpoint(endpoint: EndpointDefinition, calls: readonly RecordedCall[]): EndpointPlan {

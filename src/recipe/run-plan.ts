@@ -96,14 +96,28 @@ function pathOf(step: PlannedStep, at: Inputs): string | undefined {
   return query.size ? `${path}?${query.toString()}` : path;
 }
 
-/** The body from the fields whose parameter is given; a create (POST) sends the v1 defaults of the rest. */
-function bodyOf(fields: readonly BodyField[], params: Params, create: boolean): Record<string, unknown> {
+/**
+ * The body of a write: its constants, the fields whose parameter is given (a body that sends v1
+ * defaults, a create's, sends those of the rest) through their codecs, and each composite whose
+ * parameters are given or defaulted, by its table of combinations.
+ */
+function bodyOf(step: PlannedStep, params: Params): Record<string, unknown> {
+  const withDefaults = step.v1Defaults ?? step.method === 'POST';
+  const valueOf = (name: string, as: BodyField['as'], fallback: unknown) =>
+    given(params, name) ? readValue(params[name]!, as) : withDefaults ? fallback : undefined;
   const body: Record<string, unknown> = {};
-  for (const field of fields) {
-    const value = given(params, field.v1) ? readValue(params[field.v1]!, field.as) : create ? field.default : undefined;
+  for (const [path, value] of Object.entries(step.constants ?? {})) setPath(body, path, value);
+  for (const field of step.body ?? []) {
+    const value = valueOf(field.v1, field.as, field.default);
     if (value === undefined) continue;
     const sent = applyCodec(field.codec, value, 'toV2');
     if (sent !== undefined) setPath(body, field.v2, sent);
+  }
+  for (const composite of step.composites ?? []) {
+    const values = Object.fromEntries(composite.fields.map((f) => [f.v1, valueOf(f.v1, f.as, f.default)]));
+    if (Object.values(values).every((v) => v === undefined)) continue;
+    const found = composite.combinations.find((c) => Object.entries(c.v1).every(([name, value]) => values[name] === value));
+    if (found) setPath(body, composite.v2, found.v2);
   }
   return body;
 }
@@ -199,7 +213,7 @@ export async function runPlan(plan: EndpointPlan, params: Params, v2: V2Caller):
   const answers: unknown[] = [];
   const pages: (V1Page | undefined)[] = [];
   for (const step of plan.steps) {
-    const body = step.body ? bodyOf(step.body, params, step.method === 'POST') : undefined;
+    const body = step.body || step.constants || step.composites ? bodyOf(step, params) : undefined;
     const send: Send = async (path) => {
       const reply = await v2(step.method, path, body);
       made.push({ method: step.method, path, status: reply.status, body: reply.body });

@@ -50,6 +50,36 @@ export function enumCodec<const V1 extends string | number | boolean, const V2 e
 }
 
 /**
+ * A codec written as data: a table each way, and what a value the table does not hold becomes
+ * (`same`: passes unchanged; `refuse`: an error, as an enum's; or a fixed value). The way-out recipe
+ * carries the tables as they are (src/recipe/plan-values.ts), so its rule is this codec's own.
+ */
+export interface LookupTable {
+  readonly toV2: readonly (readonly [unknown, unknown])[];
+  readonly toV2Else: 'same' | 'refuse';
+  readonly toV1: readonly (readonly [unknown, unknown])[];
+  readonly toV1Else: 'same' | 'refuse' | { readonly value: unknown };
+}
+
+export type LookupCodec<V1, V2> = Codec<V1, V2> & { readonly lookup: LookupTable };
+
+export function lookupCodec<V1, V2>(name: string, lookup: LookupTable): LookupCodec<V1, V2> {
+  const apply = (pairs: LookupTable['toV2'], otherwise: LookupTable['toV1Else'], value: unknown) => {
+    const pair = pairs.find(([from]) => from === value);
+    if (pair) return pair[1];
+    if (otherwise === 'same') return value;
+    if (otherwise === 'refuse') throw new Error(`${name}: no value for ${String(value)}`);
+    return otherwise.value;
+  };
+  return {
+    name,
+    lookup,
+    toV2: (value) => apply(lookup.toV2, lookup.toV2Else, value) as V2,
+    toV1: (value) => apply(lookup.toV1, lookup.toV1Else, value) as V1,
+  };
+}
+
+/**
  * The v2 path of a row whose v1 field has no home in v2: a dropped input (below), or an output the
  * translator fills in itself (rendered as such in docs/coverage.md).
  */

@@ -6,6 +6,7 @@ import type { Query } from '../../upstream/client.js';
 import type { PathValue, V2Method, V2Route, V2Target } from '../../v2-contract/v2-route.js';
 import type { CompositeMapping, FieldTable } from '../../v1/field-map.js';
 import { v1FieldNamer, type V1FieldNaming, type V1FieldOf } from '../../v1/field-naming.js';
+import type { WriteBody } from './write-bodies.js';
 
 /**
  * The contract of a translator: one small definition per v1 endpoint. The facade finds it by
@@ -146,6 +147,11 @@ export interface EndpointDefinition<S extends z.ZodType = z.ZodType, Routes exte
    * call does not require their scopes, and docs/scopes.md lists them apart.
    */
   v2Optional?: { readonly routes: readonly Routes[]; readonly without: string };
+  /**
+   * Which input rows go to which write, for an endpoint whose call makes several (kit/write-bodies.ts):
+   * its translator builds each body from these, and the way-out recipe reads them (src/recipe/plan.ts).
+   */
+  v2Writes?: readonly WriteBody<NoInfer<Routes>>[];
   /** The mapping tables it uses (for naming v1 fields in v2 field errors, and for the docs). */
   tables?: readonly FieldTable[];
   /** The composite mappings it uses (several v1 fields ↔ one v2 field), for the same. */

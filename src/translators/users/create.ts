@@ -1,16 +1,16 @@
 import type { z } from 'zod';
 import { USER_MEMBERSHIPS } from '../../../mappings/user-fields.js';
-import { USER_OPTIONS, USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
+import { USER_OPTION_COMPOSITES } from '../../../mappings/user-options.js';
 import { V2 } from '../../v2-contract/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
-import { withCompositeDefaults, withV1Defaults } from '../../v1/field-map.js';
+import { writeBody } from '../kit/write-bodies.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { USER_ANSWERS } from '../../../mappings/user-answers.js';
 import type { AnswerShape } from '../../v1/answer.js';
 import { readV1User, userReadCalls } from './user-output.js';
 import { USER_V2_NAMING, membershipShape, optionFields, requiredUserType, sharedOptionSet, tablesFor, userFields } from './user-params.js';
-import { applyWrites, planWrites } from './user-writes.js';
+import { applyWrites, createWrites, planWrites } from './user-writes.js';
 
 /**
  * The four v1 creates, one v2 `POST /users` action each. The new user then gets the rest of its
@@ -24,6 +24,7 @@ const required = { email: v1.email(), type: requiredUserType() };
 
 function createEndpoint(path: string, action: CreateAction, shape: Record<string, z.ZodType>, answer: AnswerShape) {
   const paramShape = { ...shape, ...required };
+  const writes = createWrites(action);
   return defineEndpoint({
     path,
     params: v1Params(paramShape),
@@ -36,25 +37,17 @@ function createEndpoint(path: string, action: CreateAction, shape: Record<string
     ],
     // Deleting the new user takes back everything written after it.
     v2Undo: [V2.users.delete],
+    // Which rows go to which write: the names, type, email and password in POST /users, the rest after it.
+    v2Writes: [writes.info, writes.user, writes.settings],
     tables: tablesFor(paramShape, answer.fields),
     composites: USER_OPTION_COMPOSITES,
     v2Naming: USER_V2_NAMING,
     async handle(params, ctx) {
-      const given = withCompositeDefaults(USER_OPTION_COMPOSITES, withV1Defaults(USER_OPTIONS, params));
-      // Names and type travel in POST /users; the other user-object fields (dept, pmi) in a PATCH after it.
-      const planned = planWrites(given);
-      const { first_name, last_name, type, ...userPatch } = planned.user;
-      const plan = { ...planned, user: userPatch };
-      const { email } = params;
-      // Only /user/autocreate takes a password (its shape adds it to the shared option set).
-      const password = 'password' in params ? params.password : undefined;
-      const userInfo = { email, type, first_name, last_name, ...(password === undefined ? {} : { password }) };
-
       const rollback = new Rollback(ctx);
       return rollback.run(async () => {
-        const created = await ctx.v2.post(V2.users.create.at(), { action, user_info: userInfo });
-        rollback.onFailure(`the user ${email} was created`, (v2) => v2.delete(V2.users.delete.at(created.id), { action: 'delete' }));
-        await applyWrites(ctx, created.id, plan);
+        const created = await ctx.v2.post(V2.users.create.at(), writeBody(writes.info, params));
+        rollback.onFailure(`the user ${params.email} was created`, (v2) => v2.delete(V2.users.delete.at(created.id), { action: 'delete' }));
+        await applyWrites(ctx, created.id, planWrites(params, undefined, writes));
         return readV1User(ctx.v2, created.id, answer);
       });
     },

@@ -6,7 +6,7 @@ import { Rollback } from '../kit/rollback.js';
 import { v1Params } from '../../v1/param-types.js';
 import { SETTINGS_FIELDS } from './user-output.js';
 import { USER_V2_NAMING, tablesFor, updateOptionSet, userId } from './user-params.js';
-import { applyWrites, planWrites } from './user-writes.js';
+import { USER_OBJECT_WRITE, USER_SETTINGS_WRITE, applyWrites, planWrites } from './user-writes.js';
 
 /**
  * /user/update: the user object, the settings and the memberships, written in parallel. The user
@@ -20,6 +20,8 @@ export const userUpdate = defineEndpoint({
   v2Calls: [V2.users.get, V2.users.settings, V2.users.update, V2.users.updateSettings, ...USER_MEMBERSHIPS.map((row) => row.addMembers)],
   // What a failed write puts back: the user's fields, its settings, a membership it did not have.
   v2Undo: [V2.users.update, V2.users.updateSettings, ...USER_MEMBERSHIPS.map((row) => row.removeMember)],
+  // Which rows go to which write: the user object's fields, then the settings (planWrites builds them from these).
+  v2Writes: [USER_OBJECT_WRITE, USER_SETTINGS_WRITE],
   tables: tablesFor(updateOptionSet),
   composites: USER_OPTION_COMPOSITES,
   v2Naming: USER_V2_NAMING,

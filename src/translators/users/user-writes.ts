@@ -1,8 +1,9 @@
-import { USER_FIELDS, USER_MEMBERSHIPS, type MembershipRow } from '../../../mappings/user-fields.js';
+import { USER_FIELDS, USER_INFO_FIELDS, USER_MEMBERSHIPS, type MembershipRow } from '../../../mappings/user-fields.js';
 import { USER_OPTIONS, USER_OPTION_COMPOSITES, USER_RECORDING_VIEWS } from '../../../mappings/user-options.js';
 import { V2 } from '../../v2-contract/v2-routes.js';
 import type { TranslatorContext } from '../kit/define.js';
-import { compositesToV2, getPath, setPath, toV2 } from '../../v1/field-map.js';
+import { getPath, setPath } from '../../v1/field-map.js';
+import { declareWrite, writeBody, type WriteBody } from '../kit/write-bodies.js';
 import type { Rollback } from '../kit/rollback.js';
 import { allInOrder } from '../kit/settle.js';
 import type { V2Settings, V2User } from './user-output.js';
@@ -13,19 +14,58 @@ import type { V2Settings, V2User } from './user-output.js';
  * .../members). The writes run in parallel; each registers its undo once it succeeded.
  */
 
+/** The user object's fields (dept, pmi, ...): PATCH /users/{userId}. */
+export const USER_OBJECT_WRITE = declareWrite({ route: V2.users.update, tables: [USER_FIELDS] });
+
+/** The settings, the recording views and the composites (automatic recording, the chime): PATCH /users/{userId}/settings. */
+export const USER_SETTINGS_WRITE = declareWrite({
+  route: V2.users.updateSettings,
+  tables: [USER_OPTIONS, USER_RECORDING_VIEWS],
+  composites: USER_OPTION_COMPOSITES,
+});
+
+/** What a create sends in POST /users: the action, and in `user_info` the email, names, type and password. */
+const USER_INFO_ROWS = ['email', 'type', 'first_name', 'last_name', 'password'];
+
+/**
+ * The writes of a v1 create: POST /users with the user's info, then the rest of the user object
+ * and the settings, which get the v1 defaults of the options the call leaves out (v1 users start
+ * with chat, feedback and local recording on, automatic recording off).
+ */
+export function createWrites(action: 'create' | 'autoCreate' | 'custCreate' | 'ssoCreate') {
+  return {
+    info: declareWrite({
+      route: V2.users.create,
+      tables: [USER_INFO_FIELDS, USER_FIELDS],
+      only: USER_INFO_ROWS,
+      under: 'user_info',
+      constants: { action },
+    }),
+    user: declareWrite({ route: V2.users.update, tables: [USER_FIELDS], except: USER_INFO_ROWS }),
+    settings: declareWrite({
+      route: V2.users.updateSettings,
+      tables: [USER_OPTIONS, USER_RECORDING_VIEWS],
+      composites: USER_OPTION_COMPOSITES,
+      v1Defaults: true,
+    }),
+  };
+}
+
 export interface PlannedWrites {
   user: Record<string, unknown>;
   settings: Record<string, unknown>;
   memberships: { row: MembershipRow; groupId: string }[];
 }
 
-export function planWrites(params: Record<string, unknown>, currentSettings?: V2Settings): PlannedWrites {
-  const settings = toV2(USER_OPTIONS, params);
-  mergeInto(settings, toV2(USER_RECORDING_VIEWS, params));
-  mergeInto(settings, compositesToV2(USER_OPTION_COMPOSITES, params, currentSettings));
+/** The writes of an update (or, with a create's `writes`, of a create after its POST /users): each body from its declaration. */
+export function planWrites(
+  params: Record<string, unknown>,
+  currentSettings?: V2Settings,
+  writes: { user: WriteBody; settings: WriteBody } = { user: USER_OBJECT_WRITE, settings: USER_SETTINGS_WRITE },
+): PlannedWrites {
   return {
-    user: toV2(USER_FIELDS, params),
-    settings,
+    user: writeBody(writes.user, params),
+    settings: writeBody(writes.settings, params, currentSettings),
     memberships: USER_MEMBERSHIPS.filter((row) => params[row.v1] !== undefined).map((row) => ({ row, groupId: String(params[row.v1]) })),
   };
 }
@@ -110,10 +150,6 @@ export function previousValues(patch: Record<string, unknown>, current: unknown)
 function withVanityName(user: V2User): V2User {
   const url = typeof user.vanity_url === 'string' ? user.vanity_url : '';
   return { ...user, vanity_name: /\/my\/([^/?#]+)$/.exec(url)?.[1] ?? '' };
-}
-
-function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>): void {
-  for (const [leaf, value] of Object.entries(flatLeaves(source))) setPath(target, leaf, value);
 }
 
 /** Nested object → `{ 'a.b': value }`. */
