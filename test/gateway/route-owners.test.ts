@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { owned } from '../../src/gateway/owned.js';
 import { ROUTE_OWNERS, ROUTES } from '../../src/shared/route-owners.js';
+import { startFakeV1 } from '../support/fake-v1.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 /**
@@ -86,5 +87,38 @@ describe('a part', () => {
     everything.all('*', (c) => c.text('all'));
     expect(() => owned('v1', everything)).not.toThrow();
     expect(() => owned('signer', everything)).toThrow('The signer part answers ALL /*, which the route table gives no part.');
+  });
+});
+
+describe('in shadow mode', () => {
+  let fake: Awaited<ReturnType<typeof startFakeV1>>;
+  let shadowed: TestGateway;
+  beforeAll(async () => {
+    fake = await startFakeV1();
+    shadowed = await startTestGateway({ V1_PRIMARY_URL: fake.url });
+  });
+  afterAll(async () => {
+    await shadowed?.close();
+    await fake?.close();
+  });
+
+  it('forwards the paths the table says are v1 calls, in any case, and its report answers under its own prefix', async () => {
+    const call = await fetch(`${shadowed.url}/V1/User/CheckEmail`, { method: 'POST', body: 'api_key=k&api_secret=s&email=a@b.c' });
+    expect(call.status).toBe(200);
+    expect(fake.requests.map((request) => request.path)).toContain('/V1/User/CheckEmail');
+    const report = await fetch(`${shadowed.url}/shadow/report.json`);
+    expect(report.status).toBe(200);
+    expect(ROUTES.nameOf('/shadow/report.json')).toBe('shadowReport');
+    expect(shadowed.routes.filter(({ path }) => path !== '*' && path !== '/*' && ROUTES.ownerOf(path) === undefined)).toEqual([]);
+  });
+
+  it('answers /v1 and /v1/, which name no call, as the gateway without shadow mode does, and sends the primary nothing', async () => {
+    const before = fake.requests.length;
+    for (const path of ['/v1', '/v1/']) {
+      const response = await fetch(`${shadowed.url}${path}`, { method: 'POST' });
+      expect(response.status, path).toBe(404);
+      expect(await response.json(), path).toEqual({ error: { code: 300, message: `Unknown path: ${path}.` } });
+    }
+    expect(fake.requests.length).toBe(before);
   });
 });
