@@ -125,9 +125,12 @@ class ExchangeHandler implements Exchanged {
   }
 
   onComplete(): void {
-    if (!this.settle()) return;
+    if (this.settled) return;
     const { chunks } = this;
+    // Made before the outcome is told: a text past V8's longest string (a cap above 512 MiB) throws
+    // here, and undici hands that to onError, which must find the exchange still to be told.
     this.text = chunks.length === 0 ? '' : chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    this.settle();
     this.chunks = NO_CHUNKS;
     this.resolve(this);
   }

@@ -27,7 +27,13 @@ export type Fault =
   /** A 200's head, then `body` a byte every `everyMs` (a slow body, however small). */
   | { kind: 'slow-body'; body: string; everyMs: number }
   /** The sandbox applies the request; the client gets this answer instead of the sandbox's. */
-  | { kind: 'answer-after-apply'; status: number; body?: string; headers?: Record<string, string> };
+  | { kind: 'answer-after-apply'; status: number; body?: string; headers?: Record<string, string> }
+  /** An interim answer (100 Continue nobody asked for, 102 Processing, 103 Early Hints), then the sandbox's. */
+  | { kind: 'informational'; status: 100 | 102 | 103 }
+  /** These bytes on the socket as they are (a head of any shape), then the connection hangs or is reset. */
+  | { kind: 'raw'; bytes: string; then: 'hang' | 'reset' }
+  /** A 200's chunked head, then `chunkBytes` every `everyMs` for as long as the client reads: `sent` counts them. */
+  | { kind: 'endless-body'; chunkBytes: number; everyMs: number; sent: { bytes: number } };
 
 export interface FaultRule {
   method?: string;
@@ -119,6 +125,17 @@ export async function startFaultUpstream(target: string, options: { random?: () 
           await new Promise((resolve) => setTimeout(resolve, fault.everyMs));
         }
         return void res.end();
+      case 'informational':
+        if (fault.status === 100) res.writeContinue();
+        else if (fault.status === 102) res.writeProcessing();
+        else res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+        return pass(req, body, res, targetUrl);
+      case 'raw':
+        req.socket.write(fault.bytes);
+        if (fault.then === 'reset') setTimeout(() => req.socket.destroy(), 10);
+        return;
+      case 'endless-body':
+        return endlessBody(res, fault);
       case 'answer-after-apply':
         await apply(req, body, targetUrl);
         res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
@@ -137,6 +154,30 @@ export async function startFaultUpstream(target: string, options: { random?: () 
     return new Promise((resolve) => server.close(() => resolve()));
   }
   return upstream;
+}
+
+/** Writes `fault`'s chunks until the client stops reading: as fast as it drains them, or one every `everyMs`. */
+async function endlessBody(res: ServerResponse, fault: Extract<Fault, { kind: 'endless-body' }>): Promise<void> {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  const chunk = Buffer.alloc(fault.chunkBytes, 0x20);
+  res.write('{"pad":"');
+  while (!res.destroyed) {
+    fault.sent.bytes += chunk.length;
+    if (!res.write(chunk)) await drainedOrClosed(res);
+    await new Promise((resolve) => setTimeout(resolve, fault.everyMs));
+  }
+}
+
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 function readAll(req: IncomingMessage): Promise<Buffer> {
