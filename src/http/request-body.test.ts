@@ -1,15 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BodyPool,
-  BodyReadError,
-  FREE_BODY_BYTES,
-  readRawBody,
-  releaseBody,
-  setRequestBudget,
-  type RequestBudget,
-} from './request-body.js';
+import { BodyPool, BodyReadError, FREE_BODY_BYTES, type RequestBudget } from './body-budget.js';
+import { readRawBody, releaseBody, setRequestBudget } from './request-body.js';
 
 /**
  * The body reader over a real Node server on loopback: bodies read at once share one idle sweep,

@@ -1,6 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
-import { Failure } from '../shared/failure.js';
+import {
+  BodyReadError,
+  busy,
+  DEFAULT_BUDGET,
+  pooledGrowth,
+  tooLarge,
+  tooSlow,
+  type BodyLimits,
+  type RequestBudget,
+} from './body-budget.js';
+import { connectionIfAny, connectionOf, requestIfAny, requestOf, type RequestState } from './transport-state.js';
+
+// The body reader's vocabulary, for the ways in that read bodies through it and the settings.
+export { BodyReadError, BUFFERED_BODIES_PER_BODY, DEFAULT_BUDGET, tooLarge, type BodyLimits } from './body-budget.js';
 
 /**
  * The one reader of request bodies, for every route of every server (the v1 facade, the SDK
@@ -21,152 +34,42 @@ import { Failure } from '../shared/failure.js';
  * Hono context the answer also closes the connection, whose bytes can no longer be trusted.
  */
 
-export type BodyProblem = 'too-large' | 'incomplete' | 'aborted' | 'too-slow' | 'busy';
-
-/** The HTTP status of each problem, for routes whose errors carry one (v1 envelopes are HTTP 200). */
-const STATUS: Record<BodyProblem, 400 | 408 | 413 | 503> = { 'too-large': 413, 'too-slow': 408, incomplete: 400, aborted: 400, busy: 503 };
-
-export class BodyReadError extends Failure {
-  override readonly name = 'BodyReadError';
-  readonly kind = 'unreadable-body';
-  constructor(
-    readonly problem: BodyProblem,
-    message: string,
-  ) {
-    super(message);
-  }
-
-  get status(): 400 | 408 | 413 | 503 {
-    return STATUS[this.problem];
-  }
-}
-
-export interface BodyLimits {
-  maxBytes: number;
-  idleTimeoutMs: number;
-}
-
-/** What the server that accepted a request allows it: the settings V1_MAX_BODY_BYTES, V1_BODY_TIMEOUT_MS, V1_REQUEST_TIMEOUT_MS, V1_MAX_FIELDS, V1_MAX_BUFFERED_BYTES. */
-export interface RequestBudget extends BodyLimits {
-  /** How long the whole request (headers and body) may take to arrive; named in the too-slow message. */
-  requestTimeoutMs: number;
-  /** The most form fields read from one request, query string and body together. */
-  maxFields: number;
-  /** The bodies the server holds at once, all its requests together (none: a request no server of ours accepted). */
-  bodies?: BodyPool;
-}
-
-/** V1_MAX_BUFFERED_BYTES's default, in bodies of the largest size: 64 MiB with the default 4 MiB bodies. */
-export const BUFFERED_BODIES_PER_BODY = 16;
-
-/**
- * The bytes of each body that are its own, never taken from the pool: an ordinary v1 call's whole
- * form, so that a pool filled by large bodies refuses large bodies, not ordinary calls. What
- * these cost in all is bounded by the server's connection cap (src/http/server.ts).
- */
-export const FREE_BODY_BYTES = 16 * 1024;
-
-/**
- * The request-body bytes one server holds at once, past each body's first FREE_BODY_BYTES: taken
- * as they arrive, given back when the request's answer has gone (or at once when its read fails).
- * A hundred 4 MiB uploads at once would otherwise hold 400 MiB, however small each body's own limit.
- */
-export class BodyPool {
-  private held = 0;
-
-  constructor(readonly maxBytes: number) {}
-
-  /** Takes `bytes` more; false, taking nothing, when that would pass the bound. */
-  take(bytes: number): boolean {
-    if (this.held + bytes > this.maxBytes) return false;
-    this.held += bytes;
-    return true;
-  }
-
-  give(bytes: number): void {
-    this.held = Math.max(0, this.held - bytes);
-  }
-
-  /** What is held now. */
-  get inUse(): number {
-    return this.held;
-  }
-
-  /** Whether a body of `bytes` could be taken now (a declared length is checked before a byte is read). */
-  fits(bytes: number): boolean {
-    return this.held + Math.max(0, bytes - FREE_BODY_BYTES) <= this.maxBytes;
-  }
-}
-
-/** The pool bytes a body takes when it grows from `before` to `after` bytes (its first FREE_BODY_BYTES are free). */
-export function pooledGrowth(before: number, after: number): number {
-  return Math.max(0, after - FREE_BODY_BYTES) - Math.max(0, before - FREE_BODY_BYTES);
-}
-
-/** The settings' defaults: the budget of a request that no server of ours accepted (the sandbox alone, a test's `app.request`). */
-export const DEFAULT_BUDGET: RequestBudget = {
-  maxBytes: 4 * 1024 * 1024,
-  idleTimeoutMs: 3_000,
-  requestTimeoutMs: 30_000,
-  maxFields: 1_000,
-};
-
-const BUDGET = Symbol('v1gate.requestBudget');
-/** Set once the request's deadline has passed. */
-const DEADLINE_PASSED = Symbol('v1gate.requestDeadlinePassed');
-/** The body read in progress, told at once when the deadline passes. */
-const ON_DEADLINE = Symbol('v1gate.onRequestDeadline');
-/** Set on a connection whose body bytes the server cut: what the route answers instead of reading. */
-const BODY_CUT = Symbol('v1gate.bodyCut');
-/** The pool bytes a request's body holds, given back when its answer has gone. */
-const POOLED = Symbol('v1gate.pooledBodyBytes');
-
-type Arrived = IncomingMessage & {
-  [BUDGET]?: RequestBudget;
-  [DEADLINE_PASSED]?: boolean;
-  [ON_DEADLINE]?: () => void;
-  [POOLED]?: number;
-};
-type CutSocket = { [BODY_CUT]?: BodyReadError };
-
 /** The server gives each request it accepts its budget (one object per server, shared by its requests). */
 export function setRequestBudget(incoming: IncomingMessage, budget: RequestBudget): void {
-  (incoming as Arrived)[BUDGET] = budget;
+  requestOf(incoming).budget = budget;
 }
 
 /** The request's answer has gone (its response closed): what its body held of the pool is given back. */
 export function releaseBody(incoming: IncomingMessage): void {
-  const arrived = incoming as Arrived;
-  const held = arrived[POOLED];
-  if (!held) return;
-  arrived[POOLED] = 0;
-  arrived[BUDGET]?.bodies?.give(held);
+  const request = requestIfAny(incoming);
+  if (!request?.pooled) return;
+  const held = request.pooled;
+  request.pooled = 0;
+  request.budget?.bodies?.give(held);
 }
 
 export function budgetOf(incoming: IncomingMessage | undefined): RequestBudget {
-  const arrived: Arrived | undefined = incoming;
-  return arrived?.[BUDGET] ?? DEFAULT_BUDGET;
+  return requestIfAny(incoming)?.budget ?? DEFAULT_BUDGET;
 }
 
 /** The server found the request's deadline passed with its body still arriving: its reader fails now, or as soon as one starts. */
 export function passRequestDeadline(incoming: IncomingMessage): void {
-  const arrived = incoming as Arrived;
-  arrived[DEADLINE_PASSED] = true;
-  arrived[ON_DEADLINE]?.();
+  const request = requestOf(incoming);
+  request.deadlinePassed = true;
+  request.onDeadline?.();
 }
 
 /** The server cut this connection's body (the stream Node's parser reads it from): the route answers `error` instead of reading. */
-export function cutBody(socket: object, error: BodyReadError): void {
-  (socket as CutSocket)[BODY_CUT] ??= error;
+export function cutBody(stream: object, error: BodyReadError): void {
+  connectionOf(stream).bodyCut ??= error;
 }
 
 function cutOf(incoming: IncomingMessage): BodyReadError | undefined {
-  return (incoming.socket as unknown as CutSocket | null)?.[BODY_CUT];
+  return connectionIfAny(incoming.socket)?.bodyCut;
 }
 
 /** The limits a read works to: the server's budget, tightened (never loosened) by the route's own. */
-function limitsFor(incoming: IncomingMessage, route: Partial<BodyLimits> | undefined): RequestBudget {
-  const budget = (incoming as Arrived)[BUDGET];
+function limitsFor(budget: RequestBudget | undefined, route: Partial<BodyLimits> | undefined): RequestBudget {
   if (!budget) return { ...DEFAULT_BUDGET, ...route };
   if (!route) return budget;
   return {
@@ -177,19 +80,20 @@ function limitsFor(incoming: IncomingMessage, route: Partial<BodyLimits> | undef
 }
 
 export function readRawBody(incoming: IncomingMessage, route?: Partial<BodyLimits>): Promise<Buffer> {
-  const limits = limitsFor(incoming, route);
+  const request = requestOf(incoming);
+  const limits = limitsFor(request.budget, route);
   const cut = cutOf(incoming);
   if (cut) return Promise.reject(cut);
-  if ((incoming as Arrived)[DEADLINE_PASSED]) return Promise.reject(tooSlow(limits.requestTimeoutMs));
+  if (request.deadlinePassed) return Promise.reject(tooSlow(limits.requestTimeoutMs));
   const announced = Number(incoming.headers['content-length'] ?? NaN);
   if (announced > limits.maxBytes) {
-    return drain(incoming as Arrived, limits).then(() => Promise.reject(tooLarge(limits.maxBytes)));
+    return drain(incoming, request, limits).then(() => Promise.reject(tooLarge(limits.maxBytes)));
   }
   if (limits.bodies && Number.isFinite(announced) && !limits.bodies.fits(announced)) {
-    return drain(incoming as Arrived, limits).then(() => Promise.reject(busy(limits.bodies!)));
+    return drain(incoming, request, limits).then(() => Promise.reject(busy(limits.bodies!)));
   }
   if (incoming.readableEnded || announced === 0) return Promise.resolve(Buffer.alloc(0));
-  return new Promise((resolve, reject) => new BodyRead(incoming, limits, announced, resolve, reject).start());
+  return new Promise((resolve, reject) => new BodyRead(incoming, request, limits, announced, resolve, reject).start());
 }
 
 /** What @hono/node-server hands each request: Node's own request and response (absent under `app.request`). */
@@ -277,7 +181,8 @@ class BodyRead {
   private readonly onDeadline = () => this.fail(tooSlow(this.limits.requestTimeoutMs));
 
   constructor(
-    private readonly incoming: Arrived,
+    private readonly incoming: IncomingMessage,
+    private readonly request: RequestState,
     private readonly limits: RequestBudget,
     private readonly announced: number,
     private readonly resolve: (body: Buffer) => void,
@@ -289,7 +194,7 @@ class BodyRead {
     this.incoming.once('end', this.onEnd);
     this.incoming.once('aborted', this.onAborted);
     this.incoming.once('error', this.onAborted);
-    this.incoming[ON_DEADLINE] = this.onDeadline;
+    this.request.onDeadline = this.onDeadline;
     watchIdle(this);
   }
 
@@ -301,7 +206,7 @@ class BodyRead {
     const growth = pooledGrowth(before, this.received);
     if (pool && growth > 0) {
       if (!pool.take(growth)) return this.refuse(busy(pool));
-      this.incoming[POOLED] = (this.incoming[POOLED] ?? 0) + growth;
+      this.request.pooled += growth;
     }
     this.chunks.push(chunk);
     this.lastChunkAt = Date.now();
@@ -312,7 +217,7 @@ class BodyRead {
     this.cleanup();
     this.chunks.length = 0;
     releaseBody(this.incoming);
-    void drain(this.incoming, this.limits).then(() => this.reject(error));
+    void drain(this.incoming, this.request, this.limits).then(() => this.reject(error));
   }
 
   private end(): void {
@@ -355,7 +260,7 @@ class BodyRead {
     this.incoming.off('end', this.onEnd);
     this.incoming.off('aborted', this.onAborted);
     this.incoming.off('error', this.onAborted);
-    if (this.incoming[ON_DEADLINE] === this.onDeadline) this.incoming[ON_DEADLINE] = undefined;
+    if (this.request.onDeadline === this.onDeadline) this.request.onDeadline = undefined;
   }
 }
 
@@ -365,10 +270,10 @@ class BodyRead {
  * throwing away is bounded: past `4 × maxBytes` (at least 16 MiB), an idle window or the request's
  * deadline, the answer goes out anyway and the connection closes.
  */
-function drain(incoming: Arrived, limits: BodyLimits): Promise<void> {
+function drain(incoming: IncomingMessage, request: RequestState, limits: BodyLimits): Promise<void> {
   const limitBytes = Math.max(4 * limits.maxBytes, 16 * 1024 * 1024);
   return new Promise((resolve) => {
-    if (incoming.readableEnded || incoming[DEADLINE_PASSED]) return resolve();
+    if (incoming.readableEnded || request.deadlinePassed) return resolve();
     let seen = 0;
     let timer: NodeJS.Timeout | undefined;
     const done = () => {
@@ -377,7 +282,7 @@ function drain(incoming: Arrived, limits: BodyLimits): Promise<void> {
       incoming.off('end', done);
       incoming.off('aborted', done);
       incoming.off('error', done);
-      if (incoming[ON_DEADLINE] === done) incoming[ON_DEADLINE] = undefined;
+      if (request.onDeadline === done) request.onDeadline = undefined;
       resolve();
     };
     const arm = () => {
@@ -393,23 +298,8 @@ function drain(incoming: Arrived, limits: BodyLimits): Promise<void> {
     incoming.once('end', done);
     incoming.once('aborted', done);
     incoming.once('error', done);
-    incoming[ON_DEADLINE] = done;
+    request.onDeadline = done;
     arm();
     incoming.resume();
   });
-}
-
-export function tooLarge(maxBytes: number): BodyReadError {
-  return new BodyReadError('too-large', `The request body is larger than the ${maxBytes} bytes v1gate accepts.`);
-}
-
-export function busy(pool: BodyPool): BodyReadError {
-  return new BodyReadError(
-    'busy',
-    `v1gate is holding as many request bodies as it may at once (${pool.maxBytes} bytes in all): send the request again shortly.`,
-  );
-}
-
-export function tooSlow(requestTimeoutMs: number): BodyReadError {
-  return new BodyReadError('too-slow', `The request did not arrive in full within ${requestTimeoutMs} ms.`);
 }

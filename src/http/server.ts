@@ -11,17 +11,9 @@ import { v1ErrorAnswer } from '../translators/kit/error-answer.js';
 import { CONTENT_TYPE } from '../v1/serialize.js';
 import { Refusal, toV1Error } from '../translators/kit/failures.js';
 import { readUnframedBodies } from './unframed-bodies.js';
-import {
-  BodyPool,
-  BodyReadError,
-  BUFFERED_BODIES_PER_BODY,
-  cutBody,
-  DEFAULT_BUDGET,
-  passRequestDeadline,
-  releaseBody,
-  setRequestBudget,
-  type RequestBudget,
-} from './request-body.js';
+import { BodyPool, BodyReadError, BUFFERED_BODIES_PER_BODY, DEFAULT_BUDGET, type RequestBudget } from './body-budget.js';
+import { cutBody, passRequestDeadline, releaseBody } from './request-body.js';
+import { connectionOf, requestIfAny, requestOf, trackConnections, type ConnectionState } from './transport-state.js';
 
 /**
  * The HTTP server, tuned for legacy v1 clients:
@@ -54,16 +46,6 @@ import {
  *   client takes none of its answer's bytes for `requestTimeoutMs` is cut.
  */
 
-const IN_FLIGHT = Symbol('v1gate.requestInFlight');
-/** The request last handed to the app on a socket, and its response: the one a passing deadline is about. */
-const CURRENT_REQUEST = Symbol('v1gate.currentRequest');
-const CURRENT_RESPONSE = Symbol('v1gate.currentResponse');
-/** Set on a socket once a request on it ends the connection: later requests on it must not run. */
-const CLOSING = Symbol('v1gate.connectionClosing');
-/** Set on a request pipelined behind one that ends the connection. */
-const NOT_RUN = Symbol('v1gate.notRun');
-/** Set on a request whose path may not be routed at all, with the reason answered. */
-const REFUSED = Symbol('v1gate.refusedPath');
 /** A v1 client's path (the route table's v1 row, in any case): its spellings are normalised further, and V1_KEEP_ALIVE is about it. */
 const isV1Path = (path: string): boolean => ROUTES.nameOf(path) === 'v1';
 const DOT_SEGMENT = /^(\.|%2e){1,2}$/i;
@@ -115,13 +97,6 @@ export function normalizeRequestTarget(target: string): string | undefined {
   if (normal.split('/').some((segment) => DOT_SEGMENT.test(segment))) return undefined;
   return normal + query;
 }
-type MarkedSocket = Socket & {
-  [IN_FLIGHT]?: number;
-  [CLOSING]?: boolean;
-  [CURRENT_REQUEST]?: IncomingMessage;
-  [CURRENT_RESPONSE]?: ServerResponse;
-};
-
 export interface ServerOptions {
   /** Keep v1 client connections alive between requests (V1_KEEP_ALIVE). */
   keepAlive: boolean;
@@ -230,9 +205,9 @@ export function createServer(
     bodies: new BodyPool(options.maxBufferedBytes ?? BUFFERED_BODIES_PER_BODY * maxBytes),
   };
   const guarded = (request: Request, env: HttpBindings | Http2Bindings) => {
-    const incoming = env.incoming as { [NOT_RUN]?: boolean; [REFUSED]?: string };
-    if (incoming[NOT_RUN]) return v1Envelope(new Refusal('not-run', 'Not run: an earlier request on this connection closed it.'), true);
-    if (incoming[REFUSED]) return v1Envelope(new Refusal('dot-segment-path', incoming[REFUSED]), false);
+    const state = requestIfAny(env.incoming as IncomingMessage);
+    if (state?.notRun) return v1Envelope(new Refusal('not-run', 'Not run: an earlier request on this connection closed it.'), true);
+    if (state?.refusedPath) return v1Envelope(new Refusal('dot-segment-path', state.refusedPath), false);
     return fetch(request, env);
   };
   // The adaptor's listener with an error handler of ours (its createAdaptorServer takes none).
@@ -259,7 +234,7 @@ export function createServer(
   // After readUnframedBodies: a connection past its address's cap is closed before anything reads it.
   if (perAddress !== false) capConnectionsPerAddress(server, new ConnectionSlots(perAddress));
   // After readUnframedBodies, which takes over the connection listeners: this one sees the real sockets.
-  cutStalledSenders(server, options.requestTimeoutMs);
+  cutStalledSenders(server, trackConnections(server), options.requestTimeoutMs);
   // First, before the adaptor's own listener hands the request to the app.
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => prepareRequest(req, res, budget, options.keepAlive));
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => onClientError(error, socket, budget, options));
@@ -310,12 +285,8 @@ export async function listenOnLoopback(
   };
 }
 
-/** When a connection's answer bytes last moved, and what had moved then: a stalled sender is cut. */
-const SEND_PROGRESS = Symbol('v1gate.sendProgress');
-type WatchedSocket = Socket & {
-  [SEND_PROGRESS]?: { moved: string; since: number };
-  _handle?: { writeQueueSize?: number } | null;
-};
+/** What libuv still holds of a socket's write in progress (Node's own handle, not typed by @types/node). */
+type WatchedSocket = Socket & { _handle?: { writeQueueSize?: number } | null };
 
 /**
  * A client that never reads its answers would hold its connection, and the answer bytes queued on
@@ -324,23 +295,18 @@ type WatchedSocket = Socket & {
  * one whose bytes have not moved (no write completed, nothing left the kernel queue) for
  * `timeoutMs` is cut. A client that reads, however slowly, moves them and keeps its connection.
  */
-function cutStalledSenders(server: Server, timeoutMs: number): void {
-  const sockets = new Set<WatchedSocket>();
-  server.on('connection', (socket: WatchedSocket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
+function cutStalledSenders(server: Server, open: ReadonlyMap<WatchedSocket, ConnectionState>, timeoutMs: number): void {
   const check = () => {
     const now = Date.now();
-    for (const socket of sockets) {
+    for (const [socket, connection] of open) {
       if (socket.writableLength === 0) {
-        socket[SEND_PROGRESS] = undefined;
+        connection.sendProgress = undefined;
         continue;
       }
       // Bytes whose write completed, and what libuv still holds of the one in progress.
       const moved = `${socket.bytesWritten - socket.writableLength}/${socket._handle?.writeQueueSize ?? 0}`;
-      const last = socket[SEND_PROGRESS];
-      if (last?.moved !== moved) socket[SEND_PROGRESS] = { moved, since: now };
+      const last = connection.sendProgress;
+      if (last?.moved !== moved) connection.sendProgress = { moved, since: now };
       else if (now - last.since >= timeoutMs) abandon(socket);
     }
   };
@@ -352,17 +318,13 @@ function cutStalledSenders(server: Server, timeoutMs: number): void {
  * Before any app sees a request: its budget, its target read as a path (absolute-form included)
  * and normalised, a Host the adaptor can use, and whether it may run at all on its connection.
  */
-function prepareRequest(
-  req: IncomingMessage & { [NOT_RUN]?: boolean; [REFUSED]?: string },
-  res: ServerResponse,
-  budget: RequestBudget,
-  keepAlive: boolean,
-): void {
-  setRequestBudget(req, budget);
-  const socket = req.socket as MarkedSocket;
-  socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1;
-  socket[CURRENT_REQUEST] = req;
-  socket[CURRENT_RESPONSE] = res;
+function prepareRequest(req: IncomingMessage, res: ServerResponse, budget: RequestBudget, keepAlive: boolean): void {
+  const request = requestOf(req);
+  request.budget = budget;
+  const connection = connectionOf(req.socket);
+  connection.inFlight += 1;
+  connection.request = req;
+  connection.response = res;
   // One listener, made once for every request (it reads the request from the response): a closure
   // and a `once` wrapper per listener per call were a visible share of the server's own CPU.
   res.on('close', answerGone);
@@ -375,11 +337,11 @@ function prepareRequest(
   }
   if (!isValidHost(req.headers.host ?? '')) req.headers.host = 'localhost';
   const normal = normalizeRequestTarget(target);
-  if (normal === undefined) req[REFUSED] = 'Invalid path: a path may not contain "." or ".." segments.';
+  if (normal === undefined) request.refusedPath = 'Invalid path: a path may not contain "." or ".." segments.';
   req.url = normal ?? target;
-  if (socket[CLOSING]) req[NOT_RUN] = true;
+  if (connection.closing) request.notRun = true;
   else if (endsConnection(req, keepAlive)) {
-    socket[CLOSING] = true;
+    connection.closing = true;
     // Whatever part of the app answers (the facade, shadow mode, an error), the client is told.
     res.setHeader('connection', 'close');
   }
@@ -388,18 +350,18 @@ function prepareRequest(
 /** A request's answer has gone (its response closed): its body's pool bytes are given back, and its connection has one request fewer in flight. */
 function answerGone(this: ServerResponse): void {
   releaseBody(this.req);
-  const socket = this.req.socket as MarkedSocket;
-  socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 1) - 1;
+  connectionOf(this.req.socket).inFlight -= 1;
 }
 
 /** What Node's parser could not take from a connection: a deadline passed, or bytes that are no request. */
-function onClientError(error: Error & { code?: string }, socket: MarkedSocket, budget: RequestBudget, options: ServerOptions): void {
+function onClientError(error: Error & { code?: string }, socket: Socket, budget: RequestBudget, options: ServerOptions): void {
   // Bytes after a `Connection: close` request: Node's parser refuses them, so that pipelined
   // request never runs; the request in flight is answered as usual, then the connection closes.
   if (error.code === 'HPE_CLOSED_CONNECTION') return;
-  const current = socket[CURRENT_REQUEST];
-  const inFlight = (socket[IN_FLIGHT] ?? 0) > 0;
-  const response = socket[CURRENT_RESPONSE];
+  const connection = connectionOf(socket);
+  const current = connection.request;
+  const inFlight = connection.inFlight > 0;
+  const response = connection.response;
   const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
   if (timedOut && current && !current.complete) {
     // The deadline passed with the body still arriving. Answered already: nothing is left to say.
@@ -412,7 +374,7 @@ function onClientError(error: Error & { code?: string }, socket: MarkedSocket, b
   }
   if (timedOut && inFlight) {
     // The headers of a request pipelined behind the one in flight are late: that answer is the connection's last.
-    socket[CLOSING] = true;
+    connection.closing = true;
     response?.once('close', () => abandon(socket));
     return;
   }

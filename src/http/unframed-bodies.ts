@@ -2,7 +2,9 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import { abandon } from '../shared/abandon.js';
-import { busy, cutBody, pooledGrowth, tooLarge, tooSlow, type BodyPool, type BodyReadError } from './request-body.js';
+import { busy, pooledGrowth, tooLarge, tooSlow, type BodyPool, type BodyReadError } from './body-budget.js';
+import { cutBody } from './request-body.js';
+import { shareConnection } from './transport-state.js';
 
 /**
  * HTTP/1.0 clients that POST a body with no Content-Length (and no chunking, which 1.0 lacks)
@@ -191,6 +193,8 @@ function replayStream(socket: Socket, request: Buffer): Duplex {
       callback(error);
     },
   });
+  // One connection, whichever of the two a reader holds: the parser's stream or the socket.
+  shareConnection(stream, socket);
   for (const name of ['remoteAddress', 'remotePort', 'remoteFamily', 'localAddress', 'localPort'] as const) {
     Object.defineProperty(stream, name, { get: () => socket[name] });
   }
