@@ -43,7 +43,10 @@ const owner = () => sandbox.sandbox.master.ownerId;
 
 describe('undo always gets its turn', () => {
   it("a custcreate whose second v2 call hangs past the call's deadline still sends its undo, and nothing remains", async () => {
-    await start({ V2_RATE_LIMITS: 'on', OUTBOUND_MAX_WAIT_MS: '300' });
+    // The hang (cut off at UPSTREAM_TIMEOUT_MS) outlasts the call's budget; the budget is wide enough that a
+    // loaded machine's own slowness before the first v2 call never spends it (it was 300 ms, and a call that
+    // took that long to be read and authenticated was answered the rate-limit error instead).
+    await start({ V2_RATE_LIMITS: 'on', OUTBOUND_MAX_WAIT_MS: '1500', UPSTREAM_TIMEOUT_MS: '3000' });
     faults.rules.push({ method: 'PATCH', path: /^\/users\/[^/]+$/, fault: { kind: 'hang' }, times: 1 });
     const email = uniqueEmail('hang');
     const answer = await v1('/user/custcreate', { email, type: '1', dept: 'Sales' });
