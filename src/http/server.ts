@@ -47,7 +47,7 @@ import { connectionOf, requestIfAny, requestOf, trackConnections, type Connectio
  */
 
 /** A v1 client's path (the route table's v1 row, in any case): its spellings are normalised further, and V1_KEEP_ALIVE is about it. */
-const isV1Path = (path: string): boolean => ROUTES.nameOf(path) === 'v1';
+const isV1Path = (path: string): boolean => ROUTES.isUnder('v1', path);
 const DOT_SEGMENT = /^(\.|%2e){1,2}$/i;
 /** What any of the rewrites below looks for: a run of slashes, a segment starting with a dot, a percent-escape. Most paths have none. */
 const MAY_NEED_NORMALISING = /\/\/|\/\.|%/;

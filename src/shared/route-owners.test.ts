@@ -43,6 +43,8 @@ describe('the route table', () => {
     if (!path.includes('//')) expect(ROUTES.namesCallOf('v1', path)).toBe(BEFORE.facade.test(path));
     // The server's v1 paths, and now /v1 itself, which it left to the keep-alive of any other path.
     expect(ROUTES.nameOf(path) === 'v1').toBe(BEFORE.server.test(path) || /^\/+v1$/i.test(path));
+    expect(ROUTES.isUnder('v1', path)).toBe(ROUTES.nameOf(path) === 'v1');
+    expect(ROUTES.isUnder('webhooks', path)).toBe(ROUTES.nameOf(path) === 'webhooks');
   });
 
   it('names the owner of a prefix and every path under it, in any case, and of nothing else', () => {

@@ -62,10 +62,12 @@ export class RouteTable<Name extends string = string> {
   readonly #owner: RegExp;
   readonly #call: RegExp;
   readonly #callOf = new Map<PartName, RegExp>();
+  readonly #under = new Map<Name, RegExp>();
 
   constructor(readonly rows: Readonly<Record<Name, OwnedPrefix>>) {
     const names = Object.keys(rows) as Name[];
     for (const name of names) {
+      this.#under.set(name, new RegExp(`^/+${prefixPattern(rows[name].prefix)}(?:/|$)`, 'i'));
       const key = rows[name].prefix.toLowerCase();
       if (this.#byPrefix.has(key)) throw new Error(`Two parts own ${key}`);
       this.#byPrefix.set(key, name);
@@ -87,6 +89,11 @@ export class RouteTable<Name extends string = string> {
     // A prefix of several segments matched across runs of slashes: its key has one between each.
     const segments = found.includes('/') ? found.split('/').filter(Boolean).join('/') : found;
     return this.#byPrefix.get(`/${segments.toLowerCase()}`);
+  }
+
+  /** Whether a path is one row's (its prefix, or a path under it): one pattern, for a check on every request. */
+  isUnder(name: Name, path: string): boolean {
+    return this.#under.get(name)?.test(path) ?? false;
   }
 
   ownerOf(path: string): OwnedPrefix | undefined {
