@@ -36,6 +36,28 @@ function firstPages(route: V2Route, answered: readonly RecordedCall[]): Sent[] {
   );
 }
 
+/** A query's fields as one text, to compare runs by. */
+const runKey = (query: Record<string, string>, names: readonly string[]) => JSON.stringify(names.map((name) => query[name] ?? null));
+
+/**
+ * The runs of a route one call makes with different filters (a host's scheduled meetings, then its
+ * live ones): the fields whose values differ between the call's runs and are the same set in every
+ * call, each run's values in the order first made. Undefined where every run is alike.
+ */
+export function queryRuns(route: V2Route, answered: readonly RecordedCall[]): Record<string, string>[] | undefined {
+  const sent = firstPages(route, answered);
+  const byCall = answered.map((call) => sent.filter((s) => s.call === call)).filter((runs) => runs.length > 0);
+  if (byCall.length === 0 || byCall[0]!.length < 2) return undefined;
+  const names = [...new Set(sent.flatMap((s) => Object.keys(s.query)))].filter((name) =>
+    byCall.every((runs) => new Set(runs.map((s) => s.query[name])).size === runs.length),
+  );
+  if (names.length === 0) return undefined;
+  const first = byCall[0]!.map((s) => runKey(s.query, names));
+  const same = byCall.every((runs) => runs.length === first.length && runs.every((s) => first.includes(runKey(s.query, names))));
+  if (!same) return undefined;
+  return byCall[0]!.map((s) => Object.fromEntries(names.map((name) => [name, s.query[name]!])));
+}
+
 const declaredParams = (endpoint: EndpointDefinition): Record<string, z.ZodType> => {
   const schema = endpoint.params as unknown;
   return schema instanceof z.ZodObject ? schema.shape : {};
@@ -53,15 +75,19 @@ function paramSource(name: string, sent: readonly Sent[], endpoint: EndpointDefi
   const params = [...new Set([...Object.keys(declared), ...sent.flatMap((s) => Object.keys(s.call.params))])];
   for (const param of params) {
     const given = sent.filter((s) => s.call.params[param] !== undefined);
+    const fallback = param in declared ? PAGING_DEFAULTS[param] : undefined;
+    // v1's paging left out in every call: v1's default, sent as the parameter would be.
+    if (given.length === 0 && fallback !== undefined && sent.every((s) => s.query[name] === fallback))
+      return { from: 'param', param, as: 'number', default: fallback };
     if (given.length === 0) continue;
     const recorded = given.map((s) => s.call.params[param]!);
     const types = [...new Set<ValueType>([valueTypeOf(declared[param], recorded), 'string', 'date', 'number', 'boolean'])];
     const as = types.find((type) => given.every((s) => s.query[name] === queryText(s.call.params[param]!, type)));
     if (!as) continue;
     const left = sent.filter((s) => s.call.params[param] === undefined).map((s) => s.query[name]);
-    const fallback = left[0] ?? (param in declared ? PAGING_DEFAULTS[param] : undefined);
-    if (left.some((value) => value !== fallback)) continue;
-    return { from: 'param', param, as, ...(fallback === undefined ? {} : { default: fallback }) };
+    const otherwise = left[0] ?? fallback;
+    if (left.some((value) => value !== otherwise)) continue;
+    return { from: 'param', param, as, ...(otherwise === undefined ? {} : { default: otherwise }) };
   }
   return undefined;
 }
@@ -101,8 +127,14 @@ export interface StepQuery {
 }
 
 /** The query of `route`'s step and how its list is paged; what no source explains goes to `problems`. */
-export function stepQuery(route: V2Route, endpoint: EndpointDefinition, answered: readonly RecordedCall[], problems: string[]): StepQuery {
-  const sent = firstPages(route, answered);
+export function stepQuery(
+  route: V2Route,
+  endpoint: EndpointDefinition,
+  answered: readonly RecordedCall[],
+  problems: string[],
+  run?: Record<string, string>,
+): StepQuery {
+  const sent = firstPages(route, answered).filter((s) => !run || Object.entries(run).every(([name, value]) => s.query[name] === value));
   if (sent.length === 0) return { query: null };
   const query: Record<string, Source> = {};
   const names = [...new Set(sent.flatMap((s) => Object.keys(s.query)))].sort();

@@ -31,6 +31,9 @@ export const Source = z
       .object({ from: z.literal('step'), step: z.number().int().min(0), field: z.string() })
       .describe("a field of an earlier step's v2 answer (step: its index in steps)"),
     z.object({ from: z.literal('paging') }).describe("the next_page_token of this step's previous page: left out on the first page"),
+    z
+      .object({ from: z.literal('list-item'), field: z.string() })
+      .describe("a field of the current item of a fan-out over an earlier step's list"),
   ])
   .describe('where a value comes from');
 
@@ -62,6 +65,9 @@ export const Condition = z
     z.object({ kind: z.literal('given'), param: z.string() }).describe('only when the v1 parameter is given'),
     z.object({ kind: z.literal('absent'), param: z.string() }).describe('only when the v1 parameter is not given'),
     z.object({ kind: z.literal('per-item'), param: z.string() }).describe('once per item of the v1 list parameter (a fan-out)'),
+    z
+      .object({ kind: z.literal('per-list-item'), step: z.number().int().min(0) })
+      .describe("once per item of v1's page of the earlier list step (step: its index): each item read in full"),
     z.object({ kind: z.literal('rollback') }).describe('only when a later step fails: the undo of an earlier write'),
     z.object({ kind: z.literal('unseen'), why: z.string() }).describe('declared, never seen in the record: not run'),
     z.object({ kind: z.literal('sometimes'), why: z.string() }).describe('seen in some calls, under a condition the record does not show'),

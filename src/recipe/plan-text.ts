@@ -14,6 +14,8 @@ export function conditionText(when: Condition): string {
       return `once per item of \`${when.param}\``;
     case 'rollback':
       return 'only to undo, when a later step fails';
+    case 'per-list-item':
+      return `once per item of step ${when.step + 1}'s list (each item read in full)`;
     default:
       return `not run by the recipe: ${when.why}`;
   }
@@ -29,6 +31,8 @@ export function sourceText(source: Source): string {
       return `\`${source.field}\` of step ${source.step + 1}'s answer`;
     case 'paging':
       return "the previous page's `next_page_token` (none on the first)";
+    case 'list-item':
+      return `\`${source.field}\` of the list's current item`;
     default:
       return `the constant \`${JSON.stringify(source.value)}\``;
   }

@@ -237,3 +237,52 @@ describe('the query and the page of a list', () => {
     expect(itemsOf({ ...endpoint, tables: moved }).find((f) => f.v1 === 'first_name')?.v2).toBe('given_name');
   });
 });
+
+describe('a list read twice with two filters, and its items read one by one', () => {
+  const listed = (ids: string[]): RecordedCall => ({
+    ...call('/meeting/list', { host_id: 'h1' }, []),
+    v2Calls: [
+      {
+        method: 'GET',
+        path: '/users/h1/meetings',
+        query: { type: 'scheduled', page_size: '30' },
+        status: 200,
+        ms: 1,
+        route: 'GET /users/{userId}/meetings',
+      },
+      {
+        method: 'GET',
+        path: '/users/h1/meetings',
+        query: { type: 'live', page_size: '300' },
+        status: 200,
+        ms: 1,
+        route: 'GET /users/{userId}/meetings',
+      },
+      ...ids.map((id) => ({ method: 'GET', path: `/meetings/${id}`, status: 200, ms: 1, route: 'GET /meetings/{meetingId}' })),
+    ],
+    answer: {
+      page_count: 1,
+      total_records: ids.length,
+      page_number: 1,
+      page_size: 30,
+      meetings: ids.map((id) => ({ id: Number(id), topic: 'T' })),
+    },
+  });
+
+  it('plans one step per filter and a read per item of the first list', () => {
+    const plan = planEndpoint(byPath('/meeting/list'), [listed(['11', '12']), listed(['13'])]);
+    const [scheduled, live, read] = plan.steps;
+    expect(scheduled).toMatchObject({ when: { kind: 'always', times: 1 }, query: { type: { from: 'constant', value: 'scheduled' } } });
+    expect(scheduled!.query!.page_size).toMatchObject({ from: 'param', param: 'page_size', default: '30' });
+    expect(live).toMatchObject({
+      when: { kind: 'always', times: 1 },
+      query: { type: { from: 'constant', value: 'live' }, page_size: { from: 'constant', value: '300' } },
+    });
+    expect(read).toMatchObject({
+      route: 'GET /meetings/{meetingId}',
+      when: { kind: 'per-list-item', step: 0 },
+      pathParams: { meetingId: { from: 'list-item', field: 'id' } },
+    });
+    expect(plan.cannotExpress).toEqual([]);
+  });
+});

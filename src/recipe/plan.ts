@@ -5,9 +5,10 @@ import type { V2Route } from '../v2-contract/v2-route.js';
 import { conditionOf, isAnswered, itemsOf, stepOrder } from './plan-conditions.js';
 import type { Condition, EndpointPlan, PlannedStep, Source } from './plan-schema.js';
 import { paramType, planBodies } from './plan-bodies.js';
-import { stepQuery } from './plan-query.js';
+import { queryRuns, stepQuery } from './plan-query.js';
 import { reverseMap } from './plan-answer.js';
 import { plannedErrors } from './plan-errors.js';
+import { fanOutOverItems } from './plan-fan-out.js';
 import { routeOfCall } from './recorded.js';
 
 /**
@@ -58,6 +59,10 @@ interface StepContext {
   /** The steps before this one, planned. */
   earlier: readonly PlannedStep[];
   when: Condition;
+  /** One of the runs of a route made with different filters: its filter's values. */
+  run?: Record<string, string> | undefined;
+  /** A fan-out over the items of an earlier list step, where the record shows one. */
+  fanOut?: ReturnType<typeof fanOutOverItems>;
 }
 
 /** Where one placeholder's value comes from: a fan-out's item, a parameter, an earlier answer's id, or a constant; or why none can say. */
@@ -89,12 +94,12 @@ function plannedStep(route: V2Route, at: StepContext, problems: string[]): Plann
   const seen = recordedValues(route, at.answered);
   const pathParams: Record<string, Source> = {};
   for (const name of placeholders(route.template)) {
-    const source = placeholderSource(name, seen, at);
+    const source = at.fanOut?.placeholder === name ? at.fanOut.source : placeholderSource(name, seen, at);
     if (typeof source === 'string') problems.push(`${route.name}: ${source}`);
     else if (source) pathParams[name] = source;
     else if (at.when.kind !== 'unseen') problems.push(`${route.name}: where {${name}} comes from is neither a parameter nor the record's`);
   }
-  const { query, pages } = stepQuery(route, at.endpoint, at.answered, problems);
+  const { query, pages } = stepQuery(route, at.endpoint, at.answered, problems, at.run);
   return {
     route: route.name,
     method: route.method,
@@ -119,9 +124,14 @@ export function planEndpoint(endpoint: EndpointDefinition, calls: readonly Recor
   const steps: PlannedStep[] = [];
   for (const name of order) {
     const route = routesByName.get(name)!;
-    const when = conditionOf(name, answered, params);
-    if (when.kind === 'sometimes') problems.push(`${name}: ${when.why}`);
-    steps.push(plannedStep(route, { endpoint, answered, earlier: steps, when }, problems));
+    const fanOut = fanOutOverItems(route, answered, steps);
+    const condition = fanOut?.when ?? conditionOf(name, answered, params);
+    if (condition.kind === 'sometimes') problems.push(`${name}: ${condition.why}`);
+    // A route made several times with different filters: one step per filter.
+    const runs = condition.kind === 'always' ? queryRuns(route, answered) : undefined;
+    const when: Condition = runs && condition.kind === 'always' ? { kind: 'always', times: condition.times / runs.length } : condition;
+    for (const run of runs ?? [undefined])
+      steps.push(plannedStep(route, { endpoint, answered, earlier: steps, when, fanOut, run }, problems));
   }
   for (const route of endpoint.v2Undo ?? [])
     steps.push(plannedStep(route, { endpoint, answered, earlier: steps, when: { kind: 'rollback' } }, []));

@@ -36,9 +36,11 @@ const given = (params: Params, name: string) => {
 };
 
 /** How many times a step runs for these parameters, and the fan-out's items when it is one. */
-function runsOf(step: PlannedStep, params: Params): (string | undefined)[] {
+function runsOf(step: PlannedStep, params: Params, pages: readonly (V1Page | undefined)[]): unknown[] {
   const when = step.when;
   switch (when.kind) {
+    case 'per-list-item':
+      return pages[when.step]?.items ?? [];
     case 'always':
       return Array.from({ length: when.times }, () => undefined);
     case 'given':
@@ -55,7 +57,8 @@ function runsOf(step: PlannedStep, params: Params): (string | undefined)[] {
 interface Inputs {
   params: Params;
   answers: readonly unknown[];
-  item?: string | undefined;
+  /** The current item of a fan-out: a list parameter's (text), or an earlier list's (a v2 item). */
+  item?: unknown;
   /** The token of the list's next page, in a walk past its first. */
   token?: string | undefined;
 }
@@ -72,6 +75,8 @@ function valueOf(source: Source, at: Inputs): unknown {
       return getPath(at.answers[source.step], source.field);
     case 'paging':
       return at.token;
+    case 'list-item':
+      return getPath(at.item, source.field);
     default:
       return source.value;
   }
@@ -212,6 +217,7 @@ export async function runPlan(plan: EndpointPlan, params: Params, v2: V2Caller):
   const made: PlanRun['made'] = [];
   const answers: unknown[] = [];
   const pages: (V1Page | undefined)[] = [];
+  const reads: unknown[][] = [];
   for (const step of plan.steps) {
     const body = step.body || step.constants || step.composites ? bodyOf(step, params) : undefined;
     const send: Send = async (path) => {
@@ -219,7 +225,7 @@ export async function runPlan(plan: EndpointPlan, params: Params, v2: V2Caller):
       made.push({ method: step.method, path, status: reply.status, body: reply.body });
       return { ...reply, path };
     };
-    for (const item of runsOf(step, params)) {
+    for (const item of runsOf(step, params, pages)) {
       const at: Inputs = { params, answers, item };
       if (pathOf(step, at) === undefined)
         return { made, refused: { route: step.route, status: 0, body: 'a path value the plan names is missing' }, answer: {} };
@@ -228,7 +234,13 @@ export async function runPlan(plan: EndpointPlan, params: Params, v2: V2Caller):
       if (reply.status >= 400) return { made, refused: { route: step.route, status: reply.status, body: reply.body }, answer: {} };
       if ('page' in done) pages[plan.steps.indexOf(step)] ??= done.page;
       answers[plan.steps.indexOf(step)] ??= reply.body;
+      if (step.when.kind === 'per-list-item') (reads[plan.steps.indexOf(step)] ??= []).push(reply.body);
     }
   }
+  // Each item of a list read in full: the item as the list gave it, with what its own read answered.
+  plan.steps.forEach((step, i) => {
+    const page = step.when.kind === 'per-list-item' ? pages[step.when.step] : undefined;
+    if (page) page.items = page.items.map((item, n) => ({ ...(item as object), ...(reads[i]?.[n] as object) }));
+  });
   return { made, answer: buildAnswer(plan, params, answers, pages) };
 }
