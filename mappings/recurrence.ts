@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Codec } from '../src/v1/field-map.js';
+import type { Codec, JsonFieldsRule } from '../src/v1/field-map.js';
 import { v1 } from '../src/v1/param-types.js';
 
 /**
@@ -63,8 +63,21 @@ export type V1Recurrence = z.output<typeof v1RecurrenceSchema>;
 export const recurrenceParam = () => v1.json(v1RecurrenceSchema);
 
 /** The v2 recurrence object has the same fields; v2 reads `weekly_days` as the same comma text. */
-export const recurrenceCodec: Codec<V1Recurrence, Record<string, unknown>> = {
+export const recurrenceCodec: Codec<V1Recurrence, Record<string, unknown>> & { jsonFields: JsonFieldsRule } = {
   name: 'recurrence JSON text ↔ recurrence object (same fields)',
+  // What the schema above does to each field, as a rule the way-out recipe applies (held to it by a test).
+  jsonFields: {
+    fields: {
+      type: 'number',
+      repeat_interval: 'number',
+      weekly_days: 'text',
+      monthly_day: 'number',
+      monthly_week: 'number',
+      monthly_week_day: 'number',
+      end_times: 'number',
+      end_date_time: 'string',
+    },
+  },
   toV2: (value) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)),
   toV1: (value) => v1RecurrenceSchema.parse(value),
 };

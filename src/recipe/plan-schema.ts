@@ -54,6 +54,11 @@ export const Codec = z
           .describe('a v2 value not in toV1: answered unchanged, refused, or this value'),
       })
       .describe('a table each way, and what a value neither holds becomes'),
+    z
+      .object({ kind: z.literal('json-fields'), fields: z.record(z.string(), z.enum(['number', 'text', 'string'])) })
+      .describe(
+        'a JSON object in a form field: parsed, each named field read as v2 takes it (number: digits in a string become the number; text: a number becomes its text, spaces out; string: as it is), the rest left out',
+      ),
     z.object({ kind: z.literal('code'), name: z.string() }).describe('a rule only the translator code holds: not applied by a recipe'),
   ])
   .describe('the codec of a field');

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { InputCodec, LookupCodec, OutputCodec } from '../v1/field-map.js';
+import type { InputCodec, JsonFieldsRule, LookupCodec, OutputCodec } from '../v1/field-map.js';
 import type { Codec, ValueType } from './plan-schema.js';
 
 /**
@@ -105,6 +105,7 @@ export function codecOf(codec: InputCodec | OutputCodec | undefined): Codec {
     return { kind: 'lookup', toV2: toV2.map(([a, b]) => [a, b]), toV2Else, toV1: toV1.map(([a, b]) => [a, b]), toV1Else };
   }
   if (codec.name === 'negated') return { kind: 'negated' };
+  if ('jsonFields' in codec) return { kind: 'json-fields', fields: { ...(codec as { jsonFields: JsonFieldsRule }).jsonFields.fields } };
   const pairs = enumPairs(codec);
   return pairs ? { kind: 'enum', pairs } : { kind: 'code', name: codec.name };
 }
@@ -122,6 +123,8 @@ export function applyCodec(codec: Codec, value: unknown, direction: 'toV2' | 'to
       if (pair) return pair[1];
       return otherwise === 'same' ? value : otherwise === 'refuse' ? undefined : otherwise.value;
     }
+    case 'json-fields':
+      return jsonFields(codec.fields, value);
     case 'enum': {
       const pair = codec.pairs.find((p) => (direction === 'toV2' ? p[0] : p[1]) === value);
       return pair ? (direction === 'toV2' ? pair[1] : pair[0]) : undefined;
@@ -129,4 +132,26 @@ export function applyCodec(codec: Codec, value: unknown, direction: 'toV2' | 'to
     default:
       return undefined;
   }
+}
+
+/** A JSON object (or its text) with each named field read as v2 takes it, the rest left out; undefined for text that is no JSON object. */
+function jsonFields(fields: JsonFieldsRule['fields'], value: unknown): Record<string, unknown> | undefined {
+  let object = value;
+  if (typeof value === 'string') {
+    try {
+      object = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  if (object === null || typeof object !== 'object' || Array.isArray(object)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [name, kind] of Object.entries(fields)) {
+    const field = (object as Record<string, unknown>)[name];
+    if (field === undefined || field === null) continue;
+    if (kind === 'number') out[name] = typeof field === 'string' && /^\s*-?\d+\s*$/.test(field) ? Number(field) : field;
+    else if (kind === 'text') out[name] = (typeof field === 'string' ? field : JSON.stringify(field)).replace(/\s+/g, '');
+    else out[name] = field;
+  }
+  return out;
 }

@@ -80,6 +80,17 @@ export function lookupCodec<V1, V2>(name: string, lookup: LookupTable): LookupCo
 }
 
 /**
+ * The rule of a codec of a JSON object sent in a v1 form field (`recurrence`), written as data: the
+ * object's fields, each read as v2 takes it (`number`: digits in a string become the number;
+ * `text`: a number becomes its text, spaces taken out; `string`: as it is); fields not named are
+ * left out, as the v1 schema leaves them. The codec keeps its own functions, and a test holds the
+ * rule to them (src/recipe/codec-rules.test.ts), so the recipe applies what the translator does.
+ */
+export interface JsonFieldsRule {
+  readonly fields: Readonly<Record<string, 'number' | 'text' | 'string'>>;
+}
+
+/**
  * The v2 path of a row whose v1 field has no home in v2: a dropped input (below), or an output the
  * translator fills in itself (rendered as such in docs/coverage.md).
  */
