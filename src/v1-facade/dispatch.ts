@@ -6,6 +6,8 @@ import { nowOrLater } from '../shared/now-or-later.js';
 import type { V2Client } from '../upstream/client.js';
 import { pairProofOf, type PairProver } from '../upstream/pair-proof.js';
 import { invalidParameter, missingParameter } from '../v1/errors.js';
+import { NOT_READ } from '../v1/param-types.js';
+import { paramsReaderOf } from '../v1/params-reader.js';
 import { BoundMemo, BoundV2, CallContext, withdrawnWhenGone, type CallLine, type FanOutCheck } from '../v1-steps/call-context.js';
 import type { KeyMemo } from '../v1-steps/key-memo.js';
 import type { V1Params } from '../v1-steps/params.js';
@@ -101,6 +103,9 @@ function run(admitted: AdmittedCall, parts: DispatchParts, input: unknown, scope
 
 /** The endpoint's params, or the v1 error naming the first field missing or invalid. */
 export function parseParams(endpoint: EndpointDefinition, params: V1Params): unknown {
+  // The schema's reader compiled once (src/v1/params-reader.ts): what it reads is zod's answer; what it does not, zod parses and names.
+  const read = paramsReaderOf(endpoint.params)?.(params);
+  if (read !== undefined && read !== NOT_READ) return read;
   const result = endpoint.params.safeParse(params);
   if (result.success) return result.data;
   // zod reports at least one issue on a failure; its whole message stands in should it not.

@@ -31,6 +31,47 @@ export const MAX_ID_CHARS = 128;
 export const MAX_TOKEN_CHARS = 2048;
 
 const BOOL_TEXT: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
+/** The boolean a text spells, by BOOL_TEXT's own keys only: `constructor` is not a boolean. */
+const boolOf = (text: string): boolean | undefined => {
+  const key = text.trim().toLowerCase();
+  return Object.hasOwn(BOOL_TEXT, key) ? BOOL_TEXT[key] : undefined;
+};
+
+/**
+ * Each type's reader of a form value: what its schema answers for a value it accepts, computed
+ * directly, or NOT_READ for any value the reader is not sure of (a blank, a wrong type, a bound
+ * passed), which the schema itself then parses and names. Kept beside the schema it stands for,
+ * for the params reader compiled per endpoint (src/v1/params-reader.ts).
+ */
+export const NOT_READ = Symbol('not read');
+export type ParamReader = (value: unknown) => unknown;
+const readers = new WeakMap<z.core.$ZodType, ParamReader>();
+
+function read<S extends z.ZodType>(schema: S, reader: ParamReader): S {
+  readers.set(schema, reader);
+  return schema;
+}
+
+/** The reader of a v1 type's schema; undefined for any other schema. */
+export function readerOf(schema: z.core.$ZodType): ParamReader | undefined {
+  return readers.get(schema);
+}
+
+/** The form value's single text (as `single`), or NOT_READ. */
+function singleText(value: unknown): string | typeof NOT_READ {
+  const text = single(value);
+  return typeof text === 'string' ? text : NOT_READ;
+}
+
+/** A text within [min, max] characters as zod counts them, or NOT_READ. */
+function boundedText(value: unknown, min: number, max: number): string | typeof NOT_READ {
+  const text = singleText(value);
+  return text !== NOT_READ && text.length >= min && text.length <= max ? text : NOT_READ;
+}
+
+const INTEGER = /^\s*[-+]?\d+\s*$/;
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?Z?$/;
 
 export const v1 = {
   /** Text, trimmed of nothing (v1 kept what it was sent). */
@@ -38,7 +79,9 @@ export const v1 = {
     let schema = z.string({ error: 'Must be text.' });
     if (opts.min !== undefined) schema = schema.min(opts.min, `Must be at least ${opts.min} characters.`);
     if (opts.max !== undefined) schema = schema.max(opts.max, `Must be at most ${opts.max} characters.`);
-    return z.preprocess(single, schema);
+    const min = opts.min ?? 0;
+    const max = opts.max ?? Infinity;
+    return read(z.preprocess(single, schema), (value) => boundedText(value, min, max));
   },
 
   /** An id: text of at most MAX_ID_CHARS characters. */
@@ -54,18 +97,27 @@ export const v1 = {
   /** A comma-separated list of ids that is passed on as the text it came in: at most MAX_LIST_ITEMS ids of at most MAX_ID_CHARS characters each. */
   idsText() {
     const message = `At most ${MAX_LIST_ITEMS} ids of at most ${MAX_ID_CHARS} characters each.`;
-    return v1.string({ max: MAX_LIST_ITEMS * (MAX_ID_CHARS + 1) }).refine((text) => {
+    const fits = (text: string) => {
       const ids = text.split(',');
       return ids.length <= MAX_LIST_ITEMS && ids.every((id) => id.trim().length <= MAX_ID_CHARS);
-    }, message);
+    };
+    return read(v1.string({ max: MAX_LIST_ITEMS * (MAX_ID_CHARS + 1) }).refine(fits, message), (value) => {
+      const text = boundedText(value, 0, MAX_LIST_ITEMS * (MAX_ID_CHARS + 1));
+      return text !== NOT_READ && fits(text) ? text : NOT_READ;
+    });
   },
 
   /** `true`/`false`/`1`/`0` in any letter case. */
   bool() {
-    return z.preprocess(
+    const reader = (value: unknown) => {
+      const text = singleText(value);
+      const parsed = text === NOT_READ ? undefined : boolOf(text);
+      return typeof parsed === 'boolean' ? parsed : NOT_READ;
+    };
+    const schema = z.preprocess(
       single,
       z.string({ error: 'Must be true or false.' }).transform((value, ctx) => {
-        const parsed = BOOL_TEXT[value.trim().toLowerCase()];
+        const parsed = boolOf(value);
         if (parsed === undefined) {
           ctx.addIssue({ code: 'custom', message: 'Must be true or false.' });
           return z.NEVER;
@@ -73,29 +125,41 @@ export const v1 = {
         return parsed;
       }),
     );
+    return read(schema, reader);
   },
 
   /** A decimal integer within [min, max]. */
   int(opts: { min?: number; max?: number } = {}) {
     const min = opts.min ?? Number.MIN_SAFE_INTEGER;
     const max = opts.max ?? Number.MAX_SAFE_INTEGER;
-    return z.preprocess(
+    const schema = z.preprocess(
       single,
       z
         .string({ error: 'Must be an integer.' })
-        .regex(/^\s*[-+]?\d+\s*$/, 'Must be an integer.')
+        .regex(INTEGER, 'Must be an integer.')
         .transform(Number)
         .pipe(z.number().min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`)),
     );
+    return read(schema, (value) => {
+      const text = singleText(value);
+      const n = text !== NOT_READ && INTEGER.test(text) ? Number(text) : NaN;
+      return Number.isFinite(n) && n >= min && n <= max ? n : NOT_READ;
+    });
   },
 
   /** One of the listed values (exact spelling; pass `caseInsensitive` to accept any letter case). */
   oneOf<const T extends readonly [string, ...string[]]>(values: T, opts: { caseInsensitive?: boolean } = {}) {
     const message = `Must be one of: ${values.join(', ')}.`;
-    return z.preprocess(
+    const find = (value: string) =>
+      opts.caseInsensitive ? values.find((v) => v.toLowerCase() === value.toLowerCase()) : values.find((v) => v === value);
+    const reader = (value: unknown) => {
+      const text = singleText(value);
+      return (text === NOT_READ ? undefined : find(text)) ?? NOT_READ;
+    };
+    const schema = z.preprocess(
       single,
       z.string({ error: message }).transform((value, ctx) => {
-        const found = opts.caseInsensitive ? values.find((v) => v.toLowerCase() === value.toLowerCase()) : values.find((v) => v === value);
+        const found = find(value);
         if (found === undefined) {
           ctx.addIssue({ code: 'custom', message });
           return z.NEVER;
@@ -103,12 +167,18 @@ export const v1 = {
         return found;
       }),
     );
+    return read(schema, reader);
   },
 
   /** An integer that must be one of the listed values (`type` 1/2/3 and the like). */
   intOneOf<const T extends readonly number[]>(values: T) {
     const message = `Must be one of: ${values.join(', ')}.`;
-    return v1.int().refine((n): n is T[number] => values.includes(n), message);
+    const isOne = (n: number): n is T[number] => values.includes(n);
+    const int = readerOf(v1.int())!;
+    return read(v1.int().refine(isOne, message), (value) => {
+      const n = int(value);
+      return typeof n === 'number' && isOne(n) ? n : NOT_READ;
+    });
   },
 
   /** A JSON text inside a form field (`recurrence`, `custom_questions`, plans), validated by `schema`. */
@@ -160,23 +230,31 @@ export const v1 = {
 
   /** An email address. */
   email() {
-    return z.preprocess(
+    const schema = z.preprocess(
       single,
       z
         .string({ error: 'Must be an email address.' })
         .max(128, 'Must be at most 128 characters.')
-        .regex(/^[^\s@]+@[^\s@]+$/, 'Must be an email address.'),
+        .regex(EMAIL, 'Must be an email address.'),
     );
+    return read(schema, (value) => {
+      const text = boundedText(value, 0, 128);
+      return text !== NOT_READ && EMAIL.test(text) ? text : NOT_READ;
+    });
   },
 
   /** A date-time as v1 took it: `2012-11-25T12:00:00Z` (or without Z, with a timezone). */
   dateTime() {
-    return z.preprocess(
+    const schema = z.preprocess(
       single,
       z
         .string({ error: 'Must be a date-time such as 2012-11-25T12:00:00Z.' })
-        .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?Z?$/, 'Must be a date-time such as 2012-11-25T12:00:00Z.'),
+        .regex(DATE_TIME, 'Must be a date-time such as 2012-11-25T12:00:00Z.'),
     );
+    return read(schema, (value) => {
+      const text = singleText(value);
+      return text !== NOT_READ && DATE_TIME.test(text) ? text : NOT_READ;
+    });
   },
 
   /** An uploaded file (multipart). */
