@@ -225,8 +225,12 @@ describe('one address reconnecting as fast as it can', () => {
       }).then(() => (flooding ? reconnect() : undefined));
     const flood = Array.from({ length: 2 * CAP }, () => reconnect());
     await vi.waitFor(() => expect(refused).toBeGreaterThanOrEqual(10 * CAP), { timeout: 60_000, interval: 50 });
-    // The attacker's address holds its share, no more: the rest of the slots are free.
-    expect(publicConnections() - publicBefore).toBeLessThanOrEqual(PER_ADDRESS);
+    // The attacker's address holds its share, no more: the rest of the slots are free. A connection the
+    // gateway is refusing right now still has its descriptor until libuv closes it, so one sample can count
+    // one over the share; the fewest of a few samples is what the address holds.
+    const samples: number[] = [];
+    for (let i = 0; i < 5; i++, await sleep(10)) samples.push(publicConnections() - publicBefore);
+    expect(Math.min(...samples)).toBeLessThanOrEqual(PER_ADDRESS);
     const answers: unknown[] = [];
     for (let i = 0; i < 45; i++) answers.push(await ownerCall());
     const refusedWhileServed = refused;
