@@ -9,6 +9,36 @@ import { busiestCategory, routesOf, type IntegrationRecipe, type Recipe } from '
 
 const loadLevel = (load: number) => (load > 1 ? 'level-bad' : load > 0.8 ? 'level-warn' : 'level-ok');
 
+/** Each category's busiest window against the plan's budget: where the headroom is. */
+function categoriesTable(integration: IntegrationRecipe): string {
+  const rows = [...integration.categories]
+    .sort((a, b) => b.load - a.load)
+    .map(
+      (c) =>
+        `<tr data-category="${esc(c.category)}"><td>${esc(c.category)}</td><td class="num">${c.v2Calls}</td><td class="num">${c.peak}</td><td class="num">${c.limit}</td><td class="num ${loadLevel(c.load)}">${Math.round(c.load * 100)}%</td></tr>`,
+    )
+    .join('');
+  return `<table class="categories"><thead><tr><th>category</th><th>v2 calls</th><th>busiest window</th><th>limit</th><th>load</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** What to change first: a category the peak would overrun, then the endpoints the recipe leaves to hand work, busiest first. */
+function firstSteps(integration: IntegrationRecipe): string {
+  const items: string[] = [];
+  const busiest = busiestCategory(integration);
+  if (busiest && busiest.load > 0.8)
+    items.push(
+      `Spread the ${esc(busiest.category)} calls: their busiest window holds ${busiest.peak} of the ${busiest.limit} the plan allows.`,
+    );
+  for (const endpoint of integration.endpoints) {
+    if (!endpoint.declared) items.push(`<code>/v1${esc(endpoint.path)}</code>: not served by v1gate, nothing to translate from.`);
+    else if (endpoint.plan?.cannotExpress.length)
+      items.push(`<code>/v1${esc(endpoint.path)}</code> by hand: ${esc(endpoint.plan.cannotExpress[0]!)}`);
+  }
+  const planned = integration.endpoints.find((e) => e.plan && e.plan.cannotExpress.length === 0);
+  if (planned) items.push(`Then the endpoints the recipe plans in full, busiest first: <code>/v1${esc(planned.path)}</code>.`);
+  return `<ol class="first">${items.map((item) => `<li>${item}</li>`).join('')}</ol>`;
+}
+
 function integrationSection(integration: IntegrationRecipe): string {
   const busiest = busiestCategory(integration);
   const busiestText = busiest
@@ -33,8 +63,12 @@ function integrationSection(integration: IntegrationRecipe): string {
 <p class="busiest">Busiest category: ${busiestText}</p>
 <p class="scopes">Scopes to give its new app: ${integration.scopes.granular.map((s) => `<code>${esc(s)}</code>`).join(' ') || 'none'}</p>
 <p class="muted classic-scopes">Classic scopes, for an app of the older kind: ${integration.scopes.classic.map((s) => `<code>${esc(s)}</code>`).join(' ') || 'none'}</p>
+<h3>What to change first</h3>
+${firstSteps(integration)}
+<h3>Categories and headroom</h3>
+${categoriesTable(integration)}
 <details><summary>The v2 routes its new app will call (${routesOf(integration).length})</summary><ul class="routes">${routes}</ul></details>
-<table><thead><tr><th>endpoint</th><th>calls</th><th>v2 calls it becomes</th><th>errors</th></tr></thead><tbody>
+<table class="endpoints"><thead><tr><th>endpoint</th><th>calls</th><th>v2 calls it becomes</th><th>errors</th></tr></thead><tbody>
 ${endpoints}
 </tbody></table>
 </section>`;

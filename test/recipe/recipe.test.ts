@@ -206,14 +206,29 @@ describe('npm run recipe over a record of three integrations', () => {
       const section = page.locator(`section[data-integration="${integration.integration}"]`);
       const busiest = [...integration.categories].sort((a, b) => b.load - a.load || b.v2Calls - a.v2Calls)[0]!;
       expect(await section.locator('.busiest').innerText()).toContain(`${busiest.category}: ${busiest.peak}`);
-      expect(await section.locator('tbody tr').count()).toBe(integration.endpoints.length);
+      expect(await section.locator('table.endpoints tbody tr').count()).toBe(integration.endpoints.length);
+      // Each category with its busiest window against the plan's limit, the busiest first.
+      const categories = await section
+        .locator('table.categories tbody tr')
+        .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent ?? '')));
+      expect(categories.map(([category]) => category).sort()).toEqual(integration.categories.map((c) => c.category).sort());
+      expect(categories[0]![0]).toBe(busiest.category);
+      expect(categories[0]!.slice(2, 4)).toEqual([String(busiest.peak), String(busiest.limit)]);
+      // What to change first names every endpoint the recipe leaves to hand work.
+      const first = await section.locator('ol.first li').allTextContents();
+      for (const endpoint of integration.endpoints.filter((e) => e.plan?.cannotExpress.length))
+        expect(first.join('\n')).toContain(`/v1${endpoint.path} by hand`);
+      expect(first.length).toBeGreaterThan(0);
       // The scopes named open every route the integration's endpoints may call: a route no granular
       // scope opens (a master account's) by a classic one.
       const granular = new Set(await section.locator('.scopes code').allTextContents());
       const classic = new Set(await section.locator('.classic-scopes code').allTextContents());
       expect(granular.size).toBeGreaterThan(0);
+      // The key's needed scopes as the recipe names them (the gateway's own policy), every one shown.
+      expect([...granular].sort()).toEqual(integration.scopes.granular);
+      expect([...classic].sort()).toEqual(integration.scopes.classic);
       for (const endpoint of integration.endpoints) {
-        for (const { route, scopes } of endpoint.declared?.steps ?? []) {
+        for (const { route, scopes } of [...(endpoint.declared?.steps ?? []), ...(endpoint.declared?.undo ?? [])]) {
           const opened = scopes!.granular.length
             ? scopes!.granular.some((s) => granular.has(s))
             : scopes!.classic.some((s) => classic.has(s));
