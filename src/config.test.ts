@@ -21,6 +21,13 @@ describe('the configuration loader', () => {
     expect(config.ops.logLevel).toBe('info');
   });
 
+  it('keeps UPSTREAM_MAX_BODY_BYTES to what one string can hold: a v2 answer past 512 MiB could not be made into text', () => {
+    expect(loadConfig({ UPSTREAM_MAX_BODY_BYTES: String(256 * 1024 * 1024) }).upstream.maxBodyBytes).toBe(256 * 1024 * 1024);
+    expect(problemsOf({ UPSTREAM_MAX_BODY_BYTES: String(256 * 1024 * 1024 + 1) }).problems.map((p) => p.variable)).toEqual([
+      'UPSTREAM_MAX_BODY_BYTES',
+    ]);
+  });
+
   it('reads PRIVATE_HOSTS as names and CIDRs, and refuses a CIDR that is none', () => {
     expect(loadConfig({ PRIVATE_HOSTS: 'status.example.com:8443, 10.0.0.0/8' }).ops.privateAccess.hosts).toEqual([
       'status.example.com:8443',

@@ -125,9 +125,11 @@ const UPSTREAM = envSection({
       .describe('timeout of one v2 call, its wait for a connection and its retries included; default 15000'),
     UPSTREAM_CONNECTIONS: wholeNumber(1, 4096).default(128).describe('keep-alive connections to v2; default 128'),
     UPSTREAM_MAX_ATTEMPTS: wholeNumber(1, 5).default(2).describe('attempts for v2 calls safe to repeat (GETs); default 2'),
-    UPSTREAM_MAX_BODY_BYTES: wholeNumber(65_536, 1024 * 1024 * 1024)
+    UPSTREAM_MAX_BODY_BYTES: wholeNumber(65_536, 256 * 1024 * 1024)
       .default(8 * 1024 * 1024)
-      .describe('the largest v2 answer read; a larger one is answered as the v1 unavailable error, read no further; default 8388608'),
+      .describe(
+        "the largest v2 answer read (at most 256 MiB: an answer's text must fit in one of V8's strings, 512 MiB); a larger one is answered as the v1 unavailable error, read no further; default 8388608",
+      ),
     JWT_TTL_SECONDS: wholeNumber(10, 3600).default(60).describe('lifetime of the v2 JWTs v1gate mints; default 60'),
     V2_FOLLOW_API_URL: onOff
       .default(true)

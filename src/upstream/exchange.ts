@@ -127,8 +127,9 @@ class ExchangeHandler implements Exchanged {
   onComplete(): void {
     if (this.settled) return;
     const { chunks } = this;
-    // Made before the outcome is told: a text past V8's longest string (a cap above 512 MiB) throws
-    // here, and undici hands that to onError, which must find the exchange still to be told.
+    // Made before the outcome is told: a throw here (a text past V8's longest string, 512 MiB, which
+    // UPSTREAM_MAX_BODY_BYTES's ceiling of 256 MiB now keeps out) goes to onError, which must find the
+    // exchange still to be told, or its call would wait for ever.
     this.text = chunks.length === 0 ? '' : chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
     this.settle();
     this.chunks = NO_CHUNKS;
