@@ -73,7 +73,11 @@ function pageField(key: string, page: PageContext, answered: readonly RecordedCa
     return { from: 'paging' as const, step: page.index, field: key };
   }
   const shown = answered.map((call) => answerOf(call)[key]);
-  if (shown.every(Array.isArray)) {
+  // The page's items: the v1 list named as v2's, or the one list of an answer that counts its records (a resource's own array, a meeting's occurrences, is no page).
+  const listed =
+    key === pages.items ||
+    answered.every((call) => 'total_records' in answerOf(call) && Object.values(answerOf(call)).filter(Array.isArray).length === 1);
+  if (listed && shown.every(Array.isArray)) {
     const { fields, left } = itemFields(rows, shown.flat());
     computed.push(...left.map((field) => `${key}[].${field}`));
     return { from: 'items' as const, step: page.index, v2: pages.items, fields };

@@ -286,3 +286,25 @@ describe('a list read twice with two filters, and its items read one by one', ()
     expect(plan.cannotExpress).toEqual([]);
   });
 });
+
+describe("a resource's own array beside a list step", () => {
+  it("is no page: a meeting's occurrences are the meeting's, not the live list's items", () => {
+    const got: RecordedCall = {
+      ...call('/meeting/get', { id: '5', host_id: 'h1' }, []),
+      v2Calls: [
+        {
+          method: 'GET',
+          path: '/users/h1/meetings',
+          query: { type: 'live', page_size: '300' },
+          status: 200,
+          ms: 1,
+          route: 'GET /users/{userId}/meetings',
+        },
+        { method: 'GET', path: '/meetings/5', status: 200, ms: 1, route: 'GET /meetings/{meetingId}' },
+      ],
+      answer: { id: 5, type: 8, occurrences: [{ occurrence_id: '1', start_time: '2035-06-03T15:00:00Z' }] },
+    };
+    const plan = planEndpoint(byPath('/meeting/get'), [got]);
+    expect(plan.answer.find((a) => a.v1 === 'occurrences')?.source.from).not.toBe('items');
+  });
+});
