@@ -102,12 +102,20 @@ describe('GET coalescing', () => {
       v2.call(creds, { target, query: { type: 'a b', skipped: undefined } }),
       v2.call(creds, { target, query: { type: 'a b' } }),
     ]);
-    expect(up.seen).toEqual([
-      'GET /v2/users/u/meetings?type=a%26page_size%3D1',
-      'GET /v2/users/u/meetings?type=a&page_size=1',
-      'GET /v2/users/u/meetings?type=a%20b',
+    // Sent over parallel connections: the order they arrive in is the network's, not the test's.
+    expect([...up.seen].sort()).toEqual(
+      [
+        'GET /v2/users/u/meetings?type=a%26page_size%3D1',
+        'GET /v2/users/u/meetings?type=a&page_size=1',
+        'GET /v2/users/u/meetings?type=a%20b',
+      ].sort(),
+    );
+    expect(answers.map((answer) => (answer as { path: string }).path)).toEqual([
+      '/v2/users/u/meetings?type=a%26page_size%3D1',
+      '/v2/users/u/meetings?type=a&page_size=1',
+      '/v2/users/u/meetings?type=a%20b',
+      '/v2/users/u/meetings?type=a%20b',
     ]);
-    expect(answers[3]).toEqual(answers[2]);
     await v2.close();
   });
 
