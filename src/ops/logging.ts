@@ -198,6 +198,17 @@ function v2CallOf(call: V1CallRecord['v2Calls'][number]): Record<string, unknown
 export function callLineFields(record: V1CallRecord): Record<string, unknown> {
   return {
     [LINE_SECRETS]: record.secrets,
+    ...callLineTop(record),
+    params: paramsOf(record),
+    v2: v2CallsOf(record),
+    kind: record.failure,
+    err: record.fault,
+  };
+}
+
+/** The call line's fields before its params, in the order both writers write them. */
+function callLineTop(record: V1CallRecord) {
+  return {
     reqId: record.requestId,
     // The names OpenTelemetry gives a log line's trace context, which log-to-trace links look for.
     trace_id: record.traceId,
@@ -210,29 +221,13 @@ export function callLineFields(record: V1CallRecord): Record<string, unknown> {
     code: record.errorCode ?? 0,
     ms: tenths(record.ms),
     keyHash: record.apiKey === undefined ? undefined : keyHash(record.apiKey),
-    params: paramsOf(record),
-    v2: v2CallsOf(record),
-    kind: record.failure,
-    err: record.fault,
   };
 }
 
 /** The fields of `callLineFields` but `err` (a bug's line is pino's), written as JSON in one pass (src/ops/line-json.ts). */
 function callLineJson(record: V1CallRecord, redactor: Redactor): string {
   return (
-    topFields(redactor, {
-      reqId: record.requestId,
-      trace_id: record.traceId,
-      span_id: record.spanId,
-      method: record.method,
-      client: record.client,
-      peer: record.peer,
-      endpoint: record.endpoint ?? null,
-      path: record.endpoint === undefined ? record.rawPath : undefined,
-      code: record.errorCode ?? 0,
-      ms: tenths(record.ms),
-      keyHash: record.apiKey === undefined ? undefined : keyHash(record.apiKey),
-    }) +
+    topFields(redactor, callLineTop(record)) +
     topField(redactor, 'params', paramsOf(record)) +
     topField(redactor, 'v2', v2CallsOf(record)) +
     topField(redactor, 'kind', record.failure)
