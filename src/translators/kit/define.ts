@@ -7,6 +7,7 @@ import type { PathValue, V2Method, V2Route, V2Target } from '../../v2-contract/v
 import type { CompositeMapping, FieldTable } from '../../v1/field-map.js';
 import { v1FieldNamer, type V1FieldNaming, type V1FieldOf } from '../../v1/field-naming.js';
 import type { WriteBody } from './write-bodies.js';
+import type { ListKeep } from './list-keep.js';
 
 /**
  * The contract of a translator: one small definition per v1 endpoint. The facade finds it by
@@ -156,6 +157,8 @@ export interface EndpointDefinition<S extends z.ZodType = z.ZodType, Routes exte
   tables?: readonly FieldTable[];
   /** The composite mappings it uses (several v1 fields ↔ one v2 field), for the same. */
   composites?: readonly CompositeMapping[];
+  /** Which items of its v2 list a list endpoint keeps, where v2 cannot filter as v1 did: the translator and the recipe read this one rule. */
+  listKeep?: ListKeep;
   /** The v1 field a v2 field error's path names: the facade's only way to name one (src/v1/field-naming.ts). */
   v1FieldOf: V1FieldOf;
   /**
