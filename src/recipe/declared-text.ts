@@ -17,6 +17,7 @@ export function declaredRecipeText(recipe: DeclaredRecipe): string {
     ...recipe.steps.map((s) => `  step ${s.route} [${s.category}]${scopesText(s.scopes)}`),
     ...recipe.undo.map((s) => `  undo ${s.route} [${s.category}]${scopesText(s.scopes)}`),
     `  calls ${recipe.calls.min}/${recipe.calls.typical}/${recipe.calls.max}`,
+    ...(recipe.keep ? [`  keep ${JSON.stringify(recipe.keep)}`] : []),
     ...recipe.input.map((f) => row(f, `in ${f.v1} → ${f.v2}:`, true)),
     ...recipe.output.map((f) => row(f, `out ${f.v2} → ${f.v1}:`, false)),
     ...(recipe.writes ?? []).flatMap((w) => [

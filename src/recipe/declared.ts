@@ -5,6 +5,7 @@ import { canonicalPath } from '../translators/kit/registry.js';
 import { NO_V2_FIELD, type CompositeMapping, type FieldRow } from '../v1/field-map.js';
 import type { RateLimitCategory, V2Route, V2Scopes } from '../v2-contract/v2-route.js';
 import { mappingHomes, type MappingHome } from '../compare/mapping-files.js';
+import type { ListKeep } from '../translators/kit/list-keep.js';
 
 /**
  * What v1gate declares of one v1 endpoint, read as the plan of a rewrite against v2: the v2 routes
@@ -59,6 +60,8 @@ export interface DeclaredRecipe {
    * (its `v2Writes`, the declaration its translator builds the bodies from).
    */
   writes?: DeclaredWrite[];
+  /** Of a list v2 cannot filter as v1 did: which items v1's list keeps (its `listKeep`, the rule its translator applies). */
+  keep?: ListKeep;
   /** The translator that computes what no row says. */
   translator: string;
 }
@@ -148,6 +151,7 @@ export function declaredRecipe(endpoint: EndpointDefinition, homes = mappingHome
     input,
     output,
     ...(writes ? { writes } : {}),
+    ...(endpoint.listKeep ? { keep: endpoint.listKeep } : {}),
     translator: endpoint.source ?? 'src/translators',
   };
 }

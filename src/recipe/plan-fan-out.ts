@@ -33,7 +33,8 @@ function answeredIds(call: RecordedCall): string[][] {
 
 /**
  * The fan-out over the items of the earlier paged step, where every answered call made the step
- * once per item its v1 answer lists, on each item's id; undefined where the record shows otherwise.
+ * once per item its v1 answer lists, on each item's id (over a list v1 filters, once per item of
+ * the whole list, the items answered among them); undefined where the record shows otherwise.
  */
 export function fanOutOverItems(
   route: V2Route,
@@ -43,9 +44,13 @@ export function fanOutOverItems(
   const names = [...route.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   const listStep = earlier.findIndex((step) => step.pages);
   if (names.length !== 1 || listStep < 0 || answered.length === 0) return undefined;
+  // A list v1 filters is read whole, item by item, before the filter: every item v1 answered was read.
+  const filtered = earlier[listStep]!.pages!.keep !== undefined;
   const perItem = answered.every((call) => {
     const values = valuesIn(call, route);
-    return answeredIds(call).some((ids) => ids.length === values.length && values.every((value) => ids.includes(value)));
+    return answeredIds(call).some((ids) =>
+      filtered ? ids.every((id) => values.includes(id)) : ids.length === values.length && values.every((value) => ids.includes(value)),
+    );
   });
   if (!perItem || answered.every((call) => valuesIn(call, route).length === 0)) return undefined;
   return { when: { kind: 'per-list-item', step: listStep }, source: { from: 'list-item', field: 'id' }, placeholder: names[0]! };

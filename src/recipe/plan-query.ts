@@ -118,6 +118,8 @@ function pagesOf(route: V2Route, endpoint: EndpointDefinition, query: Record<str
   if (!shape || route.method !== 'GET' || !(shape.paged || !route.template.endsWith('}'))) return undefined;
   const size = query.page_size;
   const byV1Page = size?.from === 'param' && size.param === 'page_size';
+  // A list v1 filters where v2 cannot is read to its end: v1's page is cut from the items it keeps.
+  if (endpoint.listKeep) return { items: shape.items, until: 'end', ...v1Paging(endpoint), keep: endpoint.listKeep };
   return { items: shape.items, until: byV1Page ? 'v1-page' : 'end', ...v1Paging(endpoint) };
 }
 

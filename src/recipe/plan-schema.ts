@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ListKeep } from '../translators/kit/list-keep.js';
 
 /**
  * The part of recipe.json a program runs: each endpoint's v2 steps with when each runs and where
@@ -87,6 +88,20 @@ export const BodyField = z.object({
   default: z.unknown().optional().describe('sent when a create leaves the parameter out (v1 default)'),
 });
 
+/** Which items of a list v1's list keeps (src/translators/kit/list-keep.ts: the translator reads the same rule). */
+export const Keep: z.ZodType<ListKeep> = z.lazy(() =>
+  z.union([
+    z.object({ field: z.string(), default: z.unknown().optional(), equals: z.unknown() }).describe('the field (or default) is the value'),
+    z
+      .object({ field: z.string(), default: z.unknown().optional(), notEquals: z.unknown() })
+      .describe('the field (or default) is not the value'),
+    z.object({ field: z.string(), after: z.literal('now') }).describe('the field is a date-time later than the list is read'),
+    z.object({ some: z.string(), where: Keep }).describe('some item of the array field is kept by where'),
+    z.object({ all: z.array(Keep) }),
+    z.object({ any: z.array(Keep) }),
+  ]),
+);
+
 /**
  * A v2 list read by its token chain. `v1-page`: v2 pages of v1's page size, read up to v1's page
  * number, whose page is v1's; `end`: every page, v1's page cut from all the items. `size` and
@@ -97,6 +112,9 @@ export const Pages = z.object({
   until: z.enum(['v1-page', 'end']),
   size: Source.optional().describe("v1's page size"),
   number: Source.optional().describe("v1's page number"),
+  keep: Keep.optional().describe(
+    "the items v1's list keeps, read on each item as its fan-out read it in full: every item is read, then kept, then v1's page cut",
+  ),
 });
 
 /** Several v1 parameters that together are one v2 field, as the composite's table of combinations. */

@@ -51,6 +51,10 @@ function stepLines(step: PlannedStep, i: number): string[] {
     lines.push(
       `   - read page by page by \`next_page_token\`: ${step.pages.until === 'v1-page' ? "to v1's page number (v2 pages of v1's page size)" : "every page, v1's page cut from all the items"}; the items are \`${step.pages.items}\``,
     );
+  if (step.pages?.keep)
+    lines.push(
+      `   - v1's list keeps only the items, each read in full, that this rule keeps (then its page is cut): \`${JSON.stringify(step.pages.keep)}\``,
+    );
   return lines;
 }
 

@@ -4,6 +4,7 @@ import { ALL_ENDPOINTS } from '../translators/endpoints.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import type { FieldRow } from '../v1/field-map.js';
 import { planEndpoint } from './plan.js';
+import { runPlan } from './run-plan.js';
 
 /**
  * The plan of an endpoint's steps is read from its declarations and the recorded calls: a step's
@@ -306,5 +307,50 @@ describe("a resource's own array beside a list step", () => {
     };
     const plan = planEndpoint(byPath('/meeting/get'), [got]);
     expect(plan.answer.find((a) => a.v1 === 'occurrences')?.source.from).not.toBe('items');
+  });
+});
+
+describe('a list v1 filters where v2 cannot', () => {
+  // Three webinars listed; each read in full; the one taking registration is left out of /webinar/list.
+  const webinars = [
+    { id: 1, topic: 'Open', settings: { approval_type: 2 } },
+    { id: 2, topic: 'Registered', settings: { approval_type: 0 } },
+    { id: 3, topic: 'Also open', settings: {} },
+  ];
+  const listed: RecordedCall = {
+    ...call('/webinar/list', { host_id: 'h1', page_size: '1', page_number: '2' }, [], {
+      page_count: 2,
+      page_number: 2,
+      page_size: 1,
+      total_records: 2,
+      webinars: [{ id: 3, topic: 'Also open' }],
+    }),
+    v2Calls: [
+      { method: 'GET', path: '/users/h1/webinars', query: { page_size: '300' }, status: 200, ms: 1, route: 'GET /users/{userId}/webinars' },
+      ...webinars.map((w) => ({ method: 'GET', path: `/webinars/${w.id}`, status: 200, ms: 1, route: 'GET /webinars/{webinarId}' })),
+    ],
+  };
+
+  it('reads every item in full, keeps those its declared rule keeps, then cuts v1 page from them', async () => {
+    const endpoint = byPath('/webinar/list');
+    const plan = planEndpoint(endpoint, [listed]);
+    expect(plan.cannotExpress).toEqual([]);
+    expect(plan.steps[0]!.pages).toMatchObject({ until: 'end', keep: endpoint.listKeep });
+    expect(plan.steps[1]).toMatchObject({
+      when: { kind: 'per-list-item', step: 0 },
+      pathParams: { webinarId: { from: 'list-item', field: 'id' } },
+    });
+    const run = await runPlan(plan, listed.params, async (_method, path) => {
+      const id = /^\/webinars\/(\d+)$/.exec(path)?.[1];
+      if (id) return { status: 200, body: webinars.find((w) => String(w.id) === id) };
+      return { status: 200, body: { total_records: 3, next_page_token: '', webinars: webinars.map(({ id, topic }) => ({ id, topic })) } };
+    });
+    expect(run.made.map((m) => m.path.split('?')[0])).toEqual(['/users/h1/webinars', '/webinars/1', '/webinars/2', '/webinars/3']);
+    expect(run.answer).toMatchObject({
+      total_records: 2,
+      page_count: 2,
+      webinars: [expect.objectContaining({ id: 3, topic: 'Also open' })],
+    });
+    expect(run.answer.webinars).toHaveLength(1);
   });
 });

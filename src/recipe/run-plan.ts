@@ -1,4 +1,5 @@
 import type { RecordedCall } from '../compare/calls.js';
+import { keeps, type ListKeep } from '../translators/kit/list-keep.js';
 import { getPath, setPath } from '../v1/field-map.js';
 import { itemsOf } from './plan-conditions.js';
 import type { BodyField, EndpointPlan, ItemField, Pages, PlannedStep, Source } from './plan-schema.js';
@@ -177,6 +178,13 @@ function itemOf(item: unknown, fields: readonly ItemField[]): Record<string, unk
   return built;
 }
 
+/** v1's page of a list it filters: the items the rule keeps, counted, and v1's page cut from them. */
+function keptPage(page: V1Page, keep: ListKeep, nowMs: number): V1Page {
+  const kept = page.items.filter((item) => keeps(keep, item, nowMs));
+  const { page_size: size, page_number: number = 1 } = page;
+  return { ...page, total_records: kept.length, items: size ? kept.slice((number - 1) * size, number * size) : kept };
+}
+
 type Send = (path: string) => Promise<V2Reply & { path: string }>;
 
 /**
@@ -206,7 +214,8 @@ async function walk(step: PlannedStep, pages: Pages, at: Inputs, send: Send): Pr
       items.push(...onPage);
       if (!token) {
         const total = typeof body.total_records === 'number' ? body.total_records : items.length;
-        const cut = size ? items.slice((number - 1) * size, number * size) : items;
+        // A list v1 filters keeps every item until each is read in full and kept (keptPage).
+        const cut = size && !pages.keep ? items.slice((number - 1) * size, number * size) : items;
         return { reply, page: { page_size: size, page_number: pages.number ? number : undefined, total_records: total, items: cut } };
       }
     }
@@ -241,6 +250,10 @@ export async function runPlan(plan: EndpointPlan, params: Params, v2: V2Caller):
   plan.steps.forEach((step, i) => {
     const page = step.when.kind === 'per-list-item' ? pages[step.when.step] : undefined;
     if (page) page.items = page.items.map((item, n) => ({ ...(item as object), ...(reads[i]?.[n] as object) }));
+  });
+  plan.steps.forEach((step, i) => {
+    const page = pages[i];
+    if (step.pages?.keep && page) pages[i] = keptPage(page, step.pages.keep, Date.now());
   });
   return { made, answer: buildAnswer(plan, params, answers, pages) };
 }

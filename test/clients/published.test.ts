@@ -95,6 +95,7 @@ describe('Ruby: the zoomus gem 0.7.0 (mllocs/zoomus) over HTTParty', () => {
 
 describe("the way out: the published clients' record", () => {
   it('gives a recipe that plans every endpoint they called, with the v2 calls each became, and --verify passes it', async () => {
-    await expectRecipeOfRecord(recordFile, gw.credentials.api_key);
+    // The published libraries' every endpoint is done from the recipe alone.
+    await expectRecipeOfRecord(recordFile, gw.credentials.api_key, 'all');
   }, 180_000);
 });
