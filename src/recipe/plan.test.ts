@@ -14,13 +14,23 @@ import { runPlan } from './run-plan.js';
 
 const byPath = (path: string) => ALL_ENDPOINTS.find((e) => e.path === path)!;
 
+/** One v2 call of a record, answered 200, with its query where it had one. */
+const v2Call = (method: string, path: string, route: string, query?: Record<string, string>) => ({
+  method,
+  path,
+  status: 200,
+  ms: 1,
+  route,
+  ...(query ? { query } : {}),
+});
+
 const call = (path: string, params: RecordedCall['params'], v2: [string, string, string][], answer: unknown = {}): RecordedCall => ({
   time: '2024-05-01T10:00:00.000Z',
   path,
   params,
   dataType: 'JSON',
   answer,
-  v2Calls: v2.map(([method, at, route]) => ({ method, path: at, status: 200, ms: 1, route })),
+  v2Calls: v2.map(([method, at, route]) => v2Call(method, at, route)),
   ms: 1,
 });
 
@@ -139,14 +149,6 @@ describe('the plan of an endpoint', () => {
 });
 
 describe('the query and the page of a list', () => {
-  const v2Call = (method: string, path: string, route: string, query?: Record<string, string>) => ({
-    method,
-    path,
-    status: 200,
-    ms: 1,
-    route,
-    ...(query ? { query } : {}),
-  });
   const listed = (params: RecordedCall['params'], query: Record<string, string>): RecordedCall => ({
     ...call('/user/pending', params, []),
     v2Calls: [v2Call('GET', '/users', 'GET /users', query)],
@@ -243,23 +245,9 @@ describe('a list read twice with two filters, and its items read one by one', ()
   const listed = (ids: string[]): RecordedCall => ({
     ...call('/meeting/list', { host_id: 'h1' }, []),
     v2Calls: [
-      {
-        method: 'GET',
-        path: '/users/h1/meetings',
-        query: { type: 'scheduled', page_size: '30' },
-        status: 200,
-        ms: 1,
-        route: 'GET /users/{userId}/meetings',
-      },
-      {
-        method: 'GET',
-        path: '/users/h1/meetings',
-        query: { type: 'live', page_size: '300' },
-        status: 200,
-        ms: 1,
-        route: 'GET /users/{userId}/meetings',
-      },
-      ...ids.map((id) => ({ method: 'GET', path: `/meetings/${id}`, status: 200, ms: 1, route: 'GET /meetings/{meetingId}' })),
+      v2Call('GET', '/users/h1/meetings', 'GET /users/{userId}/meetings', { type: 'scheduled', page_size: '30' }),
+      v2Call('GET', '/users/h1/meetings', 'GET /users/{userId}/meetings', { type: 'live', page_size: '300' }),
+      ...ids.map((id) => v2Call('GET', `/meetings/${id}`, 'GET /meetings/{meetingId}')),
     ],
     answer: {
       page_count: 1,
@@ -293,15 +281,8 @@ describe("a resource's own array beside a list step", () => {
     const got: RecordedCall = {
       ...call('/meeting/get', { id: '5', host_id: 'h1' }, []),
       v2Calls: [
-        {
-          method: 'GET',
-          path: '/users/h1/meetings',
-          query: { type: 'live', page_size: '300' },
-          status: 200,
-          ms: 1,
-          route: 'GET /users/{userId}/meetings',
-        },
-        { method: 'GET', path: '/meetings/5', status: 200, ms: 1, route: 'GET /meetings/{meetingId}' },
+        v2Call('GET', '/users/h1/meetings', 'GET /users/{userId}/meetings', { type: 'live', page_size: '300' }),
+        v2Call('GET', '/meetings/5', 'GET /meetings/{meetingId}'),
       ],
       answer: { id: 5, type: 8, occurrences: [{ occurrence_id: '1', start_time: '2035-06-03T15:00:00Z' }] },
     };
@@ -326,8 +307,8 @@ describe('a list v1 filters where v2 cannot', () => {
       webinars: [{ id: 3, topic: 'Also open' }],
     }),
     v2Calls: [
-      { method: 'GET', path: '/users/h1/webinars', query: { page_size: '300' }, status: 200, ms: 1, route: 'GET /users/{userId}/webinars' },
-      ...webinars.map((w) => ({ method: 'GET', path: `/webinars/${w.id}`, status: 200, ms: 1, route: 'GET /webinars/{webinarId}' })),
+      v2Call('GET', '/users/h1/webinars', 'GET /users/{userId}/webinars', { page_size: '300' }),
+      ...webinars.map((w) => v2Call('GET', `/webinars/${w.id}`, 'GET /webinars/{webinarId}')),
     ],
   };
 
