@@ -210,3 +210,43 @@ describe('/im/group/member/list, /im/group/member/add, /im/group/member/delete',
     expectV1Error(await gw.v1('/im/group/member/delete', { id: 'no-such-group', member_ids: users[1]!.id }), 4130);
   });
 });
+
+describe('when the service has retired the IM Group APIs for the account', () => {
+  const IM_GROUPS_GONE = { error: { code: 4137, message: 'The IM Group APIs are no longer available.' } };
+  const setAvailable = async (available: boolean) => {
+    const answer = await gw.control('PUT', `/accounts/${accountId}/im-groups`, { available });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  };
+
+  it("answers every IM group endpoint v2's 4137 as v1's error, and changes nothing", async () => {
+    const id = await createImGroup();
+    const [member, other] = await createUsers(gw, 2);
+    await gw.v2('POST', `/im/groups/${id}/members`, { body: { members: [{ id: member!.id }] } });
+    const before = { group: await v2ImGroup(id), members: await memberIdsOf(id), count: await imGroupCount() };
+
+    await setAvailable(false);
+    try {
+      const calls: [string, Record<string, string>][] = [
+        ['/im/group/create', { name: uniqueName('im') }],
+        ['/im/group/list', {}],
+        ['/im/group/get', { id }],
+        ['/im/group/edit', { id, name: uniqueName('im') }],
+        ['/im/group/delete', { id }],
+        ['/im/group/member/list', { id }],
+        ['/im/group/member/add', { id, member_ids: other!.id }],
+        ['/im/group/member/delete', { id, member_ids: member!.id }],
+      ];
+      for (const [path, params] of calls) expect(await gw.v1(path, params), path).toEqual(IM_GROUPS_GONE);
+      expect((await gw.v2('GET', `/im/groups/${id}`)).status).toBe(410);
+    } finally {
+      await setAvailable(true);
+    }
+    expect({ group: await v2ImGroup(id), members: await memberIdsOf(id), count: await imGroupCount() }).toEqual(before);
+  });
+
+  it('refuses a body that is not {"available": boolean}, and keeps the APIs available', async () => {
+    const refused = await gw.control('PUT', `/accounts/${accountId}/im-groups`, { available: 'no' });
+    expect(refused.status).toBe(400);
+    expect((await gw.v2('GET', '/im/groups')).status).toBe(200);
+  });
+});

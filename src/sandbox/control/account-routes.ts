@@ -5,6 +5,7 @@ import type { SandboxContext } from '../context.js';
 import { conflict, invalidField, userNotFound } from '../errors.js';
 import { isoSeconds } from '../clock.js';
 import { opaqueId } from '../ids.js';
+import type { Account } from '../model/account.js';
 import type { ChatSession } from '../model/chat.js';
 import type { OAuthApp } from '../oauth/apps.js';
 import { RATE_LIMIT_PLANS } from '../rate-limit.js';
@@ -42,6 +43,15 @@ const chatSessionBody = z.object({
 
 const rateLimitPlanBody = z.object({ plan: z.enum(RATE_LIMIT_PLANS) });
 
+const imGroupsBody = z.strictObject({ available: z.boolean('Must be a boolean.') });
+
+/** Account {id} of a control route's path; a v2 validation error naming `id` when there is none. */
+function accountOf(state: SandboxContext['state'], id: string): Account {
+  const account = state.accounts.get(id);
+  if (!account) throw invalidField('id', `No account ${id}.`);
+  return account;
+}
+
 const SECRETS_LEFT_OUT = 'api_secret and client_secret are listed only to a request from this machine (loopback, no proxy, Host localhost)';
 
 /** The control routes about accounts and users (see routes.ts for the list). */
@@ -77,8 +87,7 @@ export function registerAccountControlRoutes(app: Hono, { state }: SandboxContex
 
   /** A new server-to-server OAuth app of account {id}: its client id and secret trade for tokens at /oauth/token. */
   app.post('/accounts/:id/oauth-apps', async (c) => {
-    const account = state.accounts.get(c.req.param('id'));
-    if (!account) throw invalidField('id', `No account ${c.req.param('id')}.`);
+    const account = accountOf(state, c.req.param('id'));
     const body = await readBody(c, oauthAppBody);
     const created = state.oauthApps.add({
       accountId: account.id,
@@ -89,14 +98,7 @@ export function registerAccountControlRoutes(app: Hono, { state }: SandboxContex
     return c.json(renderOAuthApp(created), 201);
   });
 
-  /** The plan whose v2 rate limits account {id} is held to (src/sandbox/rate-limit.ts): `pro` or `business`. */
-  app.put('/accounts/:id/rate-limit-plan', async (c) => {
-    const account = state.accounts.get(c.req.param('id'));
-    if (!account) throw invalidField('id', `No account ${c.req.param('id')}.`);
-    const body = await readBody(c, rateLimitPlanBody);
-    account.rateLimitPlan = body.plan;
-    return c.json({ account_id: account.id, plan: body.plan });
-  });
+  registerAccountSwitches(app, state);
 
   /** Every access token app {clientId} was given ends now: its next v2 call answers 401, as after a secret rotation. */
   app.post('/oauth-apps/:clientId/revoke-tokens', (c) => {
@@ -110,8 +112,7 @@ export function registerAccountControlRoutes(app: Hono, { state }: SandboxContex
    * the group's `name`) with its messages (`sender` an email, `date_time` now by default).
    */
   app.post('/accounts/:id/chat-sessions', async (c) => {
-    const account = state.accounts.get(c.req.param('id'));
-    if (!account) throw invalidField('id', `No account ${c.req.param('id')}.`);
+    const account = accountOf(state, c.req.param('id'));
     const body = await readBody(c, chatSessionBody);
     const session: ChatSession = {
       session_id: opaqueId(),
@@ -140,5 +141,28 @@ export function registerAccountControlRoutes(app: Hono, { state }: SandboxContex
     user.status = 'active';
     user.verified = 1;
     return c.json({ id: user.id, email: user.email, status: user.status });
+  });
+}
+
+/** What the service's account settings and support switch per account: its rate-limit plan, the IM Group APIs. */
+function registerAccountSwitches(app: Hono, state: SandboxContext['state']): void {
+  /** The plan whose v2 rate limits account {id} is held to (src/sandbox/rate-limit.ts): `pro` or `business`. */
+  app.put('/accounts/:id/rate-limit-plan', async (c) => {
+    const account = accountOf(state, c.req.param('id'));
+    const body = await readBody(c, rateLimitPlanBody);
+    account.rateLimitPlan = body.plan;
+    return c.json({ account_id: account.id, plan: body.plan });
+  });
+
+  /**
+   * Whether account {id} may still use the IM Group APIs: `{"available": false}` retires them, and
+   * every `/v2/im/groups` route then answers 410 with code 4137, as the service does for an account
+   * they are gone for; `true` brings them back with the groups as they were.
+   */
+  app.put('/accounts/:id/im-groups', async (c) => {
+    const account = accountOf(state, c.req.param('id'));
+    const body = await readBody(c, imGroupsBody);
+    account.imGroupsRetired = !body.available;
+    return c.json({ account_id: account.id, available: body.available });
   });
 }

@@ -6,6 +6,7 @@ import type { ImGroup } from '../model/group.js';
 import { pageBody, paginate } from '../paging.js';
 import type { SandboxState } from '../state.js';
 import { orRequired } from '../users/schemas.js';
+import { SandboxError } from '../errors.js';
 import { readBody } from '../validation.js';
 import { assertNameFree, requireGroupIn } from './lookup.js';
 import { membersOf, registerMemberRoutes } from './members.js';
@@ -49,9 +50,20 @@ function renderImGroup(state: SandboxState, group: ImGroup) {
   };
 }
 
+/** Every `/im/groups` route of today's documents lists it: 410, code 4137. */
+const imGroupsRetired = () => new SandboxError(410, 4137, 'The IM Group APIs are no longer available.');
+
 /** IM groups: /im/groups, /im/groups/{groupId} and its members. */
 export function registerImGroupRoutes(app: SandboxApp, ctx: SandboxContext): void {
   const { state } = ctx;
+  // Before any route reads its body or looks a group up: a retired API answers the same 410 to
+  // every caller of the account, whatever the request.
+  for (const path of ['/im/groups', '/im/groups/*']) {
+    app.use(path, async (c, next) => {
+      if (c.get('account').imGroupsRetired === true) throw imGroupsRetired();
+      await next();
+    });
+  }
   const requireGroup = (account: Account, id: string) => requireGroupIn(state.imGroups, account, id);
   const touch = (group: ImGroup) => {
     group.last_modified_time = state.nowIso();

@@ -83,4 +83,9 @@ export interface Account {
    * today's documents do not name.
    */
   legacyTokenAllowlisted?: boolean;
+  /**
+   * The IM Group APIs retired for this account: every `/im/groups` route answers 410 with code 4137,
+   * as each of them documents; set by the control API (`PUT /sandbox/accounts/{id}/im-groups`).
+   */
+  imGroupsRetired?: boolean;
 }
