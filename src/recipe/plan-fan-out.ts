@@ -1,7 +1,7 @@
 import type { RecordedCall } from '../compare/calls.js';
-import type { V2Route } from '../v2-contract/v2-route.js';
+import { templatePattern, type V2Route } from '../v2-contract/v2-route.js';
 import type { Condition, PlannedStep, Source } from './plan-schema.js';
-import { routeOfCall } from './recorded.js';
+import { routeOfCall, templatePathOf } from './recorded.js';
 
 /**
  * A step made once per item of an earlier list step's page (a list item v2 gives shallow, read in
@@ -10,15 +10,12 @@ import { routeOfCall } from './recorded.js';
  * read per item.
  */
 
-const placeholderPattern = (template: string) =>
-  new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}$`);
-
 /** Every value the step's single placeholder took in one call, in order. */
 function valuesIn(call: RecordedCall, route: V2Route): string[] {
-  const pattern = placeholderPattern(route.template);
+  const pattern = templatePattern(route.template, { capture: true });
   return call.v2Calls.flatMap((c) => {
     if (c.undo || routeOfCall(c)?.name !== route.name) return [];
-    const match = pattern.exec(c.path.split('?')[0]!.replace(/^\/v2/, ''));
+    const match = pattern.exec(templatePathOf(c.path));
     return match ? [decodeURIComponent(match[1]!)] : [];
   });
 }

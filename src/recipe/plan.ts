@@ -1,7 +1,7 @@
 import type { RecordedCall } from '../compare/calls.js';
 import type { EndpointDefinition } from '../translators/kit/define.js';
 import { ALL_V2_ROUTES } from '../v2-contract/v2-routes.js';
-import type { V2Route } from '../v2-contract/v2-route.js';
+import { templatePattern, type V2Route } from '../v2-contract/v2-route.js';
 import { conditionOf, isAnswered, itemsOf, stepOrder } from './plan-conditions.js';
 import type { Condition, EndpointPlan, PlannedStep, Source } from './plan-schema.js';
 import { paramType, planBodies } from './plan-bodies.js';
@@ -9,7 +9,7 @@ import { queryRuns, stepQuery } from './plan-query.js';
 import { reverseMap } from './plan-answer.js';
 import { plannedErrors } from './plan-errors.js';
 import { fanOutOverItems } from './plan-fan-out.js';
-import { routeOfCall } from './recorded.js';
+import { routeOfCall, templatePathOf } from './recorded.js';
 
 /**
  * Each endpoint's v2 steps as a program can run them: read from the declarations (the routes, their
@@ -39,8 +39,7 @@ function decodeAll(segment: string): string {
 /** The value of each placeholder in a recorded path of `template`. */
 function pathValues(template: string, path: string): Record<string, string> | undefined {
   const names = placeholders(template);
-  const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}$`);
-  const match = pattern.exec(path.split('?')[0]!.replace(/^\/v2/, ''));
+  const match = templatePattern(template, { capture: true }).exec(templatePathOf(path));
   return match ? Object.fromEntries(names.map((name, i) => [name, decodeAll(match[i + 1]!)])) : undefined;
 }
 

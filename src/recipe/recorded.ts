@@ -1,6 +1,6 @@
 import type { RecordedCall } from '../compare/calls.js';
 import { ALL_V2_ROUTES } from '../v2-contract/v2-routes.js';
-import type { RateLimitCategory, V2Route } from '../v2-contract/v2-route.js';
+import { templatePattern, type RateLimitCategory, type V2Route } from '../v2-contract/v2-route.js';
 
 /**
  * What a record says one integration did: each v1 endpoint it called, how often, with which
@@ -41,13 +41,16 @@ export interface IntegrationUsage {
 const routesByName = new Map(ALL_V2_ROUTES.map((route) => [route.name, route]));
 const routeMatchers = ALL_V2_ROUTES.map((route) => ({
   route,
-  pattern: new RegExp(`^${route.template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  pattern: templatePattern(route.template),
 }));
+
+/** A recorded v2 call's path as route templates read it: no query, no `/v2` base path before it. */
+export const templatePathOf = (path: string): string => path.split('?')[0]!.replace(/^\/v2(?=\/|$)/, '');
 
 /** The route of a recorded v2 call: by its name where the record kept it, else by its method and path. */
 export function routeOfCall(call: RecordedCall['v2Calls'][number]): V2Route | undefined {
   if (call.route) return routesByName.get(call.route);
-  const path = call.path.split('?')[0]!.replace(/^\/v2/, '');
+  const path = templatePathOf(call.path);
   return routeMatchers.find(({ route, pattern }) => route.method === call.method && pattern.test(path))?.route;
 }
 

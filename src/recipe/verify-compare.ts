@@ -1,4 +1,5 @@
 import { ALL_V2_ROUTES } from '../v2-contract/v2-routes.js';
+import { templatePattern } from '../v2-contract/v2-route.js';
 
 /**
  * What two sandboxes holding the same data may answer differently for the same work, and how the
@@ -36,9 +37,7 @@ export function firstDifference(a: unknown, b: unknown, at = ''): string | undef
   return at || '(value)';
 }
 
-const GET_ROUTES = ALL_V2_ROUTES.filter((route) => route.method === 'GET').map(
-  (route) => new RegExp(`^${route.template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
-);
+const GET_ROUTES = ALL_V2_ROUTES.filter((route) => route.method === 'GET').map((route) => templatePattern(route.template));
 const readable = (path: string) => GET_ROUTES.some((pattern) => pattern.test(path));
 
 /**

@@ -1,5 +1,5 @@
 import { takeToken, type BucketSpec, type BucketState } from '../shared/token-bucket.js';
-import type { RateLimitCategory } from '../v2-contract/v2-route.js';
+import { templatePattern, type RateLimitCategory } from '../v2-contract/v2-route.js';
 import { ALL_V2_ROUTES } from '../v2-contract/v2-routes.js';
 import { SandboxError, V2Code } from './errors.js';
 import { PLAN_LIMITS, scaledCount, spendsHeavyDay, type RateLimitPlan } from '../v2-contract/rate-limit-plans.js';
@@ -56,7 +56,7 @@ const SESSION_WRITES: Record<string, (ref: string) => NonNullable<CallKind['meet
 
 const compiled = ALL_V2_ROUTES.map((route) => ({
   route,
-  pattern: new RegExp(`^${route.template.replace(/\{[^}]+\}/g, '([^/]+)')}$`),
+  pattern: templatePattern(route.template, { capture: true }),
 }));
 
 /**

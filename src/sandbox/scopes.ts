@@ -1,6 +1,7 @@
 import { BEYOND_TODAY } from '../v2-contract/v2-beyond-today.js';
 import type { V2Scopes } from '../v2-contract/v2-contract.js';
 import { TODAY_V2 } from '../v2-contract/v2-today.js';
+import { templatePattern } from '../v2-contract/v2-route.js';
 import { SandboxError } from './errors.js';
 
 /**
@@ -35,7 +36,7 @@ function compile(): Operation[] {
   return [...operations]
     .map(([name, scopes]) => {
       const [method, template] = name.split(' ') as [string, string];
-      return { method, template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`), scopes };
+      return { method, template, pattern: templatePattern(template), scopes };
     })
     .sort((a, b) => paramCount(a.template) - paramCount(b.template))
     .map(({ method, pattern, scopes }) => ({ method, pattern, scopes }));

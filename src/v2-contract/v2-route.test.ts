@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DotSegmentValue } from './v2-path.js';
-import { v2Route } from './v2-route.js';
+import { templatePattern, v2Route } from './v2-route.js';
 
 describe('v2Route', () => {
   const member = v2Route('DELETE', '/groups/{groupId}/members/{memberId}');
@@ -39,5 +39,20 @@ describe('v2Route', () => {
 
   it('is frozen: one route object is shared by every call and declaration', () => {
     expect(Object.isFrozen(member)).toBe(true);
+  });
+});
+
+describe('templatePattern', () => {
+  it('matches one segment per param, the rest literally, and captures when asked', () => {
+    const members = templatePattern('/groups/{groupId}/members/{memberId}');
+    expect(members.test('/groups/g1/members/u%2F1')).toBe(true);
+    expect(members.test('/groups/g1/members/u1/x')).toBe(false);
+    expect(members.test('/groups//members/u1')).toBe(false);
+    expect(templatePattern('/groups/{groupId}/members/{memberId}', { capture: true }).exec('/groups/g1/members/u1')?.slice(1)).toEqual([
+      'g1',
+      'u1',
+    ]);
+    // A dot in a template is a dot, not any character.
+    expect(templatePattern('/a.b/{id}').test('/aXb/1')).toBe(false);
   });
 });

@@ -71,6 +71,15 @@ function contractOf(name: string): { category: RateLimitCategory; scopes: V2Scop
   return { category: beyond.category, scopes };
 }
 
+/**
+ * The paths a template names, as a pattern: each `{param}` one path segment, a group of its own
+ * when `capture` is asked (its value still percent-encoded), the rest literal.
+ */
+export function templatePattern(template: string, options: { capture?: boolean } = {}): RegExp {
+  const literal = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${literal.replace(/\{[^}]+\}/g, options.capture ? '([^/]+)' : '[^/]+')}$`);
+}
+
 /** A route; its values are counted from the template, so `at` takes exactly one per `{param}`. */
 export function v2Route<Method extends V2Method, Template extends `/${string}`>(
   method: Method,
