@@ -58,7 +58,10 @@ export const STATUS_PAGE_HTML = `<!doctype html>
 <script>
 (() => {
   const token = new URLSearchParams(location.search).get('token');
-  const withToken = (url) => url + (token ? '?token=' + encodeURIComponent(token) : '');
+  // The data and the replays are below the page's own path, the status prefix, wherever the
+  // route table puts it: a path relative to the page would assume the prefix ends in "status".
+  const below = location.pathname.endsWith('/') ? location.pathname : location.pathname + '/';
+  const withToken = (path) => below + path + (token ? '?token=' + encodeURIComponent(token) : '');
   const $ = (id) => document.getElementById(id);
   const SVG = 'http://www.w3.org/2000/svg';
   let previous;
@@ -174,7 +177,7 @@ export const STATUS_PAGE_HTML = `<!doctype html>
     button.disabled = true;
     status.textContent = 'replaying…';
     try {
-      const response = await fetch(withToken('status/dead-letters/' + encodeURIComponent(id) + '/replay'), {
+      const response = await fetch(withToken('dead-letters/' + encodeURIComponent(id) + '/replay'), {
         method: 'POST',
         headers: { 'x-v1gate-csrf': latest.csrf },
         cache: 'no-store',
@@ -279,7 +282,7 @@ export const STATUS_PAGE_HTML = `<!doctype html>
 
   async function poll() {
     try {
-      const response = await fetch(withToken('status/data'), { cache: 'no-store' });
+      const response = await fetch(withToken('data'), { cache: 'no-store' });
       if (response.ok) render(await response.json());
     } finally {
       setTimeout(poll, 2000);
