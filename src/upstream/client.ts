@@ -1,25 +1,23 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { V2LimitKind } from '../ratelimit/limit-kind.js';
 import { gatewayUserAgent } from '../shared/package-version.js';
-import type { V2AttemptTrace } from '../shared/trace-context.js';
-import type { OwnTime } from '../shared/own-time.js';
 import type { Credentials } from './credentials.js';
-import { GetCoalescer, joined, requestKey, type SharedGet } from './coalesce.js';
+import { GetCoalescer, joined, requestKey } from './coalesce.js';
 import { CallWithdrawn, SHUTTING_DOWN_UNSENT, UpstreamUnavailable, V2Error } from './errors.js';
 import type { V2Authorizer } from './auth/authorizer.js';
 import type { Grant } from './auth/oauth-tokens.js';
 import {
   DEFAULT_MAX_BODY_BYTES,
   connectUpstream,
-  exchange,
+  dispatchExchange,
   qpsRemaining,
   queryString,
   type Exchanged,
-  type Reading,
   type Upstream,
 } from './exchange.js';
 import { toV2Failure, trackingIdOf } from './v2-failure.js';
-import { openGate, type GateOptions, type OutboundGate, type V2Request } from './v2-request.js';
+import { openGate, type OutboundGate, type V2Request } from './v2-request.js';
+import { MAX_429_RETRY_WAIT_MS, retryDelay } from './retry-delays.js';
+import { attemptOf, Call, retryOptions, type AttemptEnds } from './v2-call.js';
 
 /**
  * The v2 client: one keep-alive connection pool to the v2 service, a fresh-enough JWT per call,
@@ -66,15 +64,6 @@ const MAX_REGIONS = 32;
 const UNDO_CONNECTIONS = 16;
 const SHUT_DOWN_IN_FLIGHT = 'v1gate is shutting down and stopped waiting for the v2 service.';
 
-/** The longest Retry-After a GET waits out before trying again, rather than answering the v1 rate-limit error. */
-const MAX_429_RETRY_WAIT_MS = 2_000;
-/**
- * A concurrency refusal (another operation on the same resource in flight) is sent again after
- * this wait times its attempt, any method (a refused call was not applied), while its time lasts.
- */
-const CONCURRENCY_WAIT_MS = 250;
-const CONCURRENCY_ATTEMPTS = 4;
-
 export class V2Client {
   /** The pool and path prefix of the base URL, made when it is first known. */
   private upstream: Upstream | undefined;
@@ -89,6 +78,11 @@ export class V2Client {
   private readonly regionalBases = new Map<string, string | null>();
   /** The pools of the regions calls went to, by base URL: the calls' and the undos', as the configured service's two. */
   private readonly regions = { calls: new Map<string, Upstream>(), undos: new Map<string, Upstream>() };
+  /** Where each call's exchanges end (Call.answered, Call.failed): made once, not per call. */
+  private readonly ends: AttemptEnds = {
+    answered: (call, exchanged) => this.answered(call, exchanged),
+    failed: (call, error) => this.failed(call, error),
+  };
 
   constructor(private readonly options: V2ClientOptions) {
     if (typeof options.baseUrl === 'string') this.upstream = this.connect(options.baseUrl);
@@ -161,20 +155,19 @@ export class V2Client {
         return request.ownTime ? request.ownTime.waitFor(waited) : waited;
       }
       const call = this.callOf(credentials, request, search);
+      // Offered before its attempts start, so that their end (attempts' `finally`) finds it to forget.
+      call.key = key;
+      this.coalescer.offer(credentials.apiKey, key, call);
       const outcome = this.attempts<T>(call);
       call.outcome = outcome;
-      this.coalescer.offer(credentials.apiKey, key, call);
       return outcome;
     }
     this.coalescer.wrote(credentials.apiKey);
-    const written = this.attempts<T>(this.callOf(credentials, request, search));
-    const done = () => this.coalescer.wrote(credentials.apiKey);
-    written.then(done, done);
-    return written;
+    return this.attempts<T>(this.callOf(credentials, request, search));
   }
 
   private callOf(credentials: Credentials, request: V2Request, search: string): Call {
-    return new Call(credentials, request, search, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+    return new Call(this.ends, credentials, request, search, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   }
 
   /**
@@ -184,6 +177,15 @@ export class V2Client {
    * for its token no longer than that; one the limiter refuses is answered with the failure that
    * made it, never as a rate limit the upstream's failure caused.
    */
+  /**
+   * The call is over, with whatever outcome: a GET offered to identical ones is forgotten (no later
+   * one joins it), a write stops the key's GETs sent before it from being joined, once more now it is done.
+   */
+  private over(call: Call): void {
+    if (call.key !== undefined) this.coalescer.forget(call.credentials.apiKey, call.key, call);
+    else if (call.mayHaveApplied || call.request.form) this.coalescer.wrote(call.credentials.apiKey);
+  }
+
   private async attempts<T>(call: Call): Promise<T> {
     const { credentials, request } = call;
     const attempts = request.target.route.reads ? this.options.maxAttempts : 1;
@@ -196,22 +198,26 @@ export class V2Client {
       ownTime?.resume();
       return this.send<T>(call);
     };
-    for (;;) {
-      call.attempt++;
-      call.sent = false;
-      // The wait for an outbound token is not v1gate's own time.
-      ownTime?.wait();
-      try {
-        return await this.gate.schedule(credentials, request.target, send, failure === undefined ? request : retryOptions(call));
-      } catch (error) {
-        if (!call.sent) ownTime?.resume();
-        if (!call.sent && failure !== undefined) throw failure;
-        const retryInMs = this.retryDelay(error, call.attempt, attempts);
-        if (error instanceof V2Error && error.status === 429) this.holdBack(credentials, request, error);
-        if (retryInMs === undefined || (call.endsAt !== undefined && Date.now() + retryInMs >= call.endsAt)) throw error;
-        failure = error as Error;
-        await (ownTime ? ownTime.waitFor(sleep(retryInMs)) : sleep(retryInMs));
+    try {
+      for (;;) {
+        call.attempt++;
+        call.sent = false;
+        // The wait for an outbound token is not v1gate's own time.
+        ownTime?.wait();
+        try {
+          return await this.gate.schedule(credentials, request.target, send, failure === undefined ? request : retryOptions(call));
+        } catch (error) {
+          if (!call.sent) ownTime?.resume();
+          if (!call.sent && failure !== undefined) throw failure;
+          const retryInMs = retryDelay(error, call.attempt, attempts);
+          if (error instanceof V2Error && error.status === 429) this.holdBack(credentials, request, error);
+          if (retryInMs === undefined || (call.endsAt !== undefined && Date.now() + retryInMs >= call.endsAt)) throw error;
+          failure = error as Error;
+          await (ownTime ? ownTime.waitFor(sleep(retryInMs)) : sleep(retryInMs));
+        }
       }
+    } finally {
+      this.over(call);
     }
   }
 
@@ -260,93 +266,68 @@ export class V2Client {
     }
   }
 
-  /** How long to wait before trying again, or undefined to give up. */
-  private retryDelay(error: unknown, attempt: number, attempts: number): number | undefined {
-    if (error instanceof V2Error && error.status === 429) return limitRetryDelay(error, attempt, attempts);
-    if (attempt >= attempts) {
-      // A refused connection never reached the service: any method may try once more.
-      return error instanceof UpstreamUnavailable && error.reason === 'unreachable' && !error.mayHaveApplied && attempt < 2
-        ? 50
-        : undefined;
-    }
-    if (error instanceof V2Error) {
-      if (error.status === 502 || error.status === 503 || error.status === 504) return 100 * attempt;
-      return undefined;
-    }
-    if (error instanceof UpstreamUnavailable) return 50 * attempt;
-    return undefined;
-  }
-
   /**
    * One attempt: its token, the exchange, and on a 401 of a token that may be renewed, the same
-   * once more with a new one. One async function per attempt; a token held is taken at once.
+   * once more with a new one. One promise per attempt, settled from the exchange's own callbacks
+   * (dispatchExchange): no async function, no promise per exchange, and a token held is taken at once.
    */
-  private async send<T>(call: Call): Promise<T> {
-    const { credentials, request } = call;
-    if (request.priority === 'undo' ? this.stopped.undos : this.stopped.calls) throw new CallWithdrawn(SHUTTING_DOWN_UNSENT);
-    const endsAt = (call.endsAt ??= Date.now() + this.options.timeoutMs);
-    const { onResult } = request;
+  private send<T>(call: Call): Promise<T> {
+    const { request } = call;
+    if (request.priority === 'undo' ? this.stopped.undos : this.stopped.calls)
+      return Promise.reject(new CallWithdrawn(SHUTTING_DOWN_UNSENT));
+    call.endsAt ??= Date.now() + this.options.timeoutMs;
     const trace = request.trace?.attempt(request.target.route, call.attempt, request.priority === 'undo');
-    const finish = trace?.finish;
-    const started = onResult || finish ? performance.now() : 0;
+    call.trace = trace;
+    call.started = request.onResult || trace?.finish ? performance.now() : 0;
     call.status = 0;
     call.trackingId = undefined;
     call.limitKind = undefined;
-    const { authorizer } = this.options;
-    try {
-      const granted = authorizer.grantFor(credentials);
-      const grant = granted instanceof Promise ? await granted : granted;
-      try {
-        return await this.sendWith<T>(call, grant, trace, endsAt);
-      } catch (error) {
-        // An access token v2 refused (revoked, or ended before its time) is replaced once, within the
-        // same time budget. A 401 is answered before v2 acts on anything, so any call, a write too,
-        // may be sent again.
-        if (!(error instanceof V2Error && error.status === 401) || !authorizer.renewable(credentials, grant.token)) throw error;
-        return await this.sendWith<T>(call, await authorizer.grantFor(credentials), trace, endsAt);
-      }
-    } finally {
-      if (onResult || finish) {
-        finish?.(call.status);
-        const { route, path } = request.target;
-        const ms = performance.now() - started;
-        const { trackingId, limitKind } = call;
-        onResult?.({
-          route,
-          method: route.method,
-          path,
-          ...(request.query === undefined ? {} : { query: request.query }),
-          undo: request.priority === 'undo',
-          status: call.status,
-          ms,
-          trackingId,
-          limitKind,
-        });
-      }
-    }
+    call.renewed = false;
+    const attempt = attemptOf<T>(call);
+    this.granted(call);
+    return attempt;
   }
 
-  private sendWith<T>(call: Call, grant: Grant, trace: V2AttemptTrace | undefined, endsAt: number): Promise<T> {
+  /** The attempt's token, at once when it is held, then its exchange; a failure to get one ends the attempt. */
+  private granted(call: Call): void {
+    let granted: Grant | Promise<Grant>;
+    try {
+      granted = this.options.authorizer.grantFor(call.credentials);
+    } catch (error) {
+      return this.ended(call, error);
+    }
+    if (granted instanceof Promise)
+      granted.then(
+        (grant) => this.sendWith(call, grant),
+        (error: unknown) => this.ended(call, error),
+      );
+    else this.sendWith(call, granted);
+  }
+
+  private sendWith(call: Call, grant: Grant): void {
     const { request } = call;
+    call.grant = grant;
     if (request.form) {
       // Serialise the multipart body (boundary included) with the platform's own encoder.
       const encoded = new Response(request.form);
       const type = encoded.headers.get('content-type') ?? 'multipart/form-data';
-      return encoded.arrayBuffer().then((bytes) => this.exchangeOf<T>(call, grant, trace, endsAt, Buffer.from(bytes), type));
+      encoded.arrayBuffer().then(
+        (bytes) => this.exchangeOf(call, grant, Buffer.from(bytes), type),
+        (error: unknown) => this.ended(call, error),
+      );
+      return;
     }
-    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-    return this.exchangeOf<T>(call, grant, trace, endsAt, body, 'application/json');
+    let body: string | undefined;
+    try {
+      body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    } catch (error) {
+      return this.ended(call, error);
+    }
+    this.exchangeOf(call, grant, body, 'application/json');
   }
 
-  private exchangeOf<T>(
-    call: Call,
-    grant: Grant,
-    trace: V2AttemptTrace | undefined,
-    endsAt: number,
-    body: string | Buffer | undefined,
-    contentType: string,
-  ): Promise<T> {
-    const { request } = call;
+  private exchangeOf(call: Call, grant: Grant, body: string | Buffer | undefined, contentType: string): void {
+    const { request, trace } = call;
     // A flat list, as undici keeps them: an object's keys would be listed on every call.
     const headers = ['authorization', grant.authorization, 'accept', 'application/json', 'user-agent', gatewayUserAgent()];
     if (body !== undefined) headers.push('content-type', contentType);
@@ -356,14 +337,90 @@ export class V2Client {
       if (trace.tracestate !== undefined) headers.push('tracestate', trace.tracestate);
     }
     const { route, path } = request.target;
-    const upstream = this.upstreamOf(grant, request.priority === 'undo');
+    let upstream: Upstream;
+    try {
+      upstream = this.upstreamOf(grant, request.priority === 'undo');
+    } catch (error) {
+      return this.ended(call, error);
+    }
     // Counted when it really leaves: not while its token is fetched (a token endpoint's failure sends nothing).
     request.onSend?.();
     // From the request's first byte to the answer's last, the time is v2's (and the network's): the
-    // exchange tells the call's own-time clock (`call.ownTime`).
-    return exchange(upstream, { method: route.method, path: upstream.basePath + path + call.search, headers, body }, endsAt, call).then(
-      (response) => this.answerOf<T>(call, response),
-    );
+    // exchange tells the call's own-time clock (`call.ownTime`), then the call (its `answered` or `failed`).
+    const options = { method: route.method, path: upstream.basePath + path + call.search, headers, body };
+    dispatchExchange(upstream, options, call.endsAt ?? Date.now() + this.options.timeoutMs, call, call);
+  }
+
+  /** The exchange's answer came: the attempt's value, or its failure (a 401 may send it once more). */
+  private answered(call: Call, response: Exchanged): void {
+    let value: unknown;
+    try {
+      value = this.answerOf(call, response);
+    } catch (error) {
+      return this.failed(call, error);
+    }
+    this.settle(call, true, value);
+  }
+
+  /**
+   * The exchange failed. An access token v2 refused (revoked, or ended before its time) is replaced
+   * once, within the same time budget. A 401 is answered before v2 acts on anything, so any call,
+   * a write too, may be sent again.
+   */
+  private failed(call: Call, error: unknown): void {
+    const grant = call.grant;
+    if (!call.renewed && grant && error instanceof V2Error && error.status === 401) {
+      let renewable: boolean;
+      try {
+        renewable = this.options.authorizer.renewable(call.credentials, grant.token);
+      } catch (thrown) {
+        return this.ended(call, thrown);
+      }
+      if (renewable) {
+        call.renewed = true;
+        return this.granted(call);
+      }
+    }
+    this.ended(call, error);
+  }
+
+  /** The attempt failed: told to its trace and observers, then to whoever waits on it. */
+  private ended(call: Call, error: unknown): void {
+    this.settle(call, false, error);
+  }
+
+  /** The attempt's outcome, after its observation; an observer's throw fails the attempt, as a `finally` that throws would. */
+  private settle(call: Call, answered: boolean, outcome: unknown): void {
+    try {
+      this.observe(call);
+    } catch (thrown) {
+      return call.reject(thrown);
+    }
+    if (answered) call.resolve(outcome);
+    else call.reject(outcome);
+  }
+
+  /** The attempt's end, told to its span and to `onResult` (logs, metrics) before its outcome. */
+  private observe(call: Call): void {
+    const { request, trace } = call;
+    const { onResult } = request;
+    const finish = trace?.finish;
+    if (!onResult && !finish) return;
+    finish?.(call.status);
+    const { route, path } = request.target;
+    const ms = performance.now() - call.started;
+    const { trackingId, limitKind } = call;
+    onResult?.({
+      route,
+      method: route.method,
+      path,
+      ...(request.query === undefined ? {} : { query: request.query }),
+      undo: request.priority === 'undo',
+      status: call.status,
+      ms,
+      trackingId,
+      limitKind,
+    });
   }
 
   /** The exchange's answer: a v2 JSON object, or the typed failure its status and body make. */
@@ -395,73 +452,4 @@ export class V2Client {
     call.text = text;
     return parsed as T;
   }
-}
-
-/**
- * One v2 call across its attempts: what each attempt reads and tells, made once per call. A GET's
- * is also what it offers to the identical ones made while it is in flight (coalesce.ts).
- */
-class Call implements SharedGet, Reading {
-  /** The call's outcome: set for a GET before it is offered to others (no other reads it). */
-  outcome: Promise<unknown> = NO_OUTCOME;
-  /** The answer's text, once it came: for the copies of the GETs that joined this one. */
-  text: string | undefined = undefined;
-  /** When the call's time is up (epoch ms): set when it is first sent, shared by its attempts. */
-  endsAt: number | undefined = undefined;
-  /** The attempt being made (1 for the first). */
-  attempt = 0;
-  /** Whether the attempt was let through the outbound gate. */
-  sent = false;
-  /** The attempt's answer's status, 0 until one came (for its trace and observation). */
-  status = 0;
-  /** The attempt's answer's `x-zm-trackingid`, for its observation (the call line quotes it). */
-  trackingId: string | undefined = undefined;
-  /** Whose limit the attempt's 429 met, for its observation (counted by kind). */
-  limitKind: V2LimitKind | undefined = undefined;
-  readonly mayHaveApplied: boolean;
-  /** The v1 call's own-time clock, which each exchange tells of its wait on v2. */
-  readonly ownTime: OwnTime | undefined;
-
-  constructor(
-    readonly credentials: Credentials,
-    readonly request: V2Request,
-    /** The query as sent (exchange.ts, `queryString`), made once. */
-    readonly search: string,
-    readonly maxBytes: number,
-  ) {
-    this.mayHaveApplied = !request.target.route.reads;
-    this.ownTime = request.ownTime;
-  }
-}
-
-/**
- * How long to wait before sending a call a 429 refused again, or undefined to answer it now. A
- * concurrency refusal is worth a short wait, whatever the method. A user's daily cap or a
- * resource's limit will not lift today. Any other: a short Retry-After (a per-second limit) is
- * worth waiting for where the call may be repeated; a long one (a daily quota, a storm) answers
- * now, and the category's pause (holdBack) refuses the next ones early.
- */
-function limitRetryDelay(error: V2Error, attempt: number, attempts: number): number | undefined {
-  switch (error.limitKind) {
-    case 'concurrency':
-      return attempt < CONCURRENCY_ATTEMPTS
-        ? Math.min(error.retryAfterMs ?? CONCURRENCY_WAIT_MS * attempt, MAX_429_RETRY_WAIT_MS)
-        : undefined;
-    case 'user-daily':
-    case 'resource':
-      return undefined;
-    default: {
-      const wait = error.retryAfterMs ?? 1000;
-      return attempt < attempts && wait <= MAX_429_RETRY_WAIT_MS ? wait : undefined;
-    }
-  }
-}
-
-/** What a call's outcome reads before it is set. */
-const NO_OUTCOME: Promise<unknown> = Promise.resolve(undefined);
-
-/** A retry waits for its token no longer than the call's budget (nor the v1 call's deadline). */
-function retryOptions({ request, endsAt }: Call): GateOptions {
-  const deadlineMs = Math.min(request.deadlineMs ?? Infinity, endsAt ?? Infinity);
-  return { ...request, deadlineMs: deadlineMs === Infinity ? undefined : deadlineMs };
 }

@@ -28,18 +28,22 @@ export class GetCoalescer {
     return this.inFlight.get(apiKey)?.get(key);
   }
 
-  /** A GET just sent, offered to the identical ones made while it is in flight. */
+  /**
+   * A GET about to be sent, offered to the identical ones made while it is in flight; its sender
+   * calls `forget` when it is over (no promise is chained to it here: that cost two per GET).
+   */
   offer(apiKey: string, key: string, shared: SharedGet): void {
     let calls = this.inFlight.get(apiKey);
     if (!calls) this.inFlight.set(apiKey, (calls = new Map<string, SharedGet>()));
     calls.set(key, shared);
-    const forget = () => {
-      const current = this.inFlight.get(apiKey);
-      if (current?.get(key) !== shared) return;
-      current.delete(key);
-      if (current.size === 0) this.inFlight.delete(apiKey);
-    };
-    shared.outcome.then(forget, forget);
+  }
+
+  /** The GET offered under `key` is over: no later one joins it (a newer one offered under the same key stays). */
+  forget(apiKey: string, key: string, shared: SharedGet): void {
+    const current = this.inFlight.get(apiKey);
+    if (current?.get(key) !== shared) return;
+    current.delete(key);
+    if (current.size === 0) this.inFlight.delete(apiKey);
   }
 
   /** The key writes: no later read may join a GET sent before the write. */

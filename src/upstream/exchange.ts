@@ -48,18 +48,34 @@ export interface Exchanged {
 /** 8 MiB: the largest v2 answer (a 300-item page of full meetings) is a small fraction of it. */
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
+/** Where an exchange tells how it ended: once, its answer or its failure (a connection's, the deadline's, the byte cap's). */
+export interface ExchangeOutcome {
+  answered(exchanged: Exchanged): void;
+  failed(error: UpstreamUnavailable): void;
+}
+
 /**
  * One request through the pool, its answer's body read within `reading.maxBytes`, all by `endsAt`:
  * the wait for a connection, the request, the answer and its body. When time is up the call fails at
  * once and the request is aborted: one still waiting for a connection is dropped unsent (undici
  * drops it when a connection takes it up, without the call waiting for that), one sent is cut off,
- * its connection closed, and an answer coming after all is never read.
+ * its connection closed, and an answer coming after all is never read. `outcome` is told once, from
+ * undici's callbacks (or the deadline's timer): the v2 client's attempt makes no promise of its own
+ * per exchange, it settles the one of its attempt from there (client.ts).
  */
+export function dispatchExchange(
+  upstream: Upstream,
+  options: Dispatcher.DispatchOptions,
+  endsAt: number,
+  reading: Reading,
+  outcome: ExchangeOutcome,
+): void {
+  upstream.pool.dispatch(options, new ExchangeHandler(reading, outcome, Math.max(0, endsAt - Date.now())));
+}
+
+/** The same exchange as a promise of its answer (the exchange's own tests read it so). */
 export function exchange(upstream: Upstream, options: Dispatcher.DispatchOptions, endsAt: number, reading: Reading): Promise<Exchanged> {
-  return new Promise((resolve, reject) => {
-    const handler = new ExchangeHandler(reading, resolve, reject, Math.max(0, endsAt - Date.now()));
-    upstream.pool.dispatch(options, handler);
-  });
+  return new Promise((answered, failed) => dispatchExchange(upstream, options, endsAt, reading, { answered, failed }));
 }
 
 /**
@@ -84,13 +100,12 @@ class ExchangeHandler implements Exchanged {
   /** undici's abort of this request, once a connection took it up. */
   private abort: ((reason: Error) => void) | undefined = undefined;
   /** Why the request is to be aborted (its time is up, its answer too large): applied as soon as there is an abort. */
-  private reason: Error | undefined = undefined;
+  private reason: UpstreamUnavailable | undefined = undefined;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly reading: Reading,
-    private readonly resolve: (exchanged: Exchanged) => void,
-    private readonly reject: (error: unknown) => void,
+    private readonly outcome: ExchangeOutcome,
     leftMs: number,
   ) {
     reading.ownTime?.wait();
@@ -133,11 +148,11 @@ class ExchangeHandler implements Exchanged {
     this.text = chunks.length === 0 ? '' : chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
     this.settle();
     this.chunks = NO_CHUNKS;
-    this.resolve(this);
+    this.outcome.answered(this);
   }
 
   onError(error: Error): void {
-    if (this.settle()) this.reject(toUnavailable(error));
+    if (this.settle()) this.outcome.failed(toUnavailable(error));
   }
 
   /** Time is up: the call fails now, and the request is aborted where it stands. */
@@ -146,11 +161,11 @@ class ExchangeHandler implements Exchanged {
   }
 
   /** Fails the exchange with `reason` and aborts its request, now or as soon as a connection takes it up. */
-  private cutOff(reason: Error): void {
+  private cutOff(reason: UpstreamUnavailable): void {
     if (!this.settle()) return;
     this.chunks = NO_CHUNKS;
     this.reason = reason;
-    this.reject(reason);
+    this.outcome.failed(reason);
     this.abort?.(reason);
   }
 
