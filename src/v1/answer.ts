@@ -1,3 +1,4 @@
+import { compiledFrom, literal } from './compile.js';
 import type { FieldTable } from './field-map.js';
 
 /**
@@ -88,9 +89,11 @@ function builderOf(shape: AnswerShape): Builder {
  * by a name read from a list, and V8 turns an object given more than a dozen properties that way
  * into a hash table; stored by names written in the code, an answer keeps its fast layout, which
  * JSON.stringify writes about a third faster and Object.keys reads in a fiftieth of the time (a
- * meeting's 24 fields, bench/RESULTS.md). Names enter the code only as JSON string literals,
- * values only through the arrays handed in. Where code cannot be made from text (Node run with
- * --disallow-code-generation-from-strings), the shape is built by walking it.
+ * meeting's 24 fields, bench/RESULTS.md). Each field's sources are read by its name written in
+ * too (`firstValueCode`): one read site per field sees the two or three kinds of source of its
+ * shape's callers, where `firstValue`'s one site saw every source of every field of every shape.
+ * Names enter the code only as JSON string literals, values only through the arrays handed in.
+ * Where code cannot be made from text, the shape is built by walking it.
  */
 function compiledBuilder(shape: AnswerShape): Builder {
   const { whenAbsent, copies, wire } = shape;
@@ -98,26 +101,31 @@ function compiledBuilder(shape: AnswerShape): Builder {
   const types = shape.fields.map((field) => wire?.[field]);
   const copied = shape.fields.map((field) => copies?.[field]);
   const statements = shape.fields.map((field, i) => {
-    const key = JSON.stringify(field);
+    const key = literal(field);
     const copyOf = copied[i];
     if (copyOf !== undefined) {
       // A copy of a field named by a string is read by that name written in; any other (an inherited member of `copies`) as the walk reads it.
-      const from = typeof copyOf === 'string' ? `out[${JSON.stringify(copyOf)}]` : `out[copied[${i}]]`;
+      const from = typeof copyOf === 'string' ? `out[${literal(copyOf)}]` : `out[copied[${i}]]`;
       return `if (${from} !== undefined) out[${key}] = ${from};`;
     }
-    const value = `value = firstValue(${key}, sources) ?? absent[${i}];`;
+    const value = `${firstValueCode(key)} if (value === undefined) value = absent[${i}];`;
     return `${value} if (value !== undefined) out[${key}] = ${types[i] === undefined ? 'value' : `onWire(value, types[${i}])`};`;
   });
-  const body = `return function build(sources) { const out = {}; let value; ${statements.join(' ')} return out; };`;
-  try {
-    // The one place code is made from text: from the shape's field names, each a JSON string literal.
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a builder compiled from a shape, as above
-    const make = new Function('firstValue', 'onWire', 'absent', 'types', 'copied', body) as (...parts: readonly unknown[]) => Builder;
-    return make(firstValue, onWire, absent, types, copied);
-  } catch (error) {
-    if (!(error instanceof EvalError)) throw error;
-    return (sources) => answerByWalk(shape, ...sources);
-  }
+  const body = `return function build(sources) { const out = {}; const n = sources.length; let value, source, i; ${statements.join(' ')} return out; };`;
+  const name = `answer/${shape.fields.slice(0, 3).join('-')}`;
+  return compiledFrom<Builder>(name, { onWire, absent, types, copied }, body) ?? ((sources) => answerByWalk(shape, ...sources));
+}
+
+/**
+ * `firstValue` of one field written out: `value` is the first source's value for the field that
+ * is neither undefined nor null, else undefined; a function source is called with the name.
+ */
+function firstValueCode(key: string): string {
+  return (
+    `value = undefined; for (i = 0; i < n; i++) { source = sources[i]; ` +
+    `value = typeof source === 'function' ? source(${key}) : source[${key}]; ` +
+    `if (value !== undefined && value !== null) break; value = undefined; }`
+  );
 }
 
 /**

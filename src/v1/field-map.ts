@@ -1,4 +1,15 @@
 import { z } from 'zod';
+import { compiledToV1, compiledToV2, type ToV1, type ToV2 } from './table-compiled.js';
+import {
+  getKeys,
+  setKeys,
+  v1ByWalk,
+  v2ByWalk,
+  withDefaultsOf,
+  withParamsOver,
+  type CompiledInputRow,
+  type CompiledOutputRow,
+} from './table-walks.js';
 
 /**
  * The engine behind the mapping tables in mappings/: each row says where one v1 field lives in
@@ -161,33 +172,21 @@ type OutputRow = Exclude<FieldRow, { direction: 'in' }>;
 const usedOnInput = (row: FieldRow): row is InputRow => row.direction !== 'out';
 const usedOnOutput = (row: FieldRow): row is OutputRow => row.direction !== 'in';
 
-/** A row used on input as the engine reads it on every call: its v1 spellings, codec and v2 path split into keys once. */
-interface CompiledInputRow {
-  v1: string;
-  aliases: readonly string[];
-  codec: InputCodec;
-  v2Keys: readonly string[];
-  v1Default: unknown;
-}
-
-/** A row used on output, likewise. */
-interface CompiledOutputRow {
-  v1: string;
-  codec: OutputCodec;
-  v2Keys: readonly string[];
-}
-
-/** What `withV1Defaults`, `toV2` and `toV1` read of a table: its input rows, output rows, and input rows with a v1 default. */
+/** What `withV1Defaults`, `toV2` and `toV1` read of a table: its input rows, output rows, input rows with a v1 default, and its compiled directions. */
 interface CompiledTable {
   input: readonly CompiledInputRow[];
   output: readonly CompiledOutputRow[];
   defaults: readonly CompiledInputRow[];
+  toV1: ToV1;
+  toV2: ToV2;
+  toV2WithDefaults: ToV2;
 }
 
 /**
  * Each table compiled on its first use and kept while the table lives: the tables are constants
  * read on every call, and filtering their rows and splitting their paths per call was a third of a
  * /meeting/create's translation (~20 µs of the 60-row meeting table, `npm run bench -- --only meeting-create`).
+ * Each direction is then written out as code of its own (table-compiled.ts), else walked.
  * A table must not change after its first use (none does: they are module constants).
  */
 const compiled = new WeakMap<FieldTable, CompiledTable>();
@@ -205,7 +204,15 @@ function compiledTable(table: FieldTable): CompiledTable {
     const output = table
       .filter(usedOnOutput)
       .map((row): CompiledOutputRow => ({ v1: row.v1, codec: row.codec ?? same, v2Keys: segmentsOfPath(row.v2) }));
-    plan = { input, output, defaults: input.filter((row) => row.v1Default !== undefined) };
+    const defaults = input.filter((row) => row.v1Default !== undefined);
+    plan = {
+      input,
+      output,
+      defaults,
+      toV1: compiledToV1(output, same) ?? ((v2) => v1ByWalk(output, v2)),
+      toV2: compiledToV2(input, false, same) ?? ((params) => v2ByWalk(input, params)),
+      toV2WithDefaults: compiledToV2(input, true, same) ?? ((params) => v2ByWalk(input, withDefaultsOf(defaults, params))),
+    };
     compiled.set(table, plan);
   }
   return plan;
@@ -237,14 +244,6 @@ export function inputShape<const T extends FieldTable>(table: T): InputShape<T> 
   return shape as InputShape<T>;
 }
 
-/** The v1 value of a row in parsed params, looking at its aliases too (the canonical name wins). */
-function v1ValueOf(row: CompiledInputRow, params: Record<string, unknown>): unknown {
-  const value = params[row.v1];
-  if (value !== undefined) return value;
-  for (const alias of row.aliases) if (params[alias] !== undefined) return params[alias];
-  return undefined;
-}
-
 /** The params a table's v1 defaults leave given: each input row with a default, by its v1 name. */
 type DefaultedOf<T extends FieldTable> = string extends T[number]['v1']
   ? unknown
@@ -252,23 +251,8 @@ type DefaultedOf<T extends FieldTable> = string extends T[number]['v1']
 
 /** Fill in the v1 defaults of the rows the call omitted (v1 create semantics). */
 export function withV1Defaults<T extends FieldTable, P extends Record<string, unknown>>(table: T, params: P): P & DefaultedOf<T> {
-  const defaults: Record<string, unknown> = {};
-  for (const row of compiledTable(table).defaults) {
-    if (v1ValueOf(row, params) === undefined) defaults[row.v1] = row.v1Default;
-  }
   // The params, and a value for every row with a default: what DefaultedOf says.
-  return withParamsOver(defaults, params) as P & DefaultedOf<T>;
-}
-
-/**
- * `defaults` with the params copied over it, except where a default stands for a param that is
- * absent or undefined: what `{ ...params }` then one key added per default gives, built the other
- * way round. Adding keys to a spread copy made V8 build a new hidden class per key on every call:
- * the 11 defaults of a meeting create cost ~17 µs that way, under 1 µs this way.
- */
-function withParamsOver(defaults: Record<string, unknown>, params: Record<string, unknown>): Record<string, unknown> {
-  for (const key of Object.keys(params)) if (!Object.hasOwn(defaults, key)) defaults[key] = params[key];
-  return defaults;
+  return withDefaultsOf(compiledTable(table).defaults, params) as P & DefaultedOf<T>;
 }
 
 /** What a row writes into the v2 body: what its codec answers (undefined leaves the field out), else its parsed v1 value. */
@@ -318,28 +302,31 @@ export type V2Body<T extends FieldTable, P = Record<string, unknown>> = string e
 
 /** v1 params → the nested v2 object, with only the fields the call gave (PATCH semantics). */
 export function toV2<T extends FieldTable, P extends Record<string, unknown>>(table: T, params: P): V2Body<T, P> {
-  const out: Record<string, unknown> = {};
-  for (const row of compiledTable(table).input) {
-    const value = v1ValueOf(row, params);
-    if (value === undefined) continue;
-    const converted: unknown = row.codec.toV2(value);
-    // A codec answers undefined for a v1 value that asks v2 to keep what it has (v1 capacity 0 = "inherit").
-    if (converted === undefined) continue;
-    setKeys(out, row.v2Keys, converted);
-  }
   // Built row by row from the table's paths, which is what V2Body says of them.
-  return out as V2Body<T, P>;
+  return compiledTable(table).toV2(params) as V2Body<T, P>;
+}
+
+/** `toV2(table, withV1Defaults(table, params))`, without the copy of the params: a v1 create's v2 body. */
+export function toV2WithDefaults<T extends FieldTable, P extends Record<string, unknown>>(
+  table: T,
+  params: P,
+): V2Body<T, P & DefaultedOf<T>> {
+  return compiledTable(table).toV2WithDefaults(params) as V2Body<T, P & DefaultedOf<T>>;
+}
+
+/** What `toV2` answers, by walking the table's rows: what its compiled form must answer. */
+export function toV2ByWalk(table: FieldTable, params: Record<string, unknown>): Record<string, unknown> {
+  return v2ByWalk(compiledTable(table).input, params);
 }
 
 /** A v2 object → the flat v1 fields of the table's output rows (fields v2 lacks are left out). */
 export function toV1(table: FieldTable, v2: unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const row of compiledTable(table).output) {
-    const value = getKeys(v2, row.v2Keys);
-    if (value === undefined) continue;
-    out[row.v1] = row.codec.toV1(value);
-  }
-  return out;
+  return compiledTable(table).toV1(v2);
+}
+
+/** What `toV1` answers, by walking the table's rows: what its compiled form must answer. */
+export function toV1ByWalk(table: FieldTable, v2: unknown): Record<string, unknown> {
+  return v1ByWalk(compiledTable(table).output, v2);
 }
 
 /**
@@ -362,29 +349,8 @@ export function getPath(object: unknown, path: string): unknown {
   return getKeys(object, segmentsOfPath(path));
 }
 
-function getKeys(object: unknown, keys: readonly string[]): unknown {
-  let current = object;
-  for (const key of keys) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
-}
-
 export function setPath(object: Record<string, unknown>, path: string, value: unknown): void {
   setKeys(object, segmentsOfPath(path), value);
-}
-
-function setKeys(object: Record<string, unknown>, keys: readonly string[], value: unknown): void {
-  let current = object;
-  const last = keys.length - 1;
-  for (let i = 0; i < last; i++) {
-    const key = keys[i]!;
-    const next = current[key];
-    if (next === null || typeof next !== 'object') current[key] = {};
-    current = current[key] as Record<string, unknown>;
-  }
-  current[keys[last]!] = value;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { setPath, toV2, withV1Defaults } from '../../v1/field-map.js';
+import { setPath, toV2, toV2WithDefaults } from '../../v1/field-map.js';
 import type { SessionKind } from './kinds.js';
 
 /**
@@ -11,7 +11,7 @@ export function v2SessionBody(
   params: Record<string, unknown>,
   { create }: { create: boolean },
 ): Record<string, unknown> {
-  const body = toV2(kind.table, create ? withV1Defaults(kind.table, params) : params);
+  const body = create ? toV2WithDefaults(kind.table, params) : toV2(kind.table, params);
   const alternativeHosts = mergeAlternativeHosts(params['option_alternative_hosts'], params['option_alternative_host_ids']);
   if (alternativeHosts !== undefined) setPath(body, 'settings.alternative_hosts', alternativeHosts);
   return body;
