@@ -20,7 +20,7 @@ import type { Webhooks } from './webhooks/index.js';
 import { serverOptions, type GatewayOverrides, type Parts } from './gateway/parts.js';
 import { InFlight, ListenAddress, OutboundStop, Resources, drain, reloadCredentials } from './gateway/lifecycle.js';
 import { configuredSecrets } from './gateway/secrets.js';
-import { drainGuard, errorAnswer, unknownPathAnswer, workerTag } from './gateway/answers.js';
+import { drainGuarded, errorAnswer, unknownPathAnswer, workerTag, type Fetch } from './gateway/answers.js';
 import { owned } from './gateway/owned.js';
 import { webhooksPart } from './gateway/webhooks.js';
 import { hubPart, sandboxListener, sandboxPart } from './gateway/sandbox.js';
@@ -104,16 +104,19 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
  * The HTTP server over the app; a call (a path the route table says names one) is in flight until
  * its answer has left (the response closes), not merely been made.
  */
-function createHttpServer(root: Hono, { config, work, resources }: Parts): Server {
-  const server = createServer(root.fetch, {
+function createHttpServer(fetch: Fetch, { config, work, resources }: Parts): Server {
+  const server = createServer(fetch, {
     ...serverOptions(config),
     maxConnections: config.maxConnections,
     maxConnectionsPerAddress: config.maxConnectionsPerAddress,
   });
+  // One listener made once for every call: Node emits a response's 'close' once (as the server's
+  // own answerGone relies on), so no `once` wrapper and no closure is made per call.
+  const finished = () => work.finished();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (!ROUTES.namesCall(req.url ?? '')) return;
     work.started();
-    res.once('close', () => work.finished());
+    res.on('close', finished);
   });
   resources.add(async () => {
     server.closeAllConnections();
@@ -137,13 +140,13 @@ interface MountedParts {
 
 /**
  * The one app, in the order a request meets it: one error handler and one not-found answer for
- * every part; the drain guard before all routes, so no new call starts while draining; then each
- * part's own app, whose every route lies under the prefixes the route table gives that part.
+ * every part; then each part's own app, whose every route lies under the prefixes the route table
+ * gives that part. The drain guard stands in front of the whole app (`drainGuarded`), so no new call
+ * starts while draining.
  */
-function mount({ log, work, overrides }: Parts, apps: MountedParts): Hono {
+function mount({ log, overrides }: Parts, apps: MountedParts): Hono {
   const root = new Hono();
   root.onError(errorAnswer(log.logger));
-  root.use('*', drainGuard(work));
   if (overrides.cluster) root.use('*', workerTag(overrides.cluster.workerId));
   if (apps.sandbox) root.route('/', owned('sandbox', apps.sandbox));
   if (apps.hub) root.route('/', owned(['sandbox', 'webhooks'], apps.hub));
@@ -213,8 +216,9 @@ function assemble(parts: Parts) {
     shadow: shadowed?.app,
   };
   const root = mount(parts, apps);
-  const server = createHttpServer(root, parts);
-  return { root, sandbox, sandboxListener: listener, webhooks, limiters, v2, credentials, metrics, shadow, server };
+  const fetch = drainGuarded(parts.work, root);
+  const server = createHttpServer(fetch, parts);
+  return { root, fetch, sandbox, sandboxListener: listener, webhooks, limiters, v2, credentials, metrics, shadow, server };
 }
 
 /** Every route of one gateway, in place before anything listens. */
@@ -251,8 +255,7 @@ export function buildGateway(config: GatewayConfig, overrides: GatewayOverrides 
     void resources.closeAll();
     throw error;
   }
-  const { root } = wired;
-  const fetch = (request: Request, env?: unknown) => root.fetch(request, env);
+  const { fetch } = wired;
   return { fetch, listen: () => listen(parts, wired, fetch) };
 }
 

@@ -1,4 +1,4 @@
-import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
+import type { Context, ErrorHandler, Hono, MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
 import { levelOf } from '../../mappings/errors.js';
 import { bugBehind } from '../shared/failure.js';
@@ -13,13 +13,24 @@ import type { InFlight } from './lifecycle.js';
  * the route table says (src/shared/route-owners.ts).
  */
 
-/** Shutdown: first of all routes, so no new v1 call (or SDK signature) starts while draining. */
-export const drainGuard =
-  (work: InFlight): MiddlewareHandler =>
-  async (c, next) => {
-    if (!work.draining || !ROUTES.namesCall(c.req.path)) return next();
-    return v1ErrorAnswer(new Refusal('shutting-down'), { headers: { connection: 'close' } });
+/** What answers a request, as a Hono app's `fetch` does (`env`: Node's request and response, under the server). */
+export type Fetch = (request: Request, env?: unknown) => Response | Promise<Response>;
+
+/**
+ * Shutdown: in front of the whole app, so no new v1 call (or SDK signature) starts while draining.
+ * A wrapper around the app's `fetch`, not a middleware for every path: with one, every request
+ * matched two handlers at least and went through Hono's compose (an async dispatch per handler,
+ * its closures and promises); without, a v1 call matches its one route and Hono calls it directly.
+ * While serving, the guard costs one field read; while draining, the path is read as Hono reads it.
+ */
+export function drainGuarded(work: InFlight, app: Hono): Fetch {
+  return (request, env) => {
+    if (work.draining && ROUTES.namesCall(app.getPath(request, { env }))) {
+      return v1ErrorAnswer(new Refusal('shutting-down'), { headers: { connection: 'close' } });
+    }
+    return app.fetch(request, env);
   };
+}
 
 /** A cluster worker names itself on every answer. */
 export const workerTag =
