@@ -190,10 +190,12 @@ class BodyRead {
   ) {}
 
   start(): void {
+    // `on`, not `once`: each of these fires at most once before cleanup takes them all off, and
+    // `once` made a wrapper (a state object and a bound function) per listener per body.
     this.incoming.on('data', this.onData);
-    this.incoming.once('end', this.onEnd);
-    this.incoming.once('aborted', this.onAborted);
-    this.incoming.once('error', this.onAborted);
+    this.incoming.on('end', this.onEnd);
+    this.incoming.on('aborted', this.onAborted);
+    this.incoming.on('error', this.onAborted);
     this.request.onDeadline = this.onDeadline;
     watchIdle(this);
   }
