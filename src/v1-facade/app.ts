@@ -17,7 +17,7 @@ import { KeyMemo } from '../v1-steps/key-memo.js';
 import { tellingEach, type CallObserver, type OwnTimeObserver } from '../v1-steps/observe.js';
 import type { BodyLimits } from '../http/request-body.js';
 import { read, readFields } from '../v1-steps/read.js';
-import { readParams } from '../v1-steps/params.js';
+import { readParamsNow } from '../v1-steps/params.js';
 import { fail, observe, observeOwnTime, render } from './render.js';
 import { V1Call } from '../v1-steps/v1-call.js';
 
@@ -93,7 +93,7 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
     try {
       // Each step takes the one before's result, kept as the furthest the call got; the usual call
       // awaits nothing in the middle two.
-      const asked = read(call, await readFields(call, body, readParams), registry);
+      const asked = read(call, await readFields(call, body, readParamsNow), registry);
       const authenticating = authenticate(asked, allowedApiKeys, pairs, options.localCheck);
       const authenticated = call.reach(authenticating instanceof Promise ? await authenticating : authenticating);
       const admitting = admit(authenticated, inbound);
@@ -102,6 +102,8 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
       // Its call line says what it was (a bug's at error level, with its stack: src/ops/logging.ts).
       fail(call, error);
     }
+    // Answered: the call's reads not yet sent are withdrawn, never sent after its answer (dispatch.ts).
+    call.onAnswered?.answered();
     const response = render(call);
     if (observers.length) observe(call, tell, options.addresses);
     if (ownTime) observeOwnTime(call, ownTime);

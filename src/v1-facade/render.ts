@@ -63,12 +63,13 @@ export function observe(call: V1Call, observers: CallObserver, addresses?: (c: V
 /**
  * Tells `observer` the call's own time when Node has handed the answer's last byte to the socket
  * (at once where no Node response carries it: `app.request` in tests). An answer whose connection
- * closed first was never written: it is not told.
+ * closed first was never written: it is not told. `on`, not `once`: a response finishes once, and
+ * `once` wraps each listener in two objects more.
  */
 export function observeOwnTime(call: V1Call, observer: OwnTimeObserver): void {
   const report = () => observer(call.reached?.endpointPath, call.ownTime.ownSeconds());
   const outgoing = call.c.env?.outgoing;
-  if (outgoing) outgoing.once('finish', report);
+  if (outgoing) outgoing.on('finish', report);
   else report();
 }
 

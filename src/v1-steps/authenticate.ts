@@ -32,14 +32,24 @@ export function authenticate<R extends FieldsRead>(
 ): (R & Standing) | Promise<R & Standing> {
   const credentials = credentialsOf(read.params, allowed);
   const decided = local?.decide(credentials);
-  // Not `{ ...read, credentials, proven }`: fields added to a spread object take V8's slow path in
-  // Node 20 (5 µs a call, where Object.assign's copy costs well under 1), a known defect:
-  // https://bugs.chromium.org/p/v8/issues/detail?id=11536 (worked around in angular/angular-cli#24164).
-  const standing = (proven: boolean): R & Standing =>
-    Object.assign({}, read, { credentials, proven: proven || pairs.isProven(credentials) });
   // Asynchronous only when a new pair of a mapped key is hashed: the usual call awaits nothing here.
-  if (decided instanceof Promise) return decided.then(standing);
-  return standing(decided === true);
+  if (decided instanceof Promise) return decided.then((proven) => standing(read, credentials, proven || pairs.isProven(credentials)));
+  return standing(read, credentials, decided === true || pairs.isProven(credentials));
+}
+
+/**
+ * `read` with the pair and its standing written onto it: the same object handed on, not a copy.
+ * A copy cost an object, a literal and a copy of every field per call (`{ ...read, credentials,
+ * proven }` is worse: fields added to a spread object take V8's slow path in Node 20, 5 µs a call,
+ * https://bugs.chromium.org/p/v8/issues/detail?id=11536); the facade's read makes its object with
+ * these fields already in place (StepsOfCall, v1-call.ts), so writing them changes no shape. The
+ * types still say what each step established: nothing before this step reads them.
+ */
+function standing<R extends FieldsRead>(read: R, credentials: Credentials, proven: boolean): R & Standing {
+  const stood = read as R & { credentials: Credentials; proven: boolean };
+  stood.credentials = credentials;
+  stood.proven = proven;
+  return stood;
 }
 
 function credentialsOf(params: FieldsRead['params'], allowed: ReadonlySet<string> | undefined): Credentials {

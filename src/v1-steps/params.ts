@@ -50,9 +50,25 @@ class FieldCap {
     return new FieldCap(this.max, this.left);
   }
 
+  /** The fields left now: a reading that may be done again notes it, rather than copying the cap on every call. */
+  get mark(): number {
+    return this.left;
+  }
+
+  /** The cap as it stood at `mark`. */
+  copyAt(mark: number): FieldCap {
+    return new FieldCap(this.max, mark);
+  }
+
   take(): void {
     if (--this.left < 0) throw new ParamDecodeError(`Too many parameters: a request may carry at most ${this.max} fields.`);
   }
+}
+
+/** A list of objects sent as nested fields: its items by index, and the index written last. */
+interface ObjectList {
+  items: Map<number, Record<string, string>>;
+  last: number;
 }
 
 /**
@@ -70,8 +86,11 @@ class FieldCap {
  */
 class FormFields {
   private readonly params: V1Params = {};
-  /** Object lists by name: items by index (a Map, so `a[999999999][b]` costs one entry) and the index written last. */
-  private readonly objectLists = new Map<string, { items: Map<number, Record<string, string>>; last: number }>();
+  /**
+   * Object lists by name: items by index (a Map, so `a[999999999][b]` costs one entry) and the index
+   * written last. Made on the first such field: most forms have none.
+   */
+  private objectLists: Map<string, ObjectList> | undefined;
   /** The keys a blank placeholder was written under; most forms have none. */
   private blanks: string[] | undefined;
 
@@ -111,8 +130,9 @@ class FormFields {
 
   /** An indexed field goes to its item; an unindexed one (`a[][b]`) to the item written last, or a new one once that item has `b` (Rack's rule). */
   private addItemField(name: string, index: string, field: string, value: string): void {
-    let list = this.objectLists.get(name);
-    if (!list) this.objectLists.set(name, (list = { items: new Map(), last: -1 }));
+    const lists = (this.objectLists ??= new Map<string, ObjectList>());
+    let list = lists.get(name);
+    if (!list) lists.set(name, (list = { items: new Map(), last: -1 }));
     let at: number;
     if (index !== '') at = Number(index);
     else if (list.last === -1) at = 0;
@@ -140,6 +160,7 @@ class FormFields {
   }
 
   private closeObjectLists(): void {
+    if (!this.objectLists) return;
     for (const [name, { items }] of this.objectLists) {
       const inOrder = [...items.entries()].sort(([a], [b]) => a - b).map(([, item]) => item);
       this.params[name] = JSON.stringify(inOrder);
@@ -162,13 +183,13 @@ export function parseUrlEncoded(bytes: Buffer | string, charset?: string, maxFie
 
 function decodeUrlEncoded(bytes: Buffer | string, charset: string | undefined, cap: FieldCap): FormFields {
   if (charset !== undefined) return decodeForm(bytes, textDecoder(charset), cap);
-  // The fallback reads the same fields again: the cap is counted afresh for it.
-  const retry = cap.copy();
+  // The fallback reads the same fields again: the cap is counted afresh for it, as it stood before.
+  const mark = cap.mark;
   try {
     return decodeForm(bytes, UTF_8, cap);
   } catch (error) {
     if (!(error instanceof NotInCharset)) throw error;
-    return decodeForm(bytes, textDecoder('windows-1252'), retry);
+    return decodeForm(bytes, textDecoder('windows-1252'), cap.copyAt(mark));
   }
 }
 
@@ -236,24 +257,41 @@ export async function readParams(
   contentType: string | undefined,
   maxFields: number = DEFAULT_BUDGET.maxFields,
 ): Promise<V1Params> {
+  return readParamsNow(search, body, contentType, maxFields);
+}
+
+/**
+ * The same reading, answered at once where nothing has to wait (every form but a multipart one):
+ * what the facade's read takes, so the usual call waits on no promise of its own here. A field
+ * that cannot be read throws (readParams rejects).
+ */
+export function readParamsNow(
+  search: string,
+  body: Buffer,
+  contentType: string | undefined,
+  maxFields: number = DEFAULT_BUDGET.maxFields,
+): V1Params | Promise<V1Params> {
   const cap = new FieldCap(maxFields);
   const query = search.startsWith('?') ? search.slice(1) : search;
-  const fromQuery = decodeUrlEncoded(query, undefined, cap);
-  if (body.length === 0) return fromQuery.read();
+  // An empty query string has no fields: nothing is made for it.
+  const fromQuery = query === '' ? undefined : decodeUrlEncoded(query, undefined, cap);
+  if (body.length === 0) return fromQuery ? fromQuery.read() : {};
   const type = (contentType ?? '').toLowerCase();
-  let fromBody: FormFields;
   if (contentType !== undefined && type.startsWith('multipart/form-data')) {
-    fromBody = await decodeMultipart(body, contentType, cap);
-  } else if (type === '' || type.startsWith('application/x-www-form-urlencoded') || type.startsWith('text/plain')) {
-    // Some legacy clients send a form body with no content type, or as text/plain.
-    fromBody = decodeUrlEncoded(body, charsetOf(contentType), cap);
-  } else {
-    throw new ParamDecodeError(
-      `Unsupported Content-Type "${contentType}": v1 calls send form fields (application/x-www-form-urlencoded or multipart/form-data).`,
-    );
+    return decodeMultipart(body, contentType, cap).then((fromBody) => merged(fromQuery, fromBody));
   }
-  // Body wins, merged into the query string's map: both are fresh, neither is copied into a third.
-  return query === '' ? fromBody.read() : fromQuery.read(fromBody);
+  if (type === '' || type.startsWith('application/x-www-form-urlencoded') || type.startsWith('text/plain')) {
+    // Some legacy clients send a form body with no content type, or as text/plain.
+    return merged(fromQuery, decodeUrlEncoded(body, charsetOf(contentType), cap));
+  }
+  throw new ParamDecodeError(
+    `Unsupported Content-Type "${contentType}": v1 calls send form fields (application/x-www-form-urlencoded or multipart/form-data).`,
+  );
+}
+
+/** Body wins, merged into the query string's map: both are fresh, neither is copied into a third. */
+function merged(fromQuery: FormFields | undefined, fromBody: FormFields): V1Params {
+  return fromQuery ? fromQuery.read(fromBody) : fromBody.read();
 }
 
 function charsetOf(contentType: string | undefined): string | undefined {

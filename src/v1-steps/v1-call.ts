@@ -69,6 +69,8 @@ export class V1Call extends RequestCall {
   readonly requestId: string;
   /** The call's trace, started on arrival: the client's `traceparent` continued, or a new trace. */
   readonly trace: CallTrace;
+  /** What is told once the call has its answer (dispatch's v2 API: its reads not yet sent are withdrawn); none before dispatch. */
+  onAnswered: { answered(): void } | undefined = undefined;
 
   constructor(
     c: Context<{ Bindings: Bindings }>,
@@ -144,6 +146,32 @@ export interface AdmittedCall extends AuthenticatedCall, Admission {}
 
 /** Any step's result, as read after a failure: what a later step would have added may be missing. */
 export type Progress = ParamsRead & Partial<Omit<AdmittedCall, keyof ParamsRead>>;
+
+/**
+ * The one object the facade's steps hand on, each writing what it establishes (read the endpoint,
+ * authenticate the pair and its standing, admit its admission): every field is there from its
+ * making, so each step's writes keep its one shape, and no step copies what the one before left.
+ * Typed at each step by what that step established (ReadCall, AuthenticatedCall, AdmittedCall).
+ */
+export class StepsOfCall implements Progress {
+  endpoint: EndpointDefinition | undefined = undefined;
+  endpointPath: string | undefined = undefined;
+  credentials: Credentials | undefined = undefined;
+  proven: boolean | undefined = undefined;
+  admitted: true | undefined = undefined;
+
+  constructor(
+    readonly call: V1Call,
+    readonly params: V1Params,
+  ) {}
+
+  /** read's result: the endpoint the path names, written on. */
+  read(endpoint: EndpointDefinition, endpointPath: string): ReadCall {
+    this.endpoint = endpoint;
+    this.endpointPath = endpointPath;
+    return this as ReadCall;
+  }
+}
 
 /**
  * A request header, from the headers Node has already parsed where there are some. Asking the
