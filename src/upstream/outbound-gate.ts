@@ -19,8 +19,12 @@ export function limiterGate(
   options: (given: GateOptions) => ScheduleOptions = (given) => given,
 ): OutboundGate {
   return {
-    schedule: (credentials, target, task, given = {}) =>
-      Promise.resolve(spending(budgets, credentials, (budget) => outbound.schedule(budget, target.route.category, task, options(given)))),
+    schedule: (credentials, target, task, given = {}) => {
+      // No closure where the budget is known at once (most calls): `spending` would make one per call.
+      const budget = budgets.of(credentials);
+      if (budget instanceof Promise) return budget.then((found) => outbound.schedule(found, target.route.category, task, options(given)));
+      return outbound.schedule(budget, target.route.category, task, options(given));
+    },
     penalize: (credentials, target, retryAfterMs) =>
       absorbed(spending(budgets, credentials, (budget) => outbound.penalize(budget, target.route.category, retryAfterMs))),
     remaining: (credentials, target, remaining) =>

@@ -1,4 +1,3 @@
-import { nowOrLater } from '../../shared/now-or-later.js';
 import type { Credentials } from '../credentials.js';
 import type { TokenMinter } from '../jwt.js';
 import type { Grant, OAuthApp, OAuthTokens } from './oauth-tokens.js';
@@ -34,8 +33,13 @@ export class V2Authorizer {
    * acts as is known at once: most calls.
    */
   grantFor(credentials: Credentials): Grant | Promise<Grant> {
-    if (credentials.v2) return this.grantOf(credentials, credentials.v2);
-    return nowOrLater(this.embeddedAppOf(credentials), (app) => this.grantOf(credentials, app));
+    // The app found for the pair earlier in the same v1 call (a found app stays the pair's while the sandbox runs).
+    const v2 = credentials.v2 ?? credentials.embeddedApp;
+    if (v2) return this.grantOf(credentials, v2);
+    // No closure where the app is known at once (nowOrLater would make one per call).
+    const app = this.embeddedAppOf(credentials);
+    if (app instanceof Promise) return app.then((found) => this.grantOf(credentials, found));
+    return this.grantOf(credentials, app);
   }
 
   private grantOf(credentials: Credentials, v2: V2Identity | undefined): Grant | Promise<Grant> {
@@ -67,7 +71,9 @@ export class V2Authorizer {
 
   private embeddedAppOf(credentials: Credentials): OAuthApp | undefined | Promise<OAuthApp | undefined> {
     if (!this.oauth || !this.embedded) return undefined;
-    return nowOrLater(this.embedded(credentials), (app) => this.embeddedFound(credentials, app));
+    const app = this.embedded(credentials);
+    if (app instanceof Promise) return app.then((found) => this.embeddedFound(credentials, found));
+    return this.embeddedFound(credentials, app);
   }
 
   private embeddedFound(credentials: Credentials, app: OAuthApp | undefined): OAuthApp | undefined {

@@ -1,6 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { nowOrLater } from '../../shared/now-or-later.js';
+import { pairProofOf } from '../pair-proof.js';
 import { RATE_LIMIT_PLANS } from '../../v2-contract/rate-limit-plans.js';
 import { textAtMost } from '../../shared/text-at-most.js';
 import type { Credentials } from '../credentials.js';
@@ -29,12 +28,6 @@ const listing = z.object({
   ),
 });
 
-const same = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
-
 /** How often the account list is read again at most: a flood of unknown keys costs one read a second, not one each. */
 const RELIST_AFTER_MS = 1000;
 
@@ -47,6 +40,8 @@ const MAX_LIST_BYTES = 8 * 1024 * 1024;
 interface Kept {
   secret: string;
   app: OAuthApp;
+  /** The account's pair's proof (pair-proof.ts), made at its first comparison. */
+  proof?: string;
 }
 type Listed = Map<string, Kept>;
 
@@ -84,11 +79,27 @@ export function sandboxAccountListAt(origin: string, timeoutMs: number): Sandbox
     reading ??= relist().finally(() => (reading = undefined));
     return reading.then(() => listed.get(apiKey));
   };
-  const appOf = (pair: Credentials, kept: Kept | undefined) => (kept && same(kept.secret, pair.apiSecret) ? kept.app : undefined);
   return {
-    appOf: (pair) => nowOrLater(keptOf(pair.apiKey), (kept) => appOf(pair, kept)),
+    appOf: (pair) => {
+      // No closure where the account is at hand (most calls): nowOrLater would make one per call.
+      const kept = keptOf(pair.apiKey);
+      return kept instanceof Promise ? kept.then((found) => appOfKept(pair, found)) : appOfKept(pair, kept);
+    },
     secretOf: async (apiKey) => (await keptOf(apiKey))?.secret,
   };
+}
+
+/**
+ * The account's app when the pair's secret is the account's. Compared as the two pairs' proofs (the
+ * same api_key, so the same proof only for the same secret): the pair's is made once per v1 call
+ * anyway, and the account's once per list read, so no comparison allocates (two Buffers and a
+ * timingSafeEqual a call before); a proof, a SHA-256 digest, tells a guess nothing by the time its
+ * comparison takes.
+ */
+function appOfKept(pair: Credentials, kept: Kept | undefined): OAuthApp | undefined {
+  if (!kept) return undefined;
+  kept.proof ??= pairProofOf({ apiKey: pair.apiKey, apiSecret: kept.secret });
+  return pairProofOf(pair) === kept.proof ? kept.app : undefined;
 }
 
 function parseJson(text: string): unknown {
