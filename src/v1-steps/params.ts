@@ -200,7 +200,10 @@ class NotInCharset extends ParamDecodeError {}
 function decodeForm(bytes: Buffer | string, decoder: TextDecoder, cap: FieldCap): FormFields {
   const text = typeof bytes === 'string' ? bytes : bytes.toString('latin1');
   // Looked at once for the whole form, so that no field has to be.
-  const quick = decoder === UTF_8 && !NOT_ASCII.test(text);
+  const ascii = !NOT_ASCII.test(text);
+  const quick = decoder === UTF_8 && ascii;
+  // In an ASCII form, a key or value has something to decode only where a `%` or `+` lies in it.
+  const escapes = ascii ? new Escapes(text) : undefined;
   const fields = new FormFields(cap);
   for (let start = 0; start < text.length;) {
     const amp = text.indexOf('&', start);
@@ -208,14 +211,36 @@ function decodeForm(bytes: Buffer | string, decoder: TextDecoder, cap: FieldCap)
     if (end > start) {
       const eq = text.indexOf('=', start);
       const hasValue = eq !== -1 && eq < end;
-      const rawKey = text.slice(start, hasValue ? eq : end);
+      const keyEnd = hasValue ? eq : end;
+      const rawKey = text.slice(start, keyEnd);
       const rawValue = hasValue ? text.slice(eq + 1, end) : '';
-      const key = percentDecode(rawKey, decoder, quick, null);
-      fields.add(key, percentDecode(rawValue, decoder, quick, key));
+      const key = escapes && !escapes.within(start, keyEnd) ? rawKey : percentDecode(rawKey, decoder, quick, null);
+      fields.add(key, escapes && !escapes.within(keyEnd + 1, end) ? rawValue : percentDecode(rawValue, decoder, quick, key));
     }
     start = end + 1;
   }
   return fields;
+}
+
+/**
+ * Where a form's `%` and `+` are, found once each as the form is read from start to end (where a
+ * regular expression tested every key and every value): ranges asked for in order, never backwards.
+ */
+class Escapes {
+  private percent: number;
+  private plus: number;
+
+  constructor(private readonly text: string) {
+    this.percent = text.indexOf('%');
+    this.plus = text.indexOf('+');
+  }
+
+  /** Whether `text[from, to)` holds a `%` or a `+`; `from` is never before the last range's. */
+  within(from: number, to: number): boolean {
+    if (this.percent !== -1 && this.percent < from) this.percent = this.text.indexOf('%', from);
+    if (this.plus !== -1 && this.plus < from) this.plus = this.text.indexOf('+', from);
+    return (this.percent !== -1 && this.percent < to) || (this.plus !== -1 && this.plus < to);
+  }
 }
 
 /**
@@ -282,7 +307,7 @@ export function readParamsNow(
   }
   if (type === '' || type.startsWith('application/x-www-form-urlencoded') || type.startsWith('text/plain')) {
     // Some legacy clients send a form body with no content type, or as text/plain.
-    return merged(fromQuery, decodeUrlEncoded(body, charsetOf(contentType), cap));
+    return merged(fromQuery, decodeUrlEncoded(body, charsetOf(contentType, type), cap));
   }
   throw new ParamDecodeError(
     `Unsupported Content-Type "${contentType}": v1 calls send form fields (application/x-www-form-urlencoded or multipart/form-data).`,
@@ -294,8 +319,9 @@ function merged(fromQuery: FormFields | undefined, fromBody: FormFields): V1Para
   return fromQuery ? fromQuery.read(fromBody) : fromBody.read();
 }
 
-function charsetOf(contentType: string | undefined): string | undefined {
-  return contentType === undefined ? undefined : CHARSET.exec(contentType)?.[1];
+/** The declared charset; the pattern is only run over a type that names one (most name none). */
+function charsetOf(contentType: string | undefined, lowerCased: string): string | undefined {
+  return contentType === undefined || !lowerCased.includes('charset') ? undefined : CHARSET.exec(contentType)?.[1];
 }
 
 const decoders = new Map<string, TextDecoder>();
