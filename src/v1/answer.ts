@@ -1,4 +1,4 @@
-import { compiledFrom, literal } from './compile.js';
+import { compiledFrom, literal, madeByConstructor } from './compile.js';
 import type { FieldTable } from './field-map.js';
 
 /**
@@ -92,6 +92,7 @@ function builderOf(shape: AnswerShape): Builder {
  * meeting's 24 fields, bench/RESULTS.md). Each field's sources are read by its name written in
  * too (`firstValueCode`): one read site per field sees the two or three kinds of source of its
  * shape's callers, where `firstValue`'s one site saw every source of every field of every shape.
+ * The answer is built by a constructor (`madeByConstructor`), so V8 sizes it for its fields.
  * Names enter the code only as JSON string literals, values only through the arrays handed in.
  * Where code cannot be made from text, the shape is built by walking it.
  */
@@ -105,13 +106,13 @@ function compiledBuilder(shape: AnswerShape): Builder {
     const copyOf = copied[i];
     if (copyOf !== undefined) {
       // A copy of a field named by a string is read by that name written in; any other (an inherited member of `copies`) as the walk reads it.
-      const from = typeof copyOf === 'string' ? `out[${literal(copyOf)}]` : `out[copied[${i}]]`;
-      return `if (${from} !== undefined) out[${key}] = ${from};`;
+      const from = typeof copyOf === 'string' ? `this[${literal(copyOf)}]` : `this[copied[${i}]]`;
+      return `if (${from} !== undefined) this[${key}] = ${from};`;
     }
     const value = `${firstValueCode(key)} if (value === undefined) value = absent[${i}];`;
-    return `${value} if (value !== undefined) out[${key}] = ${types[i] === undefined ? 'value' : `onWire(value, types[${i}])`};`;
+    return `${value} if (value !== undefined) this[${key}] = ${types[i] === undefined ? 'value' : `onWire(value, types[${i}])`};`;
   });
-  const body = `return function build(sources) { const out = {}; const n = sources.length; let value, source, i; ${statements.join(' ')} return out; };`;
+  const body = madeByConstructor('sources', `const n = sources.length; let value, source, i; ${statements.join(' ')}`);
   const name = `answer/${shape.fields.slice(0, 3).join('-')}`;
   return compiledFrom<Builder>(name, { onWire, absent, types, copied }, body) ?? ((sources) => answerByWalk(shape, ...sources));
 }

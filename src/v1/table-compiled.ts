@@ -1,4 +1,4 @@
-import { compiledFrom, literal } from './compile.js';
+import { compiledFrom, literal, madeByConstructor } from './compile.js';
 import type { CompiledInputRow, CompiledOutputRow } from './table-walks.js';
 
 /**
@@ -36,9 +36,9 @@ export function compiledToV1(rows: readonly CompiledOutputRow[], identity: objec
   const codecs = rows.map((row) => row.codec);
   const statements = rows.map((row, i) => {
     const converted = row.codec === identity ? 'value' : `codecs[${i}].toV1(value)`;
-    return `${readPathCode('v2', row.v2Keys)} if (value !== undefined) out[${literal(row.v1)}] = ${converted};`;
+    return `${readPathCode('v2', row.v2Keys)} if (value !== undefined) this[${literal(row.v1)}] = ${converted};`;
   });
-  const body = `return function toV1(v2) { const out = {}; let value; ${statements.join(' ')} return out; };`;
+  const body = madeByConstructor('v2', `let value; ${statements.join(' ')}`);
   return compiledFrom<ToV1>(`to-v1/${rows[0]?.v1 ?? 'empty'}`, { codecs }, body);
 }
 
