@@ -4,7 +4,7 @@ import { answer } from '../../v1/answer.js';
 import { toV1Error } from '../kit/failures.js';
 import { V1Error } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
-import { inputShape, toV2, withV1Defaults } from '../../v1/field-map.js';
+import { inputShape, toV2WithDefaults } from '../../v1/field-map.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { V2 } from '../../v2-contract/v2-routes.js';
@@ -31,8 +31,8 @@ export const accountCreate = defineEndpoint({
   tables: [ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS, ACCOUNT_CREATE_DROPPED_ROWS],
   async handle(params, ctx) {
     const { email, first_name, last_name, password } = params;
-    const options = toV2(ACCOUNT_OPTION_ROWS, withV1Defaults(ACCOUNT_OPTION_ROWS, params));
-    const settings = toV2(ACCOUNT_SETTING_ROWS, withV1Defaults(ACCOUNT_SETTING_ROWS, params));
+    const options = toV2WithDefaults(ACCOUNT_OPTION_ROWS, params);
+    const settings = toV2WithDefaults(ACCOUNT_SETTING_ROWS, params);
     // Outside the rollback: a refusal here (email taken, bad password) has changed nothing.
     const account = await ctx.v2.post(V2.accounts.create.at(), { email, first_name, last_name, password, ...options });
     const rollback = new Rollback(ctx);

@@ -1,5 +1,5 @@
 import { answerAfterWrite, startedEarly } from '../kit/after-write.js';
-import { inputShape, toV2, withV1Defaults } from '../../v1/field-map.js';
+import { inputShape, toV2, toV2WithDefaults } from '../../v1/field-map.js';
 import { defineEndpoint, type TranslatorContext } from '../kit/define.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { everyPage, V2_MAX_PAGE_SIZE } from '../kit/v2-paging.js';
@@ -20,7 +20,7 @@ export function groupCreate(kind: GroupKind) {
     v2Calls: [kind.v2.create, CALLER_ACCOUNT_CALL],
     tables: [kind.table],
     async handle(params, ctx) {
-      const body = toV2(kind.table, withV1Defaults(kind.table, params));
+      const body = toV2WithDefaults(kind.table, params);
       const accountId = startedEarly(callerAccountId(ctx));
       return answerAfterWrite(
         ctx.v2.post(kind.v2.create.at(), body),

@@ -1,7 +1,7 @@
 import { H323_DEVICE_ROWS } from '../../../mappings/h323.js';
 import { V2 } from '../../v2-contract/v2-routes.js';
 import { defineEndpoint } from '../kit/define.js';
-import { inputShape, toV1, toV2, withV1Defaults } from '../../v1/field-map.js';
+import { inputShape, toV1, toV2, toV2WithDefaults } from '../../v1/field-map.js';
 import { pageOf, pagingOf, v1PageFields, v1PagingParams } from '../../v1/paging.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { v1PageOfTokens } from '../kit/token-walk.js';
@@ -32,7 +32,7 @@ export const h323DeviceCreate = defineEndpoint({
   v2Calls: [V2.h323Devices.create],
   tables: [H323_DEVICE_ROWS],
   async handle(params, ctx) {
-    const created = await ctx.v2.post(V2.h323Devices.create.at(), toV2(H323_DEVICE_ROWS, withV1Defaults(H323_DEVICE_ROWS, params)));
+    const created = await ctx.v2.post(V2.h323Devices.create.at(), toV2WithDefaults(H323_DEVICE_ROWS, params));
     return toV1(H323_DEVICE_ROWS, created);
   },
 });

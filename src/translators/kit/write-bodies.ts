@@ -3,6 +3,7 @@ import {
   compositesToV2,
   setPath,
   toV2,
+  toV2WithDefaults,
   withCompositeDefaults,
   withV1Defaults,
   type CompositeMapping,
@@ -62,9 +63,16 @@ export function declareWrite<Route extends V2Route>(declaration: WriteDeclaratio
  * then its composites (`current`: the v2 object as it is, for a composite given in part).
  */
 export function writeBody(write: WriteBody, params: Record<string, unknown>, current?: unknown): Record<string, unknown> {
+  // Without composites, the rows' defaults need no copy of the params (toV2WithDefaults); a composite reads the copy.
+  if (write.v1Defaults && write.composites.length === 0) return bodyOf(write, toV2WithDefaults(write.rows, params));
   const given = write.v1Defaults ? withCompositeDefaults(write.composites, withV1Defaults(write.rows, params)) : params;
   const fields: Record<string, unknown> = toV2(write.rows, given);
   mergeLeaves(fields, compositesToV2(write.composites, given, current));
+  return bodyOf(write, fields);
+}
+
+/** The body of a write: its constants, then its fields (under its `under` path, if it has one). */
+function bodyOf(write: WriteBody, fields: Record<string, unknown>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [path, value] of Object.entries(write.constants)) setPath(body, path, value);
   if (write.under === undefined) return Object.assign(body, fields);
