@@ -68,32 +68,61 @@ function cutOf(incoming: IncomingMessage): BodyReadError | undefined {
   return connectionIfAny(incoming.socket)?.bodyCut;
 }
 
+/**
+ * The limits last made for a server's budget and a route's own, and the route's values they were
+ * made from: a route hands the same limits on every call, so its tightened budget is made once,
+ * not spread into a new object per body. The values are compared, not only the objects, so a
+ * route that changed its limits gets new ones.
+ */
+let tightened:
+  { budget: RequestBudget; route: Partial<BodyLimits>; maxBytes?: number; idleTimeoutMs?: number; limits: RequestBudget } | undefined;
+
 /** The limits a read works to: the server's budget, tightened (never loosened) by the route's own. */
 function limitsFor(budget: RequestBudget | undefined, route: Partial<BodyLimits> | undefined): RequestBudget {
   if (!budget) return { ...DEFAULT_BUDGET, ...route };
   if (!route) return budget;
-  return {
+  const last = tightened;
+  if (last?.budget === budget && last.route === route && last.maxBytes === route.maxBytes && last.idleTimeoutMs === route.idleTimeoutMs) {
+    return last.limits;
+  }
+  const limits = {
     ...budget,
     maxBytes: Math.min(budget.maxBytes, route.maxBytes ?? Infinity),
     idleTimeoutMs: Math.min(budget.idleTimeoutMs, route.idleTimeoutMs ?? Infinity),
   };
+  tightened = { budget, route, maxBytes: route.maxBytes, idleTimeoutMs: route.idleTimeoutMs, limits };
+  return limits;
 }
 
-export function readRawBody(incoming: IncomingMessage, route?: Partial<BodyLimits>): Promise<Buffer> {
+/**
+ * A body that cannot be read ends its connection after the answer, whose bytes can no longer be
+ * trusted: said on Node's response (when there is one and its headers have not gone) as the body is
+ * refused, before the route answers.
+ */
+function closing(error: BodyReadError, outgoing: ServerResponse | undefined): BodyReadError {
+  if (outgoing && !outgoing.headersSent) outgoing.setHeader('connection', 'close');
+  return error;
+}
+
+/**
+ * The body of a Node request, within its budget and the route's limits. `outgoing`: its response,
+ * told to close the connection when the body is refused (a Hono route's, through `readBody`).
+ */
+export function readRawBody(incoming: IncomingMessage, route?: Partial<BodyLimits>, outgoing?: ServerResponse): Promise<Buffer> {
   const request = requestOf(incoming);
   const limits = limitsFor(request.budget, route);
   const cut = cutOf(incoming);
-  if (cut) return Promise.reject(cut);
-  if (request.deadlinePassed) return Promise.reject(tooSlow(limits.requestTimeoutMs));
+  if (cut) return Promise.reject(closing(cut, outgoing));
+  if (request.deadlinePassed) return Promise.reject(closing(tooSlow(limits.requestTimeoutMs), outgoing));
   const announced = Number(incoming.headers['content-length'] ?? NaN);
   if (announced > limits.maxBytes) {
-    return drain(incoming, request, limits).then(() => Promise.reject(tooLarge(limits.maxBytes)));
+    return drain(incoming, request, limits).then(() => Promise.reject(closing(tooLarge(limits.maxBytes), outgoing)));
   }
   if (limits.bodies && Number.isFinite(announced) && !limits.bodies.fits(announced)) {
-    return drain(incoming, request, limits).then(() => Promise.reject(busy(limits.bodies!)));
+    return drain(incoming, request, limits).then(() => Promise.reject(closing(busy(limits.bodies!), outgoing)));
   }
   if (incoming.readableEnded || announced === 0) return Promise.resolve(Buffer.alloc(0));
-  return new Promise((resolve, reject) => new BodyRead(incoming, request, limits, announced, resolve, reject).start());
+  return new Promise((resolve, reject) => new BodyRead(incoming, request, limits, announced, outgoing, resolve, reject).start());
 }
 
 /** What @hono/node-server hands each request: Node's own request and response (absent under `app.request`). */
@@ -109,21 +138,18 @@ export function requestBudget(c: Context): RequestBudget {
  * the web Request (a test's `app.request`), to the same limits. A refused body closes the
  * connection after the route's answer.
  */
-export async function readBody(c: Context, route?: Partial<BodyLimits>): Promise<Buffer> {
+export function readBody(c: Context, route?: Partial<BodyLimits>): Promise<Buffer> {
   const env = c.env as NodeBindings;
   const incoming = env?.incoming;
-  if (!incoming) {
-    const limits = { ...DEFAULT_BUDGET, ...route };
-    const bytes = Buffer.from(await c.req.arrayBuffer());
-    if (bytes.length > limits.maxBytes) throw tooLarge(limits.maxBytes);
-    return bytes;
-  }
-  try {
-    return await readRawBody(incoming, route);
-  } catch (error) {
-    if (error instanceof BodyReadError && env.outgoing && !env.outgoing.headersSent) env.outgoing.setHeader('connection', 'close');
-    throw error;
-  }
+  // The reader's own promise, handed on: an async function around it cost a promise and a turn per call.
+  return incoming ? readRawBody(incoming, route, env.outgoing) : readWebBody(c, route);
+}
+
+async function readWebBody(c: Context, route: Partial<BodyLimits> | undefined): Promise<Buffer> {
+  const limits = { ...DEFAULT_BUDGET, ...route };
+  const bytes = Buffer.from(await c.req.arrayBuffer());
+  if (bytes.length > limits.maxBytes) throw tooLarge(limits.maxBytes);
+  return bytes;
 }
 
 /**
@@ -185,9 +211,14 @@ class BodyRead {
     private readonly request: RequestState,
     private readonly limits: RequestBudget,
     private readonly announced: number,
+    private readonly outgoing: ServerResponse | undefined,
     private readonly resolve: (body: Buffer) => void,
-    private readonly reject: (error: BodyReadError) => void,
+    private readonly settleRefused: (error: BodyReadError) => void,
   ) {}
+
+  private reject(error: BodyReadError): void {
+    this.settleRefused(closing(error, this.outgoing));
+  }
 
   start(): void {
     // `on`, not `once`: each of these fires at most once before cleanup takes them all off, and
