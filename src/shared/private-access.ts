@@ -63,6 +63,8 @@ const FORWARDING = [
   'via',
 ] as const;
 
+const FORWARDING_NAMES: ReadonlySet<string> = new Set(FORWARDING);
+
 /** The headers among FORWARDING that name the client's address (Forwarded's `for=` is read apart). */
 const CLIENT_ADDRESS = FORWARDING.filter((h) => !['forwarded', 'x-forwarded-host', 'x-forwarded-proto', 'via'].includes(h));
 
@@ -230,12 +232,15 @@ export class PrivateAccess {
  * (lower-case names, built by Node before any app runs) is asked: through Hono, each of the 13
  * names was checked, lower-cased and looked up by the adaptor's header class, 1 µs a call for a
  * question whose answer is nearly always no. Node keeps every one of these headers (it drops
- * repeats only of headers such as Host and Authorization), so the two ways agree on presence.
+ * repeats only of headers such as Host and Authorization), under its lower-case name, with a
+ * string or list value, so the two ways agree on presence.
  */
 function isForwarded(c: Context): boolean {
   const headers = nodeRequestOf(c)?.headers;
   if (headers === undefined) return FORWARDING.some((name) => c.req.header(name) !== undefined);
-  for (const name of FORWARDING) if (headers[name] !== undefined) return true;
+  // The request's few headers, each looked for among the 13, rather than the 13 looked for among
+  // them: a Set lookup of a name Node made is a third of the cost of a missing property's.
+  for (const name in headers) if (FORWARDING_NAMES.has(name)) return true;
   return false;
 }
 
