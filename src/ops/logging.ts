@@ -1,11 +1,11 @@
 import pino, { type Logger } from 'pino';
 import { LEVEL_OF_BLAME, levelOf } from '../../mappings/errors.js';
 import type { CallObserver, V1CallRecord } from '../v1-steps/observe.js';
-import { KnownSecrets, withReadableNames, type Redactor, type SecretValues } from '../shared/secrets.js';
+import { KnownSecrets, type Redactor, type SecretValues } from '../shared/secrets.js';
 import { isoMillis } from '../shared/iso-time.js';
-import { keyHash } from './metrics.js';
 import { boundLogLine } from './log-volume.js';
 import { onePass, topField, topFields } from './line-json.js';
+import { callLineText, callLineTop, paramsOf, REDACTED, v2CallsOf } from './call-line.js';
 import { framedWriter } from './logging-frame.js';
 import { logDestination } from './log-destination.js';
 
@@ -17,7 +17,7 @@ import { logDestination } from './log-destination.js';
  * (src/ops/line-json.ts), with the same secrets as the formatter (`FORMATTER_SECRETS`).
  */
 
-export const REDACTED = '[Redacted]';
+export { REDACTED };
 
 /**
  * Every line passes through this: each secret (src/shared/secrets.ts: secret-named fields at any
@@ -171,24 +171,6 @@ function promptStdout(settings: pino.LoggerOptions): LogOutput {
   };
 }
 
-/** The request's params as its line shows them: a name that is not a form field's is not written. */
-const paramsOf = (record: V1CallRecord) => record.params && withReadableNames(record.params, REDACTED);
-/** A time in milliseconds to a tenth. */
-const tenths = (ms: number) => Math.round(ms * 10) / 10;
-/**
- * The v2 calls as the line shows them: each with the service's tracking id of its answer, which an
- * operator quotes to the service's support, and for a 429 whose limit it met.
- */
-const v2CallsOf = (record: V1CallRecord) => record.v2Calls.map(v2CallOf);
-
-/** One v2 call as the line shows it; a field it has no value for is left out, not written empty. */
-function v2CallOf(call: V1CallRecord['v2Calls'][number]): Record<string, unknown> {
-  const line: Record<string, unknown> = { method: call.method, path: call.path, status: call.status, ms: tenths(call.ms) };
-  if (call.trackingId !== undefined) line.trackingId = call.trackingId;
-  if (call.limitKind !== undefined) line.limit = call.limitKind;
-  return line;
-}
-
 /**
  * The fields of a call's line, in the order they are written, for pino to write (a bug's line, or a
  * line the one pass cannot write exactly). Redacted where every line is (lineRedactor): by name, by
@@ -206,26 +188,11 @@ export function callLineFields(record: V1CallRecord): Record<string, unknown> {
   };
 }
 
-/** The call line's fields before its params, in the order both writers write them. */
-function callLineTop(record: V1CallRecord) {
-  return {
-    reqId: record.requestId,
-    // The names OpenTelemetry gives a log line's trace context, which log-to-trace links look for.
-    trace_id: record.traceId,
-    span_id: record.spanId,
-    method: record.method,
-    client: record.client,
-    peer: record.peer,
-    endpoint: record.endpoint ?? null,
-    path: record.endpoint === undefined ? record.rawPath : undefined,
-    code: record.errorCode ?? 0,
-    ms: tenths(record.ms),
-    keyHash: record.apiKey === undefined ? undefined : keyHash(record.apiKey),
-  };
-}
-
-/** The fields of `callLineFields` but `err` (a bug's line is pino's), written as JSON in one pass (src/ops/line-json.ts). */
-function callLineJson(record: V1CallRecord, redactor: Redactor): string {
+/**
+ * The fields of `callLineFields` but `err` (a bug's line is pino's), written as JSON in one pass
+ * (src/ops/line-json.ts): what `callLineText` (src/ops/call-line.ts) writes faster, and is held to.
+ */
+export function callLineJson(record: V1CallRecord, redactor: Redactor): string {
   return (
     topFields(redactor, callLineTop(record)) +
     topField(redactor, 'params', paramsOf(record)) +
@@ -254,7 +221,7 @@ export function callLogObserver(logger: Logger): CallObserver {
     if (framed && record.fault === undefined) {
       if (!logger.isLevelEnabled(level)) return;
       const known = secrets.redactor(REDACTED);
-      const json = onePass(callLineJson, record, record.secrets ? known.with(record.secrets) : known);
+      const json = onePass(callLineText, record, record.secrets ? known.with(record.secrets) : known);
       if (json !== undefined) return framed(level, json, msg);
     }
     logger[level](callLineFields(record), msg);

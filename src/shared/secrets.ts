@@ -30,6 +30,11 @@ export class SecretValues implements Iterable<string> {
     return this.#values.length;
   }
 
+  /** The value at `index` (0 to size - 1): read by index, a redactor asked on every call makes no iterator. */
+  at(index: number): string | undefined {
+    return this.#values[index];
+  }
+
   [Symbol.iterator](): Iterator<string> {
     return this.#values[Symbol.iterator]();
   }
@@ -275,21 +280,35 @@ export function createRedactor(censor: string, secrets: Iterable<string | undefi
     fieldName: byValue,
     redactParams: (params) => walk(withReadableNames(params, censor)) as Record<string, unknown>,
     with(more) {
-      // Without spreading and filtering: every call's line asks this, nearly always for its one api_secret.
-      let added: string[] | undefined;
-      for (const secret of more) if (secret !== undefined && !raw.has(secret)) (added ??= []).push(secret);
+      // Without spreading, filtering or an array: every call's line asks this, nearly always for its one api_secret.
+      const added = unknownOf(raw, more);
       if (added === undefined) return redactor;
-      const key = added.length === 1 ? added[0]! : added.join('\u0000');
+      const key = typeof added === 'string' ? added : added.join('\u0000');
       let known = derived.get(key);
       if (!known) {
         if (derived.size >= MAX_DERIVED) derived.clear();
-        derived.set(key, (known = createRedactor(censor, [...raw, ...added])));
+        derived.set(key, (known = createRedactor(censor, [...raw, ...(typeof added === 'string' ? [added] : added)])));
       }
       return known;
     },
     known: raw.size,
   };
   return redactor;
+}
+
+/** The secrets of `more` that `raw` does not hold: none, one, or several in their order. */
+function unknownOf(raw: ReadonlySet<string>, more: Iterable<string | undefined>): string | string[] | undefined {
+  // A call's own secrets are read by index: no iterator, and no list for the one secret nearly every call has.
+  const values = more instanceof SecretValues ? more : [...more];
+  let first: string | undefined;
+  let all: string[] | undefined;
+  for (let i = 0; i < (values instanceof SecretValues ? values.size : values.length); i++) {
+    const secret = values instanceof SecretValues ? values.at(i) : values[i];
+    if (secret === undefined || raw.has(secret)) continue;
+    if (first === undefined) first = secret;
+    else (all ??= [first]).push(secret);
+  }
+  return all ?? first;
 }
 
 /** Redactors kept per set of further secrets (see `with`): the pairs calling at once, with room to spare. */
