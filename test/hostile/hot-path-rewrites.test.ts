@@ -56,7 +56,7 @@ beforeAll(async () => {
   owner = sandbox.sandbox.master.ownerId;
   logFile = join(mkdtempSync(join(tmpdir(), 'v1gate-hot-paths-')), 'gateway.log');
   gateway = await startGatewayOver(faults.url, {
-    UPSTREAM_TIMEOUT_MS: '3000',
+    UPSTREAM_TIMEOUT_MS: '5000',
     V1_KEEP_ALIVE: 'on',
     LOG_LEVEL: 'info',
     LOG_FILE: logFile,
@@ -181,14 +181,22 @@ describe('coalescing of identical GETs', { timeout: 60_000 }, () => {
   });
 
   it('a read made after a write of the same key never joins a GET sent before the write', async () => {
-    fault('GET', USER_GET, { kind: 'delay', ms: 1_000 }, 1);
-    const before = userGet();
+    // The pair proven first: its first v2 call proves it, and the others of the pair wait for that one.
+    expect((await userGet()).body).toMatchObject({ id: owner });
+    fault('GET', USER_GET, { kind: 'delay', ms: 3_000 }, 1);
+    let firstDone = false;
+    const before = userGet().then((answer) => ((firstDone = true), answer));
     await sleep(100);
-    const { body } = await v1('/user/update', { ...creds, id: owner, first_name: 'Written' });
+    // A write of the same key that reads nothing the first GET reads: it joins nothing itself.
+    const { body } = await v1('/user/custcreate', { ...creds, email: `written-${Date.now()}@example.com`, type: '1' });
     expect(body.error, JSON.stringify(body)).toBeUndefined();
+    // Still in flight when the read after the write is made: it could be joined, and must not be.
+    expect(firstDone).toBe(false);
+    const gets = seenOf('GET', USER_GET).length;
     const after = await userGet();
-    expect(after.body).toMatchObject({ first_name: 'Written' });
-    expect(after.v2Calls).toBeGreaterThan(0);
+    expect(firstDone).toBe(false);
+    expect(after.body).toMatchObject({ id: owner });
+    expect(seenOf('GET', USER_GET).length).toBe(gets + 1);
     await before;
   });
 });
@@ -251,7 +259,14 @@ describe('one connection, several calls', { timeout: 60_000 }, () => {
 describe('a client that leaves', { timeout: 60_000 }, () => {
   afterEach(() => healUpstream(faults));
 
-  it('mid-body, and before its answer: nothing unhandled, nothing left open, the next call served', async () => {
+  /** The call lines written so far: every call, answered or not, is told to its observers once. */
+  const callLines = () =>
+    readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((line) => /"msg":"v1 call( failed)?"/.test(line)).length;
+
+  it('mid-body, and before its answer: nothing unhandled, nothing left open, each call ended and logged, the next call served', async () => {
+    const linesBefore = callLines();
     for (let i = 0; i < 5; i++) {
       const midBody = connect(gateway.port, '127.0.0.1');
       await new Promise((resolve) => midBody.once('connect', resolve));
@@ -278,6 +293,9 @@ describe('a client that leaves', { timeout: 60_000 }, () => {
       gateway.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
     );
     expect(open).toBeLessThanOrEqual(2);
+    // Ten calls left, one served: a read or an answer left waiting for ever would never write its line.
+    for (let waited = 0; waited < 10_000 && callLines() < linesBefore + 11; waited += 100) await sleep(100);
+    expect(callLines()).toBe(linesBefore + 11);
   });
 });
 
