@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { compiledFrom, literal, madeByConstructor } from './compile.js';
 import { NOT_READ, readerOf, type ParamReader } from './param-types.js';
 
 /**
@@ -49,7 +50,7 @@ function compile(schema: z.core.$ZodType): ParamsReader | null {
     if (!field) return null;
     fields.push(field);
   }
-  return (params) => readFields(fields, params);
+  return compiledReader(fields) ?? ((params) => readFields(fields, params));
 }
 
 /**
@@ -94,3 +95,27 @@ function readFields(fields: readonly Field[], params: Readonly<Record<string, un
   }
   return out;
 }
+
+/**
+ * `readFields` over these fields written out as code (compile.ts): each field's presence and value
+ * read by its name written in, where the walk read every field of every endpoint at one site by a
+ * name in a variable, and the output made by a constructor. A field not read for sure makes the
+ * constructor answer FAILED (an object a constructor may answer in place of its own), which the
+ * reader answers as NOT_READ. Undefined where code cannot be made from text.
+ */
+function compiledReader(fields: readonly Field[]): ParamsReader | undefined {
+  const reads = fields.map((field) => field.read);
+  const statements = fields.map(({ key, optional }, i) => {
+    const name = literal(key);
+    const read = `value = reads[${i}](given); if (value === NOT_READ) return FAILED; this[${name}] = value;`;
+    const given = optional ? `if (given === undefined) this[${name}] = undefined; else { ${read} }` : read;
+    return `if (${name} in params) { given = params[${name}]; ${given} }${optional ? '' : ' else return FAILED;'}`;
+  });
+  const made = madeByConstructor('params', `let given, value; ${statements.join(' ')}`);
+  // The made function is wrapped: what the constructor answers as FAILED, the reader answers as NOT_READ.
+  const body = `const make = (function () { ${made} })(); return function read(params) { const out = make(params); return out === FAILED ? NOT_READ : out; };`;
+  return compiledFrom<ParamsReader>(`params/${fields[0]?.key ?? 'none'}`, { reads, NOT_READ, FAILED }, body);
+}
+
+/** What a compiled reader's constructor answers for params it does not read for sure. */
+const FAILED = Object.freeze({});
