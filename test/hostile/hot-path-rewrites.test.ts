@@ -399,6 +399,33 @@ describe('the call line', { timeout: 60_000 }, () => {
     expect(written).not.toContain('hunter2-plain');
   });
 
+  it.each<[string, (secret: string) => Record<string, string>]>([
+    ['a param that is the secret', (secret) => ({ note: secret })],
+    ['a param that holds the secret inside plain text', (secret) => ({ note: `before-${secret}-after` })],
+    ['a param that holds the secret after a name and =', (secret) => ({ note: `zak=${secret}` })],
+    ['a param that holds the secret in an XML element', (secret) => ({ note: `<zak>${secret}</zak>` })],
+    ['a param that holds the secret in JSON', (secret) => ({ note: `{"zak":"${secret}"}` })],
+    ['a param that holds the secret beside a control character', (secret) => ({ note: `\u0001${secret}` })],
+    ['a param named as a secret in another spelling', () => ({ API_Secret: 'spelt-otherwise-1', Password: 'spelt-otherwise-2' })],
+    ['a param whose name is the secret', (secret) => ({ [secret]: 'x' })],
+  ])('%s: never in the call line', async (_name, extra) => {
+    const response = await postV1(gateway.url, '/user/get', { ...creds, id: owner, ...extra(creds.api_secret) });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    const written = JSON.stringify(await lineOf(response));
+    expect(written).not.toContain(creds.api_secret);
+    expect(written).not.toContain('spelt-otherwise');
+  });
+
+  it('an unknown path holding the secret: never in the call line', async () => {
+    const response = await postV1(gateway.url, `/user/${creds.api_secret}`, { ...creds });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    const line = await lineOf(response);
+    expect(line).toHaveProperty('path');
+    expect(JSON.stringify(line)).not.toContain(creds.api_secret);
+  });
+
   it('a failed call’s line too: valid JSON, its kind, the secret redacted', async () => {
     fault('GET', USER_GET, { kind: 'answer', status: 500, body: '{"code":500,"message":"\u0000\ud800 broken"}' });
     const response = await postV1(gateway.url, '/user/get', { ...creds, id: owner, odd: '\u0000\ud800' });
