@@ -1,7 +1,7 @@
 import { toV1 } from '../../v1/field-map.js';
 import type { V1Answer } from '../kit/define.js';
 import type { SessionAnswers } from '../../../mappings/session-answers.js';
-import { answer } from '../../v1/answer.js';
+import { answer, type AnswerShape } from '../../v1/answer.js';
 import type { SessionKind } from './kinds.js';
 import { v1Status } from './status.js';
 import type { V2Session } from '../kit/v2-answers/sessions.js';
@@ -15,7 +15,30 @@ import type { V2Session } from '../kit/v2-answers/sessions.js';
 export type OutputShape = keyof SessionAnswers;
 
 export function renderSession(kind: SessionKind, shape: OutputShape, session: V2Session, live: boolean): V1Answer {
-  return answer(kind.answers[shape], (field: string) => computedField(field, session, live), toV1(kind.table, session), session);
+  const answerShape = kind.answers[shape];
+  return answer(answerShape, computedFields(answerShape, session, live), toV1(kind.table, session), session);
+}
+
+/**
+ * The fields v1gate computes that the shape answers, each as `computedField` gives it: an object
+ * the answer reads like its other sources, where a function of the field was called for each of a
+ * meeting's 24 fields to answer five. Only the fields the shape lists are computed, as the
+ * function was only asked for those.
+ */
+function computedFields(shape: AnswerShape, session: V2Session, live: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of computedIn(shape)) out[field] = computedField(field, session, live);
+  return out;
+}
+
+const COMPUTED = ['real_id', 'option_start_type', 'status', 'registration_url', 'occurrences'] as const;
+const computedOfShape = new WeakMap<AnswerShape, readonly string[]>();
+
+/** The computed fields a shape lists, in its order (looked up once per shape). */
+function computedIn(shape: AnswerShape): readonly string[] {
+  let fields = computedOfShape.get(shape);
+  if (!fields) computedOfShape.set(shape, (fields = shape.fields.filter((field) => (COMPUTED as readonly string[]).includes(field))));
+  return fields;
 }
 
 /** The fields v1gate computes itself rather than reading from v2 (undefined for the others). */
