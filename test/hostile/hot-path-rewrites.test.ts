@@ -438,3 +438,47 @@ describe('the call line', { timeout: 60_000 }, () => {
     expect(JSON.stringify(line)).not.toContain(creds.api_secret);
   });
 });
+
+describe('shutdown with calls in flight', { timeout: 60_000 }, () => {
+  afterEach(() => healUpstream(faults));
+
+  it('within its grace: the call in flight answered, a new one refused with connection: close', async () => {
+    const draining = await startGatewayOver(faults.url, { UPSTREAM_TIMEOUT_MS: '5000' });
+    try {
+      const proven = await postV1(draining.url, '/user/get', { ...creds, id: owner });
+      expect(await proven.json()).toMatchObject({ id: owner });
+      fault('GET', USER_GET, { kind: 'delay', ms: 800 });
+      const inFlight = postV1(draining.url, '/user/get', { ...creds, id: owner });
+      await sleep(200);
+      const drained = draining.drain(10_000);
+      const refused = await postV1(draining.url, '/user/get', { ...creds, id: owner });
+      expect(refused.status).toBe(200);
+      expect(refused.headers.get('connection')).toBe('close');
+      expect(await refused.json()).toEqual(V1_ERROR);
+      expect(await (await inFlight).json()).toMatchObject({ id: owner });
+      await drained;
+    } finally {
+      await draining.close();
+    }
+  });
+
+  it('past its grace: the call in flight answered with the v1 error, never a reset, nothing unhandled', async () => {
+    const draining = await startGatewayOver(faults.url, { UPSTREAM_TIMEOUT_MS: '20000' });
+    try {
+      const proven = await postV1(draining.url, '/user/get', { ...creds, id: owner });
+      expect(await proven.json()).toMatchObject({ id: owner });
+      fault('GET', USER_GET, { kind: 'hang' });
+      const inFlight = postV1(draining.url, '/user/get', { ...creds, id: owner });
+      await sleep(200);
+      const started = Date.now();
+      const drained = draining.drain(300);
+      const answer = await inFlight;
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual(V1_ERROR);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      await drained;
+    } finally {
+      await draining.close();
+    }
+  });
+});
