@@ -427,12 +427,12 @@ export class V2Client {
   private answerOf<T>(call: Call, response: Exchanged): T {
     const { credentials, request } = call;
     const { route } = request.target;
-    const remaining = qpsRemaining(response.headers);
+    const remaining = qpsRemaining(response);
     if (remaining !== undefined) this.gate.remaining?.(credentials, request.target, remaining);
-    const { statusCode, text, headers } = response;
-    call.trackingId = trackingIdOf(headers);
+    const { statusCode, text } = response;
+    call.trackingId = trackingIdOf(response.header('x-zm-trackingid'));
     if (statusCode < 200 || statusCode >= 300) {
-      const failure = toV2Failure(route, statusCode, text, headers);
+      const failure = toV2Failure(route, statusCode, text, response.headers);
       if (failure instanceof V2Error) call.limitKind = failure.limitKind;
       throw failure;
     }

@@ -41,7 +41,10 @@ export interface Reading {
 
 export interface Exchanged {
   statusCode: number;
-  headers: AnswerHeaders;
+  /** Every header, by lower-case name, as undici's `parseHeaders` makes them: made when first read (a failure's). */
+  readonly headers: AnswerHeaders;
+  /** One header's value as `headers` would hold it (an array when it came more than once), without making the rest. */
+  header(name: string): AnswerHeaders[string];
   text: string;
 }
 
@@ -91,8 +94,10 @@ export function exchange(upstream: Upstream, options: Dispatcher.DispatchOptions
  */
 class ExchangeHandler implements Exchanged {
   statusCode = 0;
-  headers: AnswerHeaders = NO_HEADERS;
   text = '';
+  /** The answer's header names and values as undici read them, kept to read what is asked for. */
+  private raw: Buffer[] = NO_CHUNKS;
+  private parsed: AnswerHeaders | undefined = undefined;
   private chunks: Buffer[] = [];
   private size = 0;
   /** Told once: the answer, the failure, or the deadline, whichever comes first. */
@@ -122,9 +127,18 @@ class ExchangeHandler implements Exchanged {
     if (statusCode < 200) return true;
     this.statusCode = statusCode;
     this.reading.status = statusCode;
-    // The same object of lower-case names `pool.request` gave.
-    this.headers = undiciUtil.parseHeaders(rawHeaders);
+    // Views of the socket's chunks, which undici never reuses: read when asked, most never are.
+    this.raw = rawHeaders;
     return true;
+  }
+
+  /** The same object of lower-case names `pool.request` gave. */
+  get headers(): AnswerHeaders {
+    return (this.parsed ??= this.raw.length === 0 ? NO_HEADERS : undiciUtil.parseHeaders(this.raw));
+  }
+
+  header(name: string): AnswerHeaders[string] {
+    return this.parsed ? this.parsed[name] : headerIn(this.raw, name);
   }
 
   onData(chunk: Buffer): boolean {
@@ -185,6 +199,33 @@ const NO_HEADERS: AnswerHeaders = Object.freeze({});
 const NO_CHUNKS: Buffer[] = [];
 
 /**
+ * The value of the header `name` (lower case) among undici's raw header names and values, as
+ * `parseHeaders` would give it: the value as latin1 text, all of them in order when it came more
+ * than once, undefined when it did not come. A name is matched in any letter case (ASCII: a header
+ * name is an HTTP token). `exchange.test.ts` holds it to `parseHeaders` over generated headers.
+ */
+export function headerIn(raw: readonly Buffer[], name: string): AnswerHeaders[string] {
+  let found: string | string[] | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (!named(raw[i]!, name)) continue;
+    const value = raw[i + 1]!.toString('latin1');
+    if (found === undefined) found = value;
+    else if (typeof found === 'string') found = [found, value];
+    else found.push(value);
+  }
+  return found;
+}
+
+function named(bytes: Buffer, name: string): boolean {
+  if (bytes.length !== name.length) return false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== name.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/**
  * The query as sent, `?name=value&...` in the query's own order (empty for none), each name and
  * value percent-encoded: the same string is the coalescing key's query (coalesce.ts, `requestKey`).
  */
@@ -201,8 +242,8 @@ export function queryString(query: Query | undefined): string {
  * The calls left in the account's budget of the call's category, as a QPS answer states it; a
  * Daily-limit answer's count is a day's (a user's meeting writes, the Heavy cap), not the bucket's.
  */
-export function qpsRemaining(headers: AnswerHeaders): number | undefined {
-  const value = headers['x-ratelimit-remaining'];
-  if (typeof value !== 'string' || headers['x-ratelimit-type'] !== 'QPS' || !/^\d{1,9}$/.test(value)) return undefined;
+export function qpsRemaining(answer: Pick<Exchanged, 'header'>): number | undefined {
+  const value = answer.header('x-ratelimit-remaining');
+  if (typeof value !== 'string' || answer.header('x-ratelimit-type') !== 'QPS' || !/^\d{1,9}$/.test(value)) return undefined;
   return Number(value);
 }

@@ -24,9 +24,8 @@ export function toV2Failure(route: V2Route, status: number, text: string, header
 /** The answer's headers as undici gives them (lower-case names). */
 export type AnswerHeaders = Record<string, string | string[] | undefined>;
 
-/** The service's tracking id of an answer, which its support asks for (`x-zm-trackingid`). */
-export function trackingIdOf(headers: AnswerHeaders): string | undefined {
-  const value = headers['x-zm-trackingid'];
+/** The service's tracking id of an answer, which its support asks for: its `x-zm-trackingid` header's value, when it is one short text. */
+export function trackingIdOf(value: AnswerHeaders[string]): string | undefined {
   return typeof value === 'string' && value.length <= 200 ? value : undefined;
 }
 
@@ -48,7 +47,7 @@ function toV2Error(status: number, text: string, headers: AnswerHeaders): V2Erro
   const type = headers['x-ratelimit-type'];
   const answer = {
     limitKind: status === 429 ? v2LimitKindOf(message, typeof type === 'string' ? type : undefined) : undefined,
-    trackingId: trackingIdOf(headers),
+    trackingId: trackingIdOf(headers['x-zm-trackingid']),
   };
   return Object.assign(new V2Error(status, code, message, fieldErrors, parseRetryAfter(headers['retry-after']), answer), {
     hasV2Code: typeof body.code === 'number',
