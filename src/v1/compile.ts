@@ -4,16 +4,16 @@
  * builds a serialiser from a schema. Names from the tables enter the text only as JSON string
  * literals (`literal`); values only through the arguments handed in (`args`), never as text.
  *
- * The code is named `v1gate-compiled:///src/v1/<name>.js` (a `sourceURL`): a CPU or heap profile
- * charges it to this layer (bench/profile-areas.ts reads the path) rather than to "native", and a
+ * The code is named `v1gate-compiled:///src/<folder>/<name>.js` (a `sourceURL`; `v1` unless the
+ * caller's folder is another): a CPU profile charges it to that layer (bench/profile-areas.ts reads the path) rather than to "native", and a
  * stack trace through it says which table it was made from.
  *
  * Where code cannot be made from text (Node run with --disallow-code-generation-from-strings) it
  * answers undefined, and the caller keeps the generic walk the compiled code stands for.
  */
-export function compiledFrom<F>(name: string, params: Readonly<Record<string, unknown>>, body: string): F | undefined {
+export function compiledFrom<F>(name: string, params: Readonly<Record<string, unknown>>, body: string, folder = 'v1'): F | undefined {
   const names = Object.keys(params);
-  const source = `${body}\n//# sourceURL=v1gate-compiled:///src/v1/${name.replace(/[^A-Za-z0-9_.-]/g, '_')}.js`;
+  const source = `${body}\n//# sourceURL=v1gate-compiled:///src/${folder}/${name.replace(/[^A-Za-z0-9_.-]/g, '_')}.js`;
   try {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- code made from a table, as above
     const make = new Function(...names, source) as (...args: readonly unknown[]) => F;

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { compiledFrom, literal } from '../../v1/compile.js';
 
 /**
  * A v2 answer schema's check compiled once into a plain predicate, the way a schema compiler
@@ -138,10 +139,25 @@ function objectOf(shape: Readonly<z.core.$ZodShape>): Predicate | null {
   const predicates = keys.map((key) => predicateOf(shape[key]!));
   if (predicates.includes(null)) return null;
   const each = predicates as Predicate[];
-  return (value) => {
-    if (!isObject(value)) return false;
-    const record = value as Record<string, unknown>;
-    for (let i = 0; i < keys.length; i++) if (!each[i]!(record[keys[i]!])) return false;
-    return true;
-  };
+  return (
+    compiledObjectCheck(keys, each) ??
+    ((value) => {
+      if (!isObject(value)) return false;
+      const record = value as Record<string, unknown>;
+      for (let i = 0; i < keys.length; i++) if (!each[i]!(record[keys[i]!])) return false;
+      return true;
+    })
+  );
+}
+
+/**
+ * The object's check written out (src/v1/compile.ts): each field read by its name written in, so
+ * each read site sees the objects of its own field, where the loop read every field of every
+ * schema at one site. What it accepts is what the loop accepts; undefined where code cannot be made.
+ */
+function compiledObjectCheck(keys: readonly string[], each: readonly Predicate[]): Predicate | undefined {
+  if (keys.includes('__proto__')) return undefined;
+  const fields = keys.map((key, i) => ` && each[${i}](value[${literal(key)}])`).join('');
+  const body = `return function check(value) { return typeof value === 'object' && value !== null && !Array.isArray(value)${fields}; };`;
+  return compiledFrom<Predicate>(`answer-check/${keys.slice(0, 3).join('-')}`, { each }, body, 'translators');
 }
