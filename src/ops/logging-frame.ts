@@ -44,11 +44,21 @@ export function framedWriter(logger: Logger): FramedWrite | undefined {
   if (!plain) return undefined;
   const time = state<(this: Logger) => string>('timeSym');
   const end = state<string>('endSym');
+  // The line's end after its fields, by message: the writers of call lines have two.
+  const ends = new Map<string, string>();
   return (level, fieldsJson, msg) => {
     if (!logger.isLevelEnabled(level)) return;
+    let msgEnd = ends.get(msg);
+    if (msgEnd === undefined) {
+      msgEnd = `,"msg":${JSON.stringify(msg)}${end}`;
+      if (ends.size < MAX_ENDS) ends.set(msg, msgEnd);
+    }
     const levelJson = state<Record<number, string>>('lsCacheSym')[logger.levels.values[level]!]!;
     // The bindings are read each time: `setBindings` changes them.
     const bindings = state<string>('chindingsSym');
-    stream.write(`${levelJson}${time.call(logger)}${bindings}${fieldsJson},"msg":${JSON.stringify(msg)}${end}`);
+    stream.write(levelJson + time.call(logger) + bindings + fieldsJson + msgEnd);
   };
 }
+
+/** The messages whose line ends a writer keeps. */
+const MAX_ENDS = 16;

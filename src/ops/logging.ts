@@ -2,12 +2,12 @@ import pino, { type Logger } from 'pino';
 import { LEVEL_OF_BLAME, levelOf } from '../../mappings/errors.js';
 import type { CallObserver, V1CallRecord } from '../v1-steps/observe.js';
 import { KnownSecrets, type Redactor, type SecretValues } from '../shared/secrets.js';
-import { isoMillis } from '../shared/iso-time.js';
 import { boundLogLine } from './log-volume.js';
 import { onePass, topField, topFields } from './line-json.js';
 import { callLineText, callLineTop, paramsOf, REDACTED, v2CallsOf } from './call-line.js';
 import { framedWriter } from './logging-frame.js';
 import { logDestination } from './log-destination.js';
+import { timeField } from './log-time.js';
 
 /**
  * Structured logs: one JSON line per v1 call. Secrets are removed where every line passes (pino's
@@ -110,8 +110,8 @@ export function loggerSettings(options: Pick<LoggerOptions, 'level' | 'worker' |
     base: { service: 'v1gate', pid: process.pid, ...(options.worker === undefined ? {} : { worker: options.worker }) },
     formatters: { log },
     serializers: { err: errSerializer },
-    // pino's isoTime, with the second formatted once a second (src/shared/iso-time.ts).
-    timestamp: () => `,"time":"${isoMillis(Date.now())}"`,
+    // pino's isoTime, the second formatted once a second (src/ops/log-time.ts).
+    timestamp: () => timeField(Date.now()),
   };
 }
 
