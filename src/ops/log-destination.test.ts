@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import fs, { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
@@ -81,13 +81,25 @@ function expectPairs(lines: Line[], pairs: number): void {
 
 describe('the log destination', () => {
   it('writes every call line and pino line in the order written, batched and asynchronous, multi-byte text intact', async () => {
-    const { file, stream } = destinationOf({ sync: false, minLength: 4096 });
+    const { file, stream } = destinationOf({ sync: false, batchBytes: 4096 });
     // Enough lines for many 4 KiB batches and a write in flight while more are gathered.
     writePairs(pino(loggerSettings({ level: 'info' }), stream), 400);
     await ended(stream);
     const lines = linesOf(file);
     expectPairs(lines, 400);
     expect(readFileSync(file, 'utf8')).not.toContain(SECRET);
+  });
+
+  it('writes no batch larger than its bytes, however the lines fall and while a write is in flight', async () => {
+    const { file, stream } = destinationOf({ sync: false, batchBytes: 4096 });
+    const write = vi.spyOn(fs, 'write');
+    writePairs(pino(loggerSettings({ level: 'info' }), stream), 400);
+    await ended(stream);
+    const sizes = write.mock.calls.map(([, bytes]) => (bytes as unknown as Buffer).length);
+    expectPairs(linesOf(file), 400);
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(readFileSync(file).length);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(4096);
+    expect(sizes.length).toBeGreaterThan(20);
   });
 
   it('writes each line before `write` returns when synchronous, as a LOG_FILE is written', () => {
@@ -98,7 +110,7 @@ describe('the log destination', () => {
   });
 
   it("measures no batch as lines are appended: no Buffer.byteLength per write (sonic-boom's utf8 mode takes two)", async () => {
-    const { file, stream } = destinationOf({ sync: false, minLength: 4096 });
+    const { file, stream } = destinationOf({ sync: false, batchBytes: 4096 });
     const logger = pino(loggerSettings({ level: 'info' }), stream);
     const measured = vi.spyOn(Buffer, 'byteLength');
     writePairs(logger, 50);

@@ -8,8 +8,14 @@ export interface LogDestinationOptions {
   dest: number | string;
   /** Each line written before `write` returns (a file), or gathered and written asynchronously. */
   sync: boolean;
-  /** Bytes gathered before a write starts (asynchronous only). */
+  /** sonic-boom's own: bytes gathered before a write starts, a write holding more (asynchronous only; `batchBytes` bounds it). */
   minLength?: number;
+  /**
+   * Asynchronous only: the most bytes one write holds, a batch written once nearly that many are
+   * gathered. Standard output's is PIPE_BUF (4 KiB), the most a write to a pipe puts in whole: the
+   * workers of WORKERS>1 share the pipe, and a larger write can interleave with another's.
+   */
+  batchBytes?: number;
   /** The file's folders made when missing. */
   mkdir?: boolean;
 }
@@ -30,8 +36,14 @@ export interface LogDestinationOptions {
  * call lines of src/ops/logging-frame.ts alike), so `write` is wrapped to turn each into its bytes
  * on the way in, in the order written.
  */
-export function logDestination(options: LogDestinationOptions): LogDestination {
-  const stream = pino.destination({ mode: 0o600, ...options, contentMode: 'buffer' });
+export function logDestination({ batchBytes, ...options }: LogDestinationOptions): LogDestination {
+  // sonic-boom starts a write once `minLength` bytes are gathered, and writes up to `maxWrite` of
+  // them at once: with `minLength` alone, the line that took a batch past it went in it too (4,239
+  // bytes for 9 call lines of 471), and lines gathered while a write was in flight joined the next
+  // one, up to its default 16 KiB. A batch starts a new chunk where a line would take it past
+  // `maxWrite`, and `minLength` must be below `maxWrite`.
+  const batches = batchBytes === undefined ? {} : { minLength: batchBytes - 1, maxWrite: batchBytes };
+  const stream = pino.destination({ mode: 0o600, ...options, ...batches, contentMode: 'buffer' });
   // In buffer mode sonic-boom's `write` is its `writeBuffer`; its types name only the utf8 one.
   const writeBytes = stream.write as unknown as (this: LogDestination, bytes: Buffer) => boolean;
   stream.write = (line: string | Buffer) => writeBytes.call(stream, typeof line === 'string' ? Buffer.from(line) : line);

@@ -159,8 +159,11 @@ export const PRETTY_OPTIONS = {
  * Standard output as a pipe: lines gathered in 4 KiB writes, and whatever is gathered written every
  * LOG_FLUSH_INTERVAL_MS, so no line waits longer (pino writes out the rest when the process exits).
  */
+/** The most bytes a write to a pipe puts in whole, never interleaved with another process's write (Linux, POSIX's least). */
+const PIPE_BUF = 4096;
+
 function promptStdout(settings: pino.LoggerOptions): LogOutput {
-  const logger = pino(settings, logDestination({ dest: 1, sync: false, minLength: 4096 }));
+  const logger = pino(settings, logDestination({ dest: 1, sync: false, batchBytes: PIPE_BUF }));
   const flusher = setInterval(() => logger.flush(), LOG_FLUSH_INTERVAL_MS).unref();
   return {
     logger,
