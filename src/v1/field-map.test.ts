@@ -6,6 +6,7 @@ import {
   fieldTable,
   inputShape,
   negate,
+  setPath,
   toV1,
   toV2,
   withV1Defaults,
@@ -118,5 +119,22 @@ describe('toV2', () => {
   it('gives a record of any keys for a table typed only FieldTable', () => {
     const wide: FieldTable = BODY_TABLE;
     expectTypeOf(toV2(wide, { topic: 't' })).toEqualTypeOf<Record<string, unknown>>();
+  });
+});
+
+describe('setPath', () => {
+  it('refuses a path through __proto__, makes constructor a field of its own, and leaves Object.prototype alone', () => {
+    for (const path of ['__proto__.polluted', 'settings.__proto__.polluted', '__proto__']) {
+      expect(() => setPath({}, path, 'yes'), path).toThrow(TypeError);
+    }
+    // `constructor` on the way is a field of the body, not Object's own function.
+    const odd: Record<string, unknown> = {};
+    setPath(odd, 'constructor.prototype.polluted', 'yes');
+    expect(odd).toEqual({ constructor: { prototype: { polluted: 'yes' } } });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect((Object as unknown as Record<string, unknown>).prototype).toBe(Object.prototype);
+    const body: Record<string, unknown> = {};
+    setPath(body, 'settings.alternative_hosts', 'a@example.com');
+    expect(body).toEqual({ settings: { alternative_hosts: 'a@example.com' } });
   });
 });

@@ -86,11 +86,15 @@ export function getKeys(object: unknown, keys: readonly string[]): unknown {
 
 /** `value` stored at `keys` under `object`, an object made at each step where none is. */
 export function setKeys(object: Record<string, unknown>, keys: readonly string[], value: unknown): void {
+  // A path through `__proto__` would write onto Object.prototype: no v2 field is named so, and a
+  // path that names it is refused, whoever made it. Each step reads an own field only, so that
+  // `constructor` or `toString` on the way is a field made here, not Object's function.
+  if (keys.includes('__proto__')) throw new TypeError(`No v2 field is named __proto__: ${keys.join('.')}`);
   let current = object;
   const last = keys.length - 1;
   for (let i = 0; i < last; i++) {
     const key = keys[i]!;
-    const next = current[key];
+    const next = Object.hasOwn(current, key) ? current[key] : undefined;
     if (next === null || typeof next !== 'object') current[key] = {};
     current = current[key] as Record<string, unknown>;
   }
