@@ -102,8 +102,6 @@ export function createV1App(options: V1AppOptions): Hono<{ Bindings: Bindings }>
       // Its call line says what it was (a bug's at error level, with its stack: src/ops/logging.ts).
       fail(call, error);
     }
-    // Answered: the call's reads not yet sent are withdrawn, never sent after its answer (dispatch.ts).
-    call.onAnswered?.answered();
     const response = render(call);
     if (observers.length) observe(call, tell, options.addresses);
     if (ownTime) observeOwnTime(call, ownTime);

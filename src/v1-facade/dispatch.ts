@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
-import type { DownloadLinkMaker, EndpointDefinition } from '../translators/kit/define.js';
+import type { DownloadLinkMaker, EndpointDefinition, RecordingFileRef } from '../translators/kit/define.js';
 import { ScopesMissing } from '../upstream/scopes-missing.js';
 import { judgeable, missingScopes, requiredRoutesOf } from '../translators/kit/scopes.js';
 import { nowOrLater } from '../shared/now-or-later.js';
 import type { V2Client } from '../upstream/client.js';
-import type { PairProver } from '../upstream/pair-proof.js';
+import { pairProofOf, type PairProver } from '../upstream/pair-proof.js';
 import { invalidParameter, missingParameter } from '../v1/errors.js';
 import { NOT_READ } from '../v1/param-types.js';
 import { paramsReaderOf } from '../v1/params-reader.js';
-import { BoundV2, CallContext, CallLine, withdrawnWhenGone, type FanOutCheck } from '../v1-steps/call-context.js';
+import { BoundMemo, BoundV2, CallContext, withdrawnWhenGone, type CallLine, type FanOutCheck } from '../v1-steps/call-context.js';
 import type { KeyMemo } from '../v1-steps/key-memo.js';
 import type { V1Params } from '../v1-steps/params.js';
 import type { AdmittedCall } from '../v1-steps/v1-call.js';
@@ -28,6 +28,8 @@ export interface DispatchParts {
   /** Download links for v2 recording files; none: v2's download_url is answered as it is. */
   downloadLinks?: DownloadLinkMaker | undefined;
 }
+
+const asGiven = (file: RecordingFileRef) => file.v2Url;
 
 /**
  * The fourth step: the endpoint's translator. Its params parsed by its schema (a missing or
@@ -60,14 +62,43 @@ function refuseUnscoped(endpoint: EndpointDefinition, held: readonly string[] | 
 
 function run(admitted: AdmittedCall, parts: DispatchParts, input: unknown, scopes: readonly string[] | undefined): Promise<unknown> {
   const { call, endpoint, credentials } = admitted;
+  const proof = pairProofOf(credentials);
   const deadlineMs = Date.now() + parts.outboundMaxWaitMs;
-  const line = new CallLine(parts.v2, credentials, call, parts.pairs, parts.memo);
+  const { memo } = parts;
+  const { v2Calls } = call;
+  const line: CallLine = {
+    client: parts.v2,
+    credentials,
+    onSend: () => call.upstreamCalls++,
+    requestId: call.requestId,
+    trace: call.trace,
+    ownTime: call.ownTime,
+    onResult: v2Calls && ((observation) => v2Calls.push(observation)),
+    pairs: parts.pairs,
+    onRefused: () => {
+      parts.pairs.refused(credentials);
+      memo.refused(proof);
+    },
+    onWrite: () => memo.wrote(credentials.apiKey),
+  };
   const v2 = new BoundV2(line, { deadlineMs, leaving: withdrawnWhenGone(call.c) }, admitted.proven);
+  const ctx = new CallContext(
+    v2,
+    line,
+    new BoundMemo(memo, credentials.apiKey, proof),
+    parts.now,
+    deadlineMs,
+    parts.fanOut,
+    parts.logger,
+    parts.downloadLinks?.(credentials.apiKey, call.c) ?? asGiven,
+    scopes,
+  );
+  const answer = endpoint.handle(input, ctx);
   // Once the answer is known no read of the call starts: the siblings of a read that failed, still
-  // waiting for the pair's proof or a token, are withdrawn rather than sent after the answer. The
-  // facade tells it as it takes the answer (app.ts), with no promise or closure made for it here.
-  call.onAnswered = v2;
-  return endpoint.handle(input, new CallContext(v2, line, parts, deadlineMs, call.c, scopes));
+  // waiting for the pair's proof or a token, are withdrawn rather than sent after the answer.
+  const answered = () => v2.answered();
+  answer.then(answered, answered);
+  return answer;
 }
 
 /** The endpoint's params, or the v1 error naming the first field missing or invalid. */

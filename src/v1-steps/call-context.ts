@@ -8,11 +8,11 @@ import type { OwnTime } from '../shared/own-time.js';
 import type { CallTrace } from '../shared/trace-context.js';
 import type { V2Method, V2Route, V2Target } from '../v2-contract/v2-route.js';
 import { checkedV2Answer, type V2Answer } from '../translators/kit/v2-answers/table.js';
-import type { CallMemo, DownloadLinkMaker, RecordingFileRef, TranslatorContext, V2Api } from '../translators/kit/define.js';
+import type { CallMemo, RecordingFileRef, TranslatorContext, V2Api } from '../translators/kit/define.js';
 import { opens } from '../translators/kit/scopes.js';
 import type { Credentials, Query, V2CallObservation, V2Client, V2Request } from '../upstream/client.js';
 import { CallWithdrawn, notSentAfter, unanswered, V2Error, type UpstreamUnavailable } from '../upstream/errors.js';
-import { pairProofOf, type PairProver } from '../upstream/pair-proof.js';
+import type { PairProver } from '../upstream/pair-proof.js';
 import type { KeyMemo } from './key-memo.js';
 
 /**
@@ -187,58 +187,23 @@ export class BoundV2 implements V2Api {
 
 const ANSWERED_UNSENT = 'The v1 call was answered before this v2 read was sent; it was not sent.';
 
-/** What the line reads of the v1 call it serves (the facade's V1Call). */
-export interface LineCall {
-  readonly requestId: string;
-  readonly trace: CallTrace;
-  readonly ownTime: OwnTime;
-  /** v2 requests really sent (x-v2-calls). */
-  upstreamCalls: number;
-  /** The v2 calls observed, where someone observes. */
-  readonly v2Calls: V2CallObservation[] | undefined;
-}
-
-/**
- * What every v2 request of one v1 call shares: the client, the caller's pair, and the call's
- * observers. One object per call, its two counters the only closures it makes (the v2 client calls
- * them as functions); a refusal and a write are methods, not closures of their own.
- */
-export class CallLine {
-  readonly requestId: string;
+/** What every v2 request of one v1 call shares: the client, the caller's pair, and the call's observers. */
+export interface CallLine {
+  client: V2Client;
+  credentials: Credentials;
+  onSend: () => void;
+  requestId: string;
   /** The v1 call's trace, continued by each v2 request. */
-  readonly trace: CallTrace;
+  trace: CallTrace;
   /** The v1 call's own-time clock, told of each v2 request's waits. */
-  readonly ownTime: OwnTime;
-  readonly onSend: () => void;
-  readonly onResult: ((observation: V2CallObservation) => void) | undefined;
-
-  constructor(
-    readonly client: V2Client,
-    readonly credentials: Credentials,
-    call: LineCall,
-    /** Where the pair is proven (its first v2 call, while v2 has not accepted it lately). */
-    readonly pairs: PairProver,
-    /** The key memo: a refusal forgets the pair's facts, a write the key's short-lived reads. */
-    readonly memo: KeyMemo,
-  ) {
-    this.requestId = call.requestId;
-    this.trace = call.trace;
-    this.ownTime = call.ownTime;
-    this.onSend = () => void call.upstreamCalls++;
-    const { v2Calls } = call;
-    this.onResult = v2Calls && ((observation) => void v2Calls.push(observation));
-  }
-
+  ownTime: OwnTime;
+  onResult: ((observation: V2CallObservation) => void) | undefined;
+  /** Where the pair is proven (its first v2 call, while v2 has not accepted it lately). */
+  pairs: PairProver;
   /** v2 answered 401: the pair is refused (forgotten as proven, its memo dropped). */
-  onRefused(): void {
-    this.pairs.refused(this.credentials);
-    this.memo.refused(pairProofOf(this.credentials));
-  }
-
+  onRefused: () => void;
   /** The call writes through v2 (any method but GET): the key's short-lived reads are stale. */
-  onWrite(): void {
-    this.memo.wrote(this.credentials.apiKey);
-  }
+  onWrite: () => void;
 }
 
 /** The key memo seen by one v1 call: the caller's key and pair hash on every entry. */
@@ -272,68 +237,41 @@ export class BoundMemo implements CallMemo {
  * Node's response where there is one: asking the adaptor for the web request's signal makes it
  * build a full `Request` per call, which nothing else needs (~2.5% of the gateway's CPU in the
  * checkemail profile); and no AbortSignal is made unless a v2 call has to wait (~3.5 µs each).
- * `on`, not `once`: a response closes once, and `once` wraps each listener in two objects more.
  */
 export function withdrawnWhenGone(c: Context<{ Bindings: Bindings }>): Leaving {
   const departure = new Departure();
+  const withdraw = () => departure.leaveFor(() => new CallWithdrawn());
   const outgoing = c.env?.outgoing;
-  if (outgoing) outgoing.on('close', () => outgoing.writableFinished || departure.leaveFor(withdrawnUnanswered));
-  else c.req.raw.signal.addEventListener('abort', () => departure.leaveFor(withdrawnUnanswered), { once: true });
+  if (outgoing) outgoing.once('close', () => outgoing.writableFinished || withdraw());
+  else c.req.raw.signal.addEventListener('abort', withdraw, { once: true });
   return departure;
 }
 
-const withdrawnUnanswered = () => new CallWithdrawn();
-
-/** What a call's translator context reads of the facade's parts, shared by every call. */
-export interface ContextParts {
-  now: () => Date;
-  fanOut: FanOutCheck | undefined;
-  logger: Logger;
-  /** Download links for v2 recording files; none: v2's download_url is answered as it is. */
-  downloadLinks?: DownloadLinkMaker | undefined;
-}
-
-const asGiven = (file: RecordingFileRef) => file.v2Url;
-
-/**
- * The TranslatorContext of one v1 call (a class for the same reason as BoundV2). What few calls use
- * is made on first use: the memo bound to the pair, the download link maker, the logger.
- */
+/** The TranslatorContext of one v1 call (a class for the same reason as BoundV2). */
 export class CallContext implements TranslatorContext {
   private undoApi: V2Api | undefined;
   private callLog: Logger | undefined;
-  private boundMemo: CallMemo | undefined;
-  private links: ((file: RecordingFileRef) => string) | undefined;
 
   constructor(
     readonly v2: V2Api,
     private readonly line: CallLine,
-    private readonly parts: ContextParts,
+    readonly memo: CallMemo,
+    private readonly now: () => Date,
     private readonly deadlineMs: number,
-    /** The request, for the origin of its download links. */
-    private readonly c: Context,
+    private readonly fanOut: FanOutCheck | undefined,
+    private readonly logger: Logger,
+    readonly downloadUrl: (file: RecordingFileRef) => string,
     /** The scopes the call's token answer listed; undefined when it listed none (not judged). */
     private readonly scopes: readonly string[] | undefined,
   ) {}
 
   /** Made on first use: most calls never log (a child logger costs its bindings' serialisation). */
   get log(): Logger {
-    return (this.callLog ??= this.parts.logger.child({ reqId: this.line.requestId, trace_id: this.line.trace.traceId }));
-  }
-
-  /** The key memo bound to the caller's key and pair hash, made on first use: most endpoints keep nothing. */
-  get memo(): CallMemo {
-    const { credentials } = this.line;
-    return (this.boundMemo ??= new BoundMemo(this.line.memo, credentials.apiKey, pairProofOf(credentials)));
-  }
-
-  /** A function, read as a value (`ctx.downloadUrl`); the link maker made on first use: few answers hold a recording. */
-  get downloadUrl(): (file: RecordingFileRef) => string {
-    return (this.links ??= this.parts.downloadLinks?.(this.line.credentials.apiKey, this.c) ?? asGiven);
+    return (this.callLog ??= this.logger.child({ reqId: this.line.requestId, trace_id: this.line.trace.traceId }));
   }
 
   nowIso(): string {
-    return isoSeconds(this.parts.now());
+    return isoSeconds(this.now());
   }
 
   /** Made on first use: most calls never undo anything. The pair is proven (a write it undoes succeeded), and the client's leaving does not withdraw an undo. */
@@ -342,7 +280,7 @@ export class CallContext implements TranslatorContext {
   }
 
   requireFanOut(route: V2Route<'GET'>, calls: number): void {
-    this.parts.fanOut?.(this.line.credentials, route, calls, this.deadlineMs - Date.now());
+    this.fanOut?.(this.line.credentials, route, calls, this.deadlineMs - Date.now());
   }
 
   canCall(route: V2Route): boolean {

@@ -69,8 +69,6 @@ export class V1Call extends RequestCall {
   readonly requestId: string;
   /** The call's trace, started on arrival: the client's `traceparent` continued, or a new trace. */
   readonly trace: CallTrace;
-  /** What is told once the call has its answer (dispatch's v2 API: its reads not yet sent are withdrawn); none before dispatch. */
-  onAnswered: { answered(): void } | undefined = undefined;
 
   constructor(
     c: Context<{ Bindings: Bindings }>,
