@@ -9,6 +9,7 @@ import { rawExchange } from '../support/raw-http.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { postV1 } from '../support/v1-form.js';
 import { healUpstream, noCloseWait, USER_GET } from '../support/v2-faults.js';
+import { failOnUnhandled } from '../support/unhandled.js';
 
 /**
  * What the hot paths' rewrites for speed must keep: the v2 client's error and retry paths (a 401's
@@ -24,19 +25,7 @@ import { healUpstream, noCloseWait, USER_GET } from '../support/v2-faults.js';
  * async layers were folded into callbacks) would end a gateway.
  */
 
-const unhandled: unknown[] = [];
-const onUnhandled = (error: unknown) => unhandled.push(error);
-beforeAll(() => {
-  process.on('unhandledRejection', onUnhandled);
-  process.on('uncaughtException', onUnhandled);
-});
-afterAll(() => {
-  process.off('unhandledRejection', onUnhandled);
-  process.off('uncaughtException', onUnhandled);
-});
-afterEach(() => {
-  expect(unhandled).toEqual([]);
-});
+failOnUnhandled();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const V1_ERROR = { error: { code: expect.any(Number), message: expect.stringMatching(/\w/) } };

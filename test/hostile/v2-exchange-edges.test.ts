@@ -9,6 +9,7 @@ import { startFaultUpstream, startGatewayOver, type Fault, type FaultUpstream } 
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
 import { postV1 } from '../support/v1-form.js';
 import { faultUserGet, healUpstream, noCloseWait } from '../support/v2-faults.js';
+import { failOnUnhandled } from '../support/unhandled.js';
 
 /**
  * The edges of undici's dispatch handler that the v2 exchange (src/upstream/exchange.ts) is: what
@@ -24,19 +25,7 @@ import { faultUserGet, healUpstream, noCloseWait } from '../support/v2-faults.js
  * left unhandled, or thrown from a handler callback into undici's client, would end a gateway.
  */
 
-const unhandled: unknown[] = [];
-const onUnhandled = (error: unknown) => unhandled.push(error);
-beforeAll(() => {
-  process.on('unhandledRejection', onUnhandled);
-  process.on('uncaughtException', onUnhandled);
-});
-afterAll(() => {
-  process.off('unhandledRejection', onUnhandled);
-  process.off('uncaughtException', onUnhandled);
-});
-afterEach(() => {
-  expect(unhandled).toEqual([]);
-});
+failOnUnhandled();
 
 const TIMEOUT_MS = 1_000;
 const MAX_BODY_BYTES = 1024 * 1024;
