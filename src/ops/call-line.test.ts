@@ -7,6 +7,7 @@ import type { V1CallRecord } from '../v1-steps/observe.js';
 import { callLineText, REDACTED } from './call-line.js';
 import { onePass } from './line-json.js';
 import { callLineJson } from './logging.js';
+import { hostilePieces } from '../../test/support/hostile-texts.js';
 
 /**
  * The call line's writer made from its field list (`callLineText`) writes, for any call record,
@@ -24,27 +25,7 @@ const piece = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 4 }) },
   {
     weight: 3,
-    arbitrary: fc.constantFrom(
-      '"',
-      '\\',
-      '<',
-      '=',
-      '\u2028',
-      '\u0000',
-      '\ud800',
-      'é',
-      '…',
-      REDACTED,
-      CONFIGURED,
-      ...OWN,
-      encodeURIComponent(OWN[2]!),
-      '?zak=abcdefgh1234&x=1',
-      '&pwd=zzzzzzzzzz',
-      '<token>abcdefgh12</token>',
-      '"token":"abcdefghijk"',
-      'v=2.0;clid=aw1;rid=WEB_0123',
-      '/users/',
-    ),
+    arbitrary: fc.constantFrom(...hostilePieces({ redacted: REDACTED, configured: CONFIGURED, own: OWN })),
   },
   { weight: 1, arbitrary: fc.constantFrom('a'.repeat(300), 'b'.repeat(250), 'é'.repeat(200)) },
 );

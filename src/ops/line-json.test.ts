@@ -7,6 +7,7 @@ import { KnownSecrets, SecretValues } from '../shared/secrets.js';
 import { V2 } from '../v2-contract/v2-routes.js';
 import type { V1CallRecord } from '../v1-steps/observe.js';
 import { callLineFields, callLogObserver, loggerSettings, REDACTED } from './logging.js';
+import { hostilePieces } from '../../test/support/hostile-texts.js';
 
 /**
  * The call line written in one pass (src/ops/line-json.ts, src/ops/logging-frame.ts) is the line
@@ -24,30 +25,7 @@ const piece = fc.oneof(
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) },
   {
     weight: 4,
-    arbitrary: fc.constantFrom(
-      '"',
-      '\\',
-      '\u2028',
-      '\u2029',
-      '\u0000',
-      '\u001f',
-      '\u007f',
-      '\ud800',
-      '\udc00',
-      '\ud83d\ude00',
-      'é',
-      '…',
-      REDACTED,
-      CONFIGURED,
-      ...OWN,
-      encodeURIComponent(OWN[2]!),
-      '?zak=abcdefgh1234&x=1',
-      '&pwd=zzzzzzzzzz',
-      '<token>abcdefgh12</token>',
-      '"token":"abcdefghijk"',
-      '/users/',
-      '=',
-    ),
+    arbitrary: fc.constantFrom(...hostilePieces({ redacted: REDACTED, configured: CONFIGURED, own: OWN })),
   },
   { weight: 1, arbitrary: fc.constantFrom('a'.repeat(300), 'é'.repeat(200), '"'.repeat(150), '\u0001'.repeat(60)) },
 );
