@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRedactor, isSecretField, secretsIn } from './secrets.js';
+import { hostilePieces } from '../../test/support/hostile-texts.js';
+import { createRedactor, isSecretField, redactEmbedded, secretsIn } from './secrets.js';
 
 const SECRET = 'S3cr3t-value-0123456789';
 
@@ -73,6 +75,39 @@ describe('the redactor, by name', () => {
     });
     expect(redactor.redact('<response><id>1</id><zak>eyJ.z</zak></response>')).toBe('<response><id>1</id><zak>X</zak></response>');
     expect(redactor.redact('{"id":"1","token":"abc\\"def","token_type":"bearer"}')).toBe('{"id":"1","token":"X","token_type":"bearer"}');
+  });
+});
+
+describe('the redactor, named values inside a text', () => {
+  const censor = '[Redacted]';
+  const own = ['own-api-secret-value', 'sec ret/+?&=1'];
+  const redactor = createRedactor(censor, own);
+  /** Texts of the pieces a named value is made of, secret-named and not, with the call line's hostile pieces. */
+  const piece = fc.oneof(
+    fc.constantFrom(
+      ...hostilePieces({ redacted: censor, configured: 'configured-secret-0123', own }),
+      ...['?', '&', ';', '#', ' ', '=', '<', '>', '</', '"', ':', '\\"', 'zak', 'pwd', 'tk', 'token', 'Token', 'api%5Fsecret', 'topic'],
+      ...['<zak>', '</zak>', '<token>', '</token>', '"token":"', '"id":"', 'abcdefgh', 'v=2.0;clid=us06;rid=WEB_0a1b'],
+    ),
+    fc.stringMatching(/^[\x20-\x7e]{0,6}$/),
+  );
+  const text = fc.array(piece, { maxLength: 10 }).map((pieces) => pieces.join(''));
+
+  it('writes every text as the general rewrite does, whether or not it finds a secret to censor first', () => {
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(redactor.text(value)).toBe(redactEmbedded(redactor.fieldName(value), censor));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('still censors each secret-named value, and gives back a text it has nothing to censor in as it is', () => {
+    expect(redactor.text('v=2.0;clid=us06;rid=WEB_0a1b&zak=abc')).toBe('v=2.0;clid=us06;rid=WEB_0a1b&zak=[Redacted]');
+    expect(redactor.text('a <b>1</b> "c":"2" <token>t</token>')).toBe('a <b>1</b> "c":"2" <token>[Redacted]</token>');
+    expect(redactor.text('{"id":"1","Token":"x"}')).toBe('{"id":"1","Token":"[Redacted]"}');
+    const tracking = 'v=2.0;clid=us06;rid=WEB_0123456789abcdef';
+    expect(redactor.text(tracking)).toBe(tracking);
   });
 });
 
