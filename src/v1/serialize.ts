@@ -62,7 +62,8 @@ function element(name: string, value: unknown, key: string): string {
 
 function content(value: unknown, key: string): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return escapeText(xmlText(value));
+  // Most text has nothing to escape or drop: one scan of one class says so, and it is written as it is.
+  if (typeof value === 'string') return MAYBE_NOT_PLAIN.test(value) ? escapeText(xmlText(value)) : value;
   if (Array.isArray(value)) {
     const item = singular(key);
     let out = '';
@@ -101,10 +102,26 @@ function isSpacedTwin(key: string, record: Record<string, unknown>): boolean {
 function namedContent(record: Record<string, unknown>, keys: readonly string[]): string | undefined {
   let out = '';
   for (const k of keys) {
-    if (XML_NAME.test(k)) out += element(k, record[k], k);
+    const tags = TAGS.get(k) ?? (XML_NAME.test(k) ? tagsOf(k) : undefined);
+    if (tags !== undefined) out += tags[0] + content(record[k], k) + tags[1];
     else if (!isSpacedTwin(k, record)) return undefined;
   }
   return out;
+}
+
+/**
+ * The open and close tags of a key that is an XML name, made once: a v1 answer's few hundred field
+ * names are each tested and spelt out once, not on every answer (a meeting/get in XML: 4.3 µs
+ * against 3.0 with the one scan of text below). Keys made of data (custom question titles) are kept
+ * too, up to a bound; past it, spelt out each time.
+ */
+const TAGS = new Map<string, readonly [string, string]>();
+const MAX_TAGS = 2048;
+
+function tagsOf(name: string): readonly [string, string] {
+  const tags = [`<${name}>`, `</${name}>`] as const;
+  if (TAGS.size < MAX_TAGS) TAGS.set(name, tags);
+  return tags;
 }
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
@@ -125,6 +142,10 @@ const NOT_XML_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?
 /** Any character the pattern above may drop: one plain class, so the usual text is passed over in one quick scan. */
 // eslint-disable-next-line no-control-regex
 const MAYBE_NOT_XML_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
+/** Any character that is escaped or may be dropped: text without one is written as it is. */
+// eslint-disable-next-line no-control-regex
+const MAYBE_NOT_PLAIN = /[&<>"'\x00-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 function xmlText(text: string): string {
   return MAYBE_NOT_XML_CHAR.test(text) ? text.replace(NOT_XML_CHAR, '') : text;
