@@ -5,19 +5,11 @@ import { GetCoalescer, joined, requestKey } from './coalesce.js';
 import { CallWithdrawn, SHUTTING_DOWN_UNSENT, UpstreamUnavailable, V2Error } from './errors.js';
 import type { V2Authorizer } from './auth/authorizer.js';
 import type { Grant } from './auth/oauth-tokens.js';
-import {
-  DEFAULT_MAX_BODY_BYTES,
-  connectUpstream,
-  dispatchExchange,
-  qpsRemaining,
-  queryString,
-  type Exchanged,
-  type Upstream,
-} from './exchange.js';
-import { toV2Failure, trackingIdOf } from './v2-failure.js';
+import { DEFAULT_MAX_BODY_BYTES, connectUpstream, dispatchExchange, queryString, type Exchanged, type Upstream } from './exchange.js';
+import { answerOf, observe } from './attempt-end.js';
 import { openGate, type OutboundGate, type V2Request } from './v2-request.js';
 import { MAX_429_RETRY_WAIT_MS, retryDelay } from './retry-delays.js';
-import { attemptOf, Call, retryOptions, type AttemptEnds } from './v2-call.js';
+import { attemptOf, Call, outcomeOf, retryOptions, type AttemptEnds } from './v2-call.js';
 
 /**
  * The v2 client: one keep-alive connection pool to the v2 service, a fresh-enough JWT per call,
@@ -63,6 +55,8 @@ const MAX_REGIONS = 32;
 /** Enough for the rollbacks in progress at once (each undoes its steps one at a time). */
 const UNDO_CONNECTIONS = 16;
 const SHUT_DOWN_IN_FLIGHT = 'v1gate is shutting down and stopped waiting for the v2 service.';
+/** What the open gate asks to be told of an attempt it admitted: nothing. */
+const admittedOpen = (): void => {};
 
 export class V2Client {
   /** The pool and path prefix of the base URL, made when it is first known. */
@@ -150,24 +144,31 @@ export class V2Client {
       const key = requestKey(credentials, request.target.path, request.query, search);
       const shared = this.coalescer.find(credentials.apiKey, key);
       if (shared) {
-        const waited = joined<T>(shared, () => this.attempts<T>(this.callOf(credentials, request, search)));
+        const waited = joined<T>(shared, () => this.started<T>(this.callOf(credentials, request, search)));
         // Joined to an identical GET in flight: all of it is a wait on that one's answer.
         return request.ownTime ? request.ownTime.waitFor(waited) : waited;
       }
       const call = this.callOf(credentials, request, search);
-      // Offered before its attempts start, so that their end (attempts' `finally`) finds it to forget.
+      // Offered with its outcome before its attempts start, so that their end (`finish`) finds it to forget.
       call.key = key;
+      const outcome = outcomeOf<T>(call);
       this.coalescer.offer(credentials.apiKey, key, call);
-      const outcome = this.attempts<T>(call);
-      call.outcome = outcome;
+      this.attempt(call);
       return outcome;
     }
     this.coalescer.wrote(credentials.apiKey);
-    return this.attempts<T>(this.callOf(credentials, request, search));
+    return this.started<T>(this.callOf(credentials, request, search));
   }
 
   private callOf(credentials: Credentials, request: V2Request, search: string): Call {
     return new Call(this.ends, credentials, request, search, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  }
+
+  /** The call's promise, its first attempt begun. */
+  private started<T>(call: Call): Promise<T> {
+    const outcome = outcomeOf<T>(call);
+    this.attempt(call);
+    return outcome;
   }
 
   /**
@@ -176,7 +177,87 @@ export class V2Client {
    * hangs fails the call at the end of it. A retry is made only while the budget lasts, and waits
    * for its token no longer than that; one the limiter refuses is answered with the failure that
    * made it, never as a rate limit the upstream's failure caused.
+   *
+   * An attempt the gate admits at once (no limits, or a token at hand with nobody waiting before
+   * it) is sent now, and its end is told to the call directly (`deliver`): no promise but the call's
+   * own. Any other goes through the gate's `schedule`, whose promise says when it was let through
+   * and how it ended. `test/upstream/gate-paths.test.ts` holds the two to the same outcomes.
    */
+  private attempt(call: Call): void {
+    const { credentials, request } = call;
+    call.attempt++;
+    call.sent = false;
+    const options = call.failure === undefined ? request : retryOptions(call);
+    try {
+      const admitted = this.gate === openGate ? admittedOpen : this.gate.admitNow?.(credentials, request.target, options);
+      if (admitted !== undefined) {
+        call.sent = true;
+        call.viaGate = false;
+        call.admitted = admitted;
+        return this.send(call);
+      }
+      // The wait for an outbound token is not v1gate's own time.
+      request.ownTime?.wait();
+      call.gateWait = true;
+      call.viaGate = true;
+      this.gate
+        .schedule(credentials, request.target, () => this.scheduled(call), options)
+        .then(
+          (value) => this.finish(call, true, value),
+          (error: unknown) => this.attemptFailed(call, error),
+        );
+    } catch (error) {
+      // Thrown before an exchange was made (the gate's, a tracer's): the attempt is over.
+      call.open = false;
+      this.attemptFailed(call, error);
+    }
+  }
+
+  /** The attempt the gate lets through: sent, its promise (settled by `deliver`) handed back to the gate. */
+  private scheduled<T>(call: Call): Promise<T> {
+    call.sent = true;
+    if (call.gateWait) {
+      call.gateWait = false;
+      call.request.ownTime?.resume();
+    }
+    const attempt = attemptOf<T>(call);
+    this.send(call);
+    return attempt;
+  }
+
+  /**
+   * The attempt failed (or was refused by the gate): sent again after the failure's delay while
+   * the call's time lasts, else the call fails. A retry the gate refused fails with the failure
+   * it followed. A 429 holds back the budget the call spends first.
+   */
+  private attemptFailed(call: Call, error: unknown): void {
+    const { credentials, request } = call;
+    let retryInMs: number | undefined;
+    try {
+      if (call.gateWait) {
+        call.gateWait = false;
+        request.ownTime?.resume();
+      }
+      if (!call.sent && call.failure !== undefined) return this.finish(call, false, call.failure);
+      retryInMs = retryDelay(error, call.attempt, request.target.route.reads ? this.options.maxAttempts : 1);
+      if (error instanceof V2Error && error.status === 429) this.holdBack(credentials, request, error);
+    } catch (thrown) {
+      return this.finish(call, false, thrown);
+    }
+    if (retryInMs === undefined || (call.endsAt !== undefined && Date.now() + retryInMs >= call.endsAt))
+      return this.finish(call, false, error);
+    call.failure = error as Error;
+    const pause = sleep(retryInMs);
+    void (request.ownTime ? request.ownTime.waitFor(pause) : pause).then(() => this.attempt(call));
+  }
+
+  /** The call is over: forgotten by the coalescer (`over`), then its promise settled. */
+  private finish(call: Call, answered: boolean, outcome: unknown): void {
+    this.over(call);
+    if (answered) call.fulfil(outcome);
+    else call.fail(outcome);
+  }
+
   /**
    * The call is over, with whatever outcome: a GET offered to identical ones is forgotten (no later
    * one joins it), a write stops the key's GETs sent before it from being joined, once more now it is done.
@@ -184,41 +265,6 @@ export class V2Client {
   private over(call: Call): void {
     if (call.key !== undefined) this.coalescer.forget(call.credentials.apiKey, call.key, call);
     else if (call.mayHaveApplied || call.request.form) this.coalescer.wrote(call.credentials.apiKey);
-  }
-
-  private async attempts<T>(call: Call): Promise<T> {
-    const { credentials, request } = call;
-    const attempts = request.target.route.reads ? this.options.maxAttempts : 1;
-    /** The failure a retry follows (only a V2Error or UpstreamUnavailable is retried). */
-    let failure: Error | undefined;
-    const { ownTime } = request;
-    // One task for all the attempts: the one it sends is the call's current one.
-    const send = () => {
-      call.sent = true;
-      ownTime?.resume();
-      return this.send<T>(call);
-    };
-    try {
-      for (;;) {
-        call.attempt++;
-        call.sent = false;
-        // The wait for an outbound token is not v1gate's own time.
-        ownTime?.wait();
-        try {
-          return await this.gate.schedule(credentials, request.target, send, failure === undefined ? request : retryOptions(call));
-        } catch (error) {
-          if (!call.sent) ownTime?.resume();
-          if (!call.sent && failure !== undefined) throw failure;
-          const retryInMs = retryDelay(error, call.attempt, attempts);
-          if (error instanceof V2Error && error.status === 429) this.holdBack(credentials, request, error);
-          if (retryInMs === undefined || (call.endsAt !== undefined && Date.now() + retryInMs >= call.endsAt)) throw error;
-          failure = error as Error;
-          await (ownTime ? ownTime.waitFor(sleep(retryInMs)) : sleep(retryInMs));
-        }
-      }
-    } finally {
-      this.over(call);
-    }
   }
 
   async close(): Promise<void> {
@@ -268,24 +314,30 @@ export class V2Client {
 
   /**
    * One attempt: its token, the exchange, and on a 401 of a token that may be renewed, the same
-   * once more with a new one. One promise per attempt, settled from the exchange's own callbacks
-   * (dispatchExchange): no async function, no promise per exchange, and a token held is taken at once.
+   * once more with a new one. Its end comes from the exchange's own callbacks (dispatchExchange)
+   * to `settle`: no async function, no promise per exchange, and a token held is taken at once.
    */
-  private send<T>(call: Call): Promise<T> {
+  private send(call: Call): void {
     const { request } = call;
-    if (request.priority === 'undo' ? this.stopped.undos : this.stopped.calls)
-      return Promise.reject(new CallWithdrawn(SHUTTING_DOWN_UNSENT));
-    call.endsAt ??= Date.now() + this.options.timeoutMs;
-    const trace = request.trace?.attempt(request.target.route, call.attempt, request.priority === 'undo');
-    call.trace = trace;
-    call.started = request.onResult || trace?.finish ? performance.now() : 0;
-    call.status = 0;
-    call.trackingId = undefined;
-    call.limitKind = undefined;
-    call.renewed = false;
-    const attempt = attemptOf<T>(call);
-    this.granted(call);
-    return attempt;
+    call.open = true;
+    try {
+      if (request.priority === 'undo' ? this.stopped.undos : this.stopped.calls) throw new CallWithdrawn(SHUTTING_DOWN_UNSENT);
+      call.endsAt ??= Date.now() + this.options.timeoutMs;
+      const trace = request.trace?.attempt(request.target.route, call.attempt, request.priority === 'undo');
+      call.trace = trace;
+      call.started = request.onResult || trace?.finish ? performance.now() : 0;
+      call.status = 0;
+      call.trackingId = undefined;
+      call.limitKind = undefined;
+      call.renewed = false;
+      this.granted(call);
+    } catch (error) {
+      // Thrown before its exchange began (a withdrawal, a tracer's throw): the attempt ends unobserved.
+      if (call.open) {
+        call.open = false;
+        this.deliver(call, false, error);
+      }
+    }
   }
 
   /** The attempt's token, at once when it is held, then its exchange; a failure to get one ends the attempt. */
@@ -355,7 +407,7 @@ export class V2Client {
   private answered(call: Call, response: Exchanged): void {
     let value: unknown;
     try {
-      value = this.answerOf(call, response);
+      value = answerOf(call, response, this.gate);
     } catch (error) {
       return this.failed(call, error);
     }
@@ -391,65 +443,30 @@ export class V2Client {
 
   /** The attempt's outcome, after its observation; an observer's throw fails the attempt, as a `finally` that throws would. */
   private settle(call: Call, answered: boolean, outcome: unknown): void {
+    if (!call.open) return;
+    call.open = false;
     try {
-      this.observe(call);
+      observe(call);
     } catch (thrown) {
-      return call.reject(thrown);
+      return this.deliver(call, false, thrown);
     }
-    if (answered) call.resolve(outcome);
-    else call.reject(outcome);
+    this.deliver(call, answered, outcome);
   }
 
-  /** The attempt's end, told to its span and to `onResult` (logs, metrics) before its outcome. */
-  private observe(call: Call): void {
-    const { request, trace } = call;
-    const { onResult } = request;
-    const finish = trace?.finish;
-    if (!onResult && !finish) return;
-    finish?.(call.status);
-    const { route, path } = request.target;
-    const ms = performance.now() - call.started;
-    const { trackingId, limitKind } = call;
-    onResult?.({
-      route,
-      method: route.method,
-      path,
-      ...(request.query === undefined ? {} : { query: request.query }),
-      undo: request.priority === 'undo',
-      status: call.status,
-      ms,
-      trackingId,
-      limitKind,
-    });
-  }
-
-  /** The exchange's answer: a v2 JSON object, or the typed failure its status and body make. */
-  private answerOf<T>(call: Call, response: Exchanged): T {
-    const { credentials, request } = call;
-    const { route } = request.target;
-    const remaining = qpsRemaining(response);
-    if (remaining !== undefined) this.gate.remaining?.(credentials, request.target, remaining);
-    const { statusCode, text } = response;
-    call.trackingId = trackingIdOf(response.header('x-zm-trackingid'));
-    if (statusCode < 200 || statusCode >= 300) {
-      const failure = toV2Failure(route, statusCode, text, response.headers);
-      if (failure instanceof V2Error) call.limitKind = failure.limitKind;
-      throw failure;
+  /**
+   * The attempt's end, to whoever waits on it: the gate, through the attempt's promise, when the gate
+   * scheduled it; else the gate's `admitted` callback, then the call's next step (its end, or a retry).
+   */
+  private deliver(call: Call, answered: boolean, outcome: unknown): void {
+    if (call.viaGate) {
+      if (answered) call.resolve(outcome);
+      else call.reject(outcome);
+      return;
     }
-    if (text === '') return undefined as T;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new UpstreamUnavailable('bad-response', 'The v2 service answered with a body that is not JSON.', !route.reads);
-    }
-    // Every v2 answer is a JSON object: a `[]` or a string where one is due is no answer at all,
-    // never a success with nothing in it.
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new UpstreamUnavailable('bad-response', 'The v2 service answered with something that is not a v2 answer.', !route.reads);
-    }
-    // Kept for the copies of the GETs that joined this one (coalesce.ts); a plain field, read only by them.
-    call.text = text;
-    return parsed as T;
+    const { admitted } = call;
+    call.admitted = undefined;
+    admitted?.();
+    if (answered) this.finish(call, true, outcome);
+    else this.attemptFailed(call, outcome);
   }
 }

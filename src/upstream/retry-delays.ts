@@ -1,6 +1,6 @@
 import { UpstreamUnavailable, V2Error } from './errors.js';
 
-/** When the v2 client sends a failed call again, and after how long (client.ts, `attempts`). */
+/** When the v2 client sends a failed call again, and after how long (client.ts, `attemptFailed`). */
 
 /** The longest Retry-After a GET waits out before trying again, rather than answering the v1 rate-limit error. */
 export const MAX_429_RETRY_WAIT_MS = 2_000;

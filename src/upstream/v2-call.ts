@@ -8,15 +8,18 @@ import type { Grant } from './auth/oauth-tokens.js';
 import type { ExchangeOutcome, Exchanged, Reading } from './exchange.js';
 import type { GateOptions, V2Request } from './v2-request.js';
 
-/** One v2 call as the client (client.ts) carries it across its attempts, and the promise of each attempt. */
+/** One v2 call as the client (client.ts) carries it across its attempts, its promise, and the promise of an attempt the gate schedules. */
 
 /**
  * One v2 call across its attempts: what each attempt reads and tells, made once per call. A GET's
  * is also what it offers to the identical ones made while it is in flight (coalesce.ts).
  */
 export class Call implements SharedGet, Reading, ExchangeOutcome {
-  /** The call's outcome: set for a GET offered to others, before any of them can read it. */
+  /** The call's outcome (outcomeOf): made before its first attempt, so a GET is offered with it. */
   outcome: Promise<unknown> = NO_OUTCOME;
+  /** The settlers of `outcome`: the call is over, answered or failed (client.ts, `finish`). */
+  fulfil: (value: unknown) => void = unset;
+  fail: (error: unknown) => void = unset;
   /** The coalescing key a GET is offered under (coalesce.ts), forgotten when the call is over. */
   key: string | undefined = undefined;
   /** The answer's text, once it came: for the copies of the GETs that joined this one. */
@@ -27,6 +30,20 @@ export class Call implements SharedGet, Reading, ExchangeOutcome {
   attempt = 0;
   /** Whether the attempt was let through the outbound gate. */
   sent = false;
+  /** The attempt waits for the gate's `schedule`: its own-time clock is told of the wait (resumed when it is let through or refused). */
+  gateWait = false;
+  /**
+   * The attempt went through the gate's `schedule`: its end settles the attempt's promise (`resolve`,
+   * `reject`), which the gate hands back. Otherwise the gate admitted it at once (`admitNow`), and
+   * its end is the call's next step, told directly (client.ts, `deliver`).
+   */
+  viaGate = false;
+  /** What the gate that admitted the attempt at once asks to be told when it ends (its send→answer spread). */
+  admitted: (() => void) | undefined = undefined;
+  /** The attempt was begun and has not ended yet: an exchange's end after the attempt ended otherwise is not told twice. */
+  open = false;
+  /** The failure a retry follows (only a V2Error or UpstreamUnavailable is retried). */
+  failure: Error | undefined = undefined;
   /** The attempt's answer's status, 0 until one came (for its trace and observation). */
   status = 0;
   /** The attempt's answer's `x-zm-trackingid`, for its observation (the call line quotes it). */
@@ -41,7 +58,7 @@ export class Call implements SharedGet, Reading, ExchangeOutcome {
   grant: Grant | undefined = undefined;
   /** Whether the attempt was already sent again with a renewed token (once at most). */
   renewed = false;
-  /** The attempt's promise's settlers (send). */
+  /** The settlers of the promise of an attempt the gate scheduled (attemptOf). */
   resolve: (value: unknown) => void = unset;
   reject: (error: unknown) => void = unset;
   readonly mayHaveApplied: boolean;
@@ -93,6 +110,21 @@ function takeSettlers(resolve: (value: never) => void, reject: (error: unknown) 
   if (settling) {
     settling.resolve = resolve as (value: unknown) => void;
     settling.reject = reject;
+  }
+  settling = undefined;
+}
+
+/** The call's promise, made once, its settlers kept on the call (`fulfil`, `fail`) and itself as its `outcome`. */
+export function outcomeOf<T>(call: Call): Promise<T> {
+  settling = call;
+  const outcome = new Promise<T>(takeOutcomeSettlers);
+  call.outcome = outcome;
+  return outcome;
+}
+function takeOutcomeSettlers(resolve: (value: never) => void, reject: (error: unknown) => void): void {
+  if (settling) {
+    settling.fulfil = resolve as (value: unknown) => void;
+    settling.fail = reject;
   }
   settling = undefined;
 }

@@ -87,12 +87,24 @@ export interface GateOptions {
 
 export interface OutboundGate {
   schedule<T>(credentials: Credentials, target: V2Target, task: () => Promise<T>, options?: GateOptions): Promise<T>;
+  /**
+   * The way through without a promise, for a call the gate admits now (its token taken at once,
+   * nobody waiting before it): what to call when its attempt ends, or undefined when nothing was
+   * taken and the call must go through `schedule`. Every rule `schedule` applies holds here too.
+   * A gate made by spreading another's members must leave this out (or say it itself): else
+   * the fast path skips the `schedule` it replaced.
+   */
+  admitNow?(credentials: Credentials, target: V2Target, options?: GateOptions): (() => void) | undefined;
   /** The service answered 429: hold back the budget the call spends for `retryAfterMs`. */
   penalize(credentials: Credentials, target: V2Target, retryAfterMs: number): void;
   /** The service's answer said `remaining` calls are left in the budget the call spends (`X-RateLimit-Remaining`). */
   remaining?(credentials: Credentials, target: V2Target, remaining: number): void;
 }
 
+/**
+ * No limits: every call is let through at once. The client sends a call past this very gate
+ * without a promise; a gate spread from it (tests replace its `schedule`) is one of its own.
+ */
 export const openGate: OutboundGate = {
   schedule: (_credentials, _target, task) => task(),
   penalize: () => {},
