@@ -4,14 +4,17 @@ import { RateLimitExceeded } from './errors.js';
 import { MemoryBucketStore } from './memory-store.js';
 import { OutboundLimiter, type OutboundLimiterOptions, type V2Budget } from './outbound-limiter.js';
 import { leavingOf } from '../shared/leaving.js';
+import { takeToken, type BucketState } from '../shared/token-bucket.js';
 import { settlesBefore, timerChainMs } from '../../test/support/timing.js';
 
-/** Counts the store's takes, to prove waiting sleeps instead of polling. */
+/** Counts the store's takes (and its readings, takes of nothing), to prove waiting sleeps instead of polling. */
 class CountingStore implements BucketStore {
   takes = 0;
+  readings = 0;
   readonly inner = new MemoryBucketStore();
   take(refs: readonly BucketRef[], cost?: number): Promise<TakeOutcome> {
-    this.takes++;
+    if (cost === 0) this.readings++;
+    else this.takes++;
     return this.inner.take(refs, cost);
   }
   pause(refs: readonly BucketRef[], ms: number) {
@@ -53,8 +56,10 @@ describe('OutboundLimiter', () => {
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThan(1_900);
     expect(elapsed).toBeLessThan(control + 800);
-    // One take per call, plus at most a couple of refused ones per wait.
+    // One take per call, plus at most a couple of refused ones per wait; at most one reading of the
+    // bucket before each, for the calls in flight (in-flight.ts).
     expect(store.takes).toBeLessThanOrEqual(15 + 2 * 10);
+    expect(store.readings).toBeLessThanOrEqual(store.takes);
   });
 
   it('keeps FIFO order within a key and class', async () => {
@@ -320,5 +325,86 @@ describe('OutboundLimiter', () => {
     await Promise.all(running);
     // Drained: a new v1 call gets in again.
     await expect(outbound.schedule(at('k'), 'heavy', noop, { opensCall: true })).resolves.toBe('done');
+  });
+});
+
+/**
+ * Calls later than the margin: a gateway whose sends reach the upstream a second late (a starved
+ * event loop, connections opening together) against the upstream's own bucket, on one clock that
+ * moves only when told. Pro Light: the upstream holds 30 and refills 30/s; ours, after the margin, 21.
+ */
+function lateArrivals() {
+  let nowMs = 1_000_000;
+  const now = () => nowMs;
+  const outbound = new OutboundLimiter({ store: new MemoryBucketStore({ now }), now });
+  const upstreamSpec = { ratePerSecond: 30, burst: 30 };
+  let upstream: BucketState | undefined;
+  /** Calls sent and not yet arrived, then arrived and not yet answered: each its answer. */
+  const onTheWay: (() => void)[] = [];
+  const arrived: (() => void)[] = [];
+  let refused = 0;
+  return {
+    later: (ms: number) => void (nowMs += ms),
+    /** Tries `n` calls now; those not admitted at once are refused (no wait): how many were sent. */
+    async send(n: number): Promise<number> {
+      let sent = 0;
+      const turnedAway: Promise<unknown>[] = [];
+      for (let i = 0; i < n; i++) {
+        let ran = false;
+        const call = outbound.schedule(
+          at('a'),
+          'light',
+          () => {
+            ran = true;
+            return new Promise<void>((answer) => onTheWay.push(answer));
+          },
+          { maxWaitMs: 0 },
+        );
+        if (ran) sent++;
+        else turnedAway.push(call);
+      }
+      await Promise.allSettled(turnedAway);
+      return sent;
+    },
+    /** Every call on its way arrives now: the upstream takes one token each, or refuses it. */
+    arriveAll(): void {
+      for (const answer of onTheWay.splice(0)) {
+        const taken = takeToken(upstream, upstreamSpec, nowMs);
+        if (taken.allowed) upstream = taken.state;
+        else refused++;
+        arrived.push(answer);
+      }
+    },
+    async answerAll(): Promise<void> {
+      for (const answer of arrived.splice(0)) answer();
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+    get refused() {
+      return refused;
+    },
+  };
+}
+
+describe('calls later than the margin', () => {
+  it("holds the bucket to the upstream's burst less the calls in flight: a backlog arriving at once finds its tokens", async () => {
+    const v2 = lateArrivals();
+    expect(await v2.send(30)).toBe(21);
+    // A second on, none has arrived: ours has refilled, but 21 may still land together with what it sends.
+    v2.later(1_000);
+    expect(await v2.send(30)).toBe(30 - 21);
+    v2.arriveAll();
+    expect(v2.refused).toBe(0);
+  });
+
+  it('keeps the cap while the calls are out: answered after a stall, they leave the bucket where their arrival left the upstream', async () => {
+    const v2 = lateArrivals();
+    expect(await v2.send(30)).toBe(21);
+    // A second with no take: the 21 arrive late and together, spending the upstream's refill, then are answered.
+    v2.later(1_000);
+    v2.arriveAll();
+    await v2.answerAll();
+    expect(await v2.send(30)).toBe(30 - 21);
+    v2.arriveAll();
+    expect(v2.refused).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import PQueue from 'p-queue';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ArrivalSpread } from './arrival-spread.js';
+import { CallsInFlight, lowerTo, tokensAllowed } from './in-flight.js';
 import { DEFAULT_MIN_JITTER_MS, DEFAULT_SAFETY_MARGIN, withSafetyMargin, type SafetyMargin } from './bucket-specs.js';
 import type { BucketRef, BucketStore } from './bucket-store.js';
 import type { Leaving } from '../shared/leaving.js';
@@ -27,6 +28,8 @@ import { PLAN_LIMITS, scaledCount, spendsHeavyDay, type RateLimitPlan } from '..
  *   between our send and the upstream's arrival never turns into an upstream 429. The jitter the
  *   margin absorbs is measured from the calls' own send→answer spreads (arrival-spread.ts), within
  *   [minJitterMs, margin.jitterMs], so the margin costs only what the upstream's answers show it must.
+ * - Calls later than any margin are covered too: a bucket holds at most the upstream's burst less
+ *   the calls of its account and category still unanswered, which may all arrive at once (in-flight.ts).
  * - What the upstream answers corrects the buckets: its `X-RateLimit-Remaining` lowers an account's
  *   bucket that holds more than the upstream has left (another gateway, or another app of the
  *   account, spent the difference), and a 429's `Retry-After` pauses it.
@@ -109,6 +112,8 @@ export class OutboundLimiter {
   private readonly margin: SafetyMargin;
   /** The jitter the margin absorbs now, from the calls' own spreads. */
   private readonly spread: ArrivalSpread;
+  /** Calls with their token and no answer yet, by account and category. */
+  private readonly inFlight = new CallsInFlight();
   /** Every plan's buckets for each jitter value met so far (the spread moves in 5 ms steps, so few). */
   private readonly specsByJitter = new Map<number, PlanSpecs>();
   /** Each account's buckets, built once for the specs they were built from (`refsSpecs`). */
@@ -161,22 +166,40 @@ export class OutboundLimiter {
     if (!this.enabled || options.unmetered) return run(task);
     const atOnce = this.takeAtOnce(budget, category, options);
     // Admitted without waiting: run the call now, no queue hop.
-    if (atOnce === true) return this.timed(task);
+    if (atOnce === true) return this.timed(budget, category, task);
     const queued = () =>
       this.counted(category, this.waitInQueue(budget, category, options)).then(() => {
         options.leaving?.signal.throwIfAborted(); // withdrawn while its token came: the token is spent, the call never sent
-        return this.timed(task);
+        return this.timed(budget, category, task);
       });
-    if (atOnce === undefined) return this.takeDirect(budget, category).then((taken) => (taken ? this.timed(task) : queued()));
+    if (atOnce === undefined)
+      return this.takeDirect(budget, category).then((taken) => (taken ? this.timed(budget, category, task) : queued()));
     return queued();
   }
 
-  /** Run a call that has its token, its send→answer spread measured for the margin. */
-  private timed<T>(task: () => T | Promise<T>): Promise<T> {
-    const answered = this.spread.sent();
+  /** Run a call that has its token, its send→answer spread measured for the margin, counted in flight until its outcome. */
+  private timed<T>(budget: V2Budget, category: RateLimitCategory, task: () => T | Promise<T>): Promise<T> {
+    const measured = this.spread.sent();
+    this.inFlight.sent(budget.account, category);
+    const answered = () => {
+      measured();
+      // The cap as it stood while the call was out, before the answer raises it.
+      void this.capToInFlight(budget, category);
+      this.inFlight.answered(budget.account, category);
+    };
     const result = run(task);
     result.then(answered, answered);
     return result;
+  }
+
+  /** Lowers the account's bucket of the category to what its calls in flight leave it (in-flight.ts). */
+  private capToInFlight(budget: V2Budget, category: RateLimitCategory): void | Promise<void> {
+    const inFlight = this.inFlight.of(budget.account, category);
+    if (inFlight === 0) return;
+    const { upstream, specs } = this.planSpecs()[budget.plan][category];
+    const allowed = tokensAllowed(upstream[0]!.burst, specs[0]!.burst, inFlight);
+    if (allowed === undefined) return;
+    return lowerTo(this.store, this.refsFor(budget, category).slice(0, 1), allowed);
   }
 
   /**
@@ -186,6 +209,7 @@ export class OutboundLimiter {
    * go back to the synchronous path. Refused: the caller queues as before.
    */
   private async takeDirect(budget: V2Budget, category: RateLimitCategory): Promise<boolean> {
+    await this.capToInFlight(budget, category);
     return (await this.store.take(this.refsFor(budget, category))).allowed;
   }
 
@@ -322,6 +346,7 @@ export class OutboundLimiter {
   private async waitForToken(budget: V2Budget, lane: Lane, deadline: number, signal: AbortSignal): Promise<void> {
     for (;;) {
       signal.throwIfAborted();
+      await this.capToInFlight(budget, lane.category);
       const outcome = await this.store.take(this.refsFor(budget, lane.category));
       if (outcome.allowed) return;
       const waitMs = Math.max(1, outcome.retryAfterMs);
@@ -343,6 +368,8 @@ export class OutboundLimiter {
     if ((options.deadlineMs !== undefined && options.deadlineMs < this.now()) || (options.maxWaitMs ?? this.maxWaitMs) < 0) return false;
     const lane = this.lanes.get(budget.account)?.get(category);
     if (lane && options.priority !== 'undo' && lane.queue.size + lane.queue.pending > 0) return false;
+    // A store that cannot lower the bucket at once: the queued take lowers it first.
+    if (this.capToInFlight(budget, category)) return false;
     return this.store.takeNow(this.refsFor(budget, category))?.allowed;
   }
 
