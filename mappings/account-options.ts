@@ -23,6 +23,17 @@ export const pstnCodec = enumCodec<boolean, string>([
   [false, 'voip'],
 ]);
 
+/**
+ * The sub account's owner, as POST /accounts takes it beside the options: /ma/account/create
+ * requires each (its params say so); input only, the answer is the account's (ACCOUNT_ANSWER).
+ */
+export const ACCOUNT_OWNER_ROWS = fieldTable([
+  { v1: 'email', v2: 'email', type: v1.email(), direction: 'in' },
+  { v1: 'first_name', v2: 'first_name', type: v1.string(), direction: 'in' },
+  { v1: 'last_name', v2: 'last_name', type: v1.string(), direction: 'in' },
+  { v1: 'password', v2: 'password', type: v1.string(), direction: 'in' },
+]);
+
 /** v1 fields → the v2 account `options` object (paths include `options.`, as POST /accounts nests them). */
 export const ACCOUNT_OPTION_ROWS = fieldTable([
   { v1: 'enable_share_rc', v2: 'options.share_rc', type: v1.bool(), v1Default: false },

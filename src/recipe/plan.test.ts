@@ -132,17 +132,45 @@ describe('the plan of an endpoint', () => {
     expect(planEndpoint(fewer, [created('a@b.c', 'A')]).cannotExpress.join('\n')).toMatch(/POST \/users: no declared write/);
   });
 
-  it('says what it cannot express: two writes the declarations do not part', () => {
-    const created = call(
-      '/ma/account/create',
-      { email: 'a@b.c' },
-      [
-        ['POST', '/accounts', 'POST /accounts'],
-        ['PATCH', '/accounts/acc1/settings', 'PATCH /accounts/{accountId}/settings'],
-      ],
-      { id: 'acc1' },
+  const accountCreated = call(
+    '/ma/account/create',
+    { email: 'a@b.c', first_name: 'A', last_name: 'B', password: 'Passw0rd!x', meeting_capacity: '50' },
+    [
+      ['POST', '/accounts', 'POST /accounts'],
+      ['PATCH', '/accounts/acc1/settings', 'PATCH /accounts/{accountId}/settings'],
+    ],
+    { id: 'acc1' },
+  );
+
+  it('parts a sub account create: the owner and the options in POST /accounts, the settings after it, each with v1 defaults', () => {
+    const plan = planEndpoint(byPath('/ma/account/create'), [accountCreated]);
+    expect(plan.cannotExpress).toEqual([]);
+    const post = plan.steps.find((s) => s.route === 'POST /accounts')!;
+    const settings = plan.steps.find((s) => s.route === 'PATCH /accounts/{accountId}/settings')!;
+    expect(post.body!.map((f) => f.v2)).toEqual([
+      'email',
+      'first_name',
+      'last_name',
+      'password',
+      'options.share_rc',
+      'options.room_connectors',
+      'options.share_mc',
+      'options.meeting_connectors',
+      'options.pay_mode',
+    ]);
+    expect(post.v1Defaults).toBe(true);
+    expect(post.body!.find((f) => f.v1 === 'pay_mode')).toMatchObject({ default: 1 });
+    expect(settings.pathParams).toEqual({ accountId: { from: 'step', step: 0, field: 'id' } });
+    expect(settings.v1Defaults).toBe(true);
+    expect(settings.body!.some((f) => f.v1 === 'email' || f.v1 === 'pay_mode')).toBe(false);
+    expect(settings.body).toEqual(
+      expect.arrayContaining([expect.objectContaining({ v1: 'meeting_capacity', v2: 'feature.meeting_capacity' })]),
     );
-    const plan = planEndpoint(byPath('/ma/account/create'), [created]);
+  });
+
+  it('says what it cannot express: two writes the declarations do not part', () => {
+    const undeclared: EndpointDefinition = { ...byPath('/ma/account/create'), v2Writes: undefined };
+    const plan = planEndpoint(undeclared, [accountCreated]);
     expect(plan.cannotExpress.join('\n')).toMatch(/2 write steps .*which input row goes to which/);
     expect(plan.steps.at(-1)).toMatchObject({ route: 'DELETE /accounts/{accountId}', when: { kind: 'rollback' } });
   });

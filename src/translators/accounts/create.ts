@@ -1,13 +1,28 @@
-import { ACCOUNT_CREATE_DROPPED_ROWS, ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS } from '../../../mappings/account-options.js';
+import {
+  ACCOUNT_CREATE_DROPPED_ROWS,
+  ACCOUNT_OPTION_ROWS,
+  ACCOUNT_OWNER_ROWS,
+  ACCOUNT_SETTING_ROWS,
+} from '../../../mappings/account-options.js';
 import { ACCOUNT_ANSWER } from '../../../mappings/account-answers.js';
 import { answer } from '../../v1/answer.js';
 import { toV1Error } from '../kit/failures.js';
 import { V1Error } from '../../v1/errors.js';
 import { defineEndpoint } from '../kit/define.js';
-import { inputShape, toV2WithDefaults } from '../../v1/field-map.js';
+import { inputShape } from '../../v1/field-map.js';
+import { declareWrite, writeBody } from '../kit/write-bodies.js';
 import { Rollback } from '../kit/rollback.js';
 import { v1, v1Params } from '../../v1/param-types.js';
 import { V2 } from '../../v2-contract/v2-routes.js';
+
+/**
+ * Which rows go to which write, each with v1's defaults: the owner and the options in POST /accounts,
+ * the settings after it. The translator builds both bodies from these, and the way-out recipe reads them.
+ */
+const WRITES = {
+  account: declareWrite({ route: V2.accounts.create, tables: [ACCOUNT_OWNER_ROWS, ACCOUNT_OPTION_ROWS], v1Defaults: true }),
+  settings: declareWrite({ route: V2.accounts.updateSettings, tables: [ACCOUNT_SETTING_ROWS], v1Defaults: true }),
+};
 
 /**
  * /ma/account/create → POST /accounts (owner and `options`), then PATCH /accounts/{id}/settings
@@ -28,13 +43,13 @@ export const accountCreate = defineEndpoint({
   }),
   v2Calls: [V2.accounts.create, V2.accounts.updateSettings],
   v2Undo: [V2.accounts.delete],
-  tables: [ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS, ACCOUNT_CREATE_DROPPED_ROWS],
+  v2Writes: [WRITES.account, WRITES.settings],
+  tables: [ACCOUNT_OWNER_ROWS, ACCOUNT_OPTION_ROWS, ACCOUNT_SETTING_ROWS, ACCOUNT_CREATE_DROPPED_ROWS],
   async handle(params, ctx) {
-    const { email, first_name, last_name, password } = params;
-    const options = toV2WithDefaults(ACCOUNT_OPTION_ROWS, params);
-    const settings = toV2WithDefaults(ACCOUNT_SETTING_ROWS, params);
+    const { email } = params;
+    const settings = writeBody(WRITES.settings, params);
     // Outside the rollback: a refusal here (email taken, bad password) has changed nothing.
-    const account = await ctx.v2.post(V2.accounts.create.at(), { email, first_name, last_name, password, ...options });
+    const account = await ctx.v2.post(V2.accounts.create.at(), writeBody(WRITES.account, params));
     const rollback = new Rollback(ctx);
     let disassociated = false;
     rollback.onFailure(`sub account ${account.id} (owner ${email})`, async (v2) => {
