@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { TextDecoder } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { hostilePieces } from '../../test/support/hostile-texts.js';
 import { ParamDecodeError, readParams, type V1Params } from './params.js';
 
 /*
@@ -176,6 +177,15 @@ const reference = (() => {
     withoutBlankFields(await readRaw(search, body, contentType, maxFields));
 })();
 
+/** A text as a client percent-encodes it; none for a lone surrogate, which no client can encode. */
+function encodedIfText(text: string): string[] {
+  try {
+    return [encodeURIComponent(text)];
+  } catch {
+    return [];
+  }
+}
+
 type Reading = { params: [string, unknown][] } | { refused: string };
 
 /** The params in order, a file by its name and bytes (each reading parses its own File), or the refusal's words. */
@@ -276,6 +286,8 @@ const contentTypeArb = fc.constantFrom(
   'application/x-www-form-urlencoded; charset=klingon',
   'text/plain',
   'application/json',
+  'Application/X-WWW-Form-Urlencoded',
+  'APPLICATION/X-WWW-FORM-URLENCODED; CHARSET=UTF-8',
 );
 
 describe('the one-pass reader against the reference', () => {
@@ -308,6 +320,37 @@ describe('the one-pass reader against the reference', () => {
         expect(read).toEqual(expected);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('reads ASCII forms, whose escapes below %80 are decoded in JavaScript, as the reference does', async () => {
+    // Every byte an escape below %80 can name, in either case, beside escapes past ASCII and
+    // malformed ones (which leave the JavaScript decoding to the platform's and the strict path),
+    // hostile texts as a client would encode them, and a value longer than the decoding's buffer.
+    const hex = (n: number) => n.toString(16).padStart(2, '0');
+    const asciiEscape = fc.integer({ min: 0, max: 0x7f }).chain((n) => fc.constantFrom(`%${hex(n)}`, `%${hex(n).toUpperCase()}`));
+    const hostile = hostilePieces({ redacted: '[REDACTED]', configured: 'configured-secret-1', own: ['own secret+%/&='] });
+    const piece = fc.oneof(
+      asciiEscape,
+      fc.constantFrom('x', 'Ada', '+', '.', '@', '%', '%4', '%g1', '%8', '%80', '%ff', '%7g', '%C3%A9', '%EF%BB%BFa', '%25', '%2B'),
+      fc.constantFrom(...hostile.flatMap(encodedIfText)),
+      fc.constant('a%41+'.repeat(1_100)),
+    );
+    const value = fc.array(piece, { maxLength: 6 }).map((pieces) => pieces.join(''));
+    const key = fc.oneof(fc.constantFrom('a', 'email', 'a%5B%5D', 'q%5B0%5D%5Bb%5D', '%61', 'a+b'), value);
+    const form = fc
+      .array(
+        fc.tuple(key, value).map(([k, v]) => `${k}=${v}`),
+        { maxLength: 6 },
+      )
+      .map((pairs) => pairs.join('&'));
+    const type = fc.constantFrom(undefined, 'application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=utf-8');
+    await fc.assert(
+      fc.asyncProperty(form, form, type, async (query, body, contentType) => {
+        const [read, expected] = await bothRead(query, Buffer.from(body, 'latin1'), contentType, 1_000);
+        expect(read).toEqual(expected);
+      }),
+      { numRuns: 600 },
     );
   });
 
