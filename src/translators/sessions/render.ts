@@ -2,6 +2,7 @@ import { toV1 } from '../../v1/field-map.js';
 import type { V1Answer } from '../kit/define.js';
 import type { SessionAnswers } from '../../../mappings/session-answers.js';
 import { answer, type AnswerShape } from '../../v1/answer.js';
+import { compiledFrom, literal, madeByConstructor } from '../../v1/compile.js';
 import type { SessionKind } from './kinds.js';
 import { v1Status } from './status.js';
 import type { V2Session } from '../kit/v2-answers/sessions.js';
@@ -23,47 +24,71 @@ export function renderSession(kind: SessionKind, shape: OutputShape, session: V2
  * The fields v1gate computes that the shape answers, each as `computedField` gives it: an object
  * the answer reads like its other sources, where a function of the field was called for each of a
  * meeting's 24 fields to answer five. Only the fields the shape lists are computed, as the
- * function was only asked for those.
+ * function was only asked for those. Made by the shape's maker (below), which answers what
+ * `computedFieldsByWalk` answers.
  */
-function computedFields(shape: AnswerShape, session: V2Session, live: boolean): Record<string, unknown> {
+export function computedFields(shape: AnswerShape, session: V2Session, live: boolean): Record<string, unknown> {
+  return makerOf(shape)(session, live);
+}
+
+/** The computed fields of `shape` by walking the fields it lists: what a shape's maker must answer, key for key and in order. */
+export function computedFieldsByWalk(shape: AnswerShape, session: V2Session, live: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of computedIn(shape)) out[field] = computedField(field, session, live);
   return out;
 }
 
-const COMPUTED = ['real_id', 'option_start_type', 'status', 'registration_url', 'occurrences'] as const;
-const computedOfShape = new WeakMap<AnswerShape, readonly string[]>();
+/** The fields v1gate computes itself rather than reading from v2, each with how. */
+const COMPUTED: Readonly<Record<string, (session: V2Session, live: boolean) => unknown>> = {
+  // v1's own meeting number; v2 has one number per meeting, so both are it (docs/decisions.md).
+  real_id: (session) => String(session.id),
+  // Deprecated in v1, no v2 home: v1's default is the only value a v2 session can have.
+  option_start_type: () => 'video',
+  status: (_, live) => v1Status(live),
+  registration_url: (session) => registrationUrl(session),
+  occurrences: (session) =>
+    (session.occurrences ?? []).map((o) => ({
+      occurrence_id: String(o.occurrence_id),
+      start_time: o.start_time,
+      duration: o.duration,
+      status: o.status,
+    })),
+};
 
-/** The computed fields a shape lists, in its order (looked up once per shape). */
-function computedIn(shape: AnswerShape): readonly string[] {
-  let fields = computedOfShape.get(shape);
-  if (!fields) computedOfShape.set(shape, (fields = shape.fields.filter((field) => (COMPUTED as readonly string[]).includes(field))));
-  return fields;
+/** A computed field's value (undefined for a field v1gate does not compute). */
+function computedField(field: string, session: V2Session, live: boolean): unknown {
+  return Object.hasOwn(COMPUTED, field) ? COMPUTED[field]!(session, live) : undefined;
 }
 
-/** The fields v1gate computes itself rather than reading from v2 (undefined for the others). */
-function computedField(field: string, session: V2Session, live: boolean): unknown {
-  switch (field) {
-    case 'real_id':
-      // v1's own meeting number; v2 has one number per meeting, so both are it (docs/decisions.md).
-      return String(session.id);
-    case 'option_start_type':
-      // Deprecated in v1, no v2 home: v1's default is the only value a v2 session can have.
-      return 'video';
-    case 'status':
-      return v1Status(live);
-    case 'registration_url':
-      return registrationUrl(session);
-    case 'occurrences':
-      return (session.occurrences ?? []).map((o) => ({
-        occurrence_id: String(o.occurrence_id),
-        start_time: o.start_time,
-        duration: o.duration,
-        status: o.status,
-      }));
-    default:
-      return undefined;
-  }
+/** The computed fields a shape lists, in its order. */
+function computedIn(shape: AnswerShape): readonly string[] {
+  return shape.fields.filter((field) => Object.hasOwn(COMPUTED, field));
+}
+
+type Maker = (session: V2Session, live: boolean) => Record<string, unknown>;
+const makers = new WeakMap<AnswerShape, Maker>();
+
+/**
+ * Each shape's maker, made on its first use and kept while the shape lives (shapes are module
+ * constants of mappings/): one statement per computed field, the field's name written in
+ * (src/v1/compile.ts), its value from the field's own function, the object made by a constructor.
+ * Where the walk looked each field up in a list, chose its case by comparing names and stored it
+ * by a name in a variable, each store now sees one field. Where code cannot be made from text,
+ * the walk.
+ */
+function makerOf(shape: AnswerShape): Maker {
+  let maker = makers.get(shape);
+  if (!maker) makers.set(shape, (maker = compiledMaker(shape)));
+  return maker;
+}
+
+function compiledMaker(shape: AnswerShape): Maker {
+  const fields = computedIn(shape);
+  const computers = fields.map((field) => COMPUTED[field]);
+  const statements = fields.map((field, i) => `this[${literal(field)}] = computers[${i}](session, live);`);
+  const body = madeByConstructor('session, live', statements.join(' '));
+  const name = `computed/${fields.slice(0, 3).join('-') || 'none'}`;
+  return compiledFrom<Maker>(name, { computers }, body, 'translators') ?? ((session, live) => computedFieldsByWalk(shape, session, live));
 }
 
 /**
