@@ -2,14 +2,14 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { callLogObserver, createLogger, loggerSettings } from '../src/ops/logging.js';
+import { callLogObserver, createLogger, loggerSettings, stdoutDestination } from '../src/ops/logging.js';
 import { RECORD } from './call-record.js';
 
 /**
  * `npm run bench:logs`: the CPU one v1 call's log line costs, for each way of writing standard
  * output to a pipe (as under docker or kubectl): the gateway's own (4 KiB batches, written out at
- * least every LOG_FLUSH_INTERVAL_MS), a synchronous write per line, and batches with no interval
- * (lines could wait until shutdown). Each runs in a child process whose standard output this
+ * least every LOG_FLUSH_INTERVAL_MS), a synchronous write per line, and the gateway's batches with
+ * no interval (lines could wait until shutdown). Each runs in a child process whose standard output this
  * process reads and throws away, as a log collector would; the child measures its own CPU (user and
  * system) over the lines it writes, after a warm-up, and the time its event loop was busy (what a
  * v1 call waits behind: the line's making, redaction and serialisation, and the write's completions;
@@ -24,8 +24,8 @@ type Mode = (typeof MODES)[number];
 function loggerOf(mode: Mode) {
   const settings = loggerSettings({ level: 'info' });
   if (mode === 'gateway') return createLogger({ level: 'info', pretty: false });
-  const destination =
-    mode === 'sync' ? pino.destination({ dest: 1, sync: true }) : pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  // Without the interval: the gateway's own destination (its 4 KiB batches, written from the main thread where they can be).
+  const destination = mode === 'sync' ? pino.destination({ dest: 1, sync: true }) : stdoutDestination();
   const logger = pino(settings, destination);
   return { logger, close: async () => logger.flush() };
 }

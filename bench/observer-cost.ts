@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, openSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -51,15 +51,13 @@ async function observersOf(root: string): Promise<{ metrics: Call; 'log line': C
   const ownDestination = existsSync(resolve(root, 'src/ops/log-destination.ts'))
     ? ((await import(at('src/ops/log-destination.ts'))) as typeof import('../src/ops/log-destination.js')).logDestination
     : pino.destination;
-  const logLine = callLogObserver(
-    pino(loggerSettings({ level: 'info' }), ownDestination({ dest: '/dev/null', sync: false, minLength: 4096 })),
-  );
+  const logLine = callLogObserver(pino(loggerSettings({ level: 'info' }), ownDestination(destinationOptions(root))));
   // The same line made and handed to a destination that drops it: what the line costs before sonic-boom's write.
   const logText = callLogObserver(pino(loggerSettings({ level: 'info' }), { write: () => true }));
   // The destination alone: a call line already made, written as the logger writes it (a string made for each call).
   const lines: string[] = [];
   callLogObserver(pino(loggerSettings({ level: 'info' }), { write: (line: string) => lines.push(line) }))(RECORD);
-  const logWrite = ownDestination({ dest: '/dev/null', sync: false, minLength: 4096 });
+  const logWrite = ownDestination(destinationOptions(root));
   return {
     metrics: (i) => {
       metrics.observer(i % 50 === 0 ? { ...RECORD, errorCode: 300 } : RECORD);
@@ -69,6 +67,20 @@ async function observersOf(root: string): Promise<{ metrics: Call; 'log line': C
     'log text': () => logText(RECORD),
     'log write': (i) => logWrite.write(`${lines[0]!.slice(0, -1)}${i % 10}\n`),
   };
+}
+
+/**
+ * Standard output's destination settings as the tree's gateway makes them, writing to /dev/null:
+ * its batch bound (`batchBytes`) where its destination has one, else the 4 KiB `minLength` trees
+ * before it set. /dev/null never makes a write wait, so the batches are written from the main
+ * thread where the tree's destination can (`mainThreadFd`), as the gateway's are on a pipe.
+ */
+function destinationOptions(root: string): { dest: string; sync: false; minLength?: number; batchBytes?: number; mainThreadFd?: number } {
+  const file = resolve(root, 'src/ops/log-destination.ts');
+  const source = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  if (!source.includes('batchBytes')) return { dest: '/dev/null', sync: false, minLength: 4096 };
+  if (!source.includes('mainThreadFd')) return { dest: '/dev/null', sync: false, batchBytes: 4096 };
+  return { dest: '/dev/null', sync: false, batchBytes: 4096, mainThreadFd: openSync('/dev/null', 'w') };
 }
 
 /** `calls` calls, the event loop let turn every `yieldEvery` of them (never with 0). */

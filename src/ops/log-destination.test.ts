@@ -1,6 +1,8 @@
-import fs, { mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import fs, { constants, mkdtempSync, openSync, readFileSync, readSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pino, { type Logger } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SecretValues } from '../shared/secrets.js';
@@ -128,5 +130,119 @@ describe('the log destination', () => {
     expect(measured).not.toHaveBeenCalled();
     await output.close();
     expectPairs(linesOf(file), 20);
+  });
+});
+
+const STDOUT_CHILD = fileURLToPath(new URL('../../test/ops/fixtures/stdout-descriptor-child.ts', import.meta.url));
+
+type StdoutReport = { own?: number; inheritedNonBlocking?: boolean; inheritedBefore?: boolean; ownNonBlocking?: boolean };
+
+/** What a child with this standard output answers: the descriptor the log writes through from the main thread (if any), and the modes. */
+async function stdoutReport(stdout: number | 'pipe'): Promise<StdoutReport> {
+  const child = spawn(process.execPath, ['--import', 'tsx', STDOUT_CHILD], { stdio: ['ignore', stdout, 'pipe'] });
+  let report = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (report += chunk));
+  await new Promise((resolve) => child.once('close', resolve));
+  return JSON.parse(report) as StdoutReport;
+}
+
+/** A named pipe: its reader (non-blocking, read here), a blocking descriptor for the pool's writes and a non-blocking one for the main thread's. */
+function pipeOf(): { reader: number; blocking: number; nonBlocking: number } {
+  const fifo = join(folder, `pipe-${++files}`);
+  execFileSync('mkfifo', [fifo]);
+  const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  return { reader, blocking: openSync(fifo, 'w'), nonBlocking: openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK) };
+}
+
+/** What the pipe holds now, read without waiting. */
+function drained(reader: number): string {
+  const chunk = Buffer.alloc(65_536);
+  let text = '';
+  for (;;) {
+    let read = 0;
+    try {
+      read = readSync(reader, chunk);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return text;
+      throw error;
+    }
+    if (read === 0) return text;
+    text += chunk.subarray(0, read).toString('utf8');
+  }
+}
+
+const lineCount = (text: string) => text.split('\n').length - 1;
+const parsed = (text: string) =>
+  text
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => JSON.parse(line) as Line);
+
+describe('the log destination writing from the main thread', () => {
+  it('writes each batch at once through the non-blocking descriptor, none over its bytes, in order, with no write from the pool', () => {
+    const pipe = pipeOf();
+    const stream = logDestination({ dest: pipe.blocking, sync: false, batchBytes: 4096, mainThreadFd: pipe.nonBlocking });
+    open.add(stream);
+    const pooled = vi.spyOn(fs, 'write');
+    const now = vi.spyOn(fs, 'writeSync');
+    const logger = pino(loggerSettings({ level: 'info' }), stream);
+    let text = '';
+    // A reader that keeps up: the pipe is read between every ten calls.
+    for (let round = 0; round < 40; round++) {
+      writePairs(logger, 10);
+      text += drained(pipe.reader);
+    }
+    expect(pooled).not.toHaveBeenCalled();
+    const sizes = now.mock.calls.map(([, bytes]) => (bytes as unknown as Buffer).length);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(4096);
+    expect(sizes.length).toBeGreaterThan(20);
+    // Every batch written so far is whole lines, in order; what is left is the batch being gathered.
+    expect(text.endsWith('\n')).toBe(true);
+    const lines = parsed(text);
+    expect(lines.length).toBeGreaterThan(700);
+    lines.forEach((line, n) => expect(line.msg).toBe(n % 2 === 0 ? 'v1 call' : 'between calls'));
+  });
+
+  it('never waits on a full pipe: what it cannot take now goes from the pool, and every line arrives in order once read', async () => {
+    const pipe = pipeOf();
+    const stream = logDestination({ dest: pipe.blocking, sync: false, batchBytes: 4096, mainThreadFd: pipe.nonBlocking });
+    open.add(stream);
+    const pooled = vi.spyOn(fs, 'write');
+    // Four times what a pipe holds, nothing read meanwhile: this returns, the process never stopped.
+    writePairs(pino(loggerSettings({ level: 'info' }), stream), 400);
+    expect(pooled).toHaveBeenCalled();
+    let text = '';
+    const readUntil = async (done: () => boolean) => {
+      while (!done()) {
+        text += drained(pipe.reader);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    };
+    // The pool's write waits for the reader; the batches behind it follow as the pipe empties.
+    let flushed = false;
+    stream.flush(() => (flushed = true));
+    await readUntil(() => flushed);
+    // Then the batch that was still gathering (a flush during a write leaves it, as the gateway's next interval's flush takes it).
+    stream.flush();
+    await readUntil(() => lineCount(text) === 800);
+    expectPairs(parsed(text), 400);
+    const sizes = pooled.mock.calls.map(([, bytes]) => (bytes as unknown as Buffer).length);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(4096);
+  });
+
+  it("opens standard output's own non-blocking descriptor on a pipe, leaving the inherited one as it was", async () => {
+    const report = await stdoutReport(pipeOf().blocking);
+    expect(report.ownNonBlocking).toBe(true);
+    expect(report.inheritedNonBlocking).toBe(report.inheritedBefore);
+    expect(report.own).toBeGreaterThan(2);
+  });
+
+  it('writes through standard output itself where it is a socket Node has made non-blocking, and never through a file', async () => {
+    // A child's `stdio: 'pipe'` is a socket pair, which its process.stdout (read by tsx's loader here, by the logger's terminal check in the gateway) made non-blocking.
+    expect(await stdoutReport('pipe')).toMatchObject({ own: 1, inheritedNonBlocking: true });
+    expect(await stdoutReport(openSync(join(folder, `stdout-${++files}.txt`), 'w'))).toEqual({
+      inheritedNonBlocking: false,
+      inheritedBefore: false,
+    });
   });
 });

@@ -6,7 +6,7 @@ import { boundLogLine } from './log-volume.js';
 import { onePass, topField, topFields } from './line-json.js';
 import { callLineText, callLineTop, paramsOf, REDACTED, v2CallsOf } from './call-line.js';
 import { framedWriter } from './logging-frame.js';
-import { logDestination } from './log-destination.js';
+import { logDestination, stdoutWithoutWaiting } from './log-destination.js';
 import { timeField } from './log-time.js';
 
 /**
@@ -155,15 +155,24 @@ export const PRETTY_OPTIONS = {
   translateTime: 'SYS:HH:MM:ss.l',
 } as const;
 
-/**
- * Standard output as a pipe: lines gathered in 4 KiB writes, and whatever is gathered written every
- * LOG_FLUSH_INTERVAL_MS, so no line waits longer (pino writes out the rest when the process exits).
- */
 /** The most bytes a write to a pipe puts in whole, never interleaved with another process's write (Linux, POSIX's least). */
 const PIPE_BUF = 4096;
 
+/**
+ * Standard output's destination as the gateway makes it (the log benches make the same): lines
+ * gathered in 4 KiB writes, each written from the main thread where standard output never makes
+ * it wait (src/ops/log-destination.ts, `stdoutWithoutWaiting`), else from libuv's thread pool.
+ */
+export function stdoutDestination(): ReturnType<typeof logDestination> {
+  return logDestination({ dest: 1, sync: false, batchBytes: PIPE_BUF, mainThreadFd: stdoutWithoutWaiting() });
+}
+
+/**
+ * Standard output as a pipe: whatever is gathered written every LOG_FLUSH_INTERVAL_MS, so no line
+ * waits longer (pino writes out the rest when the process exits).
+ */
 function promptStdout(settings: pino.LoggerOptions): LogOutput {
-  const logger = pino(settings, logDestination({ dest: 1, sync: false, batchBytes: PIPE_BUF }));
+  const logger = pino(settings, stdoutDestination());
   const flusher = setInterval(() => logger.flush(), LOG_FLUSH_INTERVAL_MS).unref();
   return {
     logger,
