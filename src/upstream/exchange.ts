@@ -76,11 +76,6 @@ export function dispatchExchange(
   upstream.pool.dispatch(options, new ExchangeHandler(reading, outcome, Math.max(0, endsAt - Date.now())));
 }
 
-/** The same exchange as a promise of its answer (the exchange's own tests read it so). */
-export function exchange(upstream: Upstream, options: Dispatcher.DispatchOptions, endsAt: number, reading: Reading): Promise<Exchanged> {
-  return new Promise((answered, failed) => dispatchExchange(upstream, options, endsAt, reading, { answered, failed }));
-}
-
 /**
  * One exchange as undici's dispatch handler: the request's abort, the answer's status, headers and
  * text, the deadline, all in one object per exchange. `pool.request` made for each a handler of its

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningGateway } from '../../src/gateway.js';
 import { UpstreamUnavailable } from '../../src/upstream/errors.js';
-import { connectUpstream, exchange, type Reading, type Upstream } from '../../src/upstream/exchange.js';
+import { connectUpstream, dispatchExchange, type Exchanged, type Reading, type Upstream } from '../../src/upstream/exchange.js';
 import { OwnTime } from '../../src/shared/own-time.js';
 import { startFaultUpstream, startGatewayOver, type Fault, type FaultUpstream } from '../support/fault-upstream.js';
 import { startSandbox, type RunningSandbox } from '../support/sandbox.js';
@@ -190,8 +190,11 @@ describe('the exchange itself', { timeout: 60_000 }, () => {
     status: 0,
     ownTime: new OwnTime(),
   });
+  /** One exchange as the v2 client makes it (dispatchExchange), its outcome told to a promise. */
   const get = (path: string, endsAt: number, read: Reading = reading()) =>
-    exchange(upstream, { method: 'GET', path: `/v2${path}`, headers: {} }, endsAt, read);
+    new Promise<Exchanged>((answered, failed) =>
+      dispatchExchange(upstream, { method: 'GET', path: `/v2${path}`, headers: {} }, endsAt, read, { answered, failed }),
+    );
 
   it('a request whose deadline passes while it waits for the one connection fails then, and is never sent', async () => {
     answer = (req, res) => {
