@@ -7,6 +7,7 @@ import { createLogger, prettyLogs } from '../ops/logging.js';
 import type { StartLines } from '../ops/start-lines.js';
 import { MemoryBucketStore, bucketStoreHandlers } from '../ratelimit/index.js';
 import { IpcRpcClient, serveRpc } from '../shared/ipc-rpc.js';
+import { oneAtATime } from '../shared/one-at-a-time.js';
 import { announceSandbox, listenedOn } from '../sandbox-banner.js';
 import { watchHandoffs } from './handoffs.js';
 import { startHub, type Hub } from './hub.js';
@@ -37,7 +38,8 @@ export async function runPrimary(config: GatewayConfig, lines: StartLines): Prom
   const deaths = workerDeaths();
   const handoffs = new Map<number, () => number>();
 
-  const clusterMetrics = () => mergedMetrics(askers, hub, deaths.registry);
+  // Every worker's scrapes share one merge at a time: each merge asks every worker for its registry.
+  const clusterMetrics = oneAtATime(() => mergedMetrics(askers, hub, deaths.registry));
 
   const fork = (): Worker => {
     const worker = cluster.fork(env);

@@ -1,4 +1,5 @@
 import type { Hono, MiddlewareHandler } from 'hono';
+import { oneAtATime } from '../shared/one-at-a-time.js';
 import type { PrivateAccess } from '../shared/private-access.js';
 import { prefixOf } from '../shared/route-owners.js';
 import type { GatewayMetrics } from './metrics.js';
@@ -36,8 +37,10 @@ export function mountOpsRoutes(
   const open: MiddlewareHandler = (_c, next) => next();
   const metricsGuard =
     deps.metricsToken === undefined ? open : deps.access.guard({ kind: 'token', token: deps.metricsToken, name: 'METRICS_TOKEN' });
+  // Anyone may ask for /metrics where METRICS_TOKEN is not set: a flood of scrapes shares one render at a time.
+  const render = oneAtATime(deps.render ?? (() => deps.metrics.render()));
   root.get(prefixOf('metrics'), metricsGuard, async (c) => {
-    const { contentType, body } = await (deps.render ?? (() => deps.metrics.render()))();
+    const { contentType, body } = await render();
     return c.body(body, 200, { 'content-type': contentType });
   });
   return mountStatusPage(root, { ...deps.status, metrics: deps.metrics, readiness: deps.readiness, access: deps.access });

@@ -62,12 +62,17 @@ export class IpcRpcClient {
       }, timeoutMs).unref();
       this.pending.set(id, { resolve: resolve, reject, timer });
       const request: RpcRequest = { type: 'v1gate:rpc', id, method, args };
-      try {
-        send.call(this.channel, request);
-      } catch (error) {
-        this.pending.delete(id);
+      const failed = (error: Error | null) => {
+        if (!error || !this.pending.delete(id)) return;
         clearTimeout(timer);
-        reject(new IpcRpcError(`${method}: ${(error as Error).message}`));
+        reject(new IpcRpcError(`${method}: ${error.message}`));
+      };
+      try {
+        // With a callback, a channel that breaks as the question is written fails this call; without
+        // one, Node emits the failure as an 'error' event on the process, which ends it.
+        send.call(this.channel, request, failed);
+      } catch (error) {
+        failed(error as Error);
       }
     });
   }
@@ -90,9 +95,12 @@ export function serveRpc(channel: IpcEndpoint, handlers: RpcHandlers): () => voi
   const onMessage = (message: RpcRequest) => {
     if (message?.type !== 'v1gate:rpc') return;
     const reply = (answer: Omit<RpcAnswer, 'type' | 'id'>) => {
-      // The worker may be gone (crashed, exiting): its question dies with it.
+      // The worker may be gone (crashed, exiting): its question dies with it. A channel that breaks
+      // as the answer is written (EPIPE, a worker that died while its answer was being made) fails
+      // the send later, and without a callback Node emits that as an 'error' event on the worker,
+      // which nothing listens to: the primary, and with it the whole cluster, ended.
       try {
-        channel.send?.({ type: 'v1gate:rpc-answer', id: message.id, ...answer });
+        channel.send?.({ type: 'v1gate:rpc-answer', id: message.id, ...answer }, ignoreSendFailure);
       } catch {
         /* channel closed */
       }
@@ -114,3 +122,6 @@ export function serveRpc(channel: IpcEndpoint, handlers: RpcHandlers): () => voi
   channel.on('message', onMessage);
   return () => channel.off('message', onMessage);
 }
+
+/** A send's failure, taken so that Node does not emit it as an 'error' event: the worker it was for is gone. */
+const ignoreSendFailure = () => {};
