@@ -90,6 +90,8 @@ function writeBatchesNow(stream: SonicBoomState, fd: number): void {
   stream._actualWrite = function writeNow(this: SonicBoomState) {
     this._writing = true;
     if (this._writingBuf.length === 0) this._writingBuf = joined(this._bufs.shift() ?? [], this._lens.shift() ?? 0);
+    // An empty batch (a flush with nothing gathered, every LOG_FLUSH_INTERVAL_MS on an idle gateway) needs no system call.
+    if (this._writingBuf.length === 0) return this.release(null, 0);
     const written = nested < MAX_NESTED_WRITES ? writtenNow(fd, this._writingBuf) : undefined;
     if (written === undefined) {
       fs.write(this.fd, this._writingBuf, this.release);

@@ -172,8 +172,11 @@ export function stdoutDestination(): ReturnType<typeof logDestination> {
  * waits longer (pino writes out the rest when the process exits).
  */
 function promptStdout(settings: pino.LoggerOptions): LogOutput {
-  const logger = pino(settings, stdoutDestination());
-  const flusher = setInterval(() => logger.flush(), LOG_FLUSH_INTERVAL_MS).unref();
+  const destination = stdoutDestination();
+  const logger = pino(settings, destination);
+  // The destination's own flush, not the logger's: pino hands every flush a callback, for which
+  // sonic-boom waits for the write and then asks the pool for an fsync, which a pipe refuses.
+  const flusher = setInterval(() => destination.flush(), LOG_FLUSH_INTERVAL_MS).unref();
   return {
     logger,
     close: async () => {
