@@ -76,9 +76,9 @@ const plainText = (redactor: Redactor, text: string, left: number) =>
   text.length <= LOG_LINE_LIMITS.textBytes &&
   (BARE.test(text) ? redactor.fieldName(text) === text : PLAIN.test(text) && redactor.text(text) === text);
 
-/** Whether the walk writes the entry name `name` as it stands, quoted: within its bounds, nothing to escape, no secret by value in it. */
-const plainName = (redactor: Redactor, name: string, left: number) =>
-  name.length <= left && name.length <= LOG_LINE_LIMITS.textBytes && PLAIN.test(name) && redactor.fieldName(name) === name;
+/** Whether the walk writes the entry name `name` as it stands, quoted: within its bounds, nothing to escape (`entry.plain`), no secret by value in it. */
+const plainName = (redactor: Redactor, name: string, entry: EntryName, left: number) =>
+  name.length <= left && entry.plain && redactor.fieldName(name) === name;
 
 /**
  * A number as JSON.stringify writes it, when the redactor leaves it as it is: a secret is at least
@@ -157,17 +157,28 @@ function writeTop(pieces: Pieces, redactor: Redactor, record: V1CallRecord): voi
   }
 }
 
-/** The forms of the keys of the entry names seen lately (a small vocabulary of form field names), bounded. */
-const entryKeys = new Map<string, KeyForms>();
-const MAX_ENTRY_KEYS = 4_096;
-function entryKeyForms(name: string): KeyForms {
-  let forms = entryKeys.get(name);
-  if (forms === undefined) {
-    forms = keyFormsOf(name);
-    if (entryKeys.size < MAX_ENTRY_KEYS) entryKeys.set(name, forms);
-  }
-  return forms;
+/**
+ * What the writer reads of an entry name whatever the redactor knows, judged once per name: whether
+ * it reads as a secret, whether it is printable ASCII with nothing to escape within the text bound,
+ * and the forms of its key (made when first written). Every call asks it of each of its params and
+ * of each v2 call's fields: a small vocabulary, kept for the names seen lately, bounded.
+ */
+interface EntryName {
+  readonly secret: boolean;
+  readonly plain: boolean;
+  forms: KeyForms | undefined;
 }
+const entryNames = new Map<string, EntryName>();
+const MAX_ENTRY_NAMES = 4_096;
+function entryNameOf(name: string): EntryName {
+  let entry = entryNames.get(name);
+  if (entry === undefined) {
+    entry = { secret: isSecretField(name), plain: name.length <= LOG_LINE_LIMITS.textBytes && PLAIN.test(name), forms: undefined };
+    if (entryNames.size < MAX_ENTRY_NAMES) entryNames.set(name, entry);
+  }
+  return entry;
+}
+const entryKeyForms = (name: string, entry: EntryName) => (entry.forms ??= keyFormsOf(name));
 
 /** An object being written entry by entry: its pieces, its entries so far, and its field's budget left. */
 interface Entries extends Pieces {
@@ -182,23 +193,25 @@ interface Entries extends Pieces {
  * for the walk to write the whole object.
  */
 function plainEntry(redactor: Redactor, entries: Entries, name: string, value: unknown): boolean {
-  if (++entries.count > LOG_LINE_LIMITS.entries || entries.left <= 0 || isSecretField(name)) return false;
+  if (++entries.count > LOG_LINE_LIMITS.entries || entries.left <= 0) return false;
+  const entry = entryNameOf(name);
+  if (entry.secret) return false;
   const lead = entries.count === 1 ? FIRST : NEXT;
   if (typeof value === 'string') {
     if (!plainText(redactor, value, entries.left)) return false;
     entries.left -= value.length;
-    if (!plainName(redactor, name, entries.left)) return false;
+    if (!plainName(redactor, name, entry, entries.left)) return false;
     entries.left -= name.length;
-    writeText(entries, entryKeyForms(name), lead, value);
+    writeText(entries, entryKeyForms(name, entry), lead, value);
     return true;
   }
   if (typeof value !== 'number') return false;
   const json = numberJson(redactor, value);
   if (json === undefined) return false;
   entries.left -= SMALL_VALUE_BYTES;
-  if (!plainName(redactor, name, entries.left)) return false;
+  if (!plainName(redactor, name, entry, entries.left)) return false;
   entries.left -= name.length;
-  writeJson(entries, entryKeyForms(name), lead, json);
+  writeJson(entries, entryKeyForms(name, entry), lead, json);
   return true;
 }
 
