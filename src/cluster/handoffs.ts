@@ -30,9 +30,13 @@ function isClusterMessage(message: unknown): message is ClusterMessage {
 
 /**
  * Watches `worker`'s channel for connections handed to it; returns a function that closes those
- * it never took (to be called once the worker is gone) and says how many there were.
+ * it never took (to be called once the worker is gone) and says how many there were. A handoff
+ * (node:cluster sends it without a callback) to a worker whose channel broke as it was written, its
+ * death not yet seen, fails as an 'error' event on the worker, which would end the primary with
+ * nothing listening: `failed` is told instead, and the worker's exit is what the primary acts on.
  */
-export function watchHandoffs(worker: Worker): () => number {
+export function watchHandoffs(worker: Worker, failed: (error: Error) => void): () => number {
+  worker.on('error', failed);
   const handed = new Map<unknown, Closable>();
   const child = worker.process;
   const send = child.send.bind(child) as (...args: unknown[]) => boolean;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry, Counter, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config.js';
 import { hangUpMeans, onControlSignals } from '../cli/hang-up.js';
 import { createLogger, prettyLogs } from '../ops/logging.js';
@@ -44,7 +45,7 @@ export async function runPrimary(config: GatewayConfig, lines: StartLines): Prom
   const fork = (): Worker => {
     const worker = cluster.fork(env);
     askers.set(worker.id, new IpcRpcClient(worker));
-    handoffs.set(worker.id, watchHandoffs(worker));
+    handoffs.set(worker.id, watchHandoffs(worker, sendFailed(logger, worker.id)));
     serveRpc(worker, { ...(buckets ? bucketStoreHandlers(buckets) : {}), [METRICS_CLUSTER]: clusterMetrics });
     logger.info({ workerNumber: worker.id, workerPid: worker.process.pid }, 'worker started');
     return worker;
@@ -119,6 +120,10 @@ export async function runPrimary(config: GatewayConfig, lines: StartLines): Prom
 
   for (let i = 0; i < config.workers; i++) fork();
 }
+
+/** A message to a worker that failed (its channel broke as it was written): logged; its exit follows. */
+const sendFailed = (logger: Logger, workerNumber: number) => (error: Error) =>
+  logger.warn({ workerNumber, err: error }, 'a message to a worker failed');
 
 /** What every worker is told of the cluster (src/shared/cluster-protocol.ts). */
 function workerEnv(hub: Hub | undefined, buckets: MemoryBucketStore | undefined, config: GatewayConfig): Record<string, string> {
