@@ -155,7 +155,9 @@ class FormFields {
       Object.assign(this.params, over.params);
       blanks = over.blanks && blanks ? [...blanks, ...over.blanks] : (blanks ?? over.blanks);
     }
-    for (const key of blanks ?? []) {
+    // Most forms have no blank field: no empty list is made to walk for them.
+    if (blanks === undefined) return this.params;
+    for (const key of blanks) {
       const value = this.params[key];
       if ((typeof value === 'string' || Array.isArray(value)) && value.length === 0) delete this.params[key];
     }
@@ -326,7 +328,8 @@ function merged(fromQuery: FormFields | undefined, fromBody: FormFields): V1Para
 
 /** The declared charset; the pattern is only run over a type that names one (most name none). */
 function charsetOf(contentType: string | undefined, lowerCased: string): string | undefined {
-  return contentType === undefined || !lowerCased.includes('charset') ? undefined : CHARSET.exec(contentType)?.[1];
+  if (contentType === undefined || contentType === FORM_TYPE) return undefined;
+  return lowerCased.includes('charset') ? CHARSET.exec(contentType)?.[1] : undefined;
 }
 
 const decoders = new Map<string, TextDecoder>();
