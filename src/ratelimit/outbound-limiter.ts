@@ -2,13 +2,14 @@ import PQueue from 'p-queue';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ArrivalSpread } from './arrival-spread.js';
 import { CallsInFlight, lowerTo, tokensAllowed } from './in-flight.js';
-import { DEFAULT_MIN_JITTER_MS, DEFAULT_SAFETY_MARGIN, withSafetyMargin, type SafetyMargin } from './bucket-specs.js';
+import { DEFAULT_MIN_JITTER_MS, DEFAULT_SAFETY_MARGIN, type SafetyMargin } from './bucket-specs.js';
 import type { BucketRef, BucketStore } from './bucket-store.js';
 import type { Leaving } from '../shared/leaving.js';
 import { RateLimitExceeded } from './errors.js';
 import type { BucketSpec } from '../shared/token-bucket.js';
 import type { RateLimitCategory } from '../v2-contract/v2-route.js';
-import { PLAN_LIMITS, scaledCount, spendsHeavyDay, type RateLimitPlan } from '../v2-contract/rate-limit-plans.js';
+import type { RateLimitPlan } from '../v2-contract/rate-limit-plans.js';
+import { upstreamSpecsOf, type PlanSpecs } from './plan-specs.js';
 
 /**
  * The v2 outbound limits, as the service counts them today: per v2 account (every app and key of
@@ -89,15 +90,6 @@ interface Lane {
   queue: PQueue;
 }
 
-/** A category's buckets at a plan: the upstream's (to read its answers against), ours after the margin, and their names. */
-interface CategorySpecs {
-  upstream: BucketSpec[];
-  specs: BucketSpec[];
-  names: string[];
-}
-
-type PlanSpecs = Record<RateLimitPlan, Record<RateLimitCategory, CategorySpecs>>;
-
 /** Each account's bucket refs, by plan and category. */
 type AccountRefs = Partial<Record<RateLimitPlan, Partial<Record<RateLimitCategory, BucketRef[]>>>>;
 
@@ -177,19 +169,36 @@ export class OutboundLimiter {
     return queued();
   }
 
+  /**
+   * `schedule`'s way through without a promise, for a call it would run at once: the limits off, an
+   * unproven pair's proof (no token), or a token taken now with nobody of its account and category
+   * waiting (`takeAtOnce`, the very check `schedule` makes first). Gives what the caller must call
+   * when the call has its outcome (as `timed` does for a task), or undefined when nothing was taken:
+   * the caller then goes through `schedule`, which queues, waits or refuses.
+   */
+  admitNow(budget: V2Budget, category: RateLimitCategory, options: ScheduleOptions = {}): (() => void) | undefined {
+    if (!this.enabled || options.unmetered) return NOT_TIMED;
+    return this.takeAtOnce(budget, category, options) === true ? this.sending(budget, category) : undefined;
+  }
+
   /** Run a call that has its token, its send→answer spread measured for the margin, counted in flight until its outcome. */
   private timed<T>(budget: V2Budget, category: RateLimitCategory, task: () => T | Promise<T>): Promise<T> {
+    const answered = this.sending(budget, category);
+    const result = run(task);
+    result.then(answered, answered);
+    return result;
+  }
+
+  /** A call with its token is being sent: its spread measured and counted in flight; what to call at its outcome. */
+  private sending(budget: V2Budget, category: RateLimitCategory): () => void {
     const measured = this.spread.sent();
     this.inFlight.sent(budget.account, category);
-    const answered = () => {
+    return () => {
       measured();
       // The cap as it stood while the call was out, before the answer raises it.
       void this.capToInFlight(budget, category);
       this.inFlight.answered(budget.account, category);
     };
-    const result = run(task);
-    result.then(answered, answered);
-    return result;
   }
 
   /** Lowers the account's bucket of the category to what its calls in flight leave it (in-flight.ts). */
@@ -437,30 +446,6 @@ export class OutboundLimiter {
   }
 }
 
-/** Every plan's buckets: the upstream's (scaled), and ours within them by `margin`. */
-function upstreamSpecsOf(scale: number, margin: SafetyMargin): PlanSpecs {
-  const of = (plan: RateLimitPlan, category: RateLimitCategory): CategorySpecs => {
-    const limits = PLAN_LIMITS[plan];
-    const { count, perSeconds } = limits.categories[category];
-    const scaled = scaledCount(count, scale);
-    const upstream: BucketSpec[] = [{ ratePerSecond: scaled / perSeconds, burst: scaled }];
-    const names: string[] = [category];
-    if (spendsHeavyDay(category)) {
-      const day = scaledCount(limits.heavyPerDay, scale);
-      upstream.push({ ratePerSecond: day / 86_400, burst: day });
-      names.push('heavy-day');
-    }
-    return { upstream, specs: upstream.map((spec) => withSafetyMargin(spec, margin)), names };
-  };
-  const plan = (p: RateLimitPlan) => ({
-    light: of(p, 'light'),
-    medium: of(p, 'medium'),
-    heavy: of(p, 'heavy'),
-    'resource-intensive': of(p, 'resource-intensive'),
-  });
-  return { pro: plan('pro'), business: plan('business') };
-}
-
 /** Accounts whose bucket keys are kept built; past it the memory starts again. */
 const MAX_CACHED_ACCOUNTS = 10_000;
 /**
@@ -480,6 +465,9 @@ export const MAX_SINGLE_WAIT_MS = 5_000;
 
 /** How long one v1 call's v2 calls may wait for outbound tokens, unless OUTBOUND_MAX_WAIT_MS says otherwise: the one default. */
 export const DEFAULT_OUTBOUND_MAX_WAIT_MS = 30_000;
+
+/** What a call `schedule` runs untimed (limits off, a proof) is told at its end: nothing. */
+const NOT_TIMED = (): void => {};
 
 /** A task's outcome as a promise, its synchronous throw included. */
 function run<T>(task: () => T | Promise<T>): Promise<T> {

@@ -25,6 +25,14 @@ export function limiterGate(
       if (budget instanceof Promise) return budget.then((found) => outbound.schedule(found, target.route.category, task, options(given)));
       return outbound.schedule(budget, target.route.category, task, options(given));
     },
+    // The same, without a promise, for a call whose budget is known and whose token is taken now.
+    admitNow: (credentials, target, given = {}) => {
+      const budget = budgets.of(credentials);
+      if (!(budget instanceof Promise)) return outbound.admitNow(budget, target.route.category, options(given));
+      // Looked up again by `schedule`, which waits for it; this lookup is only let go.
+      budget.catch(() => {});
+      return undefined;
+    },
     penalize: (credentials, target, retryAfterMs) =>
       absorbed(spending(budgets, credentials, (budget) => outbound.penalize(budget, target.route.category, retryAfterMs))),
     remaining: (credentials, target, remaining) =>
