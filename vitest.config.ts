@@ -27,6 +27,15 @@ const TIMING = [
 const BEHAVIOUR_WORKERS = Math.max(2, availableParallelism());
 
 /**
+ * Unit tests, beside their module in src/ and mappings/: they start no gateway, sandbox, process or
+ * Redis, and no test mocks a module, stubs the environment or fakes timers, so the files of a
+ * worker share its modules instead of each importing them afresh (`isolate: false`): the 100 of
+ * them ran in 74 s instead of 158 s on a loaded 2-core machine, their summed import time 20 s
+ * instead of 75 s. A unit test that changes anything a module holds puts it back before it ends.
+ */
+const UNITS = ['src/**/*.test.ts', 'mappings/**/*.test.ts'];
+
+/**
  * The sandbox's `SANDBOX_V2_AUTH=legacy` mode (JWTs and query tokens, as the old v2 reference), for
  * a team testing against an old snapshot. Every other test speaks today's v2: OAuth tokens only.
  */
@@ -43,8 +52,20 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'units',
+          include: UNITS,
+          exclude: TIMING,
+          isolate: false,
+          // Runs in the behaviour group, whose projects must agree on how many files run at once.
+          maxWorkers: BEHAVIOUR_WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'behaviour',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'mappings/**/*.test.ts'],
+          include: ['test/**/*.test.ts'],
           exclude: [...TIMING, ...LEGACY_AUTH],
           maxWorkers: BEHAVIOUR_WORKERS,
           sequence: { groupOrder: 0 },
