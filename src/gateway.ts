@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { packageVersion } from './shared/package-version.js';
 import type { ShadowStats } from './compare/shadow.js';
@@ -13,7 +13,6 @@ import type { RateLimiters } from './ratelimit/index.js';
 import type { Sandbox } from './sandbox/app.js';
 import { createServer } from './http/server.js';
 import { PrivateAccess } from './shared/private-access.js';
-import { ROUTES } from './shared/route-owners.js';
 import { ALL_ENDPOINTS } from './translators/endpoints.js';
 import type { V2Credentials } from './upstream/auth/v2-credentials.js';
 import type { Webhooks } from './webhooks/index.js';
@@ -105,18 +104,13 @@ export async function startGateway(config: GatewayConfig, overrides: GatewayOver
  * its answer has left (the response closes), not merely been made.
  */
 function createHttpServer(fetch: Fetch, { config, work, resources }: Parts): Server {
+  // The server counts the calls as it prepares each request, and once each answer has gone (in
+  // the one 'close' listener it has on every response): no listener of the gateway's own per call.
   const server = createServer(fetch, {
     ...serverOptions(config),
     maxConnections: config.maxConnections,
     maxConnectionsPerAddress: config.maxConnectionsPerAddress,
-  });
-  // One listener made once for every call: Node emits a response's 'close' once (as the server's
-  // own answerGone relies on), so no `once` wrapper and no closure is made per call.
-  const finished = () => work.finished();
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (!ROUTES.namesCall(req.url ?? '')) return;
-    work.started();
-    res.on('close', finished);
+    calls: work,
   });
   resources.add(async () => {
     server.closeAllConnections();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultMaxConnections } from './server.js';
+import type { AddressInfo } from 'node:net';
+import { createServer, defaultMaxConnections } from './server.js';
 
 const limits = (openFiles: string) => `Limit                     Soft Limit           Hard Limit           Units
 Max cpu time              unlimited            unlimited            seconds
@@ -19,5 +20,38 @@ describe('defaultMaxConnections', () => {
     expect(defaultMaxConnections(limits('50'))).toBe(64);
     expect(defaultMaxConnections(limits('unlimited'))).toBe(4_096);
     expect(defaultMaxConnections('')).toBe(4_096);
+  });
+});
+
+describe('the calls in flight', () => {
+  it('counts a call from its arrival until its answer has gone, and no request that names no call', async () => {
+    const counts = { started: 0, finished: 0 };
+    const inFlightWhileAnswering: number[] = [];
+    const calls = {
+      started: () => void counts.started++,
+      finished: () => void counts.finished++,
+    };
+    const server = createServer(
+      () => {
+        inFlightWhileAnswering.push(counts.started - counts.finished);
+        return new Response('ok');
+      },
+      { keepAlive: true, headersTimeoutMs: 5_000, requestTimeoutMs: 5_000, maxConnectionsPerAddress: false, calls },
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const path of ['/v1/user/get', '/healthz', '//V1/Meeting/Get', '/v1/', '/sdk/signature']) {
+        const answer = await fetch(`${origin}${path}`, { method: 'POST', body: 'x=1' });
+        await answer.text();
+      }
+      // The last answer's 'close' may follow its bytes by a turn or two.
+      while (counts.finished < counts.started) await new Promise((resolve) => setImmediate(resolve));
+      expect(counts).toEqual({ started: 3, finished: 3 });
+      expect(inFlightWhileAnswering).toEqual([1, 0, 1, 0, 1]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

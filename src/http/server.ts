@@ -118,6 +118,14 @@ export interface ServerOptions {
    * parts reach, all from one loopback address).
    */
   maxConnectionsPerAddress?: number | false;
+  /** Told of each call (a path the route table says names one) as it arrives, and once its answer has gone (the calls in flight, for a drain). */
+  calls?: CallCount;
+}
+
+/** Counts the calls in flight: one started per call, one finished once its answer has gone (its response closed). */
+export interface CallCount {
+  started(): void;
+  finished(): void;
 }
 
 /** How long a kept-alive connection may wait for its next request (Node's own default, stated). */
@@ -219,7 +227,12 @@ export function createServer(
       requestTimeout: options.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1_000, options.headersTimeoutMs),
     },
-    (req, res) => void listener(req, res),
+    // One listener for every request, made once: each request is prepared, then handed to the
+    // app. Node's 'request' emit with a single listener calls it without copying a listener list.
+    (req, res) => {
+      prepareRequest(req, res, budget, options);
+      void listener(req, res);
+    },
   );
   // Past the cap Node closes each new connection at once; an idle kept-alive one ends after KEEP_ALIVE_IDLE_MS.
   server.maxConnections = options.maxConnections ?? defaultMaxConnections();
@@ -235,8 +248,6 @@ export function createServer(
   if (perAddress !== false) capConnectionsPerAddress(server, new ConnectionSlots(perAddress));
   // After readUnframedBodies, which takes over the connection listeners: this one sees the real sockets.
   cutStalledSenders(server, trackConnections(server), options.requestTimeoutMs);
-  // First, before the adaptor's own listener hands the request to the app.
-  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => prepareRequest(req, res, budget, options.keepAlive));
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => onClientError(error, socket, budget, options));
   // CONNECT asks for a tunnel, as to a proxy: Node would drop the connection without a word.
   server.on('connect', (_req: IncomingMessage, socket: Socket) =>
@@ -318,7 +329,7 @@ function cutStalledSenders(server: Server, open: ReadonlyMap<WatchedSocket, Conn
  * Before any app sees a request: its budget, its target read as a path (absolute-form included)
  * and normalised, a Host the adaptor can use, and whether it may run at all on its connection.
  */
-function prepareRequest(req: IncomingMessage, res: ServerResponse, budget: RequestBudget, keepAlive: boolean): void {
+function prepareRequest(req: IncomingMessage, res: ServerResponse, budget: RequestBudget, options: ServerOptions): void {
   const request = requestOf(req);
   request.budget = budget;
   const connection = connectionOf(req.socket);
@@ -339,18 +350,26 @@ function prepareRequest(req: IncomingMessage, res: ServerResponse, budget: Reque
   const normal = normalizeRequestTarget(target);
   if (normal === undefined) request.refusedPath = 'Invalid path: a path may not contain "." or ".." segments.';
   req.url = normal ?? target;
+  if (options.calls && ROUTES.namesCall(req.url)) {
+    request.countedBy = options.calls;
+    options.calls.started();
+  }
   if (connection.closing) request.notRun = true;
-  else if (endsConnection(req, keepAlive)) {
+  else if (endsConnection(req, options.keepAlive)) {
     connection.closing = true;
     // Whatever part of the app answers (the facade, shadow mode, an error), the client is told.
     res.setHeader('connection', 'close');
   }
 }
 
-/** A request's answer has gone (its response closed): its body's pool bytes are given back, and its connection has one request fewer in flight. */
+/**
+ * A request's answer has gone (its response closed): its body's pool bytes are given back, its
+ * connection has one request fewer in flight, and a call is counted finished.
+ */
 function answerGone(this: ServerResponse): void {
   releaseBody(this.req);
   connectionOf(this.req.socket).inFlight -= 1;
+  requestIfAny(this.req)?.countedBy?.finished();
 }
 
 /** What Node's parser could not take from a connection: a deadline passed, or bytes that are no request. */

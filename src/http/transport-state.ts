@@ -41,6 +41,8 @@ export class RequestState {
   onDeadline: (() => void) | undefined = undefined;
   /** The pool bytes its body holds, given back when its answer has gone. */
   pooled = 0;
+  /** A call: counted in flight here until its answer has gone (the server's `calls`). */
+  countedBy: { finished(): void } | undefined = undefined;
   /** Pipelined behind a request that ended the connection: answered without running. */
   notRun = false;
   /** Why its path may not be routed at all, answered instead. */
