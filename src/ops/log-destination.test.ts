@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SecretValues } from '../shared/secrets.js';
 import type { V1CallRecord } from '../v1-steps/observe.js';
 import { logDestination, type LogDestination, type LogDestinationOptions } from './log-destination.js';
-import { callLogObserver, createLogger, loggerSettings } from './logging.js';
+import { callLogObserver, createLogger, loggerSettings, reportDroppedLines } from './logging.js';
 import { RECORD } from '../../bench/call-record.js';
 
 /**
@@ -228,6 +228,56 @@ describe('the log destination writing from the main thread', () => {
     expectPairs(parsed(text), 400);
     const sizes = pooled.mock.calls.map(([, bytes]) => (bytes as unknown as Buffer).length);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(4096);
+  });
+
+  it('holds at most its bound while nothing reads: the lines past it are dropped whole, counted and told once the pipe is read', async () => {
+    const pipe = pipeOf();
+    const bound = 256 * 1024;
+    const stream = logDestination({
+      dest: pipe.blocking,
+      sync: false,
+      batchBytes: 4096,
+      mainThreadFd: pipe.nonBlocking,
+      maxBufferedBytes: bound,
+    });
+    open.add(stream);
+    const logger = pino(loggerSettings({ level: 'info' }), stream);
+    const tellDrops = reportDroppedLines(stream, logger);
+    let dropped = 0;
+    stream.on('drop', () => dropped++);
+    const held = () => (stream as unknown as { _len: number })._len;
+    // About 2 MB of lines against a pipe of 64 KiB and a bound of 256 KiB, nothing read.
+    let most = 0;
+    const pairs = 4_000;
+    for (let i = 0; i < pairs; i++) {
+      writePairs(logger, 1);
+      most = Math.max(most, held());
+    }
+    expect(most).toBeLessThanOrEqual(bound);
+    expect(dropped).toBeGreaterThan(pairs);
+    // While the pipe stays full, the warning is dropped too and the count kept.
+    const before = dropped;
+    tellDrops();
+    expect(dropped).toBe(before + 1);
+    let text = '';
+    const readUntil = async (done: () => boolean) => {
+      while (!done()) {
+        text += drained(pipe.reader);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    };
+    // Read until what is held is less than a batch (the last, gathering, waits for a flush).
+    await readUntil(() => held() < 4096);
+    tellDrops();
+    stream.flush();
+    await readUntil(() => text.includes('log lines dropped'));
+    const lines = parsed(text);
+    // Whole lines only, each in the order written; every line written is either here or counted.
+    const calls = lines.filter((line) => line.msg === 'v1 call').map((line) => Number(line.reqId!.slice(4)));
+    expect(calls).toEqual([...calls].sort((a, b) => a - b));
+    const warning = lines.at(-1) as Line & { droppedLines: number; level: number };
+    expect(warning).toMatchObject({ msg: 'log lines dropped: standard output was not read', level: 40 });
+    expect(lines.length - 1 + warning.droppedLines).toBe(2 * pairs);
   });
 
   it("opens standard output's own non-blocking descriptor on a pipe, leaving the inherited one as it was", async () => {

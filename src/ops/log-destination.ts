@@ -26,6 +26,12 @@ export interface LogDestinationOptions {
    * through `dest` from the pool, as every batch did before.
    */
   mainThreadFd?: number | undefined;
+  /**
+   * Asynchronous only: the most bytes held waiting for their write. Past it a line is dropped
+   * (sonic-boom's `maxLength`, which emits 'drop' with it) rather than kept: a reader that stops
+   * reading (a stalled log collector, a full pipe) must not grow the process without bound.
+   */
+  maxBufferedBytes?: number;
 }
 
 /**
@@ -44,14 +50,15 @@ export interface LogDestinationOptions {
  * call lines of src/ops/logging-frame.ts alike), so `write` is wrapped to turn each into its bytes
  * on the way in, in the order written.
  */
-export function logDestination({ batchBytes, mainThreadFd, ...options }: LogDestinationOptions): LogDestination {
+export function logDestination({ batchBytes, mainThreadFd, maxBufferedBytes, ...options }: LogDestinationOptions): LogDestination {
   // sonic-boom starts a write once `minLength` bytes are gathered, and writes up to `maxWrite` of
   // them at once: with `minLength` alone, the line that took a batch past it went in it too (4,239
   // bytes for 9 call lines of 471), and lines gathered while a write was in flight joined the next
   // one, up to its default 16 KiB. A batch starts a new chunk where a line would take it past
   // `maxWrite`, and `minLength` must be below `maxWrite`.
   const batches = batchBytes === undefined ? {} : { minLength: batchBytes - 1, maxWrite: batchBytes };
-  const stream = pino.destination({ mode: 0o600, ...options, ...batches, contentMode: 'buffer' });
+  const bound = maxBufferedBytes === undefined || options.sync ? {} : { maxLength: maxBufferedBytes };
+  const stream = pino.destination({ mode: 0o600, ...options, ...batches, ...bound, contentMode: 'buffer' });
   // In buffer mode sonic-boom's `write` is its `writeBuffer`; its types name only the utf8 one.
   const writeBytes = stream.write as unknown as (this: LogDestination, bytes: Buffer) => boolean;
   stream.write = (line: string | Buffer) => writeBytes.call(stream, typeof line === 'string' ? Buffer.from(line) : line);

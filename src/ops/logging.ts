@@ -6,7 +6,7 @@ import { boundLogLine } from './log-volume.js';
 import { onePass, topField, topFields } from './line-json.js';
 import { callLineText, callLineTop, paramsOf, REDACTED, v2CallsOf } from './call-line.js';
 import { framedWriter } from './logging-frame.js';
-import { logDestination, stdoutWithoutWaiting } from './log-destination.js';
+import { logDestination, stdoutWithoutWaiting, type LogDestination } from './log-destination.js';
 import { timeField } from './log-time.js';
 
 /**
@@ -164,7 +164,38 @@ const PIPE_BUF = 4096;
  * it wait (src/ops/log-destination.ts, `stdoutWithoutWaiting`), else from libuv's thread pool.
  */
 export function stdoutDestination(): ReturnType<typeof logDestination> {
-  return logDestination({ dest: 1, sync: false, batchBytes: PIPE_BUF, mainThreadFd: stdoutWithoutWaiting() });
+  return logDestination({
+    dest: 1,
+    sync: false,
+    batchBytes: PIPE_BUF,
+    mainThreadFd: stdoutWithoutWaiting(),
+    maxBufferedBytes: LOG_BACKLOG_BYTES,
+  });
+}
+
+/**
+ * The most bytes of lines standard output's destination holds while its reader does not read
+ * (about 25 s of call lines at 2,500 calls/s): past it lines are dropped and counted
+ * (`reportDroppedLines`), not kept. Without a bound a stalled log collector, with traffic going
+ * on, grew the process until the kernel ended it.
+ */
+export const LOG_BACKLOG_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Counts the lines `destination` drops (past its `maxBufferedBytes`) and gives back what tells
+ * them: called on each flush interval, it writes one warning with the count since the last, as
+ * soon as the destination takes a line again. A warning itself dropped leaves the count as it was.
+ */
+export function reportDroppedLines(destination: LogDestination, logger: pino.Logger): () => void {
+  let dropped = 0;
+  destination.on('drop', () => dropped++);
+  return () => {
+    if (dropped === 0) return;
+    const lost = dropped;
+    dropped = 0;
+    logger.warn({ droppedLines: lost }, 'log lines dropped: standard output was not read');
+    if (dropped > 0) dropped = lost;
+  };
 }
 
 /**
@@ -176,7 +207,11 @@ function promptStdout(settings: pino.LoggerOptions): LogOutput {
   const logger = pino(settings, destination);
   // The destination's own flush, not the logger's: pino hands every flush a callback, for which
   // sonic-boom waits for the write and then asks the pool for an fsync, which a pipe refuses.
-  const flusher = setInterval(() => destination.flush(), LOG_FLUSH_INTERVAL_MS).unref();
+  const reportDrops = reportDroppedLines(destination, logger);
+  const flusher = setInterval(() => {
+    reportDrops();
+    destination.flush();
+  }, LOG_FLUSH_INTERVAL_MS).unref();
   return {
     logger,
     close: async () => {
