@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { V2 } from '../v2-contract/v2-routes.js';
 import type { Credentials } from './client.js';
 import { UpstreamUnavailable, V2Error } from './errors.js';
@@ -135,5 +135,25 @@ describe('PairProver', () => {
   it('keys pairs by a hash of key and secret, never the secret', () => {
     expect(pairProofOf({ apiKey: 'key', apiSecret: 'right' })).not.toContain('right');
     expect(pairProofOf({ apiKey: 'key', apiSecret: 'right' })).not.toBe(pairProofOf({ apiKey: 'key', apiSecret: 'wrong' }));
+  });
+
+  it("reads its clock for a pair's age at most once a second while called every millisecond, not a timer a call", async () => {
+    const prover = new PairProver();
+    const upstream = v2();
+    upstream.open();
+    await prover.prove(owner, ME, upstream.send(owner));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const started = performance.now();
+      while (performance.now() - started < 40) {
+        expect(prover.isProven(owner)).toBe(true);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      // lru-cache's default resolution (1 ms) set one at each of the 40 milliseconds.
+      expect(timers.mock.calls.length).toBeLessThanOrEqual(1);
+    } finally {
+      timers.mockRestore();
+    }
   });
 });
